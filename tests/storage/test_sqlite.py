@@ -1,0 +1,616 @@
+"""Tests of the SQLite store, its migrations and the per-game locks."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from bot.storage import (
+    ConstraintViolation,
+    GameLocks,
+    GameNotFound,
+    GameStatus,
+    MigrationError,
+    SeatNotFound,
+    SQLiteStorage,
+    StaleGameVersion,
+    Storage,
+)
+from bot.storage.migrate import discover, migrate, schema_version, split_statements
+
+GUILD = 111_111_111_111_111_111
+OTHER_GUILD = 222_222_222_222_222_222
+CHANNEL = 333_333_333_333_333_333
+HOST = 444_444_444_444_444_444
+PLAYER = 555_555_555_555_555_555
+START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+
+
+class TickClock:
+    """A deterministic clock: START, then one second later at every call."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self) -> datetime:
+        now = START + timedelta(seconds=self.calls)
+        self.calls += 1
+        return now
+
+
+@pytest.fixture
+async def store() -> AsyncIterator[SQLiteStorage]:
+    s = await SQLiteStorage.open(":memory:", clock=TickClock())
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "tally-ho.sqlite3"
+
+
+async def new_game(store: Storage, **overrides: Any) -> int:
+    fields: dict[str, Any] = {
+        "guild_id": GUILD,
+        "channel_id": CHANNEL,
+        "host_id": HOST,
+        "system": "dif",
+        "ruleset": "rotl",
+        "seed": 42,
+        "options": {"year": 1940, "seats": {"A1": "Bf 109E"}},
+    }
+    fields.update(overrides)
+    game = await store.create_game(**fields)
+    return game.id
+
+
+async def pragma(conn: aiosqlite.Connection, name: str) -> Any:
+    rows = list(await conn.execute_fetchall(f"PRAGMA {name}"))
+    return rows[0][0]
+
+
+async def table_names(conn: aiosqlite.Connection) -> set[str]:
+    rows = await conn.execute_fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {row[0] for row in rows}
+
+
+# -- migrations -----------------------------------------------------------------------
+
+
+def test_shipped_migrations_are_found_through_importlib_resources() -> None:
+    migrations = discover()
+    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    assert migrations[0].name == "0001_initial.sql"
+    assert migrations[0].sql.startswith("-- 0001_initial.sql")
+
+
+def test_split_statements_keeps_trigger_bodies_and_skips_comments() -> None:
+    script = (
+        "-- header; with a semicolon in a comment\n"
+        "CREATE TABLE t (x INTEGER);\n"
+        "CREATE TRIGGER t_ro BEFORE DELETE ON t\nBEGIN\n"
+        "    SELECT RAISE(ABORT, 'no; never');\nEND;\n"
+        "-- trailing comment\n"
+    )
+    statements = split_statements(script)
+    assert len(statements) == 2
+    assert statements[0].endswith("CREATE TABLE t (x INTEGER);")
+    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+
+
+async def test_migrations_create_the_schema_on_a_fresh_file(db_path: Path) -> None:
+    async with await SQLiteStorage.open(db_path):
+        pass
+    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+        assert await schema_version(conn) == len(discover())
+        assert {"guild_settings", "games", "seats", "actions", "snapshots", "messages"} <= (
+            await table_names(conn)
+        )
+
+
+async def test_migrations_are_idempotent_on_reopen(db_path: Path) -> None:
+    async with await SQLiteStorage.open(db_path):
+        pass
+    async with await SQLiteStorage.open(db_path):
+        pass
+    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+        assert await migrate(conn) == []
+        assert await schema_version(conn) == len(discover())
+
+
+async def test_a_failing_migration_rolls_back_completely(tmp_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "0001_first.sql").write_text("-- 0001: one table\nCREATE TABLE first (x);\n")
+    (folder / "0002_broken.sql").write_text(
+        "-- 0002: a table, a row, then a syntax error\n"
+        "CREATE TABLE second (y);\n"
+        "INSERT INTO first (x) VALUES (1);\n"
+        "CREAT TABLE oops (z);\n"
+    )
+    async with aiosqlite.connect(tmp_path / "db.sqlite3", isolation_level=None) as conn:
+        with pytest.raises(MigrationError, match=r"0002_broken\.sql"):
+            await migrate(conn, folder)
+        assert await schema_version(conn) == 1
+        assert "second" not in await table_names(conn)
+        assert list(await conn.execute_fetchall("SELECT * FROM first")) == []
+        assert not conn.in_transaction
+
+        # Once fixed, the migration applies from where it stopped.
+        (folder / "0002_broken.sql").write_text("-- 0002: fixed\nCREATE TABLE second (y);\n")
+        assert await migrate(conn, folder) == [2]
+        assert "second" in await table_names(conn)
+
+
+async def test_migration_numbers_must_not_have_gaps(tmp_path: Path) -> None:
+    (tmp_path / "0001_a.sql").write_text("-- a\nCREATE TABLE a (x);\n")
+    (tmp_path / "0003_c.sql").write_text("-- c\nCREATE TABLE c (x);\n")
+    with pytest.raises(MigrationError, match=r"0003_c\.sql"):
+        discover(tmp_path)
+
+
+async def test_a_database_newer_than_the_bot_is_refused(tmp_path: Path) -> None:
+    async with aiosqlite.connect(tmp_path / "db.sqlite3", isolation_level=None) as conn:
+        await conn.execute_fetchall("PRAGMA user_version = 99")
+        with pytest.raises(MigrationError, match="newer"):
+            await migrate(conn)
+
+
+# -- connection settings ----------------------------------------------------------------
+
+
+async def test_file_database_uses_wal_and_durable_settings(db_path: Path) -> None:
+    async with await SQLiteStorage.open(db_path, busy_timeout_ms=1234) as store:
+        # Per-connection pragmas can only be read on the store's own connection.
+        conn = store._conn
+        assert await pragma(conn, "journal_mode") == "wal"
+        assert await pragma(conn, "synchronous") == 2
+        assert await pragma(conn, "foreign_keys") == 1
+        assert await pragma(conn, "busy_timeout") == 1234
+    # WAL is a property of the file: a fresh connection sees it too.
+    async with aiosqlite.connect(db_path) as conn:
+        assert await pragma(conn, "journal_mode") == "wal"
+
+
+# -- games ------------------------------------------------------------------------------
+
+
+async def test_create_and_get_a_game(store: SQLiteStorage) -> None:
+    game = await store.create_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=HOST,
+        system="dif",
+        ruleset="zero",
+        seed=2**63 - 1,
+        options={"year": 1942, "ruleset": {"first_turn_wingman": True}},
+    )
+    assert game.id >= 1
+    assert game.status is GameStatus.LOBBY
+    assert (game.version, game.last_seq) == (0, 0)
+    assert game.seed == 2**63 - 1
+    assert game.options == {"year": 1942, "ruleset": {"first_turn_wingman": True}}
+    assert game.thread_id is None and game.lobby_message_id is None
+    assert game.created_at == game.updated_at == START
+    assert game.finished_at is None and game.result is None
+    assert await store.get_game(game.id) == game
+    assert await store.get_game(game.id + 1000) is None
+
+
+async def test_game_ids_are_not_reused(store: SQLiteStorage) -> None:
+    first = await new_game(store)
+    second = await new_game(store)
+    assert second > first
+
+
+async def test_get_game_by_thread(store: SQLiteStorage) -> None:
+    game_id = await new_game(store, thread_id=777)
+    await new_game(store, thread_id=888)
+    found = await store.get_game_by_thread(777)
+    assert found is not None and found.id == game_id
+    assert await store.get_game_by_thread(999) is None
+
+
+async def test_list_games_filters_by_guild_and_status(store: SQLiteStorage) -> None:
+    lobby = await new_game(store)
+    active = await new_game(store, status=GameStatus.ACTIVE)
+    other = await new_game(store, guild_id=OTHER_GUILD, status=GameStatus.ACTIVE)
+    done = await new_game(store)
+    record = await store.get_game(done)
+    assert record is not None
+    await store.update_game(done, record.version, status=GameStatus.FINISHED)
+
+    assert [g.id for g in await store.list_games()] == [lobby, active, other, done]
+    assert [g.id for g in await store.list_games(GUILD)] == [lobby, active, done]
+    assert [g.id for g in await store.list_games(statuses=["active"])] == [active, other]
+    assert [g.id for g in await store.list_games(GUILD, statuses=[GameStatus.ACTIVE])] == [active]
+    assert await store.list_games(statuses=[]) == []
+    assert [g.id for g in await store.list_open_games()] == [lobby, active, other]
+    with pytest.raises(ValueError):
+        await store.list_games(statuses=["paused"])
+
+
+async def test_update_game_changes_fields_and_bumps_the_version(store: SQLiteStorage) -> None:
+    game_id = await new_game(store)
+    game = await store.update_game(game_id, 0, thread_id=777, lobby_message_id=999)
+    assert (game.version, game.thread_id, game.lobby_message_id) == (1, 777, 999)
+    assert game.updated_at > game.created_at
+
+    game = await store.update_game(game_id, 1, status="active", options={"year": 1941})
+    assert game.status is GameStatus.ACTIVE and game.options == {"year": 1941}
+    assert game.finished_at is None
+
+    game = await store.update_game(
+        game_id, 2, status=GameStatus.FINISHED, result={"winner": "A", "vp": {"A": 3}}
+    )
+    assert game.version == 3
+    assert game.result == {"winner": "A", "vp": {"A": 3}}
+    assert game.finished_at == game.updated_at
+    assert game.thread_id == 777  # untouched fields stay
+    assert await store.get_game(game_id) == game
+
+    # None is a value (clear the field), not "leave it alone".
+    game = await store.update_game(game_id, 3, lobby_message_id=None)
+    assert game.lobby_message_id is None and game.thread_id == 777
+
+
+async def test_update_game_refuses_a_stale_version(store: SQLiteStorage) -> None:
+    game_id = await new_game(store)
+    await store.update_game(game_id, 0, status=GameStatus.ACTIVE)
+    before = await store.get_game(game_id)
+    with pytest.raises(StaleGameVersion) as caught:
+        await store.update_game(game_id, 0, status=GameStatus.ABORTED)
+    assert (caught.value.expected, caught.value.actual) == (0, 1)
+    assert await store.get_game(game_id) == before
+
+
+async def test_update_game_needs_a_field_and_an_existing_game(store: SQLiteStorage) -> None:
+    game_id = await new_game(store)
+    with pytest.raises(ValueError):
+        await store.update_game(game_id, 0)
+    with pytest.raises(GameNotFound):
+        await store.update_game(game_id + 1000, 0, status="active")
+
+
+async def test_one_thread_holds_one_game(store: SQLiteStorage) -> None:
+    await new_game(store, thread_id=777)
+    other = await new_game(store)
+    with pytest.raises(ConstraintViolation, match="UNIQUE"):
+        await store.update_game(other, 0, thread_id=777)
+    game = await store.get_game(other)
+    assert game is not None and game.version == 0 and game.thread_id is None
+
+
+# -- seats ------------------------------------------------------------------------------
+
+
+async def test_seats_are_stored_replaced_and_removed(store: SQLiteStorage) -> None:
+    game_id = await new_game(store)
+    assert await store.put_seat(game_id, "A1", "A", PLAYER, "Adolf", {"aircraft": "bf109e"}) == 1
+    assert await store.put_seat(game_id, "B10", "B", None, "AI", {"aircraft": "hurricane"}) == 2
+    assert await store.put_seat(game_id, "B2", "B", HOST, "Host") == 3
+
+    seats = await store.get_seats(game_id)
+    assert [s.seat for s in seats] == ["A1", "B2", "B10"]
+    assert seats[0].payload == {"aircraft": "bf109e"}
+    assert seats[1].payload == {}
+    assert seats[2].user_id is None
+
+    # Taking a seat again replaces it.
+    assert await store.put_seat(game_id, "B10", "B", PLAYER, "Adolf", {"aircraft": "spit1"}) == 4
+    replaced = (await store.get_seats(game_id))[2]
+    assert (replaced.user_id, replaced.payload) == (PLAYER, {"aircraft": "spit1"})
+
+    assert await store.remove_seat(game_id, "B2") == 5
+    assert [s.seat for s in await store.get_seats(game_id)] == ["A1", "B10"]
+    with pytest.raises(SeatNotFound):
+        await store.remove_seat(game_id, "B2")
+    game = await store.get_game(game_id)
+    assert game is not None and game.version == 5  # the refused removal wrote nothing
+
+
+async def test_seat_writes_can_be_guarded_by_the_version(store: SQLiteStorage) -> None:
+    game_id = await new_game(store)
+    await store.put_seat(game_id, "A1", "A", PLAYER, "Adolf", expected_version=0)
+    with pytest.raises(StaleGameVersion):
+        await store.put_seat(game_id, "A1", "A", HOST, "Host", expected_version=0)
+    with pytest.raises(StaleGameVersion):
+        await store.remove_seat(game_id, "A1", expected_version=0)
+    [seat] = await store.get_seats(game_id)
+    assert seat.user_id == PLAYER
+    with pytest.raises(GameNotFound):
+        await store.put_seat(game_id + 1000, "A1", "A", PLAYER, "Adolf")
+
+
+async def test_a_user_may_hold_several_seats(store: SQLiteStorage) -> None:
+    open_game = await new_game(store)
+    finished = await new_game(store)
+    await store.put_seat(open_game, "A1", "A", PLAYER, "Adolf")
+    await store.put_seat(open_game, "A2", "A", PLAYER, "Adolf")
+    await store.put_seat(open_game, "B1", "B", HOST, "Host")
+    version = await store.put_seat(finished, "B1", "B", PLAYER, "Adolf")
+    await store.update_game(finished, version, status=GameStatus.FINISHED)
+
+    mine = await store.seats_of_user(PLAYER)
+    assert [(s.game_id, s.seat) for s in mine] == [
+        (open_game, "A1"),
+        (open_game, "A2"),
+        (finished, "B1"),
+    ]
+    still_open = await store.seats_of_user(PLAYER, statuses=["lobby", "active"])
+    assert [(s.game_id, s.seat) for s in still_open] == [(open_game, "A1"), (open_game, "A2")]
+    assert await store.seats_of_user(12345) == []
+
+
+# -- the action log ---------------------------------------------------------------------
+
+
+async def test_actions_are_appended_in_order_from_seq_1(store: SQLiteStorage) -> None:
+    game_id = await new_game(store)
+    version = 0
+    for seat, text in [("A1", "play 12"), ("B1", "respond 40"), (None, "timeout B1")]:
+        version = await store.append_action(game_id, version, seat, text)
+    assert version == 3
+
+    actions = await store.load_actions(game_id)
+    assert [(a.seq, a.seat, a.action) for a in actions] == [
+        (1, "A1", "play 12"),
+        (2, "B1", "respond 40"),
+        (3, None, "timeout B1"),
+    ]
+    assert [a.created_at for a in actions] == sorted(a.created_at for a in actions)
+    assert [a.seq for a in await store.load_actions(game_id, after_seq=1)] == [2, 3]
+    assert await store.load_actions(game_id, after_seq=3) == []
+
+    game = await store.get_game(game_id)
+    assert game is not None and (game.version, game.last_seq) == (3, 3)
+
+
+async def test_seq_has_no_gaps_when_other_writes_bump_the_version(
+    store: SQLiteStorage,
+) -> None:
+    game_id = await new_game(store)
+    version = await store.put_seat(game_id, "A1", "A", PLAYER, "Adolf")
+    version = (await store.update_game(game_id, version, status="active")).version
+    version = await store.append_action(game_id, version, "A1", "play 1")
+    version = (await store.update_game(game_id, version, thread_id=5)).version
+    await store.append_action(game_id, version, "A1", "play 2")
+    assert [a.seq for a in await store.load_actions(game_id)] == [1, 2]
+
+
+async def test_a_stale_append_writes_nothing(store: SQLiteStorage) -> None:
+    game_id = await new_game(store)
+    await store.append_action(game_id, 0, "A1", "play 12", snapshot={"turn": 1})
+    before = await store.get_game(game_id)
+
+    with pytest.raises(StaleGameVersion) as caught:
+        await store.append_action(game_id, 0, "B1", "play 7", snapshot={"turn": 2})
+    assert caught.value.game_id == game_id
+    assert (caught.value.expected, caught.value.actual) == (0, 1)
+
+    assert [a.action for a in await store.load_actions(game_id)] == ["play 12"]
+    assert await store.get_game(game_id) == before
+    snapshot = await store.latest_snapshot(game_id)
+    assert snapshot is not None and snapshot.state == {"turn": 1}
+
+
+async def test_append_to_a_missing_game(store: SQLiteStorage) -> None:
+    with pytest.raises(GameNotFound):
+        await store.append_action(404, 0, "A1", "play 12")
+
+
+async def test_snapshots_follow_the_log(store: SQLiteStorage) -> None:
+    game_id = await new_game(store)
+    assert await store.latest_snapshot(game_id) is None
+    await store.put_snapshot(game_id, 0, {"turn": 0})
+    version = await store.append_action(game_id, 0, "A1", "play 12")
+    version = await store.append_action(game_id, version, "B1", "pass", snapshot={"turn": 2})
+    snapshot = await store.latest_snapshot(game_id)
+    assert snapshot is not None and (snapshot.seq, snapshot.state) == (2, {"turn": 2})
+
+    await store.put_snapshot(game_id, 1, {"turn": 1})  # backfill: still not the latest
+    snapshot = await store.latest_snapshot(game_id)
+    assert snapshot is not None and snapshot.seq == 2
+    with pytest.raises(ValueError):
+        await store.put_snapshot(game_id, 3, {"turn": 3})
+    game = await store.get_game(game_id)
+    assert game is not None and game.version == version  # snapshots are not game writes
+
+
+async def test_the_database_refuses_to_rewrite_the_log(store: SQLiteStorage) -> None:
+    game_id = await new_game(store)
+    await store.append_action(game_id, 0, "A1", "play 12")
+    conn = store._conn
+    with pytest.raises(Exception, match="append-only"):
+        await conn.execute_fetchall("UPDATE actions SET action = 'play 13'")
+    with pytest.raises(Exception, match="append-only"):
+        await conn.execute_fetchall("DELETE FROM actions")
+    assert [a.action for a in await store.load_actions(game_id)] == ["play 12"]
+
+
+async def test_two_concurrent_appends_with_the_same_version_one_wins(db_path: Path) -> None:
+    setup = await SQLiteStorage.open(db_path)
+    try:
+        game_id = await new_game(setup)
+        version = await setup.append_action(game_id, 0, "A1", "play 1")
+    finally:
+        await setup.close()
+
+    first = await SQLiteStorage.open(db_path)
+    second = await SQLiteStorage.open(db_path)
+    try:
+        outcomes = await asyncio.gather(
+            first.append_action(game_id, version, "A1", "play 2"),
+            second.append_action(game_id, version, "B1", "play 3"),
+            return_exceptions=True,
+        )
+        wins = [o for o in outcomes if isinstance(o, int)]
+        losses = [o for o in outcomes if isinstance(o, StaleGameVersion)]
+        assert wins == [version + 1] and len(losses) == 1, outcomes
+
+        actions = await first.load_actions(game_id)
+        assert [a.seq for a in actions] == [1, 2]
+        winner = "play 2" if outcomes[0] == version + 1 else "play 3"
+        assert actions[-1].action == winner
+        game = await second.get_game(game_id)
+        assert game is not None and (game.version, game.last_seq) == (2, 2)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_concurrent_appends_on_one_store_one_wins(store: SQLiteStorage) -> None:
+    game_id = await new_game(store)
+    outcomes = await asyncio.gather(
+        *(store.append_action(game_id, 0, "A1", f"play {n}") for n in range(5)),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(o, int) for o in outcomes) == 1
+    assert sum(isinstance(o, StaleGameVersion) for o in outcomes) == 4
+    assert len(await store.load_actions(game_id)) == 1
+
+
+# -- messages and guild settings ------------------------------------------------------
+
+
+async def test_messages_are_remembered_per_kind(store: SQLiteStorage) -> None:
+    game_id = await new_game(store)
+    assert await store.get_message(game_id, "latest") is None
+    await store.set_message(game_id, "latest", 777, 1001)
+    await store.set_message(game_id, "latest", 777, 1002)
+    await store.set_message(game_id, "lobby", CHANNEL, 900)
+    latest = await store.get_message(game_id, "latest")
+    assert latest is not None and (latest.channel_id, latest.message_id) == (777, 1002)
+    lobby = await store.get_message(game_id, "lobby")
+    assert lobby is not None and lobby.message_id == 900
+    with pytest.raises(GameNotFound):
+        await store.set_message(game_id + 1000, "latest", 777, 1003)
+
+
+async def test_guild_settings_round_trip(store: SQLiteStorage) -> None:
+    assert await store.get_guild_settings(GUILD) is None
+    put = await store.put_guild_settings(GUILD, {"deadline_hours": 24, "dm": True})
+    assert await store.get_guild_settings(GUILD) == put
+    await store.put_guild_settings(GUILD, {"deadline_hours": 48})
+    settings = await store.get_guild_settings(GUILD)
+    assert settings is not None and settings.settings == {"deadline_hours": 48}
+    assert settings.updated_at > put.updated_at
+    assert await store.get_guild_settings(OTHER_GUILD) is None
+
+
+async def test_timestamps_come_from_the_injected_clock(store: SQLiteStorage) -> None:
+    game = await store.create_game(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, system="dif", ruleset="rotl", seed=1
+    )
+    await store.append_action(game.id, 0, "A1", "play 1")
+    [action] = await store.load_actions(game.id)
+    assert game.created_at == START
+    assert action.created_at == START + timedelta(seconds=1)
+    assert action.created_at.tzinfo is not None
+
+
+async def test_a_naive_clock_is_refused() -> None:
+    async with await SQLiteStorage.open(":memory:", clock=datetime.now) as store:
+        with pytest.raises(ValueError, match="aware"):
+            await new_game(store)
+
+
+# -- restart ----------------------------------------------------------------------------
+
+
+async def test_everything_survives_a_restart(db_path: Path) -> None:
+    async with await SQLiteStorage.open(db_path, clock=TickClock()) as store:
+        await store.put_guild_settings(GUILD, {"deadline_hours": 12})
+        game_id = await new_game(store, thread_id=777)
+        version = await store.put_seat(game_id, "A1", "A", PLAYER, "Adolf", {"aircraft": "bf109e"})
+        version = (await store.update_game(game_id, version, status="active")).version
+        version = await store.append_action(game_id, version, "A1", "play 12")
+        version = await store.append_action(game_id, version, None, "timeout B1", snapshot={"x": 1})
+        await store.set_message(game_id, "latest", 777, 1001)
+        finished = await new_game(store)
+        await store.update_game(finished, 0, status="aborted")
+        before = (
+            await store.get_game(game_id),
+            await store.get_seats(game_id),
+            await store.load_actions(game_id),
+            await store.latest_snapshot(game_id),
+            await store.get_message(game_id, "latest"),
+            await store.get_guild_settings(GUILD),
+        )
+
+    async with await SQLiteStorage.open(db_path) as store:
+        after = (
+            await store.get_game(game_id),
+            await store.get_seats(game_id),
+            await store.load_actions(game_id),
+            await store.latest_snapshot(game_id),
+            await store.get_message(game_id, "latest"),
+            await store.get_guild_settings(GUILD),
+        )
+        assert after == before
+        assert [g.id for g in await store.list_open_games()] == [game_id]
+        # The log continues where it stopped.
+        assert await store.append_action(game_id, version, "A1", "play 3") == version + 1
+
+
+# -- per-game locks ---------------------------------------------------------------------
+
+
+async def test_game_locks_serialise_one_game() -> None:
+    locks = GameLocks()
+    trace: list[str] = []
+
+    async def worker(name: str) -> None:
+        async with locks(7):
+            trace.append(f"{name} in")
+            await asyncio.sleep(0.01)
+            trace.append(f"{name} out")
+
+    await asyncio.gather(worker("a"), worker("b"))
+    assert trace == ["a in", "a out", "b in", "b out"]
+    assert len(locks) == 0 and 7 not in locks
+
+
+async def test_game_locks_do_not_block_other_games() -> None:
+    locks = GameLocks()
+    async with locks(1):
+        assert locks.locked(1)
+        async with asyncio.timeout(1):
+            async with locks(2):
+                assert len(locks) == 2
+    assert len(locks) == 0
+
+
+async def test_game_locks_clean_up_after_a_cancelled_waiter() -> None:
+    locks = GameLocks()
+    entered = asyncio.Event()
+    release = asyncio.Event()
+
+    async def holder() -> None:
+        async with locks(7):
+            entered.set()
+            await release.wait()
+
+    async def waiter() -> None:
+        async with locks(7):
+            raise AssertionError("the waiter was cancelled before getting the lock")
+
+    held = asyncio.create_task(holder())
+    await entered.wait()
+    waiting = asyncio.create_task(waiter())
+    await asyncio.sleep(0)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    release.set()
+    await held
+    assert len(locks) == 0

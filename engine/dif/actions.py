@@ -1,0 +1,183 @@
+"""Down in Flames actions and their canonical text, like chess notation.
+
+Every action a seat can take has one short text form that round-trips:
+``Action.from_text(str(a)) == a``. The text is what the action log stores, what
+exports and conformance vectors use, and what players may type (``/play``).
+
+============================  ==============================================
+text                          meaning
+============================  ==============================================
+``alt M``                     secret starting altitude: VL, L, M, H, VH (4.5)
+``wm X1L``                    the wingman attacks this aircraft (3.1, 10.1)
+``skip``                      skip the wingman attack step
+``stay`` / ``dive``           adjust altitude: none, or down one level (7.21)
+``climb MAN``                 up one level, discarding the named card (7.21b)
+``follow [CARD ...]``         follow the enemy's altitude change, paying these
+                              discards (7.21d, 7.22)
+``nofollow``                  do not follow; become Neutral (7.24)
+``play MAN X1L``              play a card at an aircraft (8.2)
+``play MAN=SCI X1L``          an agile aircraft plays a card as Scissors (6.35)
+``play VER up [CARD]``        Vertical Roll altitude change; climbing names the
+                              card discarded for it (7.22)
+``respond TIT``               respond to the last card played (8.3, 8.4)
+``pass``                      do not respond
+``giveup``                    give up Advantaged/Tailing, become Neutral (6.36)
+``evade``                     voluntary evasion instead of playing a card (12.1)
+``done``                      end this step (wingman attack or playing cards)
+``discard [CARD ...]``        the discard step; nothing named keeps every card
+============================  ==============================================
+
+Aircraft are named by their element's seat plus ``L`` (leader) or ``W`` (wingman);
+cards by their type code (``MAN``, ``IMS-2B3D``, ``IMS-2BFT``); when a hand holds two
+copies of a code, the lowest-numbered copy is played.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.core.errors import MalformedAction
+
+__all__ = ["CARD_CODE", "PLANE_REF", "Action"]
+
+CARD_CODE = re.compile(r"^(?:(?:IMS|OOS)-[1-3]B(?:[0-9]D|FT)|MAN|HAL|SCI|VER|FUT|TIT|BAR|ACE)$")
+PLANE_REF = re.compile(r"^[A-Z][0-9]{1,2}[LW]$")
+_ALTITUDES = ("VL", "L", "M", "H", "VH")
+_BARE = frozenset({"skip", "stay", "dive", "nofollow", "pass", "giveup", "evade", "done"})
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision of one seat. Build with the classmethods or :meth:`from_text`."""
+
+    verb: str
+    card: str | None = None
+    """Card code played, responded with, or discarded to climb."""
+    as_sci: bool = False
+    """The card is played as Scissors by an agile aircraft (6.35)."""
+    target: str | None = None
+    """Plane reference (``X1L``) for ``wm`` and ``play``."""
+    arg: str | None = None
+    """Altitude code for ``alt``; ``up``/``down`` for a Vertical Roll."""
+    cards: tuple[str, ...] = ()
+    """Extra cards: discards for ``follow``, ``discard`` and a climbing VER."""
+
+    # -- constructors -------------------------------------------------------------
+    @classmethod
+    def simple(cls, verb: str) -> Action:
+        return cls(verb)
+
+    @classmethod
+    def altitude(cls, code: str) -> Action:
+        return cls("alt", arg=code)
+
+    @classmethod
+    def wingman(cls, target: str) -> Action:
+        return cls("wm", target=target)
+
+    @classmethod
+    def climb(cls, card: str) -> Action:
+        return cls("climb", card=card)
+
+    @classmethod
+    def follow(cls, cards: tuple[str, ...] = ()) -> Action:
+        return cls("follow", cards=tuple(cards))
+
+    @classmethod
+    def play(cls, card: str, target: str, *, as_sci: bool = False) -> Action:
+        return cls("play", card=card, target=target, as_sci=as_sci)
+
+    @classmethod
+    def vertical(cls, direction: str, discard: str | None = None) -> Action:
+        return cls("play", card="VER", arg=direction, cards=(discard,) if discard else ())
+
+    @classmethod
+    def respond(cls, card: str, *, as_sci: bool = False) -> Action:
+        return cls("respond", card=card, as_sci=as_sci)
+
+    @classmethod
+    def discard(cls, cards: tuple[str, ...] = ()) -> Action:
+        return cls("discard", cards=tuple(sorted(cards)))
+
+    # -- text -----------------------------------------------------------------------
+    def __str__(self) -> str:
+        v = self.verb
+        if v in _BARE:
+            return v
+        if v == "alt":
+            return f"alt {self.arg}"
+        if v == "wm":
+            return f"wm {self.target}"
+        if v == "climb":
+            return f"climb {self.card}"
+        if v in ("follow", "discard"):
+            return " ".join((v, *self.cards))
+        card = f"{self.card}=SCI" if self.as_sci else str(self.card)
+        if v == "respond":
+            return f"respond {card}"
+        if self.arg is not None:  # play VER up|down [discard]
+            return " ".join(("play", card, self.arg, *self.cards))
+        return f"play {card} {self.target}"
+
+    def __repr__(self) -> str:
+        return f"Action.from_text({str(self)!r})"
+
+    @classmethod
+    def from_text(cls, text: str) -> Action:
+        """Parse canonical text (case of verbs and codes is forgiven)."""
+        words = text.strip().split()
+        if not words:
+            raise MalformedAction("empty action")
+        verb, args = words[0].lower(), [w.upper() for w in words[1:]]
+        if verb in _BARE:
+            if args:
+                raise MalformedAction(f"{text!r}: '{verb}' takes nothing after it")
+            return cls(verb)
+        if verb == "alt":
+            if len(args) != 1 or args[0] not in _ALTITUDES:
+                raise MalformedAction(f"{text!r}: use 'alt VL', 'alt L', 'alt M', 'alt H' or 'alt VH'")
+            return cls.altitude(args[0])
+        if verb == "wm":
+            if len(args) != 1:
+                raise MalformedAction(f"{text!r}: use 'wm' and one aircraft, e.g. 'wm X1L'")
+            return cls.wingman(_ref(args[0], text))
+        if verb == "climb":
+            if len(args) != 1:
+                raise MalformedAction(f"{text!r}: name the one card you discard to climb")
+            return cls.climb(_code(args[0], text))
+        if verb in ("follow", "discard"):
+            codes = tuple(_code(a, text) for a in args)
+            return cls.follow(codes) if verb == "follow" else cls.discard(codes)
+        if verb in ("play", "respond"):
+            if not args:
+                raise MalformedAction(f"{text!r}: name a card")
+            card, as_sci = args[0], False
+            if card.endswith("=SCI"):
+                card, as_sci = card[: -len("=SCI")], True
+            card = _code(card, text)
+            if verb == "respond":
+                if len(args) != 1:
+                    raise MalformedAction(f"{text!r}: 'respond' takes one card")
+                return cls.respond(card, as_sci=as_sci)
+            if len(args) >= 2 and args[1] in ("UP", "DOWN"):
+                if card != "VER" or as_sci or len(args) > 3:
+                    raise MalformedAction(f"{text!r}: use 'play VER up|down [discard]'")
+                discard = _code(args[2], text) if len(args) == 3 else None
+                return cls.vertical(args[1].lower(), discard)
+            if len(args) != 2:
+                raise MalformedAction(f"{text!r}: use 'play CARD TARGET', e.g. 'play MAN X1L'")
+            return cls.play(card, _ref(args[1], text), as_sci=as_sci)
+        raise MalformedAction(f"{text!r}: unknown action '{verb}'")
+
+
+def _code(word: str, text: str) -> str:
+    if not CARD_CODE.match(word):
+        raise MalformedAction(f"{text!r}: {word!r} is not a card (e.g. MAN, TIT, IMS-1B2D)")
+    return word
+
+
+def _ref(word: str, text: str) -> str:
+    if not PLANE_REF.match(word):
+        raise MalformedAction(f"{text!r}: {word!r} is not an aircraft (e.g. X1L, A2W)")
+    return word

@@ -1,0 +1,314 @@
+"""Down in Flames components: action cards and aircraft, as validated data.
+
+The YAML files in ``data/dif/`` are parsed into these frozen pydantic models by
+:mod:`engine.dif.loader`. What the rulebooks print and what we authored is recorded
+in ``data/dif/SOURCES.md``; the models only say what a value *means*.
+
+Rating names differ between the two rulesets (DESIGN.md): the hand limit is RotL
+"Performance" / Zero! "Action Capacity", and the number of cards drawn is RotL
+"Horsepower" / Zero! "Performance". The models use neutral names (``hand_size``,
+``draw``) and :func:`rating_label` gives the ruleset's own word.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+from typing import Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = [
+    "Aircraft",
+    "Altitude",
+    "BombResult",
+    "Card",
+    "CardKind",
+    "CardType",
+    "Deck",
+    "LeaderRatings",
+    "Position",
+    "Ruleset",
+    "Side",
+    "WingmanRatings",
+    "rating_label",
+]
+
+
+class Ruleset(StrEnum):
+    """The two rulebooks the ``dif`` engine plays."""
+
+    ROTL = "rotl"
+    """Rise of the Luftwaffe / Eighth Air Force (WWII Europe)."""
+    ZERO = "zero"
+    """Zero! (Pacific 1941-42)."""
+
+
+class Side(StrEnum):
+    """The two teams. Zero! calls the Axis side "Japanese" (4.2)."""
+
+    AXIS = "axis"
+    ALLIED = "allied"
+
+    @property
+    def other(self) -> Side:
+        return Side.ALLIED if self is Side.AXIS else Side.AXIS
+
+    def label(self, ruleset: Ruleset) -> str:
+        if ruleset is Ruleset.ZERO:
+            return "Japanese" if self is Side.AXIS else "Allied"
+        return "Axis" if self is Side.AXIS else "Allies"
+
+
+class Altitude(IntEnum):
+    """The five altitude bands (Zero! 7.0), lowest first."""
+
+    VERY_LOW = 0
+    LOW = 1
+    MEDIUM = 2
+    HIGH = 3
+    VERY_HIGH = 4
+
+    @property
+    def code(self) -> str:
+        return ("VL", "L", "M", "H", "VH")[self]
+
+    @property
+    def label(self) -> str:
+        return ("Very Low", "Low", "Medium", "High", "Very High")[self]
+
+    @classmethod
+    def from_code(cls, code: str) -> Altitude:
+        codes = {a.code: a for a in cls}
+        try:
+            return codes[code.upper()]
+        except KeyError:
+            raise ValueError(f"unknown altitude {code!r} (use VL, L, M, H or VH)") from None
+
+
+class Position(IntEnum):
+    """A leader's position relative to one enemy leader (Zero! 6.1), worst first.
+
+    Always symmetric between two leaders: if A is ``ADVANTAGED`` on B, B is
+    ``DISADVANTAGED`` on A, i.e. ``pos(B, A) == -pos(A, B)``.
+    """
+
+    TAILED = -2
+    """An enemy leader is on this leader's tail ("Enemy on Tail")."""
+    DISADVANTAGED = -1
+    NEUTRAL = 0
+    ADVANTAGED = 1
+    TAILING = 2
+
+    @property
+    def label(self) -> str:
+        return self.name.capitalize()
+
+
+class CardKind(StrEnum):
+    """Card names, by the rulebooks' abbreviations (RotL L10-19)."""
+
+    IMS = "IMS"
+    """In My Sights: a burst attack."""
+    OOS = "OOS"
+    """Out of the Sun (Zero! "OTS"): a burst attack."""
+    MAN = "MAN"
+    """Maneuvering: +1 position step."""
+    HAL = "HAL"
+    """Half Loop: exactly +2 position steps."""
+    SCI = "SCI"
+    """Scissors (white): attack Disadvantaged -> Advantaged, or a response."""
+    VER = "VER"
+    """Vertical Roll (white): change altitude as an attack, or a response."""
+    FUT = "FUT"
+    """Full Throttle (white): RotL/8AF and Corsairs & Hellcats decks only."""
+    TIT = "TIT"
+    """Tight Turn: a response."""
+    BAR = "BAR"
+    """Barrel Roll: a response."""
+    ACE = "ACE"
+    """Ace Pilot: responds to any card."""
+
+    @property
+    def label(self) -> str:
+        return _KIND_LABELS[self]
+
+
+_KIND_LABELS = {
+    CardKind.IMS: "In My Sights",
+    CardKind.OOS: "Out of the Sun",
+    CardKind.MAN: "Maneuvering",
+    CardKind.HAL: "Half Loop",
+    CardKind.SCI: "Scissors",
+    CardKind.VER: "Vertical Roll",
+    CardKind.FUT: "Full Throttle",
+    CardKind.TIT: "Tight Turn",
+    CardKind.BAR: "Barrel Roll",
+    CardKind.ACE: "Ace Pilot",
+}
+
+BURST_KINDS = frozenset({CardKind.IMS, CardKind.OOS})
+POSITION_KINDS = frozenset({CardKind.MAN, CardKind.HAL, CardKind.SCI, CardKind.FUT})
+ATTACK_KINDS = BURST_KINDS | POSITION_KINDS | {CardKind.VER}
+
+
+class BombResult(StrEnum):
+    """A card's bombing annotation (campaign rules; Zero! summary L936-940)."""
+
+    VITAL = "vital"
+    DIRECT = "direct"
+    HIT = "hit"
+    MISS = "miss"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class CardType(_Frozen):
+    """One kind of action card as printed, e.g. "In My Sights 2 Bursts / 3 Damage".
+
+    ``code`` is the canonical short name used in action text: the kind alone for
+    cards without bursts (``MAN``), else kind, bursts and damage (``IMS-2B3D``), or
+    ``IMS-2BFT`` for the fuel-tank hit that destroys the target outright.
+    """
+
+    kind: CardKind
+    bursts: int = Field(default=0, ge=0, le=3, description="bursts it costs (IMS/OOS)")
+    damage: int = Field(default=0, ge=0, le=6, description="hits it inflicts (IMS/OOS)")
+    fuel_tank: bool = Field(default=False, description="destroys the target outright")
+    responds_to: frozenset[CardKind] = Field(
+        default=frozenset(), description="cards named in its blue response box"
+    )
+
+    @property
+    def code(self) -> str:
+        if self.kind not in BURST_KINDS:
+            return self.kind.value
+        tail = "FT" if self.fuel_tank else f"{self.damage}D"
+        return f"{self.kind.value}-{self.bursts}B{tail}"
+
+    @property
+    def label(self) -> str:
+        if self.kind not in BURST_KINDS:
+            return self.kind.label
+        hit = "Fuel Tank" if self.fuel_tank else f"{self.damage}D"
+        return f"{self.kind.label} ({self.bursts}B/{hit})"
+
+    @property
+    def is_attack(self) -> bool:
+        return self.kind in ATTACK_KINDS
+
+    @property
+    def is_response(self) -> bool:
+        return bool(self.responds_to)
+
+    @model_validator(mode="after")
+    def _burst_fields(self) -> CardType:
+        if self.kind in BURST_KINDS:
+            if self.bursts < 1:
+                raise ValueError(f"{self.kind.value} cards cost 1 to 3 bursts")
+            if self.fuel_tank == (self.damage > 0):
+                raise ValueError("a burst card has either damage or fuel_tank: true")
+        elif self.bursts or self.damage or self.fuel_tank:
+            raise ValueError(f"{self.kind.value} cards have no bursts or damage")
+        return self
+
+
+class Card(_Frozen):
+    """One physical card of a deck: its type plus the per-copy campaign annotations."""
+
+    id: int = Field(ge=0, description="index of the copy in its deck, 0-based")
+    type: CardType
+    bomb: BombResult
+    over_target: Literal["hit", "miss"] = Field(description="strafing / over-target result")
+    spoiled_attack: bool = Field(description="carries the Spoiled/Rejected Attack symbol")
+
+
+class Deck(_Frozen):
+    """A whole action deck, every copy listed."""
+
+    id: str
+    name: str
+    cards: tuple[Card, ...]
+
+    @model_validator(mode="after")
+    def _ids_are_indices(self) -> Deck:
+        for index, card in enumerate(self.cards):
+            if card.id != index:
+                raise ValueError(f"card #{index} has id {card.id}; ids must be 0..n-1 in order")
+        return self
+
+
+class LeaderRatings(_Frozen):
+    """One side (undamaged or damaged) of a leader card (Zero! 5.2, RotL L107-145)."""
+
+    damage_capacity: int = Field(ge=1, description="hits at which this side is exceeded")
+    hand_size: int = Field(ge=1, description="RotL Performance / Zero! Action Capacity")
+    draw: int = Field(ge=0, description="RotL Horsepower / Zero! Performance")
+    bursts: int = Field(ge=0, description="Burst Rating / Number of Bursts")
+    heavy_cannon: int = Field(default=0, ge=0, description="'+#' hits per successful burst card")
+    gunner: int = Field(default=0, ge=0, description="gunner / machine-gun bursts (0 = none)")
+
+
+class WingmanRatings(_Frozen):
+    """One side of a wingman card (Zero! 5.3)."""
+
+    damage_capacity: int = Field(ge=1)
+    offensive: int = Field(ge=0, description="mini-hand size when attacking")
+    defensive: int = Field(ge=0, description="mini-hand size when attacked")
+
+
+class _Sides(_Frozen, Generic[T]):
+    undamaged: T
+    damaged: T
+
+    @model_validator(mode="after")
+    def _damaged_side_holds_more(self) -> _Sides[T]:
+        # A card flips at the undamaged capacity and is shot down at the damaged one
+        # (Zero! 5.21), so the damaged capacity must be the larger.
+        und = getattr(self.undamaged, "damage_capacity")  # noqa: B009
+        dam = getattr(self.damaged, "damage_capacity")  # noqa: B009
+        if dam <= und:
+            raise ValueError(f"damaged capacity {dam} must exceed undamaged capacity {und}")
+        return self
+
+
+class Aircraft(_Frozen):
+    """A fighter type: its leader card, its wingman card and its attributes."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="slug used in commands")
+    name: str = Field(description="as printed, e.g. 'Bf-109E'")
+    side: Side
+    nation: str
+    year: int = Field(ge=1930, le=1950, description="year of service")
+    rulesets: frozenset[Ruleset]
+    value: int | None = Field(default=None, ge=0, description="element point value (13.1)")
+    leader_only_value: int | None = Field(default=None, ge=0)
+    agile: bool = False
+    turbocharged: bool = False
+    small_target: bool = False
+    ceiling: Altitude | None = Field(default=None, description="altitude limit on the card")
+    leader: _Sides[LeaderRatings]
+    wingman: _Sides[WingmanRatings] | None = Field(
+        default=None, description="None when no wingman card exists"
+    )
+
+    @property
+    def max_altitude(self) -> Altitude:
+        return self.ceiling if self.ceiling is not None else Altitude.VERY_HIGH
+
+
+def rating_label(field: str, ruleset: Ruleset) -> str:
+    """The ruleset's printed name of a rating field (see the module docstring)."""
+    names = {
+        Ruleset.ROTL: {"hand_size": "Performance", "draw": "Horsepower", "bursts": "Burst Rating"},
+        Ruleset.ZERO: {
+            "hand_size": "Action Capacity",
+            "draw": "Performance",
+            "bursts": "Number of Bursts",
+        },
+    }
+    return names[ruleset].get(field, field.replace("_", " ").title())

@@ -1,0 +1,85 @@
+"""How a Down in Flames game starts: the setup a game is created from.
+
+A game is ``(setup, seed, action log)``. The setup holds what the players chose in
+the lobby (ruleset, year, aircraft, 4.1-4.4). Conformance vectors and tests may also
+fix what normally comes from the shuffle or the secret picks (hands, cards on top
+of the deck, altitudes, who won the coin flip, positions, hits), so that a printed
+example can be replayed exactly; the bot never sets those.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from engine.dif.actions import CARD_CODE, PLANE_REF
+from engine.dif.components import Altitude, Position, Ruleset, Side
+
+__all__ = ["DifSetup", "ElementSetup", "PositionSetup"]
+
+SEAT = re.compile(r"^[A-Z][0-9]{1,2}$")
+
+
+class ElementSetup(BaseModel):
+    """One element: seat id, side, aircraft, with or without its wingman (13.3)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: str = Field(description="e.g. 'A1' for the first Allied element, 'X1' for Axis")
+    side: Side
+    aircraft: str
+    wingman: bool = True
+
+    @field_validator("seat")
+    @classmethod
+    def _seat(cls, v: str) -> str:
+        if not SEAT.match(v):
+            raise ValueError(f"seat {v!r} must be a capital letter and a number, e.g. A1")
+        return v
+
+
+class PositionSetup(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    leader: str
+    on: str
+    position: Position
+
+
+class DifSetup(BaseModel):
+    """Everything needed, with a seed, to start a game."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ruleset: Ruleset
+    year: int = Field(ge=1930, le=1950)
+    elements: tuple[ElementSetup, ...] = Field(min_length=2)
+    to_the_death: bool = False
+    """Fight until one side has no aircraft left instead of six turns (Zero! 4.8)."""
+
+    # Fixed instead of random or secret: for rulebook examples and tests only.
+    altitudes: dict[str, Altitude] | None = None
+    hands: dict[str, tuple[str, ...]] | None = None
+    deck_top: tuple[str, ...] = ()
+    """Card codes on top of the draw pile, the next card drawn first."""
+    first_side: Side | None = None
+    order: tuple[str, ...] | None = None
+    positions: tuple[PositionSetup, ...] = ()
+    hits: dict[str, int] = Field(default_factory=dict)
+
+    @field_validator("deck_top")
+    @classmethod
+    def _codes(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for code in v:
+            if not CARD_CODE.match(code):
+                raise ValueError(f"{code!r} is not a card code")
+        return v
+
+    @field_validator("hits")
+    @classmethod
+    def _refs(cls, v: dict[str, int]) -> dict[str, int]:
+        for ref in v:
+            if not PLANE_REF.match(ref):
+                raise ValueError(f"{ref!r} is not an aircraft reference like A1L")
+        return v

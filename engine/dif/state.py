@@ -1,0 +1,247 @@
+"""The state of a Down in Flames game: plain data, cheap to copy, JSON round-trip.
+
+A state is never shared between two versions of a game: :meth:`GameState.clone`
+copies it before an action is applied, so a refused action changes nothing and old
+states stay valid (replay, undo, tests).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["Element", "Exchange", "FollowOffer", "GameState", "Plane", "TurnState"]
+
+
+@dataclass(slots=True)
+class Plane:
+    """One aircraft card in play."""
+
+    ref: str
+    """``A1L`` (leader of element A1) or ``A1W`` (its wingman)."""
+    aircraft: str
+    """Aircraft id in the catalogue."""
+    role: str
+    """``leader`` or ``wingman``."""
+    hits: int = 0
+    damaged: bool = False
+    status: str = "flying"
+    """``flying``, ``destroyed`` or ``evaded``."""
+    promoted: bool = False
+    """A wingman that became the leader (Zero! 11.2)."""
+
+    @property
+    def flying(self) -> bool:
+        return self.status == "flying"
+
+    def clone(self) -> Plane:
+        return Plane(
+            self.ref, self.aircraft, self.role, self.hits, self.damaged, self.status, self.promoted
+        )
+
+
+@dataclass(slots=True)
+class Element:
+    """A leader, its wingman, and the hand of the seat that flies them."""
+
+    seat: str
+    side: str
+    aircraft: str
+    leader: Plane | None
+    wingman: Plane | None
+    altitude: int | None = None
+    pick: int | None = None
+    """The secret starting altitude, until every seat has picked (4.5)."""
+    hand: list[int] = field(default_factory=list)
+    minihand: list[int] = field(default_factory=list)
+    """The attacking wingman's mini-hand (10.11)."""
+    defence: list[int] = field(default_factory=list)
+    """This element's wingman's defensive mini-hand (10.12, 10.63)."""
+    lost: list[Plane] = field(default_factory=list)
+    """Leaders shot down and replaced by their wingman, kept for victory points."""
+
+    @property
+    def in_fight(self) -> bool:
+        return self.leader is not None and self.leader.flying
+
+    def planes(self) -> list[Plane]:
+        """Every aircraft this element started with, in any state."""
+        out = list(self.lost)
+        if self.leader is not None:
+            out.append(self.leader)
+        if self.wingman is not None:
+            out.append(self.wingman)
+        return out
+
+    def clone(self) -> Element:
+        return Element(
+            self.seat,
+            self.side,
+            self.aircraft,
+            self.leader.clone() if self.leader else None,
+            self.wingman.clone() if self.wingman else None,
+            self.altitude,
+            self.pick,
+            self.hand[:],
+            self.minihand[:],
+            self.defence[:],
+            [p.clone() for p in self.lost],
+        )
+
+
+@dataclass(slots=True)
+class Exchange:
+    """An attack card and the chain of responses to it (8.3, 8.4)."""
+
+    attacker: str
+    """Plane ref of the attacking leader or wingman."""
+    target: str
+    """Plane ref attacked; for a Vertical Roll, the enemy leader that may stop it."""
+    card: int
+    kind: str
+    """The kind the attack card was played as (``SCI`` for an agile card)."""
+    source: str
+    """``hand`` (a leader) or ``minihand`` (an attacking wingman)."""
+    chain: list[list[Any]] = field(default_factory=list)
+    """Responses so far, alternating defender/attacker: ``[card id, kind as played]``."""
+    direction: int = 0
+    """For a Vertical Roll: +1 climbing, -1 diving."""
+    climb_discard: int | None = None
+
+    @property
+    def last_kind(self) -> str:
+        return str(self.chain[-1][1]) if self.chain else self.kind
+
+    @property
+    def defender_to_move(self) -> bool:
+        return len(self.chain) % 2 == 0
+
+    def clone(self) -> Exchange:
+        return Exchange(
+            self.attacker,
+            self.target,
+            self.card,
+            self.kind,
+            self.source,
+            [c[:] for c in self.chain],
+            self.direction,
+            self.climb_discard,
+        )
+
+
+@dataclass(slots=True)
+class FollowOffer:
+    """An enemy element may follow an altitude change (7.21d, 7.22)."""
+
+    mover: str
+    follower: str
+    direction: int
+    vertical: bool
+
+    def clone(self) -> FollowOffer:
+        return FollowOffer(self.mover, self.follower, self.direction, self.vertical)
+
+
+@dataclass(slots=True)
+class TurnState:
+    """What the active element has done so far in its player-turn."""
+
+    bursts_used: int = 0
+    wm_bonus: int = 0
+    """Extra bursts earned against a wingman by MAN (+1) and HAL (+2) (10.61)."""
+    target: str | None = None
+    """The one aircraft the leader attacks this turn (8.21, 8.5b)."""
+    wm_target: str | None = None
+    agile_used: bool = False
+    played: bool = False
+    """A card was played in the Play Cards step (giving up position must come first)."""
+
+    def clone(self) -> TurnState:
+        return TurnState(
+            self.bursts_used, self.wm_bonus, self.target, self.wm_target, self.agile_used,
+            self.played,
+        )
+
+
+@dataclass(slots=True)
+class GameState:
+    """A whole game. ``step`` is one of the constants in :mod:`engine.dif.game`."""
+
+    ruleset: str
+    seed: int
+    rng: int
+    year: int
+    max_turns: int | None
+    elements: dict[str, Element]
+    deck: list[int]
+    """Draw pile; the top card is the last item."""
+    discard: list[int] = field(default_factory=list)
+    in_play: list[int] = field(default_factory=list)
+    """Cards played this turn (Zero! 8.45) or this exchange (RotL), not yet discarded."""
+    positions: dict[str, int] = field(default_factory=dict)
+    """``"A1|X1"`` (seats sorted) -> position of the first leader on the second."""
+    order: list[str] = field(default_factory=list)
+    turn: int = 0
+    index: int = 0
+    step: str = "setup"
+    t: TurnState = field(default_factory=TurnState)
+    exchange: Exchange | None = None
+    follow: FollowOffer | None = None
+    first_side: str | None = None
+    aircraft_at_start: int = 0
+    result: dict[str, Any] | None = None
+
+    @property
+    def active(self) -> str | None:
+        return self.order[self.index] if self.order and self.step not in ("setup", "over") else None
+
+    def clone(self) -> GameState:
+        return GameState(
+            self.ruleset,
+            self.seed,
+            self.rng,
+            self.year,
+            self.max_turns,
+            {k: e.clone() for k, e in self.elements.items()},
+            self.deck[:],
+            self.discard[:],
+            self.in_play[:],
+            dict(self.positions),
+            self.order[:],
+            self.turn,
+            self.index,
+            self.step,
+            self.t.clone(),
+            self.exchange.clone() if self.exchange else None,
+            self.follow.clone() if self.follow else None,
+            self.first_side,
+            self.aircraft_at_start,
+            dict(self.result) if self.result is not None else None,
+        )
+
+    # -- JSON -------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameState:
+        d = dict(data)
+
+        def plane(p: dict[str, Any] | None) -> Plane | None:
+            return Plane(**p) if p is not None else None
+
+        d["elements"] = {
+            seat: Element(
+                **{
+                    **e,
+                    "leader": plane(e["leader"]),
+                    "wingman": plane(e["wingman"]),
+                    "lost": [Plane(**p) for p in e["lost"]],
+                }
+            )
+            for seat, e in data["elements"].items()
+        }
+        d["t"] = TurnState(**data["t"])
+        d["exchange"] = Exchange(**data["exchange"]) if data["exchange"] else None
+        d["follow"] = FollowOffer(**data["follow"]) if data["follow"] else None
+        return cls(**d)

@@ -1,0 +1,131 @@
+"""Numeric tables of the basic game, per ruleset, as printed in the rulebooks."""
+
+from __future__ import annotations
+
+from engine.dif.components import Altitude, CardKind, Position, Ruleset
+
+__all__ = [
+    "EVASION_LEVELS",
+    "evasion_level",
+    "burst_bonus",
+    "draw_modifier",
+    "evasion_result",
+    "follow_cost",
+    "victory_verdict",
+    "wingman_modifiers",
+]
+
+# Zero! 6.4 / RotL L172-174: +1 Advantaged, +3 Tailing, never more than +3.
+_BURST_BONUS = {Position.NEUTRAL: 0, Position.ADVANTAGED: 1, Position.TAILING: 3}
+
+
+def burst_bonus(position: int) -> int | None:
+    """Extra bursts for a leader's position on its target; None: may not fire (6.4)."""
+    return _BURST_BONUS.get(Position(position))
+
+
+def _effective(altitude: Altitude, turbocharged: bool) -> Altitude:
+    # Turbocharged aircraft treat Very High as High and High as Medium
+    # (Zero! 5.23 bis / 5.33, RotL L121). Zero! 7.4 reads "no change" instead (C-Z2);
+    # we follow the specific turbocharger rules, which RotL's table (L119-120) repeats.
+    if turbocharged and altitude >= Altitude.HIGH:
+        return Altitude(altitude - 1)
+    return altitude
+
+
+def draw_modifier(altitude: Altitude, turbocharged: bool) -> int:
+    """Leader draw (Zero! Performance / RotL Horsepower) change at an altitude (7.4)."""
+    return {
+        Altitude.VERY_LOW: 1,
+        Altitude.LOW: 1,
+        Altitude.MEDIUM: 0,
+        Altitude.HIGH: -1,
+        Altitude.VERY_HIGH: -2,
+    }[_effective(altitude, turbocharged)]
+
+
+def wingman_modifiers(altitude: Altitude, turbocharged: bool) -> tuple[int, int]:
+    """(offensive, defensive) change of a wingman's ratings at an altitude (7.5)."""
+    eff = _effective(altitude, turbocharged)
+    if eff is Altitude.VERY_HIGH:
+        return (-1, -1)
+    if eff is Altitude.HIGH:
+        return (0, -1)
+    return (0, 0)
+
+
+def follow_cost(ruleset: Ruleset, follower: Position, climbing: bool, vertical: bool) -> int:
+    """Cards a follower discards to follow an altitude change (7.21d, 7.22).
+
+    Following in the Adjust Altitude step: Tailing is free, Advantaged discards one;
+    climbing costs one more card (7.21b). After a Vertical Roll nobody follows for
+    free. Zero! 7.22 and its 14.0 example (the Advantaged Ki-43 discards one card to
+    follow a Vertical Roll dive) charge one card; RotL's quick reference (L88-98)
+    charges Advantaged two and Tailing one (C-X5), so each ruleset uses its own.
+    """
+    if not vertical:
+        base = 0 if follower is Position.TAILING else 1
+    elif ruleset is Ruleset.ROTL:
+        base = 1 if follower is Position.TAILING else 2
+    else:
+        base = 1
+    return base + (1 if climbing else 0)
+
+
+EVASION_LEVELS = "ABCDEFGHI"
+
+
+def evasion_level(kind: CardKind, bursts: int, fuel_tank: bool) -> int:
+    """Table level (0 = A ... 8 = I) of the card drawn (Zero! 12.0, RotL L294-306)."""
+    if kind is CardKind.IMS:
+        if fuel_tank:
+            return 0
+        return {3: 2, 2: 3, 1: 4}[bursts]
+    if kind is CardKind.OOS:
+        return 1
+    if kind is CardKind.MAN:
+        return 5
+    if kind is CardKind.HAL:
+        return 6
+    if kind is CardKind.ACE:
+        return 8
+    return 7
+
+
+def evasion_result(ruleset: Ruleset, level: int, damaged: bool) -> str:
+    """``destroyed``, ``damaged`` or ``escapes`` for a final level.
+
+    A modified level beyond A or I is read as A or I (the tables are silent, G-R7).
+    Level C destroys in Zero! but damages in RotL (C-X1). A "Damaged" result on an
+    aircraft already damaged is a safe escape (both tables).
+    """
+    level = min(max(level, 0), 8)
+    if level <= 1 or (level == 2 and ruleset is Ruleset.ZERO):
+        return "destroyed"
+    if level <= 4:
+        return "escapes" if damaged else "damaged"
+    return "escapes"
+
+
+# RotL Basic Game Dogfight Victory Point Table (L67-76): one column per two aircraft
+# from 4-5 up to 14-15. Each column c: decisive at 6 + 3c, marginal from 2 + c.
+def victory_verdict(ruleset: Ruleset, axis_vp: int, allied_vp: int, aircraft: int) -> tuple[str | None, str]:
+    """(winning side or None, verdict text) at the end of a dogfight."""
+    if ruleset is Ruleset.ZERO:
+        # Zero! 4.92: the side with the higher score wins; no graded table.
+        if axis_vp == allied_vp:
+            return None, "Draw"
+        return ("axis", "Japanese victory") if axis_vp > allied_vp else ("allied", "Allied victory")
+    # The table has no column for 2-3 or 16+ aircraft (G-R6): use the nearest one.
+    column = min(max((aircraft - 4) // 2, 0), 5)
+    score = axis_vp - allied_vp
+    decisive, marginal = 6 + 3 * column, 2 + column
+    if score >= decisive:
+        return "axis", "Axis Decisive Victory"
+    if score >= marginal:
+        return "axis", "Axis Marginal Victory"
+    if score <= -decisive:
+        return "allied", "Allies Decisive Victory"
+    if score <= -marginal:
+        return "allied", "Allies Marginal Victory"
+    return None, "Draw"

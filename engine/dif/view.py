@@ -1,0 +1,133 @@
+"""What one seat (or a spectator) may see of a Down in Flames game.
+
+:func:`engine.dif.game.view` builds these frozen models from the state. They are the
+only way information leaves the engine: the bot's messages and the renderer read
+views, never the state. A spectator's view (``viewer is None``) holds no hand, no
+mini-hand, no deck order and no unrevealed secret choice; a seat's view adds that
+seat's own hand and mini-hands only.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.dif.components import Altitude, Position, Ruleset, Side
+
+__all__ = [
+    "DifView",
+    "ElementView",
+    "EngagementView",
+    "ExchangeView",
+    "PendingView",
+    "PlaneStatus",
+    "PlaneView",
+    "ResultView",
+]
+
+
+class _View(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class PlaneStatus(StrEnum):
+    FLYING = "flying"
+    DESTROYED = "destroyed"
+    EVADED = "evaded"
+    """Left the fight by voluntary disengagement / evasion (Zero! 12.0)."""
+
+
+class PlaneView(_View):
+    """One aircraft: a leader or a wingman."""
+
+    ref: str
+    """``A1L`` / ``A1W``: element seat plus L (leader) or W (wingman)."""
+    role: str
+    """``leader`` or ``wingman``."""
+    aircraft: str
+    """Aircraft name as printed, e.g. ``Ki-43``."""
+    hits: int
+    damaged: bool
+    """Showing its damaged side (not merely holding some hits, Zero! 5.21)."""
+    capacity: int
+    """Damage capacity of the side it shows now."""
+    status: PlaneStatus
+    promoted: bool = False
+    """A wingman that became the leader after its leader was shot down (11.2)."""
+
+
+class ElementView(_View):
+    """A leader and its wingman, played by one seat."""
+
+    seat: str
+    side: Side
+    label: str
+    """``Buffalo I (A1)``: how narration names the element."""
+    altitude: Altitude | None
+    """None while the secret starting altitude is still hidden."""
+    altitude_chosen: bool
+    leader: PlaneView | None
+    wingman: PlaneView | None
+    hand_count: int
+    in_fight: bool
+    agile: bool
+    hand: tuple[str, ...] | None = None
+    """Card codes of the hand, only in the owner's view."""
+    minihand: tuple[str, ...] | None = None
+    """The wingman's current mini-hand, only in the owner's view."""
+
+
+class EngagementView(_View):
+    """Two engaged leaders; ``leader`` holds the better position on ``on``."""
+
+    leader: str
+    on: str
+    position: Position
+    """``ADVANTAGED`` or ``TAILING``: the position of ``leader`` relative to ``on``."""
+
+
+class ExchangeView(_View):
+    """The attack being resolved: the attack card and the responses so far."""
+
+    attacker: str
+    target: str
+    cards: tuple[str, ...]
+    """Labels of the cards played in this exchange, attack first."""
+    waiting_on: str
+    """The seat that may respond now."""
+
+
+class PendingView(_View):
+    seat: str
+    kind: str
+    prompt: str
+
+
+class ResultView(_View):
+    vp: dict[Side, int]
+    winner: Side | None
+    verdict: str
+    """E.g. ``Allies Marginal Victory`` (RotL table) or ``Japanese victory`` (Zero! 4.92)."""
+
+
+class DifView(_View):
+    ruleset: Ruleset
+    viewer: str | None
+    """The seat this view is for; None for spectators."""
+    turn: int
+    max_turns: int | None
+    """6, or None when fighting "to the death" (Zero! 4.8)."""
+    step: str
+    """Human-readable step, e.g. ``Play cards``."""
+    active: str | None
+    """Seat whose player-turn it is."""
+    order: tuple[str, ...]
+    elements: tuple[ElementView, ...]
+    engagements: tuple[EngagementView, ...]
+    exchange: ExchangeView | None
+    pending: tuple[PendingView, ...]
+    deck_count: int
+    discard_count: int
+    vp: dict[Side, int]
+    result: ResultView | None

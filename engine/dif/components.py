@@ -296,6 +296,22 @@ class Aircraft(_Frozen):
         default=None, description="None when no wingman card exists"
     )
 
+    @model_validator(mode="after")
+    def _consistent(self) -> Aircraft:
+        # A content pack's aircraft must be flyable somewhere, and a leader alone can
+        # never be worth more than its element (RotL point-value table, Zero! 5.35).
+        if not self.rulesets:
+            raise ValueError("rulesets must name at least one ruleset (rotl, zero)")
+        if (
+            self.value is not None
+            and self.leader_only_value is not None
+            and self.leader_only_value > self.value
+        ):
+            raise ValueError(
+                f"leader_only_value {self.leader_only_value} exceeds the element value {self.value}"
+            )
+        return self
+
     @property
     def max_altitude(self) -> Altitude:
         return self.ceiling if self.ceiling is not None else Altitude.VERY_HIGH

@@ -32,8 +32,10 @@ from engine.dif.components import (
     Side,
     WingmanRatings,
 )
+from engine.dif.present import build_view
 from engine.dif.setup import DifSetup
 from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane, TurnState
+from engine.dif.view import DifView
 
 __all__ = ["STEPS", "DifEngine", "Pending", "default_engine"]
 
@@ -1121,6 +1123,14 @@ class DifEngine:
                 elif p.damaged or p.status == "evaded":
                     vp[scorer] += 2
         return vp
+
+    # ------------------------------------------------------------------ views
+    def view(self, state: GameState, seat: str | None) -> DifView:
+        """What ``seat`` may see (None: spectators). See :mod:`engine.dif.present`."""
+        return build_view(self, state, seat)
+
+    def is_over(self, state: GameState) -> bool:
+        return state.step == "over"
 
     # ------------------------------------------------------------------ replay
     def replay(self, setup: DifSetup, seed: int, log: Iterable[tuple[str, str]]) -> GameState:

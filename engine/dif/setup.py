@@ -68,6 +68,14 @@ class DifSetup(BaseModel):
     positions: tuple[PositionSetup, ...] = ()
     hits: dict[str, int] = Field(default_factory=dict)
 
+    @field_validator("altitudes", mode="before")
+    @classmethod
+    def _altitude_codes(cls, v: object) -> object:
+        # Accept "M", "VL"... as well as the enum values, for hand-written vectors.
+        if isinstance(v, dict):
+            return {k: Altitude.from_code(a) if isinstance(a, str) else a for k, a in v.items()}
+        return v
+
     @field_validator("deck_top")
     @classmethod
     def _codes(cls, v: tuple[str, ...]) -> tuple[str, ...]:

@@ -69,6 +69,8 @@ class ElementView(_View):
     altitude_chosen: bool
     leader: PlaneView | None
     wingman: PlaneView | None
+    lost: tuple[PlaneView, ...] = ()
+    """Leaders shot down and replaced by their wingman (11.2)."""
     hand_count: int
     in_fight: bool
     agile: bool
@@ -76,6 +78,8 @@ class ElementView(_View):
     """Card codes of the hand, only in the owner's view."""
     minihand: tuple[str, ...] | None = None
     """The wingman's current mini-hand, only in the owner's view."""
+    pick: Altitude | None = None
+    """The owner's own secret altitude pick before the reveal."""
 
 
 class EngagementView(_View):
@@ -131,3 +135,5 @@ class DifView(_View):
     discard_count: int
     vp: dict[Side, int]
     result: ResultView | None
+    bursts_left: int | None = None
+    """Bursts the active leader may still fire at its target this turn."""

@@ -1,0 +1,283 @@
+"""Load and validate the Down in Flames component data (action deck, aircraft).
+
+The shipped files live in the ``data`` package (``data/dif/deck.yaml`` and
+``data/dif/aircraft.yaml``) and are read once, through :mod:`importlib.resources`,
+so the loader works from a source checkout, a wheel or a zip. A server admin's
+content pack uses the same YAML schema and is validated the same way before use::
+
+    deck = load_deck()                      # the shipped Zero! deck (cached)
+    planes = load_aircraft(Path("/srv/pack"))  # /srv/pack/aircraft.yaml
+
+Every problem is reported as a :class:`DataError` naming the file and the field,
+e.g. ``aircraft.yaml: [3].leader.damaged.hand_size: Input should be greater than
+or equal to 1``. What the rulebooks print and what we authored is recorded in
+``data/dif/SOURCES.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from engine.dif.components import Aircraft, Card, CardType, Deck
+
+__all__ = [
+    "AIRCRAFT_FILE",
+    "DECK_FILE",
+    "DataError",
+    "load_aircraft",
+    "load_deck",
+]
+
+DATA_PACKAGE = "data"
+SYSTEM_DIR = "dif"
+DECK_FILE = "deck.yaml"
+AIRCRAFT_FILE = "aircraft.yaml"
+
+# Keys the deck file's type entries add to CardType's own fields.
+_COPIES = "copies"
+# Card fields the loader fills in itself; a copy may not set them.
+_DERIVED_CARD_FIELDS = frozenset({"id", "type"})
+
+
+class DataError(Exception):
+    """A data file is missing, is not valid YAML, or does not match the schema.
+
+    ``file`` is the file's name as given to the loader (the bare name for shipped
+    files, the full path for a content pack); ``problems`` holds one
+    ``"<field path>: <message>"`` line per problem found. ``str(error)`` is every
+    problem prefixed with the file name, one per line.
+    """
+
+    def __init__(self, file: str, problems: Sequence[str]) -> None:
+        self.file = file
+        self.problems = tuple(problems)
+        super().__init__("\n".join(f"{file}: {problem}" for problem in self.problems))
+
+
+# --- public API --------------------------------------------------------------------
+
+
+def load_deck(source: Path | str | None = None) -> Deck:
+    """The action deck: the shipped one, or the one in a content pack.
+
+    ``source`` is ``None`` for the shipped ``data/dif/deck.yaml`` (parsed once and
+    cached; :class:`Deck` is immutable, so sharing it is safe), a directory holding
+    a ``deck.yaml``, or the path of a YAML file. Raises :class:`DataError`.
+    """
+    if source is None:
+        return _shipped_deck()
+    name, text = _read_path(Path(source), DECK_FILE)
+    return _parse_deck(name, text)
+
+
+def load_aircraft(source: Path | str | None = None) -> dict[str, Aircraft]:
+    """Every aircraft, keyed by id, in file order.
+
+    ``source`` is ``None`` for the shipped ``data/dif/aircraft.yaml`` (parsed once
+    and cached; each call returns a new dict of the same immutable models), a
+    directory holding an ``aircraft.yaml``, or the path of a YAML file. Raises
+    :class:`DataError`, also for an id used twice.
+    """
+    if source is None:
+        return dict(_shipped_aircraft())
+    name, text = _read_path(Path(source), AIRCRAFT_FILE)
+    return _parse_aircraft(name, text)
+
+
+# --- shipped data ------------------------------------------------------------------
+
+
+@functools.cache
+def _shipped_deck() -> Deck:
+    return _parse_deck(DECK_FILE, _read_shipped(DECK_FILE))
+
+
+@functools.cache
+def _shipped_aircraft() -> Mapping[str, Aircraft]:
+    return _parse_aircraft(AIRCRAFT_FILE, _read_shipped(AIRCRAFT_FILE))
+
+
+def _read_shipped(filename: str) -> str:
+    try:
+        resource = resources.files(DATA_PACKAGE) / SYSTEM_DIR / filename
+        return resource.read_text(encoding="utf-8")
+    except (OSError, ModuleNotFoundError) as exc:
+        raise DataError(filename, [f"cannot read the shipped file: {exc}"]) from exc
+
+
+def _read_path(path: Path, default_name: str) -> tuple[str, str]:
+    """(name used in messages, text) of a content-pack file or directory."""
+    if path.is_dir():
+        path = path / default_name
+    try:
+        return str(path), path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(str(path), [f"cannot read the file: {exc}"]) from exc
+
+
+# --- YAML --------------------------------------------------------------------------
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses a key given twice in one mapping.
+
+    Plain PyYAML keeps the last value silently, which would hide a typo in a
+    content pack (two ``bursts:`` lines, say).
+    """
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    mapping: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in mapping:
+            mark = key_node.start_mark
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r} (line {mark.line + 1})", mark
+            )
+        mapping[key] = loader.construct_object(value_node, deep=True)
+    return mapping
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _parse_yaml(name: str, text: str) -> Any:
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise DataError(name, [f"{where}not valid YAML: {problem}"]) from exc
+
+
+# --- validation helpers ------------------------------------------------------------
+
+
+def _path(loc: Sequence[int | str]) -> str:
+    """``(3, 'leader', 'hand_size')`` -> ``[3].leader.hand_size``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out or "(top level)"
+
+
+def _problems(exc: ValidationError, prefix: Sequence[int | str] = ()) -> list[str]:
+    lines = []
+    for err in exc.errors(include_url=False):
+        message = str(err["msg"]).removeprefix("Value error, ")
+        lines.append(f"{_path([*prefix, *err['loc']])}: {message}")
+    return lines
+
+
+# --- deck --------------------------------------------------------------------------
+
+
+def _parse_deck(name: str, text: str) -> Deck:
+    """Validate the deck file and expand each type's ``copies`` into cards.
+
+    File shape: ``id``, ``name`` and ``types``, a list of card types (the
+    :class:`CardType` fields) each with ``copies``, one annotation mapping
+    (``bomb``, ``over_target``, ``spoiled_attack``) per physical card. Cards are
+    numbered 0..n-1 in file order.
+    """
+    raw = _parse_yaml(name, text)
+    if not isinstance(raw, dict):
+        raise DataError(name, ["(top level): expected a mapping with id, name and types"])
+    problems: list[str] = []
+    unknown = sorted(set(raw) - {"id", "name", "types"}, key=str)
+    problems += [f"{key}: Extra inputs are not permitted" for key in unknown]
+    for key in ("id", "name"):
+        if not isinstance(raw.get(key), str) or not raw[key]:
+            problems.append(f"{key}: a non-empty string is required")
+    types = raw.get("types")
+    if not isinstance(types, list) or not types:
+        problems.append("types: a non-empty list of card types is required")
+        raise DataError(name, problems)
+
+    cards: list[Card] = []
+    seen: dict[str, int] = {}
+    for t_index, entry in enumerate(types):
+        where = f"types[{t_index}]"
+        if not isinstance(entry, dict):
+            problems.append(f"{where}: expected a mapping (a card type with its copies)")
+            continue
+        fields = {key: value for key, value in entry.items() if key != _COPIES}
+        try:
+            card_type = CardType.model_validate(fields)
+        except ValidationError as exc:
+            problems += _problems(exc, ("types", t_index))
+            card_type = None
+        if card_type is not None:
+            if card_type.code in seen:
+                first = seen[card_type.code]
+                problems.append(
+                    f"{where}: duplicate card type {card_type.code} (see types[{first}])"
+                )
+            else:
+                seen[card_type.code] = t_index
+
+        copies = entry.get(_COPIES)
+        if not isinstance(copies, list) or not copies:
+            problems.append(f"{where}.{_COPIES}: a non-empty list (one entry per card) is required")
+            continue
+        for c_index, copy in enumerate(copies):
+            c_where = ("types", t_index, _COPIES, c_index)
+            if not isinstance(copy, dict):
+                problems.append(f"{_path(c_where)}: expected a mapping of annotations")
+                continue
+            for key in sorted(_DERIVED_CARD_FIELDS & set(copy)):
+                problems.append(f"{_path([*c_where, key])}: set by the loader, not the file")
+            if card_type is None or _DERIVED_CARD_FIELDS & set(copy):
+                continue
+            try:
+                cards.append(Card.model_validate({**copy, "id": len(cards), "type": card_type}))
+            except ValidationError as exc:
+                problems += _problems(exc, c_where)
+
+    if problems:
+        raise DataError(name, problems)
+    try:
+        return Deck(id=raw["id"], name=raw["name"], cards=tuple(cards))
+    except ValidationError as exc:  # pragma: no cover - ids are generated in order
+        raise DataError(name, _problems(exc)) from exc
+
+
+# --- aircraft ----------------------------------------------------------------------
+
+
+def _parse_aircraft(name: str, text: str) -> dict[str, Aircraft]:
+    """Validate the aircraft file: a list of :class:`Aircraft` mappings, ids unique."""
+    raw = _parse_yaml(name, text)
+    if not isinstance(raw, list) or not raw:
+        raise DataError(name, ["(top level): expected a non-empty list of aircraft"])
+    problems: list[str] = []
+    aircraft: dict[str, Aircraft] = {}
+    first_index: dict[str, int] = {}
+    for index, entry in enumerate(raw):
+        try:
+            plane = Aircraft.model_validate(entry)
+        except ValidationError as exc:
+            problems += _problems(exc, (index,))
+            continue
+        if plane.id in aircraft:
+            first = first_index[plane.id]
+            problems.append(f"[{index}].id: duplicate id {plane.id!r} (already used by [{first}])")
+            continue
+        aircraft[plane.id] = plane
+        first_index[plane.id] = index
+    if problems:
+        raise DataError(name, problems)
+    return aircraft

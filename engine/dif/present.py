@@ -1,0 +1,154 @@
+"""Build :class:`~engine.dif.view.DifView` from a state: the only way out of the engine.
+
+Every hidden thing is filtered here, once: hands and mini-hands appear only in their
+owner's view, the deck only as a count, unrevealed altitude picks only as "chosen".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.dif.components import Altitude, Position, Ruleset, Side
+from engine.dif.state import GameState, Plane
+from engine.dif.view import (
+    DifView,
+    ElementView,
+    EngagementView,
+    ExchangeView,
+    PendingView,
+    PlaneStatus,
+    PlaneView,
+    ResultView,
+)
+
+if TYPE_CHECKING:
+    from engine.dif.game import DifEngine
+
+__all__ = ["build_view", "pending_prompt"]
+
+_PROMPTS = {
+    "altitude": "pick a secret starting altitude",
+    "wingman": "choose the wingman's target, or skip",
+    "wingman_attack": "play the wingman's mini-hand",
+    "altitude_step": "stay, climb or dive",
+    "follow": "follow the altitude change, or not",
+    "play": "play cards",
+    "respond": "respond, or pass",
+    "discard": "discard, then draw",
+}
+
+
+def pending_prompt(kind: str) -> str:
+    return _PROMPTS.get(kind, kind)
+
+
+def _plane(engine: DifEngine, p: Plane) -> PlaneView:
+    undamaged, damaged = engine._capacity(p)
+    return PlaneView(
+        ref=p.ref,
+        role=p.role,
+        aircraft=engine.aircraft[p.aircraft].name,
+        hits=p.hits,
+        damaged=p.damaged,
+        capacity=damaged if p.damaged else undamaged,
+        status=PlaneStatus(p.status),
+        promoted=p.promoted,
+    )
+
+
+def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
+    """The state as ``viewer`` may see it (None: a spectator)."""
+    from engine.dif.game import STEPS
+
+    rs = Ruleset(s.ruleset)
+    elements = []
+    for e in s.elements.values():
+        own = viewer == e.seat
+        leader = e.leader if e.leader is not None else None
+        wingman = e.wingman
+        if leader is None and e.lost:
+            leader = e.lost[-1]
+        elements.append(
+            ElementView(
+                seat=e.seat,
+                side=Side(e.side),
+                label=engine._el_label(s, e),
+                altitude=Altitude(e.altitude) if e.altitude is not None else None,
+                altitude_chosen=e.altitude is not None or e.pick is not None,
+                leader=_plane(engine, leader) if leader else None,
+                wingman=_plane(engine, wingman) if wingman else None,
+                lost=tuple(_plane(engine, p) for p in e.lost),
+                hand_count=len(e.hand),
+                in_fight=e.in_fight,
+                agile=engine.aircraft[e.aircraft].agile,
+                hand=tuple(engine.code[c] for c in sorted(e.hand)) if own else None,
+                minihand=tuple(engine.code[c] for c in sorted(e.minihand + e.defence)) if own else None,
+                pick=Altitude(e.pick) if own and e.pick is not None else None,
+            )
+        )
+    engagements = []
+    for key, value in sorted(s.positions.items()):
+        a, b = key.split("|")
+        if value < 0:
+            a, b, value = b, a, -value
+        engagements.append(EngagementView(leader=a, on=b, position=Position(value)))
+    exchange = None
+    if s.exchange is not None:
+        x = s.exchange
+        cards = [engine.label[x.card] + (" (as Scissors)" if x.kind == "SCI" and engine.kind[x.card].value != "SCI" else "")]
+        cards += [engine.label[c] + (" (as Scissors)" if k == "SCI" and engine.kind[c].value != "SCI" else "") for c, k in x.chain]
+        exchange = ExchangeView(
+            attacker=x.attacker,
+            target=x.target,
+            cards=tuple(cards),
+            waiting_on=engine._responder(s, x),
+        )
+    pending = tuple(
+        PendingView(seat=p.seat, kind=p.kind, prompt=pending_prompt(p.kind)) for p in engine.pending(s)
+    )
+    vp = engine.victory_points(s)
+    result = None
+    if s.result is not None:
+        result = ResultView(
+            vp={Side(k): v for k, v in s.result["vp"].items()},
+            winner=Side(s.result["winner"]) if s.result["winner"] else None,
+            verdict=s.result["verdict"],
+        )
+    return DifView(
+        ruleset=rs,
+        viewer=viewer,
+        turn=s.turn,
+        max_turns=s.max_turns,
+        step=STEPS[s.step],
+        active=s.active,
+        order=tuple(s.order),
+        elements=tuple(elements),
+        engagements=tuple(engagements),
+        exchange=exchange,
+        pending=pending,
+        deck_count=len(s.deck),
+        discard_count=len(s.discard),
+        vp=vp,
+        result=result,
+        bursts_left=_bursts_left(engine, s, viewer),
+    )
+
+
+def _bursts_left(engine: DifEngine, s: GameState, viewer: str | None) -> int | None:
+    """Bursts the active leader may still fire at its target (public: all cards are face up)."""
+    active = s.active
+    if active is None or s.step not in ("play", "discard"):
+        return None
+    e = s.elements[active]
+    if e.leader is None or not e.leader.flying:
+        return None
+    lr = engine._leader_ratings(e)
+    t = s.t
+    if t.target is not None and t.target.endswith("W"):
+        return max(lr.bursts + t.wm_bonus - t.bursts_used, 0)
+    if t.target is None:
+        return max(lr.bursts - t.bursts_used, 0)
+    from engine.dif import tables
+
+    bonus = tables.burst_bonus(engine.pos(s, active, t.target[:-1]))
+    return 0 if bonus is None else max(lr.bursts + bonus - t.bursts_used, 0)

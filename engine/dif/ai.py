@@ -40,7 +40,11 @@ class RandomPlayer:
             return 6.0
         if a.verb == "respond":
             return 3.0
-        if a.verb in ("done", "pass", "skip", "stay", "nofollow"):
+        if a.verb in ("climb", "dive"):
+            return 0.3
+        if a.verb == "stay":
+            return 3.0
+        if a.verb in ("done", "pass", "skip", "nofollow"):
             return 1.5
         if a.verb == "evade":
             return 0.05

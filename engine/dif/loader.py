@@ -60,6 +60,9 @@ class DataError(Exception):
         self.problems = tuple(problems)
         super().__init__("\n".join(f"{file}: {problem}" for problem in self.problems))
 
+    def __reduce__(self) -> tuple[type[DataError], tuple[str, tuple[str, ...]]]:
+        return (type(self), (self.file, self.problems))
+
 
 # --- public API --------------------------------------------------------------------
 

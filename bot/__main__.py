@@ -1,0 +1,51 @@
+"""``python -m bot`` runs the bot; ``python -m bot demo`` plays a game offline."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from pydantic import ValidationError
+
+__all__ = ["main"]
+
+NO_TOKEN = """\
+Tally-Ho needs a Discord bot token to connect.
+Set DISCORD_TOKEN in the environment (or in a .env file), for example:
+    DISCORD_TOKEN=your-token python -m bot
+Optional: TALLYHO_DATABASE (SQLite file, default tallyho.sqlite3),
+          TALLYHO_GUILD_ID (sync commands to one server at once).
+To see the bot play a whole dogfight offline, with no token, try:
+    python -m bot demo
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] == "demo":
+        from bot.demo import main as demo
+
+        return demo(args[1:])
+    if args and args[0] in ("-h", "--help", "help"):
+        sys.stdout.write("usage: python -m bot [demo [--seed N] [--out DIR]]\n\n" + NO_TOKEN)
+        return 0
+    from bot.config import Settings
+
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        sys.stderr.write(f"Invalid configuration:\n{exc}\n")
+        return 2
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        sys.stderr.write(NO_TOKEN)
+        return 2
+    from bot.app import TallyHoBot
+
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    bot = TallyHoBot(database=settings.database, guild_id=settings.guild_id)
+    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""The discord.py client: start-up, cogs, persistent components, error boundary."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import GameService
+from bot.storage.sqlite import SQLiteStorage
+from engine.dif.game import DifEngine, default_engine
+
+__all__ = ["TallyHoBot"]
+
+log = logging.getLogger(__name__)
+
+COGS = ("cogs.dogfight", "cogs.game")
+
+
+class TallyHoBot(commands.Bot):
+    """Opens the database, loads data, registers components and cogs in ``setup_hook``."""
+
+    service: GameService
+
+    def __init__(
+        self,
+        *,
+        database: str,
+        guild_id: int | None = None,
+        engine: DifEngine | None = None,
+        seed_source: Callable[[], int] | None = None,
+        sync_commands: bool = True,
+    ) -> None:
+        intents = discord.Intents.default()
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.database = database
+        self.guild_id = guild_id
+        self._engine = engine
+        self._seed_source = seed_source
+        self._sync = sync_commands
+        self.storage: SQLiteStorage | None = None
+        self.tree.on_error = self._on_tree_error
+
+    async def setup_hook(self) -> None:
+        self.storage = await SQLiteStorage.open(self.database)
+        engine = self._engine or default_engine()
+        self.service = GameService(self.storage, engine, seed_source=self._seed_source)
+        from cogs.ui import COMPONENTS
+
+        # Buttons and menus are DynamicItems: they work on messages sent before a restart.
+        self.add_dynamic_items(*COMPONENTS)
+        for name in COGS:
+            await self.load_extension(name)
+        if self._sync:
+            if self.guild_id:
+                guild = discord.Object(self.guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+        open_games = await self.storage.list_open_games()
+        log.info("ready: %d open game(s) in %s", len(open_games), self.database)
+
+    async def close(self) -> None:
+        await super().close()
+        if self.storage is not None:
+            await self.storage.close()
+            self.storage = None
+
+    async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        log.error("app command error (user %s, channel %s)", interaction.user.id, interaction.channel_id,
+                  exc_info=error)
+        text = "Something went wrong on our side; it has been logged. Nothing was changed."
+        if isinstance(error, app_commands.CheckFailure):
+            text = str(error)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not report the error to the user", exc_info=True)

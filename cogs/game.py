@@ -1,0 +1,93 @@
+"""``/hand``, ``/play`` and ``/game``: playing and following a game."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserError
+from cogs.ui import guarded, perform, publish, reply, send_hand, service_of
+
+if TYPE_CHECKING:
+    from bot.app import TallyHoBot
+
+__all__ = ["GameCog"]
+
+
+class GameCog(commands.Cog):
+    """Commands of a running game."""
+
+    game = app_commands.Group(name="game", description="Follow and manage a game")
+
+    def __init__(self, bot: TallyHoBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="hand", description="Your hand and your choices (only you see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            game = await service_of(interaction).resolve_game(interaction.channel_id, interaction.user.id)
+            await send_hand(interaction, game.id)
+
+        await guarded(interaction, work)
+
+    @app_commands.command(name="play", description="Type a move in notation, e.g. 'play MAN X1L' or 'pass'")
+    @app_commands.describe(text="The move, as shown in /game log (see /hand for your choices)")
+    async def play(self, interaction: discord.Interaction, text: str) -> None:
+        async def work() -> None:
+            game = await service_of(interaction).resolve_game(interaction.channel_id, interaction.user.id)
+            await perform(interaction, game.id, None, text, None)
+
+        await guarded(interaction, work)
+
+    @game.command(name="status", description="The picture of the sky and whose move it is")
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            service = service_of(interaction)
+            game = await service.resolve_game(interaction.channel_id, interaction.user.id)
+            if game.state is None:
+                await reply(interaction, service.lobby_text(game))
+                return
+            from rendering import render_table
+
+            view = service.view(game, None)
+            png = await asyncio.to_thread(render_table, view)
+            waiting = ", ".join(f"<@{game.holder(p.seat)}> ({p.prompt})" for p in view.pending)
+            text = f"Dogfight #{game.id}, turn {view.turn}: {view.step}." + (f" Waiting for {waiting}." if waiting else "")
+            if view.result:
+                text += f" Result: {view.result.verdict}."
+            await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="sky.png"))
+
+        await guarded(interaction, work)
+
+    @game.command(name="log", description="The public log of the game as a text file")
+    async def log(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            service = service_of(interaction)
+            game = await service.resolve_game(interaction.channel_id, interaction.user.id)
+            text = await service.public_log(game)
+            await reply(interaction, f"Log of dogfight #{game.id}.",
+                        file=discord.File(io.BytesIO(text.encode()), filename=f"dogfight-{game.id}.txt"))
+
+        await guarded(interaction, work)
+
+    @game.command(name="resign", description="Resign: your side loses the game")
+    async def resign(self, interaction: discord.Interaction, confirm: bool = False) -> None:
+        async def work() -> None:
+            if not confirm:
+                raise UserError("To resign, run /game resign with confirm: True.")
+            service = service_of(interaction)
+            game = await service.resolve_game(interaction.channel_id, interaction.user.id)
+            outcome = await service.resign(game.id, interaction.user.id)
+            await reply(interaction, "You resigned.")
+            await publish(self.bot, outcome)
+
+        await guarded(interaction, work)
+
+
+async def setup(bot: TallyHoBot) -> None:
+    await bot.add_cog(GameCog(bot))

@@ -1,0 +1,39 @@
+"""Fixtures shared by the whole test suite."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.testing import FakeDiscord, discord_log_errors
+
+
+def fake_discord_problems(fake: FakeDiscord, caplog: pytest.LogCaptureFixture) -> list[str]:
+    """Everything a Discord user would have noticed during a test using ``fake``.
+
+    Unhandled routes and unanswered interactions come from the fake. Errors in command
+    and view callbacks are only logged by discord.py, so ERROR records from ``discord.*``
+    loggers count too. They are read per phase: inside a fixture's teardown,
+    ``caplog.records`` only holds teardown records, which would give a false green.
+    """
+    records = [*caplog.get_records("setup"), *caplog.get_records("call")]
+    return fake.problems() + discord_log_errors(records)
+
+
+async def finish_fake_discord(fake: FakeDiscord, caplog: pytest.LogCaptureFixture) -> None:
+    """Close the fake's bots, then fail the test if `fake_discord_problems` finds anything."""
+    await fake.shutdown()
+    problems = fake_discord_problems(fake, caplog)
+    if problems:
+        pytest.fail("Discord problems:\n  " + "\n  ".join(problems), pytrace=False)
+
+
+@pytest.fixture
+async def fake(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> AsyncIterator[FakeDiscord]:
+    """An offline Discord (see `bot.testing.FakeDiscord`), checked for problems at teardown."""
+    harness = FakeDiscord(monkeypatch)
+    yield harness
+    await finish_fake_discord(harness, caplog)

@@ -1,0 +1,193 @@
+"""Whole games through the real discord.py client on the offline Discord.
+
+Several fake users send real INTERACTION_CREATE payloads (slash commands, buttons,
+menus); the tests assert on what the bot sent, to whom, and that hidden information
+(hands, mini-hands, cards drawn) reaches only its owner.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import TallyHoBot
+from bot.testing import FakeDiscord, FakeUser
+from bot.testing.driver import UiPlayer, components_of
+from engine.dif.ai import RandomPlayer
+
+SEED = 20261130
+
+
+def make_bot(db: Path) -> TallyHoBot:
+    return TallyHoBot(database=str(db), seed_source=lambda: SEED)
+
+
+async def open_game(fake: FakeDiscord, bot: TallyHoBot, alice: FakeUser, bob: FakeUser) -> tuple[int, int]:
+    await fake.start(bot)
+    await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1942)
+    game = (await bot.service.storage.list_games())[-1]
+    assert game.thread_id is not None
+    await fake.slash(alice, "dogfight join", channel_id=game.thread_id, side="allied", aircraft="buffalo-i")
+    await fake.slash(bob, "dogfight join", channel_id=game.thread_id, side="axis", aircraft="ki-43")
+    await fake.slash(alice, "dogfight start", channel_id=game.thread_id)
+    return game.id, game.thread_id
+
+
+async def play(fake: FakeDiscord, bot: TallyHoBot, game_id: int, thread: int, users: dict[str, FakeUser],
+               max_actions: int = 10_000) -> dict[str, UiPlayer]:
+    pilots = {s: UiPlayer(fake, u, game_id, thread) for s, u in users.items()}
+    brains = {s: RandomPlayer(i + 7) for i, s in enumerate(users)}
+    for _ in range(max_actions):
+        loaded = await bot.service.load(game_id)
+        state = loaded.state
+        assert state is not None
+        if state.step == "over":
+            break
+        p = bot.service.engine.pending(state)[0]
+        action = brains[p.seat].choose(bot.service.engine, state, p.seat)
+        await pilots[p.seat].act(str(action), via_dm=p.kind in ("respond", "follow"))
+    return pilots
+
+
+def text_of(message: dict[str, Any]) -> str:
+    parts = [message.get("content") or ""]
+    for c in components_of(message):
+        parts.append(str(c.get("label", "")))
+        parts.extend(str(o.get("label", "")) for o in c.get("options", []))
+    return "\n".join(parts)
+
+
+PRIVATE = re.compile(r"Hand \(\d+\)|You drew|Wingman's mini-hand: |Your secret altitude")
+
+
+def assert_private_messages_reach_only_owners(fake: FakeDiscord, owners: dict[str, FakeUser]) -> int:
+    """Every message showing a hand, a mini-hand or drawn cards goes only to that seat's owner."""
+    checked = 0
+    for m in fake.public_messages():
+        assert not PRIVATE.search(text_of(m)), f"hidden information in a public message: {m['content']!r}"
+    for seat, owner in owners.items():
+        others = [u for s, u in owners.items() if s != seat]
+        for other in others:
+            for m in fake.ephemeral_for(other) + fake.dms(other):
+                text = text_of(m)
+                if PRIVATE.search(text):
+                    assert f"({seat})**" not in text, f"{other.name} was shown {seat}'s hand"
+                    checked += 1
+    return checked
+
+
+async def test_whole_game_through_buttons_keeps_hands_private(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob)
+    pilots = await play(fake, bot, game_id, thread, {"A1": alice, "X1": bob})
+
+    final = await bot.service.load(game_id)
+    assert final.record.status == "finished"
+    assert final.record.result and final.record.result["verdict"]
+    assert all(p.typed == 0 for p in pilots.values()), "every move was offered as a button or menu"
+    assert assert_private_messages_reach_only_owners(fake, {"A1": alice, "X1": bob}) > 0
+    # Each player was shown their own hand.
+    assert any("Buffalo I (A1)**" in m["content"] for m in fake.ephemeral_for(alice))
+    assert any("(X1)**" in m["content"] for m in fake.ephemeral_for(bob))
+    # The thread got pictures of the sky, and the renderer only ever saw spectator views.
+    pictures = [f for m in fake.sent_to(thread) for f in fake.files(m)]
+    assert pictures and all(data.startswith(b"\x89PNG") for _, data in pictures)
+    spectator = bot.service.view(final, None)
+    assert all(e.hand is None and e.minihand is None for e in spectator.elements)
+    assert fake.sent_to(thread)[-1]["content"].count("Game over") == 1
+
+
+async def test_restart_mid_game_resumes_from_the_database(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    db = tmp_path / "game.sqlite3"
+    bot1 = make_bot(db)
+    game_id, thread = await open_game(fake, bot1, alice, bob)
+    await play(fake, bot1, game_id, thread, {"A1": alice, "X1": bob}, max_actions=25)
+    before = await bot1.service.load(game_id)
+    assert before.state is not None and before.state.step != "over"
+    snapshot = before.state.to_json()
+    await bot1.close()
+
+    bot2 = make_bot(db)
+    await fake.start(bot2)
+    after = await bot2.service.load(game_id)
+    assert after.state is not None and after.state.to_json() == snapshot
+    # A button sent by the first process still works in the second.
+    old = next(m for m in fake.sent_to(thread) if any(
+        c.get("custom_id") == f"th:hand:{game_id}" for c in components_of(m)))
+    seat_user = alice if bot2.service.engine.pending(after.state)[0].seat == "A1" else bob
+    token = await fake.click(seat_user, old, f"th:hand:{game_id}")
+    assert "Your decision" in fake.original(token)["content"]
+    await play(fake, bot2, game_id, thread, {"A1": alice, "X1": bob})
+    final = await bot2.service.load(game_id)
+    assert final.record.status == "finished"
+    assert len(await bot2.service.storage.load_actions(game_id)) == final.record.last_seq
+
+
+async def test_bad_input_gets_a_specific_message_and_changes_nothing(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob, carol = fake.add_member("alice"), fake.add_member("bob"), fake.add_member("carol")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    await fake.start(bot)
+    await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1942)
+    game = (await bot.service.storage.list_games())[-1]
+    thread = game.thread_id
+    assert thread is not None
+
+    tok = await fake.slash(alice, "dogfight join", channel_id=thread, side="allied", aircraft="sopwith camel")
+    assert "Unknown aircraft" in fake.original(tok)["content"]
+    tok = await fake.slash(alice, "dogfight join", channel_id=thread, side="axis", aircraft="buffalo-i")
+    assert "flies for the Allied side" in fake.original(tok)["content"]
+    await fake.slash(alice, "dogfight join", channel_id=thread, side="allied", aircraft="buffalo-i")
+    tok = await fake.slash(bob, "dogfight start", channel_id=thread)
+    assert "host" in fake.original(tok)["content"] or "Both sides" in fake.original(tok)["content"]
+    await fake.slash(bob, "dogfight join", channel_id=thread, side="axis", aircraft="ki-43")
+    await fake.slash(alice, "dogfight start", channel_id=thread)
+
+    version = (await bot.service.load(game.id)).record.version
+    tok = await fake.slash(alice, "play", channel_id=thread, text="alt VH")
+    assert "turbocharged" in fake.original(tok)["content"] and "4.5" in fake.original(tok)["content"]
+    tok = await fake.slash(alice, "play", channel_id=thread, text="fly away")
+    assert "unknown action" in fake.original(tok)["content"]
+    tok = await fake.slash(carol, "play", channel_id=thread, text="alt M")
+    assert "not" in fake.original(tok)["content"]
+    assert (await bot.service.load(game.id)).record.version == version
+
+    # Alice picks with a button; Bob cannot press Alice's buttons.
+    hand = await UiPlayer(fake, alice, game.id, thread).open_hand()
+    medium = fake.custom_id(hand, "Medium")
+    assert medium.startswith(f"th:a:{game.id}:A1:")
+    tok = await fake.click(bob, hand, medium)
+    assert "another player" in fake.original(tok)["content"]
+    await fake.click(alice, hand, medium)
+    # The same button, now stale, is refused instead of applied twice.
+    tok = await fake.click(alice, hand, fake.custom_id(hand, "Low"))
+    assert "out of date" in fake.original(tok)["content"]
+    assert len(await bot.service.storage.load_actions(game.id)) == 1
+    # The pick stays secret: nothing public names Alice's altitude yet.
+    assert not any("Medium" in m["content"] for m in fake.public_messages())
+
+
+async def test_refused_dm_falls_back_to_a_ping_in_the_thread(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    fake.block_dms(bob)
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob)
+    await play(fake, bot, game_id, thread, {"A1": alice, "X1": bob}, max_actions=60)
+    assert fake.dms(bob) == []
+    assert any(f"<@{bob.id}>" in m["content"] and "Respond?" in m["content"] for m in fake.sent_to(thread))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_demo_is_deterministic(seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.demo import play_demo
+
+    first = await play_demo(seed, tmp_path / "a")
+    second = await play_demo(seed, tmp_path / "b")
+    assert first == second
+    assert first[-1].startswith("RESULT: ")
+    assert sorted(p.read_bytes() for p in (tmp_path / "a").iterdir()) == sorted(
+        p.read_bytes() for p in (tmp_path / "b").iterdir())

@@ -41,7 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from bot.app import TallyHoBot
 
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     bot = TallyHoBot(database=settings.database, guild_id=settings.guild_id)
     bot.run(settings.discord_token.get_secret_value(), log_handler=None)
     return 0

@@ -42,7 +42,7 @@ class TallyHoBot(commands.Bot):
         self._seed_source = seed_source
         self._sync = sync_commands
         self.storage: SQLiteStorage | None = None
-        self.tree.on_error = self._on_tree_error
+        self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         self.storage = await SQLiteStorage.open(self.database)
@@ -70,9 +70,15 @@ class TallyHoBot(commands.Bot):
             await self.storage.close()
             self.storage = None
 
-    async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        log.error("app command error (user %s, channel %s)", interaction.user.id, interaction.channel_id,
-                  exc_info=error)
+    async def _on_tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        log.error(
+            "app command error (user %s, channel %s)",
+            interaction.user.id,
+            interaction.channel_id,
+            exc_info=error,
+        )
         text = "Something went wrong on our side; it has been logged. Nothing was changed."
         if isinstance(error, app_commands.CheckFailure):
             text = str(error)

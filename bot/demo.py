@@ -28,7 +28,9 @@ MATCHUPS = {
 }
 
 
-async def play_demo(seed: int, out: Path | None, ruleset: str = "zero", database: str | None = None) -> list[str]:
+async def play_demo(
+    seed: int, out: Path | None, ruleset: str = "zero", database: str | None = None
+) -> list[str]:
     """Play one game; returns the transcript lines (the last one is the result)."""
     from bot.app import TallyHoBot
 
@@ -39,11 +41,15 @@ async def play_demo(seed: int, out: Path | None, ruleset: str = "zero", database
             alice, bob = fake.add_member("alice"), fake.add_member("bob")
             bot = TallyHoBot(database=db, seed_source=lambda: seed)
             await fake.start(bot)
-            await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset=ruleset, year=year)
+            await fake.slash(
+                alice, "dogfight new", channel_id=fake.channel_id, ruleset=ruleset, year=year
+            )
             game = (await bot.service.storage.list_games())[-1]
             thread = game.thread_id
             assert thread is not None
-            await fake.slash(alice, "dogfight join", channel_id=thread, side="allied", aircraft=allied)
+            await fake.slash(
+                alice, "dogfight join", channel_id=thread, side="allied", aircraft=allied
+            )
             await fake.slash(bob, "dogfight join", channel_id=thread, side="axis", aircraft=axis)
             await fake.slash(alice, "dogfight start", channel_id=thread)
             users = {"A1": alice, "X1": bob}
@@ -82,8 +88,12 @@ async def play_demo(seed: int, out: Path | None, ruleset: str = "zero", database
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot demo", description="Play a whole dogfight offline.")
-    parser.add_argument("--seed", type=int, default=1, help="game and computer-player seed (default 1)")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot demo", description="Play a whole dogfight offline."
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="game and computer-player seed (default 1)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="folder for the pictures of the sky")
     parser.add_argument("--ruleset", choices=sorted(MATCHUPS), default="zero")
     args = parser.parse_args(argv)

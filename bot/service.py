@@ -85,6 +85,7 @@ class Outcome:
 
 def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
     """A short button label for an action, e.g. 'Maneuvering → Ki-43 (X1)'."""
+
     def card(code: str | None) -> str:
         if code is None:
             return ""
@@ -150,7 +151,9 @@ class GameService:
         self._cache_size = cache_size
 
     # ------------------------------------------------------------ catalogue
-    def aircraft_choices(self, ruleset: str, year: int, side: str | None, query: str) -> list[Aircraft]:
+    def aircraft_choices(
+        self, ruleset: str, year: int, side: str | None, query: str
+    ) -> list[Aircraft]:
         q = query.lower().replace(" ", "").replace("-", "")
         out = []
         for ac in sorted(self.engine.aircraft.values(), key=lambda a: (a.side, a.name)):
@@ -168,11 +171,15 @@ class GameService:
         for ac in self.engine.aircraft.values():
             if key in (ac.id, ac.name.lower()):
                 return ac
-        matches = self.aircraft_choices("zero", 9999, None, text) + self.aircraft_choices("rotl", 9999, None, text)
+        matches = self.aircraft_choices("zero", 9999, None, text) + self.aircraft_choices(
+            "rotl", 9999, None, text
+        )
         unique = {a.id: a for a in matches}
         if len(unique) == 1:
             return next(iter(unique.values()))
-        raise UserError(f"Unknown aircraft {text!r}. Start typing a name and pick one from the list.")
+        raise UserError(
+            f"Unknown aircraft {text!r}. Start typing a name and pick one from the list."
+        )
 
     # ------------------------------------------------------------ loading
     async def load(self, game_id: int) -> LoadedGame:
@@ -188,7 +195,10 @@ class GameService:
             game.setup = DifSetup.model_validate(record.options["setup"])
             log_rows = await self.storage.load_actions(game_id)
             game.state = await asyncio.to_thread(
-                self.engine.replay, game.setup, record.seed, [(r.seat or "", r.action) for r in log_rows]
+                self.engine.replay,
+                game.setup,
+                record.seed,
+                [(r.seat or "", r.action) for r in log_rows],
             )
         self._remember(game)
         return game
@@ -210,17 +220,28 @@ class GameService:
         game = await self.game_in_channel(channel_id)
         if game is not None:
             return game
-        seats = await self.storage.seats_of_user(user_id, statuses=(GameStatus.LOBBY, GameStatus.ACTIVE))
+        seats = await self.storage.seats_of_user(
+            user_id, statuses=(GameStatus.LOBBY, GameStatus.ACTIVE)
+        )
         ids = sorted({s.game_id for s in seats})
         if len(ids) == 1:
             return await self.load(ids[0])
         if not ids:
-            raise UserError("You are not in any open game. Use this in a game thread, or start one with /dogfight new.")
+            raise UserError(
+                "You are not in any open game. Use this in a game thread, or start one with /dogfight new."
+            )
         raise UserError("You are in several games: use this command inside the game's thread.")
 
     # ------------------------------------------------------------ lobby
     async def new_lobby(
-        self, *, guild_id: int, channel_id: int, host_id: int, ruleset: str, year: int, to_the_death: bool
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        ruleset: str,
+        year: int,
+        to_the_death: bool,
     ) -> LoadedGame:
         if not 1930 <= year <= 1950:
             raise UserError("Pick a year between 1930 and 1950.")
@@ -237,14 +258,18 @@ class GameService:
         self._remember(game)
         return game
 
-    async def attach_thread(self, game: LoadedGame, thread_id: int, message_id: int | None) -> LoadedGame:
+    async def attach_thread(
+        self, game: LoadedGame, thread_id: int, message_id: int | None
+    ) -> LoadedGame:
         record = await self.storage.update_game(
             game.id, game.record.version, thread_id=thread_id, lobby_message_id=message_id
         )
         game.record = record
         return game
 
-    async def join(self, game: LoadedGame, user_id: int, name: str, aircraft: str, side: str | None) -> LoadedGame:
+    async def join(
+        self, game: LoadedGame, user_id: int, name: str, aircraft: str, side: str | None
+    ) -> LoadedGame:
         async with self.locks(game.id):
             game = await self.load(game.id)
             if game.record.status is not GameStatus.LOBBY:
@@ -253,7 +278,9 @@ class GameService:
             rs = Ruleset(game.record.ruleset)
             year = int(game.record.options["year"])
             if side and side != ac.side.value:
-                raise UserError(f"{ac.name} flies for the {ac.side.label(rs)} side, not the {Side(side).label(rs)}.")
+                raise UserError(
+                    f"{ac.name} flies for the {ac.side.label(rs)} side, not the {Side(side).label(rs)}."
+                )
             if rs not in ac.rulesets:
                 raise UserError(f"{ac.name} is not part of this ruleset.")
             if ac.year > year:
@@ -266,7 +293,12 @@ class GameService:
                 if other != seat:
                     raise UserError("You already fly for the other side in this game.")
             await self.storage.put_seat(
-                game.id, seat, ac.side.value, user_id, name, {"aircraft": ac.id},
+                game.id,
+                seat,
+                ac.side.value,
+                user_id,
+                name,
+                {"aircraft": ac.id},
                 expected_version=game.record.version,
             )
             return await self.load(game.id)
@@ -284,10 +316,14 @@ class GameService:
                 lines.append(f"{side.label(rs)}: *open*, join with `/dogfight join`")
             else:
                 ac = self.engine.aircraft[seat.payload["aircraft"]]
-                lines.append(f"{side.label(rs)}: <@{seat.user_id}> flying {ac.name} (leader and wingman)")
+                lines.append(
+                    f"{side.label(rs)}: <@{seat.user_id}> flying {ac.name} (leader and wingman)"
+                )
         if game.record.status is GameStatus.LOBBY:
             ready = len(game.seats) == 2
-            lines.append("The host can now `/dogfight start`." if ready else "Waiting for both sides.")
+            lines.append(
+                "The host can now `/dogfight start`." if ready else "Waiting for both sides."
+            )
         return "\n".join(lines)
 
     async def start(self, game: LoadedGame, user_id: int) -> Outcome:
@@ -305,7 +341,9 @@ class GameService:
                 year=int(o["year"]),
                 to_the_death=bool(o.get("to_the_death")),
                 elements=tuple(
-                    ElementSetup(seat=s.seat, side=Side(s.side), aircraft=str(s.payload["aircraft"]))
+                    ElementSetup(
+                        seat=s.seat, side=Side(s.side), aircraft=str(s.payload["aircraft"])
+                    )
                     for s in sorted(game.seats, key=lambda s: s.seat)
                 ),
             )
@@ -314,7 +352,9 @@ class GameService:
             except EngineError as exc:
                 raise UserError(str(exc)) from exc
             record = await self.storage.update_game(
-                game.id, game.record.version, status=GameStatus.ACTIVE,
+                game.id,
+                game.record.version,
+                status=GameStatus.ACTIVE,
                 options={**o, "setup": setup.model_dump(mode="json")},
             )
             game = LoadedGame(record, game.seats, setup, state)
@@ -335,19 +375,27 @@ class GameService:
             state = self._require_active(game)
             seat = self._seat_for(game, user_id, seat, state)
             if version is not None and version != game.record.version:
-                raise UserError("These buttons are out of date: the game has moved on. Press **My hand** for fresh ones.")
+                raise UserError(
+                    "These buttons are out of date: the game has moved on. Press **My hand** for fresh ones."
+                )
             try:
                 new_state, events = self.engine.apply(state, seat, action)
             except EngineError as exc:
                 raise UserError(str(exc)) from exc
             before_active = state.active
             try:
-                new_version = await self.storage.append_action(game.id, game.record.version, seat, str(action))
+                new_version = await self.storage.append_action(
+                    game.id, game.record.version, seat, str(action)
+                )
             except StaleGameVersion as exc:
                 self._cache.pop(game.id, None)
-                raise UserError("Someone else moved at the same moment; nothing was changed. Please try again.") from exc
+                raise UserError(
+                    "Someone else moved at the same moment; nothing was changed. Please try again."
+                ) from exc
             finished = new_state.step == "over"
-            record = game.record.model_copy(update={"version": new_version, "last_seq": game.record.last_seq + 1})
+            record = game.record.model_copy(
+                update={"version": new_version, "last_seq": game.record.last_seq + 1}
+            )
             if finished:
                 record = await self.storage.update_game(
                     game.id, new_version, status=GameStatus.FINISHED, result=new_state.result
@@ -370,12 +418,16 @@ class GameService:
             raise UserError("You are not playing in this game.")
         if seat is not None:
             if seat not in mine:
-                raise UserError("That seat belongs to another player: you can only act for your own aircraft.")
+                raise UserError(
+                    "That seat belongs to another player: you can only act for your own aircraft."
+                )
             return seat
         waiting = [p.seat for p in self.engine.pending(state) if p.seat in mine]
         return waiting[0] if waiting else mine[0]
 
-    def _outcome(self, game: LoadedGame, actor: str | None, events: list[Event], *, image: bool) -> Outcome:
+    def _outcome(
+        self, game: LoadedGame, actor: str | None, events: list[Event], *, image: bool
+    ) -> Outcome:
         out = Outcome(game, image=image)
         for e in events:
             if e.seat is None:
@@ -387,7 +439,9 @@ class GameService:
         out.finished = state.step == "over"
         for p in self.engine.pending(state):
             urgent = p.kind in ("respond", "follow")
-            out.prompts.append(Prompt(p.seat, game.holder(p.seat), p.kind, self.prompt_text(game, p), urgent))
+            out.prompts.append(
+                Prompt(p.seat, game.holder(p.seat), p.kind, self.prompt_text(game, p), urgent)
+            )
         return out
 
     def prompt_text(self, game: LoadedGame, p: Pending) -> str:
@@ -396,8 +450,10 @@ class GameService:
         view = self.engine.view(state, p.seat)
         if p.kind == "respond" and view.exchange is not None:
             x = view.exchange
-            return (f"{self.engine._plane_label(state, x.attacker)} played {' → '.join(x.cards)} "
-                    f"at {self.engine._plane_label(state, x.target)}. Respond?")
+            return (
+                f"{self.engine._plane_label(state, x.attacker)} played {' → '.join(x.cards)} "
+                f"at {self.engine._plane_label(state, x.target)}. Respond?"
+            )
         if p.kind == "follow":
             return "The enemy you hold a position on changed altitude. Follow them?"
         from engine.dif.present import pending_prompt
@@ -425,12 +481,22 @@ class GameService:
             rs = Ruleset(state.ruleset)
             winner = side.other
             vp = {k.value: v for k, v in self.engine.victory_points(state).items()}
-            result = {"vp": vp, "winner": winner.value,
-                      "verdict": f"{winner.label(rs)} victory: the {side.label(rs)} side resigned"}
-            record = await self.storage.update_game(game.id, game.record.version, status=GameStatus.FINISHED, result=result)
+            result = {
+                "vp": vp,
+                "winner": winner.value,
+                "verdict": f"{winner.label(rs)} victory: the {side.label(rs)} side resigned",
+            }
+            record = await self.storage.update_game(
+                game.id, game.record.version, status=GameStatus.FINISHED, result=result
+            )
             game = LoadedGame(record, game.seats, game.setup, state)
             self._remember(game)
-            out = Outcome(game, public=[f"<@{user_id}> resigns. {result['verdict']}."], finished=True, image=False)
+            out = Outcome(
+                game,
+                public=[f"<@{user_id}> resigns. {result['verdict']}."],
+                finished=True,
+                image=False,
+            )
             return out
 
     async def public_log(self, game: LoadedGame) -> str:

@@ -20,14 +20,19 @@ __all__ = ["DogfightCog"]
 class DogfightCog(commands.Cog):
     """Lobby commands. Each callback: resolve inputs, call the service, answer."""
 
-    dogfight = app_commands.Group(name="dogfight", description="Start and join Down in Flames dogfights")
+    dogfight = app_commands.Group(
+        name="dogfight", description="Start and join Down in Flames dogfights"
+    )
 
     def __init__(self, bot: TallyHoBot) -> None:
         self.bot = bot
 
     @dogfight.command(name="new", description="Open a dogfight lobby in a new thread")
-    @app_commands.describe(ruleset="Which rulebook", year="Year of the battle (aircraft must be in service)",
-                           to_the_death="Fight until one side is gone instead of six turns")
+    @app_commands.describe(
+        ruleset="Which rulebook",
+        year="Year of the battle (aircraft must be in service)",
+        to_the_death="Fight until one side is gone instead of six turns",
+    )
     async def new(
         self,
         interaction: discord.Interaction,
@@ -36,12 +41,18 @@ class DogfightCog(commands.Cog):
         to_the_death: bool = False,
     ) -> None:
         async def work() -> None:
-            if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
+            if interaction.guild_id is None or not isinstance(
+                interaction.channel, discord.TextChannel
+            ):
                 raise UserError("Open a dogfight in a server text channel.")
             service = service_of(interaction)
             game = await service.new_lobby(
-                guild_id=interaction.guild_id, channel_id=interaction.channel.id, host_id=interaction.user.id,
-                ruleset=ruleset, year=year, to_the_death=to_the_death,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel.id,
+                host_id=interaction.user.id,
+                ruleset=ruleset,
+                year=year,
+                to_the_death=to_the_death,
             )
             await interaction.response.send_message(f"Opening dogfight #{game.id}…")
             thread = await interaction.channel.create_thread(
@@ -49,7 +60,9 @@ class DogfightCog(commands.Cog):
             )
             lobby = await thread.send(service.lobby_text(game))
             await service.attach_thread(game, thread.id, lobby.id)
-            await interaction.edit_original_response(content=f"Dogfight #{game.id} is open in {thread.mention}.")
+            await interaction.edit_original_response(
+                content=f"Dogfight #{game.id} is open in {thread.mention}."
+            )
 
         await guarded(interaction, work)
 
@@ -63,13 +76,17 @@ class DogfightCog(commands.Cog):
             game = await service.game_in_channel(interaction.channel_id)
             if game is None:
                 raise UserError("Use /dogfight join inside the dogfight's thread.")
-            game = await service.join(game, interaction.user.id, interaction.user.display_name, aircraft, side)
+            game = await service.join(
+                game, interaction.user.id, interaction.user.display_name, aircraft, side
+            )
             await interaction.response.send_message(service.lobby_text(game))
 
         await guarded(interaction, work)
 
     @join.autocomplete("aircraft")
-    async def aircraft_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def aircraft_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         service = service_of(interaction)
         game = await service.game_in_channel(interaction.channel_id)
         ruleset = game.record.ruleset if game else "zero"
@@ -98,7 +115,9 @@ class DogfightCog(commands.Cog):
 
     @dogfight.command(name="aircraft", description="List the aircraft of a ruleset and year")
     async def aircraft(
-        self, interaction: discord.Interaction, ruleset: Literal["zero", "rotl"] = "zero",
+        self,
+        interaction: discord.Interaction,
+        ruleset: Literal["zero", "rotl"] = "zero",
         year: app_commands.Range[int, 1936, 1945] = 1945,
     ) -> None:
         async def work() -> None:
@@ -106,10 +125,14 @@ class DogfightCog(commands.Cog):
             lines = []
             for ac in service.aircraft_choices(ruleset, year, None, ""):
                 u = ac.leader.undamaged
-                tags = ", ".join(t for t, on in (("agile", ac.agile), ("turbo", ac.turbocharged)) if on)
-                lines.append(f"`{ac.id}` **{ac.name}** ({ac.side.value}, {ac.year}) hand {u.hand_size}, "
-                             f"draw {u.draw}, bursts {u.bursts}, hits {u.damage_capacity}/"
-                             f"{ac.leader.damaged.damage_capacity}{', ' + tags if tags else ''}")
+                tags = ", ".join(
+                    t for t, on in (("agile", ac.agile), ("turbo", ac.turbocharged)) if on
+                )
+                lines.append(
+                    f"`{ac.id}` **{ac.name}** ({ac.side.value}, {ac.year}) hand {u.hand_size}, "
+                    f"draw {u.draw}, bursts {u.bursts}, hits {u.damage_capacity}/"
+                    f"{ac.leader.damaged.damage_capacity}{', ' + tags if tags else ''}"
+                )
             await reply(interaction, "\n".join(lines) or "No aircraft in service by then.")
 
         await guarded(interaction, work)

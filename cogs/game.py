@@ -30,16 +30,22 @@ class GameCog(commands.Cog):
     @app_commands.command(name="hand", description="Your hand and your choices (only you see it)")
     async def hand(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            game = await service_of(interaction).resolve_game(interaction.channel_id, interaction.user.id)
+            game = await service_of(interaction).resolve_game(
+                interaction.channel_id, interaction.user.id
+            )
             await send_hand(interaction, game.id)
 
         await guarded(interaction, work)
 
-    @app_commands.command(name="play", description="Type a move in notation, e.g. 'play MAN X1L' or 'pass'")
+    @app_commands.command(
+        name="play", description="Type a move in notation, e.g. 'play MAN X1L' or 'pass'"
+    )
     @app_commands.describe(text="The move, as shown in /game log (see /hand for your choices)")
     async def play(self, interaction: discord.Interaction, text: str) -> None:
         async def work() -> None:
-            game = await service_of(interaction).resolve_game(interaction.channel_id, interaction.user.id)
+            game = await service_of(interaction).resolve_game(
+                interaction.channel_id, interaction.user.id
+            )
             await perform(interaction, game.id, None, text, None)
 
         await guarded(interaction, work)
@@ -57,7 +63,9 @@ class GameCog(commands.Cog):
             view = service.view(game, None)
             png = await asyncio.to_thread(render_table, view)
             waiting = ", ".join(f"<@{game.holder(p.seat)}> ({p.prompt})" for p in view.pending)
-            text = f"Dogfight #{game.id}, turn {view.turn}: {view.step}." + (f" Waiting for {waiting}." if waiting else "")
+            text = f"Dogfight #{game.id}, turn {view.turn}: {view.step}." + (
+                f" Waiting for {waiting}." if waiting else ""
+            )
             if view.result:
                 text += f" Result: {view.result.verdict}."
             await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="sky.png"))
@@ -70,8 +78,11 @@ class GameCog(commands.Cog):
             service = service_of(interaction)
             game = await service.resolve_game(interaction.channel_id, interaction.user.id)
             text = await service.public_log(game)
-            await reply(interaction, f"Log of dogfight #{game.id}.",
-                        file=discord.File(io.BytesIO(text.encode()), filename=f"dogfight-{game.id}.txt"))
+            await reply(
+                interaction,
+                f"Log of dogfight #{game.id}.",
+                file=discord.File(io.BytesIO(text.encode()), filename=f"dogfight-{game.id}.txt"),
+            )
 
         await guarded(interaction, work)
 

@@ -67,10 +67,15 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
     except Exception:
         log.exception(
             "command failed: user=%s channel=%s data=%s",
-            interaction.user.id, interaction.channel_id, interaction.data,
+            interaction.user.id,
+            interaction.channel_id,
+            interaction.data,
         )
         try:
-            await reply(interaction, "Something went wrong on our side; it has been logged. Nothing was changed.")
+            await reply(
+                interaction,
+                "Something went wrong on our side; it has been logged. Nothing was changed.",
+            )
         except discord.HTTPException:
             log.warning("could not tell the user about the failure", exc_info=True)
 
@@ -81,13 +86,19 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th:h
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            discord.ui.Button(label="My hand", emoji="🂠", style=discord.ButtonStyle.primary,
-                              custom_id=f"th:hand:{game_id}")
+            discord.ui.Button(
+                label="My hand",
+                emoji="🂠",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"th:hand:{game_id}",
+            )
         )
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /) -> HandButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HandButton:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -100,20 +111,35 @@ class ActionButton(
 ):
     """One legal action of one seat at one version of the game."""
 
-    def __init__(self, game_id: int, seat: str, version: int, action: str, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        seat: str,
+        version: int,
+        action: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
         super().__init__(
-            discord.ui.Button(label=(label or action)[:80], style=style,
-                              custom_id=f"th:a:{game_id}:{seat}:{version}:{action}"[:100])
+            discord.ui.Button(
+                label=(label or action)[:80],
+                style=style,
+                custom_id=f"th:a:{game_id}:{seat}:{version}:{action}"[:100],
+            )
         )
         self.game_id, self.seat, self.version, self.action = game_id, seat, version, action
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /) -> ActionButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActionButton:
         return cls(int(match["game"]), match["seat"], int(match["version"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: perform(interaction, self.game_id, self.seat, self.action, self.version))
+        await guarded(
+            interaction,
+            lambda: perform(interaction, self.game_id, self.seat, self.action, self.version),
+        )
 
 
 class ActionSelect(
@@ -122,21 +148,36 @@ class ActionSelect(
 ):
     """A menu of legal actions (when there are too many for buttons)."""
 
-    def __init__(self, game_id: int, seat: str, version: int, n: int,
-                 options: list[discord.SelectOption] | None = None, placeholder: str = "Choose…") -> None:
+    def __init__(
+        self,
+        game_id: int,
+        seat: str,
+        version: int,
+        n: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str = "Choose…",
+    ) -> None:
         super().__init__(
-            discord.ui.Select(custom_id=f"th:s:{game_id}:{seat}:{version}:{n}",
-                              options=options or [discord.SelectOption(label="-")], placeholder=placeholder)
+            discord.ui.Select(
+                custom_id=f"th:s:{game_id}:{seat}:{version}:{n}",
+                options=options or [discord.SelectOption(label="-")],
+                placeholder=placeholder,
+            )
         )
         self.game_id, self.seat, self.version = game_id, seat, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /) -> ActionSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ActionSelect:
         return cls(int(match["game"]), match["seat"], int(match["version"]), int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
-        await guarded(interaction, lambda: perform(interaction, self.game_id, self.seat, str(values[0]), self.version))
+        values = _values(interaction)
+        await guarded(
+            interaction,
+            lambda: perform(interaction, self.game_id, self.seat, str(values[0]), self.version),
+        )
 
 
 class DiscardSelect(
@@ -145,24 +186,44 @@ class DiscardSelect(
 ):
     """The discard step: pick any number of cards of the hand (3.4)."""
 
-    def __init__(self, game_id: int, seat: str, version: int,
-                 options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        seat: str,
+        version: int,
+        options: list[discord.SelectOption] | None = None,
+    ) -> None:
         opts = options or [discord.SelectOption(label="-")]
         super().__init__(
-            discord.ui.Select(custom_id=f"th:d:{game_id}:{seat}:{version}", options=opts,
-                              min_values=1, max_values=len(opts), placeholder="Cards to discard…")
+            discord.ui.Select(
+                custom_id=f"th:d:{game_id}:{seat}:{version}",
+                options=opts,
+                min_values=1,
+                max_values=len(opts),
+                placeholder="Cards to discard…",
+            )
         )
         self.game_id, self.seat, self.version = game_id, seat, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /) -> DiscardSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DiscardSelect:
         return cls(int(match["game"]), match["seat"], int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
+        values = _values(interaction)
         codes = [str(v).split(":", 1)[1] for v in values]
         text = str(Action.discard(tuple(codes)))
-        await guarded(interaction, lambda: perform(interaction, self.game_id, self.seat, text, self.version))
+        await guarded(
+            interaction, lambda: perform(interaction, self.game_id, self.seat, text, self.version)
+        )
+
+
+def _values(interaction: discord.Interaction) -> list[str]:
+    """The options a user chose in a select menu."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    return [str(v) for v in data.get("values", [])]
 
 
 COMPONENTS = (HandButton, ActionButton, ActionSelect, DiscardSelect)
@@ -184,11 +245,19 @@ def action_view(service: GameService, game: LoadedGame, seat: str) -> discord.ui
     if actions[0].verb == "discard":
         hand = sorted(game.state.elements[seat].hand)
         codes = [service.engine.code[c] for c in hand]
-        options = [discord.SelectOption(label=service.engine.label[c], value=f"{i}:{service.engine.code[c]}")
-                   for i, c in enumerate(hand)][:25]
+        options = [
+            discord.SelectOption(
+                label=service.engine.label[c], value=f"{i}:{service.engine.code[c]}"
+            )
+            for i, c in enumerate(hand)
+        ][:25]
         if options:
             view.add_item(DiscardSelect(gid, seat, version, options))
-        view.add_item(ActionButton(gid, seat, version, "discard", "Keep all cards", discord.ButtonStyle.success))
+        view.add_item(
+            ActionButton(
+                gid, seat, version, "discard", "Keep all cards", discord.ButtonStyle.success
+            )
+        )
         del codes
         return view
     menu_verbs = {"play", "climb", "follow", "wm", "alt"}
@@ -196,12 +265,33 @@ def action_view(service: GameService, game: LoadedGame, seat: str) -> discord.ui
     buttons = [a for a in actions if a not in in_menu]
     for n in range(0, min(len(in_menu), 100), 25):
         chunk = in_menu[n : n + 25]
-        options = [discord.SelectOption(label=describe_action(service.engine, game.state, a)[:100], value=str(a))
-                   for a in chunk]
-        view.add_item(ActionSelect(gid, seat, version, n // 25, options, "Play a card…" if chunk[0].verb == "play" else "Choose…"))
+        options = [
+            discord.SelectOption(
+                label=describe_action(service.engine, game.state, a)[:100], value=str(a)
+            )
+            for a in chunk
+        ]
+        view.add_item(
+            ActionSelect(
+                gid,
+                seat,
+                version,
+                n // 25,
+                options,
+                "Play a card…" if chunk[0].verb == "play" else "Choose…",
+            )
+        )
     for a in buttons[:20]:
-        style = discord.ButtonStyle.secondary if a.verb in ("pass", "done", "skip", "stay", "nofollow") else discord.ButtonStyle.primary
-        view.add_item(ActionButton(gid, seat, version, str(a), describe_action(service.engine, game.state, a), style))
+        style = (
+            discord.ButtonStyle.secondary
+            if a.verb in ("pass", "done", "skip", "stay", "nofollow")
+            else discord.ButtonStyle.primary
+        )
+        view.add_item(
+            ActionButton(
+                gid, seat, version, str(a), describe_action(service.engine, game.state, a), style
+            )
+        )
     return view
 
 
@@ -212,7 +302,9 @@ def hand_text(service: GameService, game: LoadedGame, seat: str) -> str:
     el = next(e for e in view.elements if e.seat == seat)
     legal = service.legal(game, seat)
     playable = {a.card for a in legal if a.card}
-    lines = [f"**{el.label}** at {el.altitude.label if el.altitude is not None else 'a secret altitude'}"]
+    lines = [
+        f"**{el.label}** at {el.altitude.label if el.altitude is not None else 'a secret altitude'}"
+    ]
     for g in view.engagements:
         if seat in (g.leader, g.on):
             other = g.on if g.leader == seat else g.leader
@@ -221,21 +313,24 @@ def hand_text(service: GameService, game: LoadedGame, seat: str) -> str:
             lines.append(f"Position: **{mine.label}** on {name}")
     if el.pick is not None:
         lines.append(f"Your secret altitude: {el.pick.label}")
+
     def names(codes: tuple[str, ...]) -> str:
         out = []
         for code in codes:
             label = next(c.type.label for c in service.engine.deck.cards if c.type.code == code)
             out.append(f"**{label}** ▶" if code in playable else label)
         return ", ".join(out) or "(empty)"
+
     if el.hand is not None:
         lines.append(f"Hand ({len(el.hand)}): {names(el.hand)}")
     if el.minihand:
         lines.append(f"Wingman's mini-hand: {names(el.minihand)}")
     if view.bursts_left is not None and view.active == seat:
         lines.append(f"Bursts left this turn: {view.bursts_left}")
-    mine = [p for p in view.pending if p.seat == seat]
-    if mine:
-        lines.append(f"➡ Your decision: {service.prompt_text(game, service.engine.pending(game.state)[[p.seat for p in service.engine.pending(game.state)].index(seat)])}")
+    if any(p.seat == seat for p in view.pending):
+        lines.append(
+            f"➡ Your decision: {service.prompt_text(game, service.engine.pending(game.state)[[p.seat for p in service.engine.pending(game.state)].index(seat)])}"
+        )
     elif game.state.step != "over":
         waiting = ", ".join(sorted({p.seat for p in view.pending}))
         lines.append(f"Waiting for {waiting}.")
@@ -260,12 +355,14 @@ async def send_hand(interaction: discord.Interaction, game_id: int) -> None:
             await interaction.followup.send(text[:EPHEMERAL_LIMIT], ephemeral=True, **kwargs)
 
 
-async def perform(interaction: discord.Interaction, game_id: int, seat: str, action: str, version: int | None) -> None:
+async def perform(
+    interaction: discord.Interaction, game_id: int, seat: str | None, action: str, version: int | None
+) -> None:
     """Apply an action for the clicking user; answer them, then tell everyone else."""
     service = service_of(interaction)
     outcome = await service.act(game_id, interaction.user.id, seat, action, version=version)
     game = outcome.game
-    mine = outcome.private.get(seat, [])
+    mine = [line for s in game.seats_of(interaction.user.id) for line in outcome.private.get(s, [])]
     text = "✅ " + (" ".join(mine) if mine else "Done.")
     still = [p for p in outcome.prompts if p.seat in game.seats_of(interaction.user.id)]
     view = action_view(service, game, still[0].seat) if still else None
@@ -291,11 +388,18 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
         if p.user_id is None:
             continue
         if p.urgent:
-            ok = await send_dm(bot, p.user_id, f"**Dogfight #{game.id}**: {p.text}", action_view(service, game, p.seat))
+            ok = await send_dm(
+                bot,
+                p.user_id,
+                f"**Dogfight #{game.id}**: {p.text}",
+                action_view(service, game, p.seat),
+            )
             if not ok:
                 dm_failed.add(p.user_id)
         if p.user_id != skip_user or p.user_id in dm_failed:
-            pings.append(f"➡ <@{p.user_id}>: {p.text}" + (" Press **My hand**." if p.urgent else ""))
+            pings.append(
+                f"➡ <@{p.user_id}>: {p.text}" + (" Press **My hand**." if p.urgent else "")
+            )
     lines = outcome.public + sorted(set(pings), key=pings.index)
     if not lines and not outcome.image:
         return  # nothing public happened (e.g. the end of a step): stay quiet
@@ -321,7 +425,10 @@ async def send_dm(bot: TallyHoBot, user_id: int, text: str, view: discord.ui.Vie
     """DM a player; False when Discord refuses (closed DMs, error 50007)."""
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        await user.send(text[:EPHEMERAL_LIMIT], **({"view": view} if view else {}))
+        if view is not None:
+            await user.send(text[:EPHEMERAL_LIMIT], view=view)
+        else:
+            await user.send(text[:EPHEMERAL_LIMIT])
         return True
     except discord.Forbidden:
         log.info("DM to %s refused; falling back to a ping in the thread", user_id)

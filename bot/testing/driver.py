@@ -64,12 +64,20 @@ class UiPlayer:
     async def _click_action(self, message: Payload, action: str) -> str | None:
         for c in components_of(message):
             cid = str(c.get("custom_id", ""))
-            if c.get("type") == 2 and cid.startswith(f"th:a:{self.game_id}:") and cid.endswith(":" + action):
+            if (
+                c.get("type") == 2
+                and cid.startswith(f"th:a:{self.game_id}:")
+                and cid.endswith(":" + action)
+            ):
                 return await self.fake.click(self.user, message, cid)
             if c.get("type") == 3 and cid.startswith(f"th:s:{self.game_id}:"):
                 if any(o["value"] == action for o in c.get("options", [])):
                     return await self.fake.click(self.user, message, cid, values=[action])
-            if c.get("type") == 3 and cid.startswith(f"th:d:{self.game_id}:") and action.startswith("discard "):
+            if (
+                c.get("type") == 3
+                and cid.startswith(f"th:d:{self.game_id}:")
+                and action.startswith("discard ")
+            ):
                 want = Counter(action.split()[1:])
                 picked = []
                 for o in c.get("options", []):

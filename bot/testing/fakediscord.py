@@ -49,6 +49,7 @@ import mimetypes
 import os
 import re
 import time
+import types
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -281,10 +282,10 @@ def _http_error(status: int, code: int, message: str) -> discord.HTTPException:
     response = _FakeResponse(status, _REASONS.get(status, "Error"))
     data = {"code": code, "message": message}
     if status == 403:
-        return discord.Forbidden(response, data)  # type: ignore[arg-type]
+        return discord.Forbidden(response, data)
     if status == 404:
-        return discord.NotFound(response, data)  # type: ignore[arg-type]
-    return discord.HTTPException(response, data)  # type: ignore[arg-type]
+        return discord.NotFound(response, data)
+    return discord.HTTPException(response, data)
 
 
 @functools.cache
@@ -327,16 +328,16 @@ def _walk_components(components: Iterable[Payload]) -> Iterator[Payload]:
                 yield from _walk_components([component[key]])
 
 
-def _innermost_code_file(coro: Any) -> str:
-    """The file of the innermost coroutine frame a coroutine is suspended in."""
-    filename = ""
+def _await_chain(coro: Any) -> list[types.CodeType]:
+    """The code of each coroutine frame ``coro`` is suspended in, outermost first."""
+    chain = []
     for _ in range(64):
         code = getattr(coro, "cr_code", None) or getattr(coro, "gi_code", None)
         if code is None:
             break
-        filename = code.co_filename
+        chain.append(code)
         coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
-    return filename
+    return chain
 
 
 def _chained_to_thread(future: asyncio.Future[Any]) -> bool:
@@ -360,8 +361,11 @@ class _Wait(enum.IntEnum):
 
 def _wait_of(task: asyncio.Future[Any], depth: int = 0) -> _Wait:
     """Classify what ``task`` is waiting for (see `_Wait`)."""
-    if task.done():
+    if task.done() or task is asyncio.current_task():
         return _Wait.PARKED
+    chain = _await_chain(task.get_coro()) if isinstance(task, asyncio.Task) else []
+    if any(code.co_filename == __file__ and code.co_name == "settle" for code in chain):
+        return _Wait.PARKED  # another player's settle(), waiting for the same handlers
     waiter = getattr(task, "_fut_waiter", None)
     if waiter is None or waiter.done():
         return _Wait.RUNNABLE
@@ -373,8 +377,7 @@ def _wait_of(task: asyncio.Future[Any], depth: int = 0) -> _Wait:
             return max(_wait_of(child, depth + 1) for child in children)
     if _chained_to_thread(waiter):
         return _Wait.THREAD
-    coro = task.get_coro() if isinstance(task, asyncio.Task) else None
-    filename = _innermost_code_file(coro)
+    filename = chain[-1].co_filename if chain else ""
     if any(marker in filename for marker in _THREAD_BOUND):
         return _Wait.THREAD
     if filename.startswith(_PARKING):
@@ -1484,7 +1487,7 @@ class FakeDiscord:
         try:
             user = self._user(int((call.json or {})["recipient_id"]))
         except LookupError:
-            raise _http_error(400, 50007, "Cannot send messages to this user") from None
+            raise _http_error(400, 50033, "Invalid Recipient(s)") from None
         return self._dm_channel(user)
 
     def _any_channel(self, call: Call) -> Payload:

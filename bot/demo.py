@@ -98,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", choices=sorted(MATCHUPS), default="zero")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice: not needed
     lines = asyncio.run(play_demo(args.seed, args.out, args.ruleset))
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

@@ -41,7 +41,11 @@ class RandomPlayer:
         if a.verb == "respond":
             return 3.0
         if a.verb in ("climb", "dive"):
-            return 0.3
+            return 0.15
+        if a.verb == "alt":
+            return 6.0 if a.arg == "M" else 1.0
+        if a.verb == "wm":
+            return 4.0
         if a.verb == "stay":
             return 3.0
         if a.verb in ("done", "pass", "skip", "nofollow"):

@@ -67,7 +67,9 @@ class HandView(discord.ui.View):
             discord.SelectOption(label="Roll", value="roll"),
         ],
     )
-    async def card(self, interaction: discord.Interaction[ToyBot], select: discord.ui.Select) -> None:
+    async def card(
+        self, interaction: discord.Interaction[ToyBot], select: discord.ui.Select
+    ) -> None:
         await interaction.response.edit_message(content=f"played {select.values[0]}", view=None)
 
 
@@ -275,7 +277,7 @@ async def test_ids_and_timestamps_are_fixed(fake: FakeDiscord) -> None:
     assert discord.utils.snowflake_time(fake.guild_id).year == 2025
 
 
-# -- slash commands --------------------------------------------------------------------------------
+# -- slash commands -------------------------------------------------------------------------------
 
 
 async def test_slash_types_options_from_the_command_tree(table: Table) -> None:
@@ -332,7 +334,7 @@ async def test_autocomplete_returns_the_bots_choices(table: Table) -> None:
     assert table.fake.calls[-1].json["type"] == 8
 
 
-# -- components and modals -------------------------------------------------------------------------
+# -- components and modals ------------------------------------------------------------------------
 
 
 async def test_button_click_updates_the_clicked_message(table: Table) -> None:
@@ -349,7 +351,10 @@ async def test_deferred_click_then_edit_original_edits_the_clicked_message(table
     fake = table.fake
     lobby = fake.original(await fake.slash(table.alice, "game start", rounds=2, opponent=table.bob))
     token = await fake.click(table.bob, lobby, fake.custom_id(lobby, "Ping"))
-    assert keys(fake)[-2:] == [CALLBACK, "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"]
+    assert keys(fake)[-2:] == [
+        CALLBACK,
+        "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original",
+    ]
     assert fake.calls[-2].json["type"] == 6
     assert fake.original(token) is lobby
     assert lobby["content"] == "pong"
@@ -401,7 +406,21 @@ async def test_settle_waits_for_handlers_working_in_other_threads(table: Table) 
     assert fake.original(await fake.slash(table.alice, "game count"))["content"] == "2 rows"
 
 
-# -- deferral and files ------------------------------------------------------------------------------
+async def test_concurrent_players_settle_together(table: Table) -> None:
+    """Two players' coroutines each settle; neither may wait for the other's settle()."""
+    fake = table.fake
+    lobby = fake.original(await fake.slash(table.alice, "game start", rounds=2, opponent=table.bob))
+
+    async def press(user: FakeUser) -> str:
+        return await fake.click(user, lobby, "toy:ping")
+
+    tokens = await asyncio.gather(press(table.alice), press(table.bob))
+    assert [fake.interactions[token].callback_type for token in tokens] == [6, 6]
+    assert keys(fake).count("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original") == 2
+    assert lobby["content"] == "pong"
+
+
+# -- deferral and files ---------------------------------------------------------------------------
 
 
 async def test_first_followup_fills_the_thinking_placeholder(table: Table) -> None:
@@ -420,7 +439,7 @@ async def test_first_followup_fills_the_thinking_placeholder(table: Table) -> No
     assert fake.files(board) == [("board.png", PNG)]
 
 
-# -- DMs ---------------------------------------------------------------------------------------------
+# -- DMs ------------------------------------------------------------------------------------------
 
 
 async def test_dm_channel_is_created_once_per_user(table: Table) -> None:
@@ -456,7 +475,7 @@ async def test_click_in_a_dm_comes_from_the_dm_channel(table: Table) -> None:
     assert fake.dms(table.alice)[-1] is fake.original(token)
 
 
-# -- threads ------------------------------------------------------------------------------------------
+# -- threads --------------------------------------------------------------------------------------
 
 
 async def test_thread_creation_and_attachment_round_trip(table: Table) -> None:
@@ -484,7 +503,7 @@ async def test_thread_from_a_message_shares_its_id(table: Table) -> None:
     assert isinstance(table.bot.get_channel(int(reply["id"])), discord.Thread)
 
 
-# -- restarts ------------------------------------------------------------------------------------------
+# -- restarts -------------------------------------------------------------------------------------
 
 
 async def test_restarted_bot_handles_clicks_on_the_old_bots_messages(fake: FakeDiscord) -> None:
@@ -504,7 +523,7 @@ async def test_restarted_bot_handles_clicks_on_the_old_bots_messages(fake: FakeD
     assert lobby["content"] == "bob joined"
 
 
-# -- problems the fixture reports ------------------------------------------------------------------------
+# -- problems the fixture reports -----------------------------------------------------------------
 
 
 async def test_unknown_routes_are_recorded_and_fail_with_404(
@@ -553,7 +572,7 @@ async def test_real_network_access_is_blocked(fake: FakeDiscord) -> None:
             await session.get("https://discord.com/api/v10/gateway")
 
 
-# -- determinism -----------------------------------------------------------------------------------------
+# -- determinism ----------------------------------------------------------------------------------
 
 
 async def play_script() -> str:

@@ -261,7 +261,10 @@ def action_view(service: GameService, game: LoadedGame, seat: str) -> discord.ui
         del codes
         return view
     menu_verbs = {"play", "climb", "follow", "wm", "alt"}
-    in_menu = [a for a in actions if a.verb in menu_verbs] if len(actions) > 10 else []
+    # The secret altitude is always a select menu (a private pick, 4.5); other
+    # moves become menus only when there are too many for buttons.
+    many = len(actions) > 10
+    in_menu = [a for a in actions if a.verb == "alt" or (many and a.verb in menu_verbs)]
     buttons = [a for a in actions if a not in in_menu]
     for n in range(0, min(len(in_menu), 100), 25):
         chunk = in_menu[n : n + 25]
@@ -278,7 +281,9 @@ def action_view(service: GameService, game: LoadedGame, seat: str) -> discord.ui
                 version,
                 n // 25,
                 options,
-                "Play a card…" if chunk[0].verb == "play" else "Choose…",
+                {"play": "Play a card…", "alt": "Secret starting altitude…"}.get(
+                    chunk[0].verb, "Choose…"
+                ),
             )
         )
     for a in buttons[:20]:
@@ -356,7 +361,11 @@ async def send_hand(interaction: discord.Interaction, game_id: int) -> None:
 
 
 async def perform(
-    interaction: discord.Interaction, game_id: int, seat: str | None, action: str, version: int | None
+    interaction: discord.Interaction,
+    game_id: int,
+    seat: str | None,
+    action: str,
+    version: int | None,
 ) -> None:
     """Apply an action for the clicking user; answer them, then tell everyone else."""
     service = service_of(interaction)

@@ -25,19 +25,29 @@ def make_bot(db: Path) -> TallyHoBot:
     return TallyHoBot(database=str(db), seed_source=lambda: SEED)
 
 
-async def open_game(fake: FakeDiscord, bot: TallyHoBot, alice: FakeUser, bob: FakeUser) -> tuple[int, int]:
+async def open_game(
+    fake: FakeDiscord, bot: TallyHoBot, alice: FakeUser, bob: FakeUser
+) -> tuple[int, int]:
     await fake.start(bot)
     await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1942)
     game = (await bot.service.storage.list_games())[-1]
     assert game.thread_id is not None
-    await fake.slash(alice, "dogfight join", channel_id=game.thread_id, side="allied", aircraft="buffalo-i")
+    await fake.slash(
+        alice, "dogfight join", channel_id=game.thread_id, side="allied", aircraft="buffalo-i"
+    )
     await fake.slash(bob, "dogfight join", channel_id=game.thread_id, side="axis", aircraft="ki-43")
     await fake.slash(alice, "dogfight start", channel_id=game.thread_id)
     return game.id, game.thread_id
 
 
-async def play(fake: FakeDiscord, bot: TallyHoBot, game_id: int, thread: int, users: dict[str, FakeUser],
-               max_actions: int = 10_000) -> dict[str, UiPlayer]:
+async def play(
+    fake: FakeDiscord,
+    bot: TallyHoBot,
+    game_id: int,
+    thread: int,
+    users: dict[str, FakeUser],
+    max_actions: int = 10_000,
+) -> dict[str, UiPlayer]:
     pilots = {s: UiPlayer(fake, u, game_id, thread) for s, u in users.items()}
     brains = {s: RandomPlayer(i + 7) for i, s in enumerate(users)}
     for _ in range(max_actions):
@@ -63,11 +73,15 @@ def text_of(message: dict[str, Any]) -> str:
 PRIVATE = re.compile(r"Hand \(\d+\)|You drew|Wingman's mini-hand: |Your secret altitude")
 
 
-def assert_private_messages_reach_only_owners(fake: FakeDiscord, owners: dict[str, FakeUser]) -> int:
+def assert_private_messages_reach_only_owners(
+    fake: FakeDiscord, owners: dict[str, FakeUser]
+) -> int:
     """Every message showing a hand, a mini-hand or drawn cards goes only to that seat's owner."""
     checked = 0
     for m in fake.public_messages():
-        assert not PRIVATE.search(text_of(m)), f"hidden information in a public message: {m['content']!r}"
+        assert not PRIVATE.search(text_of(m)), (
+            f"hidden information in a public message: {m['content']!r}"
+        )
     for seat, owner in owners.items():
         others = [u for s, u in owners.items() if s != seat]
         for other in others:
@@ -79,7 +93,9 @@ def assert_private_messages_reach_only_owners(fake: FakeDiscord, owners: dict[st
     return checked
 
 
-async def test_whole_game_through_buttons_keeps_hands_private(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_whole_game_through_buttons_keeps_hands_private(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
     alice, bob = fake.add_member("alice"), fake.add_member("bob")
     bot = make_bot(tmp_path / "game.sqlite3")
     game_id, thread = await open_game(fake, bot, alice, bob)
@@ -101,7 +117,9 @@ async def test_whole_game_through_buttons_keeps_hands_private(fake: FakeDiscord,
     assert fake.sent_to(thread)[-1]["content"].count("Game over") == 1
 
 
-async def test_restart_mid_game_resumes_from_the_database(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_restart_mid_game_resumes_from_the_database(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
     alice, bob = fake.add_member("alice"), fake.add_member("bob")
     db = tmp_path / "game.sqlite3"
     bot1 = make_bot(db)
@@ -117,8 +135,11 @@ async def test_restart_mid_game_resumes_from_the_database(fake: FakeDiscord, tmp
     after = await bot2.service.load(game_id)
     assert after.state is not None and after.state.to_json() == snapshot
     # A button sent by the first process still works in the second.
-    old = next(m for m in fake.sent_to(thread) if any(
-        c.get("custom_id") == f"th:hand:{game_id}" for c in components_of(m)))
+    old = next(
+        m
+        for m in fake.sent_to(thread)
+        if any(c.get("custom_id") == f"th:hand:{game_id}" for c in components_of(m))
+    )
     seat_user = alice if bot2.service.engine.pending(after.state)[0].seat == "A1" else bob
     token = await fake.click(seat_user, old, f"th:hand:{game_id}")
     assert "Your decision" in fake.original(token)["content"]
@@ -128,7 +149,9 @@ async def test_restart_mid_game_resumes_from_the_database(fake: FakeDiscord, tmp
     assert len(await bot2.service.storage.load_actions(game_id)) == final.record.last_seq
 
 
-async def test_bad_input_gets_a_specific_message_and_changes_nothing(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_bad_input_gets_a_specific_message_and_changes_nothing(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
     alice, bob, carol = fake.add_member("alice"), fake.add_member("bob"), fake.add_member("carol")
     bot = make_bot(tmp_path / "game.sqlite3")
     await fake.start(bot)
@@ -137,9 +160,13 @@ async def test_bad_input_gets_a_specific_message_and_changes_nothing(fake: FakeD
     thread = game.thread_id
     assert thread is not None
 
-    tok = await fake.slash(alice, "dogfight join", channel_id=thread, side="allied", aircraft="sopwith camel")
+    tok = await fake.slash(
+        alice, "dogfight join", channel_id=thread, side="allied", aircraft="sopwith camel"
+    )
     assert "Unknown aircraft" in fake.original(tok)["content"]
-    tok = await fake.slash(alice, "dogfight join", channel_id=thread, side="axis", aircraft="buffalo-i")
+    tok = await fake.slash(
+        alice, "dogfight join", channel_id=thread, side="axis", aircraft="buffalo-i"
+    )
     assert "flies for the Allied side" in fake.original(tok)["content"]
     await fake.slash(alice, "dogfight join", channel_id=thread, side="allied", aircraft="buffalo-i")
     tok = await fake.slash(bob, "dogfight start", channel_id=thread)
@@ -149,40 +176,51 @@ async def test_bad_input_gets_a_specific_message_and_changes_nothing(fake: FakeD
 
     version = (await bot.service.load(game.id)).record.version
     tok = await fake.slash(alice, "play", channel_id=thread, text="alt VH")
-    assert "turbocharged" in fake.original(tok)["content"] and "4.5" in fake.original(tok)["content"]
+    assert (
+        "turbocharged" in fake.original(tok)["content"] and "4.5" in fake.original(tok)["content"]
+    )
     tok = await fake.slash(alice, "play", channel_id=thread, text="fly away")
     assert "unknown action" in fake.original(tok)["content"]
     tok = await fake.slash(carol, "play", channel_id=thread, text="alt M")
     assert "not" in fake.original(tok)["content"]
     assert (await bot.service.load(game.id)).record.version == version
 
-    # Alice picks with a button; Bob cannot press Alice's buttons.
+    # Alice picks in the ephemeral select menu; Bob cannot use Alice's menu.
     hand = await UiPlayer(fake, alice, game.id, thread).open_hand()
-    medium = fake.custom_id(hand, "Medium")
-    assert medium.startswith(f"th:a:{game.id}:A1:")
-    tok = await fake.click(bob, hand, medium)
+    menu = fake.custom_id(hand, "Medium")
+    assert menu.startswith(f"th:s:{game.id}:A1:")
+    tok = await fake.click(bob, hand, menu, values=["alt M"])
     assert "another player" in fake.original(tok)["content"]
-    await fake.click(alice, hand, medium)
-    # The same button, now stale, is refused instead of applied twice.
-    tok = await fake.click(alice, hand, fake.custom_id(hand, "Low"))
+    await fake.click(alice, hand, menu, values=["alt M"])
+    # The same menu, now stale, is refused instead of applied twice.
+    tok = await fake.click(alice, hand, menu, values=["alt L"])
     assert "out of date" in fake.original(tok)["content"]
     assert len(await bot.service.storage.load_actions(game.id)) == 1
     # The pick stays secret: nothing public names Alice's altitude yet.
     assert not any("Medium" in m["content"] for m in fake.public_messages())
 
 
-async def test_refused_dm_falls_back_to_a_ping_in_the_thread(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_refused_dm_falls_back_to_a_ping_in_the_thread(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
     alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    fake.block_dms(alice)
     fake.block_dms(bob)
     bot = make_bot(tmp_path / "game.sqlite3")
     game_id, thread = await open_game(fake, bot, alice, bob)
-    await play(fake, bot, game_id, thread, {"A1": alice, "X1": bob}, max_actions=60)
-    assert fake.dms(bob) == []
-    assert any(f"<@{bob.id}>" in m["content"] and "Respond?" in m["content"] for m in fake.sent_to(thread))
+    await play(fake, bot, game_id, thread, {"A1": alice, "X1": bob})
+    assert fake.dms(alice) == [] and fake.dms(bob) == []
+    pings = [
+        m["content"] for m in fake.sent_to(thread) if "Respond? Press **My hand**" in m["content"]
+    ]
+    assert pings, "every attack must reach the defender somehow"
+    assert all(f"<@{alice.id}>" in p or f"<@{bob.id}>" in p for p in pings)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-async def test_demo_is_deterministic(seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_demo_is_deterministic(
+    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from bot.demo import play_demo
 
     first = await play_demo(seed, tmp_path / "a")
@@ -190,4 +228,5 @@ async def test_demo_is_deterministic(seed: int, tmp_path: Path, monkeypatch: pyt
     assert first == second
     assert first[-1].startswith("RESULT: ")
     assert sorted(p.read_bytes() for p in (tmp_path / "a").iterdir()) == sorted(
-        p.read_bytes() for p in (tmp_path / "b").iterdir())
+        p.read_bytes() for p in (tmp_path / "b").iterdir()
+    )

@@ -1,0 +1,842 @@
+"""The spectators' picture of the sky, computed as plain data before any pixel is drawn.
+
+:func:`layout_table` turns a :class:`~engine.dif.view.DifView` into a :class:`Layout`:
+a canvas size and an ordered list of boxes, lines, polygons and texts with integer
+coordinates, plus named ``regions`` (``card:A1``, ``plane:A1W``, ``band:H``,
+``arrow:A1>J1``...) that tests can check without looking at pixels.
+:mod:`rendering.table` only paints it.
+
+The picture, top to bottom, on a 960 px wide canvas (Discord shrinks it to about
+400 px on a phone, so no text is smaller than 22 px):
+
+- a header: turn and step, whose move it is and who the game waits on, deck and
+  discard counts, VP per side; the result banner once the game is over; the attack
+  being resolved, if any;
+- one band per altitude, Very High at the top; bands holding no element shrink to a
+  thin labelled strip so the vertical order of the sky stays readable;
+- in each band, Allied elements in the left column and Axis ones in the right, laid
+  out in rows (any number per side); two engaged leaders share a row, so the arrow
+  from the one holding the advantage to the other is a short horizontal block
+  arrow across the gutter, labelled "Tailing" or "Advantaged";
+- elements whose altitude is still secret, then elements out of the fight.
+
+Colour is never the only signal: each side also has a marker glyph (● Allied,
+◆ Axis), its name on every card and its own column; plane states are written out
+(DAMAGED, DESTROYED, EVADED, PROMOTED).
+
+Everything is computed from the view alone, with no randomness, so the same view
+always gives the same layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import zip_longest
+
+from engine.dif.components import Altitude, Position, Side
+from engine.dif.view import DifView, ElementView, EngagementView, PlaneStatus, PlaneView
+from rendering.fonts import Face, font
+
+__all__ = [
+    "MIN_TEXT_SIZE",
+    "RGB",
+    "WIDTH",
+    "Box",
+    "Item",
+    "Layout",
+    "Line",
+    "Polygon",
+    "Rect",
+    "Text",
+    "layout_table",
+]
+
+RGB = tuple[int, int, int]
+Point = tuple[int, int]
+
+WIDTH = 960
+"""Canvas width: about twice what a phone shows, so 22 px text stays legible."""
+MIN_TEXT_SIZE = 22
+"""No text is drawn smaller than this (about 9 px once Discord shrinks the image)."""
+
+_MARGIN = 16
+_GUTTER = 184  # between the two columns: room for the "Advantaged" block arrow
+_COL_W = (WIDTH - 2 * _MARGIN - _GUTTER) // 2
+_LEFT_X = _MARGIN
+_RIGHT_X = WIDTH - _MARGIN - _COL_W
+_PAD = 14  # inside a card
+_ROW_GAP = 16  # between two rows of cards
+
+# Card rows (heights in px).
+_STRIP_H = 38
+_NAME_H = 46
+_BADGE_H = 36
+_WING_H = 40
+_NOTE_H = 34
+_FOOT_H = 34
+
+# Colours. Side colours keep >= 4.5:1 contrast with white text; on the dark header
+# the lighter tints are used instead.
+_INK: RGB = (17, 24, 39)
+_MUTED: RGB = (75, 85, 99)
+_GREY: RGB = (115, 120, 130)
+_WHITE: RGB = (255, 255, 255)
+_PAGE: RGB = (241, 245, 249)
+_HEADER_BG: RGB = (15, 23, 42)
+_HEADER_SUB: RGB = (203, 213, 225)
+_CARD_BG: RGB = (255, 255, 255)
+_CARD_BORDER: RGB = (100, 116, 139)
+_OUT_BG: RGB = (229, 231, 235)
+_OUT_STRIP: RGB = (107, 114, 128)
+_WING_BG: RGB = (241, 245, 249)
+_GOLD: RGB = (245, 158, 11)
+_GOLD_LIGHT: RGB = (252, 211, 77)
+_DAMAGED: RGB = (251, 191, 36)
+_DESTROYED: RGB = (55, 65, 81)
+_PROMOTED: RGB = (15, 118, 110)
+_EXCHANGE_BG: RGB = (255, 247, 224)
+_DRAW_BG: RGB = (71, 85, 105)
+_SIDE: dict[Side, RGB] = {Side.ALLIED: (29, 78, 216), Side.AXIS: (185, 28, 28)}
+_SIDE_ON_DARK: dict[Side, RGB] = {Side.ALLIED: (147, 197, 253), Side.AXIS: (252, 165, 165)}
+_MARKER: dict[Side, str] = {Side.ALLIED: "●", Side.AXIS: "◆"}
+# Sky tints, deeper blue higher up; empty bands and the off-sky sections are grey.
+_BAND_BG: dict[Altitude, RGB] = {
+    Altitude.VERY_HIGH: (199, 219, 242),
+    Altitude.HIGH: (210, 227, 246),
+    Altitude.MEDIUM: (221, 235, 249),
+    Altitude.LOW: (230, 240, 251),
+    Altitude.VERY_LOW: (238, 244, 252),
+}
+_EMPTY_BAND_BG: RGB = (226, 232, 240)
+
+_SIDES = (Side.ALLIED, Side.AXIS)  # left column, right column
+
+
+# --- the data a layout is made of -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    """An axis-aligned rectangle, ``x1``/``y1`` exclusive as in Pillow."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+    @property
+    def width(self) -> int:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> int:
+        return self.y1 - self.y0
+
+    @property
+    def center(self) -> Point:
+        return ((self.x0 + self.x1) // 2, (self.y0 + self.y1) // 2)
+
+    def grow(self, by: int) -> Rect:
+        """The rectangle pushed out by ``by`` px on every side."""
+        return Rect(self.x0 - by, self.y0 - by, self.x1 + by, self.y1 + by)
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A filled and/or outlined rectangle, with rounded corners if ``radius``."""
+
+    rect: Rect
+    fill: RGB | None
+    outline: RGB | None = None
+    width: int = 0
+    radius: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A polyline."""
+
+    points: tuple[Point, ...]
+    fill: RGB
+    width: int
+
+
+@dataclass(frozen=True, slots=True)
+class Polygon:
+    """A closed, filled polygon (arrow heads and block arrows)."""
+
+    points: tuple[Point, ...]
+    fill: RGB
+    outline: RGB | None = None
+    width: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """One line of text at ``(x, y)``, placed by a Pillow text ``anchor``."""
+
+    x: int
+    y: int
+    text: str
+    face: Face
+    size: int
+    fill: RGB
+    anchor: str = "lm"
+
+
+Item = Box | Line | Polygon | Text
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Everything to draw, in painting order, and the named regions of the picture."""
+
+    width: int
+    height: int
+    background: RGB
+    items: tuple[Item, ...]
+    regions: Mapping[str, Rect] = field(default_factory=dict)
+
+
+# --- text helpers -----------------------------------------------------------------
+
+
+def _text_width(text: str, face: Face, size: int) -> int:
+    return round(font(face, size).getlength(text))
+
+
+def _fit(text: str, face: Face, size: int, max_width: int) -> tuple[str, int]:
+    """``text`` at the largest size down to :data:`MIN_TEXT_SIZE` that fits, else cut with …."""
+    while size > MIN_TEXT_SIZE and _text_width(text, face, size) > max_width:
+        size -= 2
+    size = max(size, MIN_TEXT_SIZE)
+    if _text_width(text, face, size) <= max_width:
+        return text, size
+    while text and _text_width(text + "…", face, size) > max_width:
+        text = text[:-1]
+    return text.rstrip() + "…", size
+
+
+def _wrap(text: str, face: Face, size: int, max_width: int) -> list[str]:
+    """Greedy word wrap; a word too long for a line is cut with …."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if _text_width(candidate, face, size) <= max_width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        current = _fit(word, face, size, max_width)[0]
+    if current:
+        lines.append(current)
+    return lines
+
+
+# --- the view, indexed ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Engaged:
+    """One engagement as seen from one element of it."""
+
+    partner: ElementView
+    position: Position  # of this element's leader relative to the partner's
+
+
+class _Index:
+    """Look-ups over a view: seats and plane refs to elements, engagements per seat."""
+
+    def __init__(self, view: DifView) -> None:
+        self.view = view
+        rank = {seat: i for i, seat in enumerate(view.order)}
+        # The view's seat order, then seat name for any seat missing from ``order``.
+        self.elements = tuple(
+            sorted(view.elements, key=lambda e: (rank.get(e.seat, len(rank)), e.seat))
+        )
+        self.by_key: dict[str, ElementView] = {}
+        for element in self.elements:
+            self.by_key[element.seat] = element
+            for plane in (element.leader, element.wingman, *element.lost):
+                if plane is not None:
+                    self.by_key[plane.ref] = element
+        self.engaged: dict[str, list[_Engaged]] = {e.seat: [] for e in self.elements}
+        self.engagements: list[tuple[EngagementView, ElementView, ElementView]] = []
+        for engagement in view.engagements:
+            holder = self.by_key.get(engagement.leader)
+            other = self.by_key.get(engagement.on)
+            if holder is None or other is None or holder.seat == other.seat:
+                continue
+            self.engagements.append((engagement, holder, other))
+            self.engaged[holder.seat].append(_Engaged(other, engagement.position))
+            self.engaged[other.seat].append(_Engaged(holder, Position(-engagement.position)))
+
+    def label(self, key: str) -> str:
+        """A seat or plane ref as the narration writes it: ``Buffalo I (A1)``,
+        ``Buffalo I wingman (A1)``, ``Buffalo I (A1, shot down)``."""
+        element = self.by_key.get(key)
+        if element is None:
+            return key
+        wingman = element.wingman
+        if wingman is not None and key == wingman.ref:
+            return f"{wingman.aircraft} wingman ({element.seat})"
+        for plane in element.lost:
+            if key == plane.ref:
+                return f"{plane.aircraft} ({element.seat}, shot down)"
+        return element.label
+
+    def side_label(self, side: Side) -> str:
+        return side.label(self.view.ruleset)
+
+
+def _lost(element: ElementView) -> list[PlaneView]:
+    """Leaders shot down and replaced (11.2), except one still shown as the leader."""
+    shown = element.leader.ref if element.leader is not None else None
+    return [plane for plane in element.lost if plane.ref != shown]
+
+
+def _out_of_action(plane: PlaneView | None) -> bool:
+    return plane is None or plane.status is not PlaneStatus.FLYING
+
+
+def _greyed(element: ElementView) -> bool:
+    """The whole card is greyed: the element left the fight or has no plane flying."""
+    return not element.in_fight or (
+        _out_of_action(element.leader) and _out_of_action(element.wingman)
+    )
+
+
+def _position_note(engaged: _Engaged, who: str) -> str:
+    notes = {
+        Position.TAILING: f"▶ Tailing {who}",
+        Position.ADVANTAGED: f"▶ Advantaged on {who}",
+        Position.NEUTRAL: f"Neutral with {who}",
+        Position.DISADVANTAGED: f"◀ Disadvantaged by {who}",
+        Position.TAILED: f"◀ Tailed by {who}",
+    }
+    return notes[engaged.position]
+
+
+def _fit_note(engaged: _Engaged, max_width: int) -> tuple[str, int]:
+    """The position note, naming the partner by label, else by aircraft, else by seat."""
+    partner = engaged.partner
+    names = [partner.label]
+    if partner.leader is not None:
+        names.append(partner.leader.aircraft)
+    names.append(partner.seat)
+    for who in names:
+        note = _position_note(engaged, who)
+        for size in (24, MIN_TEXT_SIZE):
+            if _text_width(note, Face.REGULAR, size) <= max_width:
+                return note, size
+    return _fit(_position_note(engaged, names[-1]), Face.REGULAR, 24, max_width)
+
+
+def _hits(plane: PlaneView) -> str:
+    return f"{plane.hits}/{plane.capacity} hits"
+
+
+def _badges(plane: PlaneView) -> list[tuple[str, RGB, RGB]]:
+    """Badges under a plane's row: (text, fill, text colour). The status goes on the row."""
+    badges: list[tuple[str, RGB, RGB]] = []
+    if plane.damaged and plane.status is PlaneStatus.FLYING:
+        badges.append(("DAMAGED", _DAMAGED, _INK))
+    if plane.promoted:
+        badges.append(("★ PROMOTED", _PROMOTED, _WHITE))
+    return badges
+
+
+# --- the builder ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Card:
+    """Where a card was placed."""
+
+    rect: Rect
+    leader_y: int  # centre line of the leader row: where arrows attach
+
+
+class _Builder:
+    def __init__(self, view: DifView) -> None:
+        self.view = view
+        self.index = _Index(view)
+        self.items: list[Item] = []
+        self.regions: dict[str, Rect] = {}
+        self.cards: dict[str, _Card] = {}
+        self.y = 0
+
+    # primitives
+
+    def text(
+        self,
+        x: int,
+        y: int,
+        text: str,
+        face: Face,
+        size: int,
+        fill: RGB,
+        anchor: str = "lm",
+    ) -> None:
+        self.items.append(Text(x, y, text, face, size, fill, anchor))
+
+    def box(
+        self,
+        rect: Rect,
+        fill: RGB | None,
+        outline: RGB | None = None,
+        width: int = 0,
+        radius: int = 0,
+    ) -> None:
+        self.items.append(Box(rect, fill, outline, width, radius))
+
+    def pill(self, x: int, y: int, text: str, fill: RGB, ink: RGB, *, right: bool = False) -> int:
+        """A rounded badge centred on ``y``, starting (or ending if ``right``) at ``x``.
+
+        Returns its width.
+        """
+        size = MIN_TEXT_SIZE
+        width = _text_width(text, Face.CONDENSED, size) + 18
+        x0 = x - width if right else x
+        self.box(Rect(x0, y - 15, x0 + width, y + 15), fill, radius=8)
+        self.text(x0 + width // 2, y, text, Face.CONDENSED, size, ink, anchor="mm")
+        return width
+
+    # the picture
+
+    def build(self) -> Layout:
+        self.header()
+        self.sky()
+        self.arrows()
+        height = self.y + _MARGIN
+        return Layout(WIDTH, height, _PAGE, tuple(self.items), dict(self.regions))
+
+    def header(self) -> None:
+        view, index = self.view, self.index
+        lines: list[list[tuple[str, Face, int, RGB]]] = []
+        left = WIDTH - 2 * _MARGIN
+
+        if view.active is not None and view.result is None:
+            lines.append(
+                [
+                    ("To move: ", Face.REGULAR, 26, _HEADER_SUB),
+                    (index.label(view.active), Face.BOLD, 26, _WHITE),
+                ]
+            )
+        waiting = [p for p in view.pending if p.seat != view.active]
+        if view.exchange is not None and {p.seat for p in waiting} == {view.exchange.waiting_on}:
+            waiting = []  # the attack panel below says who must answer
+        if waiting and view.result is None:
+            names = ", ".join(index.label(p.seat) for p in waiting)
+            prompts = {p.prompt for p in waiting}
+            tail = f" — {waiting[0].prompt}" if len(prompts) == 1 and waiting[0].prompt else ""
+            lines.append(
+                [
+                    ("Waiting on: ", Face.REGULAR, 26, _HEADER_SUB),
+                    (names + tail, Face.BOLD, 26, _WHITE),
+                ]
+            )
+
+        top = self.y
+        height = 16 + 48 + 40 * len(lines) + 40 + 12
+        self.box(Rect(0, top, WIDTH, top + height), _HEADER_BG)
+        y = top + 16 + 24
+        if view.turn < 1:
+            turn = "Setup · " + (f"{view.max_turns} turns" if view.max_turns else "to the death")
+        elif view.max_turns is None:
+            turn = f"Turn {view.turn} · to the death"
+        else:  # a game decided after its last turn stays "6 of 6"
+            turn = f"Turn {min(view.turn, view.max_turns)} of {view.max_turns}"
+        self.text(_MARGIN, y, turn, Face.BOLD, 36, _WHITE)
+        step_text, step_size = _fit(
+            view.step, Face.BOLD, 28, left - _text_width(turn, Face.BOLD, 36) - 24
+        )
+        self.text(WIDTH - _MARGIN, y, step_text, Face.BOLD, step_size, _GOLD_LIGHT, "rm")
+        y += 24 + 20
+        for segments in lines:
+            self.segments(_MARGIN, y, segments, left)
+            y += 40
+        deck = f"Deck {view.deck_count} · Discard {view.discard_count}"
+        self.text(_MARGIN, y, deck, Face.REGULAR, 24, _HEADER_SUB)
+        if view.result is None:  # else the result banner shows the final VP
+            self.vp_line(WIDTH - _MARGIN, y, view.vp, 24)
+        self.regions["header"] = Rect(0, top, WIDTH, top + height)
+        self.y = top + height
+        if view.result is not None:
+            self.result_banner()
+        elif view.exchange is not None:
+            self.exchange_panel()
+
+    def segments(
+        self, x: int, y: int, segments: list[tuple[str, Face, int, RGB]], max_width: int
+    ) -> None:
+        """Texts side by side on one line; the last one is cut to fit ``max_width``."""
+        end = x + max_width
+        for i, (text, face, size, fill) in enumerate(segments):
+            if i == len(segments) - 1:
+                text, size = _fit(text, face, size, end - x)
+            self.text(x, y, text, face, size, fill)
+            x += _text_width(text, face, size)
+
+    def vp_line(self, right: int, y: int, vp: Mapping[Side, int], size: int) -> None:
+        """``VP ● Allies 3 ◆ Axis 0``, right-aligned at ``right``, markers in side tints."""
+        parts: list[tuple[str, Face, RGB]] = [("VP", Face.REGULAR, _HEADER_SUB)]
+        for side in _SIDES:
+            parts.append((f"  {_MARKER[side]} ", Face.BOLD, _SIDE_ON_DARK[side]))
+            parts.append((f"{self.index.side_label(side)} {vp.get(side, 0)}", Face.BOLD, _WHITE))
+        x = right - sum(_text_width(t, f, size) for t, f, _ in parts)
+        for text, face, fill in parts:
+            self.text(x, y, text, face, size, fill)
+            x += _text_width(text, face, size)
+
+    def result_banner(self) -> None:
+        result = self.view.result
+        assert result is not None
+        fill = _SIDE[result.winner] if result.winner is not None else _DRAW_BG
+        top = self.y
+        rect = Rect(0, top, WIDTH, top + 124)
+        self.box(rect, fill)
+        self.text(_MARGIN, top + 26, "GAME OVER", Face.BOLD, 24, _WHITE)
+        verdict, size = _fit(result.verdict, Face.BOLD, 36, WIDTH - 2 * _MARGIN)
+        self.text(_MARGIN, top + 64, verdict, Face.BOLD, size, _WHITE)
+        parts = [("Final VP: ", Face.REGULAR)]
+        parts += [
+            (
+                f"{_MARKER[side]} {self.index.side_label(side)} {result.vp.get(side, 0)}   ",
+                Face.BOLD,
+            )
+            for side in _SIDES
+        ]
+        x = _MARGIN
+        for text, face in parts:
+            self.text(x, top + 102, text, face, 24, _WHITE)
+            x += _text_width(text, face, 24)
+        self.regions["result"] = rect
+        self.y = rect.y1
+
+    def exchange_panel(self) -> None:
+        exchange = self.view.exchange
+        assert exchange is not None
+        index = self.index
+        inner = WIDTH - 2 * _MARGIN - 2 * _PAD
+        attack = f"{index.label(exchange.attacker)} → {index.label(exchange.target)}"
+        attack_lines = _wrap(attack, Face.BOLD, 26, inner - _text_width("Attack: ", Face.BOLD, 26))
+        card_lines = _wrap(" ▸ ".join(exchange.cards), Face.REGULAR, 24, inner)
+        waiting = f"Waiting on {index.label(exchange.waiting_on)} to respond or pass"
+        waiting_text, waiting_size = _fit(waiting, Face.BOLD, 24, inner)
+        top = self.y + 12
+        height = 12 + 36 * len(attack_lines) + 34 * len(card_lines) + 36 + 10
+        rect = Rect(_MARGIN, top, WIDTH - _MARGIN, top + height)
+        self.box(rect, _EXCHANGE_BG, _GOLD, 3, 10)
+        x = _MARGIN + _PAD
+        y = top + 12 + 18
+        self.text(x, y, "Attack:", Face.BOLD, 26, (146, 64, 14))
+        label_w = _text_width("Attack: ", Face.BOLD, 26)
+        for line in attack_lines:
+            self.text(x + label_w, y, line, Face.BOLD, 26, _INK)
+            y += 36
+        y += -1
+        for line in card_lines:
+            self.text(x, y, line, Face.REGULAR, 24, _INK)
+            y += 34
+        self.text(x, y + 1, waiting_text, Face.BOLD, waiting_size, (146, 64, 14))
+        self.regions["exchange"] = rect
+        self.y = rect.y1
+
+    def sky(self) -> None:
+        index = self.index
+        self.y += 10
+        # Column headings: which side is where, in words and marker, not only colour.
+        y = self.y + 18
+        for side, x in zip(_SIDES, (_LEFT_X, _RIGHT_X), strict=True):
+            title = f"{_MARKER[side]} {index.side_label(side).upper()}"
+            self.text(x + 4, y, title, Face.BOLD, 24, _SIDE[side])
+        self.y += 40
+        flying = [e for e in index.elements if e.in_fight]
+        for altitude in sorted(Altitude, reverse=True):
+            members = [e for e in flying if e.altitude is altitude]
+            self.band(
+                f"band:{altitude.code}",
+                altitude.label.upper(),
+                members,
+                _BAND_BG[altitude] if members else _EMPTY_BAND_BG,
+            )
+        hidden = [e for e in flying if e.altitude is None]
+        if hidden:
+            self.band("band:hidden", "ALTITUDE NOT YET REVEALED", hidden, _EMPTY_BAND_BG)
+        out = [e for e in index.elements if not e.in_fight]
+        if out:
+            self.band("band:out", "OUT OF THE FIGHT", out, _EMPTY_BAND_BG)
+
+    def band(self, name: str, title: str, members: list[ElementView], fill: RGB) -> None:
+        top = self.y
+        if not members:
+            rect = Rect(0, top, WIDTH, top + 40)
+            self.box(rect, fill)
+            self.text(_MARGIN, top + 20, title, Face.BOLD, 24, _MUTED)
+            width = _text_width(title, Face.BOLD, 24)
+            self.text(_MARGIN + width + 12, top + 20, "· empty", Face.REGULAR, 24, _GREY)
+            self.box(Rect(0, rect.y1 - 1, WIDTH, rect.y1), (203, 213, 225))
+            self.regions[name] = rect
+            self.y = rect.y1
+            return
+        band_index = len(self.items)
+        self.y = top + 38
+        for left, right in self.rows(members):
+            self.row(left, right)
+        rect = Rect(0, top, WIDTH, self.y + 4)
+        # The band's background goes under the cards already placed in it.
+        self.items.insert(band_index, Box(rect, fill))
+        self.items.insert(band_index + 1, Text(_MARGIN, top + 20, title, Face.BOLD, 24, _INK))
+        self.items.insert(
+            band_index + 2, Box(Rect(0, rect.y1 - 1, WIDTH, rect.y1), (148, 163, 184))
+        )
+        self.regions[name] = rect
+        self.y = rect.y1
+
+    def rows(
+        self, members: list[ElementView]
+    ) -> list[tuple[ElementView | None, ElementView | None]]:
+        """Allied/Axis pairs for the rows of a band: engaged leaders first, side by side."""
+        allied = [e for e in members if e.side is Side.ALLIED]
+        axis = [e for e in members if e.side is Side.AXIS]
+        rows: list[tuple[ElementView | None, ElementView | None]] = []
+        placed: set[str] = set()
+        in_band = {e.seat for e in axis}
+        for element in allied:
+            for engaged in self.index.engaged[element.seat]:
+                partner = engaged.partner
+                if partner.seat in in_band and partner.seat not in placed:
+                    rows.append((element, partner))
+                    placed.update((element.seat, partner.seat))
+                    break
+        rest = zip_longest(
+            [e for e in allied if e.seat not in placed],
+            [e for e in axis if e.seat not in placed],
+        )
+        rows.extend(rest)
+        return rows
+
+    def row(self, left: ElementView | None, right: ElementView | None) -> None:
+        top = self.y
+        heights = [self.card_height(e) for e in (left, right) if e is not None]
+        height = max(heights)
+        for element, x in ((left, _LEFT_X), (right, _RIGHT_X)):
+            if element is not None:
+                self.card(element, Rect(x, top, x + _COL_W, top + height))
+        self.y = top + height + _ROW_GAP
+
+    # cards
+
+    def status_tag(self, element: ElementView) -> str | None:
+        view = self.view
+        if view.result is not None:
+            return None
+        if element.seat == view.active:
+            return "▶ TO MOVE"
+        if any(p.seat == element.seat for p in view.pending):
+            return "WAITING ON PLAYER"
+        return None
+
+    def notes(self, element: ElementView) -> list[str]:
+        """Extra lines at the foot of a card: the state of a secret altitude."""
+        if element.altitude is not None or not element.in_fight:
+            return []
+        return ["✓ Altitude picked, secret" if element.altitude_chosen else "Picking an altitude"]
+
+    def card_height(self, element: ElementView) -> int:
+        height = _STRIP_H + 6 + _NAME_H
+        if element.leader is not None:
+            height += _BADGE_H if _badges(element.leader) else 0
+        for plane in (element.wingman, *_lost(element)):
+            if plane is not None:
+                height += 6 + _WING_H + (_BADGE_H if _badges(plane) else 0) + 4
+        lines = len(self.index.engaged[element.seat]) + len(self.notes(element))
+        height += _NOTE_H * lines
+        height += _FOOT_H if self.status_tag(element) else 0
+        return height + 10
+
+    def card(self, element: ElementView, rect: Rect) -> None:
+        greyed = _greyed(element)
+        side_colour = _OUT_STRIP if greyed else _SIDE[element.side]
+        tag = self.status_tag(element)
+        if tag is not None:
+            self.box(rect.grow(4), _GOLD, radius=12)
+        self.box(rect, _OUT_BG if greyed else _CARD_BG, _CARD_BORDER, 2, 10)
+        self.regions[f"card:{element.seat}"] = rect
+
+        # Side strip: marker, side, seat; hand size on the right.
+        strip = Rect(rect.x0, rect.y0, rect.x1, rect.y0 + _STRIP_H)
+        self.box(strip, side_colour, radius=10)
+        self.box(Rect(strip.x0, strip.y1 - 10, strip.x1, strip.y1), side_colour)
+        cy = strip.y0 + _STRIP_H // 2
+        side_text = f"{_MARKER[element.side]} {self.index.side_label(element.side).upper()}"
+        cards = f"{element.hand_count} card" + ("" if element.hand_count == 1 else "s")
+        self.text(rect.x1 - _PAD, cy, cards, Face.REGULAR, 24, _WHITE, "rm")
+        room = rect.width - 2 * _PAD - _text_width(cards, Face.REGULAR, 24) - 12
+        title, size = _fit(f"{side_text} · {element.seat}", Face.BOLD, 24, room)
+        self.text(rect.x0 + _PAD, cy, title, Face.BOLD, size, _WHITE)
+
+        y = strip.y1 + 6
+        x0, x1 = rect.x0 + _PAD, rect.x1 - _PAD
+        leader = element.leader
+        leader_y = y + _NAME_H // 2
+        if leader is not None:
+            self.plane_row(leader, x0, x1, y, _NAME_H, leader.aircraft, Face.CONDENSED, 32)
+        else:
+            self.text(x0, leader_y, "No leader", Face.CONDENSED, 30, _GREY)
+        y += _NAME_H
+        if leader is not None and _badges(leader):
+            self.badge_row(leader, x0, y)
+            y += _BADGE_H
+        branch_top = y - 6
+
+        wingman = element.wingman
+        if wingman is not None:
+            name = "Wingman"
+            if leader is None or wingman.aircraft != leader.aircraft:
+                name = f"Wingman · {wingman.aircraft}"
+            wing = self.sub_row(wingman, name, rect, y, greyed)
+            # The connector ties the wingman to its leader like a tree branch.
+            mid = wing.y0 + _WING_H // 2
+            branch = ((x0 + 10, branch_top), (x0 + 10, mid), (wing.x0, mid))
+            self.items.append(Line(branch, _CARD_BORDER, 3))
+            y = wing.y1 + 4
+        for plane in _lost(element):
+            name = "Lost leader"
+            if leader is not None and plane.aircraft != leader.aircraft:
+                name = f"Lost leader · {plane.aircraft}"
+            y = self.sub_row(plane, name, rect, y, greyed).y1 + 4
+
+        notes = [_fit_note(engaged, x1 - x0) for engaged in self.index.engaged[element.seat]]
+        notes += [_fit(note, Face.REGULAR, 24, x1 - x0) for note in self.notes(element)]
+        for note, size in notes:
+            self.text(x0, y + _NOTE_H // 2, note, Face.REGULAR, size, _GREY if greyed else _INK)
+            y += _NOTE_H
+
+        if tag is not None:
+            foot = Rect(rect.x0 + 2, rect.y1 - _FOOT_H - 2, rect.x1 - 2, rect.y1 - 2)
+            self.box(foot, _GOLD_LIGHT, radius=8)
+            self.text(foot.center[0], foot.center[1], tag, Face.BOLD, 24, _INK, "mm")
+        self.cards[element.seat] = _Card(rect, leader_y)
+
+    def sub_row(self, plane: PlaneView, name: str, card: Rect, top: int, greyed: bool) -> Rect:
+        """A wingman or a lost leader: a small box indented under the leader's row."""
+        y = top + 6
+        extra = _BADGE_H if _badges(plane) else 0
+        box = Rect(card.x0 + _PAD + 26, y, card.x1 - _PAD, y + _WING_H + extra)
+        self.box(box, _OUT_BG if greyed else _WING_BG, (203, 213, 225), 1, 8)
+        self.plane_row(plane, box.x0 + 10, box.x1 - 10, y, _WING_H, name, Face.CONDENSED, 28)
+        if extra:
+            self.badge_row(plane, box.x0 + 10, y + _WING_H - 2)
+        self.regions[f"plane:{plane.ref}"] = box
+        return box
+
+    def plane_row(
+        self,
+        plane: PlaneView,
+        x0: int,
+        x1: int,
+        top: int,
+        height: int,
+        name: str,
+        face: Face,
+        size: int,
+    ) -> None:
+        """Name on the left; hits, or the DESTROYED / EVADED badge, on the right."""
+        cy = top + height // 2
+        flying = plane.status is PlaneStatus.FLYING
+        if flying:
+            right = _hits(plane)
+            right_w = _text_width(right, Face.BOLD, 26)
+            self.text(x1, cy, right, Face.BOLD, 26, _INK, "rm")
+        elif plane.status is PlaneStatus.DESTROYED:
+            right_w = self.pill(x1, cy, "DESTROYED", _DESTROYED, _WHITE, right=True)
+        else:
+            right_w = self.pill(x1, cy, "EVADED", _OUT_BG, _MUTED, right=True)
+        name, size = _fit(name, face, size, x1 - x0 - right_w - 12)
+        self.text(x0, cy, name, face, size, _INK if flying else _GREY)
+        if not flying:
+            # Struck through, so the state reads even in greyscale.
+            width = _text_width(name, face, size)
+            self.items.append(Line(((x0, cy + 1), (x0 + width, cy + 1)), _GREY, 3))
+        self.regions.setdefault(f"plane:{plane.ref}", Rect(x0, top, x1, top + height))
+
+    def badge_row(self, plane: PlaneView, x: int, top: int) -> None:
+        for text, fill, ink in _badges(plane):
+            x += self.pill(x, top + _BADGE_H // 2, text, fill, ink) + 8
+
+    # engagement arrows
+
+    def arrows(self) -> None:
+        for engagement, holder, other in self.index.engagements:
+            start, end = self.cards.get(holder.seat), self.cards.get(other.seat)
+            if start is None or end is None:
+                continue
+            label = engagement.position.label  # "Tailing" / "Advantaged"
+            colour = _OUT_STRIP if _greyed(holder) else _SIDE[holder.side]
+            name = f"arrow:{holder.seat}>{other.seat}"
+            if start.leader_y == end.leader_y and start.rect.x0 != end.rect.x0:
+                self.block_arrow(name, start, end, label, colour)
+            else:
+                self.line_arrow(name, start, end, label, colour)
+
+    def block_arrow(self, name: str, start: _Card, end: _Card, label: str, colour: RGB) -> None:
+        """A horizontal arrow filling the gutter between two cards of one row."""
+        rightwards = start.rect.x0 < end.rect.x0
+        x0 = (start.rect.x1 if rightwards else start.rect.x0) + (4 if rightwards else -4)
+        x1 = (end.rect.x0 if rightwards else end.rect.x1) + (-6 if rightwards else 6)
+        y = start.leader_y
+        body, head, head_len = 22, 34, 26
+        sign = 1 if rightwards else -1
+        neck = x1 - sign * head_len
+        points = (
+            (x0, y - body),
+            (neck, y - body),
+            (neck, y - head),
+            (x1, y),
+            (neck, y + head),
+            (neck, y + body),
+            (x0, y + body),
+        )
+        self.items.append(Polygon(points, colour, _INK, 2))
+        text, size = _fit(label, Face.CONDENSED, 24, abs(neck - x0) - 8)
+        self.text((x0 + neck) // 2, y, text, Face.CONDENSED, size, _WHITE, "mm")
+        self.regions[name] = Rect(min(x0, x1), y - head, max(x0, x1), y + head)
+
+    def line_arrow(self, name: str, start: _Card, end: _Card, label: str, colour: RGB) -> None:
+        """A straight arrow between cards on different rows, with a label at its middle."""
+        rightwards = start.rect.center[0] <= end.rect.center[0]
+        if start.rect.x0 == end.rect.x0:
+            # Same column (cannot happen between two sides, but stay drawable).
+            sx = ex = start.rect.x1 + 4
+        else:
+            sx = start.rect.x1 + 4 if rightwards else start.rect.x0 - 4
+            ex = end.rect.x0 - 6 if rightwards else end.rect.x1 + 6
+        sy, ey = start.leader_y, end.leader_y
+        self.items.append(Line(((sx, sy), (ex, ey)), _INK, 10))
+        self.items.append(Line(((sx, sy), (ex, ey)), colour, 6))
+        # Arrow head: a triangle at the end, along the line's direction.
+        dx, dy = ex - sx, ey - sy
+        length = max((dx * dx + dy * dy) ** 0.5, 1.0)
+        ux, uy = dx / length, dy / length
+        bx, by = ex - ux * 26, ey - uy * 26
+        head = (
+            (ex, ey),
+            (round(bx - uy * 16), round(by + ux * 16)),
+            (round(bx + uy * 16), round(by - ux * 16)),
+        )
+        self.items.append(Polygon(head, colour, _INK, 2))
+        mx, my = (sx + ex) // 2, (sy + ey) // 2
+        width = _text_width(label, Face.CONDENSED, 24) + 16
+        pill = Rect(mx - width // 2, my - 17, mx + width // 2 + 1, my + 17)
+        self.box(pill, colour, _INK, 2, 8)
+        self.text(mx, my, label, Face.CONDENSED, 24, _WHITE, "mm")
+        self.regions[name] = Rect(min(sx, ex), min(sy, ey) - 17, max(sx, ex), max(sy, ey) + 17)
+
+
+def layout_table(view: DifView) -> Layout:
+    """Lay out the spectators' picture of ``view`` (see the module docstring)."""
+    return _Builder(view).build()

@@ -1,0 +1,162 @@
+"""Paint a :class:`~rendering.layout.Layout` with Pillow and encode it as PNG.
+
+All the decisions are in :mod:`rendering.layout`; this module only draws the items
+in order, straight onto a palette ("P") image:
+
+- Boxes, lines and polygons are flat colours (Pillow draws them without
+  anti-aliasing anyway), so each colour gets one palette entry and stays exact.
+- Text is anti-aliased: its coverage mask (drawn with the shipped font) is reduced
+  to :data:`AA_LEVELS` steps, and each step gets the palette entry of the text
+  colour blended over the colour the text sits on.
+
+Drawing a palette image directly, instead of drawing RGB and quantizing it, keeps
+every colour exact (a quantizer merges the pale sky tints of neighbouring bands and
+turns white off-white), is faster, and gives a small PNG. The result is
+deterministic: no text chunks, no timestamp, palette entries allocated in drawing
+order, and fonts from the package (:mod:`rendering.fonts`).
+
+Rendering is CPU work: the bot calls :func:`render_table` through
+``asyncio.to_thread``, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import math
+from io import BytesIO
+
+from PIL import Image, ImageDraw
+
+from engine.dif.view import DifView
+from rendering.fonts import font
+from rendering.layout import RGB, Box, Layout, Line, Polygon, Text, layout_table
+
+__all__ = ["AA_LEVELS", "draw_layout", "encode_png", "render_table"]
+
+AA_LEVELS = 8
+"""Coverage steps of anti-aliased text (0 = background, 8 = text colour).
+
+Eight steps are indistinguishable from 256 at these sizes and keep the palette far
+below 256 entries (about 30 text/background pairs times 7 blends).
+"""
+
+_PALETTE_SIZE = 256
+
+# Coverage 0..255 -> step 0..AA_LEVELS, rounded.
+_STEP = [round(v * AA_LEVELS / 255) for v in range(256)]
+
+
+def _blend(top: RGB, bottom: RGB, step: int) -> RGB:
+    """``top`` over ``bottom`` at ``step`` / :data:`AA_LEVELS` coverage."""
+    return (
+        round(bottom[0] + (top[0] - bottom[0]) * step / AA_LEVELS),
+        round(bottom[1] + (top[1] - bottom[1]) * step / AA_LEVELS),
+        round(bottom[2] + (top[2] - bottom[2]) * step / AA_LEVELS),
+    )
+
+
+def _distance(a: RGB, b: RGB) -> int:
+    return sum((x - y) ** 2 for x, y in zip(a, b, strict=True))
+
+
+class _Painter:
+    """One palette canvas: palette entries allocated in first-use order."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.entries: dict[RGB, int] = {}
+        self.colours: list[RGB] = []
+        self.ramps: dict[tuple[RGB, RGB], list[int]] = {}
+        size = (layout.width, layout.height)
+        self.canvas = Image.new("P", size, self.ink(layout.background))
+        self.draw = ImageDraw.Draw(self.canvas)
+
+    def ink(self, colour: RGB) -> int:
+        """The palette index of ``colour``; once the palette is full, the nearest entry."""
+        found = self.entries.get(colour)
+        if found is None:
+            if len(self.colours) < _PALETTE_SIZE:
+                found = self.entries[colour] = len(self.colours)
+                self.colours.append(colour)
+            else:  # far more text/background pairs than a table has: stay drawable
+                found = self.entries[min(self.colours, key=lambda c: (_distance(c, colour), c))]
+        return found
+
+    def ramp(self, fill: RGB, background: RGB) -> list[int]:
+        """Coverage 0..255 -> palette index of ``fill`` blended over ``background``."""
+        key = (fill, background)
+        if key not in self.ramps:
+            steps = [self.ink(_blend(fill, background, i)) for i in range(AA_LEVELS + 1)]
+            self.ramps[key] = [steps[step] for step in _STEP]
+        return self.ramps[key]
+
+    def box(self, item: Box) -> None:
+        rect = item.rect
+        # Pillow's rectangles include their far edge; Rect's x1/y1 are exclusive.
+        xy = (rect.x0, rect.y0, rect.x1 - 1, rect.y1 - 1)
+        fill = None if item.fill is None else self.ink(item.fill)
+        outline = None if item.outline is None else self.ink(item.outline)
+        if item.radius:
+            self.draw.rounded_rectangle(
+                xy, item.radius, fill=fill, outline=outline, width=item.width
+            )
+        else:
+            self.draw.rectangle(xy, fill=fill, outline=outline, width=item.width)
+
+    def text(self, item: Text) -> None:
+        face = font(item.face, item.size)
+        # The anti-aliased ("L") ink box: a palette canvas's own textbbox would measure
+        # the monochrome rendering, whose hinting gives a narrower box.
+        left, top, right, bottom = face.getbbox(item.text, mode="L", anchor=item.anchor)
+        x0, y0 = item.x + math.floor(left), item.y + math.floor(top)
+        x1, y1 = item.x + math.ceil(right), item.y + math.ceil(bottom)
+        if x1 <= x0 or y1 <= y0:
+            return
+        # The text is blended over the colour most of its ink box shows (the card,
+        # strip, badge... it is written on), and the whole box is repainted with the
+        # blend: texts sit inside one flat shape, so this is exact without a mask.
+        counts = self.canvas.crop((x0, y0, x1, y1)).getcolors(_PALETTE_SIZE)
+        under = max(counts, key=lambda c: c[0])[1] if counts else 0
+        assert isinstance(under, int)
+        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+        ImageDraw.Draw(mask).text(
+            (item.x - x0, item.y - y0), item.text, fill=255, font=face, anchor=item.anchor
+        )
+        indices = mask.point(self.ramp(item.fill, self.colours[under]))
+        self.canvas.paste(Image.frombytes("P", indices.size, indices.tobytes()), (x0, y0))
+
+    def finish(self) -> Image.Image:
+        self.canvas.putpalette([channel for colour in self.colours for channel in colour])
+        return self.canvas
+
+
+def draw_layout(layout: Layout) -> Image.Image:
+    """Paint every item of ``layout``, in order, on a new palette image."""
+    painter = _Painter(layout)
+    for item in layout.items:
+        if isinstance(item, Text):
+            painter.text(item)
+        elif isinstance(item, Box):
+            painter.box(item)
+        elif isinstance(item, Line):
+            painter.draw.line(item.points, fill=painter.ink(item.fill), width=item.width)
+        elif isinstance(item, Polygon):
+            outline = None if item.outline is None else painter.ink(item.outline)
+            painter.draw.polygon(
+                item.points, fill=painter.ink(item.fill), outline=outline, width=item.width
+            )
+    return painter.finish()
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """``image`` as PNG without metadata chunks (see the module docstring)."""
+    out = BytesIO()
+    image.save(out, format="PNG", compress_level=3)
+    return out.getvalue()
+
+
+def render_table(view: DifView) -> bytes:
+    """The spectators' picture of the sky for ``view``, as PNG bytes.
+
+    Pass the spectators' view (``view(state, None)``): the picture shows everything
+    the view holds except hands and mini-hands, which it never reads.
+    """
+    return encode_png(draw_layout(layout_table(view)))

@@ -400,7 +400,7 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
             ok = await send_dm(
                 bot,
                 p.user_id,
-                f"**Dogfight #{game.id}**: {p.text}",
+                f"**Dogfight #{game.id}**: {p.text}\n{hand_text(service, game, p.seat)}",
                 action_view(service, game, p.seat),
             )
             if not ok:

@@ -230,3 +230,44 @@ async def test_demo_is_deterministic(
     assert sorted(p.read_bytes() for p in (tmp_path / "a").iterdir()) == sorted(
         p.read_bytes() for p in (tmp_path / "b").iterdir()
     )
+
+
+async def test_two_simultaneous_clicks_never_both_apply(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob)
+    for user in (alice, bob):
+        await UiPlayer(fake, user, game_id, thread).act("alt M")
+    game = await bot.service.load(game_id)
+    assert game.state is not None
+    seat = bot.service.engine.pending(game.state)[0].seat
+    user = alice if seat == "A1" else bob
+    actions_before = len(await bot.service.storage.load_actions(game_id))
+    hand = await UiPlayer(fake, user, game_id, thread).open_hand()
+    buttons = [c for c in components_of(hand) if str(c.get("custom_id", "")).startswith("th:a:")]
+    assert len(buttons) >= 2
+    # Two different moves clicked at the same instant: the lock and the version
+    # check let exactly one through; the other is told the game moved on.
+    for button in buttons[:2]:
+        data = {"custom_id": button["custom_id"], "component_type": 2}
+        fake.interact(user, 3, data, int(hand["channel_id"]), message=hand)
+    await fake.settle()
+    assert len(await bot.service.storage.load_actions(game_id)) == actions_before + 1
+    answers = [m["content"] for m in fake.ephemeral_for(user)[-2:]]
+    assert sum("out of date" in a or "same moment" in a for a in answers) == 1
+
+
+async def test_game_log_is_public_notation_and_narration(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob)
+    await UiPlayer(fake, alice, game_id, thread).act("alt L")
+    tok = await fake.slash(bob, "game log", channel_id=thread)
+    ((name, data),) = fake.files(fake.original(tok))
+    assert name == f"dogfight-{game_id}.txt"
+    text = data.decode()
+    assert "A1: alt ?" in text and "alt L" not in text, "a pick stays secret until both picked"
+    await UiPlayer(fake, bob, game_id, thread).act("alt M")
+    tok = await fake.slash(bob, "game log", channel_id=thread)
+    text = fake.files(fake.original(tok))[0][1].decode()
+    assert "A1: alt L" in text and "X1: alt M" in text and "Altitudes revealed" in text

@@ -465,6 +465,17 @@ class GameService:
         assert game.state is not None
         return self.engine.view(game.state, seat)
 
+    def status_text(self, game: LoadedGame, view: DifView) -> str:
+        """One line for /game status: turn, step and who is awaited, or the result."""
+        text = f"Dogfight #{game.id}, turn {view.turn}: {view.step}."
+        result = game.record.result
+        if game.record.status is not GameStatus.ACTIVE:
+            if result:
+                text += f" Result: {result['verdict']}."
+            return text
+        waiting = ", ".join(f"<@{game.holder(p.seat)}> ({p.prompt})" for p in view.pending)
+        return text + (f" Waiting for {waiting}." if waiting else "")
+
     def legal(self, game: LoadedGame, seat: str) -> list[Action]:
         if game.state is None or game.record.status is not GameStatus.ACTIVE:
             return []

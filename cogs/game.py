@@ -62,12 +62,7 @@ class GameCog(commands.Cog):
 
             view = service.view(game, None)
             png = await asyncio.to_thread(render_table, view)
-            waiting = ", ".join(f"<@{game.holder(p.seat)}> ({p.prompt})" for p in view.pending)
-            text = f"Dogfight #{game.id}, turn {view.turn}: {view.step}." + (
-                f" Waiting for {waiting}." if waiting else ""
-            )
-            if view.result:
-                text += f" Result: {view.result.verdict}."
+            text = service.status_text(game, view)
             await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="sky.png"))
 
         await guarded(interaction, work)

@@ -271,3 +271,23 @@ async def test_game_log_is_public_notation_and_narration(fake: FakeDiscord, tmp_
     tok = await fake.slash(bob, "game log", channel_id=thread)
     text = fake.files(fake.original(tok))[0][1].decode()
     assert "A1: alt L" in text and "X1: alt M" in text and "Altitudes revealed" in text
+
+
+async def test_resigning_ends_the_game_and_later_moves_are_refused(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob)
+    tok = await fake.slash(bob, "game resign", channel_id=thread)
+    assert "confirm" in fake.original(tok)["content"]
+    await fake.slash(bob, "game resign", channel_id=thread, confirm=True)
+    game = await bot.service.load(game_id)
+    assert game.record.status == "finished"
+    assert game.record.result is not None and game.record.result["winner"] == "allied"
+    assert "resigns" in fake.sent_to(thread)[-1]["content"]
+    tok = await fake.slash(alice, "play", channel_id=thread, text="alt M")
+    assert "over" in fake.original(tok)["content"]
+    tok = await fake.slash(alice, "game status", channel_id=thread)
+    assert "resigned" in fake.original(tok)["content"]
+    assert fake.files(fake.original(tok))[0][0] == "sky.png"

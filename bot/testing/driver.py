@@ -70,9 +70,12 @@ class UiPlayer:
                 and cid.endswith(":" + action)
             ):
                 return await self.fake.click(self.user, message, cid)
-            if c.get("type") == 3 and cid.startswith(f"th:s:{self.game_id}:"):
-                if any(o["value"] == action for o in c.get("options", [])):
-                    return await self.fake.click(self.user, message, cid, values=[action])
+            if (
+                c.get("type") == 3
+                and cid.startswith(f"th:s:{self.game_id}:")
+                and any(o["value"] == action for o in c.get("options", []))
+            ):
+                return await self.fake.click(self.user, message, cid, values=[action])
             if (
                 c.get("type") == 3
                 and cid.startswith(f"th:d:{self.game_id}:")

@@ -82,9 +82,8 @@ def assert_private_messages_reach_only_owners(
         assert not PRIVATE.search(text_of(m)), (
             f"hidden information in a public message: {m['content']!r}"
         )
-    for seat, owner in owners.items():
-        others = [u for s, u in owners.items() if s != seat]
-        for other in others:
+    for seat in owners:
+        for other in (u for s, u in owners.items() if s != seat):
             for m in fake.ephemeral_for(other) + fake.dms(other):
                 text = text_of(m)
                 if PRIVATE.search(text):

@@ -66,10 +66,10 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
         await reply(interaction, f"⛔ {exc}")
     except Exception:
         log.exception(
-            "command failed: user=%s channel=%s data=%s",
+            "command failed: user=%s channel=%s what=%s",
             interaction.user.id,
             interaction.channel_id,
-            interaction.data,
+            _what(interaction),
         )
         try:
             await reply(
@@ -78,6 +78,14 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
             )
         except discord.HTTPException:
             log.warning("could not tell the user about the failure", exc_info=True)
+
+
+def _what(interaction: discord.Interaction) -> str:
+    """What was used, for the log, without the move itself (it may be a secret pick)."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    if "custom_id" in data:
+        return ":".join(str(data["custom_id"]).split(":")[:5])
+    return f"/{data.get('name', '?')}"
 
 
 # ---------------------------------------------------------------- components

@@ -9,6 +9,7 @@ is every rules bug ever fixed. Exit status 0 when every vector passes.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections import Counter
 from collections.abc import Iterable
@@ -19,13 +20,14 @@ from typing import Any
 import yaml
 
 from engine.core.errors import EngineError, RuleViolation
+from engine.core.events import Event
 from engine.dif.actions import Action
-from engine.dif.components import Altitude, Position
+from engine.dif.components import Aircraft, Altitude, Position
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.setup import DifSetup
 from engine.dif.state import GameState
 
-__all__ = ["VectorResult", "main", "run_file", "run_vector"]
+__all__ = ["VectorResult", "check", "load_vector", "main", "run_file", "run_vector"]
 
 
 @dataclass
@@ -40,20 +42,51 @@ class VectorResult:
         return not self.failures
 
 
+class _Loader(yaml.SafeLoader):
+    """YAML with YAML 1.2 booleans: only true/false, so ``{leader: A1, on: X1}`` keeps
+    its ``on`` key (YAML 1.1 reads on/off/yes/no as booleans)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool",
+    re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+    list("tTfF"),
+)
+
+
+def load_vector(path: Path) -> dict[str, Any]:
+    """Read one vector file."""
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: a vector is a YAML mapping")
+    return data
+
+
 def run_file(path: Path, engine: DifEngine | None = None) -> VectorResult:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return run_vector(data, str(path), engine)
+    return run_vector(load_vector(path), str(path), engine)
 
 
-def run_vector(data: dict[str, Any], where: str = "<vector>", engine: DifEngine | None = None) -> VectorResult:
+def run_vector(
+    data: dict[str, Any], where: str = "<vector>", engine: DifEngine | None = None
+) -> VectorResult:
     engine = engine or default_engine()
     result = VectorResult(where, str(data.get("name", where)))
     if data.get("system", "dif") != "dif":
         result.failures.append(f"unknown system {data.get('system')!r}")
         return result
+    events: list[Event] = []
     try:
+        if data.get("aircraft"):
+            # Aircraft a printed example needs that the shipped data lacks, authored in
+            # the vector itself with the data schema (like a content pack).
+            extra = [Aircraft.model_validate(a) for a in data["aircraft"]]
+            engine = DifEngine(engine.deck, {**engine.aircraft, **{a.id: a for a in extra}})
         setup = DifSetup.model_validate(data["setup"])
-        state, _ = engine.new_game(setup, int(data.get("seed", 0)))
+        state, events = engine.new_game(setup, int(data.get("seed", 0)))
     except (EngineError, ValueError) as exc:
         result.failures.append(f"setup: {exc}")
         return result
@@ -73,21 +106,29 @@ def run_vector(data: dict[str, Any], where: str = "<vector>", engine: DifEngine 
                 except RuleViolation as exc:
                     want = str(step.get("because", ""))
                     if want and want.lower() not in str(exc).lower():
-                        result.failures.append(f"{label}: refused with {exc!r}, expected to mention {want!r}")
+                        result.failures.append(
+                            f"{label}: refused with {exc!r}, expected to mention {want!r}"
+                        )
                 else:
-                    result.failures.append(f"{label}: {seat} '{text}' was accepted but must be refused")
+                    result.failures.append(
+                        f"{label}: {seat} '{text}' was accepted but must be refused"
+                    )
             else:
                 try:
-                    state, _ = engine.apply(state, seat, action)
+                    state, events = engine.apply(state, seat, action)
                 except EngineError as exc:
                     legal = ", ".join(str(a) for a in engine.legal_actions(state, seat)) or "none"
-                    result.failures.append(f"{label}: {seat} '{text}' refused: {exc} (legal: {legal})")
+                    result.failures.append(
+                        f"{label}: {seat} '{text}' refused: {exc} (legal: {legal})"
+                    )
                     return result
             result.steps += 1
         if "expect" in step:
-            result.failures.extend(f"{label}: {f}" for f in check(engine, state, step["expect"]))
+            result.failures.extend(
+                f"{label}: {f}" for f in check(engine, state, step["expect"], events)
+            )
     if "expect" in data:
-        result.failures.extend(f"end: {f}" for f in check(engine, state, data["expect"]))
+        result.failures.extend(f"end: {f}" for f in check(engine, state, data["expect"], events))
     return result
 
 
@@ -95,8 +136,18 @@ def _multiset(codes: Iterable[str]) -> list[str]:
     return sorted(Counter(codes).elements())
 
 
-def check(engine: DifEngine, state: GameState, expect: dict[str, Any]) -> list[str]:
-    """Compare the state with the expectations; returns what differs."""
+def check(
+    engine: DifEngine,
+    state: GameState,
+    expect: dict[str, Any],
+    events: Iterable[Event] = (),
+) -> list[str]:
+    """Compare the state with the expectations; returns what differs.
+
+    ``events`` are those of the last action, for the ``events`` expectation (each
+    listed text must appear in one of its public narration lines).
+    """
+    events = list(events)
     out: list[str] = []
     view = engine.view(state, None)
 
@@ -108,7 +159,11 @@ def check(engine: DifEngine, state: GameState, expect: dict[str, Any]) -> list[s
         if key == "positions":
             for pair, pos in want.items():
                 a, b = pair.split(" on ")
-                differ(f"position {pair}", Position(engine.pos(state, a, b)).label, str(pos).capitalize())
+                differ(
+                    f"position {pair}",
+                    Position(engine.pos(state, a, b)).label,
+                    str(pos).capitalize(),
+                )
         elif key in ("hits", "damaged", "status"):
             for ref, v in want.items():
                 plane = engine._plane(state, ref) if not ref.endswith("-lost") else None
@@ -132,7 +187,11 @@ def check(engine: DifEngine, state: GameState, expect: dict[str, Any]) -> list[s
         elif key == "minihand":
             for seat, codes in want.items():
                 e = state.elements[seat]
-                differ(f"mini-hand {seat}", _multiset(engine.code[c] for c in e.minihand + e.defence), _multiset(codes))
+                differ(
+                    f"mini-hand {seat}",
+                    _multiset(engine.code[c] for c in e.minihand + e.defence),
+                    _multiset(codes),
+                )
         elif key == "bursts_left":
             differ("bursts left", view.bursts_left, want)
         elif key == "turn":
@@ -142,13 +201,30 @@ def check(engine: DifEngine, state: GameState, expect: dict[str, Any]) -> list[s
         elif key == "step":
             differ("step", state.step, want)
         elif key == "pending":
-            differ("pending", [f"{p.seat} {p.kind}" for p in engine.pending(state)], list(want) if isinstance(want, list) else [want])
+            differ(
+                "pending",
+                [f"{p.seat} {p.kind}" for p in engine.pending(state)],
+                list(want) if isinstance(want, list) else [want],
+            )
         elif key == "vp":
             differ("VP", {k.value: v for k, v in engine.victory_points(state).items()}, want)
+        elif key == "winner":
+            differ("winner", state.result["winner"] if state.result else None, want)
+        elif key == "in_play":
+            differ(
+                "cards in play", _multiset(engine.code[c] for c in state.in_play), _multiset(want)
+            )
+        elif key == "discard_count":
+            differ("discard pile size", len(state.discard), want)
+        elif key == "events":
+            public = [e.text for e in events if e.public]
+            for text in want:
+                if not any(str(text).lower() in line.lower() for line in public):
+                    out.append(f"no public event mentions {text!r}: {public!r}")
         elif key == "verdict":
             differ("verdict", state.result["verdict"] if state.result else None, want)
         elif key == "deck_top":
-            got = [engine.code[c] for c in reversed(state.deck[-len(want):])] if want else []
+            got = [engine.code[c] for c in reversed(state.deck[-len(want) :])] if want else []
             differ("next cards", got, list(want))
         elif key == "legal":
             seat = want["seat"]
@@ -178,7 +254,9 @@ def _paths(args: Iterable[str]) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.conformance", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.conformance", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("paths", nargs="+", help="vector files or directories of them")
     args = parser.parse_args(argv)
     failed = passed = 0

@@ -6,4 +6,4 @@ from engine.core.errors import EngineError, MalformedAction, RuleViolation, Setu
 from engine.core.events import Event
 from engine.core.rng import Rng
 
-__all__ = ["EngineError", "Event", "MalformedAction", "RuleViolation", "Rng", "SetupError"]
+__all__ = ["EngineError", "Event", "MalformedAction", "Rng", "RuleViolation", "SetupError"]

@@ -136,7 +136,9 @@ class Action:
             return cls(verb)
         if verb == "alt":
             if len(args) != 1 or args[0] not in _ALTITUDES:
-                raise MalformedAction(f"{text!r}: use 'alt VL', 'alt L', 'alt M', 'alt H' or 'alt VH'")
+                raise MalformedAction(
+                    f"{text!r}: use 'alt VL', 'alt L', 'alt M', 'alt H' or 'alt VH'"
+                )
             return cls.altitude(args[0])
         if verb == "wm":
             if len(args) != 1:

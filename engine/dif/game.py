@@ -95,6 +95,8 @@ class DifEngine:
                 raise SetupError(f"unknown aircraft {e.aircraft!r}")
             if ac.side is not e.side:
                 raise SetupError(f"{ac.name} flies for the {ac.side.label(setup.ruleset)} side")
+            if setup.ruleset not in ac.rulesets:
+                raise SetupError(f"{ac.name} is not part of the {setup.ruleset.value} game")
             if ac.year > setup.year:
                 raise SetupError(
                     f"{ac.name} entered service in {ac.year}, after {setup.year} (4.3)"
@@ -139,7 +141,7 @@ class DifEngine:
         preset_order = list(setup.order) if setup.order else None
         for p in setup.positions:
             self._set_pos(state, p.leader, p.on, int(p.position))
-        self._maybe_reveal(state, events, deal=setup.hands is None, order=preset_order)
+        self._maybe_reveal(state, events, order=preset_order)
         return state, events
 
     def _take(self, state: GameState, code: str) -> int:
@@ -157,7 +159,7 @@ class DifEngine:
         return f"Dogfight, {state.year}. " + "; ".join(sides) + "."
 
     def _maybe_reveal(
-        self, state: GameState, events: list[Event], *, deal: bool, order: list[str] | None = None
+        self, state: GameState, events: list[Event], *, order: list[str] | None = None
     ) -> None:
         """Once every seat has picked, reveal altitudes, deal, flip the coin (4.5-4.7)."""
         if any(e.pick is None for e in state.elements.values()):
@@ -176,15 +178,18 @@ class DifEngine:
                 + ".",
             )
         )
-        if deal:
-            for e in state.elements.values():
+        for e in state.elements.values():
+            # 4.6: deal each hand; a hand fixed by the setup (examples, tests) is kept.
+            if not e.hand:
                 self._draw(state, e, self._leader_ratings(e).hand_size, e.hand, events)
         rng = Rng(state.rng)
         if state.first_side is None:
             state.first_side = Side.AXIS.value if rng.coin() else Side.ALLIED.value
         state.rng = rng.state
         first = Side(state.first_side)
-        events.append(Event("initiative", f"Coin flip: the {first.label(rs)} side goes first (4.7)."))
+        events.append(
+            Event("initiative", f"Coin flip: the {first.label(rs)} side goes first (4.7).")
+        )
         if order is None:
             by_side = {
                 s: sorted(e.seat for e in state.elements.values() if e.side == s.value)
@@ -239,9 +244,12 @@ class DifEngine:
         return f"{self._ac(e).name} ({e.seat})"
 
     def _plane_label(self, state: GameState, ref: str) -> str:
-        e = state.elements[ref[:-1]]
+        base, _, lost = ref.partition("-")  # "A1L-lost1": a leader shot down (11.2)
+        e = state.elements[base[:-1]]
         name = self._ac(e).name
-        return f"{name} ({e.seat})" if ref[-1] == "L" else f"{name} wingman ({e.seat})"
+        if lost:
+            return f"{name} ({e.seat}, shot down)"
+        return f"{name} ({e.seat})" if base[-1] == "L" else f"{name} wingman ({e.seat})"
 
     def pos(self, state: GameState, a: str, b: str) -> int:
         """Position of leader ``a`` on leader ``b`` (symmetric: pos(b, a) == -pos(a, b))."""
@@ -279,11 +287,19 @@ class DifEngine:
             rng = Rng(state.rng)
             rng.shuffle(state.deck)
             state.rng = rng.state
-            events.append(Event("reshuffle", "The discard pile is shuffled into a new draw pile (4.61)."))
+            events.append(
+                Event("reshuffle", "The discard pile is shuffled into a new draw pile (4.61).")
+            )
         return state.deck.pop()
 
     def _draw(
-        self, state: GameState, e: Element, n: int, into: list[int], events: list[Event], what: str = "hand"
+        self,
+        state: GameState,
+        e: Element,
+        n: int,
+        into: list[int],
+        events: list[Event],
+        what: str = "hand",
     ) -> None:
         drawn: list[int] = []
         for _ in range(max(n, 0)):
@@ -295,8 +311,13 @@ class DifEngine:
         if drawn or n > 0:
             noun = "card" if len(drawn) == 1 else "cards"
             events.append(
-                Event("draw", f"{self._el_label(state, e)} draws {len(drawn)} {noun}{'' if what == 'hand' else ' for the ' + what}.",
-                      data={"seat": e.seat, "count": len(drawn)})
+                Event(
+                    "draw",
+                    f"{self._el_label(state, e)} draws {len(drawn)} {noun}"
+                    + ("" if what == "hand" else f" for the {what}")
+                    + ".",
+                    data={"seat": e.seat, "count": len(drawn)},
+                )
             )
             if drawn:
                 events.append(
@@ -380,6 +401,9 @@ class DifEngine:
         if p.kind == "wingman_attack":
             tgt = state.t.wm_target
             assert tgt is not None
+            target = self._plane(state, tgt)
+            if target is None or not target.flying:
+                return [Action.simple("done")]
             return [Action.simple("done")] + [Action.play(c, tgt) for c in self._codes(e.minihand)]
         if p.kind == "altitude_step":
             return [Action.simple("stay"), Action.simple("dive")] + [
@@ -388,7 +412,9 @@ class DifEngine:
         if p.kind == "follow":
             assert state.follow is not None
             n = self._follow_cost(state, state.follow)
-            combos = {tuple(sorted(self.code[c] for c in combo)) for combo in combinations(e.hand, n)}
+            combos = {
+                tuple(sorted(self.code[c] for c in combo)) for combo in combinations(e.hand, n)
+            }
             return [Action.simple("nofollow")] + [Action.follow(c) for c in sorted(combos)]
         if p.kind == "play":
             out = [Action.simple("done"), Action.simple("giveup"), Action.simple("evade")]
@@ -408,9 +434,8 @@ class DifEngine:
         if p.kind == "respond":
             x = state.exchange
             assert x is not None
-            src = self._response_source(state, x)
             out = [Action.simple("pass")]
-            for c in self._codes(src):
+            for c in self._codes(self._response_cards(state, x)):
                 out.append(Action.respond(c))
                 if c != "SCI":
                     out.append(Action.respond(c, as_sci=True))
@@ -489,22 +514,34 @@ class DifEngine:
     def _same_altitude(self, state: GameState, a: str, b: str) -> bool:
         return state.elements[a].altitude == state.elements[b].altitude
 
-    def _target_refusal(self, state: GameState, e: Element, ref: str) -> str | None:
+    def _target_refusal(
+        self, state: GameState, e: Element, ref: str, *, by_leader: bool
+    ) -> str | None:
         """Who a leader's or wingman's attack may go to (6.5-6.6, 7.3, 10.3)."""
         target = self._plane(state, ref)
         if target is None or not target.flying:
             return f"{ref} is not an aircraft still in the fight."
         o = state.elements[ref[:-1]]
         if o.side == e.side:
-            return "You cannot attack an aircraft of your own side."
+            return "You cannot attack an aircraft of your own side (8.21)."
         if not self._same_altitude(state, e.seat, o.seat):
             return "You may only attack an aircraft at your own altitude (7.3)."
         mine = self.engaged_with(state, e.seat)
-        if mine is not None and mine != o.seat and not (ref[-1] == "W" and False):
-            return (
-                f"Your leader is engaged with {self._el_label(state, state.elements[mine])}: "
-                "you may only attack that leader or its wingman (6.5, 10.3a)."
-            )
+        if mine is not None:
+            other = self._el_label(state, state.elements[mine])
+            if by_leader and ref != f"{mine}L":
+                # 6.5 / RotL L86: an Assigned (Engaged) leader attacks only the enemy
+                # leader it is engaged with, not even that leader's wingman; it must
+                # give up its position first (6.36) or maneuver back to Neutral.
+                return (
+                    f"Your leader is engaged with {other}: it may only attack that leader "
+                    "(6.5); give up your position first to attack another aircraft (6.36)."
+                )
+            if not by_leader and o.seat != mine:
+                return (
+                    f"Your leader is engaged with {other}: your wingman may only attack "
+                    "that leader or its wingman (10.3a)."
+                )
         if ref[-1] == "L" and mine is None:
             theirs = self.engaged_with(state, o.seat)
             if theirs is not None:
@@ -517,7 +554,7 @@ class DifEngine:
     def _wm_target_refusal(self, state: GameState, e: Element, ref: str) -> str | None:
         if e.wingman is None or not e.wingman.flying:
             return "Your element has no wingman."
-        return self._target_refusal(state, e, ref)
+        return self._target_refusal(state, e, ref, by_leader=False)
 
     def _wm_play_refusal(self, state: GameState, e: Element, a: Action) -> str | None:
         if a.target != state.t.wm_target:
@@ -526,7 +563,10 @@ class DifEngine:
         if self._find(e.minihand, code) is None:
             return f"Your wingman's mini-hand holds no {code}."
         if a.as_sci or a.arg is not None:
-            return "A wingman cannot use its aircraft's agility or a Vertical Roll as an attack (RotL L209)."
+            return (
+                "A wingman plays its mini-hand as drawn: no agility, and no Vertical Roll "
+                "as an attack (5.26, RotL L209)."
+            )
         kind = CardKind(code.split("-")[0])
         target = self._plane(state, a.target or "")
         if target is None or not target.flying:
@@ -536,7 +576,10 @@ class DifEngine:
         if kind not in _POSITION_DELTA:
             return f"{kind.label} cannot be played as an attack (2.2)."
         if target.role == "wingman":
-            return f"A wingman attacking a wingman may only play In My Sights or Out of the Sun (10.52)."
+            return (
+                "A wingman attacking a wingman may only play In My Sights or Out of the Sun "
+                "(10.52)."
+            )
         return self._position_card_refusal(kind, self.pos(state, e.seat, target.ref[:-1]))
 
     def _position_card_refusal(self, kind: CardKind, p: int) -> str | None:
@@ -547,7 +590,9 @@ class DifEngine:
         if kind is CardKind.SCI and p != Position.DISADVANTAGED:
             return "Scissors may be played as an attack only when Disadvantaged (6.34)."
         if kind is CardKind.FUT and p >= Position.NEUTRAL:
-            return "Full Throttle may be played as an attack only when Disadvantaged or Tailed (6.33)."
+            return (
+                "Full Throttle may be played as an attack only when Disadvantaged or Tailed (6.33)."
+            )
         return None
 
     def _altitude_refusal(self, state: GameState, e: Element, a: Action) -> str | None:
@@ -556,7 +601,9 @@ class DifEngine:
             return "You are already at Very Low (7.2)."
         if a.verb == "climb":
             if alt >= self._ac(e).max_altitude:
-                return f"{self._ac(e).name} cannot climb above {self._ac(e).max_altitude.label} (7.2)."
+                return (
+                    f"{self._ac(e).name} cannot climb above {self._ac(e).max_altitude.label} (7.2)."
+                )
             return self._hand_refusal(e.hand, [a.card or ""], "discard for the climb (7.21b)")
         return None
 
@@ -564,11 +611,13 @@ class DifEngine:
         p = Position(self.pos(state, f.follower, f.mover))
         return tables.follow_cost(Ruleset(state.ruleset), p, f.direction > 0, f.vertical)
 
-    def _follow_refusal(self, state: GameState, e: Element, f: FollowOffer, a: Action) -> str | None:
+    def _follow_refusal(
+        self, state: GameState, e: Element, f: FollowOffer, a: Action
+    ) -> str | None:
         n = self._follow_cost(state, f)
         if len(a.cards) != n:
             return f"Following this altitude change costs exactly {n} discard(s) (7.21d, 7.22)."
-        new_alt = (state.elements[f.mover].altitude or 0)
+        new_alt = state.elements[f.mover].altitude or 0
         if new_alt > self._ac(e).max_altitude:
             return f"{self._ac(e).name} cannot fly that high (7.2)."
         return self._hand_refusal(e.hand, a.cards, "discard to follow")
@@ -579,13 +628,22 @@ class DifEngine:
             return None
         if a.verb == "giveup":
             if t.played:
-                return "Give up a position at the start of the Play Cards step, before any card (6.36)."
+                return (
+                    "Give up a position at the start of the Play Cards step, before any card "
+                    "(6.36)."
+                )
             if not any(self.pos(state, e.seat, o) > 0 for o in self._enemy_seats(state, e)):
-                return "Your leader is neither Advantaged nor Tailing: there is no position to give up (6.36)."
+                return (
+                    "Your leader is neither Advantaged nor Tailing: there is no position to "
+                    "give up (6.36)."
+                )
             return None
         if a.verb == "evade":
             if t.played:
-                return "Evasion replaces playing cards: it must come before any card (12.11, RotL L292)."
+                return (
+                    "Evasion replaces playing cards: it must come before any card "
+                    "(12.11, RotL L292)."
+                )
             return None
         code = a.card or ""
         if self._find(e.hand, code) is None:
@@ -600,7 +658,9 @@ class DifEngine:
                     return "Diving with a Vertical Roll discards nothing (7.21b)."
                 return None
             if alt >= self._ac(e).max_altitude:
-                return f"{self._ac(e).name} cannot climb above {self._ac(e).max_altitude.label} (7.2)."
+                return (
+                    f"{self._ac(e).name} cannot climb above {self._ac(e).max_altitude.label} (7.2)."
+                )
             if len(a.cards) != 1:
                 return "Climbing costs one discard besides the Vertical Roll (7.21b)."
             rest = list(e.hand)
@@ -608,7 +668,10 @@ class DifEngine:
             return self._hand_refusal(rest, a.cards, "discard for the climb (7.21b)")
         if a.as_sci:
             if not self._ac(e).agile:
-                return f"{self._ac(e).name} is not agile: only agile aircraft play a card as Scissors (5.26)."
+                return (
+                    f"{self._ac(e).name} is not agile: only agile aircraft play a card as "
+                    "Scissors (5.26)."
+                )
             if t.agile_used:
                 return "An agile aircraft treats a card as Scissors only once per turn (5.26)."
             kind = CardKind.SCI
@@ -620,7 +683,7 @@ class DifEngine:
                 f"Your leader already attacked {self._plane_label(state, t.target)} this turn: "
                 "attack cards go against one aircraft per turn (8.5b)."
             )
-        why = self._target_refusal(state, e, ref)
+        why = self._target_refusal(state, e, ref, by_leader=True)
         if why:
             return why
         target = self._plane(state, ref)
@@ -628,7 +691,10 @@ class DifEngine:
         lr = self._leader_ratings(e)
         if target.role == "wingman":
             if kind in (CardKind.SCI, CardKind.FUT):
-                return f"{kind.label} changes position between leaders: it cannot be played at a wingman (10.61)."
+                return (
+                    f"{kind.label} changes position between leaders: it cannot be played at "
+                    "a wingman (10.61)."
+                )
             if kind in BURST_KINDS:
                 budget = lr.bursts + t.wm_bonus
                 return self._burst_refusal(code, t.bursts_used, budget)
@@ -661,12 +727,26 @@ class DifEngine:
         a = state.elements[x.attacker[:-1]]
         return a.minihand if x.source == "minihand" else a.hand
 
+    def _response_cards(self, state: GameState, x: Exchange) -> list[int]:
+        """The cards the responder may answer with now.
+
+        A climbing Vertical Roll names the card it will discard (7.21b, 7.22); that card
+        is set aside until the roll resolves, so the mover cannot also play it as a
+        response in the same exchange.
+        """
+        src = self._response_source(state, x)
+        if not x.defender_to_move and x.climb_discard is not None:
+            return [c for c in src if c != x.climb_discard]
+        return list(src)
+
     def _respond_refusal(self, state: GameState, e: Element, x: Exchange, a: Action) -> str | None:
         code = a.card or ""
         src = self._response_source(state, x)
-        c = self._find(src, code)
+        c = self._find(self._response_cards(state, x), code)
         if c is None:
             where = "mini-hand" if src is not e.hand else "hand"
+            if self._find(src, code) is not None:
+                return f"Your {code} is set aside to pay for the Vertical Roll climb (7.22)."
             return f"Your {where} holds no {code}."
         responds = self.cards[c].type.responds_to
         if a.as_sci:
@@ -680,7 +760,9 @@ class DifEngine:
             responds = self._sci_responds
         last = CardKind(x.last_kind)
         if last not in responds:
-            return f"{code}{'=SCI' if a.as_sci else ''} does not respond to {last.label} (8.31, 8.42)."
+            return (
+                f"{code}{'=SCI' if a.as_sci else ''} does not respond to {last.label} (8.31, 8.42)."
+            )
         return None
 
     @functools.cached_property
@@ -709,7 +791,7 @@ class DifEngine:
     def _do_altitude(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
         e.pick = int(Altitude.from_code(a.arg or ""))
         ev.append(Event("pick", f"{self._el_label(s, e)} has chosen a starting altitude."))
-        self._maybe_reveal(s, ev, deal=not any(el.hand for el in s.elements.values()))
+        self._maybe_reveal(s, ev)
 
     def _do_wingman(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
         if a.verb == "skip":
@@ -719,10 +801,16 @@ class DifEngine:
         ref = a.target or ""
         assert e.wingman is not None
         s.t.wm_target = ref
-        ev.append(Event("wm", f"{self._plane_label(s, e.wingman.ref)} attacks {self._plane_label(s, ref)} (3.1)."))
-        off = self._wingman_ratings(e.wingman).offensive + tables.wingman_modifiers(
-            Altitude(e.altitude or 0), self._ac(e).turbocharged
-        )[0]
+        ev.append(
+            Event(
+                "wm",
+                f"{self._plane_label(s, e.wingman.ref)} attacks {self._plane_label(s, ref)} (3.1).",
+            )
+        )
+        off = (
+            self._wingman_ratings(e.wingman).offensive
+            + tables.wingman_modifiers(Altitude(e.altitude or 0), self._ac(e).turbocharged)[0]
+        )
         self._draw(s, e, off, e.minihand, ev, "wingman's mini-hand")
         if ref[-1] == "W":  # 10.51: the defending wingman draws its mini-hand too
             self._draw_defence(s, s.elements[ref[:-1]], ev)
@@ -731,25 +819,29 @@ class DifEngine:
 
     def _draw_defence(self, s: GameState, o: Element, ev: list[Event]) -> None:
         assert o.wingman is not None
-        d = self._wingman_ratings(o.wingman).defensive + tables.wingman_modifiers(
-            Altitude(o.altitude or 0), self._ac(o).turbocharged
-        )[1]
+        d = (
+            self._wingman_ratings(o.wingman).defensive
+            + tables.wingman_modifiers(Altitude(o.altitude or 0), self._ac(o).turbocharged)[1]
+        )
         self._draw(s, o, d, o.defence, ev, "wingman's defensive mini-hand")
 
     def _maybe_end_wingman_attack(self, s: GameState, e: Element, ev: list[Event]) -> None:
         if s.step != "wingman_attack" or s.exchange is not None:
             return
         p = Pending(e.seat, "wingman_attack")
-        if any(
-            a.verb == "play" and self._refusal(s, p, a) is None for a in self._candidates(s, p)
-        ):
+        if any(a.verb == "play" and self._refusal(s, p, a) is None for a in self._candidates(s, p)):
             return
         self._end_wingman_attack(s, e, ev)
 
     def _end_wingman_attack(self, s: GameState, e: Element, ev: list[Event]) -> None:
         if e.minihand:
-            ev.append(Event("discard", f"{self._el_label(s, e)} discards the rest of the wingman's mini-hand: "
-                            f"{', '.join(self.label[c] for c in e.minihand)}."))
+            ev.append(
+                Event(
+                    "discard",
+                    f"{self._el_label(s, e)} discards the rest of the wingman's mini-hand: "
+                    f"{', '.join(self.label[c] for c in e.minihand)}.",
+                )
+            )
         self._discard(s, e.minihand)
         e.minihand = []
         self._discard_defences(s, e, ev)
@@ -758,8 +850,13 @@ class DifEngine:
     def _discard_defences(self, s: GameState, e: Element, ev: list[Event]) -> None:
         for o in s.elements.values():
             if o.defence:
-                ev.append(Event("discard", f"{self._el_label(s, o)} discards its wingman's mini-hand: "
-                                f"{', '.join(self.label[c] for c in o.defence)}."))
+                ev.append(
+                    Event(
+                        "discard",
+                        f"{self._el_label(s, o)} discards its wingman's mini-hand: "
+                        f"{', '.join(self.label[c] for c in o.defence)}.",
+                    )
+                )
                 self._discard(s, o.defence)
                 o.defence = []
 
@@ -773,12 +870,20 @@ class DifEngine:
     def _do_altitude_step(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
         s.step = "play"
         if a.verb == "stay":
-            ev.append(Event("stay", f"{self._el_label(s, e)} stays at {Altitude(e.altitude or 0).label}."))
+            ev.append(
+                Event("stay", f"{self._el_label(s, e)} stays at {Altitude(e.altitude or 0).label}.")
+            )
             return
         self._change_altitude(s, e, 1 if a.verb == "climb" else -1, a.card, False, ev)
 
     def _change_altitude(
-        self, s: GameState, e: Element, direction: int, discard: str | int | None, vertical: bool, ev: list[Event]
+        self,
+        s: GameState,
+        e: Element,
+        direction: int,
+        discard: str | int | None,
+        vertical: bool,
+        ev: list[Event],
     ) -> None:
         """Steps a-d of 7.21 (and 7.22 for a Vertical Roll)."""
         e.altitude = (e.altitude or 0) + direction
@@ -789,16 +894,33 @@ class DifEngine:
             assert c is not None
             e.hand.remove(c)
             self._discard(s, [c])
-            ev.append(Event("altitude", f"{self._el_label(s, e)} {verb}{how} to {Altitude(e.altitude).label}, discarding {self.label[c]}."))
+            ev.append(
+                Event(
+                    "altitude",
+                    f"{self._el_label(s, e)} {verb}{how} to {Altitude(e.altitude).label}, "
+                    f"discarding {self.label[c]}.",
+                )
+            )
         else:
-            ev.append(Event("altitude", f"{self._el_label(s, e)} {verb}{how} to {Altitude(e.altitude).label}."))
+            ev.append(
+                Event(
+                    "altitude",
+                    f"{self._el_label(s, e)} {verb}{how} to {Altitude(e.altitude).label}.",
+                )
+            )
             self._draw(s, e, 1, e.hand, ev)
         follower = None
         for o in self._enemy_seats(s, e):
             p = self.pos(s, e.seat, o)
             if p > 0:  # 7.21c: lose Advantaged / Tailing
                 self._set_pos(s, e.seat, o, 0)
-                ev.append(Event("position", f"{self._el_label(s, e)} loses its position on {self._el_label(s, s.elements[o])} (7.21c)."))
+                ev.append(
+                    Event(
+                        "position",
+                        f"{self._el_label(s, e)} loses its position on "
+                        f"{self._el_label(s, s.elements[o])} (7.21c).",
+                    )
+                )
             elif p < 0:
                 follower = o
         if follower is not None:
@@ -811,7 +933,11 @@ class DifEngine:
         mover = s.elements[f.mover]
         if a.verb == "nofollow":
             self._set_pos(s, e.seat, mover.seat, 0)
-            ev.append(Event("follow", f"{self._el_label(s, e)} does not follow and becomes Neutral (7.24)."))
+            ev.append(
+                Event(
+                    "follow", f"{self._el_label(s, e)} does not follow and becomes Neutral (7.24)."
+                )
+            )
         else:
             paid = []
             for code in a.cards:
@@ -822,7 +948,13 @@ class DifEngine:
             self._discard(s, paid)
             e.altitude = mover.altitude
             cost = f", discarding {', '.join(self.label[c] for c in paid)}" if paid else ""
-            ev.append(Event("follow", f"{self._el_label(s, e)} follows to {Altitude(e.altitude or 0).label}{cost} (7.21d)."))
+            ev.append(
+                Event(
+                    "follow",
+                    f"{self._el_label(s, e)} follows to "
+                    f"{Altitude(e.altitude or 0).label}{cost} (7.21d).",
+                )
+            )
             if f.direction < 0:
                 self._draw(s, e, 1, e.hand, ev)
         self._after_exchange(s, ev)
@@ -835,7 +967,13 @@ class DifEngine:
             for o in self._enemy_seats(s, e):
                 if self.pos(s, e.seat, o) > 0:
                     self._set_pos(s, e.seat, o, 0)
-                    ev.append(Event("position", f"{self._el_label(s, e)} gives up its position on {self._el_label(s, s.elements[o])} (6.36)."))
+                    ev.append(
+                        Event(
+                            "position",
+                            f"{self._el_label(s, e)} gives up its position on "
+                            f"{self._el_label(s, s.elements[o])} (6.36).",
+                        )
+                    )
             return
         if a.verb == "evade":
             self._evade(s, e, ev)
@@ -844,7 +982,9 @@ class DifEngine:
         s.t.played = True
         self._open_exchange(s, e, e.leader.ref, a, "hand", ev)
 
-    def _open_exchange(self, s: GameState, e: Element, attacker: str, a: Action, source: str, ev: list[Event]) -> None:
+    def _open_exchange(
+        self, s: GameState, e: Element, attacker: str, a: Action, source: str, ev: list[Event]
+    ) -> None:
         pile = e.minihand if source == "minihand" else e.hand
         c = self._find(pile, a.card or "")
         assert c is not None
@@ -854,10 +994,25 @@ class DifEngine:
             direction = 1 if a.arg == "up" else -1
             discard = self._find(e.hand, a.cards[0]) if a.cards else None
             stopper = next((o for o in self._enemy_seats(s, e) if self.pos(s, e.seat, o) < 0), None)
-            ev.append(Event("play", f"{self._el_label(s, e)} plays Vertical Roll to {'climb' if direction > 0 else 'dive'}."))
-            x = Exchange(attacker, f"{stopper}L" if stopper else attacker, c, "VER", source,
-                         direction=direction, climb_discard=discard)
-            if stopper is None:  # a Neutral or advantaged leader's Vertical Roll can't be stopped (7.23)
+            ev.append(
+                Event(
+                    "play",
+                    f"{self._el_label(s, e)} plays Vertical Roll to "
+                    + ("climb." if direction > 0 else "dive."),
+                )
+            )
+            x = Exchange(
+                attacker,
+                f"{stopper}L" if stopper else attacker,
+                c,
+                "VER",
+                source,
+                direction=direction,
+                climb_discard=discard,
+            )
+            if stopper is None:
+                # 7.23, RotL L205: only an Advantaged or Tailing enemy leader may stop a
+                # Vertical Roll; a Neutral or Advantaged mover's roll takes effect at once.
                 self._resolve(s, x, ev)
             else:
                 s.exchange = x
@@ -873,8 +1028,13 @@ class DifEngine:
             s.t.bursts_used += self.cards[c].type.bursts
         as_text = " as Scissors" if a.as_sci else ""
         who = self._plane_label(s, attacker)
-        ev.append(Event("play", f"{who} plays {self.label[c]}{as_text} on {self._plane_label(s, ref)}.",
-                        data={"card": self.code[c], "target": ref}))
+        ev.append(
+            Event(
+                "play",
+                f"{who} plays {self.label[c]}{as_text} on {self._plane_label(s, ref)}.",
+                data={"card": self.code[c], "target": ref},
+            )
+        )
         if first_at_wingman:  # 10.63: one defensive mini-hand for all the leader's attacks
             self._draw_defence(s, s.elements[ref[:-1]], ev)
         s.exchange = Exchange(attacker, ref, c, kind, source)
@@ -889,7 +1049,7 @@ class DifEngine:
             self._resolve(s, x, ev)
             return
         src = self._response_source(s, x)
-        c = self._find(src, a.card or "")
+        c = self._find(self._response_cards(s, x), a.card or "")
         assert c is not None
         src.remove(c)
         s.in_play.append(c)
@@ -898,8 +1058,14 @@ class DifEngine:
             s.t.agile_used = True
         x.chain.append([c, kind])
         responder = x.target if len(x.chain) % 2 == 1 else x.attacker
-        ev.append(Event("respond", f"{self._plane_label(s, responder)} responds with {self.label[c]}"
-                        f"{' as Scissors' if a.as_sci else ''}.", data={"card": self.code[c]}))
+        ev.append(
+            Event(
+                "respond",
+                f"{self._plane_label(s, responder)} responds with {self.label[c]}"
+                f"{' as Scissors' if a.as_sci else ''}.",
+                data={"card": self.code[c]},
+            )
+        )
 
     def _resolve(self, s: GameState, x: Exchange, ev: list[Event]) -> None:
         """8.44: the last card played decides; the attack takes effect if it was the attacker's."""
@@ -909,7 +1075,7 @@ class DifEngine:
             if success:
                 self._change_altitude(s, attacker, x.direction, x.climb_discard, True, ev)
             else:
-                ev.append(Event("negated", f"The Vertical Roll is stopped (7.23)."))
+                ev.append(Event("negated", "The Vertical Roll is stopped (7.23)."))
         elif not success:
             ev.append(Event("negated", f"{self.label[x.card]} is negated."))
         else:
@@ -928,7 +1094,11 @@ class DifEngine:
         if kind in BURST_KINDS:
             card = self.cards[x.card].type
             if card.fuel_tank:
-                ev.append(Event("damage", f"Fuel tank hit! {self._plane_label(s, x.target)} is destroyed."))
+                ev.append(
+                    Event(
+                        "damage", f"Fuel tank hit! {self._plane_label(s, x.target)} is destroyed."
+                    )
+                )
                 self._destroy(s, target, ev)
                 return
             hits = card.damage
@@ -939,15 +1109,26 @@ class DifEngine:
         if target.role == "wingman":  # 10.61: buying bursts against a wingman
             s.t.wm_bonus += _BURST_BUY[kind]
             lr = self._leader_ratings(s.elements[attacker_seat])
-            ev.append(Event("bursts", f"{self._el_label(s, s.elements[attacker_seat])} now has "
-                            f"{lr.bursts + s.t.wm_bonus - s.t.bursts_used} burst(s) left against the wingman (10.61)."))
+            ev.append(
+                Event(
+                    "bursts",
+                    f"{self._el_label(s, s.elements[attacker_seat])} now has "
+                    f"{lr.bursts + s.t.wm_bonus - s.t.bursts_used} burst(s) left against "
+                    "the wingman (10.61).",
+                )
+            )
             return
         p = self.pos(s, attacker_seat, target.ref[:-1]) + _POSITION_DELTA[kind]
         self._set_pos(s, attacker_seat, target.ref[:-1], p)
         me = self._el_label(s, s.elements[attacker_seat])
         them = self._el_label(s, s.elements[target.ref[:-1]])
-        ev.append(Event("position", f"{me} is now {Position(p).label} on {them}.",
-                        data={"leader": attacker_seat, "on": target.ref[:-1], "position": p}))
+        ev.append(
+            Event(
+                "position",
+                f"{me} is now {Position(p).label} on {them}.",
+                data={"leader": attacker_seat, "on": target.ref[:-1], "position": p},
+            )
+        )
 
     def _hit(self, s: GameState, p: Plane, hits: int, ev: list[Event]) -> None:
         """Damage points, flipping and shooting down (5.21; G-R9: one hit may do both)."""
@@ -956,11 +1137,18 @@ class DifEngine:
         p.hits += hits
         undamaged, damaged = self._capacity(p)
         label = self._plane_label(s, p.ref)
-        ev.append(Event("damage", f"{label} takes {hits} damage point{'s' if hits != 1 else ''} ({p.hits} in all).",
-                        data={"ref": p.ref, "hits": hits}))
+        ev.append(
+            Event(
+                "damage",
+                f"{label} takes {hits} damage point{'s' if hits != 1 else ''} ({p.hits} in all).",
+                data={"ref": p.ref, "hits": hits},
+            )
+        )
         if not p.damaged and p.hits >= undamaged:
             p.damaged = True
-            ev.append(Event("damaged", f"{label} is damaged: its card flips to the damaged side (5.21)."))
+            ev.append(
+                Event("damaged", f"{label} is damaged: its card flips to the damaged side (5.21).")
+            )
         if p.hits >= damaged:
             self._destroy(s, p, ev)
 
@@ -983,11 +1171,19 @@ class DifEngine:
         # 11.2: the wingman becomes the leader, keeps its damage, draws capacity - 1.
         e.lost.append(p)
         p.ref = f"{e.seat}L-lost{len(e.lost)}"
+        # 8.21: the attacks of this turn were against the aircraft shot down; the
+        # promoted wingman is another aircraft, so nobody may go on attacking "L".
+        if s.t.target == f"{e.seat}L":
+            s.t.target = p.ref
+        if s.t.wm_target == f"{e.seat}L":
+            s.t.wm_target = p.ref
         self._discard(s, e.defence)
         e.defence = []
         e.leader = Plane(f"{e.seat}L", wm.aircraft, "leader", wm.hits, wm.damaged, "flying", True)
         e.wingman = None
-        ev.append(Event("promoted", f"The wingman of {self._el_label(s, e)} becomes the leader (11.2)."))
+        ev.append(
+            Event("promoted", f"The wingman of {self._el_label(s, e)} becomes the leader (11.2).")
+        )
         self._draw(s, e, self._leader_ratings(e).hand_size - 1, e.hand, ev)
 
     def _after_exchange(self, s: GameState, ev: list[Event]) -> None:
@@ -1011,22 +1207,26 @@ class DifEngine:
                 continue
             t = self.cards[c].type
             base = tables.evasion_level(t.kind, t.bursts, t.fuel_tank)
-            level = base - p  # position: Tailing down 2 ... Tailed up 2 ("up" is toward A)
-            level -= {Position.TAILING: 0, Position.ADVANTAGED: 0}.get(Position(p), 0)
-            if plane.damaged:
-                level -= 1
-            if rs is Ruleset.ZERO:  # Zero! "Voluntary Dispersal: down 1"; RotL only for jets (C-X3)
-                level += 1
-            if not enemies_here:
-                level += 3
+            # 12.12 / RotL L307-318: "down" moves toward I (escapes), "up" toward A.
+            level = base + tables.evasion_shift(rs, p, plane.damaged, enemies_here)
             outcome = tables.evasion_result(rs, level, plane.damaged)
             self._discard(s, [c])
             final = tables.EVASION_LEVELS[min(max(level, 0), 8)]
-            ev.append(Event("evasion", f"{self._plane_label(s, plane.ref)} draws {self.label[c]}: level "
-                            f"{tables.EVASION_LEVELS[base]}, modified to {final}: {outcome}."))
+            ev.append(
+                Event(
+                    "evasion",
+                    f"{self._plane_label(s, plane.ref)} draws {self.label[c]}: level "
+                    f"{tables.EVASION_LEVELS[base]}, modified to {final}: {outcome}.",
+                )
+            )
             if outcome == "destroyed":
                 plane.status = "destroyed"
-                ev.append(Event("destroyed", f"{self._plane_label(s, plane.ref)} is shot down while evading!"))
+                ev.append(
+                    Event(
+                        "destroyed",
+                        f"{self._plane_label(s, plane.ref)} is shot down while evading!",
+                    )
+                )
             else:
                 if outcome == "damaged":
                     plane.damaged = True
@@ -1045,7 +1245,12 @@ class DifEngine:
             gone.append(c)
         self._discard(s, gone)
         if gone:
-            ev.append(Event("discard", f"{self._el_label(s, e)} discards {', '.join(self.label[c] for c in gone)}."))
+            ev.append(
+                Event(
+                    "discard",
+                    f"{self._el_label(s, e)} discards {', '.join(self.label[c] for c in gone)}.",
+                )
+            )
         # 3.5 / 5.22 / 5.23: draw up to the altitude-modified draw rating, never past
         # the hand limit; a hand at or over the limit draws nothing.
         lr = self._leader_ratings(e)
@@ -1059,46 +1264,74 @@ class DifEngine:
         self._discard(s, s.in_play)
         s.in_play = []
         self._discard_defences(s, s.elements[s.order[s.index]], ev)
-        s.index += 1
-        if s.index >= len(s.order):
-            s.index = 0
-            s.turn += 1
-            if s.max_turns is not None and s.turn > s.max_turns:
+        self._next_player(s, ev)
+
+    def _next_player(self, s: GameState, ev: list[Event]) -> None:
+        """Pass to the next element still in the fight, in the turn-1 order (3.0, 4.7).
+
+        The game ends after the sixth game turn (4.8) unless fought to the death, or as
+        soon as one side has no aircraft left in the fight (4.91). ``turn`` stays on
+        the last game turn played.
+        """
+        while True:
+            if self._side_out(s):
                 s.step = "over"
                 return
-            ev.append(Event("turn", f"Game turn {s.turn} begins."))
+            s.index += 1
+            if s.index >= len(s.order):
+                if s.max_turns is not None and s.turn >= s.max_turns:
+                    s.step = "over"
+                    return
+                s.index = 0
+                s.turn += 1
+                ev.append(Event("turn", f"Game turn {s.turn} begins."))
+            if s.elements[s.order[s.index]].in_fight:
+                break
         self._start_turn(s, ev)
 
     def _start_turn(self, s: GameState, ev: list[Event]) -> None:
         if self._side_out(s):
             s.step = "over"
             return
-        while not s.elements[s.order[s.index]].in_fight:
-            s.index += 1
-            if s.index >= len(s.order):
-                s.index = 0
-                s.turn += 1
-                if s.max_turns is not None and s.turn > s.max_turns:
-                    s.step = "over"
-                    return
+        if not s.elements[s.order[s.index]].in_fight:
+            self._next_player(s, ev)
+            return
         s.t = TurnState()
         e = s.elements[s.order[s.index]]
-        ev.append(Event("player_turn", f"Turn {s.turn}: {self._el_label(s, e)} to play.", data={"seat": e.seat}))
+        ev.append(
+            Event(
+                "player_turn",
+                f"Turn {s.turn}: {self._el_label(s, e)} to play.",
+                data={"seat": e.seat},
+            )
+        )
         s.step = "wingman"
         first = s.turn == 1 and s.index == 0  # 3.1: the first player skips it on turn 1
         p = Pending(e.seat, "wingman")
-        if first or e.wingman is None or not e.wingman.flying or not any(
-            self._refusal(s, p, Action.wingman(r)) is None for r in self._enemy_refs(s, e)
+        if (
+            first
+            or e.wingman is None
+            or not e.wingman.flying
+            or not any(
+                self._refusal(s, p, Action.wingman(r)) is None for r in self._enemy_refs(s, e)
+            )
         ):
             s.step = "altitude"
 
     def _side_out(self, s: GameState) -> bool:
         return any(
-            not any(e.in_fight for e in s.elements.values() if e.side == side.value) for side in Side
+            not any(e.in_fight for e in s.elements.values() if e.side == side.value)
+            for side in Side
         )
 
     def _check_end(self, s: GameState, ev: list[Event]) -> None:
-        if s.step != "over" and s.step != "setup" and s.exchange is None and s.follow is None and self._side_out(s):
+        if (
+            s.step != "over"
+            and s.step != "setup"
+            and s.exchange is None
+            and s.follow is None
+            and self._side_out(s)
+        ):
             s.step = "over"
         if s.step == "over" and s.result is None:
             self._discard(s, s.in_play)
@@ -1107,10 +1340,20 @@ class DifEngine:
             winner, verdict = tables.victory_verdict(
                 Ruleset(s.ruleset), vp[Side.AXIS], vp[Side.ALLIED], s.aircraft_at_start
             )
-            s.result = {"vp": {k.value: v for k, v in vp.items()}, "winner": winner, "verdict": verdict}
+            s.result = {
+                "vp": {k.value: v for k, v in vp.items()},
+                "winner": winner,
+                "verdict": verdict,
+            }
             rs = Ruleset(s.ruleset)
-            ev.append(Event("result", f"Game over: {verdict}. VP {Side.AXIS.label(rs)} {vp[Side.AXIS]}, "
-                            f"{Side.ALLIED.label(rs)} {vp[Side.ALLIED]}.", data=dict(s.result)))
+            ev.append(
+                Event(
+                    "result",
+                    f"Game over: {verdict}. VP {Side.AXIS.label(rs)} {vp[Side.AXIS]}, "
+                    f"{Side.ALLIED.label(rs)} {vp[Side.ALLIED]}.",
+                    data=dict(s.result),
+                )
+            )
 
     def victory_points(self, s: GameState) -> dict[Side, int]:
         """4.92 / RotL L64-65: 5 per enemy fighter destroyed, 2 per damaged and/or evaded."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.dif import tables
 from engine.dif.components import Altitude, Position, Ruleset, Side
 from engine.dif.state import GameState, Plane
 from engine.dif.view import (
@@ -82,7 +83,9 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
                 in_fight=e.in_fight,
                 agile=engine.aircraft[e.aircraft].agile,
                 hand=tuple(engine.code[c] for c in sorted(e.hand)) if own else None,
-                minihand=tuple(engine.code[c] for c in sorted(e.minihand + e.defence)) if own else None,
+                minihand=tuple(engine.code[c] for c in sorted(e.minihand + e.defence))
+                if own
+                else None,
                 pick=Altitude(e.pick) if own and e.pick is not None else None,
             )
         )
@@ -95,8 +98,15 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
     exchange = None
     if s.exchange is not None:
         x = s.exchange
-        cards = [engine.label[x.card] + (" (as Scissors)" if x.kind == "SCI" and engine.kind[x.card].value != "SCI" else "")]
-        cards += [engine.label[c] + (" (as Scissors)" if k == "SCI" and engine.kind[c].value != "SCI" else "") for c, k in x.chain]
+        cards = [
+            engine.label[x.card]
+            + (" (as Scissors)" if x.kind == "SCI" and engine.kind[x.card].value != "SCI" else "")
+        ]
+        cards += [
+            engine.label[c]
+            + (" (as Scissors)" if k == "SCI" and engine.kind[c].value != "SCI" else "")
+            for c, k in x.chain
+        ]
         exchange = ExchangeView(
             attacker=x.attacker,
             target=x.target,
@@ -104,7 +114,8 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
             waiting_on=engine._responder(s, x),
         )
     pending = tuple(
-        PendingView(seat=p.seat, kind=p.kind, prompt=pending_prompt(p.kind)) for p in engine.pending(s)
+        PendingView(seat=p.seat, kind=p.kind, prompt=pending_prompt(p.kind))
+        for p in engine.pending(s)
     )
     vp = engine.victory_points(s)
     result = None
@@ -135,7 +146,12 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
 
 
 def _bursts_left(engine: DifEngine, s: GameState, viewer: str | None) -> int | None:
-    """Bursts the active leader may still fire at its target (public: all cards are face up)."""
+    """Bursts the active leader may still fire at its target (public: all cards are face up).
+
+    Before the leader has attacked anything, an engaged leader's only possible target
+    is the leader it is engaged with (6.5), so its position counts already; an
+    unengaged leader shows its printed rating.
+    """
     active = s.active
     if active is None or s.step not in ("play", "discard"):
         return None
@@ -144,11 +160,16 @@ def _bursts_left(engine: DifEngine, s: GameState, viewer: str | None) -> int | N
         return None
     lr = engine._leader_ratings(e)
     t = s.t
-    if t.target is not None and t.target.endswith("W"):
-        return max(lr.bursts + t.wm_bonus - t.bursts_used, 0)
-    if t.target is None:
+    if t.target is not None:
+        target = engine._plane(s, t.target)
+        if target is None or not target.flying:
+            return 0  # the one aircraft attacked this turn is gone (8.21)
+        if t.target.endswith("W"):
+            return max(lr.bursts + t.wm_bonus - t.bursts_used, 0)
+        enemy: str | None = t.target[:-1]
+    else:
+        enemy = engine.engaged_with(s, active)
+    if enemy is None:
         return max(lr.bursts - t.bursts_used, 0)
-    from engine.dif import tables
-
-    bonus = tables.burst_bonus(engine.pos(s, active, t.target[:-1]))
+    bonus = tables.burst_bonus(engine.pos(s, active, enemy))
     return 0 if bonus is None else max(lr.bursts + bonus - t.bursts_used, 0)

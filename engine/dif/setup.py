@@ -40,11 +40,25 @@ class ElementSetup(BaseModel):
 
 
 class PositionSetup(BaseModel):
+    """``leader`` holds ``position`` on ``on`` (both element seats), e.g. Advantaged."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     leader: str
     on: str
     position: Position
+
+    @field_validator("position", mode="before")
+    @classmethod
+    def _position_name(cls, v: object) -> object:
+        # Accept "Advantaged", "tailing"... as well as -2..2, for hand-written vectors.
+        if isinstance(v, str) and not v.lstrip("-").isdigit():
+            try:
+                return Position[v.strip().upper()]
+            except KeyError:
+                names = ", ".join(p.label for p in Position)
+                raise ValueError(f"unknown position {v!r} (use one of {names})") from None
+        return v
 
 
 class DifSetup(BaseModel):
@@ -61,6 +75,8 @@ class DifSetup(BaseModel):
     # Fixed instead of random or secret: for rulebook examples and tests only.
     altitudes: dict[str, Altitude] | None = None
     hands: dict[str, tuple[str, ...]] | None = None
+    """Fixed starting hands by seat; a seat not listed (or listed empty) is dealt
+    normally at the reveal, from the top of the deck (``deck_top`` first)."""
     deck_top: tuple[str, ...] = ()
     """Card codes on top of the draw pile, the next card drawn first."""
     first_side: Side | None = None

@@ -158,7 +158,11 @@ class TurnState:
 
     def clone(self) -> TurnState:
         return TurnState(
-            self.bursts_used, self.wm_bonus, self.target, self.wm_target, self.agile_used,
+            self.bursts_used,
+            self.wm_bonus,
+            self.target,
+            self.wm_target,
+            self.agile_used,
             self.played,
         )
 

@@ -6,10 +6,11 @@ from engine.dif.components import Altitude, CardKind, Position, Ruleset
 
 __all__ = [
     "EVASION_LEVELS",
-    "evasion_level",
     "burst_bonus",
     "draw_modifier",
+    "evasion_level",
     "evasion_result",
+    "evasion_shift",
     "follow_cost",
     "victory_verdict",
     "wingman_modifiers",
@@ -92,6 +93,26 @@ def evasion_level(kind: CardKind, bursts: int, fuel_tank: bool) -> int:
     return 7
 
 
+def evasion_shift(ruleset: Ruleset, position: int, damaged: bool, enemies_present: bool) -> int:
+    """Level change for a voluntary evasion, in table rows toward I (Zero! 12.0, RotL L307-318).
+
+    The tables say "down" (toward I, escaping) and "up" (toward A, destroyed): Tailing
+    down 2, Advantaged down 1, Disadvantaged up 1, Tailed up 2 (a wingman uses its
+    leader's position), Damaged up 1, no enemy fighter at the same altitude down 3.
+    Zero!'s "Voluntary Dispersal: down 1" applies to every aircraft; RotL's
+    voluntary row applies only to aircraft with a Speed or Thrust rating (jets,
+    C-X3), which the basic game does not have.
+    """
+    shift = int(position)
+    if damaged:
+        shift -= 1
+    if not enemies_present:
+        shift += 3
+    if ruleset is Ruleset.ZERO:
+        shift += 1
+    return shift
+
+
 def evasion_result(ruleset: Ruleset, level: int, damaged: bool) -> str:
     """``destroyed``, ``damaged`` or ``escapes`` for a final level.
 
@@ -109,7 +130,9 @@ def evasion_result(ruleset: Ruleset, level: int, damaged: bool) -> str:
 
 # RotL Basic Game Dogfight Victory Point Table (L67-76): one column per two aircraft
 # from 4-5 up to 14-15. Each column c: decisive at 6 + 3c, marginal from 2 + c.
-def victory_verdict(ruleset: Ruleset, axis_vp: int, allied_vp: int, aircraft: int) -> tuple[str | None, str]:
+def victory_verdict(
+    ruleset: Ruleset, axis_vp: int, allied_vp: int, aircraft: int
+) -> tuple[str | None, str]:
     """(winning side or None, verdict text) at the end of a dogfight."""
     if ruleset is Ruleset.ZERO:
         # Zero! 4.92: the side with the higher score wins; no graded table.

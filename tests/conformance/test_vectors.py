@@ -1,0 +1,55 @@
+"""Every rules conformance vector (tests/conformance/*/*.yaml) as one test case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.conformance import load_vector, run_file, run_vector
+
+HERE = Path(__file__).parent
+VECTORS = sorted(HERE.rglob("*.yaml"))
+
+
+def test_there_are_vectors() -> None:
+    assert len(VECTORS) >= 40
+
+
+@pytest.mark.parametrize("path", VECTORS, ids=lambda p: str(p.relative_to(HERE)))
+def test_vector(path: Path) -> None:
+    result = run_file(path)
+    assert result.ok, f"{path.name}: {result.name}\n  " + "\n  ".join(result.failures)
+    assert result.steps > 0 or "expect" in load_vector(path)
+
+
+@pytest.mark.parametrize("path", VECTORS, ids=lambda p: str(p.relative_to(HERE)))
+def test_vector_cites_its_source(path: Path) -> None:
+    data = load_vector(path)
+    assert data.get("name") and data.get("source"), "every vector says what it shows and where"
+    assert "L" in str(data["source"]) or "zero.txt" in str(data["source"]), "cite the line"
+
+
+def test_the_runner_reports_a_wrong_expectation() -> None:
+    data = load_vector(HERE / "dif" / "rotl-05-maneuvering.yaml")
+    data["expect"] = {"positions": {"A1 on X1": "Tailing"}, "bogus": 1}
+    failures = run_vector(data).failures
+    assert any("expected 'Tailing'" in f for f in failures)
+    assert any("unknown expectation 'bogus'" in f for f in failures)
+
+
+def test_the_runner_reports_an_accepted_action_that_must_be_refused() -> None:
+    data = load_vector(HERE / "dif" / "rotl-05-maneuvering.yaml")
+    data["steps"] = [{"seat": "A1", "refuse": "stay"}]
+    assert any("must be refused" in f for f in run_vector(data).failures)
+
+
+def test_on_in_a_vector_is_a_key_not_a_boolean(tmp_path: Path) -> None:
+    # YAML 1.1 reads "on" as true; the runner reads vectors with YAML 1.2 booleans.
+    path = tmp_path / "v.yaml"
+    path.write_text("positions: [{leader: A1, on: X1}]\nflag: yes\nreal: true\n")
+    assert load_vector(path) == {
+        "positions": [{"leader": "A1", "on": "X1"}],
+        "flag": "yes",
+        "real": True,
+    }

@@ -1,0 +1,240 @@
+"""Random legal games with the invariants checked after every action.
+
+Random players (``engine.dif.ai.RandomPlayer``) play whole games: random aircraft of
+the data on both sides (sometimes a leader without its wingman), both rulesets, a
+random shared starting altitude or secretly picked ones. After every action:
+
+* every card is somewhere exactly once: draw pile, discard pile, cards in play,
+  hands, attacking and defending mini-hands;
+* positions are symmetric, only between enemy leaders in the fight at the same
+  altitude, and a leader is engaged with at most one enemy leader (6.6a);
+* damage never goes down, a damaged aircraft never flips back, a destroyed or
+  evaded one never comes back, victory points never go down;
+* no hidden card leaks: the spectator view holds no hand, mini-hand, secret pick,
+  deck order or seed, a seat's view holds no other seat's cards, and every public
+  narration line names only cards that this action made public (played, discarded,
+  drawn face up for an evasion) or that were already in play;
+* until the game is over someone is pending, and every pending seat has a legal
+  action; the game ends within six game turns.
+
+The default run plays 400 games (a few seconds). Set ``TALLYHO_PROPERTY_GAMES`` to
+play more, e.g. ``TALLYHO_PROPERTY_GAMES=20000 pytest tests/engine/test_properties.py``.
+A failure names the seed; ``random_game(engine, seed)`` in ``conftest.py`` replays it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+
+import pytest
+
+from engine.core.events import Event
+from engine.dif.actions import CARD_CODE
+from engine.dif.components import Side
+from engine.dif.game import DifEngine
+from engine.dif.state import GameState, Plane
+
+from .conftest import Step, random_game
+
+GAMES = int(os.environ.get("TALLYHO_PROPERTY_GAMES", "400"))
+CHUNKS = 8
+MAX_ACTIONS = 3000
+
+
+def _identity(seat: str, p: Plane) -> str:
+    # A promoted leader is the element's former wingman (11.2): same aircraft, same hits.
+    return seat + ("W" if p.promoted or p.role == "wingman" else "L")
+
+
+def _planes(state: GameState) -> dict[str, Plane]:
+    return {_identity(e.seat, p): p for e in state.elements.values() for p in e.planes()}
+
+
+def _zones(state: GameState) -> dict[str, list[int]]:
+    zones = {"deck": state.deck, "discard": state.discard, "in_play": state.in_play}
+    for e in state.elements.values():
+        zones[f"{e.seat} hand"] = e.hand
+        zones[f"{e.seat} minihand"] = e.minihand
+        zones[f"{e.seat} defence"] = e.defence
+    return zones
+
+
+HIDDEN = re.compile(r"^(deck|\w+ hand|\w+ minihand|\w+ defence)$")
+
+
+def _hidden_cards(state: GameState) -> Counter[int]:
+    return Counter(c for zone, cards in _zones(state).items() if HIDDEN.match(zone) for c in cards)
+
+
+def check_cards(engine: DifEngine, state: GameState) -> None:
+    every = [c for cards in _zones(state).values() for c in cards]
+    counts = Counter(every)
+    assert sorted(counts) == list(range(len(engine.cards))), "a card is missing or invented"
+    dup = [c for c, n in counts.items() if n > 1]
+    assert not dup, f"cards in two places: {dup}"
+    if state.exchange is not None:
+        played = [state.exchange.card] + [c for c, _ in state.exchange.chain]
+        assert set(played) <= set(state.in_play), "cards of the exchange are in play"
+
+
+def check_positions(engine: DifEngine, state: GameState) -> None:
+    seats = list(state.elements)
+    engaged: Counter[str] = Counter()
+    for key, value in state.positions.items():
+        a, b = key.split("|")
+        assert a < b and value in (-2, -1, 1, 2), (key, value)
+        ea, eb = state.elements[a], state.elements[b]
+        assert ea.side != eb.side, "positions only between enemies"
+        assert ea.in_fight and eb.in_fight, "positions only between leaders in the fight"
+        following = state.follow is not None and {state.follow.mover, state.follow.follower} == {
+            a,
+            b,
+        }
+        if not following:  # until the follower decides, it keeps its position (7.21d)
+            assert ea.altitude == eb.altitude, "engaged leaders share an altitude"
+        engaged.update((a, b))
+    assert all(n == 1 for n in engaged.values()), f"engaged twice: {engaged}"
+    for a in seats:
+        for b in seats:
+            assert engine.pos(state, a, b) == -engine.pos(state, b, a)
+        other = engine.engaged_with(state, a)
+        assert (other is None) == (engaged[a] == 0)
+
+
+def check_monotonic(engine: DifEngine, before: GameState, after: GameState) -> None:
+    old, new = _planes(before), _planes(after)
+    assert set(old) <= set(new), "an aircraft vanished"
+    for key, p in old.items():
+        q = new[key]
+        assert q.hits >= p.hits, f"{key} lost damage"
+        assert q.damaged or not p.damaged, f"{key} flipped back"
+        if p.status != "flying":
+            assert q.status == p.status, f"{key} came back"
+    vp_old, vp_new = engine.victory_points(before), engine.victory_points(after)
+    assert all(vp_new[s] >= vp_old[s] for s in Side)
+    for e in after.elements.values():
+        assert e.altitude is None or 0 <= e.altitude <= engine.aircraft[e.aircraft].max_altitude
+
+
+def _strings(data: object) -> set[str]:
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set().union(*(_strings(v) for v in data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*(_strings(v) for v in data)) if data else set()
+    return set()
+
+
+def check_views(engine: DifEngine, state: GameState) -> None:
+    spectator = json.loads(engine.view(state, None).model_dump_json())
+    codes = [s for s in _strings(spectator) if CARD_CODE.match(s)]
+    assert not codes, f"card codes in the spectator view: {codes}"
+    assert not {"deck", "seed", "rng", "hand", "discard"} & set(spectator)
+    assert spectator["deck_count"] == len(state.deck)
+    for e in spectator["elements"]:
+        assert e["hand"] is None and e["minihand"] is None and e["pick"] is None
+    for seat, own in state.elements.items():
+        view = json.loads(engine.view(state, seat).model_dump_json())
+        assert not {"deck", "seed", "rng"} & set(view)
+        for e in view["elements"]:
+            if e["seat"] == seat:
+                assert sorted(e["hand"]) == sorted(engine.code[c] for c in own.hand)
+                assert sorted(e["minihand"]) == sorted(
+                    engine.code[c] for c in own.minihand + own.defence
+                )
+            else:
+                assert e["hand"] is None and e["minihand"] is None and e["pick"] is None
+        others = [e for e in view["elements"] if e["seat"] != seat]
+        codes = [s for s in _strings({**view, "elements": others}) if CARD_CODE.match(s)]
+        assert not codes, f"card codes in {seat}'s view outside its own hand: {codes}"
+
+
+_AS_SCI = re.compile(r"\s*\(?as Scissors\)?")
+
+
+def check_narration(engine: DifEngine, step: Step) -> None:
+    """Public lines name only cards this action made public, or cards already in play."""
+    hidden_before = _hidden_cards(step.before)
+    hidden_after = _hidden_cards(step.after)
+    revealed = hidden_before - hidden_after  # left a hand / the deck for a public pile
+    public_after = Counter(step.after.discard) + Counter(step.after.in_play)
+    shown = {c for c in revealed if public_after[c]} | set(step.before.in_play)
+    allowed = {engine.label[c] for c in shown}
+    labels = sorted(set(engine.label), key=len, reverse=True)
+    for event in step.events:
+        if not event.public:
+            continue
+        text = _AS_SCI.sub("", event.text)
+        for label in labels:
+            if label in text:
+                assert label in allowed, f"public line names a hidden card: {event.text!r}"
+                text = text.replace(label, "")
+
+
+def check_pending(engine: DifEngine, state: GameState) -> None:
+    pending = engine.pending(state)
+    if state.step == "over":
+        assert pending == [] and state.result is not None
+        return
+    assert pending, "nobody to move before the game is over"
+    for p in pending:
+        assert engine.legal_actions(state, p.seat), f"{p.seat} has no legal {p.kind}"
+    if state.step != "setup":
+        assert state.max_turns is None or 1 <= state.turn <= state.max_turns
+
+
+def play_and_check(engine: DifEngine, seed: int) -> None:
+    """Play one random game to the end, checking every invariant after every action."""
+    log: list[str] = []
+    last: GameState | None = None
+    for steps, step in enumerate(random_game(engine, seed), start=1):
+        log.append(f"{step.seat} {step.action}")
+        try:
+            if steps == 1:
+                check_cards(engine, step.before)
+                check_pending(engine, step.before)
+            check_cards(engine, step.after)
+            check_positions(engine, step.after)
+            check_monotonic(engine, step.before, step.after)
+            check_views(engine, step.after)
+            check_narration(engine, step)
+            check_pending(engine, step.after)
+        except AssertionError as exc:
+            tail = "; ".join(log[-12:])
+            raise AssertionError(f"seed {seed}, action {steps} ({tail}): {exc}") from exc
+        assert steps < MAX_ACTIONS, f"seed {seed}: the game does not end"
+        last = step.after
+    assert last is not None and last.step == "over" and last.result is not None
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games_keep_every_invariant(engine: DifEngine, chunk: int) -> None:
+    for seed in range(chunk, GAMES, CHUNKS):
+        play_and_check(engine, seed)
+
+
+def test_random_games_reach_the_rules_worth_checking(engine: DifEngine) -> None:
+    """The invariants mean something only if random play gets into fights."""
+    seen: Counter[str] = Counter()
+    for seed in range(200):
+        for step in random_game(engine, 10_000 + seed):
+            seen.update(e.kind for e in step.events)
+            seen[step.action.verb + ("=SCI" if step.action.as_sci else "")] += 1
+            seen[step.after.ruleset] += 1
+    wanted = ["damage", "damaged", "destroyed", "promoted", "follow", "evasion", "respond"]
+    wanted += ["position", "bursts", "negated", "zero", "rotl", "wm", "giveup", "play=SCI"]
+    assert not [k for k in wanted if not seen[k]], seen
+
+
+def test_the_narration_check_catches_a_card_named_from_a_hidden_hand(engine: DifEngine) -> None:
+    step = next(s for s in random_game(engine, 3) if s.after.step == "play")
+    hand = step.after.elements[step.seat].hand
+    leak = Event("draw", f"Somebody drew {engine.label[hand[0]]}.")
+    with pytest.raises(AssertionError, match="names a hidden card"):
+        check_narration(engine, Step(step.before, step.seat, step.action, step.after, [leak]))
+    private = Event("drew", f"You drew {engine.label[hand[0]]}.", seat=step.seat)
+    check_narration(engine, Step(step.before, step.seat, step.action, step.after, [private]))

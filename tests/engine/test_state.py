@@ -1,0 +1,65 @@
+"""GameState is plain data: JSON round trip, and clones that share nothing."""
+
+from __future__ import annotations
+
+import json
+
+from engine.dif.state import GameState
+
+from .conftest import Step
+
+
+def dump(state: GameState) -> str:
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+def test_to_json_is_plain_json(sample_steps: list[Step]) -> None:
+    for step in sample_steps[::50]:
+        assert json.loads(json.dumps(step.after.to_json())) == step.after.to_json()
+
+
+def test_from_json_restores_every_state_of_random_games(sample_steps: list[Step]) -> None:
+    kinds = set()
+    for step in sample_steps:
+        state = step.after
+        text = json.dumps(state.to_json())
+        back = GameState.from_json(json.loads(text))
+        assert back == state
+        assert json.dumps(back.to_json()) == text
+        kinds.add("exchange" if state.exchange else "follow" if state.follow else state.step)
+        kinds.update("lost" for e in state.elements.values() if e.lost)
+    assert {"exchange", "follow", "lost", "over", "play", "discard"} <= kinds, kinds
+
+
+def test_clone_equals_the_original_and_shares_no_mutable_part(sample_steps: list[Step]) -> None:
+    for step in sample_steps[::13]:
+        state = step.after
+        before = dump(state)
+        copy = state.clone()
+        assert copy == state
+        # Scribble over every mutable part of the copy: the original must not move.
+        copy.deck.append(999)
+        copy.discard.append(999)
+        copy.in_play.append(999)
+        copy.positions["Z1|Z2"] = 1
+        copy.order.append("Z9")
+        copy.t.bursts_used += 5
+        copy.t.target = "Z1L"
+        for e in copy.elements.values():
+            e.hand.append(999)
+            e.minihand.append(999)
+            e.defence.append(999)
+            e.altitude = 99
+            for p in e.planes():
+                p.hits += 9
+                p.status = "destroyed"
+            e.lost.append(e.lost[0] if e.lost else e.planes()[0])
+        if copy.exchange is not None:
+            copy.exchange.chain.append([999, "ACE"])
+            if state.exchange and state.exchange.chain:
+                copy.exchange.chain[0][1] = "XXX"
+        if copy.follow is not None:
+            copy.follow.direction = 7
+        if copy.result is not None:
+            copy.result["winner"] = "nobody"
+        assert dump(state) == before

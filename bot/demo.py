@@ -19,6 +19,7 @@ from pathlib import Path
 from bot.testing import FakeDiscord
 from bot.testing.driver import UiPlayer
 from engine.dif.ai import RandomPlayer
+from engine.dif.components import Ruleset, Side
 
 __all__ = ["main", "play_demo"]
 
@@ -75,16 +76,24 @@ async def play_demo(
                         out.mkdir(parents=True, exist_ok=True)
                         (out / f"{n_image:03d}-{name}").write_bytes(data)
             final = await service.load(game.id)
-            result = final.record.result or {}
-            vp = result.get("vp", {})
-            lines.append(
-                f"RESULT: {result.get('verdict', 'unfinished')} "
-                f"(VP allied {vp.get('allied', 0)}, axis {vp.get('axis', 0)})"
-            )
+            lines.append(result_line(final.record.result or {}, ruleset))
             problems = fake.problems()
             if problems:
                 raise RuntimeError("the offline Discord saw problems: " + "; ".join(problems))
             return lines
+
+
+def result_line(result: dict[str, object], ruleset: str) -> str:
+    """The demo's last line: verdict, winner and VP of both sides."""
+    rs = Ruleset(ruleset)
+    vp = result.get("vp") or {}
+    assert isinstance(vp, dict)
+    winner = result.get("winner")
+    who = Side(str(winner)).label(rs) if winner else "nobody (draw)"
+    return (
+        f"RESULT: {result.get('verdict', 'unfinished')}. Winner: {who}. "
+        f"VP {Side.ALLIED.label(rs)} {vp.get('allied', 0)}, {Side.AXIS.label(rs)} {vp.get('axis', 0)}."
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -105,10 +105,12 @@ class DogfightCog(commands.Cog):
             if game is None:
                 raise UserError("Use /dogfight start inside the dogfight's thread.")
             outcome = await service.start(game, interaction.user.id)
+            view = hand_view(game.id)
             await interaction.response.send_message(
                 "The dogfight begins! Each pilot now picks a secret starting altitude: press **My hand**.",
-                view=hand_view(game.id),
+                view=view,
             )
+            view.stop()  # its button is a DynamicItem: see cogs.ui.forget_view
             await publish(self.bot, outcome)
 
         await guarded(interaction, work)

@@ -49,6 +49,18 @@ def service_of(interaction: discord.Interaction) -> GameService:
     return bot.service
 
 
+def forget_view(kwargs: dict[str, Any]) -> None:
+    """Stop tracking a view once its message is sent.
+
+    Every component is a DynamicItem, dispatched by its custom_id alone, so the view
+    object is not needed after sending. Stopping it frees the memory discord.py would
+    keep per message, and the 15-minute timeout task it starts for an ephemeral one.
+    """
+    view = kwargs.get("view")
+    if isinstance(view, discord.ui.View):
+        view.stop()
+
+
 async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
     """Answer an interaction ephemerally, whether or not it was answered already."""
     content = content[:EPHEMERAL_LIMIT]
@@ -56,6 +68,7 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
         await interaction.followup.send(content, ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(content, ephemeral=True, **kwargs)
+    forget_view(kwargs)
 
 
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
@@ -366,6 +379,7 @@ async def send_hand(interaction: discord.Interaction, game_id: int) -> None:
             await reply(interaction, text, **kwargs)
         else:
             await interaction.followup.send(text[:EPHEMERAL_LIMIT], ephemeral=True, **kwargs)
+            forget_view(kwargs)
 
 
 async def perform(
@@ -436,6 +450,7 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
             if files:
                 kwargs["files"] = files
         await channel.send(chunk, allowed_mentions=discord.AllowedMentions(users=True), **kwargs)
+        forget_view(kwargs)
 
 
 async def send_dm(bot: TallyHoBot, user_id: int, text: str, view: discord.ui.View | None) -> bool:
@@ -444,6 +459,7 @@ async def send_dm(bot: TallyHoBot, user_id: int, text: str, view: discord.ui.Vie
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
         if view is not None:
             await user.send(text[:EPHEMERAL_LIMIT], view=view)
+            view.stop()  # see forget_view
         else:
             await user.send(text[:EPHEMERAL_LIMIT])
         return True

@@ -290,3 +290,24 @@ async def test_resigning_ends_the_game_and_later_moves_are_refused(
     tok = await fake.slash(alice, "game status", channel_id=thread)
     assert "resigned" in fake.original(tok)["content"]
     assert fake.files(fake.original(tok))[0][0] == "sky.png"
+
+
+async def test_join_autocompletes_aircraft_of_the_side_and_year(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    alice = fake.add_member("alice")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    await fake.start(bot)
+    await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1940)
+    thread = (await bot.service.storage.list_games())[-1].thread_id
+    choices = await fake.autocomplete(
+        alice, "dogfight join", "aircraft", "", channel_id=thread, side="allied"
+    )
+    values = {c["value"] for c in choices}
+    assert {"f4f", "spitfire-i"} <= values
+    assert "a6m2" not in values, "only the chosen side"
+    assert "buffalo-i" not in values, "the Buffalo I entered service after 1940 (4.3)"
+    choices = await fake.autocomplete(
+        alice, "dogfight join", "aircraft", "spit", channel_id=thread, side="allied"
+    )
+    assert [c["value"] for c in choices] == ["spitfire-i"]

@@ -1,0 +1,271 @@
+"""The engine's foundations, shared by the legality, flow and resolution layers.
+
+Component lookups (ratings of the side a card shows), positions between leaders,
+cards moving between piles, and who must decide now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.core.events import Event
+from engine.core.rng import Rng
+from engine.dif import tables
+from engine.dif.components import (
+    Aircraft,
+    CardKind,
+    Deck,
+    LeaderRatings,
+    Position,
+    Ruleset,
+    Side,
+    WingmanRatings,
+)
+from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
+
+__all__ = ["BURST_BUY", "POSITION_DELTA", "EngineBase", "Pending"]
+
+# Position steps a successful card gives its leader (6.31-6.34): SCI goes from
+# Disadvantaged to Advantaged, two steps.
+POSITION_DELTA = {CardKind.MAN: 1, CardKind.HAL: 2, CardKind.SCI: 2, CardKind.FUT: 1}
+BURST_BUY = {CardKind.MAN: 1, CardKind.HAL: 2}  # vs a wingman (10.61)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A decision some seat must take now."""
+
+    seat: str
+    kind: str
+    """``altitude`` (secret pick), ``wingman``, ``wingman_attack``, ``altitude_step``,
+    ``play``, ``discard``, ``respond`` or ``follow``."""
+
+
+def _key(a: str, b: str) -> tuple[str, int]:
+    return (f"{a}|{b}", 1) if a < b else (f"{b}|{a}", -1)
+
+
+class EngineBase:
+    """Components and the queries every rule needs; holds no game state."""
+
+    def __init__(self, deck: Deck, aircraft: dict[str, Aircraft]) -> None:
+        self.deck = deck
+        self.aircraft = aircraft
+        self.cards = deck.cards
+        self.code = [c.type.code for c in deck.cards]
+        self.kind = [c.type.kind for c in deck.cards]
+        self.label = [c.type.label for c in deck.cards]
+
+    def _ac(self, e: Element | Plane) -> Aircraft:
+        return self.aircraft[e.aircraft]
+
+    def _leader_ratings(self, e: Element) -> LeaderRatings:
+        assert e.leader is not None
+        sides = self._ac(e.leader).leader
+        return sides.damaged if e.leader.damaged else sides.undamaged
+
+    def _wingman_ratings(self, p: Plane) -> WingmanRatings:
+        sides = self._ac(p).wingman
+        assert sides is not None
+        return sides.damaged if p.damaged else sides.undamaged
+
+    def _capacity(self, p: Plane) -> tuple[int, int]:
+        ac = self._ac(p)
+        if p.role == "leader":
+            return ac.leader.undamaged.damage_capacity, ac.leader.damaged.damage_capacity
+        assert ac.wingman is not None
+        return ac.wingman.undamaged.damage_capacity, ac.wingman.damaged.damage_capacity
+
+    def _plane(self, state: GameState, ref: str) -> Plane | None:
+        e = state.elements.get(ref[:-1])
+        if e is None:
+            return None
+        return e.leader if ref[-1] == "L" else e.wingman
+
+    def _el_label(self, state: GameState, e: Element) -> str:
+        return f"{self._ac(e).name} ({e.seat})"
+
+    def _plane_label(self, state: GameState, ref: str) -> str:
+        base, _, lost = ref.partition("-")  # "A1L-lost1": a leader shot down (11.2)
+        e = state.elements[base[:-1]]
+        name = self._ac(e).name
+        if lost:
+            return f"{name} ({e.seat}, shot down)"
+        return f"{name} ({e.seat})" if base[-1] == "L" else f"{name} wingman ({e.seat})"
+
+    def pos(self, state: GameState, a: str, b: str) -> int:
+        """Position of leader ``a`` on leader ``b`` (symmetric: pos(b, a) == -pos(a, b))."""
+        k, sign = _key(a, b)
+        return state.positions.get(k, 0) * sign
+
+    def _set_pos(self, state: GameState, a: str, b: str, value: int) -> None:
+        k, sign = _key(a, b)
+        if value:
+            state.positions[k] = value * sign
+        else:
+            state.positions.pop(k, None)
+
+    def engaged_with(self, state: GameState, seat: str) -> str | None:
+        """The enemy leader this leader is Assigned to (6.5), if any."""
+        for k in state.positions:
+            a, b = k.split("|")
+            if a == seat:
+                return b
+            if b == seat:
+                return a
+        return None
+
+    def _drop_positions(self, state: GameState, seat: str) -> None:
+        for k in [k for k in state.positions if seat in k.split("|")]:
+            del state.positions[k]
+
+    def _draw_one(self, state: GameState, events: list[Event]) -> int | None:
+        if not state.deck:
+            if not state.discard:
+                return None
+            # 4.61: shuffle the discard pile into a new draw pile.
+            state.deck, state.discard = state.discard, []
+            rng = Rng(state.rng)
+            rng.shuffle(state.deck)
+            state.rng = rng.state
+            events.append(
+                Event("reshuffle", "The discard pile is shuffled into a new draw pile (4.61).")
+            )
+        return state.deck.pop()
+
+    def _draw(
+        self,
+        state: GameState,
+        e: Element,
+        n: int,
+        into: list[int],
+        events: list[Event],
+        what: str = "hand",
+    ) -> None:
+        drawn: list[int] = []
+        for _ in range(max(n, 0)):
+            c = self._draw_one(state, events)
+            if c is None:
+                break
+            drawn.append(c)
+        into.extend(drawn)
+        if drawn or n > 0:
+            noun = "card" if len(drawn) == 1 else "cards"
+            events.append(
+                Event(
+                    "draw",
+                    f"{self._el_label(state, e)} draws {len(drawn)} {noun}"
+                    + ("" if what == "hand" else f" for the {what}")
+                    + ".",
+                    data={"seat": e.seat, "count": len(drawn)},
+                )
+            )
+            if drawn:
+                events.append(
+                    Event(
+                        "drew",
+                        f"You drew {', '.join(self.label[c] for c in drawn)}"
+                        + ("" if what == "hand" else f" ({what})")
+                        + ".",
+                        seat=e.seat,
+                        data={"cards": [self.code[c] for c in drawn]},
+                    )
+                )
+
+    def _find(self, cards: Sequence[int], code: str) -> int | None:
+        best: int | None = None
+        for c in cards:
+            if self.code[c] == code and (best is None or c < best):
+                best = c
+        return best
+
+    def _codes(self, cards: Iterable[int]) -> list[str]:
+        return sorted({self.code[c] for c in cards})
+
+    def _discard(self, state: GameState, cards: Iterable[int]) -> None:
+        state.discard.extend(cards)
+
+    def pending(self, state: GameState) -> list[Pending]:
+        """Who must decide now, and what (DESIGN.md engine contract)."""
+        if state.step == "over":
+            return []
+        if state.step == "setup":
+            return [Pending(e.seat, "altitude") for e in state.elements.values() if e.pick is None]
+        if state.follow is not None:
+            return [Pending(state.follow.follower, "follow")]
+        if state.exchange is not None:
+            return [Pending(self._responder(state, state.exchange), "respond")]
+        active = state.active
+        assert active is not None
+        kind = "altitude_step" if state.step == "altitude" else state.step
+        return [Pending(active, kind)]
+
+    def _responder(self, state: GameState, x: Exchange) -> str:
+        return x.target[:-1] if x.defender_to_move else x.attacker[:-1]
+
+    def _enemy_refs(self, state: GameState, e: Element) -> list[str]:
+        out = []
+        for o in state.elements.values():
+            if o.side != e.side:
+                for p in (o.leader, o.wingman):
+                    if p is not None and p.flying:
+                        out.append(p.ref)
+        return out
+
+    def _follow_cost(self, state: GameState, f: FollowOffer) -> int:
+        p = Position(self.pos(state, f.follower, f.mover))
+        return tables.follow_cost(Ruleset(state.ruleset), p, f.direction > 0, f.vertical)
+
+    def _enemy_seats(self, state: GameState, e: Element) -> list[str]:
+        return [o.seat for o in state.elements.values() if o.side != e.side]
+
+    def _response_source(self, state: GameState, x: Exchange) -> list[int]:
+        if x.defender_to_move:
+            o = state.elements[x.target[:-1]]
+            return o.defence if x.target[-1] == "W" else o.hand
+        a = state.elements[x.attacker[:-1]]
+        return a.minihand if x.source == "minihand" else a.hand
+
+    def _response_cards(self, state: GameState, x: Exchange) -> list[int]:
+        """The cards the responder may answer with now.
+
+        A climbing Vertical Roll names the card it will discard (7.21b, 7.22); that card
+        is set aside until the roll resolves, so the mover cannot also play it as a
+        response in the same exchange.
+        """
+        src = self._response_source(state, x)
+        if not x.defender_to_move and x.climb_discard is not None:
+            return [c for c in src if c != x.climb_discard]
+        return list(src)
+
+    def _discard_defences(self, s: GameState, e: Element, ev: list[Event]) -> None:
+        for o in s.elements.values():
+            if o.defence:
+                ev.append(
+                    Event(
+                        "discard",
+                        f"{self._el_label(s, o)} discards its wingman's mini-hand: "
+                        f"{', '.join(self.label[c] for c in o.defence)}.",
+                    )
+                )
+                self._discard(s, o.defence)
+                o.defence = []
+
+    def _side_out(self, s: GameState) -> bool:
+        return any(
+            not any(e.in_fight for e in s.elements.values() if e.side == side.value)
+            for side in Side
+        )
+
+    def victory_points(self, s: GameState) -> dict[Side, int]:
+        """4.92 / RotL L64-65: 5 per enemy fighter destroyed, 2 per damaged and/or evaded."""
+        vp = {Side.AXIS: 0, Side.ALLIED: 0}
+        for e in s.elements.values():
+            scorer = Side(e.side).other
+            for p in e.planes():
+                if p.status == "destroyed":
+                    vp[scorer] += 5
+                elif p.damaged or p.status == "evaded":
+                    vp[scorer] += 2
+        return vp

@@ -1,0 +1,418 @@
+"""Legality: one predicate, :meth:`Legality.refusal`, says whether and why not.
+
+``legal_actions`` generates candidate actions and keeps those the predicate allows;
+``apply`` refuses with the predicate's message, which names the rule.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from itertools import combinations
+
+from engine.dif import tables
+from engine.dif.actions import Action
+from engine.dif.components import (
+    BURST_KINDS,
+    Altitude,
+    CardKind,
+    Position,
+)
+from engine.dif.state import Element, Exchange, FollowOffer, GameState
+
+__all__ = ["Legality"]
+
+from engine.dif.base import POSITION_DELTA, EngineBase, Pending
+
+
+class Legality(EngineBase):
+    """Which actions a seat may take now (Zero! sections unless marked RotL)."""
+
+    def legal_actions(self, state: GameState, seat: str) -> list[Action]:
+        """Every legal action of ``seat`` now, concretely."""
+        out = []
+        for p in self.pending(state):
+            if p.seat != seat:
+                continue
+            for a in self._candidates(state, p):
+                if self._refusal(state, p, a) is None:
+                    out.append(a)
+        return out
+
+    def refusal(self, state: GameState, seat: str, action: Action) -> str | None:
+        """Why ``seat`` may not take ``action`` now, or None if it may."""
+        if state.step == "over":
+            return "The game is over."
+        mine = [p for p in self.pending(state) if p.seat == seat]
+        if not mine:
+            if seat not in state.elements:
+                return f"There is no seat {seat} in this game."
+            waiting = ", ".join(sorted({p.seat for p in self.pending(state)}))
+            return f"It is not your move: waiting for {waiting}."
+        reasons = [self._refusal(state, p, action) for p in mine]
+        if any(r is None for r in reasons):
+            return None
+        return reasons[0]
+
+    def _candidates(self, state: GameState, p: Pending) -> list[Action]:
+        e = state.elements[p.seat]
+        if p.kind == "altitude":
+            return [Action.altitude(a.code) for a in Altitude]
+        if p.kind == "wingman":
+            return [Action.simple("skip")] + [
+                Action.wingman(ref) for ref in self._enemy_refs(state, e)
+            ]
+        if p.kind == "wingman_attack":
+            tgt = state.t.wm_target
+            assert tgt is not None
+            target = self._plane(state, tgt)
+            if target is None or not target.flying:
+                return [Action.simple("done")]
+            return [Action.simple("done")] + [Action.play(c, tgt) for c in self._codes(e.minihand)]
+        if p.kind == "altitude_step":
+            return [Action.simple("stay"), Action.simple("dive")] + [
+                Action.climb(c) for c in self._codes(e.hand)
+            ]
+        if p.kind == "follow":
+            assert state.follow is not None
+            n = self._follow_cost(state, state.follow)
+            combos = {
+                tuple(sorted(self.code[c] for c in combo)) for combo in combinations(e.hand, n)
+            }
+            return [Action.simple("nofollow")] + [Action.follow(c) for c in sorted(combos)]
+        if p.kind == "play":
+            out = [Action.simple("done"), Action.simple("giveup"), Action.simple("evade")]
+            codes = self._codes(e.hand)
+            refs = self._enemy_refs(state, e)
+            for c in codes:
+                if c == "VER":
+                    out.append(Action.vertical("down"))
+                    rest = list(e.hand)
+                    rest.remove(self._find(e.hand, "VER"))  # type: ignore[arg-type]
+                    out.extend(Action.vertical("up", d) for d in self._codes(rest))
+                for ref in refs:
+                    out.append(Action.play(c, ref))
+                    if c != "SCI":
+                        out.append(Action.play(c, ref, as_sci=True))
+            return out
+        if p.kind == "respond":
+            x = state.exchange
+            assert x is not None
+            out = [Action.simple("pass")]
+            for c in self._codes(self._response_cards(state, x)):
+                out.append(Action.respond(c))
+                if c != "SCI":
+                    out.append(Action.respond(c, as_sci=True))
+            return out
+        if p.kind == "discard":
+            codes = [self.code[c] for c in e.hand]
+            combos = set()
+            for n in range(len(codes) + 1):
+                combos.update(tuple(sorted(c)) for c in combinations(codes, n))
+            return [Action.discard(c) for c in sorted(combos)]
+        return []
+
+    def _refusal(self, state: GameState, p: Pending, a: Action) -> str | None:
+        e = state.elements[p.seat]
+        kind = p.kind
+        verbs = {
+            "altitude": ("alt",),
+            "wingman": ("wm", "skip"),
+            "wingman_attack": ("play", "done"),
+            "altitude_step": ("stay", "dive", "climb"),
+            "follow": ("follow", "nofollow"),
+            "play": ("play", "done", "giveup", "evade"),
+            "respond": ("respond", "pass"),
+            "discard": ("discard",),
+        }[kind]
+        if a.verb not in verbs:
+            return f"You cannot '{a.verb}' now: it is the {_DECISION[kind]} ({_expect(verbs)})."
+        if kind == "altitude":
+            alt = Altitude.from_code(a.arg or "")
+            ac = self._ac(e)
+            if alt is Altitude.VERY_HIGH and not ac.turbocharged:
+                return "Only turbocharged elements may start at Very High (4.5)."
+            if alt > ac.max_altitude:
+                return f"{ac.name} cannot fly above {ac.max_altitude.label} (7.2)."
+            return None
+        if kind == "wingman":
+            return None if a.verb == "skip" else self._wm_target_refusal(state, e, a.target or "")
+        if kind == "wingman_attack":
+            if a.verb == "done":
+                return None
+            return self._wm_play_refusal(state, e, a)
+        if kind == "altitude_step":
+            return self._altitude_refusal(state, e, a)
+        if kind == "follow":
+            if a.verb == "nofollow":
+                return None
+            assert state.follow is not None
+            return self._follow_refusal(state, e, state.follow, a)
+        if kind == "play":
+            return self._play_refusal(state, e, a)
+        if kind == "respond":
+            if a.verb == "pass":
+                return None
+            assert state.exchange is not None
+            return self._respond_refusal(state, e, state.exchange, a)
+        return self._hand_refusal(e.hand, a.cards, "discard")
+
+    def _hand_refusal(self, hand: Sequence[int], codes: Sequence[str], why: str) -> str | None:
+        left = list(hand)
+        for code in codes:
+            c = self._find(left, code)
+            if c is None:
+                return f"You have no {code} left in your hand to {why}."
+            left.remove(c)
+        return None
+
+    def _same_altitude(self, state: GameState, a: str, b: str) -> bool:
+        return state.elements[a].altitude == state.elements[b].altitude
+
+    def _target_refusal(
+        self, state: GameState, e: Element, ref: str, *, by_leader: bool
+    ) -> str | None:
+        """Who a leader's or wingman's attack may go to (6.5-6.6, 7.3, 10.3)."""
+        target = self._plane(state, ref)
+        if target is None or not target.flying:
+            return f"{ref} is not an aircraft still in the fight."
+        o = state.elements[ref[:-1]]
+        if o.side == e.side:
+            return "You cannot attack an aircraft of your own side (8.21)."
+        if not self._same_altitude(state, e.seat, o.seat):
+            return "You may only attack an aircraft at your own altitude (7.3)."
+        mine = self.engaged_with(state, e.seat)
+        if mine is not None:
+            other = self._el_label(state, state.elements[mine])
+            if by_leader and ref != f"{mine}L":
+                # 6.5 / RotL L86: an Assigned (Engaged) leader attacks only the enemy
+                # leader it is engaged with, not even that leader's wingman; it must
+                # give up its position first (6.36) or maneuver back to Neutral.
+                return (
+                    f"Your leader is engaged with {other}: it may only attack that leader "
+                    "(6.5); give up your position first to attack another aircraft (6.36)."
+                )
+            if not by_leader and o.seat != mine:
+                return (
+                    f"Your leader is engaged with {other}: your wingman may only attack "
+                    "that leader or its wingman (10.3a)."
+                )
+        if ref[-1] == "L" and mine is None:
+            theirs = self.engaged_with(state, o.seat)
+            if theirs is not None:
+                return (
+                    f"{self._plane_label(state, ref)} is engaged with another leader: only its "
+                    "wingman may be attacked (6.6d)."
+                )
+        return None
+
+    def _wm_target_refusal(self, state: GameState, e: Element, ref: str) -> str | None:
+        if e.wingman is None or not e.wingman.flying:
+            return "Your element has no wingman."
+        return self._target_refusal(state, e, ref, by_leader=False)
+
+    def _wm_play_refusal(self, state: GameState, e: Element, a: Action) -> str | None:
+        if a.target != state.t.wm_target:
+            return f"Your wingman attacks {state.t.wm_target} this turn (8.21)."
+        code = a.card or ""
+        if self._find(e.minihand, code) is None:
+            return f"Your wingman's mini-hand holds no {code}."
+        if a.as_sci or a.arg is not None:
+            return (
+                "A wingman plays its mini-hand as drawn: no agility, and no Vertical Roll "
+                "as an attack (5.26, RotL L209)."
+            )
+        kind = CardKind(code.split("-")[0])
+        target = self._plane(state, a.target or "")
+        if target is None or not target.flying:
+            return "Your wingman's target is no longer in the fight."
+        if kind in BURST_KINDS:
+            return None
+        if kind not in POSITION_DELTA:
+            return f"{kind.label} cannot be played as an attack (2.2)."
+        if target.role == "wingman":
+            return (
+                "A wingman attacking a wingman may only play In My Sights or Out of the Sun "
+                "(10.52)."
+            )
+        return self._position_card_refusal(kind, self.pos(state, e.seat, target.ref[:-1]))
+
+    def _position_card_refusal(self, kind: CardKind, p: int) -> str | None:
+        if kind is CardKind.MAN and p >= Position.TAILING:
+            return "You are already Tailing: Maneuvering cannot improve your position (6.31)."
+        if kind is CardKind.HAL and p > Position.NEUTRAL:
+            return "A Half Loop changes position by exactly two steps, never one (6.32)."
+        if kind is CardKind.SCI and p != Position.DISADVANTAGED:
+            return "Scissors may be played as an attack only when Disadvantaged (6.34)."
+        if kind is CardKind.FUT and p >= Position.NEUTRAL:
+            return (
+                "Full Throttle may be played as an attack only when Disadvantaged or Tailed (6.33)."
+            )
+        return None
+
+    def _altitude_refusal(self, state: GameState, e: Element, a: Action) -> str | None:
+        alt = e.altitude or 0
+        if a.verb == "dive" and alt <= Altitude.VERY_LOW:
+            return "You are already at Very Low (7.2)."
+        if a.verb == "climb":
+            if alt >= self._ac(e).max_altitude:
+                return (
+                    f"{self._ac(e).name} cannot climb above {self._ac(e).max_altitude.label} (7.2)."
+                )
+            return self._hand_refusal(e.hand, [a.card or ""], "discard for the climb (7.21b)")
+        return None
+
+    def _follow_refusal(
+        self, state: GameState, e: Element, f: FollowOffer, a: Action
+    ) -> str | None:
+        n = self._follow_cost(state, f)
+        if len(a.cards) != n:
+            return f"Following this altitude change costs exactly {n} discard(s) (7.21d, 7.22)."
+        new_alt = state.elements[f.mover].altitude or 0
+        if new_alt > self._ac(e).max_altitude:
+            return f"{self._ac(e).name} cannot fly that high (7.2)."
+        return self._hand_refusal(e.hand, a.cards, "discard to follow")
+
+    def _play_refusal(self, state: GameState, e: Element, a: Action) -> str | None:
+        t = state.t
+        if a.verb == "done":
+            return None
+        if a.verb == "giveup":
+            if t.played:
+                return (
+                    "Give up a position at the start of the Play Cards step, before any card "
+                    "(6.36)."
+                )
+            if not any(self.pos(state, e.seat, o) > 0 for o in self._enemy_seats(state, e)):
+                return (
+                    "Your leader is neither Advantaged nor Tailing: there is no position to "
+                    "give up (6.36)."
+                )
+            return None
+        if a.verb == "evade":
+            if t.played:
+                return (
+                    "Evasion replaces playing cards: it must come before any card "
+                    "(12.11, RotL L292)."
+                )
+            return None
+        code = a.card or ""
+        if self._find(e.hand, code) is None:
+            return f"You have no {code} in your hand."
+        kind = CardKind(code.split("-")[0])
+        if a.arg is not None:  # Vertical Roll altitude change (7.22)
+            alt = e.altitude or 0
+            if a.arg == "down":
+                if alt <= Altitude.VERY_LOW:
+                    return "You are already at Very Low (7.2)."
+                if a.cards:
+                    return "Diving with a Vertical Roll discards nothing (7.21b)."
+                return None
+            if alt >= self._ac(e).max_altitude:
+                return (
+                    f"{self._ac(e).name} cannot climb above {self._ac(e).max_altitude.label} (7.2)."
+                )
+            if len(a.cards) != 1:
+                return "Climbing costs one discard besides the Vertical Roll (7.21b)."
+            rest = list(e.hand)
+            rest.remove(self._find(e.hand, "VER"))  # type: ignore[arg-type]
+            return self._hand_refusal(rest, a.cards, "discard for the climb (7.21b)")
+        if a.as_sci:
+            if not self._ac(e).agile:
+                return (
+                    f"{self._ac(e).name} is not agile: only agile aircraft play a card as "
+                    "Scissors (5.26)."
+                )
+            if t.agile_used:
+                return "An agile aircraft treats a card as Scissors only once per turn (5.26)."
+            kind = CardKind.SCI
+        if kind not in BURST_KINDS and kind not in POSITION_DELTA:
+            return f"{kind.label} is a response card: it cannot be played as an attack (2.2)."
+        ref = a.target or ""
+        if t.target is not None and ref != t.target:
+            return (
+                f"Your leader already attacked {self._plane_label(state, t.target)} this turn: "
+                "attack cards go against one aircraft per turn (8.5b)."
+            )
+        why = self._target_refusal(state, e, ref, by_leader=True)
+        if why:
+            return why
+        target = self._plane(state, ref)
+        assert target is not None
+        lr = self._leader_ratings(e)
+        if target.role == "wingman":
+            if kind in (CardKind.SCI, CardKind.FUT):
+                return (
+                    f"{kind.label} changes position between leaders: it cannot be played at "
+                    "a wingman (10.61)."
+                )
+            if kind in BURST_KINDS:
+                budget = lr.bursts + t.wm_bonus
+                return self._burst_refusal(code, t.bursts_used, budget)
+            return None
+        p = self.pos(state, e.seat, ref[:-1])
+        if kind in BURST_KINDS:
+            bonus = tables.burst_bonus(p)
+            if bonus is None:
+                return "A Disadvantaged or Tailed leader may not fire its bursts (6.4)."
+            return self._burst_refusal(code, t.bursts_used, lr.bursts + bonus)
+        return self._position_card_refusal(kind, p)
+
+    def _burst_refusal(self, code: str, used: int, budget: int) -> str | None:
+        cost = int(code.split("-")[1][0])
+        if used + cost > budget:
+            left = max(budget - used, 0)
+            return (
+                f"{code} needs {cost} burst(s) and you have {left} left this turn "
+                "(5.24, 6.4, 8.5a)."
+            )
+        return None
+
+    def _respond_refusal(self, state: GameState, e: Element, x: Exchange, a: Action) -> str | None:
+        code = a.card or ""
+        src = self._response_source(state, x)
+        c = self._find(self._response_cards(state, x), code)
+        if c is None:
+            where = "mini-hand" if src is not e.hand else "hand"
+            if self._find(src, code) is not None:
+                return f"Your {code} is set aside to pay for the Vertical Roll climb (7.22)."
+            return f"Your {where} holds no {code}."
+        responds = self.cards[c].type.responds_to
+        if a.as_sci:
+            own_turn = not x.defender_to_move and x.source == "hand"
+            if not self._ac(e).agile:
+                return f"{self._ac(e).name} is not agile (5.26)."
+            if not own_turn:
+                return "An agile aircraft may treat a card as Scissors only on its own turn (6.35)."
+            if state.t.agile_used:
+                return "An agile aircraft treats a card as Scissors only once per turn (5.26)."
+            responds = self._sci_responds
+        last = CardKind(x.last_kind)
+        if last not in responds:
+            return (
+                f"{code}{'=SCI' if a.as_sci else ''} does not respond to {last.label} (8.31, 8.42)."
+            )
+        return None
+
+    @functools.cached_property
+    def _sci_responds(self) -> frozenset[CardKind]:
+        for c in self.cards:
+            if c.type.kind is CardKind.SCI:
+                return c.type.responds_to
+        return frozenset()
+
+
+_DECISION = {
+    "altitude": "secret choice of a starting altitude",
+    "wingman": "wingman attack step",
+    "wingman_attack": "wingman's attack",
+    "altitude_step": "adjust altitude step",
+    "follow": "choice to follow an altitude change",
+    "play": "play cards step",
+    "respond": "response to the card just played",
+    "discard": "discard step",
+}
+
+
+def _expect(verbs: tuple[str, ...]) -> str:
+    return "expected " + " / ".join(verbs)

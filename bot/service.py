@@ -154,12 +154,12 @@ class GameService:
     def aircraft_choices(
         self, ruleset: str, year: int, side: str | None, query: str
     ) -> list[Aircraft]:
+        """Aircraft the engine allows in this game, matching what the user typed."""
         q = query.lower().replace(" ", "").replace("-", "")
         out = []
+        rs, wanted = Ruleset(ruleset), Side(side) if side else None
         for ac in sorted(self.engine.aircraft.values(), key=lambda a: (a.side, a.name)):
-            if Ruleset(ruleset) not in ac.rulesets or ac.year > year:
-                continue
-            if side and ac.side.value != side:
+            if self.engine.aircraft_refusal(rs, year, ac.id, wanted) is not None:
                 continue
             if q and q not in (ac.id + ac.name).lower().replace(" ", "").replace("-", ""):
                 continue
@@ -277,14 +277,9 @@ class GameService:
             ac = self.find_aircraft(aircraft)
             rs = Ruleset(game.record.ruleset)
             year = int(game.record.options["year"])
-            if side and side != ac.side.value:
-                raise UserError(
-                    f"{ac.name} flies for the {ac.side.label(rs)} side, not the {Side(side).label(rs)}."
-                )
-            if rs not in ac.rulesets:
-                raise UserError(f"{ac.name} is not part of this ruleset.")
-            if ac.year > year:
-                raise UserError(f"{ac.name} entered service in {ac.year}, after {year} (rule 4.3).")
+            why = self.engine.aircraft_refusal(rs, year, ac.id, Side(side) if side else None)
+            if why is not None:
+                raise UserError(why)
             seat = SEAT_OF_SIDE[ac.side]
             holder = game.holder(seat)
             if holder is not None and holder != user_id:

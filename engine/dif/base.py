@@ -26,6 +26,7 @@ from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
 
 __all__ = ["BURST_BUY", "POSITION_DELTA", "EngineBase", "Pending"]
 
+
 # Position steps a successful card gives its leader (6.31-6.34): SCI goes from
 # Disadvantaged to Advantaged, two steps.
 POSITION_DELTA = {CardKind.MAN: 1, CardKind.HAL: 2, CardKind.SCI: 2, CardKind.FUT: 1}

@@ -8,17 +8,16 @@ from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.dif import tables
 from engine.dif.actions import Action
+from engine.dif.base import Pending
 from engine.dif.components import (
     Altitude,
     Ruleset,
     Side,
 )
+from engine.dif.legality import Legality
 from engine.dif.state import GameState, TurnState
 
 __all__ = ["Flow"]
-
-from engine.dif.base import Pending
-from engine.dif.legality import Legality
 
 
 class Flow(Legality):

@@ -21,19 +21,19 @@ from engine.core.errors import RuleViolation, SetupError
 from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.dif.actions import Action
+from engine.dif.base import Pending
 from engine.dif.components import (
     Ruleset,
     Side,
 )
+from engine.dif.present import build_view
+from engine.dif.resolution import Resolution
 from engine.dif.setup import DifSetup
 from engine.dif.state import Element, GameState, Plane
 from engine.dif.view import DifView
 
 __all__ = ["STEPS", "DifEngine", "Pending", "default_engine"]
 
-from engine.dif.base import Pending
-from engine.dif.present import build_view
-from engine.dif.resolution import Resolution
 
 STEPS = {
     "setup": "Secret starting altitudes",
@@ -49,6 +49,24 @@ STEPS = {
 class DifEngine(Resolution):
     """The rules of the basic game for one set of components."""
 
+    def aircraft_refusal(
+        self, ruleset: Ruleset, year: int, aircraft: str, side: Side | None = None
+    ) -> str | None:
+        """Why this aircraft may not fly in a game of this ruleset and year (4.3, 4.4)."""
+        ac = self.aircraft.get(aircraft)
+        if ac is None:
+            return f"Unknown aircraft {aircraft!r}."
+        if side is not None and ac.side is not side:
+            return (
+                f"{ac.name} flies for the {ac.side.label(ruleset)} side, "
+                f"not the {side.label(ruleset)} (4.2)."
+            )
+        if ruleset not in ac.rulesets:
+            return f"{ac.name} is not part of the {ruleset.value} game."
+        if ac.year > year:
+            return f"{ac.name} entered service in {ac.year}, after {year} (4.3)."
+        return None
+
     def new_game(self, setup: DifSetup, seed: int) -> tuple[GameState, list[Event]]:
         """Create a game (4.1-4.7). Raises SetupError for an impossible setup."""
         seats = [e.seat for e in setup.elements]
@@ -60,17 +78,10 @@ class DifEngine(Resolution):
         elements: dict[str, Element] = {}
         count = 0
         for e in setup.elements:
-            ac = self.aircraft.get(e.aircraft)
-            if ac is None:
-                raise SetupError(f"unknown aircraft {e.aircraft!r}")
-            if ac.side is not e.side:
-                raise SetupError(f"{ac.name} flies for the {ac.side.label(setup.ruleset)} side")
-            if setup.ruleset not in ac.rulesets:
-                raise SetupError(f"{ac.name} is not part of the {setup.ruleset.value} game")
-            if ac.year > setup.year:
-                raise SetupError(
-                    f"{ac.name} entered service in {ac.year}, after {setup.year} (4.3)"
-                )
+            why = self.aircraft_refusal(setup.ruleset, setup.year, e.aircraft, e.side)
+            if why is not None:
+                raise SetupError(why)
+            ac = self.aircraft[e.aircraft]
             if e.wingman and ac.wingman is None:
                 raise SetupError(f"{ac.name} has no wingman card")
             leader = Plane(f"{e.seat}L", ac.id, "leader")

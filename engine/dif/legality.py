@@ -12,6 +12,7 @@ from itertools import combinations
 
 from engine.dif import tables
 from engine.dif.actions import Action
+from engine.dif.base import POSITION_DELTA, EngineBase, Pending
 from engine.dif.components import (
     BURST_KINDS,
     Altitude,
@@ -21,8 +22,6 @@ from engine.dif.components import (
 from engine.dif.state import Element, Exchange, FollowOffer, GameState
 
 __all__ = ["Legality"]
-
-from engine.dif.base import POSITION_DELTA, EngineBase, Pending
 
 
 class Legality(EngineBase):

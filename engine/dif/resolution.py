@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.core.events import Event
 from engine.dif import tables
 from engine.dif.actions import Action
+from engine.dif.base import BURST_BUY, POSITION_DELTA, Pending
 from engine.dif.components import (
     BURST_KINDS,
     Altitude,
@@ -14,12 +15,10 @@ from engine.dif.components import (
     Position,
     Ruleset,
 )
+from engine.dif.flow import Flow
 from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
 
 __all__ = ["Resolution"]
-
-from engine.dif.base import BURST_BUY, POSITION_DELTA, Pending
-from engine.dif.flow import Flow
 
 
 class Resolution(Flow):

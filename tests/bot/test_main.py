@@ -1,0 +1,37 @@
+"""The command line: ``python -m bot`` and ``python -m bot demo``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+
+
+def test_without_a_token_the_bot_explains_what_to_set(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.chdir(tmp_path)  # no .env file here
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in err and "python -m bot demo" in err
+
+
+def test_demo_plays_a_whole_game_and_writes_the_pictures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--seed", "3", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("**Dogfight #1**")
+    assert out[-1].startswith("RESULT: ") and "Winner:" in out[-1] and "VP " in out[-1]
+    pictures = sorted(tmp_path.iterdir())
+    assert pictures and all(p.read_bytes().startswith(b"\x89PNG") for p in pictures)
+
+
+def test_demo_plays_rise_of_the_luftwaffe_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--seed", "5", "--ruleset", "rotl"]) == 0
+    out = capsys.readouterr().out
+    assert "Spitfire I (A1)" in out and "Bf-109E (X1)" in out
+    assert out.splitlines()[-1].startswith("RESULT: ")

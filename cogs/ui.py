@@ -353,10 +353,9 @@ def hand_text(service: GameService, game: LoadedGame, seat: str) -> str:
         lines.append(f"Wingman's mini-hand: {names(el.minihand)}")
     if view.bursts_left is not None and view.active == seat:
         lines.append(f"Bursts left this turn: {view.bursts_left}")
-    if any(p.seat == seat for p in view.pending):
-        lines.append(
-            f"➡ Your decision: {service.prompt_text(game, service.engine.pending(game.state)[[p.seat for p in service.engine.pending(game.state)].index(seat)])}"
-        )
+    decision = next((p for p in service.engine.pending(game.state) if p.seat == seat), None)
+    if decision is not None:
+        lines.append(f"➡ Your decision: {service.prompt_text(game, decision)}")
     elif game.state.step != "over":
         waiting = ", ".join(sorted({p.seat for p in view.pending}))
         lines.append(f"Waiting for {waiting}.")

@@ -181,6 +181,16 @@ class EngineBase:
                 best = c
         return best
 
+    def _take_from_hand(self, e: Element, codes: Iterable[str]) -> list[int]:
+        """Remove the named cards from a hand (legality has checked they are there)."""
+        taken = []
+        for code in codes:
+            c = self._find(e.hand, code)
+            assert c is not None, f"{code} not in hand: refusal() should have caught it"
+            e.hand.remove(c)
+            taken.append(c)
+        return taken
+
     def _codes(self, cards: Iterable[int]) -> list[str]:
         return sorted({self.code[c] for c in cards})
 

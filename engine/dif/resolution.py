@@ -162,12 +162,7 @@ class Resolution(Flow):
                 )
             )
         else:
-            paid = []
-            for code in a.cards:
-                c = self._find(e.hand, code)
-                assert c is not None
-                e.hand.remove(c)
-                paid.append(c)
+            paid = self._take_from_hand(e, a.cards)
             self._discard(s, paid)
             e.altitude = mover.altitude
             cost = f", discarding {', '.join(self.label[c] for c in paid)}" if paid else ""
@@ -460,12 +455,7 @@ class Resolution(Flow):
         self._end_turn(s, ev)
 
     def _do_discard(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
-        gone = []
-        for code in a.cards:
-            c = self._find(e.hand, code)
-            assert c is not None
-            e.hand.remove(c)
-            gone.append(c)
+        gone = self._take_from_hand(e, a.cards)
         self._discard(s, gone)
         if gone:
             ev.append(

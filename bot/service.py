@@ -22,7 +22,7 @@ from bot.storage.locks import GameLocks
 from engine.core.errors import EngineError
 from engine.core.events import Event
 from engine.dif.actions import Action
-from engine.dif.components import Aircraft, Ruleset, Side
+from engine.dif.components import Aircraft, Altitude, Ruleset, Side
 from engine.dif.game import DifEngine, Pending
 from engine.dif.setup import DifSetup, ElementSetup
 from engine.dif.state import GameState
@@ -99,23 +99,35 @@ def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
             return ""
         return engine._plane_label(state, ref)
 
+    def to(step: int) -> str:
+        """The band the active element would move to."""
+        active = state.elements[state.active] if state.active else None
+        if active is None or active.altitude is None:
+            return "up" if step > 0 else "down"
+        return "to " + Altitude(active.altitude + step).label
+
     v = a.verb
     if v == "alt":
-        from engine.dif.components import Altitude
-
         return Altitude.from_code(a.arg or "M").label
     if v == "wm":
         return f"Wingman attacks {plane(a.target)}"
     if v == "play" and a.arg is not None:
+        up = a.arg == "up"
         extra = f" (discard {card(a.cards[0])})" if a.cards else ""
-        return f"Vertical Roll {a.arg}{extra}"
+        return f"Vertical Roll: {'climb' if up else 'dive'} {to(1 if up else -1)}{extra}"
     if v == "play":
         as_sci = " as Scissors" if a.as_sci else ""
         return f"{card(a.card)}{as_sci} → {plane(a.target)}"
     if v == "respond":
         return f"{card(a.card)}{' as Scissors' if a.as_sci else ''}"
     if v == "climb":
-        return f"Climb (discard {card(a.card)})"
+        return f"Climb {to(1)} (discard {card(a.card)})"
+    if v == "dive":
+        return f"Dive {to(-1)} (draw a card)"
+    if v == "done":
+        return (
+            "End the wingman's attack" if state.step == "wingman_attack" else "Done playing cards"
+        )
     if v == "follow":
         return "Follow" + (f" (discard {', '.join(card(c) for c in a.cards)})" if a.cards else "")
     if v == "discard":
@@ -123,12 +135,10 @@ def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
     return {
         "skip": "No wingman attack",
         "stay": "Stay at this altitude",
-        "dive": "Dive (draw a card)",
         "nofollow": "Don't follow",
         "pass": "No response",
         "giveup": "Give up position",
         "evade": "Evade (leave the fight)",
-        "done": "End this step",
     }.get(v, str(a))
 
 

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from bot.testing import FakeDiscord
-from bot.testing.driver import UiPlayer
+from bot.testing.driver import UiPlayer, wait_for_new_game
 from engine.dif.ai import RandomPlayer
 from engine.dif.components import Ruleset, Side
 
@@ -45,7 +45,7 @@ async def play_demo(
             await fake.slash(
                 alice, "dogfight new", channel_id=fake.channel_id, ruleset=ruleset, year=year
             )
-            game = (await bot.service.storage.list_games())[-1]
+            game = await wait_for_new_game(fake, bot.service.storage)
             thread = game.thread_id
             assert thread is not None
             await fake.slash(

@@ -12,9 +12,10 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from bot.storage import GameRecord, Storage
 from bot.testing.fakediscord import FakeDiscord, FakeUser
 
-__all__ = ["UiPlayer", "components_of"]
+__all__ = ["UiPlayer", "components_of", "wait_for_new_game"]
 
 Payload = dict[str, Any]
 
@@ -26,6 +27,20 @@ def components_of(message: Payload) -> Iterator[Payload]:
             yield from row.get("components") or []
         else:
             yield row
+
+
+async def wait_for_new_game(fake: FakeDiscord, storage: Storage, tries: int = 50) -> GameRecord:
+    """The newest game, once ``/dogfight new`` has attached its thread.
+
+    ``settle`` normally returns only when the handler is done; on a loaded machine a
+    database write can outlast its grace period, so look again rather than assume.
+    """
+    for _ in range(tries):
+        games = await storage.list_games()
+        if games and games[-1].thread_id is not None:
+            return games[-1]
+        await fake.settle()
+    raise LookupError("/dogfight new did not open a game thread")
 
 
 class UiPlayer:

@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import TallyHoBot
 from bot.testing import FakeDiscord, FakeUser
-from bot.testing.driver import UiPlayer, components_of
+from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
 from engine.dif.ai import RandomPlayer
 
 SEED = 20261130
@@ -30,7 +30,7 @@ async def open_game(
 ) -> tuple[int, int]:
     await fake.start(bot)
     await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1942)
-    game = (await bot.service.storage.list_games())[-1]
+    game = await wait_for_new_game(fake, bot.service.storage)
     assert game.thread_id is not None
     await fake.slash(
         alice, "dogfight join", channel_id=game.thread_id, side="allied", aircraft="buffalo-i"
@@ -155,7 +155,7 @@ async def test_bad_input_gets_a_specific_message_and_changes_nothing(
     bot = make_bot(tmp_path / "game.sqlite3")
     await fake.start(bot)
     await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1942)
-    game = (await bot.service.storage.list_games())[-1]
+    game = await wait_for_new_game(fake, bot.service.storage)
     thread = game.thread_id
     assert thread is not None
 
@@ -299,7 +299,7 @@ async def test_join_autocompletes_aircraft_of_the_side_and_year(
     bot = make_bot(tmp_path / "game.sqlite3")
     await fake.start(bot)
     await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1940)
-    thread = (await bot.service.storage.list_games())[-1].thread_id
+    thread = (await wait_for_new_game(fake, bot.service.storage)).thread_id
     choices = await fake.autocomplete(
         alice, "dogfight join", "aircraft", "", channel_id=thread, side="allied"
     )

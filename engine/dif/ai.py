@@ -31,13 +31,15 @@ class RandomPlayer:
         actions = engine.legal_actions(state, seat)
         if not actions:
             raise ValueError(f"seat {seat} has no legal action")
-        weights = [self._weight(a, len(actions)) for a in actions]
+        weights = [self._weight(a) for a in actions]
         return self.rng.choices(actions, weights)[0]
 
     @staticmethod
-    def _weight(a: Action, n: int) -> float:
+    def _weight(a: Action) -> float:
         if a.verb == "play":
-            return 6.0
+            if a.arg is not None:  # a Vertical Roll away
+                return 0.5
+            return 8.0 if (a.target or "").endswith("L") else 3.0
         if a.verb == "respond":
             return 3.0
         if a.verb in ("climb", "dive"):

@@ -31,12 +31,26 @@ always gives the same layout.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import zip_longest
 
 from engine.dif.components import Altitude, Position, Side
 from engine.dif.view import DifView, ElementView, EngagementView, PlaneStatus, PlaneView
-from rendering.fonts import Face, font
+from rendering.fonts import Face
+from rendering.shapes import (
+    MIN_TEXT_SIZE,
+    RGB,
+    Box,
+    Item,
+    Layout,
+    Line,
+    Polygon,
+    Rect,
+    Text,
+    fit_text,
+    text_width,
+    wrap_text,
+)
 
 __all__ = [
     "MIN_TEXT_SIZE",
@@ -52,12 +66,8 @@ __all__ = [
     "layout_table",
 ]
 
-RGB = tuple[int, int, int]
-Point = tuple[int, int]
-
 WIDTH = 960
 """Canvas width: about twice what a phone shows, so 22 px text stays legible."""
-MIN_TEXT_SIZE = 22
 """No text is drawn smaller than this (about 9 px once Discord shrinks the image)."""
 
 _MARGIN = 16
@@ -111,128 +121,6 @@ _BAND_BG: dict[Altitude, RGB] = {
 _EMPTY_BAND_BG: RGB = (226, 232, 240)
 
 _SIDES = (Side.ALLIED, Side.AXIS)  # left column, right column
-
-
-# --- the data a layout is made of -------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Rect:
-    """An axis-aligned rectangle, ``x1``/``y1`` exclusive as in Pillow."""
-
-    x0: int
-    y0: int
-    x1: int
-    y1: int
-
-    @property
-    def width(self) -> int:
-        return self.x1 - self.x0
-
-    @property
-    def height(self) -> int:
-        return self.y1 - self.y0
-
-    @property
-    def center(self) -> Point:
-        return ((self.x0 + self.x1) // 2, (self.y0 + self.y1) // 2)
-
-    def grow(self, by: int) -> Rect:
-        """The rectangle pushed out by ``by`` px on every side."""
-        return Rect(self.x0 - by, self.y0 - by, self.x1 + by, self.y1 + by)
-
-
-@dataclass(frozen=True, slots=True)
-class Box:
-    """A filled and/or outlined rectangle, with rounded corners if ``radius``."""
-
-    rect: Rect
-    fill: RGB | None
-    outline: RGB | None = None
-    width: int = 0
-    radius: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """A polyline."""
-
-    points: tuple[Point, ...]
-    fill: RGB
-    width: int
-
-
-@dataclass(frozen=True, slots=True)
-class Polygon:
-    """A closed, filled polygon (arrow heads and block arrows)."""
-
-    points: tuple[Point, ...]
-    fill: RGB
-    outline: RGB | None = None
-    width: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """One line of text at ``(x, y)``, placed by a Pillow text ``anchor``."""
-
-    x: int
-    y: int
-    text: str
-    face: Face
-    size: int
-    fill: RGB
-    anchor: str = "lm"
-
-
-Item = Box | Line | Polygon | Text
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """Everything to draw, in painting order, and the named regions of the picture."""
-
-    width: int
-    height: int
-    background: RGB
-    items: tuple[Item, ...]
-    regions: Mapping[str, Rect] = field(default_factory=dict)
-
-
-# --- text helpers -----------------------------------------------------------------
-
-
-def _text_width(text: str, face: Face, size: int) -> int:
-    return round(font(face, size).getlength(text))
-
-
-def _fit(text: str, face: Face, size: int, max_width: int) -> tuple[str, int]:
-    """``text`` at the largest size down to :data:`MIN_TEXT_SIZE` that fits, else cut with …."""
-    while size > MIN_TEXT_SIZE and _text_width(text, face, size) > max_width:
-        size -= 2
-    size = max(size, MIN_TEXT_SIZE)
-    if _text_width(text, face, size) <= max_width:
-        return text, size
-    while text and _text_width(text + "…", face, size) > max_width:
-        text = text[:-1]
-    return text.rstrip() + "…", size
-
-
-def _wrap(text: str, face: Face, size: int, max_width: int) -> list[str]:
-    """Greedy word wrap; a word too long for a line is cut with …."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        candidate = f"{current} {word}" if current else word
-        if _text_width(candidate, face, size) <= max_width:
-            current = candidate
-            continue
-        if current:
-            lines.append(current)
-        current = _fit(word, face, size, max_width)[0]
-    if current:
-        lines.append(current)
-    return lines
 
 
 # --- the view, indexed ------------------------------------------------------------
@@ -329,9 +217,9 @@ def _fit_note(engaged: _Engaged, max_width: int) -> tuple[str, int]:
     for who in names:
         note = _position_note(engaged, who)
         for size in (24, MIN_TEXT_SIZE):
-            if _text_width(note, Face.REGULAR, size) <= max_width:
+            if text_width(note, Face.REGULAR, size) <= max_width:
                 return note, size
-    return _fit(_position_note(engaged, names[-1]), Face.REGULAR, 24, max_width)
+    return fit_text(_position_note(engaged, names[-1]), Face.REGULAR, 24, max_width)
 
 
 def _hits(plane: PlaneView) -> str:
@@ -398,7 +286,7 @@ class _Builder:
         Returns its width.
         """
         size = MIN_TEXT_SIZE
-        width = _text_width(text, Face.CONDENSED, size) + 18
+        width = text_width(text, Face.CONDENSED, size) + 18
         x0 = x - width if right else x
         self.box(Rect(x0, y - 15, x0 + width, y + 15), fill, radius=8)
         self.text(x0 + width // 2, y, text, Face.CONDENSED, size, ink, anchor="mm")
@@ -450,8 +338,8 @@ class _Builder:
         else:  # a game decided after its last turn stays "6 of 6"
             turn = f"Turn {min(view.turn, view.max_turns)} of {view.max_turns}"
         self.text(_MARGIN, y, turn, Face.BOLD, 36, _WHITE)
-        step_text, step_size = _fit(
-            view.step, Face.BOLD, 28, left - _text_width(turn, Face.BOLD, 36) - 24
+        step_text, step_size = fit_text(
+            view.step, Face.BOLD, 28, left - text_width(turn, Face.BOLD, 36) - 24
         )
         self.text(WIDTH - _MARGIN, y, step_text, Face.BOLD, step_size, _GOLD_LIGHT, "rm")
         y += 24 + 20
@@ -476,9 +364,9 @@ class _Builder:
         end = x + max_width
         for i, (text, face, size, fill) in enumerate(segments):
             if i == len(segments) - 1:
-                text, size = _fit(text, face, size, end - x)
+                text, size = fit_text(text, face, size, end - x)
             self.text(x, y, text, face, size, fill)
-            x += _text_width(text, face, size)
+            x += text_width(text, face, size)
 
     def vp_line(self, right: int, y: int, vp: Mapping[Side, int], size: int) -> None:
         """``VP ● Allies 3 ◆ Axis 0``, right-aligned at ``right``, markers in side tints."""
@@ -486,10 +374,10 @@ class _Builder:
         for side in _SIDES:
             parts.append((f"  {_MARKER[side]} ", Face.BOLD, _SIDE_ON_DARK[side]))
             parts.append((f"{self.index.side_label(side)} {vp.get(side, 0)}", Face.BOLD, _WHITE))
-        x = right - sum(_text_width(t, f, size) for t, f, _ in parts)
+        x = right - sum(text_width(t, f, size) for t, f, _ in parts)
         for text, face, fill in parts:
             self.text(x, y, text, face, size, fill)
-            x += _text_width(text, face, size)
+            x += text_width(text, face, size)
 
     def result_banner(self) -> None:
         result = self.view.result
@@ -499,7 +387,7 @@ class _Builder:
         rect = Rect(0, top, WIDTH, top + 124)
         self.box(rect, fill)
         self.text(_MARGIN, top + 26, "GAME OVER", Face.BOLD, 24, _WHITE)
-        verdict, size = _fit(result.verdict, Face.BOLD, 36, WIDTH - 2 * _MARGIN)
+        verdict, size = fit_text(result.verdict, Face.BOLD, 36, WIDTH - 2 * _MARGIN)
         self.text(_MARGIN, top + 64, verdict, Face.BOLD, size, _WHITE)
         parts = [("Final VP: ", Face.REGULAR)]
         parts += [
@@ -512,7 +400,7 @@ class _Builder:
         x = _MARGIN
         for text, face in parts:
             self.text(x, top + 102, text, face, 24, _WHITE)
-            x += _text_width(text, face, 24)
+            x += text_width(text, face, 24)
         self.regions["result"] = rect
         self.y = rect.y1
 
@@ -522,10 +410,12 @@ class _Builder:
         index = self.index
         inner = WIDTH - 2 * _MARGIN - 2 * _PAD
         attack = f"{index.label(exchange.attacker)} → {index.label(exchange.target)}"
-        attack_lines = _wrap(attack, Face.BOLD, 26, inner - _text_width("Attack: ", Face.BOLD, 26))
-        card_lines = _wrap(" ▸ ".join(exchange.cards), Face.REGULAR, 24, inner)
+        attack_lines = wrap_text(
+            attack, Face.BOLD, 26, inner - text_width("Attack: ", Face.BOLD, 26)
+        )
+        card_lines = wrap_text(" ▸ ".join(exchange.cards), Face.REGULAR, 24, inner)
         waiting = f"Waiting on {index.label(exchange.waiting_on)} to respond or pass"
-        waiting_text, waiting_size = _fit(waiting, Face.BOLD, 24, inner)
+        waiting_text, waiting_size = fit_text(waiting, Face.BOLD, 24, inner)
         top = self.y + 12
         height = 12 + 36 * len(attack_lines) + 34 * len(card_lines) + 36 + 10
         rect = Rect(_MARGIN, top, WIDTH - _MARGIN, top + height)
@@ -533,7 +423,7 @@ class _Builder:
         x = _MARGIN + _PAD
         y = top + 12 + 18
         self.text(x, y, "Attack:", Face.BOLD, 26, (146, 64, 14))
-        label_w = _text_width("Attack: ", Face.BOLD, 26)
+        label_w = text_width("Attack: ", Face.BOLD, 26)
         for line in attack_lines:
             self.text(x + label_w, y, line, Face.BOLD, 26, _INK)
             y += 36
@@ -576,7 +466,7 @@ class _Builder:
             rect = Rect(0, top, WIDTH, top + 40)
             self.box(rect, fill)
             self.text(_MARGIN, top + 20, title, Face.BOLD, 24, _MUTED)
-            width = _text_width(title, Face.BOLD, 24)
+            width = text_width(title, Face.BOLD, 24)
             self.text(_MARGIN + width + 12, top + 20, "· empty", Face.REGULAR, 24, _GREY)
             self.box(Rect(0, rect.y1 - 1, WIDTH, rect.y1), (203, 213, 225))
             self.regions[name] = rect
@@ -675,8 +565,8 @@ class _Builder:
         side_text = f"{_MARKER[element.side]} {self.index.side_label(element.side).upper()}"
         cards = f"{element.hand_count} card" + ("" if element.hand_count == 1 else "s")
         self.text(rect.x1 - _PAD, cy, cards, Face.REGULAR, 24, _WHITE, "rm")
-        room = rect.width - 2 * _PAD - _text_width(cards, Face.REGULAR, 24) - 12
-        title, size = _fit(f"{side_text} · {element.seat}", Face.BOLD, 24, room)
+        room = rect.width - 2 * _PAD - text_width(cards, Face.REGULAR, 24) - 12
+        title, size = fit_text(f"{side_text} · {element.seat}", Face.BOLD, 24, room)
         self.text(rect.x0 + _PAD, cy, title, Face.BOLD, size, _WHITE)
 
         y = strip.y1 + 6
@@ -711,7 +601,7 @@ class _Builder:
             y = self.sub_row(plane, name, rect, y, greyed).y1 + 4
 
         notes = [_fit_note(engaged, x1 - x0) for engaged in self.index.engaged[element.seat]]
-        notes += [_fit(note, Face.REGULAR, 24, x1 - x0) for note in self.notes(element)]
+        notes += [fit_text(note, Face.REGULAR, 24, x1 - x0) for note in self.notes(element)]
         for note, size in notes:
             self.text(x0, y + _NOTE_H // 2, note, Face.REGULAR, size, _GREY if greyed else _INK)
             y += _NOTE_H
@@ -750,17 +640,17 @@ class _Builder:
         flying = plane.status is PlaneStatus.FLYING
         if flying:
             right = _hits(plane)
-            right_w = _text_width(right, Face.BOLD, 26)
+            right_w = text_width(right, Face.BOLD, 26)
             self.text(x1, cy, right, Face.BOLD, 26, _INK, "rm")
         elif plane.status is PlaneStatus.DESTROYED:
             right_w = self.pill(x1, cy, "DESTROYED", _DESTROYED, _WHITE, right=True)
         else:
             right_w = self.pill(x1, cy, "EVADED", _OUT_BG, _MUTED, right=True)
-        name, size = _fit(name, face, size, x1 - x0 - right_w - 12)
+        name, size = fit_text(name, face, size, x1 - x0 - right_w - 12)
         self.text(x0, cy, name, face, size, _INK if flying else _GREY)
         if not flying:
             # Struck through, so the state reads even in greyscale.
-            width = _text_width(name, face, size)
+            width = text_width(name, face, size)
             self.items.append(Line(((x0, cy + 1), (x0 + width, cy + 1)), _GREY, 3))
         self.regions.setdefault(f"plane:{plane.ref}", Rect(x0, top, x1, top + height))
 
@@ -802,7 +692,7 @@ class _Builder:
             (x0, y + body),
         )
         self.items.append(Polygon(points, colour, _INK, 2))
-        text, size = _fit(label, Face.CONDENSED, 24, abs(neck - x0) - 8)
+        text, size = fit_text(label, Face.CONDENSED, 24, abs(neck - x0) - 8)
         self.text((x0 + neck) // 2, y, text, Face.CONDENSED, size, _WHITE, "mm")
         self.regions[name] = Rect(min(x0, x1), y - head, max(x0, x1), y + head)
 
@@ -830,7 +720,7 @@ class _Builder:
         )
         self.items.append(Polygon(head, colour, _INK, 2))
         mx, my = (sx + ex) // 2, (sy + ey) // 2
-        width = _text_width(label, Face.CONDENSED, 24) + 16
+        width = text_width(label, Face.CONDENSED, 24) + 16
         pill = Rect(mx - width // 2, my - 17, mx + width // 2 + 1, my + 17)
         self.box(pill, colour, _INK, 2, 8)
         self.text(mx, my, label, Face.CONDENSED, 24, _WHITE, "mm")

@@ -28,7 +28,8 @@ from PIL import Image, ImageDraw
 
 from engine.dif.view import DifView
 from rendering.fonts import font
-from rendering.layout import RGB, Box, Layout, Line, Polygon, Text, layout_table
+from rendering.layout import layout_table
+from rendering.shapes import RGB, Box, Layout, Line, Polygon, Text
 
 __all__ = ["AA_LEVELS", "draw_layout", "encode_png", "render_table"]
 

@@ -42,6 +42,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 EPHEMERAL_LIMIT = 2000
+MAX_ROWS = 5
+"""Rows of components a Discord message may carry."""
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
@@ -265,7 +267,6 @@ def action_view(service: GameService, game: LoadedGame, seat: str) -> discord.ui
     view = discord.ui.View(timeout=None)
     if actions[0].verb == "discard":
         hand = sorted(game.state.elements[seat].hand)
-        codes = [service.engine.code[c] for c in hand]
         options = [
             discord.SelectOption(
                 label=service.engine.label[c], value=f"{i}:{service.engine.code[c]}"
@@ -279,35 +280,31 @@ def action_view(service: GameService, game: LoadedGame, seat: str) -> discord.ui
                 gid, seat, version, "discard", "Keep all cards", discord.ButtonStyle.success
             )
         )
-        del codes
         return view
     menu_verbs = {"play", "climb", "follow", "wm", "alt"}
     # The secret altitude is always a select menu (a private pick, 4.5); other
     # moves become menus only when there are too many for buttons.
     many = len(actions) > 10
     in_menu = [a for a in actions if a.verb == "alt" or (many and a.verb in menu_verbs)]
-    buttons = [a for a in actions if a not in in_menu]
-    for n in range(0, min(len(in_menu), 100), 25):
-        chunk = in_menu[n : n + 25]
+    buttons = [a for a in actions if a not in in_menu][: MAX_ROWS * 5]
+    # Discord allows five rows: a menu fills one, buttons go five to a row.
+    free_rows = MAX_ROWS - -(-len(buttons) // 5)
+    chunks = [in_menu[n : n + 25] for n in range(0, len(in_menu), 25)]
+    if len(chunks) > free_rows:
+        log.warning("%d menus of moves do not fit; /play still accepts them", len(chunks))
+        chunks = chunks[:free_rows]
+    for n, chunk in enumerate(chunks):
         options = [
             discord.SelectOption(
                 label=describe_action(service.engine, game.state, a)[:100], value=str(a)
             )
             for a in chunk
         ]
+        placeholder = {"play": "Play a card…", "alt": "Secret starting altitude…"}
         view.add_item(
-            ActionSelect(
-                gid,
-                seat,
-                version,
-                n // 25,
-                options,
-                {"play": "Play a card…", "alt": "Secret starting altitude…"}.get(
-                    chunk[0].verb, "Choose…"
-                ),
-            )
+            ActionSelect(gid, seat, version, n, options, placeholder.get(chunk[0].verb, "Choose…"))
         )
-    for a in buttons[:20]:
+    for a in buttons:
         style = (
             discord.ButtonStyle.secondary
             if a.verb in ("pass", "done", "skip", "stay", "nofollow")

@@ -329,7 +329,22 @@ class GameService:
             lines.append(
                 "The host can now `/dogfight start`." if ready else "Waiting for both sides."
             )
+        elif game.record.status is GameStatus.ACTIVE:
+            lines.append("Under way: press **My hand** below the latest message to play.")
+        elif game.record.result:
+            lines.append(f"Finished: {game.record.result['verdict']}.")
         return "\n".join(lines)
+
+    def joined_text(self, game: LoadedGame, user_id: int) -> str:
+        """The public line announcing a pilot's seat."""
+        rs = Ruleset(game.record.ruleset)
+        seat = next(s for s in game.seats if s.user_id == user_id)
+        ac = self.engine.aircraft[str(seat.payload["aircraft"])]
+        ready = " The host can now `/dogfight start`." if len(game.seats) == 2 else ""
+        return (
+            f"<@{user_id}> flies for the {Side(seat.side).label(rs)} side: "
+            f"{ac.name}, leader and wingman ({seat.seat}).{ready}"
+        )
 
     async def start(self, game: LoadedGame, user_id: int) -> Outcome:
         async with self.locks(game.id):

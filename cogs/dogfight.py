@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -15,6 +16,8 @@ if TYPE_CHECKING:
     from bot.app import TallyHoBot
 
 __all__ = ["DogfightCog"]
+
+log = logging.getLogger(__name__)
 
 
 class DogfightCog(commands.Cog):
@@ -79,7 +82,8 @@ class DogfightCog(commands.Cog):
             game = await service.join(
                 game, interaction.user.id, interaction.user.display_name, aircraft, side
             )
-            await interaction.response.send_message(service.lobby_text(game))
+            await interaction.response.send_message(service.joined_text(game, interaction.user.id))
+            await refresh_lobby(interaction, service.lobby_text(game), game.record.lobby_message_id)
 
         await guarded(interaction, work)
 
@@ -111,6 +115,9 @@ class DogfightCog(commands.Cog):
                 view=view,
             )
             view.stop()  # its button is a DynamicItem: see cogs.ui.forget_view
+            await refresh_lobby(
+                interaction, service.lobby_text(outcome.game), outcome.game.record.lobby_message_id
+            )
             await publish(self.bot, outcome)
 
         await guarded(interaction, work)
@@ -138,6 +145,19 @@ class DogfightCog(commands.Cog):
             await reply(interaction, "\n".join(lines) or "No aircraft in service by then.")
 
         await guarded(interaction, work)
+
+
+async def refresh_lobby(
+    interaction: discord.Interaction, text: str, message_id: int | None
+) -> None:
+    """Edit the lobby message at the top of the thread so it always shows the seats."""
+    channel = interaction.channel
+    if message_id is None or not isinstance(channel, discord.Thread):
+        return
+    try:
+        await channel.get_partial_message(message_id).edit(content=text)
+    except discord.HTTPException:
+        log.warning("could not update the lobby message %s", message_id, exc_info=True)
 
 
 async def setup(bot: TallyHoBot) -> None:

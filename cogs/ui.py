@@ -409,6 +409,13 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
         return
     channel = bot.get_channel(thread_id) or await bot.fetch_channel(thread_id)
     assert isinstance(channel, discord.abc.Messageable)
+    if outcome.finished and game.record.lobby_message_id and isinstance(channel, discord.Thread):
+        try:  # the lobby message at the top of the thread shows the result too
+            await channel.get_partial_message(game.record.lobby_message_id).edit(
+                content=service.lobby_text(game)
+            )
+        except discord.HTTPException:
+            log.warning("could not update the lobby message of game %s", game.id, exc_info=True)
     pings: list[str] = []
     dm_failed: set[int] = set()
     for p in outcome.prompts:

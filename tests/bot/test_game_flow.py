@@ -114,6 +114,8 @@ async def test_whole_game_through_buttons_keeps_hands_private(
     spectator = bot.service.view(final, None)
     assert all(e.hand is None and e.minihand is None for e in spectator.elements)
     assert fake.sent_to(thread)[-1]["content"].count("Game over") == 1
+    lobby = fake.sent_to(thread)[0]["content"]
+    assert "Buffalo I" in lobby and "Ki-43" in lobby and "Finished:" in lobby
 
 
 async def test_restart_mid_game_resumes_from_the_database(

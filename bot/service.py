@@ -87,12 +87,7 @@ def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
     """A short button label for an action, e.g. 'Maneuvering → Ki-43 (X1)'."""
 
     def card(code: str | None) -> str:
-        if code is None:
-            return ""
-        for t in engine.deck.cards:
-            if t.type.code == code:
-                return t.type.label
-        return code
+        return engine.card_label(code) if code is not None else ""
 
     def plane(ref: str | None) -> str:
         if ref is None:
@@ -142,6 +137,15 @@ def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
     }.get(v, str(a))
 
 
+def _squash(text: str) -> str:
+    return text.lower().replace(" ", "").replace("-", "")
+
+
+def _matches(ac: Aircraft, typed: str) -> bool:
+    """Whether what a user typed names this aircraft ("bf109", "Ki 43", "zero"...)."""
+    return _squash(typed) in _squash(ac.id + ac.name)
+
+
 class GameService:
     """Lobbies and games of one bot process, backed by a :class:`Storage`."""
 
@@ -165,13 +169,12 @@ class GameService:
         self, ruleset: str, year: int, side: str | None, query: str
     ) -> list[Aircraft]:
         """Aircraft the engine allows in this game, matching what the user typed."""
-        q = query.lower().replace(" ", "").replace("-", "")
         out = []
         rs, wanted = Ruleset(ruleset), Side(side) if side else None
         for ac in sorted(self.engine.aircraft.values(), key=lambda a: (a.side, a.name)):
             if self.engine.aircraft_refusal(rs, year, ac.id, wanted) is not None:
                 continue
-            if q and q not in (ac.id + ac.name).lower().replace(" ", "").replace("-", ""):
+            if not _matches(ac, query):
                 continue
             out.append(ac)
         return out
@@ -181,12 +184,9 @@ class GameService:
         for ac in self.engine.aircraft.values():
             if key in (ac.id, ac.name.lower()):
                 return ac
-        matches = self.aircraft_choices("zero", 9999, None, text) + self.aircraft_choices(
-            "rotl", 9999, None, text
-        )
-        unique = {a.id: a for a in matches}
-        if len(unique) == 1:
-            return next(iter(unique.values()))
+        matches = [ac for ac in self.engine.aircraft.values() if _matches(ac, text)]
+        if len(matches) == 1:
+            return matches[0]
         raise UserError(
             f"Unknown aircraft {text!r}. Start typing a name and pick one from the list."
         )

@@ -340,7 +340,7 @@ def hand_text(service: GameService, game: LoadedGame, seat: str) -> str:
     def names(codes: tuple[str, ...]) -> str:
         out = []
         for code in codes:
-            label = next(c.type.label for c in service.engine.deck.cards if c.type.code == code)
+            label = service.engine.card_label(code)
             out.append(f"**{label}** ▶" if code in playable else label)
         return ", ".join(out) or "(empty)"
 

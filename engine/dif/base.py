@@ -57,6 +57,7 @@ class EngineBase:
         self.code = [c.type.code for c in deck.cards]
         self.kind = [c.type.kind for c in deck.cards]
         self.label = [c.type.label for c in deck.cards]
+        self._label_of_code = {c.type.code: c.type.label for c in deck.cards}
 
     def _ac(self, e: Element | Plane) -> Aircraft:
         return self.aircraft[e.aircraft]
@@ -190,6 +191,10 @@ class EngineBase:
             e.hand.remove(c)
             taken.append(c)
         return taken
+
+    def card_label(self, code: str) -> str:
+        """The printed name of a card code, e.g. ``IMS-1B2D`` -> ``In My Sights (1B/2D)``."""
+        return self._label_of_code.get(code, code)
 
     def _codes(self, cards: Iterable[int]) -> list[str]:
         return sorted({self.code[c] for c in cards})

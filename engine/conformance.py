@@ -84,7 +84,7 @@ def run_vector(
             # Aircraft a printed example needs that the shipped data lacks, authored in
             # the vector itself with the data schema (like a content pack).
             extra = [Aircraft.model_validate(a) for a in data["aircraft"]]
-            engine = DifEngine(engine.deck, {**engine.aircraft, **{a.id: a for a in extra}})
+            engine = DifEngine(engine.decks, {**engine.aircraft, **{a.id: a for a in extra}})
         setup = DifSetup.model_validate(data["setup"])
         state, events = engine.new_game(setup, int(data.get("seed", 0)))
     except (EngineError, ValueError) as exc:

@@ -17,19 +17,30 @@ text                          meaning
 ``nofollow``                  do not follow; become Neutral (7.24)
 ``play MAN X1L``              play a card at an aircraft (8.2)
 ``play MAN=SCI X1L``          an agile aircraft plays a card as Scissors (6.35)
+``play TIT=FUT X1L``          a Ta-152H-1 at Very High plays a card as Full
+                              Throttle (RotL L330-332)
+``play FTC X1L``              play a Full Throttle counter like a FUT card
+                              (jets, Bf-109G methanol; RotL L165, L326)
 ``play VER up [CARD]``        Vertical Roll altitude change; climbing names the
                               card discarded for it (7.22)
 ``respond TIT``               respond to the last card played (8.3, 8.4)
+``respond OOS=ACE``           a pilot with skill A declares "this is an Ace
+                              Pilot" (RotL "Pilots", Zero! 19.25)
 ``pass``                      do not respond
 ``giveup``                    give up Advantaged/Tailing, become Neutral (6.36)
 ``evade``                     voluntary evasion instead of playing a card (12.1)
 ``done``                      end this step (wingman attack or playing cards)
 ``discard [CARD ...]``        the discard step; nothing named keeps every card
+``next A2``                   turn 1: the side choosing names its element that
+                              plays next (4.7)
+``redraw [CARD ...]``         Combat Vision: discard these and draw as many,
+                              once, before play starts (RotL "Pilots")
 ============================  ==============================================
 
 Aircraft are named by their element's seat plus ``L`` (leader) or ``W`` (wingman);
-cards by their type code (``MAN``, ``IMS-2B3D``, ``IMS-2BFT``); when a hand holds two
-copies of a code, the lowest-numbered copy is played.
+cards by their type code (``MAN``, ``IMS-2B3D``, ``IMS-2BFT``, and ``FTC`` for a Full
+Throttle counter); when a hand holds two copies of a code, the lowest-numbered copy is
+played.
 """
 
 from __future__ import annotations
@@ -39,10 +50,17 @@ from dataclasses import dataclass
 
 from engine.core.errors import MalformedAction
 
-__all__ = ["CARD_CODE", "PLANE_REF", "Action"]
+__all__ = ["AS_KINDS", "CARD_CODE", "COUNTER", "PLANE_REF", "SEAT_REF", "Action"]
 
-CARD_CODE = re.compile(r"^(?:(?:IMS|OOS)-[1-3]B(?:[0-9]D|FT)|MAN|HAL|SCI|VER|FUT|TIT|BAR|ACE)$")
+CARD_CODE = re.compile(
+    r"^(?:(?:IMS|OOS)-[1-3]B(?:[0-9]D|FT)|MAN|HAL|SCI|VER|FUT|TIT|BAR|ACE|FTC)$"
+)
 PLANE_REF = re.compile(r"^[A-Z][0-9]{1,2}[LW]$")
+SEAT_REF = re.compile(r"^[A-Z][0-9]{1,2}$")
+COUNTER = "FTC"
+"""The code of a Full Throttle counter, played and paid like a card."""
+AS_KINDS = ("SCI", "FUT", "ACE")
+"""What a card may be declared as: agile (SCI), Ta-152H-1 (FUT), Ace pilot (ACE)."""
 _ALTITUDES = ("VL", "L", "M", "H", "VH")
 _BARE = frozenset({"skip", "stay", "dive", "nofollow", "pass", "giveup", "evade", "done"})
 
@@ -54,14 +72,19 @@ class Action:
     verb: str
     card: str | None = None
     """Card code played, responded with, or discarded to climb."""
-    as_sci: bool = False
-    """The card is played as Scissors by an agile aircraft (6.35)."""
+    as_kind: str | None = None
+    """The card is played as another: ``SCI`` (agile, 6.35), ``FUT`` (Ta-152H-1 at
+    Very High) or ``ACE`` (a pilot's Ace ability)."""
     target: str | None = None
     """Plane reference (``X1L``) for ``wm`` and ``play``."""
     arg: str | None = None
     """Altitude code for ``alt``; ``up``/``down`` for a Vertical Roll."""
     cards: tuple[str, ...] = ()
     """Extra cards: discards for ``follow``, ``discard`` and a climbing VER."""
+
+    @property
+    def as_sci(self) -> bool:
+        return self.as_kind == "SCI"
 
     # -- constructors -------------------------------------------------------------
     @classmethod
@@ -85,16 +108,26 @@ class Action:
         return cls("follow", cards=tuple(cards))
 
     @classmethod
-    def play(cls, card: str, target: str, *, as_sci: bool = False) -> Action:
-        return cls("play", card=card, target=target, as_sci=as_sci)
+    def play(
+        cls, card: str, target: str, *, as_sci: bool = False, as_kind: str | None = None
+    ) -> Action:
+        return cls("play", card=card, target=target, as_kind="SCI" if as_sci else as_kind)
 
     @classmethod
     def vertical(cls, direction: str, discard: str | None = None) -> Action:
         return cls("play", card="VER", arg=direction, cards=(discard,) if discard else ())
 
     @classmethod
-    def respond(cls, card: str, *, as_sci: bool = False) -> Action:
-        return cls("respond", card=card, as_sci=as_sci)
+    def respond(cls, card: str, *, as_sci: bool = False, as_kind: str | None = None) -> Action:
+        return cls("respond", card=card, as_kind="SCI" if as_sci else as_kind)
+
+    @classmethod
+    def next(cls, seat: str) -> Action:
+        return cls("next", target=seat)
+
+    @classmethod
+    def redraw(cls, cards: tuple[str, ...] = ()) -> Action:
+        return cls("redraw", cards=tuple(sorted(cards)))
 
     @classmethod
     def discard(cls, cards: tuple[str, ...] = ()) -> Action:
@@ -111,9 +144,11 @@ class Action:
             return f"wm {self.target}"
         if v == "climb":
             return f"climb {self.card}"
-        if v in ("follow", "discard"):
+        if v in ("follow", "discard", "redraw"):
             return " ".join((v, *self.cards))
-        card = f"{self.card}=SCI" if self.as_sci else str(self.card)
+        if v == "next":
+            return f"next {self.target}"
+        card = f"{self.card}={self.as_kind}" if self.as_kind else str(self.card)
         if v == "respond":
             return f"respond {card}"
         if self.arg is not None:  # play VER up|down [discard]
@@ -148,28 +183,38 @@ class Action:
             if len(args) != 1:
                 raise MalformedAction(f"{text!r}: name the one card you discard to climb")
             return cls.climb(_code(args[0], text))
-        if verb in ("follow", "discard"):
+        if verb in ("follow", "discard", "redraw"):
             codes = tuple(_code(a, text) for a in args)
-            return cls.follow(codes) if verb == "follow" else cls.discard(codes)
+            if verb == "follow":
+                return cls.follow(codes)
+            return cls.discard(codes) if verb == "discard" else cls.redraw(codes)
+        if verb == "next":
+            if len(args) != 1 or not SEAT_REF.match(args[0]):
+                raise MalformedAction(f"{text!r}: use 'next' and one element, e.g. 'next A2'")
+            return cls.next(args[0])
         if verb in ("play", "respond"):
             if not args:
                 raise MalformedAction(f"{text!r}: name a card")
-            card, as_sci = args[0], False
-            if card.endswith("=SCI"):
-                card, as_sci = card[: -len("=SCI")], True
+            card, _, as_kind = args[0].partition("=")
+            if as_kind and as_kind not in AS_KINDS:
+                raise MalformedAction(
+                    f"{text!r}: a card may only be played as {', '.join(AS_KINDS)}"
+                )
             card = _code(card, text)
+            if as_kind and card == COUNTER:
+                raise MalformedAction(f"{text!r}: a Full Throttle counter is only a FUT")
             if verb == "respond":
                 if len(args) != 1:
                     raise MalformedAction(f"{text!r}: 'respond' takes one card")
-                return cls.respond(card, as_sci=as_sci)
+                return cls.respond(card, as_kind=as_kind or None)
             if len(args) >= 2 and args[1] in ("UP", "DOWN"):
-                if card != "VER" or as_sci or len(args) > 3:
+                if card != "VER" or as_kind or len(args) > 3:
                     raise MalformedAction(f"{text!r}: use 'play VER up|down [discard]'")
                 discard = _code(args[2], text) if len(args) == 3 else None
                 return cls.vertical(args[1].lower(), discard)
             if len(args) != 2:
                 raise MalformedAction(f"{text!r}: use 'play CARD TARGET', e.g. 'play MAN X1L'")
-            return cls.play(card, _ref(args[1], text), as_sci=as_sci)
+            return cls.play(card, _ref(args[1], text), as_kind=as_kind or None)
         raise MalformedAction(f"{text!r}: unknown action '{verb}'")
 
 

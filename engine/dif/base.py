@@ -6,14 +6,16 @@ cards moving between piles, and who must decide now.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.dif import tables
+from engine.dif.actions import COUNTER
 from engine.dif.components import (
     Aircraft,
+    Card,
     CardKind,
     Deck,
     LeaderRatings,
@@ -39,7 +41,8 @@ class Pending:
 
     seat: str
     kind: str
-    """``altitude`` (secret pick), ``wingman``, ``wingman_attack``, ``altitude_step``,
+    """``altitude`` (secret pick), ``redraw`` (Combat Vision), ``order`` (turn 1:
+    which element plays next), ``wingman``, ``wingman_attack``, ``altitude_step``,
     ``play``, ``discard``, ``respond`` or ``follow``."""
 
 
@@ -50,14 +53,31 @@ def _key(a: str, b: str) -> tuple[str, int]:
 class EngineBase:
     """Components and the queries every rule needs; holds no game state."""
 
-    def __init__(self, deck: Deck, aircraft: dict[str, Aircraft]) -> None:
-        self.deck = deck
+    def __init__(self, deck: Deck | Mapping[Ruleset, Deck], aircraft: dict[str, Aircraft]) -> None:
+        """``deck`` is one deck for both rulesets, or one deck per ruleset.
+
+        Card ids are indices into one list of every distinct deck's cards (Zero!'s
+        first), so a state's piles are plain ints whatever its ruleset.
+        """
+        decks = {rs: deck for rs in Ruleset} if isinstance(deck, Deck) else dict(deck)
+        cards: list[Card] = []
+        offsets: dict[str, int] = {}
+        self.deck_ids: dict[Ruleset, tuple[int, ...]] = {}
+        for rs in (Ruleset.ZERO, Ruleset.ROTL):
+            d = decks[rs]
+            if d.id not in offsets:
+                offsets[d.id] = len(cards)
+                cards.extend(d.cards)
+            start = offsets[d.id]
+            self.deck_ids[rs] = tuple(range(start, start + len(d.cards)))
+        self.decks = decks
         self.aircraft = aircraft
-        self.cards = deck.cards
-        self.code = [c.type.code for c in deck.cards]
-        self.kind = [c.type.kind for c in deck.cards]
-        self.label = [c.type.label for c in deck.cards]
-        self._label_of_code = {c.type.code: c.type.label for c in deck.cards}
+        self.cards = tuple(cards)
+        self.code = [c.type.code for c in self.cards]
+        self.kind = [c.type.kind for c in self.cards]
+        self.label = [c.type.label for c in self.cards]
+        self._label_of_code = {c.type.code: c.type.label for c in self.cards}
+        self._label_of_code[COUNTER] = "Full Throttle counter"
 
     def _ac(self, e: Element | Plane) -> Aircraft:
         return self.aircraft[e.aircraft]
@@ -208,6 +228,10 @@ class EngineBase:
             return []
         if state.step == "setup":
             return [Pending(e.seat, "altitude") for e in state.elements.values() if e.pick is None]
+        if state.step == "redraw":
+            return [Pending(e.seat, "redraw") for e in state.elements.values() if e.cv]
+        if state.step == "order":
+            return [Pending(seat, "order") for seat in self.order_choice(state)[1]]
         if state.follow is not None:
             return [Pending(state.follow.follower, "follow")]
         if state.exchange is not None:
@@ -216,6 +240,9 @@ class EngineBase:
         assert active is not None
         kind = "altitude_step" if state.step == "altitude" else state.step
         return [Pending(active, kind)]
+
+    def order_choice(self, s: GameState) -> tuple[Side, list[str]]:
+        raise NotImplementedError  # engine.dif.flow
 
     def _responder(self, state: GameState, x: Exchange) -> str:
         return x.target[:-1] if x.defender_to_move else x.attacker[:-1]

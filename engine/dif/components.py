@@ -26,6 +26,7 @@ __all__ = [
     "CardType",
     "Deck",
     "LeaderRatings",
+    "PilotSkill",
     "Position",
     "Ruleset",
     "Side",
@@ -259,6 +260,7 @@ class WingmanRatings(_Frozen):
     damage_capacity: int = Field(ge=1)
     offensive: int = Field(ge=0, description="mini-hand size when attacking")
     defensive: int = Field(ge=0, description="mini-hand size when attacked")
+    heavy_cannon: int = Field(default=0, ge=0, description="'+#' hits per burst card (RotL L145)")
 
 
 class _Sides(_Frozen, Generic[T]):
@@ -291,6 +293,19 @@ class Aircraft(_Frozen):
     turbocharged: bool = False
     small_target: bool = False
     ceiling: Altitude | None = Field(default=None, description="altitude limit on the card")
+    speed: int | None = Field(
+        default=None, ge=1, description="jets: Full Throttle counters at the start and the most held"
+    )
+    thrust: int | None = Field(
+        default=None, ge=0, description="jets: Full Throttle counters gained each Draw step"
+    )
+    rocket: bool = Field(default=False, description="'R': no wingman, no altitude effect on draw")
+    methanol: bool = Field(
+        default=False, description="Bf-109G: one Full Throttle counter a game (RotL L326-329)"
+    )
+    very_high_fut: bool = Field(
+        default=False, description="Ta-152H-1: one card a turn as FUT at Very High (RotL L330-332)"
+    )
     leader: _Sides[LeaderRatings]
     wingman: _Sides[WingmanRatings] | None = Field(
         default=None, description="None when no wingman card exists"
@@ -302,6 +317,14 @@ class Aircraft(_Frozen):
         # never be worth more than its element (RotL point-value table, Zero! 5.35).
         if not self.rulesets:
             raise ValueError("rulesets must name at least one ruleset (rotl, zero)")
+        if self.speed is not None and not self.turbocharged:
+            raise ValueError("jets always have turbochargers (RotL L133): set turbocharged")
+        if self.thrust is not None and self.speed is None:
+            raise ValueError("a Thrust rating needs a Speed rating (RotL L134-136)")
+        if self.rocket and self.wingman is not None:
+            raise ValueError("rocket fighters always fly solo: no wingman card (RotL L122)")
+        if self.methanol and self.speed is not None:
+            raise ValueError("a jet's Full Throttle counters come from Speed, not methanol")
         if (
             self.value is not None
             and self.leader_only_value is not None
@@ -315,6 +338,72 @@ class Aircraft(_Frozen):
     @property
     def max_altitude(self) -> Altitude:
         return self.ceiling if self.ceiling is not None else Altitude.VERY_HIGH
+
+    @property
+    def jet(self) -> bool:
+        """Has a Speed rating: Full Throttle counters, double VP (RotL L64-65, L133)."""
+        return self.speed is not None
+
+    @property
+    def counters_max(self) -> int:
+        """Most Full Throttle counters this aircraft may hold (RotL L136, L326)."""
+        if self.speed is not None:
+            return self.speed
+        return 1 if self.methanol else 0
+
+    @property
+    def double_vp(self) -> bool:
+        """Jets and rocket fighters count double victory points (RotL L64-65)."""
+        return self.jet or self.rocket
+
+
+class PilotSkill(StrEnum):
+    """Pilot skill letters usable in a dogfight (RotL "Pilots", Zero! 19.25 / 13.4).
+
+    RotL's BU (Burst) is Zero!'s BV; both give +1 burst. BM and S (bombing and
+    strafing) only matter in campaigns and are not offered.
+    """
+
+    A = "A"
+    """Ace Pilot: once a game, declare a response card to be an Ace Pilot."""
+    BU = "BU"
+    """+1 Burst Rating (RotL BU, Zero! BV)."""
+    CV = "CV"
+    """Combat Vision: one redraw of any cards of the first hand."""
+    D = "D"
+    """+1 damage capacity on each side of the card."""
+    G = "G"
+    """+1 gunner / machine-gun bursts."""
+    H = "H"
+    """+1 to the cards drawn (RotL Horsepower / Zero! Performance)."""
+    P = "P"
+    """+1 to the hand limit (RotL Performance / Zero! Action Capacity)."""
+
+    @classmethod
+    def parse(cls, text: str) -> PilotSkill:
+        t = text.strip().upper()
+        if t == "BV":
+            return cls.BU
+        try:
+            return cls(t)
+        except ValueError:
+            names = ", ".join(k.value for k in cls)
+            raise ValueError(f"unknown pilot skill {text!r} (use {names}; BV = BU)") from None
+
+    @property
+    def label(self) -> str:
+        return _SKILL_LABELS[self]
+
+
+_SKILL_LABELS = {
+    PilotSkill.A: "Ace Pilot",
+    PilotSkill.BU: "Burst +1",
+    PilotSkill.CV: "Combat Vision",
+    PilotSkill.D: "Damage +1",
+    PilotSkill.G: "Gunner +1",
+    PilotSkill.H: "Draw +1",
+    PilotSkill.P: "Hand +1",
+}
 
 
 def rating_label(field: str, ruleset: Ruleset) -> str:

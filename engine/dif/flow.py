@@ -29,7 +29,6 @@ class Flow(Legality):
         """Once every seat has picked, reveal altitudes, deal, flip the coin (4.5-4.7)."""
         if any(e.pick is None for e in state.elements.values()):
             return
-        rs = Ruleset(state.ruleset)
         for e in state.elements.values():
             e.altitude, e.pick = e.pick, None
         events.append(
@@ -47,6 +46,21 @@ class Flow(Legality):
             # 4.6: deal each hand; a hand fixed by the setup (examples, tests) is kept.
             if not e.hand:
                 self._draw(state, e, self._leader_ratings(e).hand_size, e.hand, events)
+        if any(e.cv for e in state.elements.values()):
+            # RotL "Pilots" (CV): after the first hand and before play starts.
+            state.step = "redraw"
+            state.pending_order = order
+            return
+        self._begin_play(state, events, order=order)
+
+    def _begin_play(
+        self, state: GameState, events: list[Event], *, order: list[str] | None = None
+    ) -> None:
+        """Flip for the first side (4.7) and start game turn 1."""
+        if order is None:
+            order = state.pending_order
+        state.pending_order = None
+        rs = Ruleset(state.ruleset)
         rng = Rng(state.rng)
         if state.first_side is None:
             state.first_side = Side.AXIS.value if rng.coin() else Side.ALLIED.value
@@ -55,26 +69,16 @@ class Flow(Legality):
         events.append(
             Event("initiative", f"Coin flip: the {first.label(rs)} side goes first (4.7).")
         )
-        if order is None:
-            by_side = {
-                s: sorted(e.seat for e in state.elements.values() if e.side == s.value)
-                for s in Side
-            }
-            order = []
-            turn = first
-            while by_side[Side.AXIS] or by_side[Side.ALLIED]:
-                if by_side[turn]:
-                    order.append(by_side[turn].pop(0))
-                turn = turn.other
-        state.order = order
-        events.append(
-            Event(
-                "order",
-                "Player order: "
-                + ", ".join(self._el_label(state, state.elements[s]) for s in order)
-                + ".",
+        state.order = list(order) if order is not None else []
+        if order is not None:
+            events.append(
+                Event(
+                    "order",
+                    "Player order: "
+                    + ", ".join(self._el_label(state, state.elements[s]) for s in order)
+                    + ".",
+                )
             )
-        )
         state.turn, state.index = 1, 0
         self._start_turn(state, events)
 
@@ -97,6 +101,8 @@ class Flow(Legality):
                 return
             s.index += 1
             if s.index >= len(s.order):
+                if len(s.order) < len(s.elements):
+                    break  # turn 1: the next element is still to be chosen (4.7)
                 if s.max_turns is not None and s.turn >= s.max_turns:
                     s.step = "over"
                     return
@@ -107,10 +113,69 @@ class Flow(Legality):
                 break
         self._start_turn(s, ev)
 
+    def order_choice(self, s: GameState) -> tuple[Side, list[str]]:
+        """Turn 1: which side names the element that plays next, and its choices (4.7).
+
+        The coin-flip winner names the first element; then the sides alternate, a
+        side with no element left to name letting the other go on. Elements already
+        out of the fight are not offered.
+        """
+        ordered = set(s.order)
+        left = {
+            side: [
+                e.seat
+                for e in s.elements.values()
+                if e.side == side.value and e.seat not in ordered and e.in_fight
+            ]
+            for side in Side
+        }
+        assert s.first_side is not None
+        side = (
+            Side(s.first_side)
+            if not s.order
+            else Side(s.elements[s.order[-1]].side).other
+        )
+        if not left[side]:
+            side = side.other
+        return side, left[side]
+
+    def _choose_next(self, s: GameState, ev: list[Event]) -> bool:
+        """Fill the next place in the turn-1 order; False while a side must choose."""
+        side, seats = self.order_choice(s)
+        if len(seats) > 1:
+            s.step = "order"
+            return False
+        if seats:
+            self._append_order(s, seats[0], ev, chosen=False)
+        else:  # only elements already out of the fight are left: they never play
+            s.order.extend(e for e in s.elements if e not in s.order)
+        return True
+
+    def _append_order(self, s: GameState, seat: str, ev: list[Event], *, chosen: bool) -> None:
+        s.order.append(seat)
+        rs = Ruleset(s.ruleset)
+        e = s.elements[seat]
+        place = len(s.order)
+        how = "chooses" if chosen else "has"
+        ev.append(
+            Event(
+                "order",
+                f"The {Side(e.side).label(rs)} side {how} {self._el_label(s, e)} to play "
+                f"{_ordinal(place)} (4.7).",
+                data={"seat": seat, "place": place},
+            )
+        )
+
     def _start_turn(self, s: GameState, ev: list[Event]) -> None:
         if self._side_out(s):
             s.step = "over"
             return
+        if s.index >= len(s.order):
+            if not self._choose_next(s, ev):
+                return
+            if s.index >= len(s.order):
+                self._next_player(s, ev)
+                return
         if not s.elements[s.order[s.index]].in_fight:
             self._next_player(s, ev)
             return
@@ -166,3 +231,7 @@ class Flow(Legality):
                     data=dict(s.result),
                 )
             )
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")

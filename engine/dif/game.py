@@ -20,12 +20,10 @@ from collections.abc import Iterable
 from engine.core.errors import RuleViolation, SetupError
 from engine.core.events import Event
 from engine.core.rng import Rng
+from engine.dif import balance
 from engine.dif.actions import Action
 from engine.dif.base import Pending
-from engine.dif.components import (
-    Ruleset,
-    Side,
-)
+from engine.dif.components import PilotSkill, Ruleset, Side
 from engine.dif.present import build_view
 from engine.dif.resolution import Resolution
 from engine.dif.setup import DifSetup
@@ -37,6 +35,8 @@ __all__ = ["STEPS", "DifEngine", "Pending", "default_engine"]
 
 STEPS = {
     "setup": "Secret starting altitudes",
+    "redraw": "Combat Vision redraws",
+    "order": "Choosing the player order",
     "wingman": "Wingman attack",
     "wingman_attack": "Wingman attack",
     "altitude": "Adjust altitude",
@@ -84,12 +84,18 @@ class DifEngine(Resolution):
             ac = self.aircraft[e.aircraft]
             if e.wingman and ac.wingman is None:
                 raise SetupError(f"{ac.name} has no wingman card")
-            leader = Plane(f"{e.seat}L", ac.id, "leader")
+            if PilotSkill.G in e.pilot and not ac.leader.undamaged.gunner:
+                raise SetupError(f"{ac.name} has no gunner for a pilot's G skill")
+            leader = Plane(f"{e.seat}L", ac.id, "leader", pilot=[k.value for k in e.pilot])
             wingman = Plane(f"{e.seat}W", ac.id, "wingman") if e.wingman else None
-            elements[e.seat] = Element(e.seat, e.side.value, ac.id, leader, wingman)
+            el = Element(e.seat, e.side.value, ac.id, leader, wingman)
+            # RotL L134, L326: a jet starts with Speed counters, a Bf-109G with one.
+            el.counters = ac.counters_max
+            el.cv = PilotSkill.CV in e.pilot
+            elements[e.seat] = el
             count += 2 if e.wingman else 1
         rng = Rng(seed)
-        deck = list(range(len(self.cards)))
+        deck = list(self.deck_ids[setup.ruleset])
         rng.shuffle(deck)
         state = GameState(
             ruleset=setup.ruleset.value,
@@ -101,6 +107,10 @@ class DifEngine(Resolution):
             deck=deck,
             aircraft_at_start=count,
         )
+        if setup.vp_bonus:
+            side, vp = balance.vp_bonus(setup.elements, self.aircraft)
+            if side is not None:
+                state.bonus = {side.value: vp}
         for ref, hits in setup.hits.items():
             plane = self._plane(state, ref)
             if plane is None:
@@ -172,6 +182,6 @@ class DifEngine(Resolution):
 @functools.cache
 def default_engine() -> DifEngine:
     """The engine over the shipped components (loaded once)."""
-    from engine.dif.loader import load_aircraft, load_deck
+    from engine.dif.loader import load_aircraft, load_decks
 
-    return DifEngine(load_deck(), load_aircraft())
+    return DifEngine(load_decks(), load_aircraft())

@@ -57,6 +57,10 @@ class Legality(EngineBase):
         e = state.elements[p.seat]
         if p.kind == "altitude":
             return [Action.altitude(a.code) for a in Altitude]
+        if p.kind == "order":
+            return [Action.next(seat) for seat in self.order_choice(state)[1]]
+        if p.kind == "redraw":
+            return self._subsets(e.hand, "redraw")
         if p.kind == "wingman":
             return [Action.simple("skip")] + [
                 Action.wingman(ref) for ref in self._enemy_refs(state, e)
@@ -104,12 +108,16 @@ class Legality(EngineBase):
                     out.append(Action.respond(c, as_sci=True))
             return out
         if p.kind == "discard":
-            codes = [self.code[c] for c in e.hand]
-            combos = set()
-            for n in range(len(codes) + 1):
-                combos.update(tuple(sorted(c)) for c in combinations(codes, n))
-            return [Action.discard(c) for c in sorted(combos)]
+            return self._subsets(e.hand, "discard")
         return []
+
+    def _subsets(self, hand: Sequence[int], verb: str) -> list[Action]:
+        codes = [self.code[c] for c in hand]
+        combos = set()
+        for n in range(len(codes) + 1):
+            combos.update(tuple(sorted(c)) for c in combinations(codes, n))
+        make = Action.discard if verb == "discard" else Action.redraw
+        return [make(c) for c in sorted(combos)]
 
     def _refusal(self, state: GameState, p: Pending, a: Action) -> str | None:
         e = state.elements[p.seat]
@@ -123,6 +131,8 @@ class Legality(EngineBase):
             "play": ("play", "done", "giveup", "evade"),
             "respond": ("respond", "pass"),
             "discard": ("discard",),
+            "order": ("next",),
+            "redraw": ("redraw",),
         }[kind]
         if a.verb not in verbs:
             return f"You cannot '{a.verb}' now: it is the {_DECISION[kind]} ({_expect(verbs)})."
@@ -134,6 +144,17 @@ class Legality(EngineBase):
             if alt > ac.max_altitude:
                 return f"{ac.name} cannot fly above {ac.max_altitude.label} (7.2)."
             return None
+        if kind == "order":
+            side, seats = self.order_choice(state)
+            if a.target not in seats:
+                names = ", ".join(seats)
+                return (
+                    f"The {side.value} side names its next element from {names}: each "
+                    "element plays once in turn 1's order (4.7)."
+                )
+            return None
+        if kind == "redraw":
+            return self._hand_refusal(e.hand, a.cards, "redraw (Combat Vision)")
         if kind == "wingman":
             return None if a.verb == "skip" else self._wm_target_refusal(state, e, a.target or "")
         if kind == "wingman_attack":
@@ -410,6 +431,8 @@ _DECISION = {
     "play": "play cards step",
     "respond": "response to the card just played",
     "discard": "discard step",
+    "order": "choice of the element that plays next (4.7)",
+    "redraw": "Combat Vision redraw",
 }
 
 

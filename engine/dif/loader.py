@@ -25,19 +25,23 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from engine.dif.components import Aircraft, Card, CardType, Deck
+from engine.dif.components import Aircraft, Card, CardType, Deck, Ruleset
 
 __all__ = [
     "AIRCRAFT_FILE",
     "DECK_FILE",
+    "ROTL_DECK_FILE",
     "DataError",
     "load_aircraft",
     "load_deck",
+    "load_decks",
 ]
 
 DATA_PACKAGE = "data"
 SYSTEM_DIR = "dif"
 DECK_FILE = "deck.yaml"
+ROTL_DECK_FILE = "deck-rotl.yaml"
+"""The RotL/8AF deck (the Zero! deck plus Full Throttle cards); authored, see SOURCES.md."""
 AIRCRAFT_FILE = "aircraft.yaml"
 
 # Keys the deck file's type entries add to CardType's own fields.
@@ -80,6 +84,19 @@ def load_deck(source: Path | str | None = None) -> Deck:
     return _parse_deck(name, text)
 
 
+def load_decks() -> dict[Ruleset, Deck]:
+    """The shipped deck of each ruleset: Zero!'s, and RotL's (which adds Full Throttle
+    cards). Until ``deck-rotl.yaml`` ships, RotL games use the Zero! deck."""
+    zero = _shipped_deck()
+    try:
+        rotl = _shipped_rotl_deck()
+    except DataError:
+        if (resources.files(DATA_PACKAGE) / SYSTEM_DIR / ROTL_DECK_FILE).is_file():
+            raise
+        rotl = zero
+    return {Ruleset.ZERO: zero, Ruleset.ROTL: rotl}
+
+
 def load_aircraft(source: Path | str | None = None) -> dict[str, Aircraft]:
     """Every aircraft, keyed by id, in file order.
 
@@ -100,6 +117,11 @@ def load_aircraft(source: Path | str | None = None) -> dict[str, Aircraft]:
 @functools.cache
 def _shipped_deck() -> Deck:
     return _parse_deck(DECK_FILE, _read_shipped(DECK_FILE))
+
+
+@functools.cache
+def _shipped_rotl_deck() -> Deck:
+    return _parse_deck(ROTL_DECK_FILE, _read_shipped(ROTL_DECK_FILE))
 
 
 @functools.cache

@@ -29,6 +29,29 @@ class Resolution(Flow):
         ev.append(Event("pick", f"{self._el_label(s, e)} has chosen a starting altitude."))
         self._maybe_reveal(s, ev)
 
+    def _do_order(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        self._append_order(s, a.target or "", ev, chosen=True)
+        self._start_turn(s, ev)
+
+    def _do_redraw(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        """Combat Vision: once, after the first hand, swap any cards (RotL "Pilots")."""
+        e.cv = False
+        gone = self._take_from_hand(e, a.cards)
+        self._discard(s, gone)
+        if gone:
+            ev.append(
+                Event(
+                    "redraw",
+                    f"{self._el_label(s, e)} uses Combat Vision: {len(gone)} card(s) "
+                    "discarded and redrawn.",
+                )
+            )
+            self._draw(s, e, len(gone), e.hand, ev)
+        else:
+            ev.append(Event("redraw", f"{self._el_label(s, e)} keeps its first hand."))
+        if not any(o.cv for o in s.elements.values()):
+            self._begin_play(s, ev)
+
     def _do_wingman(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
         if a.verb == "skip":
             ev.append(Event("skip", f"{self._el_label(s, e)}: no wingman attack."))

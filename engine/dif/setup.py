@@ -14,11 +14,14 @@ import re
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.dif.actions import CARD_CODE, PLANE_REF
-from engine.dif.components import Altitude, Position, Ruleset, Side
+from engine.dif.components import Altitude, PilotSkill, Position, Ruleset, Side
 
-__all__ = ["DifSetup", "ElementSetup", "PositionSetup"]
+__all__ = ["MAX_AIRCRAFT", "DifSetup", "ElementSetup", "PositionSetup"]
 
 SEAT = re.compile(r"^[A-Z][0-9]{1,2}$")
+
+MAX_AIRCRAFT = 15
+"""The largest column of RotL's victory table ("14 to 15" aircraft at the start)."""
 
 
 class ElementSetup(BaseModel):
@@ -30,6 +33,21 @@ class ElementSetup(BaseModel):
     side: Side
     aircraft: str
     wingman: bool = True
+    pilot: tuple[PilotSkill, ...] = ()
+    """The leader's pilot skills (RotL "Pilots", Zero! 13.4); empty = unskilled."""
+
+    @field_validator("pilot", mode="before")
+    @classmethod
+    def _skills(cls, v: object) -> object:
+        # Accept "A,BU" or ["A", "BV"] as well as PilotSkill values.
+        if isinstance(v, str):
+            v = [w for w in v.replace(",", " ").split() if w]
+        if isinstance(v, (list, tuple)):
+            out = [PilotSkill.parse(x) if isinstance(x, str) else x for x in v]
+            if len(set(out)) != len(out):
+                raise ValueError("a pilot has each skill at most once")
+            return tuple(sorted(out, key=list(PilotSkill).index))
+        return v
 
     @field_validator("seat")
     @classmethod
@@ -71,6 +89,8 @@ class DifSetup(BaseModel):
     elements: tuple[ElementSetup, ...] = Field(min_length=2)
     to_the_death: bool = False
     """Fight until one side has no aircraft left instead of six turns (Zero! 4.8)."""
+    vp_bonus: bool = False
+    """Give the side with the lower aircraft points the difference as VP (13.1)."""
 
     # Fixed instead of random or secret: for rulebook examples and tests only.
     altitudes: dict[str, Altitude] | None = None
@@ -90,6 +110,16 @@ class DifSetup(BaseModel):
         # Accept "M", "VL"... as well as the enum values, for hand-written vectors.
         if isinstance(v, dict):
             return {k: Altitude.from_code(a) if isinstance(a, str) else a for k, a in v.items()}
+        return v
+
+    @field_validator("elements")
+    @classmethod
+    def _size(cls, v: tuple[ElementSetup, ...]) -> tuple[ElementSetup, ...]:
+        n = sum(2 if e.wingman else 1 for e in v)
+        if n > MAX_AIRCRAFT:
+            raise ValueError(
+                f"{n} aircraft: the victory table goes up to {MAX_AIRCRAFT} at the start (RotL)"
+            )
         return v
 
     @field_validator("deck_top")

@@ -29,6 +29,8 @@ class Plane:
     """``flying``, ``destroyed`` or ``evaded``."""
     promoted: bool = False
     """A wingman that became the leader (Zero! 11.2)."""
+    pilot: list[str] = field(default_factory=list)
+    """The leader's pilot skills (PilotSkill values); ``A`` is removed once used."""
 
     @property
     def flying(self) -> bool:
@@ -36,7 +38,14 @@ class Plane:
 
     def clone(self) -> Plane:
         return Plane(
-            self.ref, self.aircraft, self.role, self.hits, self.damaged, self.status, self.promoted
+            self.ref,
+            self.aircraft,
+            self.role,
+            self.hits,
+            self.damaged,
+            self.status,
+            self.promoted,
+            self.pilot[:],
         )
 
 
@@ -59,6 +68,10 @@ class Element:
     """This element's wingman's defensive mini-hand (10.12, 10.63)."""
     lost: list[Plane] = field(default_factory=list)
     """Leaders shot down and replaced by their wingman, kept for victory points."""
+    counters: int = 0
+    """Full Throttle counters held: a jet's (Speed, Thrust) or a Bf-109G's methanol."""
+    cv: bool = False
+    """The leader's pilot may still use Combat Vision's one redraw (before play)."""
 
     @property
     def in_fight(self) -> bool:
@@ -86,6 +99,8 @@ class Element:
             self.minihand[:],
             self.defence[:],
             [p.clone() for p in self.lost],
+            self.counters,
+            self.cv,
         )
 
 
@@ -155,6 +170,14 @@ class TurnState:
     agile_used: bool = False
     played: bool = False
     """A card was played in the Play Cards step (giving up position must come first)."""
+    gun_used: int = 0
+    """Gunner / machine-gun bursts fired this turn (9.23)."""
+    fut_used: bool = False
+    """A Ta-152H-1 has played a card as Full Throttle this turn (RotL L330-332)."""
+    start_alt: int | None = None
+    """The active element's altitude when its turn began."""
+    moved: bool = False
+    """The active element changed altitude this turn."""
 
     def clone(self) -> TurnState:
         return TurnState(
@@ -164,6 +187,10 @@ class TurnState:
             self.wm_target,
             self.agile_used,
             self.played,
+            self.gun_used,
+            self.fut_used,
+            self.start_alt,
+            self.moved,
         )
 
 
@@ -194,10 +221,16 @@ class GameState:
     first_side: str | None = None
     aircraft_at_start: int = 0
     result: dict[str, Any] | None = None
+    bonus: dict[str, int] = field(default_factory=dict)
+    """VP given at the start to a side by the balancing rule 13.1 (side -> VP)."""
+    pending_order: list[str] | None = None
+    """A player order fixed by the setup (tests), kept while Combat Vision redraws."""
 
     @property
     def active(self) -> str | None:
-        return self.order[self.index] if self.order and self.step not in ("setup", "over") else None
+        if self.step in ("setup", "over", "order", "redraw") or self.index >= len(self.order):
+            return None
+        return self.order[self.index]
 
     def clone(self) -> GameState:
         return GameState(
@@ -221,6 +254,8 @@ class GameState:
             self.first_side,
             self.aircraft_at_start,
             dict(self.result) if self.result is not None else None,
+            dict(self.bonus),
+            self.pending_order[:] if self.pending_order is not None else None,
         )
 
     # -- JSON -------------------------------------------------------------------

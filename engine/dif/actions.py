@@ -52,9 +52,7 @@ from engine.core.errors import MalformedAction
 
 __all__ = ["AS_KINDS", "CARD_CODE", "COUNTER", "PLANE_REF", "SEAT_REF", "Action"]
 
-CARD_CODE = re.compile(
-    r"^(?:(?:IMS|OOS)-[1-3]B(?:[0-9]D|FT)|MAN|HAL|SCI|VER|FUT|TIT|BAR|ACE|FTC)$"
-)
+CARD_CODE = re.compile(r"^(?:(?:IMS|OOS)-[1-3]B(?:[0-9]D|FT)|MAN|HAL|SCI|VER|FUT|TIT|BAR|ACE|FTC)$")
 PLANE_REF = re.compile(r"^[A-Z][0-9]{1,2}[LW]$")
 SEAT_REF = re.compile(r"^[A-Z][0-9]{1,2}$")
 COUNTER = "FTC"

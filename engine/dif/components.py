@@ -294,7 +294,9 @@ class Aircraft(_Frozen):
     small_target: bool = False
     ceiling: Altitude | None = Field(default=None, description="altitude limit on the card")
     speed: int | None = Field(
-        default=None, ge=1, description="jets: Full Throttle counters at the start and the most held"
+        default=None,
+        ge=1,
+        description="jets: Full Throttle counters at the start and the most held",
     )
     thrust: int | None = Field(
         default=None, ge=0, description="jets: Full Throttle counters gained each Draw step"

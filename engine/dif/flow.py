@@ -130,18 +130,14 @@ class Flow(Legality):
             for side in Side
         }
         assert s.first_side is not None
-        side = (
-            Side(s.first_side)
-            if not s.order
-            else Side(s.elements[s.order[-1]].side).other
-        )
+        side = Side(s.first_side) if not s.order else Side(s.elements[s.order[-1]].side).other
         if not left[side]:
             side = side.other
         return side, left[side]
 
     def _choose_next(self, s: GameState, ev: list[Event]) -> bool:
         """Fill the next place in the turn-1 order; False while a side must choose."""
-        side, seats = self.order_choice(s)
+        _, seats = self.order_choice(s)
         if len(seats) > 1:
             s.step = "order"
             return False

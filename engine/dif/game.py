@@ -108,9 +108,9 @@ class DifEngine(Resolution):
             aircraft_at_start=count,
         )
         if setup.vp_bonus:
-            side, vp = balance.vp_bonus(setup.elements, self.aircraft)
-            if side is not None:
-                state.bonus = {side.value: vp}
+            lower, vp = balance.vp_bonus(setup.elements, self.aircraft)
+            if lower is not None:
+                state.bonus = {lower.value: vp}
         for ref, hits in setup.hits.items():
             plane = self._plane(state, ref)
             if plane is None:

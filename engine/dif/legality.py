@@ -113,7 +113,7 @@ class Legality(EngineBase):
 
     def _subsets(self, hand: Sequence[int], verb: str) -> list[Action]:
         codes = [self.code[c] for c in hand]
-        combos = set()
+        combos: set[tuple[str, ...]] = set()
         for n in range(len(codes) + 1):
             combos.update(tuple(sorted(c)) for c in combinations(codes, n))
         make = Action.discard if verb == "discard" else Action.redraw

@@ -15,10 +15,13 @@ from engine.dif import tables
 from engine.dif.actions import COUNTER
 from engine.dif.components import (
     Aircraft,
+    BombResult,
     Card,
     CardKind,
+    CardType,
     Deck,
     LeaderRatings,
+    PilotSkill,
     Position,
     Ruleset,
     Side,
@@ -72,20 +75,56 @@ class EngineBase:
             self.deck_ids[rs] = tuple(range(start, start + len(d.cards)))
         self.decks = decks
         self.aircraft = aircraft
+        # A Full Throttle counter is played exactly like a FUT card (RotL L165): it is
+        # a virtual card after the real ones, never in a pile, paid from ``counters``.
+        fut = next((c.type for c in cards if c.type.kind is CardKind.FUT), None)
+        self.counter = len(cards)
+        cards.append(
+            Card(
+                id=self.counter,
+                type=CardType(
+                    kind=CardKind.FUT,
+                    responds_to=fut.responds_to if fut else frozenset({CardKind.FUT}),
+                ),
+                bomb=BombResult.MISS,
+                over_target="miss",
+                spoiled_attack=False,
+            )
+        )
         self.cards = tuple(cards)
         self.code = [c.type.code for c in self.cards]
         self.kind = [c.type.kind for c in self.cards]
         self.label = [c.type.label for c in self.cards]
         self._label_of_code = {c.type.code: c.type.label for c in self.cards}
+        self.code[self.counter] = COUNTER
+        self.label[self.counter] = "Full Throttle counter"
         self._label_of_code[COUNTER] = "Full Throttle counter"
+        self._rated: dict[tuple[str, bool, tuple[str, ...]], LeaderRatings] = {}
 
     def _ac(self, e: Element | Plane) -> Aircraft:
         return self.aircraft[e.aircraft]
 
     def _leader_ratings(self, e: Element) -> LeaderRatings:
-        assert e.leader is not None
-        sides = self._ac(e.leader).leader
-        return sides.damaged if e.leader.damaged else sides.undamaged
+        """The leader card's side in play, with its pilot's skills (RotL "Pilots")."""
+        p = e.leader
+        assert p is not None
+        key = (p.aircraft, p.damaged, tuple(p.pilot))
+        r = self._rated.get(key)
+        if r is None:
+            sides = self._ac(p).leader
+            r = sides.damaged if p.damaged else sides.undamaged
+            if p.pilot:
+                sk = set(p.pilot)
+                r = r.model_copy(
+                    update={
+                        "bursts": r.bursts + (PilotSkill.BU in sk),
+                        "draw": r.draw + (PilotSkill.H in sk),
+                        "hand_size": r.hand_size + (PilotSkill.P in sk),
+                        "gunner": r.gunner + (PilotSkill.G in sk and r.gunner > 0),
+                    }
+                )
+            self._rated[key] = r
+        return r
 
     def _wingman_ratings(self, p: Plane) -> WingmanRatings:
         sides = self._ac(p).wingman
@@ -95,7 +134,8 @@ class EngineBase:
     def _capacity(self, p: Plane) -> tuple[int, int]:
         ac = self._ac(p)
         if p.role == "leader":
-            return ac.leader.undamaged.damage_capacity, ac.leader.damaged.damage_capacity
+            d = int(PilotSkill.D in p.pilot)  # +1 on each side of the card
+            return ac.leader.undamaged.damage_capacity + d, ac.leader.damaged.damage_capacity + d
         assert ac.wingman is not None
         return ac.wingman.undamaged.damage_capacity, ac.wingman.damaged.damage_capacity
 
@@ -212,6 +252,13 @@ class EngineBase:
             taken.append(c)
         return taken
 
+    def _pay(self, e: Element, codes: Iterable[str]) -> list[int]:
+        """Remove the named cards (and Full Throttle counters, ``FTC``) a seat pays
+        with; returns the real cards, for the discard pile (RotL L203, L210)."""
+        real = [c for c in codes if c != COUNTER]
+        e.counters -= sum(1 for c in codes if c == COUNTER)
+        return self._take_from_hand(e, real)
+
     def card_label(self, code: str) -> str:
         """The printed name of a card code, e.g. ``IMS-1B2D`` -> ``In My Sights (1B/2D)``."""
         return self._label_of_code.get(code, code)
@@ -302,13 +349,15 @@ class EngineBase:
         )
 
     def victory_points(self, s: GameState) -> dict[Side, int]:
-        """4.92 / RotL L64-65: 5 per enemy fighter destroyed, 2 per damaged and/or evaded."""
-        vp = {Side.AXIS: 0, Side.ALLIED: 0}
+        """4.92 / RotL L64-65: 5 per enemy fighter destroyed, 2 per damaged and/or
+        evaded, doubled for jets and rockets; plus any balancing bonus (13.1)."""
+        vp = {side: s.bonus.get(side.value, 0) for side in Side}
         for e in s.elements.values():
             scorer = Side(e.side).other
             for p in e.planes():
+                factor = 2 if self._ac(p).double_vp else 1
                 if p.status == "destroyed":
-                    vp[scorer] += 5
+                    vp[scorer] += 5 * factor
                 elif p.damaged or p.status == "evaded":
-                    vp[scorer] += 2
+                    vp[scorer] += 2 * factor
         return vp

@@ -175,8 +175,8 @@ class Flow(Legality):
         if not s.elements[s.order[s.index]].in_fight:
             self._next_player(s, ev)
             return
-        s.t = TurnState()
         e = s.elements[s.order[s.index]]
+        s.t = TurnState(start_alt=e.altitude)
         ev.append(
             Event(
                 "player_turn",

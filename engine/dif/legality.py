@@ -6,18 +6,19 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from itertools import combinations
 
 from engine.dif import tables
-from engine.dif.actions import Action
+from engine.dif.actions import COUNTER, Action
 from engine.dif.base import POSITION_DELTA, EngineBase, Pending
 from engine.dif.components import (
     BURST_KINDS,
     Altitude,
     CardKind,
+    PilotSkill,
     Position,
+    Ruleset,
 )
 from engine.dif.state import Element, Exchange, FollowOffer, GameState
 
@@ -74,42 +75,66 @@ class Legality(EngineBase):
             return [Action.simple("done")] + [Action.play(c, tgt) for c in self._codes(e.minihand)]
         if p.kind == "altitude_step":
             return [Action.simple("stay"), Action.simple("dive")] + [
-                Action.climb(c) for c in self._codes(e.hand)
+                Action.climb(c) for c in self._payable(e, e.hand)
             ]
         if p.kind == "follow":
             assert state.follow is not None
             n = self._follow_cost(state, state.follow)
-            combos = {
-                tuple(sorted(self.code[c] for c in combo)) for combo in combinations(e.hand, n)
-            }
+            pool = e.hand + [self.counter] * min(e.counters, n)
+            combos = {tuple(sorted(self.code[c] for c in combo)) for combo in combinations(pool, n)}
             return [Action.simple("nofollow")] + [Action.follow(c) for c in sorted(combos)]
         if p.kind == "play":
             out = [Action.simple("done"), Action.simple("giveup"), Action.simple("evade")]
-            codes = self._codes(e.hand)
+            codes = self._payable(e, e.hand)
             refs = self._enemy_refs(state, e)
+            as_kinds = self._declarable(e, respond=False)
             for c in codes:
                 if c == "VER":
                     out.append(Action.vertical("down"))
                     rest = list(e.hand)
                     rest.remove(self._find(e.hand, "VER"))  # type: ignore[arg-type]
-                    out.extend(Action.vertical("up", d) for d in self._codes(rest))
+                    out.extend(Action.vertical("up", d) for d in self._payable(e, rest))
                 for ref in refs:
                     out.append(Action.play(c, ref))
-                    if c != "SCI":
-                        out.append(Action.play(c, ref, as_sci=True))
+                    if c != COUNTER:
+                        out.extend(Action.play(c, ref, as_kind=k) for k in as_kinds if k != c)
             return out
         if p.kind == "respond":
             x = state.exchange
             assert x is not None
             out = [Action.simple("pass")]
-            for c in self._codes(self._response_cards(state, x)):
+            cards = self._response_cards(state, x)
+            from_hand = self._response_source(state, x) is e.hand
+            codes = self._payable(e, cards) if from_hand else self._codes(cards)
+            as_kinds = self._declarable(e, respond=True) if from_hand else ()
+            for c in codes:
                 out.append(Action.respond(c))
-                if c != "SCI":
-                    out.append(Action.respond(c, as_sci=True))
+                if c != COUNTER:
+                    out.extend(Action.respond(c, as_kind=k) for k in as_kinds if k != c)
             return out
         if p.kind == "discard":
             return self._subsets(e.hand, "discard")
         return []
+
+    def _payable(self, e: Element, cards: Sequence[int]) -> list[str]:
+        """Codes of these cards, plus ``FTC`` when the element holds a counter."""
+        codes = self._codes(cards)
+        return [*codes, COUNTER] if e.counters > 0 else codes
+
+    def _declarable(self, e: Element, *, respond: bool) -> tuple[str, ...]:
+        """What this leader may declare a card to be, by its abilities (not yet checked
+        for this moment: :meth:`_as_kind_refusal` does that)."""
+        if e.leader is None:
+            return ()
+        ac = self._ac(e)
+        out = []
+        if ac.agile:
+            out.append("SCI")
+        if ac.very_high_fut:
+            out.append("FUT")
+        if respond and PilotSkill.A.value in e.leader.pilot:
+            out.append("ACE")
+        return tuple(out)
 
     def _subsets(self, hand: Sequence[int], verb: str) -> list[Action]:
         codes = [self.code[c] for c in hand]
@@ -177,6 +202,16 @@ class Legality(EngineBase):
             return self._respond_refusal(state, e, state.exchange, a)
         return self._hand_refusal(e.hand, a.cards, "discard")
 
+    def _pay_refusal(
+        self, e: Element, hand: Sequence[int], codes: Sequence[str], why: str
+    ) -> str | None:
+        """Like :meth:`_hand_refusal`, but a Full Throttle counter (``FTC``) may pay too
+        (RotL L203, L210: jets discard a counter instead of a card)."""
+        n = sum(1 for c in codes if c == COUNTER)
+        if n > e.counters:
+            return f"You have {e.counters} Full Throttle counter(s), not {n} (RotL L203)."
+        return self._hand_refusal(hand, [c for c in codes if c != COUNTER], why)
+
     def _hand_refusal(self, hand: Sequence[int], codes: Sequence[str], why: str) -> str | None:
         left = list(hand)
         for code in codes:
@@ -219,12 +254,63 @@ class Legality(EngineBase):
                 )
         if ref[-1] == "L" and mine is None:
             theirs = self.engaged_with(state, o.seat)
-            if theirs is not None:
+            if theirs is not None and self._lone_engaged(state, e.seat, o.seat) is None:
                 return (
                     f"{self._plane_label(state, ref)} is engaged with another leader: only its "
-                    "wingman may be attacked (6.6d)."
+                    "wingman may be attacked, unless it flies without a wingman and is "
+                    "Advantaged or Tailing (6.6d, 6.71)."
                 )
         return None
+
+    def _lone_engaged(self, state: GameState, me: str, them: str) -> str | None:
+        """The friendly leader an enemy leader without a wingman is Advantaged on or
+        Tailing, when that is not ``me`` (6.71, RotL "Attacking a Lone Leader")."""
+        friend = self.engaged_with(state, them)
+        if friend is None or friend == me:
+            return None
+        o = state.elements[them]
+        if o.wingman is not None and o.wingman.flying:
+            return None
+        return friend if self.pos(state, them, friend) > 0 else None
+
+    def _lone_card_refusal(
+        self, state: GameState, kind: CardKind, them: str, friend: str, *, wingman: bool
+    ) -> str | None:
+        """6.72a: first break the lone leader's position with MAN, HAL, FUT or SCI
+        (SCI only while it is Advantaged). RotL's Rules of Engagement let a wingman
+        fire bursts at it at once."""
+        p = self.pos(state, them, friend)
+        name = self._el_label(state, state.elements[friend])
+        if kind in BURST_KINDS:
+            if wingman and Ruleset(state.ruleset) is Ruleset.ROTL:
+                return None
+            return (
+                f"First play Maneuvering, Half Loop, Full Throttle or Scissors until that "
+                f"leader loses its position on {name} (6.72a)."
+            )
+        if kind is CardKind.SCI and p != Position.ADVANTAGED:
+            return (
+                f"Scissors may break a lone leader's position only while it is Advantaged on "
+                f"{name}, not Tailing (6.72a)."
+            )
+        if kind not in POSITION_DELTA:
+            return f"{kind.label} cannot be played as an attack (2.2)."
+        return None
+
+    def _gunner_target(self, state: GameState, e: Element, ref: str) -> bool:
+        """A gunner / machine gun fires only at an enemy leader Advantaged on or Tailing
+        its aircraft, or at that leader's wingman (RotL "Gunners", 9.21, 9.24)."""
+        if not self._leader_ratings(e).gunner:
+            return False
+        target = self._plane(state, ref)
+        if target is None or not target.flying:
+            return False
+        o = state.elements[ref[:-1]]
+        return (
+            o.side != e.side
+            and self._same_altitude(state, e.seat, o.seat)
+            and self.pos(state, o.seat, e.seat) > 0
+        )
 
     def _wm_target_refusal(self, state: GameState, e: Element, ref: str) -> str | None:
         if e.wingman is None or not e.wingman.flying:
@@ -246,6 +332,15 @@ class Legality(EngineBase):
         target = self._plane(state, a.target or "")
         if target is None or not target.flying:
             return "Your wingman's target is no longer in the fight."
+        if kind in BURST_KINDS and code == "IMS-1B1D" and self._ac(target).small_target:
+            return (
+                f"{self._ac(target).name} is a small target: a wingman may not use In My "
+                'Sights (1B/1D) against it (RotL "Small Targets").'
+            )
+        if target.role == "leader":
+            friend = self._lone_engaged(state, e.seat, target.ref[:-1])
+            if friend is not None:
+                return self._lone_card_refusal(state, kind, target.ref[:-1], friend, wingman=True)
         if kind in BURST_KINDS:
             return None
         if kind not in POSITION_DELTA:
@@ -279,7 +374,7 @@ class Legality(EngineBase):
                 return (
                     f"{self._ac(e).name} cannot climb above {self._ac(e).max_altitude.label} (7.2)."
                 )
-            return self._hand_refusal(e.hand, [a.card or ""], "discard for the climb (7.21b)")
+            return self._pay_refusal(e, e.hand, [a.card or ""], "discard for the climb (7.21b)")
         return None
 
     def _follow_refusal(
@@ -291,7 +386,7 @@ class Legality(EngineBase):
         new_alt = state.elements[f.mover].altitude or 0
         if new_alt > self._ac(e).max_altitude:
             return f"{self._ac(e).name} cannot fly that high (7.2)."
-        return self._hand_refusal(e.hand, a.cards, "discard to follow")
+        return self._pay_refusal(e, e.hand, a.cards, "discard to follow")
 
     def _play_refusal(self, state: GameState, e: Element, a: Action) -> str | None:
         t = state.t
@@ -317,9 +412,13 @@ class Legality(EngineBase):
                 )
             return None
         code = a.card or ""
-        if self._find(e.hand, code) is None:
+        counter = code == COUNTER
+        if counter:
+            if e.counters < 1:
+                return "You have no Full Throttle counter left (RotL L134-136, L326)."
+        elif self._find(e.hand, code) is None:
             return f"You have no {code} in your hand."
-        kind = CardKind(code.split("-")[0])
+        kind = CardKind.FUT if counter else CardKind(code.split("-")[0])
         if a.arg is not None:  # Vertical Roll altitude change (7.22)
             alt = e.altitude or 0
             if a.arg == "down":
@@ -336,16 +435,12 @@ class Legality(EngineBase):
                 return "Climbing costs one discard besides the Vertical Roll (7.21b)."
             rest = list(e.hand)
             rest.remove(self._find(e.hand, "VER"))  # type: ignore[arg-type]
-            return self._hand_refusal(rest, a.cards, "discard for the climb (7.21b)")
-        if a.as_sci:
-            if not self._ac(e).agile:
-                return (
-                    f"{self._ac(e).name} is not agile: only agile aircraft play a card as "
-                    "Scissors (5.26)."
-                )
-            if t.agile_used:
-                return "An agile aircraft treats a card as Scissors only once per turn (5.26)."
-            kind = CardKind.SCI
+            return self._pay_refusal(e, rest, a.cards, "discard for the climb (7.21b)")
+        if a.as_kind is not None:
+            why = self._as_kind_refusal(state, e, a.as_kind, own_turn=True)
+            if why:
+                return why
+            kind = CardKind(a.as_kind)
         if kind not in BURST_KINDS and kind not in POSITION_DELTA:
             return f"{kind.label} is a response card: it cannot be played as an attack (2.2)."
         ref = a.target or ""
@@ -354,12 +449,17 @@ class Legality(EngineBase):
                 f"Your leader already attacked {self._plane_label(state, t.target)} this turn: "
                 "attack cards go against one aircraft per turn (8.5b)."
             )
+        lr = self._leader_ratings(e)
+        if kind in BURST_KINDS and self._gunner_target(state, e, ref):
+            # RotL "Gunners", 9.23: separate bursts, never increased (but by skill G).
+            return self._burst_refusal(code, t.gun_used, lr.gunner, "gunner's ")
         why = self._target_refusal(state, e, ref, by_leader=True)
         if why:
             return why
         target = self._plane(state, ref)
         assert target is not None
-        lr = self._leader_ratings(e)
+        # RotL "Small Targets": a leader's Burst Rating is one less against one.
+        small = 1 if self._ac(target).small_target else 0
         if target.role == "wingman":
             if kind in (CardKind.SCI, CardKind.FUT):
                 return (
@@ -367,57 +467,112 @@ class Legality(EngineBase):
                     "a wingman (10.61)."
                 )
             if kind in BURST_KINDS:
-                budget = lr.bursts + t.wm_bonus
+                budget = lr.bursts + t.wm_bonus - small
                 return self._burst_refusal(code, t.bursts_used, budget)
             return None
+        friend = self._lone_engaged(state, e.seat, ref[:-1])
+        if friend is not None:
+            return self._lone_card_refusal(state, kind, ref[:-1], friend, wingman=False)
         p = self.pos(state, e.seat, ref[:-1])
         if kind in BURST_KINDS:
             bonus = tables.burst_bonus(p)
             if bonus is None:
+                if lr.gunner:
+                    return (
+                        "A Disadvantaged or Tailed leader may not fire its bursts; its gunner "
+                        "fires only at a leader Advantaged on or Tailing it (6.4, 9.21)."
+                    )
                 return "A Disadvantaged or Tailed leader may not fire its bursts (6.4)."
-            return self._burst_refusal(code, t.bursts_used, lr.bursts + bonus)
+            return self._burst_refusal(code, t.bursts_used, lr.bursts + bonus - small)
         return self._position_card_refusal(kind, p)
 
-    def _burst_refusal(self, code: str, used: int, budget: int) -> str | None:
+    def _as_kind_refusal(
+        self, state: GameState, e: Element, as_kind: str, *, own_turn: bool
+    ) -> str | None:
+        """May this element's leader declare a card to be ``as_kind`` now?"""
+        ac = self._ac(e)
+        t = state.t
+        if as_kind == "SCI":
+            if not ac.agile:
+                return (
+                    f"{ac.name} is not agile: only agile aircraft play a card as Scissors (5.26)."
+                )
+            if not own_turn:
+                return "An agile aircraft may treat a card as Scissors only on its own turn (6.35)."
+            if t.agile_used:
+                return "An agile aircraft treats a card as Scissors only once per turn (5.26)."
+            return None
+        if as_kind == "FUT":
+            if not ac.very_high_fut:
+                return f"Only the Ta-152H-1 may play a card as Full Throttle ({ac.name} cannot)."
+            if not own_turn:
+                return "The Ta-152H-1 plays a card as Full Throttle only during its own turn."
+            if t.fut_used:
+                return "The Ta-152H-1 treats only one card a turn as Full Throttle (RotL L332)."
+            if t.start_alt != Altitude.VERY_HIGH or t.moved or e.altitude != Altitude.VERY_HIGH:
+                return (
+                    "The Ta-152H-1 must begin its turn at Very High and stay there to play a "
+                    "card as Full Throttle (RotL L331-332)."
+                )
+            return None
+        assert e.leader is not None
+        if PilotSkill.A.value not in e.leader.pilot:
+            return (
+                "Only a leader whose pilot has skill A, not yet used, may declare a card to "
+                'be an Ace Pilot (RotL "Pilots").'
+            )
+        return None
+
+    def _burst_refusal(self, code: str, used: int, budget: int, whose: str = "") -> str | None:
         cost = int(code.split("-")[1][0])
         if used + cost > budget:
             left = max(budget - used, 0)
+            rule = "9.23" if whose else "5.24, 6.4, 8.5a"
             return (
-                f"{code} needs {cost} burst(s) and you have {left} left this turn "
-                "(5.24, 6.4, 8.5a)."
+                f"{code} needs {cost} burst(s) and you have {left} {whose}left this turn ({rule})."
             )
         return None
 
     def _respond_refusal(self, state: GameState, e: Element, x: Exchange, a: Action) -> str | None:
         code = a.card or ""
         src = self._response_source(state, x)
-        c = self._find(self._response_cards(state, x), code)
+        from_hand = src is e.hand
+        if code == COUNTER:
+            if not from_hand:
+                return "A wingman's mini-hand has no Full Throttle counters (RotL L134)."
+            reserved = int(not x.defender_to_move and x.climb_discard == self.counter)
+            if e.counters - reserved < 1:
+                if reserved:
+                    return (
+                        "Your last Full Throttle counter pays for the Vertical Roll climb (7.22)."
+                    )
+                return "You have no Full Throttle counter left (RotL L134-136, L326)."
+            c: int | None = self.counter
+        else:
+            c = self._find(self._response_cards(state, x), code)
         if c is None:
-            where = "mini-hand" if src is not e.hand else "hand"
+            where = "hand" if from_hand else "mini-hand"
             if self._find(src, code) is not None:
                 return f"Your {code} is set aside to pay for the Vertical Roll climb (7.22)."
             return f"Your {where} holds no {code}."
         responds = self.cards[c].type.responds_to
-        if a.as_sci:
+        if a.as_kind is not None:
+            if not from_hand:
+                return 'Only a leader may declare a card as another (5.26, RotL "Pilots").'
             own_turn = not x.defender_to_move and x.source == "hand"
-            if not self._ac(e).agile:
-                return f"{self._ac(e).name} is not agile (5.26)."
-            if not own_turn:
-                return "An agile aircraft may treat a card as Scissors only on its own turn (6.35)."
-            if state.t.agile_used:
-                return "An agile aircraft treats a card as Scissors only once per turn (5.26)."
-            responds = self._sci_responds
+            why = self._as_kind_refusal(state, e, a.as_kind, own_turn=own_turn)
+            if why:
+                return why
+            responds = self._responds_as(CardKind(a.as_kind))
         last = CardKind(x.last_kind)
         if last not in responds:
-            return (
-                f"{code}{'=SCI' if a.as_sci else ''} does not respond to {last.label} (8.31, 8.42)."
-            )
+            shown = f"{code}={a.as_kind}" if a.as_kind else code
+            return f"{shown} does not respond to {last.label} (8.31, 8.42)."
         return None
 
-    @functools.cached_property
-    def _sci_responds(self) -> frozenset[CardKind]:
+    def _responds_as(self, kind: CardKind) -> frozenset[CardKind]:
         for c in self.cards:
-            if c.type.kind is CardKind.SCI:
+            if c.type.kind is kind:
                 return c.type.responds_to
         return frozenset()
 

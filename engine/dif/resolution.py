@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.core.events import Event
 from engine.dif import tables
-from engine.dif.actions import Action
+from engine.dif.actions import COUNTER, Action
 from engine.dif.base import BURST_BUY, POSITION_DELTA, Pending
 from engine.dif.components import (
     BURST_KINDS,
@@ -133,13 +133,20 @@ class Resolution(Flow):
     ) -> None:
         """Steps a-d of 7.21 (and 7.22 for a Vertical Roll)."""
         e.altitude = (e.altitude or 0) + direction
+        if e.seat == s.active:
+            s.t.moved = True
         verb = "climbs" if direction > 0 else "dives"
         how = " with a Vertical Roll" if vertical else ""
         if direction > 0:
             c = discard if isinstance(discard, int) else self._find(e.hand, str(discard))
+            if discard == COUNTER:
+                c = self.counter
             assert c is not None
-            e.hand.remove(c)
-            self._discard(s, [c])
+            if c == self.counter:  # RotL L203: a Full Throttle counter instead of a card
+                e.counters -= 1
+            else:
+                e.hand.remove(c)
+                self._discard(s, [c])
             ev.append(
                 Event(
                     "altitude",
@@ -185,10 +192,13 @@ class Resolution(Flow):
                 )
             )
         else:
-            paid = self._take_from_hand(e, a.cards)
+            paid = self._pay(e, a.cards)
             self._discard(s, paid)
             e.altitude = mover.altitude
-            cost = f", discarding {', '.join(self.label[c] for c in paid)}" if paid else ""
+            names = [self.label[c] for c in paid] + [
+                self.label[self.counter] for c in a.cards if c == COUNTER
+            ]
+            cost = f", discarding {', '.join(names)}" if names else ""
             ev.append(
                 Event(
                     "follow",
@@ -227,19 +237,27 @@ class Resolution(Flow):
         self, s: GameState, e: Element, attacker: str, a: Action, source: str, ev: list[Event]
     ) -> None:
         pile = e.minihand if source == "minihand" else e.hand
-        c = self._find(pile, a.card or "")
+        if a.card == COUNTER:
+            c: int | None = self.counter
+            e.counters -= 1
+        else:
+            c = self._find(pile, a.card or "")
+            assert c is not None
+            pile.remove(c)
+            s.in_play.append(c)
         assert c is not None
-        pile.remove(c)
-        s.in_play.append(c)
         if a.arg is not None:  # Vertical Roll
             direction = 1 if a.arg == "up" else -1
-            discard = self._find(e.hand, a.cards[0]) if a.cards else None
+            discard = None
+            if a.cards:
+                discard = self.counter if a.cards[0] == COUNTER else self._find(e.hand, a.cards[0])
             stopper = next((o for o in self._enemy_seats(s, e) if self.pos(s, e.seat, o) < 0), None)
             ev.append(
                 Event(
                     "play",
                     f"{self._el_label(s, e)} plays Vertical Roll to "
                     + ("climb." if direction > 0 else "dive."),
+                    data={"card": "VER", "by": attacker},
                 )
             )
             x = Exchange(
@@ -258,22 +276,28 @@ class Resolution(Flow):
             else:
                 s.exchange = x
             return
-        kind = "SCI" if a.as_sci else CardKind(self.code[c].split("-")[0]).value
-        if a.as_sci:
+        kind = a.as_kind or self.kind[c].value
+        if a.as_kind == "SCI":
             s.t.agile_used = True
+        elif a.as_kind == "FUT":
+            s.t.fut_used = True
         ref = a.target or ""
-        first_at_wingman = ref[-1] == "W" and source == "hand" and s.t.target != ref
-        if source == "hand":
+        if source == "hand" and kind in ("IMS", "OOS") and self._gunner_target(s, e, ref):
+            source = "gunner"
+        first_at_wingman = ref[-1] == "W" and source != "minihand" and s.t.target != ref
+        if source != "minihand":
             s.t.target = ref
-        if kind in ("IMS", "OOS") and source == "hand":
+        if source == "gunner":
+            s.t.gun_used += self.cards[c].type.bursts
+        elif kind in ("IMS", "OOS") and source == "hand":
             s.t.bursts_used += self.cards[c].type.bursts
-        as_text = " as Scissors" if a.as_sci else ""
-        who = self._plane_label(s, attacker)
+        as_text = {"SCI": " as Scissors", "FUT": " as Full Throttle"}.get(a.as_kind or "", "")
+        who = self._plane_label(s, attacker) + ("'s gunner" if source == "gunner" else "")
         ev.append(
             Event(
                 "play",
                 f"{who} plays {self.label[c]}{as_text} on {self._plane_label(s, ref)}.",
-                data={"card": self.code[c], "target": ref},
+                data={"card": self.code[c], "target": ref, "by": attacker},
             )
         )
         if first_at_wingman:  # 10.63: one defensive mini-hand for all the leader's attacks
@@ -290,23 +314,42 @@ class Resolution(Flow):
             self._resolve(s, x, ev)
             return
         src = self._response_source(s, x)
-        c = self._find(self._response_cards(s, x), a.card or "")
+        if a.card == COUNTER:
+            c: int | None = self.counter
+            e.counters -= 1
+        else:
+            c = self._find(self._response_cards(s, x), a.card or "")
+            assert c is not None
+            src.remove(c)
+            s.in_play.append(c)
         assert c is not None
-        src.remove(c)
-        s.in_play.append(c)
-        kind = "SCI" if a.as_sci else CardKind(self.code[c].split("-")[0]).value
-        if a.as_sci:
+        kind = a.as_kind or self.kind[c].value
+        if a.as_kind == "SCI":
             s.t.agile_used = True
+        elif a.as_kind == "FUT":
+            s.t.fut_used = True
+        elif a.as_kind == "ACE":  # the pilot's ace ability counter is spent
+            assert e.leader is not None
+            e.leader.pilot.remove("A")
         x.chain.append([c, kind])
         responder = x.target if len(x.chain) % 2 == 1 else x.attacker
+        as_text = {
+            "SCI": " as Scissors",
+            "FUT": " as Full Throttle",
+            "ACE": " as an ace (pilot skill A)",
+        }.get(a.as_kind or "", "")
         ev.append(
             Event(
                 "respond",
-                f"{self._plane_label(s, responder)} responds with {self.label[c]}"
-                f"{' as Scissors' if a.as_sci else ''}.",
+                f"{self._plane_label(s, responder)} responds with {self.label[c]}{as_text}.",
                 data={"card": self.code[c]},
             )
         )
+        if x.source == "gunner":
+            # RotL "Gunners", 9.26: a gunner never responds to a response.
+            ev.append(Event("pass", "A gunner never responds to a response (9.26)."))
+            s.exchange = None
+            self._resolve(s, x, ev)
 
     def _resolve(self, s: GameState, x: Exchange, ev: list[Event]) -> None:
         """8.44: the last card played decides; the attack takes effect if it was the attacker's."""
@@ -343,8 +386,13 @@ class Resolution(Flow):
                 self._destroy(s, target, ev)
                 return
             hits = card.damage
+            # RotL L127, L145: heavy cannons add "+#" to each successful burst card.
             if x.source == "hand":
                 hits += self._leader_ratings(s.elements[attacker_seat]).heavy_cannon
+            elif x.source == "minihand":
+                wm = self._plane(s, x.attacker)
+                if wm is not None and wm.role == "wingman":
+                    hits += self._wingman_ratings(wm).heavy_cannon
             self._hit(s, target, hits, ev)
             return
         if target.role == "wingman":  # 10.61: buying bursts against a wingman
@@ -359,10 +407,38 @@ class Resolution(Flow):
                 )
             )
             return
-        p = self.pos(s, attacker_seat, target.ref[:-1]) + POSITION_DELTA[kind]
-        self._set_pos(s, attacker_seat, target.ref[:-1], p)
+        them_seat = target.ref[:-1]
         me = self._el_label(s, s.elements[attacker_seat])
-        them = self._el_label(s, s.elements[target.ref[:-1]])
+        them = self._el_label(s, s.elements[them_seat])
+        friend = self._lone_engaged(s, attacker_seat, them_seat)
+        if friend is not None:
+            # 6.72: push the lone leader back toward Neutral on our friend; any step
+            # beyond Neutral becomes our own position on it (6.72c).
+            left = self.pos(s, them_seat, friend) - POSITION_DELTA[kind]
+            self._set_pos(s, them_seat, friend, max(left, 0))
+            ally = self._el_label(s, s.elements[friend])
+            if left > 0:
+                ev.append(
+                    Event(
+                        "position",
+                        f"{them} is now {Position(left).label} on {ally} (6.72a).",
+                        data={"leader": them_seat, "on": friend, "position": left},
+                    )
+                )
+                return
+            ev.append(
+                Event(
+                    "position",
+                    f"{them} loses its position on {ally} (6.72b).",
+                    data={"leader": them_seat, "on": friend, "position": 0},
+                )
+            )
+            if left == 0:
+                return
+            p = -left
+        else:
+            p = self.pos(s, attacker_seat, them_seat) + POSITION_DELTA[kind]
+        self._set_pos(s, attacker_seat, them_seat, p)
         ev.append(
             Event(
                 "position",
@@ -390,6 +466,10 @@ class Resolution(Flow):
             ev.append(
                 Event("damaged", f"{label} is damaged: its card flips to the damaged side (5.21).")
             )
+            e = s.elements[p.ref[:-1]]
+            if p.role == "leader" and self._ac(p).methanol and e.counters:
+                e.counters = 0  # RotL L328: the methanol counter is lost
+                ev.append(Event("counters", f"{label} loses its methanol counter (RotL L328)."))
         if p.hits >= damaged:
             self._destroy(s, p, ev)
 
@@ -405,6 +485,7 @@ class Resolution(Flow):
         self._drop_positions(s, e.seat)
         self._discard(s, e.hand)
         e.hand = []
+        e.counters = 0  # RotL L286a: a jet also discards its Full Throttle counters
         wm = e.wingman
         if wm is None or not wm.flying:
             ev.append(Event("eliminated", f"{self._el_label(s, e)} has no aircraft left (4.91)."))
@@ -426,6 +507,18 @@ class Resolution(Flow):
             Event("promoted", f"The wingman of {self._el_label(s, e)} becomes the leader (11.2).")
         )
         self._draw(s, e, self._leader_ratings(e).hand_size - 1, e.hand, ev)
+        ac = self._ac(e)
+        if ac.speed is not None:  # RotL L286e: Speed - 1 counters for the new leader
+            e.counters = max(ac.speed - 1, 0)
+        elif ac.methanol and not e.leader.damaged:  # RotL L329
+            e.counters = 1
+        if e.counters:
+            ev.append(
+                Event(
+                    "counters",
+                    f"{self._el_label(s, e)} now holds {e.counters} Full Throttle counter(s).",
+                )
+            )
 
     def _after_exchange(self, s: GameState, ev: list[Event]) -> None:
         if s.step == "wingman_attack":
@@ -449,7 +542,9 @@ class Resolution(Flow):
             t = self.cards[c].type
             base = tables.evasion_level(t.kind, t.bursts, t.fuel_tank)
             # 12.12 / RotL L307-318: "down" moves toward I (escapes), "up" toward A.
-            level = base + tables.evasion_shift(rs, p, plane.damaged, enemies_here)
+            level = base + tables.evasion_shift(
+                rs, p, plane.damaged, enemies_here, jet=self._ac(plane).jet
+            )
             outcome = tables.evasion_result(rs, level, plane.damaged)
             self._discard(s, [c])
             final = tables.EVASION_LEVELS[min(max(level, 0), 8)]
@@ -490,7 +585,22 @@ class Resolution(Flow):
         # 3.5 / 5.22 / 5.23: draw up to the altitude-modified draw rating, never past
         # the hand limit; a hand at or over the limit draws nothing.
         lr = self._leader_ratings(e)
-        n = lr.draw + tables.draw_modifier(Altitude(e.altitude or 0), self._ac(e).turbocharged)
+        ac = self._ac(e)
+        n = lr.draw
+        if not ac.rocket:  # RotL L122: a rocket's Horsepower ignores altitude
+            n += tables.draw_modifier(Altitude(e.altitude or 0), ac.turbocharged)
         room = lr.hand_size - len(e.hand)
         self._draw(s, e, max(min(n, room), 0), e.hand, ev)
+        if ac.thrust and ac.speed is not None:
+            # RotL L135-136: Thrust counters each Draw step, never more than Speed.
+            gained = min(ac.speed, e.counters + ac.thrust) - e.counters
+            if gained > 0:
+                e.counters += gained
+                ev.append(
+                    Event(
+                        "counters",
+                        f"{self._el_label(s, e)} gains {gained} Full Throttle counter(s) "
+                        f"({e.counters} held).",
+                    )
+                )
         self._end_turn(s, ev)

@@ -93,7 +93,9 @@ def evasion_level(kind: CardKind, bursts: int, fuel_tank: bool) -> int:
     return 7
 
 
-def evasion_shift(ruleset: Ruleset, position: int, damaged: bool, enemies_present: bool) -> int:
+def evasion_shift(
+    ruleset: Ruleset, position: int, damaged: bool, enemies_present: bool, *, jet: bool = False
+) -> int:
     """Level change for a voluntary evasion, in table rows toward I (Zero! 12.0, RotL L307-318).
 
     The tables say "down" (toward I, escaping) and "up" (toward A, destroyed): Tailing
@@ -101,14 +103,14 @@ def evasion_shift(ruleset: Ruleset, position: int, damaged: bool, enemies_presen
     leader's position), Damaged up 1, no enemy fighter at the same altitude down 3.
     Zero!'s "Voluntary Dispersal: down 1" applies to every aircraft; RotL's
     voluntary row applies only to aircraft with a Speed or Thrust rating (jets,
-    C-X3), which the basic game does not have.
+    C-X3): ``jet``.
     """
     shift = int(position)
     if damaged:
         shift -= 1
     if not enemies_present:
         shift += 3
-    if ruleset is Ruleset.ZERO:
+    if ruleset is Ruleset.ZERO or jet:
         shift += 1
     return shift
 

@@ -12,7 +12,7 @@ import pytest
 from engine.core.events import Event
 from engine.dif.actions import Action
 from engine.dif.ai import RandomPlayer
-from engine.dif.components import Side
+from engine.dif.components import Ruleset, Side
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.setup import DifSetup
 from engine.dif.state import GameState
@@ -79,33 +79,47 @@ class Step:
     events: list[Event]
 
 
-def random_setup(engine: DifEngine, rng: random.Random) -> DifSetup:
-    """Two elements of random aircraft, a random ruleset; altitudes picked in play or fixed."""
-    by_side = {
-        side: sorted(a.id for a in engine.aircraft.values() if a.side is side) for side in Side
-    }
+def random_setup(
+    engine: DifEngine, rng: random.Random, per_side: tuple[int, int] | None = None
+) -> DifSetup:
+    """Random elements (one a side unless ``per_side`` says), random aircraft of a random
+    year (jets, rockets, gunners and heavy fighters included from 1944), some leaders
+    without wingmen, some pilots, a random ruleset; altitudes picked in play or fixed."""
+    year = rng.choice([1940, 1942, 1944, 1945])
+    ruleset = rng.choice([Ruleset.ZERO, Ruleset.ROTL])
+    allied_n, axis_n = per_side or (1, 1)
+    skills = ["A", "BU", "CV", "D", "H", "P"]
+    elements: list[dict[str, Any]] = []
+    for side, n, letter in ((Side.ALLIED, allied_n, "A"), (Side.AXIS, axis_n, "X")):
+        pool = sorted(
+            a.id
+            for a in engine.aircraft.values()
+            if engine.aircraft_refusal(ruleset, year, a.id, side) is None
+        )
+        for i in range(1, n + 1):
+            ac = engine.aircraft[rng.choice(pool)]
+            pilot = rng.sample(skills, rng.choice([0, 0, 0, 1, 2]))
+            if ac.leader.undamaged.gunner and rng.random() < 0.3:
+                pilot.append("G")
+            elements.append(
+                {
+                    "seat": f"{letter}{i}",
+                    "side": side.value,
+                    "aircraft": ac.id,
+                    "wingman": ac.wingman is not None and rng.random() > 0.1,
+                    "pilot": pilot,
+                }
+            )
     data: dict[str, Any] = {
-        "ruleset": rng.choice(["zero", "rotl"]),
-        "year": 1942,
-        "elements": [
-            {
-                "seat": "A1",
-                "side": "allied",
-                "aircraft": rng.choice(by_side[Side.ALLIED]),
-                "wingman": rng.random() > 0.1,
-            },
-            {
-                "seat": "X1",
-                "side": "axis",
-                "aircraft": rng.choice(by_side[Side.AXIS]),
-                "wingman": rng.random() > 0.1,
-            },
-        ],
+        "ruleset": ruleset.value,
+        "year": year,
+        "elements": elements,
         "to_the_death": False,
+        "vp_bonus": rng.random() < 0.3,
     }
     if rng.random() < 0.5:  # half the games start at one shared random altitude: more combat
         alt = rng.choice(["VL", "L", "M", "H"])
-        data["altitudes"] = {"A1": alt, "X1": alt}
+        data["altitudes"] = {e["seat"]: alt for e in elements}
     return DifSetup.model_validate(data)
 
 

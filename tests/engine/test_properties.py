@@ -33,7 +33,7 @@ import pytest
 
 from engine.core.events import Event
 from engine.dif.actions import CARD_CODE
-from engine.dif.components import Side
+from engine.dif.components import Ruleset, Side
 from engine.dif.game import DifEngine
 from engine.dif.state import GameState, Plane
 
@@ -72,12 +72,14 @@ def _hidden_cards(state: GameState) -> Counter[int]:
 def check_cards(engine: DifEngine, state: GameState) -> None:
     every = [c for cards in _zones(state).values() for c in cards]
     counts = Counter(every)
-    assert sorted(counts) == list(range(len(engine.cards))), "a card is missing or invented"
+    deck = list(engine.deck_ids[Ruleset(state.ruleset)])
+    assert sorted(counts) == deck, "a card is missing or invented"
     dup = [c for c, n in counts.items() if n > 1]
     assert not dup, f"cards in two places: {dup}"
     if state.exchange is not None:
         played = [state.exchange.card] + [c for c, _ in state.exchange.chain]
-        assert set(played) <= set(state.in_play), "cards of the exchange are in play"
+        real = {c for c in played if c != engine.counter}  # counters are not cards
+        assert real <= set(state.in_play), "cards of the exchange are in play"
 
 
 def check_positions(engine: DifEngine, state: GameState) -> None:
@@ -162,11 +164,20 @@ def check_narration(engine: DifEngine, step: Step) -> None:
     hidden_after = _hidden_cards(step.after)
     revealed = hidden_before - hidden_after  # left a hand / the deck for a public pile
     public_after = Counter(step.after.discard) + Counter(step.after.in_play)
+    if any(e.kind == "reshuffle" for e in step.events):
+        # A card discarded face up and then shuffled back into the deck was public.
+        public_after += Counter(step.after.deck)
     shown = {c for c in revealed if public_after[c]} | set(step.before.in_play)
-    allowed = {engine.label[c] for c in shown}
+    # Full Throttle counters are public: they lie on the table (RotL L134).
+    allowed = {engine.label[c] for c in shown} | {engine.label[engine.counter]}
     labels = sorted(set(engine.label), key=len, reverse=True)
+    reshuffled = any(e.kind == "reshuffle" for e in step.events)
     for event in step.events:
         if not event.public:
+            continue
+        if reshuffled and event.kind == "discard":
+            # The discarded cards may be shuffled back and redrawn in the same action:
+            # they were public when discarded, which these piles can no longer show.
             continue
         text = _AS_SCI.sub("", event.text)
         for label in labels:
@@ -183,7 +194,7 @@ def check_pending(engine: DifEngine, state: GameState) -> None:
     assert pending, "nobody to move before the game is over"
     for p in pending:
         assert engine.legal_actions(state, p.seat), f"{p.seat} has no legal {p.kind}"
-    if state.step != "setup":
+    if state.step not in ("setup", "redraw"):
         assert state.max_turns is None or 1 <= state.turn <= state.max_turns
 
 

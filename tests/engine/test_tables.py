@@ -110,6 +110,7 @@ def test_evasion_level_of_every_card_in_the_deck(engine: DifEngine) -> None:
         "VER": "H",
         "SCI": "H",
         "ACE": "I",
+        "FUT": "H",  # RotL deck only: "Any Other Card"
     }
     got = {}
     for card in engine.cards:

@@ -298,8 +298,46 @@ def view_8v8() -> DifView:
     )
 
 
+def view_2v2() -> DifView:
+    """A team game (Rise of the Luftwaffe): two elements a side at Medium, one engagement,
+    an Axis leader shot down and its wingman promoted, and an attack on a wingman."""
+    spit, hurri, bf109, bf110 = "Spitfire I", "Hurricane IIB", "Bf-109E", "Bf-110C"
+    return view_1v1(
+        ruleset=Ruleset.ROTL,
+        turn=2,
+        step="Play cards",
+        active="A2",
+        order=("A1", "X1", "A2", "X2"),
+        elements=(
+            element("A1", Side.ALLIED, spit, Altitude.MEDIUM, leader={"hits": 1}),
+            element("A2", Side.ALLIED, hurri, Altitude.MEDIUM, wingman={"hits": 1}),
+            element("X1", Side.AXIS, bf109, Altitude.MEDIUM, hand_count=4),
+            element(
+                "X2",
+                Side.AXIS,
+                bf110,
+                Altitude.MEDIUM,
+                leader={"hits": 1, "capacity": 2, "promoted": True},
+                solo=True,
+                lost={"hits": 4, "status": PlaneStatus.DESTROYED},
+                hand_count=3,
+            ),
+        ),
+        engagements=(engagement("A1", "X1", Position.ADVANTAGED),),
+        exchange=ExchangeView(
+            attacker="A2L", target="X1W", cards=("In My Sights (2B/3D)",), waiting_on="X1"
+        ),
+        pending=(PendingView(seat="X1", kind="respond", prompt="respond, or pass"),),
+        deck_count=30,
+        discard_count=14,
+        vp={Side.ALLIED: 5, Side.AXIS: 0},
+    )
+
+
 GOLDEN_VIEWS = {
     "1v1_engagement": view_1v1,
+    "2v2_wingman_attack": view_2v2,
+    "8v8": view_8v8,
     "destroyed_wingman": view_destroyed_wingman,
     "damaged_leader": view_damaged_leader,
     "finished": view_finished,
@@ -405,6 +443,21 @@ def test_engaged_leaders_share_a_row_across_the_gutter() -> None:
             holder, target = key.removeprefix("arrow:").split(">")
             a, b = layout.regions[f"card:{holder}"], layout.regions[f"card:{target}"]
             assert a.y0 == b.y0, key
+
+
+def test_team_game_shows_every_element_and_whose_wingman_is_attacked() -> None:
+    view = view_2v2()
+    layout = layout_table(view)
+    shown = texts(view)
+    for seat in ("A1", "A2", "X1", "X2"):
+        assert f"card:{seat}" in layout.regions
+    assert "arrow:A1>X1" in layout.regions
+    assert "Hurricane IIB (A2) → Bf-109E wingman (X1)" in shown
+    # Each wingman sits inside its own leader's card.
+    for seat in ("A1", "A2", "X1"):
+        card, wing = layout.regions[f"card:{seat}"], layout.regions[f"plane:{seat}W"]
+        assert card.x0 < wing.x0 and wing.x1 <= card.x1 and card.y0 < wing.y0 < wing.y1 <= card.y1
+    assert "★ PROMOTED" in shown and "● ALLIES · A2" in shown and "◆ AXIS · X2" in shown
 
 
 def test_destroyed_wingman_is_marked_and_stays_attached_to_its_card() -> None:

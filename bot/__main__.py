@@ -27,7 +27,10 @@ def main(argv: list[str] | None = None) -> int:
 
         return demo(args[1:])
     if args and args[0] in ("-h", "--help", "help"):
-        sys.stdout.write("usage: python -m bot [demo [--seed N] [--out DIR]]\n\n" + NO_TOKEN)
+        sys.stdout.write(
+            "usage: python -m bot [demo [--seed N] [--out DIR] [--ruleset zero|rotl] [--format 1v1|2v2]]\n\n"
+            + NO_TOKEN
+        )
         return 0
     from bot.config import Settings
 

@@ -27,37 +27,72 @@ MATCHUPS = {
     "zero": ("buffalo-i", "ki-43", 1942),
     "rotl": ("spitfire-i", "bf-109e", 1940),
 }
+TEAMS = {
+    "zero": (("buffalo-i", "p-40b"), ("ki-43", "a6m2"), 1942),
+    "rotl": (("spitfire-i", "hurricane-iib"), ("bf-109e", "bf-110c"), 1941),
+}
+"""2v2: two players a side, each flying one element."""
 
 
 async def play_demo(
-    seed: int, out: Path | None, ruleset: str = "zero", database: str | None = None
+    seed: int,
+    out: Path | None,
+    ruleset: str = "zero",
+    database: str | None = None,
+    format: str = "1v1",
 ) -> list[str]:
     """Play one game; returns the transcript lines (the last one is the result)."""
     from bot.app import TallyHoBot
 
-    allied, axis, year = MATCHUPS[ruleset]
+    allied_team: tuple[str, ...]
+    axis_team: tuple[str, ...]
+    if format == "2v2":
+        allied_team, axis_team, year = TEAMS[ruleset]
+    else:
+        allied, axis, year = MATCHUPS[ruleset]
+        allied_team, axis_team = (allied,), (axis,)
     with tempfile.TemporaryDirectory() as tmp:
         db = database or str(Path(tmp) / "demo.sqlite3")
         async with FakeDiscord() as fake:
-            alice, bob = fake.add_member("alice"), fake.add_member("bob")
+            names = ("alice", "bob", "carol", "dave") if format == "2v2" else ("alice", "bob")
+            members = [fake.add_member(n) for n in names]
             bot = TallyHoBot(database=db, seed_source=lambda: seed)
             await fake.start(bot)
+            host = members[0]
             await fake.slash(
-                alice, "dogfight new", channel_id=fake.channel_id, ruleset=ruleset, year=year
+                host,
+                "dogfight new",
+                channel_id=fake.channel_id,
+                ruleset=ruleset,
+                year=year,
+                format=format,
             )
             game = await wait_for_new_game(fake, bot.service.storage)
             thread = game.thread_id
             assert thread is not None
-            await fake.slash(
-                alice, "dogfight join", channel_id=thread, side="allied", aircraft=allied
-            )
-            await fake.slash(bob, "dogfight join", channel_id=thread, side="axis", aircraft=axis)
-            await fake.slash(alice, "dogfight start", channel_id=thread)
-            users = {"A1": alice, "X1": bob}
+            allied_users = members[: len(allied_team)]
+            axis_users = members[len(allied_team) :]
+            users = {}
+            for side, team, people in (
+                ("allied", allied_team, allied_users),
+                ("axis", axis_team, axis_users),
+            ):
+                for n, (aircraft, user) in enumerate(zip(team, people, strict=True), start=1):
+                    seat = f"{'A' if side == 'allied' else 'X'}{n}"
+                    await fake.slash(
+                        user,
+                        "dogfight join",
+                        channel_id=thread,
+                        side=side,
+                        aircraft=aircraft,
+                        seat=seat,
+                    )
+                    users[seat] = user
+            await fake.slash(host, "dogfight start", channel_id=thread)
             pilots = {s: UiPlayer(fake, u, game.id, thread) for s, u in users.items()}
-            brains = {"A1": RandomPlayer(seed * 2 + 1), "X1": RandomPlayer(seed * 2 + 2)}
+            brains = {s: RandomPlayer(seed * 2 + i + 1) for i, s in enumerate(sorted(users))}
             service = bot.service
-            for _ in range(5000):
+            for _ in range(10000):
                 loaded = await service.load(game.id)
                 state = loaded.state
                 assert state is not None
@@ -65,7 +100,9 @@ async def play_demo(
                     break
                 p = service.engine.pending(state)[0]
                 action = brains[p.seat].choose(service.engine, state, p.seat)
-                await pilots[p.seat].act(str(action), via_dm=p.kind in ("respond", "follow"))
+                await pilots[p.seat].act(
+                    str(action), via_dm=p.kind in ("respond", "follow"), seat=p.seat
+                )
             lines = []
             n_image = 0
             for m in fake.sent_to(thread):
@@ -105,9 +142,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, default=None, help="folder for the pictures of the sky")
     parser.add_argument("--ruleset", choices=sorted(MATCHUPS), default="zero")
+    parser.add_argument(
+        "--format", choices=("1v1", "2v2"), default="1v1", help="one or two elements a side"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice: not needed
-    lines = asyncio.run(play_demo(args.seed, args.out, args.ruleset))
+    lines = asyncio.run(play_demo(args.seed, args.out, args.ruleset, format=args.format))
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

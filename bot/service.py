@@ -11,20 +11,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+
+from pydantic import ValidationError
 
 from bot.errors import UserError
 from bot.storage import GameRecord, GameStatus, SeatRecord, StaleGameVersion, Storage
 from bot.storage.locks import GameLocks
 from engine.core.errors import EngineError
 from engine.core.events import Event
-from engine.dif.actions import Action
-from engine.dif.components import Aircraft, Altitude, Ruleset, Side
+from engine.dif import balance
+from engine.dif.actions import COUNTER, Action
+from engine.dif.components import Aircraft, Altitude, PilotSkill, Ruleset, Side
 from engine.dif.game import DifEngine, Pending
-from engine.dif.setup import DifSetup, ElementSetup
+from engine.dif.setup import MAX_AIRCRAFT, DifSetup, ElementSetup
 from engine.dif.state import GameState
 from engine.dif.view import DifView
 
@@ -33,7 +38,54 @@ __all__ = ["GameService", "LoadedGame", "Outcome", "Prompt", "describe_action"]
 log = logging.getLogger(__name__)
 
 SYSTEM = "dif"
-SEAT_OF_SIDE = {Side.ALLIED: "A1", Side.AXIS: "X1"}
+SEAT_PREFIX = {Side.ALLIED: "A", Side.AXIS: "X"}
+"""Seats are named by side and number: Allied A1..An, Axis X1..Xn."""
+SEAT_RE = re.compile(r"^[AX][1-9][0-9]?$")
+FORMATS: dict[str, tuple[str, ...]] = {
+    "1v1": ("A1", "X1"),
+    "2v2": ("A1", "A2", "X1", "X2"),
+    "custom": (),
+}
+"""The seats of each lobby format; a custom lobby grows one element at a time."""
+RULESET_NAMES = {Ruleset.ZERO: "Zero!", Ruleset.ROTL: "Rise of the Luftwaffe"}
+SIDE_MARK = {Side.ALLIED: "●", Side.AXIS: "◆"}
+"""The side markers of the picture of the sky (rendering.layout)."""
+SIMULTANEOUS = frozenset({"altitude", "redraw"})
+"""Decisions every seat takes at once, in any order (secret picks, Combat Vision)."""
+
+
+def seat_side(seat: str) -> Side:
+    return Side.ALLIED if seat.startswith(SEAT_PREFIX[Side.ALLIED]) else Side.AXIS
+
+
+def _next_seat(taken: set[str], side: Side) -> str:
+    n = 1
+    while f"{SEAT_PREFIX[side]}{n}" in taken:
+        n += 1
+    return f"{SEAT_PREFIX[side]}{n}"
+
+
+def element_of(seat: SeatRecord) -> ElementSetup:
+    """A lobby seat as the setup model's element (seats from before team games hold
+    only the aircraft: leader and wingman, no pilot skills)."""
+    p = seat.payload
+    return ElementSetup(
+        seat=seat.seat,
+        side=Side(seat.side),
+        aircraft=str(p["aircraft"]),
+        wingman=bool(p.get("wingman", True)),
+        pilot=str(p.get("pilot") or ""),
+    )
+
+
+def _n(count: int, noun: str, plural: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else (plural or noun + 's')}"
+
+
+def _validation_message(exc: ValidationError) -> str:
+    """The first message of a setup model's refusal, without pydantic's wording."""
+    msg = str(exc.errors()[0].get("msg", exc))
+    return msg.removeprefix("Value error, ").rstrip(".") + "."
 
 
 @dataclass
@@ -55,6 +107,11 @@ class LoadedGame:
     def seats_of(self, user_id: int) -> list[str]:
         return [s.seat for s in self.seats if s.user_id == user_id]
 
+    @property
+    def format(self) -> str:
+        """``1v1``, ``2v2`` or ``custom`` (games from before team dogfights: 1v1)."""
+        return str(self.record.options.get("format", "1v1"))
+
 
 @dataclass
 class Prompt:
@@ -66,6 +123,9 @@ class Prompt:
     text: str
     urgent: bool
     """A decision during someone else's turn (respond, follow): sent by DM."""
+    new: bool = True
+    """Not pending before this outcome's action: worth a ping (a seat still picking its
+    secret altitude was pinged when the picks began)."""
 
 
 @dataclass
@@ -83,16 +143,39 @@ class Outcome:
     finished: bool = False
 
 
+def plane_name(engine: DifEngine, state: GameState, ref: str) -> str:
+    """A plane as a menu names it: aircraft, seat, and leader or whose wingman.
+
+    ``Ki-43 Oscar (X1 leader)``, ``Ki-43 Oscar (wingman of X1)``, ``Ki-43 Oscar (X1,
+    shot down)``: with several elements at one altitude a bare aircraft name is not
+    enough to tell two targets apart.
+    """
+    base, _, lost = ref.partition("-")  # "A1L-lost1": a leader shot down (11.2)
+    e = state.elements.get(base[:-1])
+    if e is None:
+        return ref
+    name = engine.aircraft[e.aircraft].name
+    if lost:
+        return f"{name} ({e.seat}, shot down)"
+    if base.endswith("W"):
+        return f"{name} (wingman of {e.seat})"
+    return f"{name} ({e.seat} leader)"
+
+
+AS_WORDS = {"SCI": "as Scissors", "FUT": "as Full Throttle", "ACE": "as Ace Pilot"}
+
+
 def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
-    """A short button label for an action, e.g. 'Maneuvering → Ki-43 (X1)'."""
+    """A short button label for an action, e.g. 'Maneuvering → Ki-43 (X1 leader)'."""
 
     def card(code: str | None) -> str:
         return engine.card_label(code) if code is not None else ""
 
+    def cards(codes: tuple[str, ...]) -> str:
+        return ", ".join(card(c) for c in codes)
+
     def plane(ref: str | None) -> str:
-        if ref is None:
-            return ""
-        return engine._plane_label(state, ref)
+        return plane_name(engine, state, ref) if ref is not None else ""
 
     def to(step: int) -> str:
         """The band the active element would move to."""
@@ -101,6 +184,22 @@ def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
             return "up" if step > 0 else "down"
         return "to " + Altitude(active.altitude + step).label
 
+    def played() -> str:
+        kind = f" {AS_WORDS.get(a.as_kind, 'as ' + a.as_kind)}" if a.as_kind else ""
+        return f"{card(a.card)}{kind}"
+
+    def paying(codes: tuple[str, ...]) -> str:
+        """What a climb or a follow costs: discards, and Full Throttle counters spent."""
+        spent = [c for c in codes if c == COUNTER]
+        rest = tuple(c for c in codes if c != COUNTER)
+        parts = []
+        if spent:
+            n = len(spent)
+            parts.append(f"spend {n} Full Throttle counter{'s' if n > 1 else ''}")
+        if rest:
+            parts.append(f"discard {cards(rest)}")
+        return f" ({', '.join(parts)})" if parts else ""
+
     v = a.verb
     if v == "alt":
         return Altitude.from_code(a.arg or "M").label
@@ -108,15 +207,13 @@ def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
         return f"Wingman attacks {plane(a.target)}"
     if v == "play" and a.arg is not None:
         up = a.arg == "up"
-        extra = f" (discard {card(a.cards[0])})" if a.cards else ""
-        return f"Vertical Roll: {'climb' if up else 'dive'} {to(1 if up else -1)}{extra}"
+        return f"Vertical Roll: {'climb' if up else 'dive'} {to(1 if up else -1)}{paying(a.cards)}"
     if v == "play":
-        as_sci = " as Scissors" if a.as_sci else ""
-        return f"{card(a.card)}{as_sci} → {plane(a.target)}"
+        return f"{played()} → {plane(a.target)}"
     if v == "respond":
-        return f"{card(a.card)}{' as Scissors' if a.as_sci else ''}"
+        return played()
     if v == "climb":
-        return f"Climb {to(1)} (discard {card(a.card)})"
+        return f"Climb {to(1)}{paying((a.card,) if a.card else ())}"
     if v == "dive":
         return f"Dive {to(-1)} (draw a card)"
     if v == "done":
@@ -124,9 +221,15 @@ def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
             "End the wingman's attack" if state.step == "wingman_attack" else "Done playing cards"
         )
     if v == "follow":
-        return "Follow" + (f" (discard {', '.join(card(c) for c in a.cards)})" if a.cards else "")
+        return "Follow" + paying(a.cards)
     if v == "discard":
-        return "Discard " + ", ".join(card(c) for c in a.cards) if a.cards else "Keep all cards"
+        return "Discard " + cards(a.cards) if a.cards else "Keep all cards"
+    if v == "redraw":
+        return "Redraw " + cards(a.cards) if a.cards else "Keep my first hand"
+    if v == "next":
+        e = state.elements.get(a.target or "")
+        name = engine.aircraft[e.aircraft].name if e is not None else ""
+        return f"{name} ({a.target}) plays next"
     return {
         "skip": "No wingman attack",
         "stay": "Stay at this altitude",
@@ -135,6 +238,19 @@ def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
         "giveup": "Give up position",
         "evade": "Evade (leave the fight)",
     }.get(v, str(a))
+
+
+_DECISIONS = {
+    "redraw": "Combat Vision: redraw any cards of the first hand once, or keep it",
+    "order": "choose which element plays next",
+}
+
+
+def decision_words(kind: str) -> str:
+    """A pending decision in words (the engine's prompts, plus the team-game ones)."""
+    from engine.dif.present import pending_prompt
+
+    return _DECISIONS.get(kind) or pending_prompt(kind)
 
 
 def _squash(text: str) -> str:
@@ -163,6 +279,9 @@ class GameService:
         self._seed = seed_source or (lambda: secrets.randbits(62))
         self._cache: OrderedDict[int, LoadedGame] = OrderedDict()
         self._cache_size = cache_size
+        self.setup_filter: Callable[[DifSetup], DifSetup] | None = None
+        """Tests only: rewrites the lobby's setup at the start, e.g. to fix hands,
+        the top of the deck or altitudes (the test-only fields of DifSetup)."""
 
     # ------------------------------------------------------------ catalogue
     def aircraft_choices(
@@ -252,9 +371,13 @@ class GameService:
         ruleset: str,
         year: int,
         to_the_death: bool,
+        format: str = "1v1",
+        vp_bonus: bool = False,
     ) -> LoadedGame:
         if not 1930 <= year <= 1950:
             raise UserError("Pick a year between 1930 and 1950.")
+        if format not in FORMATS:
+            raise UserError(f"Unknown format {format!r}: use {', '.join(FORMATS)}.")
         record = await self.storage.create_game(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -262,7 +385,12 @@ class GameService:
             system=SYSTEM,
             ruleset=Ruleset(ruleset).value,
             seed=self._seed(),
-            options={"year": year, "to_the_death": to_the_death},
+            options={
+                "year": year,
+                "to_the_death": to_the_death,
+                "format": format,
+                "vp_bonus": vp_bonus,
+            },
         )
         game = LoadedGame(record, [])
         self._remember(game)
@@ -277,74 +405,300 @@ class GameService:
         game.record = record
         return game
 
+    def open_seats(self, game: LoadedGame, side: Side | None = None) -> list[str]:
+        """Seats nobody holds yet: the format's fixed seats, or in a custom game the
+        next seat of each side while the aircraft limit leaves room for one more."""
+        taken = {s.seat for s in game.seats}
+        sides = [side] if side is not None else [Side.ALLIED, Side.AXIS]
+        fixed = FORMATS[game.format]
+        if fixed:
+            return [s for s in fixed if s not in taken and seat_side(s) in sides]
+        if self.lobby_aircraft(game) >= MAX_AIRCRAFT:
+            return []
+        return [_next_seat(taken, s) for s in sides]
+
+    def lobby_elements(self, game: LoadedGame) -> list[ElementSetup]:
+        """The seats taken so far, as the setup model's elements."""
+        return [element_of(s) for s in game.seats]
+
+    def lobby_aircraft(self, game: LoadedGame) -> int:
+        return sum(2 if e.wingman else 1 for e in self.lobby_elements(game))
+
+    def start_problems(self, game: LoadedGame) -> list[str]:
+        """Why the host cannot start yet (empty: ready)."""
+        rs = Ruleset(game.record.ruleset)
+        problems = []
+        fixed = FORMATS[game.format]
+        if fixed:
+            missing = self.open_seats(game)
+            if missing:
+                problems.append(f"Every seat must be taken first: {', '.join(missing)} still open.")
+        for side in Side:
+            if not any(s.side == side.value for s in game.seats):
+                problems.append(f"The {side.label(rs)} side needs at least one element (4.2).")
+        return problems
+
+    def element_refusal(self, ruleset: Ruleset, year: int, e: ElementSetup) -> str | None:
+        """Why this element may not fly in this game (aircraft, wingman, pilot).
+
+        ``DifEngine.aircraft_refusal`` answers for the aircraft; the wingman and gunner
+        checks repeat what ``DifEngine.new_game`` refuses with a SetupError, so a lobby
+        can say so at join time instead of at the start.
+        """
+        why = self.engine.aircraft_refusal(ruleset, year, e.aircraft, e.side)
+        if why is not None:
+            return why
+        ac = self.engine.aircraft[e.aircraft]
+        if e.wingman and ac.wingman is None:
+            return f"{ac.name} flies without a wingman: join with wingman: False."
+        if PilotSkill.G in e.pilot and not ac.leader.undamaged.gunner:
+            return f"{ac.name} has no gunner, so its pilot cannot have the G skill."
+        return None
+
     async def join(
-        self, game: LoadedGame, user_id: int, name: str, aircraft: str, side: str | None
-    ) -> LoadedGame:
+        self,
+        game: LoadedGame,
+        user_id: int,
+        name: str,
+        aircraft: str,
+        side: str | None,
+        *,
+        seat: str | None = None,
+        wingman: bool | None = None,
+        pilot: str | None = None,
+    ) -> tuple[LoadedGame, str]:
+        """Take (or change) a seat. Returns the game and the seat taken."""
         async with self.locks(game.id):
             game = await self.load(game.id)
             if game.record.status is not GameStatus.LOBBY:
                 raise UserError("This game has already started.")
-            ac = self.find_aircraft(aircraft)
             rs = Ruleset(game.record.ruleset)
             year = int(game.record.options["year"])
-            why = self.engine.aircraft_refusal(rs, year, ac.id, Side(side) if side else None)
+            ac = self.find_aircraft(aircraft)
+            wanted = Side(side) if side else None
+            why = self.engine.aircraft_refusal(rs, year, ac.id, wanted)
             if why is not None:
                 raise UserError(why)
-            seat = SEAT_OF_SIDE[ac.side]
-            holder = game.holder(seat)
-            if holder is not None and holder != user_id:
-                raise UserError(f"The {ac.side.label(rs)} seat is taken.")
+            team = wanted or ac.side
             for other in game.seats_of(user_id):
-                if other != seat:
+                if seat_side(other) is not team:
                     raise UserError("You already fly for the other side in this game.")
+            seat = self._pick_seat(game, user_id, team, seat)
+            try:
+                element = ElementSetup(
+                    seat=seat,
+                    side=team,
+                    aircraft=ac.id,
+                    wingman=ac.wingman is not None if wingman is None else wingman,
+                    pilot=pilot or "",
+                )
+            except ValidationError as exc:
+                raise UserError(_validation_message(exc)) from exc
+            why = self.element_refusal(rs, year, element)
+            if why is not None:
+                raise UserError(why)
+            others = [e for e in self.lobby_elements(game) if e.seat != seat]
+            if others:
+                try:  # the setup model knows the largest dogfight (MAX_AIRCRAFT)
+                    DifSetup(ruleset=rs, year=year, elements=(*others, element))
+                except ValidationError as exc:
+                    raise UserError(_validation_message(exc)) from exc
             await self.storage.put_seat(
                 game.id,
                 seat,
-                ac.side.value,
+                team.value,
                 user_id,
                 name,
-                {"aircraft": ac.id},
+                {
+                    "aircraft": ac.id,
+                    "wingman": element.wingman,
+                    "pilot": ",".join(k.value for k in element.pilot),
+                },
                 expected_version=game.record.version,
             )
+            return await self.load(game.id), seat
+
+    def _pick_seat(self, game: LoadedGame, user_id: int, side: Side, seat: str | None) -> str:
+        rs = Ruleset(game.record.ruleset)
+        label = side.label(rs)
+        if seat is None:
+            free = self.open_seats(game, side)
+            if free:
+                return free[0]
+            mine = [s for s in game.seats_of(user_id) if seat_side(s) is side]
+            if len(mine) == 1:
+                return mine[0]  # a new aircraft for the seat the player holds
+            raise UserError(f"Every seat of the {label} side is taken.")
+        seat = seat.strip().upper()
+        if not SEAT_RE.match(seat) or seat_side(seat) is not side:
+            prefix = SEAT_PREFIX[side]
+            raise UserError(
+                f"Seats of the {label} side are named {prefix}1, {prefix}2...; not {seat!r}."
+            )
+        holder = game.holder(seat)
+        if holder is not None and holder != user_id:
+            raise UserError(f"Seat {seat} is taken by <@{holder}>.")
+        fixed = FORMATS[game.format]
+        if fixed and seat not in fixed:
+            spare = ", ".join(self.open_seats(game, side)) or "none left"
+            raise UserError(
+                f"A {game.format} game has no seat {seat}; open seats of the {label} side: {spare}."
+            )
+        if holder is None and not fixed:
+            nxt = self.open_seats(game, side)
+            if not nxt:
+                raise UserError(
+                    f"No room for another element: a dogfight has at most {MAX_AIRCRAFT} aircraft."
+                )
+            if seat != nxt[0]:
+                raise UserError(f"The next seat of the {label} side is {nxt[0]}.")
+        return seat
+
+    async def leave(
+        self, game: LoadedGame, user_id: int, seat: str | None
+    ) -> tuple[LoadedGame, str]:
+        """Give up a seat in the lobby (the user's only seat, or the one named)."""
+        async with self.locks(game.id):
+            game = await self.load(game.id)
+            if game.record.status is not GameStatus.LOBBY:
+                raise UserError("This game has already started: use /game resign instead.")
+            mine = game.seats_of(user_id)
+            if seat is not None:
+                seat = seat.strip().upper()
+                if seat not in mine:
+                    raise UserError(f"You do not hold seat {seat}.")
+            elif len(mine) == 1:
+                seat = mine[0]
+            else:
+                raise UserError(
+                    "You hold no seat here." if not mine else "Name the seat you leave."
+                )
+            await self.storage.remove_seat(game.id, seat, expected_version=game.record.version)
+            return await self.load(game.id), seat
+
+    async def set_vp_bonus(self, game: LoadedGame, user_id: int, on: bool) -> LoadedGame:
+        """The host turns the 13.1 VP bonus on or off before the start."""
+        async with self.locks(game.id):
+            game = await self.load(game.id)
+            if game.record.status is not GameStatus.LOBBY:
+                raise UserError("This game has already started.")
+            if user_id != game.record.host_id:
+                raise UserError("Only the host who opened the lobby can change its options.")
+            options = {**game.record.options, "vp_bonus": on}
+            await self.storage.update_game(game.id, game.record.version, options=options)
             return await self.load(game.id)
 
     def lobby_text(self, game: LoadedGame) -> str:
+        """The lobby message at the top of the thread: seats, points, balance, status."""
         rs = Ruleset(game.record.ruleset)
         o = game.record.options
+        fmt = {"1v1": "1 v 1", "2v2": "2 v 2", "custom": "custom sides"}[game.format]
         lines = [
-            f"**Dogfight #{game.id}**: {'Zero!' if rs is Ruleset.ZERO else 'Rise of the Luftwaffe'}, "
-            f"{o['year']}{', to the death' if o.get('to_the_death') else ', six turns'}."
+            f"**Dogfight #{game.id}**: {RULESET_NAMES[rs]}, {o['year']}, {fmt}"
+            f"{', to the death' if o.get('to_the_death') else ', six turns'}."
         ]
-        for side in (Side.ALLIED, Side.AXIS):
-            seat = next((s for s in game.seats if s.side == side.value), None)
-            if seat is None:
-                lines.append(f"{side.label(rs)}: *open*, join with `/dogfight join`")
-            else:
-                ac = self.engine.aircraft[seat.payload["aircraft"]]
-                lines.append(
-                    f"{side.label(rs)}: <@{seat.user_id}> flying {ac.name} (leader and wingman)"
+        elements = self.lobby_elements(game)
+        points = balance.side_points(elements, self.engine.aircraft)
+        open_seats = self.open_seats(game) if game.record.status is GameStatus.LOBBY else []
+        for side in Side.ALLIED, Side.AXIS:
+            p = points[side]
+            head = f"{SIDE_MARK[side]} **{side.label(rs)}**: "
+            if p.elements:
+                head += (
+                    f"{_n(p.elements, 'element')}, {_n(p.aircraft, 'aircraft', 'aircraft')}, "
+                    f"**{_n(p.points, 'point')}** (with wingmen {p.with_wingmen}, "
+                    f"leaders only {p.leaders_only}, pilots {p.pilot_points})"
                 )
+                if p.unpriced:
+                    head += f"; no printed value: {', '.join(p.unpriced)}"
+            else:
+                head += "nobody yet"
+            lines.append(head)
+            for s in game.seats:
+                if s.side == side.value:
+                    lines.append(f"• {s.seat} <@{s.user_id}>: {self.element_text(element_of(s))}")
+            for seat in open_seats:
+                if seat_side(seat) is side and FORMATS[game.format]:
+                    lines.append(f"• {seat} *open*")
+        lines += self._balance_lines(game, elements)
         if game.record.status is GameStatus.LOBBY:
-            ready = len(game.seats) == 2
-            lines.append(
-                "The host can now `/dogfight start`." if ready else "Waiting for both sides."
-            )
+            if open_seats:
+                verb = "take one" if FORMATS[game.format] else "add an element"
+                lines.append(f"Open seats: {', '.join(open_seats)}: {verb} with `/dogfight join`.")
+            problems = self.start_problems(game)
+            lines.append(problems[0] if problems else "Ready: the host can now `/dogfight start`.")
         elif game.record.status is GameStatus.ACTIVE:
             lines.append("Under way: press **My hand** below the latest message to play.")
         elif game.record.result:
             lines.append(f"Finished: {game.record.result['verdict']}.")
-        return "\n".join(lines)
+        return "\n".join(lines)[:2000]
 
-    def joined_text(self, game: LoadedGame, user_id: int) -> str:
+    def _balance_lines(self, game: LoadedGame, elements: list[ElementSetup]) -> list[str]:
+        """The 13.1 VP bonus and RotL's equal-numbers advice, for the lobby."""
+        rs = Ruleset(game.record.ruleset)
+        lines = []
+        sides = {s.side for s in elements}
+        if len(sides) == 2:
+            lower, vp = balance.vp_bonus(elements, self.engine.aircraft)
+            on = bool(game.record.options.get("vp_bonus"))
+            if lower is None:
+                state = "**on**" if on else "off"
+                lines.append(f"VP bonus (13.1) {state}: the sides' points are even, no bonus.")
+            elif on:
+                lines.append(
+                    f"VP bonus (13.1) **on**: the {lower.label(rs)} side starts with {vp} VP."
+                )
+            else:
+                tail = (
+                    " The host can turn it on with `/dogfight bonus apply: True`."
+                    if game.record.status is GameStatus.LOBBY
+                    else ""
+                )
+                lines.append(
+                    f"VP bonus (13.1) off: it would give the {lower.label(rs)} side {vp} VP.{tail}"
+                )
+            if rs is Ruleset.ROTL:
+                count = {
+                    s: sum(2 if e.wingman else 1 for e in elements if e.side is s) for s in Side
+                }
+                if count[Side.ALLIED] != count[Side.AXIS]:
+                    lines.append(
+                        "⚠ Rise of the Luftwaffe: both sides should field the same number of "
+                        f"aircraft ({Side.ALLIED.label(rs)} {count[Side.ALLIED]}, "
+                        f"{Side.AXIS.label(rs)} {count[Side.AXIS]})."
+                    )
+        return lines
+
+    def element_text(self, e: ElementSetup) -> str:
+        """``P-40B with wingman, pilot A (Ace Pilot) +1: 6 pts``."""
+        ac = self.engine.aircraft[e.aircraft]
+        text = f"{ac.name} {'with wingman' if e.wingman else 'without wingman'}"
+        if e.pilot:
+            skills = ", ".join(f"{k.value} ({k.label}) +1" for k in e.pilot)
+            text += f", pilot {skills}"
+        pts = balance.element_points(ac, wingman=e.wingman, pilot_skills=len(e.pilot))
+        return text + (f": {_n(pts, 'pt')}" if pts is not None else ": no printed value")
+
+    def joined_text(self, game: LoadedGame, user_id: int, seat: str) -> str:
         """The public line announcing a pilot's seat."""
         rs = Ruleset(game.record.ruleset)
-        seat = next(s for s in game.seats if s.user_id == user_id)
-        ac = self.engine.aircraft[str(seat.payload["aircraft"])]
-        ready = " The host can now `/dogfight start`." if len(game.seats) == 2 else ""
+        record = next(s for s in game.seats if s.seat == seat)
+        ready = "" if self.start_problems(game) else " The host can now `/dogfight start`."
         return (
-            f"<@{user_id}> flies for the {Side(seat.side).label(rs)} side: "
-            f"{ac.name}, leader and wingman ({seat.seat}).{ready}"
+            f"<@{user_id}> flies for the {Side(record.side).label(rs)} side in seat {seat}: "
+            f"{self.element_text(element_of(record))}.{ready}"
         )
+
+    def lobby_setup(self, game: LoadedGame) -> DifSetup:
+        o = game.record.options
+        setup = DifSetup(
+            ruleset=Ruleset(game.record.ruleset),
+            year=int(o["year"]),
+            to_the_death=bool(o.get("to_the_death")),
+            vp_bonus=bool(o.get("vp_bonus")),
+            elements=tuple(self.lobby_elements(game)),
+        )
+        return self.setup_filter(setup) if self.setup_filter is not None else setup
 
     async def start(self, game: LoadedGame, user_id: int) -> Outcome:
         async with self.locks(game.id):
@@ -353,29 +707,21 @@ class GameService:
                 raise UserError("This game has already started.")
             if user_id != game.record.host_id:
                 raise UserError("Only the host who opened the lobby can start it.")
-            if {s.side for s in game.seats} != {Side.ALLIED.value, Side.AXIS.value}:
-                raise UserError("Both sides need a pilot before the dogfight can start (4.2).")
-            o = game.record.options
-            setup = DifSetup(
-                ruleset=Ruleset(game.record.ruleset),
-                year=int(o["year"]),
-                to_the_death=bool(o.get("to_the_death")),
-                elements=tuple(
-                    ElementSetup(
-                        seat=s.seat, side=Side(s.side), aircraft=str(s.payload["aircraft"])
-                    )
-                    for s in sorted(game.seats, key=lambda s: s.seat)
-                ),
-            )
+            problems = self.start_problems(game)
+            if problems:
+                raise UserError(problems[0])
             try:
+                setup = self.lobby_setup(game)
                 state, events = self.engine.new_game(setup, game.record.seed)
+            except ValidationError as exc:
+                raise UserError(_validation_message(exc)) from exc
             except EngineError as exc:
                 raise UserError(str(exc)) from exc
             record = await self.storage.update_game(
                 game.id,
                 game.record.version,
                 status=GameStatus.ACTIVE,
-                options={**o, "setup": setup.model_dump(mode="json")},
+                options={**game.record.options, "setup": setup.model_dump(mode="json")},
             )
             game = LoadedGame(record, game.seats, setup, state)
             self._remember(game)
@@ -393,8 +739,9 @@ class GameService:
         async with self.locks(game_id):
             game = await self.load(game_id)
             state = self._require_active(game)
-            seat = self._seat_for(game, user_id, seat, state)
-            if version is not None and version != game.record.version:
+            seat = self._seat_for(game, user_id, seat, state, action)
+            stale = version is not None and version != game.record.version
+            if stale and not await self._still_valid(game, seat, version or 0, state):
                 raise UserError(
                     "These buttons are out of date: the game has moved on. Press **My hand** for fresh ones."
                 )
@@ -403,6 +750,7 @@ class GameService:
             except EngineError as exc:
                 raise UserError(str(exc)) from exc
             before_active = state.active
+            before = {(p.seat, p.kind) for p in self.engine.pending(state)}
             try:
                 new_version = await self.storage.append_action(
                     game.id, game.record.version, seat, str(action)
@@ -423,7 +771,7 @@ class GameService:
             game = LoadedGame(record, game.seats, game.setup, new_state)
             self._remember(game)
             turn_over = finished or new_state.active != before_active
-            return self._outcome(game, seat, events, image=turn_over)
+            return self._outcome(game, seat, events, image=turn_over, before=before)
 
     def _require_active(self, game: LoadedGame) -> GameState:
         if game.record.status is GameStatus.LOBBY or game.state is None:
@@ -432,21 +780,68 @@ class GameService:
             raise UserError("This game is over.")
         return game.state
 
-    def _seat_for(self, game: LoadedGame, user_id: int, seat: str | None, state: GameState) -> str:
+    def _seat_for(
+        self,
+        game: LoadedGame,
+        user_id: int,
+        seat: str | None,
+        state: GameState,
+        action: Action | None = None,
+    ) -> str:
+        """The seat a user acts for: the one named (if theirs), else their seat that
+        must decide now. A player holding several seats that decide at once (secret
+        altitudes) names the seat unless only one of them may take this action."""
         mine = game.seats_of(user_id)
         if not mine:
             raise UserError("You are not playing in this game.")
         if seat is not None:
+            seat = seat.strip().upper()
             if seat not in mine:
                 raise UserError(
                     "That seat belongs to another player: you can only act for your own aircraft."
                 )
             return seat
-        waiting = [p.seat for p in self.engine.pending(state) if p.seat in mine]
+        pending = [p for p in self.engine.pending(state) if p.seat in mine]
+        waiting = list(dict.fromkeys(p.seat for p in pending))
+        if len(waiting) > 1 and action is not None:
+            if all(p.kind == "order" for p in pending):
+                return waiting[0]  # one choice for the whole side (4.7)
+            fits = [s for s in waiting if self.engine.refusal(state, s, action) is None]
+            if len(fits) == 1:
+                return fits[0]
+            if fits:
+                raise UserError(
+                    f"You decide for {' and '.join(waiting)} now: say which with the seat "
+                    "option, or use the buttons of **My hand**."
+                )
         return waiting[0] if waiting else mine[0]
 
+    async def _still_valid(
+        self, game: LoadedGame, seat: str, version: int, state: GameState
+    ) -> bool:
+        """Whether an outdated button may still be used.
+
+        Normally not (a double click must never apply twice). The exception is a
+        decision every seat takes at once (secret altitudes, Combat Vision): while only
+        other seats moved since the button was sent, this seat's choices are the same,
+        and in a team game four players picking at once would otherwise keep spoiling
+        each other's menus. Every version bump of an active game is one action.
+        """
+        kinds = {p.kind for p in self.engine.pending(state) if p.seat == seat}
+        behind = game.record.version - version
+        if not kinds or not kinds <= SIMULTANEOUS or not 0 < behind <= game.record.last_seq:
+            return False
+        rows = await self.storage.load_actions(game.id, after_seq=game.record.last_seq - behind)
+        return all(r.seat != seat for r in rows)
+
     def _outcome(
-        self, game: LoadedGame, actor: str | None, events: list[Event], *, image: bool
+        self,
+        game: LoadedGame,
+        actor: str | None,
+        events: list[Event],
+        *,
+        image: bool,
+        before: set[tuple[str, str]] | None = None,
     ) -> Outcome:
         out = Outcome(game, image=image)
         for e in events:
@@ -459,26 +854,48 @@ class GameService:
         out.finished = state.step == "over"
         for p in self.engine.pending(state):
             urgent = p.kind in ("respond", "follow")
-            out.prompts.append(
-                Prompt(p.seat, game.holder(p.seat), p.kind, self.prompt_text(game, p), urgent)
-            )
+            text = self.prompt_text(game, p)
+            new = before is None or (p.seat, p.kind) not in before
+            out.prompts.append(Prompt(p.seat, game.holder(p.seat), p.kind, text, urgent, new))
         return out
 
+    def element_label(self, state: GameState, seat: str) -> str:
+        """``Buffalo I (A1)``, as the narration names an element."""
+        e = state.elements.get(seat)
+        return f"{self.engine.aircraft[e.aircraft].name} ({seat})" if e is not None else seat
+
     def prompt_text(self, game: LoadedGame, p: Pending) -> str:
+        """What ``p.seat`` must decide, naming the element (a player may hold several)."""
         state = game.state
         assert state is not None
-        view = self.engine.view(state, p.seat)
-        if p.kind == "respond" and view.exchange is not None:
-            x = view.exchange
-            return (
-                f"{self.engine._plane_label(state, x.attacker)} played {' → '.join(x.cards)} "
-                f"at {self.engine._plane_label(state, x.target)}. Respond?"
+        me = self.element_label(state, p.seat)
+        if p.kind == "respond" and state.exchange is not None:
+            x = self.engine.view(state, p.seat).exchange
+            assert x is not None
+            name = partial(plane_name, self.engine, state)
+            where = ""
+            if x.target == f"{p.seat}W" and len(x.cards) % 2 == 1:
+                where = " with your wingman's defensive mini-hand"
+            elif x.attacker == f"{p.seat}W":
+                where = " with your wingman's mini-hand"
+            return (  # the attacker or the target is this seat's: no need to name it
+                f"{name(x.attacker)} played {' → '.join(x.cards)} "
+                f"at {name(x.target)}. Respond{where}?"
             )
-        if p.kind == "follow":
-            return "The enemy you hold a position on changed altitude. Follow them?"
-        from engine.dif.present import pending_prompt
-
-        return pending_prompt(p.kind).capitalize() + "."
+        if p.kind == "follow" and state.follow is not None:
+            mover = self.element_label(state, state.follow.mover)
+            way = "climbed" if state.follow.direction > 0 else "dived"
+            return (
+                f"{me}: {mover}, on which you hold a position, {way}. Follow it, or become Neutral?"
+            )
+        if p.kind == "order":
+            side, seats = self.engine.order_choice(state)
+            rs = Ruleset(state.ruleset)
+            names = ", ".join(self.element_label(state, s) for s in seats)
+            return (
+                f"The {side.label(rs)} side names which of its elements plays next (4.7): {names}."
+            )
+        return f"{me}: {decision_words(p.kind)}."
 
     # ------------------------------------------------------------ reading
     def view(self, game: LoadedGame, seat: str | None) -> DifView:
@@ -493,8 +910,46 @@ class GameService:
             if result:
                 text += f" Result: {result['verdict']}."
             return text
-        waiting = ", ".join(f"<@{game.holder(p.seat)}> ({p.prompt})" for p in view.pending)
+        state = game.state
+        assert state is not None
+        seen: dict[str, None] = {}
+        for p in view.pending:
+            if p.kind == "order":
+                side, _ = self.engine.order_choice(state)
+                seen[f"the {side.label(view.ruleset)} side ({decision_words(p.kind)})"] = None
+            else:
+                seen[f"<@{game.holder(p.seat)}> ({p.seat}: {decision_words(p.kind)})"] = None
+        waiting = ", ".join(seen)
         return text + (f" Waiting for {waiting}." if waiting else "")
+
+    def target_notes(self, game: LoadedGame) -> dict[str, str]:
+        """A short line per aircraft for menus: whose it is, its damage, its fight.
+
+        ``wingman of Ki-43 Oscar (X1), flown by carol · Medium · 1/2 hits``: with
+        several elements a side, the menu's label alone does not say enough.
+        """
+        if game.state is None:
+            return {}
+        view = self.engine.view(game.state, None)
+        names = {s.seat: s.display_name for s in game.seats}
+        engaged: dict[str, str] = {}
+        for g in view.engagements:
+            engaged[g.leader] = g.on
+            engaged[g.on] = g.leader
+        labels = {e.seat: e.label for e in view.elements}
+        notes = {}
+        for e in view.elements:
+            where = e.altitude.label if e.altitude is not None else "altitude secret"
+            for p in (e.leader, e.wingman):
+                if p is None:
+                    continue
+                role = "leader" if p.role == "leader" else f"wingman of {e.label}"
+                text = f"{role}, flown by {names.get(e.seat, '?')} · {where} · "
+                text += f"{p.hits}/{p.capacity} hits{', damaged' if p.damaged else ''}"
+                if p.role == "leader" and e.seat in engaged:
+                    text += f" · engaged with {labels.get(engaged[e.seat], engaged[e.seat])}"
+                notes[p.ref] = text
+        return notes
 
     def legal(self, game: LoadedGame, seat: str) -> list[Action]:
         if game.state is None or game.record.status is not GameStatus.ACTIVE:

@@ -40,13 +40,18 @@ class GameCog(commands.Cog):
     @app_commands.command(
         name="play", description="Type a move in notation, e.g. 'play MAN X1L' or 'pass'"
     )
-    @app_commands.describe(text="The move, as shown in /game log (see /hand for your choices)")
-    async def play(self, interaction: discord.Interaction, text: str) -> None:
+    @app_commands.describe(
+        text="The move, as shown in /game log (see /hand for your choices)",
+        seat="The element it is for, e.g. A2 (needed only if you fly several that decide now)",
+    )
+    async def play(
+        self, interaction: discord.Interaction, text: str, seat: str | None = None
+    ) -> None:
         async def work() -> None:
             game = await service_of(interaction).resolve_game(
                 interaction.channel_id, interaction.user.id
             )
-            await perform(interaction, game.id, None, text, None)
+            await perform(interaction, game.id, seat, text, None)
 
         await guarded(interaction, work)
 

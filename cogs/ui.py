@@ -19,9 +19,18 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import UserError
-from bot.service import GameService, LoadedGame, Outcome, describe_action
+from bot.service import (
+    FORMATS,
+    GameService,
+    LoadedGame,
+    Outcome,
+    describe_action,
+    plane_name,
+    seat_side,
+)
+from bot.storage import GameStatus
 from engine.dif.actions import Action
-from engine.dif.components import Position
+from engine.dif.components import Position, Ruleset
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot
@@ -29,8 +38,13 @@ if TYPE_CHECKING:
 __all__ = [
     "ActionButton",
     "ActionSelect",
+    "AircraftSelect",
     "DiscardSelect",
     "HandButton",
+    "OrderSelect",
+    "RedrawSelect",
+    "SeatSelect",
+    "TargetSelect",
     "action_view",
     "guarded",
     "hand_text",
@@ -243,13 +257,189 @@ class DiscardSelect(
         )
 
 
+class RedrawSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"th:r:(?P<game>\d+):(?P<seat>[A-Z]\d+):(?P<version>\d+)",
+):
+    """Combat Vision: pick the cards of the first hand to redraw (RotL "Pilots")."""
+
+    def __init__(
+        self,
+        game_id: int,
+        seat: str,
+        version: int,
+        options: list[discord.SelectOption] | None = None,
+    ) -> None:
+        opts = options or [discord.SelectOption(label="-")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"th:r:{game_id}:{seat}:{version}",
+                options=opts,
+                min_values=1,
+                max_values=len(opts),
+                placeholder="Cards to redraw…",
+            )
+        )
+        self.game_id, self.seat, self.version = game_id, seat, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RedrawSelect:
+        return cls(int(match["game"]), match["seat"], int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        codes = [str(v).split(":", 1)[1] for v in _values(interaction)]
+        text = str(Action.redraw(tuple(codes)))
+        await guarded(
+            interaction, lambda: perform(interaction, self.game_id, self.seat, text, self.version)
+        )
+
+
+class TargetSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"th:t:(?P<game>\d+):(?P<seat>[A-Z]\d+):(?P<version>\d+)",
+):
+    """Too many card-and-target moves for one message: pick the target first, then
+    the card in the message this answers with."""
+
+    def __init__(
+        self,
+        game_id: int,
+        seat: str,
+        version: int,
+        options: list[discord.SelectOption] | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"th:t:{game_id}:{seat}:{version}",
+                options=options or [discord.SelectOption(label="-")],
+                placeholder="Attack which aircraft…",
+            )
+        )
+        self.game_id, self.seat, self.version = game_id, seat, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TargetSelect:
+        return cls(int(match["game"]), match["seat"], int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        ref = _values(interaction)[0]
+        await guarded(
+            interaction,
+            lambda: send_target_moves(interaction, self.game_id, self.seat, self.version, ref),
+        )
+
+
+class OrderSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"th:o:(?P<game>\d+):(?P<version>\d+)",
+):
+    """Turn 1 (4.7): the side choosing names its element that plays next.
+
+    Posted in the thread for the whole side: any of its players may answer, and the
+    message then says who chose what.
+    """
+
+    def __init__(
+        self, game_id: int, version: int, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"th:o:{game_id}:{version}",
+                options=options or [discord.SelectOption(label="-")],
+                placeholder="Which element plays next…",
+            )
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> OrderSelect:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        seat = _values(interaction)[0]
+        await guarded(
+            interaction, lambda: choose_order(interaction, self.game_id, seat, self.version)
+        )
+
+
+class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"th:j:(?P<game>\d+)"):
+    """On the lobby message: take an open seat (then pick an aircraft privately)."""
+
+    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"th:j:{game_id}",
+                options=options or [discord.SelectOption(label="-")],
+                placeholder="Take a seat…",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SeatSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        seat = _values(interaction)[0]
+        await guarded(interaction, lambda: offer_aircraft(interaction, self.game_id, seat))
+
+
+class AircraftSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"th:ac:(?P<game>\d+):(?P<seat>[A-Z]\d+)",
+):
+    """The aircraft for the seat picked in the lobby menu (wingman: if it has one)."""
+
+    def __init__(
+        self, game_id: int, seat: str, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"th:ac:{game_id}:{seat}",
+                options=options or [discord.SelectOption(label="-")],
+                placeholder="Your aircraft…",
+            )
+        )
+        self.game_id, self.seat = game_id, seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> AircraftSelect:
+        return cls(int(match["game"]), match["seat"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        aircraft = _values(interaction)[0]
+        await guarded(
+            interaction, lambda: join_from_menu(interaction, self.game_id, self.seat, aircraft)
+        )
+
+
 def _values(interaction: discord.Interaction) -> list[str]:
     """The options a user chose in a select menu."""
     data: dict[str, Any] = dict(interaction.data or {})
     return [str(v) for v in data.get("values", [])]
 
 
-COMPONENTS = (HandButton, ActionButton, ActionSelect, DiscardSelect)
+COMPONENTS = (
+    HandButton,
+    ActionButton,
+    ActionSelect,
+    DiscardSelect,
+    RedrawSelect,
+    TargetSelect,
+    OrderSelect,
+    SeatSelect,
+    AircraftSelect,
+)
 
 
 def hand_view(game_id: int) -> discord.ui.View:
@@ -258,15 +448,38 @@ def hand_view(game_id: int) -> discord.ui.View:
     return view
 
 
-def action_view(service: GameService, game: LoadedGame, seat: str) -> discord.ui.View | None:
-    """Buttons and menus for every legal action of ``seat``, built from legal_actions."""
+MENU_VERBS = frozenset({"play", "respond", "climb", "follow", "wm", "alt", "next"})
+"""Moves that go in a select menu when there are too many for buttons."""
+PLACEHOLDERS = {
+    "play": "Play a card…",
+    "alt": "Secret starting altitude…",
+    "wm": "Wingman attacks…",
+    "next": "Which element plays next…",
+    "respond": "Respond with…",
+    "follow": "Follow, paying…",
+    "climb": "Climb, discarding…",
+}
+QUIET_VERBS = frozenset({"pass", "done", "skip", "stay", "nofollow", "redraw", "discard"})
+
+
+def action_view(
+    service: GameService, game: LoadedGame, seat: str, target: str | None = None
+) -> discord.ui.View | None:
+    """Buttons and menus for every legal action of ``seat``, built from legal_actions.
+
+    Discord allows five rows and 25 options a menu. When the card-and-target moves do
+    not fit one menu (several elements at one altitude), a menu of targets comes
+    instead, and picking one answers with the moves against it (``target``).
+    """
     actions = service.legal(game, seat)
     if not actions or game.state is None:
         return None
+    state = game.state
     gid, version = game.id, game.record.version
     view = discord.ui.View(timeout=None)
-    if actions[0].verb == "discard":
-        hand = sorted(game.state.elements[seat].hand)
+    verb = actions[0].verb
+    if verb in ("discard", "redraw") and target is None:
+        hand = sorted(state.elements[seat].hand)
         options = [
             discord.SelectOption(
                 label=service.engine.label[c], value=f"{i}:{service.engine.code[c]}"
@@ -274,52 +487,69 @@ def action_view(service: GameService, game: LoadedGame, seat: str) -> discord.ui
             for i, c in enumerate(hand)
         ][:25]
         if options:
-            view.add_item(DiscardSelect(gid, seat, version, options))
-        view.add_item(
-            ActionButton(
-                gid, seat, version, "discard", "Keep all cards", discord.ButtonStyle.success
-            )
-        )
+            cls = DiscardSelect if verb == "discard" else RedrawSelect
+            view.add_item(cls(gid, seat, version, options))
+        keep = describe_action(service.engine, state, Action(verb))
+        view.add_item(ActionButton(gid, seat, version, verb, keep, discord.ButtonStyle.success))
         return view
-    menu_verbs = {"play", "climb", "follow", "wm", "alt"}
-    # The secret altitude is always a select menu (a private pick, 4.5); other
-    # moves become menus only when there are too many for buttons.
+    if target is not None:
+        actions = [a for a in actions if a.target == target and a.verb in ("play", "wm")]
+        if not actions:
+            return None
+    notes = service.target_notes(game)
     many = len(actions) > 10
-    in_menu = [a for a in actions if a.verb == "alt" or (many and a.verb in menu_verbs)]
+    in_menu = [a for a in actions if a.verb == "alt" or (many and a.verb in MENU_VERBS)]
     buttons = [a for a in actions if a not in in_menu][: MAX_ROWS * 5]
+    targeted = [a for a in in_menu if a.verb == "play" and a.target is not None]
+    targets = list(dict.fromkeys(a.target for a in targeted if a.target is not None))
+    by_target = target is None and len(targeted) > 25 and len(targets) > 1
+    if by_target:
+        in_menu = [a for a in in_menu if a not in targeted]
     # Discord allows five rows: a menu fills one, buttons go five to a row.
-    free_rows = MAX_ROWS - -(-len(buttons) // 5)
+    free_rows = MAX_ROWS - -(-len(buttons) // 5) - (1 if by_target else 0)
     chunks = [in_menu[n : n + 25] for n in range(0, len(in_menu), 25)]
     if len(chunks) > free_rows:
         log.warning("%d menus of moves do not fit; /play still accepts them", len(chunks))
         chunks = chunks[:free_rows]
+    if by_target:
+        options = [
+            discord.SelectOption(
+                label=plane_name(service.engine, state, ref)[:100],
+                value=ref,
+                description=notes.get(ref, "")[:100] or None,
+            )
+            for ref in targets[:25]
+        ]
+        view.add_item(TargetSelect(gid, seat, version, options))
     for n, chunk in enumerate(chunks):
         options = [
             discord.SelectOption(
-                label=describe_action(service.engine, game.state, a)[:100], value=str(a)
+                label=describe_action(service.engine, state, a)[:100],
+                value=str(a),
+                description=notes.get(a.target or "", "")[:100] or None,
             )
             for a in chunk
         ]
-        placeholder = {"play": "Play a card…", "alt": "Secret starting altitude…"}
-        view.add_item(
-            ActionSelect(gid, seat, version, n, options, placeholder.get(chunk[0].verb, "Choose…"))
-        )
+        placeholder = PLACEHOLDERS.get(chunk[0].verb, "Choose…")
+        view.add_item(ActionSelect(gid, seat, version, n, options, placeholder))
     for a in buttons:
         style = (
-            discord.ButtonStyle.secondary
-            if a.verb in ("pass", "done", "skip", "stay", "nofollow")
-            else discord.ButtonStyle.primary
+            discord.ButtonStyle.secondary if a.verb in QUIET_VERBS else discord.ButtonStyle.primary
         )
         view.add_item(
             ActionButton(
-                gid, seat, version, str(a), describe_action(service.engine, game.state, a), style
+                gid, seat, version, str(a), describe_action(service.engine, state, a), style
             )
         )
     return view
 
 
-def hand_text(service: GameService, game: LoadedGame, seat: str) -> str:
-    """The private summary of one seat: hand, playable cards, position, decision."""
+def hand_text(service: GameService, game: LoadedGame, seat: str, *, decision: bool = True) -> str:
+    """The private summary of one seat: hand, playable cards, position, decision.
+
+    It always starts with the element's name in bold: a player flying several
+    elements gets one such message per element.
+    """
     assert game.state is not None
     view = service.view(game, seat)
     el = next(e for e in view.elements if e.seat == seat)
@@ -336,23 +566,30 @@ def hand_text(service: GameService, game: LoadedGame, seat: str) -> str:
             lines.append(f"Position: **{mine.label}** on {name}")
     if el.pick is not None:
         lines.append(f"Your secret altitude: {el.pick.label}")
+    # Which pile the marked cards are played from: the wingman's mini-hand while it
+    # attacks or defends, else the hand.
+    x = view.exchange
+    wingman_pile = (game.state.step == "wingman_attack" and view.active == seat) or (
+        x is not None and x.waiting_on == seat and f"{seat}W" in (x.target, x.attacker)
+    )
 
-    def names(codes: tuple[str, ...]) -> str:
+    def names(codes: tuple[str, ...], live: bool) -> str:
         out = []
         for code in codes:
             label = service.engine.card_label(code)
-            out.append(f"**{label}** ▶" if code in playable else label)
+            out.append(f"**{label}** ▶" if live and code in playable else label)
         return ", ".join(out) or "(empty)"
 
     if el.hand is not None:
-        lines.append(f"Hand ({len(el.hand)}): {names(el.hand)}")
+        lines.append(f"Hand ({len(el.hand)}): {names(el.hand, not wingman_pile)}")
     if el.minihand:
-        lines.append(f"Wingman's mini-hand: {names(el.minihand)}")
+        lines.append(f"Wingman's mini-hand: {names(el.minihand, wingman_pile)}")
     if view.bursts_left is not None and view.active == seat:
         lines.append(f"Bursts left this turn: {view.bursts_left}")
-    decision = next((p for p in service.engine.pending(game.state) if p.seat == seat), None)
-    if decision is not None:
-        lines.append(f"➡ Your decision: {service.prompt_text(game, decision)}")
+    pending = next((p for p in service.engine.pending(game.state) if p.seat == seat), None)
+    if pending is not None:
+        if decision:  # (a DM says it in its first line already)
+            lines.append(f"➡ Your decision: {service.prompt_text(game, pending)}")
     elif game.state.step != "over":
         waiting = ", ".join(sorted({p.seat for p in view.pending}))
         lines.append(f"Waiting for {waiting}.")
@@ -360,6 +597,7 @@ def hand_text(service: GameService, game: LoadedGame, seat: str) -> str:
 
 
 async def send_hand(interaction: discord.Interaction, game_id: int) -> None:
+    """One ephemeral message per seat the user holds, each with that seat's moves."""
     service = service_of(interaction)
     game = await service.load(game_id)
     seats = game.seats_of(interaction.user.id)
@@ -378,6 +616,148 @@ async def send_hand(interaction: discord.Interaction, game_id: int) -> None:
             forget_view(kwargs)
 
 
+async def send_target_moves(
+    interaction: discord.Interaction, game_id: int, seat: str, version: int, ref: str
+) -> None:
+    """The second step of a target menu: the moves of ``seat`` against ``ref``."""
+    service = service_of(interaction)
+    game = await service.load(game_id)
+    if seat not in game.seats_of(interaction.user.id):
+        raise UserError(
+            "That seat belongs to another player: you can only act for your own aircraft."
+        )
+    if version != game.record.version or game.state is None:
+        raise UserError(
+            "These buttons are out of date: the game has moved on. Press **My hand** for fresh ones."
+        )
+    view = action_view(service, game, seat, target=ref)
+    if view is None:
+        raise UserError("You have no move against that aircraft now.")
+    me = service.element_label(game.state, seat)
+    text = f"**{me}**: attack {plane_name(service.engine, game.state, ref)} with…"
+    await reply(interaction, text, view=view)
+
+
+async def choose_order(
+    interaction: discord.Interaction, game_id: int, seat: str, version: int
+) -> None:
+    """A player of the choosing side names the element that plays next (4.7)."""
+    service = service_of(interaction)
+    game = await service.load(game_id)
+    if game.state is None:
+        raise UserError("The dogfight has not started yet.")
+    choosing = {p.seat for p in service.engine.pending(game.state) if p.kind == "order"}
+    mine = [s for s in game.seats_of(interaction.user.id) if s in choosing]
+    if choosing and not mine:
+        side, _ = service.engine.order_choice(game.state)
+        raise UserError(
+            f"Only the players of the {side.label(Ruleset(game.state.ruleset))} side "
+            "choose here (4.7)."
+        )
+    label = service.element_label(game.state, seat)
+    await perform(interaction, game_id, mine[0] if mine else None, f"next {seat}", version)
+    message = interaction.message
+    if message is not None:
+        try:  # everyone sees the choice made, and the menu goes away
+            await message.edit(
+                content=f"{message.content}\n✔ <@{interaction.user.id}> chose {label}.",
+                view=hand_view(game_id),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("could not update the order menu of game %s", game_id, exc_info=True)
+
+
+def lobby_view(service: GameService, game: LoadedGame) -> discord.ui.View | None:
+    """The lobby message's menu of open seats (None once the lobby is full or started)."""
+    if game.record.status is not GameStatus.LOBBY:
+        return None
+    seats = service.open_seats(game)
+    if not seats:
+        return None
+    rs = Ruleset(game.record.ruleset)
+    fixed = bool(FORMATS[game.format])
+    options = [
+        discord.SelectOption(
+            label=f"{seat} · {seat_side(seat).label(rs)}",
+            value=seat,
+            description="open seat" if fixed else "a new element",
+        )
+        for seat in seats[:25]
+    ]
+    view = discord.ui.View(timeout=None)
+    view.add_item(SeatSelect(game.id, options))
+    return view
+
+
+async def refresh_lobby(interaction: discord.Interaction, game: LoadedGame) -> None:
+    """Edit the lobby message at the top of the thread: seats, points, seat menu."""
+    channel = interaction.channel
+    message_id = game.record.lobby_message_id
+    if message_id is None or not isinstance(channel, discord.Thread):
+        return
+    service = service_of(interaction)
+    view = lobby_view(service, game)
+    try:
+        await channel.get_partial_message(message_id).edit(
+            content=service.lobby_text(game), view=view
+        )
+    except discord.HTTPException:
+        log.warning("could not update the lobby message %s", message_id, exc_info=True)
+    finally:
+        if view is not None:
+            view.stop()  # see forget_view
+
+
+async def offer_aircraft(interaction: discord.Interaction, game_id: int, seat: str) -> None:
+    """Second step of the lobby menu: the aircraft the engine allows on that side."""
+    service = service_of(interaction)
+    game = await service.load(game_id)
+    if game.record.status is not GameStatus.LOBBY:
+        raise UserError("This game has already started.")
+    if seat not in service.open_seats(game):
+        raise UserError(f"Seat {seat} is no longer open.")
+    side = seat_side(seat)
+    year = int(game.record.options["year"])
+    choices = service.aircraft_choices(game.record.ruleset, year, side.value, "")
+    if not choices:
+        raise UserError("No aircraft of that side is in service that year.")
+    options = [
+        discord.SelectOption(
+            label=ac.name[:100], value=ac.id, description=f"{ac.nation}, {ac.year}"[:100]
+        )
+        for ac in choices[:25]
+    ]
+    more = (
+        "\nMore aircraft, no wingman or pilot skills: use `/dogfight join`."
+        if len(choices) > 25
+        else "\nNo wingman or pilot skills? Use `/dogfight join` instead."
+    )
+    view = discord.ui.View(timeout=None)
+    view.add_item(AircraftSelect(game_id, seat, options))
+    await reply(interaction, f"Seat **{seat}**: choose your aircraft.{more}", view=view)
+
+
+async def join_from_menu(
+    interaction: discord.Interaction, game_id: int, seat: str, aircraft: str
+) -> None:
+    service = service_of(interaction)
+    game = await service.load(game_id)
+    game, taken = await service.join(
+        game,
+        interaction.user.id,
+        interaction.user.display_name,
+        aircraft,
+        seat_side(seat).value,
+        seat=seat,
+    )
+    await interaction.response.send_message(
+        service.joined_text(game, interaction.user.id, taken),
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    await refresh_lobby(interaction, game)
+
+
 async def perform(
     interaction: discord.Interaction,
     game_id: int,
@@ -389,15 +769,42 @@ async def perform(
     service = service_of(interaction)
     outcome = await service.act(game_id, interaction.user.id, seat, action, version=version)
     game = outcome.game
-    mine = [line for s in game.seats_of(interaction.user.id) for line in outcome.private.get(s, [])]
+    assert game.state is not None
+    seats = game.seats_of(interaction.user.id)
+    mine = []
+    for s in seats:  # private lines (cards drawn), named by element if several
+        for line in outcome.private.get(s, []):
+            mine.append(
+                f"{service.element_label(game.state, s)}: {line}" if len(seats) > 1 else line
+            )
     text = "✅ " + (" ".join(mine) if mine else "Done.")
-    still = [p for p in outcome.prompts if p.seat in game.seats_of(interaction.user.id)]
+    still = [p for p in outcome.prompts if p.seat in seats]
     view = action_view(service, game, still[0].seat) if still else None
     if still:
         text += "\n" + hand_text(service, game, still[0].seat)
     await reply(interaction, text, **({"view": view} if view else {}))
     bot: TallyHoBot = interaction.client  # type: ignore[assignment]
     await publish(bot, outcome, skip_user=interaction.user.id)
+
+
+def order_view(service: GameService, game: LoadedGame) -> discord.ui.View | None:
+    """The public menu of turn 1's order choice (4.7), under the My hand button."""
+    state = game.state
+    if state is None or not any(p.kind == "order" for p in service.engine.pending(state)):
+        return None
+    _, seats = service.engine.order_choice(state)
+    names = {s.seat: s.display_name for s in game.seats}
+    options = [
+        discord.SelectOption(
+            label=service.element_label(state, seat)[:100],
+            value=seat,
+            description=f"flown by {names.get(seat, '?')}"[:100],
+        )
+        for seat in seats[:25]
+    ]
+    view = hand_view(game.id)
+    view.add_item(OrderSelect(game.id, game.record.version, options))
+    return view
 
 
 async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) -> None:
@@ -418,14 +825,19 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
             log.warning("could not update the lobby message of game %s", game.id, exc_info=True)
     pings: list[str] = []
     dm_failed: set[int] = set()
+    order = [p for p in outcome.prompts if p.kind == "order" and p.new]
+    if order:  # one decision for the whole side: ping all its players, menu below
+        users = " ".join(dict.fromkeys(f"<@{p.user_id}>" for p in order if p.user_id))
+        pings.append(f"➡ {users}: {order[0].text} Any of you may choose below.")
     for p in outcome.prompts:
-        if p.user_id is None:
+        if p.user_id is None or p.kind == "order" or not p.new:
             continue
         if p.urgent:
             ok = await send_dm(
                 bot,
                 p.user_id,
-                f"**Dogfight #{game.id}**: {p.text}\n{hand_text(service, game, p.seat)}",
+                f"**Dogfight #{game.id}**: {p.text}\n"
+                + hand_text(service, game, p.seat, decision=False),
                 action_view(service, game, p.seat),
             )
             if not ok:
@@ -449,7 +861,7 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
         last = i == len(chunks) - 1
         kwargs: dict[str, Any] = {}
         if last:
-            kwargs["view"] = hand_view(game.id)
+            kwargs["view"] = order_view(service, game) or hand_view(game.id)
             if files:
                 kwargs["files"] = files
         await channel.send(chunk, allowed_mentions=discord.AllowedMentions(users=True), **kwargs)

@@ -44,12 +44,18 @@ async def wait_for_new_game(fake: FakeDiscord, storage: Storage, tries: int = 50
 
 
 class UiPlayer:
-    """One fake user clicking through the bot's messages."""
+    """One fake user clicking through the bot's messages.
+
+    A user may fly several elements: **My hand** then answers with one message per
+    seat, and ``act(..., seat=...)`` clicks in that seat's message.
+    """
 
     def __init__(self, fake: FakeDiscord, user: FakeUser, game_id: int, thread_id: int) -> None:
         self.fake, self.user, self.game_id, self.thread_id = fake, user, game_id, thread_id
         self.typed = 0
         """How many actions had to be typed with /play (none, when the UI offers everything)."""
+        self.order_menus = 0
+        """How many turn-1 order choices were made in the thread's public menu."""
 
     def _hand_message(self) -> Payload:
         cid = f"th:hand:{self.game_id}"
@@ -58,51 +64,94 @@ class UiPlayer:
                 return m
         raise LookupError("no My hand button in the thread")
 
+    def answers(self, token: str) -> list[Payload]:
+        """Every message the bot answered interaction ``token`` with, first one first."""
+        iid = str(self.fake.interactions[token].id)
+        return [
+            m
+            for m in self.fake.messages.values()
+            if m.get("interaction_metadata", {}).get("id") == iid
+        ]
+
     async def open_hand(self) -> Payload:
         token = await self.fake.click(self.user, self._hand_message(), f"th:hand:{self.game_id}")
         return self.fake.original(token)
 
-    async def act(self, action: str, *, via_dm: bool = False) -> str:
-        """Perform ``action`` (canonical text); returns the interaction token."""
+    async def open_hands(self) -> list[Payload]:
+        """Press **My hand**: one message per seat the user holds."""
+        token = await self.fake.click(self.user, self._hand_message(), f"th:hand:{self.game_id}")
+        return self.answers(token)
+
+    def _order_menu(self) -> Payload | None:
+        for m in reversed(self.fake.sent_to(self.thread_id)):
+            if any(str(c.get("custom_id", "")).startswith("th:o:") for c in components_of(m)):
+                return m
+        return None
+
+    async def act(self, action: str, *, via_dm: bool = False, seat: str | None = None) -> str:
+        """Perform ``action`` (canonical text) for ``seat`` (any of the user's seats if
+        None); returns the interaction token."""
+        if action.startswith("next "):
+            menu = self._order_menu()
+            token = await self._click_order(menu, action) if menu is not None else None
+            if token is not None:
+                self.order_menus += 1
+                return token
         messages: list[Payload] = []
         if via_dm:
             dms = [m for m in self.fake.dms(self.user) if any(True for _ in components_of(m))]
             messages.extend(reversed(dms[-1:]))
-        messages.append(await self.open_hand())
+        messages.extend(await self.open_hands())
         for message in messages:
-            token = await self._click_action(message, action)
+            token = await self._click_action(message, action, seat)
             if token is not None:
                 return token
         self.typed += 1
-        return await self.fake.slash(self.user, "play", channel_id=self.thread_id, text=action)
+        options = {"text": action} if seat is None else {"text": action, "seat": seat}
+        return await self.fake.slash(self.user, "play", channel_id=self.thread_id, **options)
 
-    async def _click_action(self, message: Payload, action: str) -> str | None:
+    async def _click_order(self, message: Payload, action: str) -> str | None:
+        wanted = action.split()[1]
         for c in components_of(message):
             cid = str(c.get("custom_id", ""))
-            if (
-                c.get("type") == 2
-                and cid.startswith(f"th:a:{self.game_id}:")
-                and cid.endswith(":" + action)
+            if cid.startswith(f"th:o:{self.game_id}:") and any(
+                o["value"] == wanted for o in c.get("options", [])
             ):
+                return await self.fake.click(self.user, message, cid, values=[wanted])
+        return None
+
+    async def _click_action(self, message: Payload, action: str, seat: str | None) -> str | None:
+        mine = f"{self.game_id}:{seat}:" if seat else f"{self.game_id}:"
+        words = action.split()
+        for c in components_of(message):
+            cid = str(c.get("custom_id", ""))
+            options = c.get("options", [])
+            if c.get("type") == 2 and cid.startswith(f"th:a:{mine}") and cid.endswith(":" + action):
                 return await self.fake.click(self.user, message, cid)
-            if (
-                c.get("type") == 3
-                and cid.startswith(f"th:s:{self.game_id}:")
-                and any(o["value"] == action for o in c.get("options", []))
-            ):
+            if c.get("type") != 3:
+                continue
+            if cid.startswith(f"th:s:{mine}") and any(o["value"] == action for o in options):
                 return await self.fake.click(self.user, message, cid, values=[action])
             if (
-                c.get("type") == 3
-                and cid.startswith(f"th:d:{self.game_id}:")
-                and action.startswith("discard ")
+                cid.startswith(f"th:t:{mine}")
+                and words[0] == "play"
+                and any(o["value"] == words[-1] for o in options)
             ):
-                want = Counter(action.split()[1:])
-                picked = []
-                for o in c.get("options", []):
-                    code = o["value"].split(":", 1)[1]
-                    if want[code] > 0:
-                        want[code] -= 1
-                        picked.append(o["value"])
-                if not +want:
-                    return await self.fake.click(self.user, message, cid, values=picked)
+                token = await self.fake.click(self.user, message, cid, values=[words[-1]])
+                for answer in self.answers(token):
+                    done = await self._click_action(answer, action, seat)
+                    if done is not None:
+                        return done
+                return None
+            for prefix, verb in (("th:d:", "discard"), ("th:r:", "redraw")):
+                if cid.startswith(f"{prefix}{mine}") and words[0] == verb and len(words) > 1:
+                    want = Counter(words[1:])
+                    picked = []
+                    for o in options:
+                        code = o["value"].split(":", 1)[1]
+                        if want[code] > 0:
+                            want[code] -= 1
+                            picked.append(o["value"])
+                    if not +want:
+                        return await self.fake.click(self.user, message, cid, values=picked)
         return None

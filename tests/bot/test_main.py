@@ -35,3 +35,12 @@ def test_demo_plays_rise_of_the_luftwaffe_too(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "Spitfire I (A1)" in out and "Bf-109E (X1)" in out
     assert out.splitlines()[-1].startswith("RESULT: ")
+
+
+def test_demo_plays_a_2v2_with_four_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--seed", "3", "--format", "2v2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 v 2" in out.splitlines()[0]
+    assert "names which of its elements plays next (4.7)" in out
+    assert "P-40B (A2)" in out and "A6M2 Zero (X2)" in out
+    assert out.splitlines()[-1].startswith("RESULT: ")

@@ -11,6 +11,7 @@ from bot.errors import UserError
 from bot.service import GameService, LoadedGame, describe_action
 from bot.storage.sqlite import SQLiteStorage
 from engine.dif.actions import Action
+from engine.dif.components import Side
 from engine.dif.game import default_engine
 
 ALICE, BOB, CAROL = 101, 202, 303
@@ -47,11 +48,11 @@ async def test_joining_checks_side_year_and_seats(service: GameService) -> None:
     with pytest.raises(UserError, match="Unknown aircraft"):
         await service.join(game, ALICE, "alice", "sopwith camel", None)
     await service.join(game, ALICE, "alice", "f4f", "allied")
-    with pytest.raises(UserError, match="seat is taken"):
+    with pytest.raises(UserError, match="Every seat of the Allied side is taken"):
         await service.join(game, CAROL, "carol", "spitfire-i", "allied")
     with pytest.raises(UserError, match="other side"):
         await service.join(game, ALICE, "alice", "a6m2", "axis")
-    with pytest.raises(UserError, match="Both sides"):
+    with pytest.raises(UserError, match="X1 still open"):
         await service.start(game, ALICE)
 
 
@@ -86,8 +87,17 @@ async def test_a_stale_button_is_refused(service: GameService) -> None:
     game = await started(service)
     old = game.record.version
     await service.act(game.id, ALICE, "A1", "alt M", version=old)
-    with pytest.raises(UserError, match="out of date"):
-        await service.act(game.id, BOB, "X1", "alt M", version=old)
+    with pytest.raises(UserError, match="out of date"):  # a double click
+        await service.act(game.id, ALICE, "A1", "alt L", version=old)
+    # Bob's menu, sent before Alice picked, still works: secret picks are made at
+    # once, and nothing Alice did changed Bob's choices.
+    await service.act(game.id, BOB, "X1", "alt M", version=old)
+    state = (await service.load(game.id)).state
+    assert state is not None
+    seat = service.engine.pending(state)[0].seat
+    user = ALICE if seat == "A1" else BOB
+    with pytest.raises(UserError, match="out of date"):  # the game moved on
+        await service.act(game.id, user, seat, "stay", version=old)
 
 
 async def test_moves_are_stored_and_a_new_service_resumes_them(service: GameService) -> None:
@@ -120,14 +130,168 @@ async def test_button_labels_read_like_moves(service: GameService) -> None:
     state = (await service.load(game.id)).state
     assert state is not None
     labels = {
-        describe_action(service.engine, state, Action.from_text(t))
-        for t in ("play MAN X1L", "play VER down", "dive", "pass", "discard", "play MAN=SCI X1L")
+        t: describe_action(service.engine, state, Action.from_text(t))
+        for t in (
+            "play MAN X1L",
+            "play VER down",
+            "dive",
+            "pass",
+            "discard",
+            "play MAN=SCI X1L",
+            "wm X1W",
+            "next A1",
+            "redraw",
+            "redraw MAN TIT",
+            "play TIT=FUT X1L",
+            "respond OOS-1B2D=ACE",
+            "play FTC X1W",
+            "respond FTC",
+            "climb FTC",
+            "follow FTC MAN",
+            "play VER up FTC",
+        )
     }
     assert labels == {
-        "Maneuvering → Ki-43 Oscar (X1)",
-        "Vertical Roll: dive to Low",
-        "Dive to Low (draw a card)",
-        "No response",
-        "Keep all cards",
-        "Maneuvering as Scissors → Ki-43 Oscar (X1)",
+        "play MAN X1L": "Maneuvering → Ki-43 Oscar (X1 leader)",
+        "play VER down": "Vertical Roll: dive to Low",
+        "dive": "Dive to Low (draw a card)",
+        "pass": "No response",
+        "discard": "Keep all cards",
+        "play MAN=SCI X1L": "Maneuvering as Scissors → Ki-43 Oscar (X1 leader)",
+        "wm X1W": "Wingman attacks Ki-43 Oscar (wingman of X1)",
+        "next A1": "Buffalo I (A1) plays next",
+        "redraw": "Keep my first hand",
+        "redraw MAN TIT": "Redraw Maneuvering, Tight Turn",
+        "play TIT=FUT X1L": "Tight Turn as Full Throttle → Ki-43 Oscar (X1 leader)",
+        "respond OOS-1B2D=ACE": "Out of the Sun (1B/2D) as Ace Pilot",
+        "play FTC X1W": "Full Throttle counter → Ki-43 Oscar (wingman of X1)",
+        "respond FTC": "Full Throttle counter",
+        "climb FTC": "Climb to High (spend 1 Full Throttle counter)",
+        "follow FTC MAN": "Follow (spend 1 Full Throttle counter, discard Maneuvering)",
+        "play VER up FTC": "Vertical Roll: climb to High (spend 1 Full Throttle counter)",
     }
+
+
+async def team_lobby(
+    service: GameService, fmt: str, ruleset: str = "zero", year: int = 1942
+) -> LoadedGame:
+    game = await service.new_lobby(
+        guild_id=1,
+        channel_id=2,
+        host_id=ALICE,
+        ruleset=ruleset,
+        year=year,
+        to_the_death=False,
+        format=fmt,
+    )
+    return await service.attach_thread(game, 3, 4)
+
+
+async def test_2v2_lobby_shows_seats_points_and_starts_when_full(service: GameService) -> None:
+    game = await team_lobby(service, "2v2")
+    assert service.open_seats(game) == ["A1", "A2", "X1", "X2"]
+    game, seat = await service.join(game, ALICE, "alice", "buffalo-i", "allied", pilot="A,bv")
+    assert seat == "A1"
+    game, seat = await service.join(game, ALICE, "alice", "p-40b", "allied", wingman=False)
+    assert seat == "A2", "a player may fly several elements"
+    game, _ = await service.join(game, BOB, "bob", "ki-43", "axis", seat="X2")
+    text = service.lobby_text(game)
+    assert "Zero!, 1942, 2 v 2, six turns." in text
+    assert (
+        f"• A1 <@{ALICE}>: Buffalo I with wingman, pilot A (Ace Pilot) +1, BU (Burst +1) +1" in text
+    )
+    assert f"• A2 <@{ALICE}>: P-40B without wingman" in text
+    assert "• X1 *open*" in text and "X2 <@" in text
+    assert "Open seats: X1" in text and "X1 still open" in text
+    assert "pilots 2" in text and "VP bonus (13.1)" in text
+    with pytest.raises(UserError, match="X1 still open"):
+        await service.start(game, ALICE)
+    with pytest.raises(UserError, match="taken by"):
+        await service.join(game, CAROL, "carol", "a6m2", "axis", seat="X2")
+    with pytest.raises(UserError, match="no seat X3"):
+        await service.join(game, CAROL, "carol", "a6m2", "axis", seat="X3")
+    with pytest.raises(UserError, match="Allied side are named A1"):
+        await service.join(game, ALICE, "alice", "f4f", "allied", seat="X1")
+    with pytest.raises(UserError, match="unknown pilot skill 'Z'"):
+        await service.join(game, CAROL, "carol", "a6m2", "axis", pilot="A,Z")
+    with pytest.raises(UserError, match="each skill at most once"):
+        await service.join(game, CAROL, "carol", "a6m2", "axis", pilot="BU,BV")
+    game, seat = await service.join(game, CAROL, "carol", "a6m2", "axis")
+    assert seat == "X1"
+    assert "Ready: the host can now" in service.lobby_text(game)
+    outcome = await service.start(game, ALICE)
+    setup = outcome.game.setup
+    assert setup is not None
+    assert [(e.seat, e.wingman, [k.value for k in e.pilot]) for e in setup.elements] == [
+        ("A1", True, ["A", "BU"]),
+        ("A2", False, []),
+        ("X1", True, []),
+        ("X2", True, []),
+    ]
+    assert {p.seat for p in outcome.prompts} == {"A1", "A2", "X1", "X2"}
+    assert all(p.text.startswith(f"{p.text.split(':')[0]}:") for p in outcome.prompts)
+    assert any(p.text.startswith("Buffalo I (A1): ") for p in outcome.prompts)
+
+
+async def test_custom_lobby_grows_to_the_aircraft_limit(service: GameService) -> None:
+    game = await team_lobby(service, "custom", ruleset="rotl", year=1941)
+    assert service.open_seats(game) == ["A1", "X1"]
+    game, _ = await service.join(game, ALICE, "alice", "spitfire-i", "allied")
+    with pytest.raises(UserError, match="needs at least one element"):
+        await service.start(game, ALICE)
+    game, _ = await service.join(game, BOB, "bob", "bf-109e", "axis", wingman=False)
+    text = service.lobby_text(game)
+    assert "⚠ Rise of the Luftwaffe: both sides should field the same number of aircraft" in text
+    assert "(Allies 2, Axis 1)" in text
+    assert "Ready" in text
+    with pytest.raises(UserError, match="next seat of the Allies side is A2"):
+        await service.join(game, ALICE, "alice", "hurricane-iib", "allied", seat="A5")
+    for _ in range(6):  # 2 + 1 + 12 = 15 aircraft
+        game, _ = await service.join(game, ALICE, "alice", "hurricane-iib", "allied")
+    assert service.lobby_aircraft(game) == 15
+    assert service.open_seats(game) == []
+    with pytest.raises(UserError, match="at most 15 aircraft"):
+        await service.join(game, BOB, "bob", "bf-109e", "axis", seat="X2")
+    # Changing one's own element is still possible, within the limit.
+    with pytest.raises(UserError, match="16 aircraft"):
+        await service.join(game, BOB, "bob", "bf-109e", "axis", seat="X1", wingman=True)
+    game, seat = await service.leave(game, ALICE, "A7")
+    assert seat == "A7" and service.open_seats(game, Side.AXIS) == ["X2"]
+    game, _ = await service.join(game, BOB, "bob", "bf-109e", "axis", seat="X1", wingman=True)
+    assert "(Allies 12, Axis 2)" in service.lobby_text(game)
+
+
+async def test_vp_bonus_is_a_lobby_option_of_the_host(service: GameService) -> None:
+    game = await team_lobby(service, "1v1")
+    await service.join(game, ALICE, "alice", "buffalo-i", "allied")
+    game, _ = await service.join(game, BOB, "bob", "a6m2", "axis")
+    assert "VP bonus (13.1) off: it would give the Allied side 2 VP." in service.lobby_text(game)
+    with pytest.raises(UserError, match="host"):
+        await service.set_vp_bonus(game, BOB, True)
+    game = await service.set_vp_bonus(game, ALICE, True)
+    assert "VP bonus (13.1) **on**: the Allied side starts with 2 VP." in service.lobby_text(game)
+    outcome = await service.start(game, ALICE)
+    assert outcome.game.setup is not None and outcome.game.setup.vp_bonus
+
+
+async def test_a_player_with_two_elements_names_the_seat_when_both_could_act(
+    service: GameService,
+) -> None:
+    game = await team_lobby(service, "2v2")
+    for seat, user, ac in (
+        ("A1", ALICE, "buffalo-i"),
+        ("A2", ALICE, "f4f"),
+        ("X1", BOB, "ki-43"),
+        ("X2", CAROL, "a6m2"),
+    ):
+        game, _ = await service.join(game, user, "x", ac, None, seat=seat)
+    await service.start(game, ALICE)
+    with pytest.raises(UserError, match="A1 and A2"):
+        await service.act(game.id, ALICE, None, "alt M")
+    # Neither element may start at Very High: the engine's refusal is the answer.
+    with pytest.raises(UserError, match=r"turbocharged.*4\.5"):
+        await service.act(game.id, ALICE, None, "alt VH")
+    await service.act(game.id, ALICE, "a2", "alt M")  # seat names are forgiving
+    await service.act(game.id, ALICE, None, "alt L")  # only A1 is left to pick
+    with pytest.raises(UserError, match="another player"):
+        await service.act(game.id, ALICE, "X1", "alt M")

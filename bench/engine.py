@@ -1,10 +1,12 @@
-"""Engine benchmark: random full 1-v-1 dogfights (not part of the test suite).
+"""Engine benchmark: random full dogfights, 1-v-1 and 4-v-4 (not part of the test suite).
 
     python bench/engine.py [--games N]
 
-Prints full random dogfights per second, the median time of one full game and the
-median time of one ``apply`` call, with the goals of the foundation issue beside
-them (a full random 1-v-1 dogfight under 20 ms median on one core).
+Prints, for each format, full random dogfights per second, the median time of one
+full game and the median time of one ``apply`` call, with the goals beside them:
+a full random 1-v-1 dogfight under 20 ms median (foundation issue) and a 4-v-4
+dogfight of mixed aircraft (jets, gunners, heavy cannons, pilots) under 100 ms
+median (team-dogfight issue), on one core.
 """
 
 from __future__ import annotations
@@ -13,43 +15,118 @@ import argparse
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.dif.ai import RandomPlayer
-from engine.dif.game import default_engine
+from engine.dif.game import DifEngine, default_engine
 from engine.dif.setup import DifSetup
 
-MATCHUPS = [
+DUELS = [
     ("zero", "buffalo-i", "ki-43", 1942),
     ("zero", "f4f", "a6m2", 1942),
     ("rotl", "spitfire-i", "bf-109e", 1940),
     ("rotl", "hurricane-iib", "bf-110c", 1941),
 ]
 
+# Four elements a side, 15 aircraft or fewer (RotL's victory table ends at 15):
+# mixed types with jets, a rocket, gunners, heavy cannons, small targets and pilots.
+TEAMS: list[tuple[str, int, list[tuple[str, bool, str]], list[tuple[str, bool, str]]]] = [
+    (
+        "rotl",
+        1945,
+        [
+            ("p-51d", True, "A"),
+            ("p-47d", True, ""),
+            ("spitfire-xiv", True, "BU"),
+            ("yak-3", False, ""),
+        ],
+        [
+            ("me-262a", True, ""),
+            ("fw-190d", True, "D"),
+            ("bf-109k", True, ""),
+            ("me-410", False, "G"),
+        ],
+    ),
+    (
+        "rotl",
+        1944,
+        [
+            ("p-38f", True, ""),
+            ("spitfire-ix", True, "CV"),
+            ("p-47c", True, ""),
+            ("i-16", False, ""),
+        ],
+        [
+            ("bf-109g", True, "A,H"),
+            ("fw-190a", True, ""),
+            ("bf-110c", True, ""),
+            ("me-163", False, ""),
+        ],
+    ),
+    (
+        "zero",
+        1942,
+        [
+            ("f4f", True, ""),
+            ("p-40e", True, "P"),
+            ("buffalo-i", True, ""),
+            ("hurricane-iib", False, ""),
+        ],
+        [("a6m2", True, "A"), ("ki-43", True, ""), ("a6m2", True, ""), ("ki-27", False, "")],
+    ),
+]
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=300)
-    args = parser.parse_args()
-    engine = default_engine()
-    game_times: list[float] = []
-    apply_times: list[float] = []
-    actions = 0
+
+@dataclass
+class Figures:
+    games: int = 0
+    actions: int = 0
+    total: float = 0.0
+    game_times: list[float] | None = None
+    apply_times: list[float] | None = None
+
+
+def duel(seed: int) -> DifSetup:
+    ruleset, allied, axis, year = DUELS[seed % len(DUELS)]
+    return DifSetup.model_validate(
+        {
+            "ruleset": ruleset,
+            "year": year,
+            "elements": [
+                {"seat": "A1", "side": "allied", "aircraft": allied},
+                {"seat": "X1", "side": "axis", "aircraft": axis},
+            ],
+        }
+    )
+
+
+def team(seed: int) -> DifSetup:
+    ruleset, year, allied, axis = TEAMS[seed % len(TEAMS)]
+    elements: list[dict[str, Any]] = []
+    for letter, side, rows in (("A", "allied", allied), ("X", "axis", axis)):
+        for i, (ac, wingman, pilot) in enumerate(rows, start=1):
+            elements.append(
+                {
+                    "seat": f"{letter}{i}",
+                    "side": side,
+                    "aircraft": ac,
+                    "wingman": wingman,
+                    "pilot": pilot,
+                }
+            )
+    return DifSetup.model_validate({"ruleset": ruleset, "year": year, "elements": elements})
+
+
+def run(engine: DifEngine, games: int, make: Any) -> Figures:
+    f = Figures(game_times=[], apply_times=[])
+    assert f.game_times is not None and f.apply_times is not None
     start = time.perf_counter()
-    for seed in range(args.games):
-        ruleset, allied, axis, year = MATCHUPS[seed % len(MATCHUPS)]
-        setup = DifSetup.model_validate(
-            {
-                "ruleset": ruleset,
-                "year": year,
-                "elements": [
-                    {"seat": "A1", "side": "allied", "aircraft": allied},
-                    {"seat": "X1", "side": "axis", "aircraft": axis},
-                ],
-            }
-        )
+    for seed in range(games):
+        setup = make(seed)
         player = RandomPlayer(seed)
         t0 = time.perf_counter()
         state, _ = engine.new_game(setup, seed)
@@ -58,20 +135,37 @@ def main() -> int:
             action = player.choose(engine, state, seat)
             a0 = time.perf_counter()
             state, _ = engine.apply(state, seat, action)
-            apply_times.append(time.perf_counter() - a0)
-            actions += 1
-        game_times.append(time.perf_counter() - t0)
-    total = time.perf_counter() - start
-    median_game = statistics.median(game_times) * 1000
+            f.apply_times.append(time.perf_counter() - a0)
+            f.actions += 1
+        f.game_times.append(time.perf_counter() - t0)
+    f.games = games
+    f.total = time.perf_counter() - start
+    return f
+
+
+def report(title: str, f: Figures, goal_ms: float) -> None:
+    assert f.game_times and f.apply_times
+    median = statistics.median(f.game_times) * 1000
+    print(f"{title}")
     print(
-        f"games:                 {args.games} ({actions} actions, {actions / args.games:.0f} per game)"
+        f"  games:                 {f.games} ({f.actions} actions, {f.actions / f.games:.0f} per game)"
     )
-    print(f"full dogfights/second: {args.games / total:.1f}")
+    print(f"  full dogfights/second: {f.games / f.total:.1f}")
+    verdict = "met" if median < goal_ms else "NOT met"
     print(
-        f"median full game:      {median_game:.2f} ms   (goal < 20 ms: {'met' if median_game < 20 else 'NOT met'}; "
-        f"ratio {median_game / 20:.2f})"
+        f"  median full game:      {median:.2f} ms   (goal < {goal_ms:.0f} ms: {verdict}; "
+        f"ratio {median / goal_ms:.2f})"
     )
-    print(f"median apply():        {statistics.median(apply_times) * 1e6:.0f} us")
+    print(f"  median apply():        {statistics.median(f.apply_times) * 1e6:.0f} us")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300, help="games per format")
+    args = parser.parse_args()
+    engine = default_engine()
+    report("1-v-1 duels", run(engine, args.games, duel), 20)
+    report("4-v-4 team dogfights", run(engine, max(args.games // 3, 1), team), 100)
     print("(a full game includes choosing each move: legal_actions plus the random pick)")
     return 0
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.dif import tables
-from engine.dif.components import Altitude, Position, Ruleset, Side
+from engine.dif.components import Aircraft, Altitude, Position, Ruleset, Side
 from engine.dif.state import GameState, Plane
 from engine.dif.view import (
     DifView,
@@ -25,7 +25,7 @@ from engine.dif.view import (
 if TYPE_CHECKING:
     from engine.dif.game import DifEngine
 
-__all__ = ["build_view", "pending_prompt"]
+__all__ = ["abilities", "build_view", "pending_prompt"]
 
 _PROMPTS = {
     "altitude": "pick a secret starting altitude",
@@ -36,6 +36,8 @@ _PROMPTS = {
     "play": "play cards",
     "respond": "respond, or pass",
     "discard": "discard, then draw",
+    "order": "name the element of your side that plays next",
+    "redraw": "Combat Vision: redraw any cards of your first hand, once",
 }
 
 
@@ -54,7 +56,32 @@ def _plane(engine: DifEngine, p: Plane) -> PlaneView:
         capacity=damaged if p.damaged else undamaged,
         status=PlaneStatus(p.status),
         promoted=p.promoted,
+        pilot=tuple(p.pilot),
     )
+
+
+def abilities(ac: Aircraft) -> tuple[str, ...]:
+    """The printed abilities of an aircraft, in words, for views and lobbies."""
+    out = []
+    lr = ac.leader.undamaged
+    if lr.gunner:
+        out.append(f"gunner {lr.gunner}")
+    if lr.heavy_cannon:
+        out.append(f"heavy cannon +{lr.heavy_cannon}")
+    for flag, word in (
+        (ac.agile, "agile"),
+        (ac.small_target, "small target"),
+        (ac.turbocharged and not ac.jet, "turbocharged"),
+        (ac.jet and not ac.rocket, f"jet (speed {ac.speed}, thrust {ac.thrust or 0})"),
+        (ac.rocket, "rocket"),
+        (ac.methanol, "methanol"),
+        (ac.very_high_fut, "Full Throttle at Very High"),
+    ):
+        if flag:
+            out.append(word)
+    if ac.ceiling is not None:
+        out.append(f"ceiling {ac.ceiling.label}")
+    return tuple(out)
 
 
 def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
@@ -82,6 +109,8 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
                 hand_count=len(e.hand),
                 in_fight=e.in_fight,
                 agile=engine.aircraft[e.aircraft].agile,
+                counters=e.counters,
+                abilities=abilities(engine.aircraft[e.aircraft]),
                 hand=tuple(engine.code[c] for c in sorted(e.hand)) if own else None,
                 minihand=tuple(engine.code[c] for c in sorted(e.minihand + e.defence))
                 if own
@@ -98,15 +127,7 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
     exchange = None
     if s.exchange is not None:
         x = s.exchange
-        cards = [
-            engine.label[x.card]
-            + (" (as Scissors)" if x.kind == "SCI" and engine.kind[x.card].value != "SCI" else "")
-        ]
-        cards += [
-            engine.label[c]
-            + (" (as Scissors)" if k == "SCI" and engine.kind[c].value != "SCI" else "")
-            for c, k in x.chain
-        ]
+        cards = [_as_played(engine, c, k) for c, k in [(x.card, x.kind), *x.chain]]
         exchange = ExchangeView(
             attacker=x.attacker,
             target=x.target,
@@ -145,6 +166,14 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
     )
 
 
+_AS = {"SCI": " (as Scissors)", "FUT": " (as Full Throttle)", "ACE": " (as an ace)"}
+
+
+def _as_played(engine: DifEngine, card: int, kind: str) -> str:
+    declared = kind != engine.kind[card].value and kind in _AS
+    return engine.label[card] + (_AS[kind] if declared else "")
+
+
 def _bursts_left(engine: DifEngine, s: GameState, viewer: str | None) -> int | None:
     """Bursts the active leader may still fire at its target (public: all cards are face up).
 
@@ -164,11 +193,12 @@ def _bursts_left(engine: DifEngine, s: GameState, viewer: str | None) -> int | N
         target = engine._plane(s, t.target)
         if target is None or not target.flying:
             return 0  # the one aircraft attacked this turn is gone (8.21)
+        small = int(engine.aircraft[target.aircraft].small_target)  # RotL "Small Targets"
         if t.target.endswith("W"):
-            return max(lr.bursts + t.wm_bonus - t.bursts_used, 0)
-        enemy: str | None = t.target[:-1]
-    else:
-        enemy = engine.engaged_with(s, active)
+            return max(lr.bursts + t.wm_bonus - t.bursts_used - small, 0)
+        bonus = tables.burst_bonus(engine.pos(s, active, t.target[:-1]))
+        return 0 if bonus is None else max(lr.bursts + bonus - t.bursts_used - small, 0)
+    enemy = engine.engaged_with(s, active)
     if enemy is None:
         return max(lr.bursts - t.bursts_used, 0)
     bonus = tables.burst_bonus(engine.pos(s, active, enemy))

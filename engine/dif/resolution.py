@@ -64,6 +64,7 @@ class Resolution(Flow):
             Event(
                 "wm",
                 f"{self._plane_label(s, e.wingman.ref)} attacks {self._plane_label(s, ref)} (3.1).",
+                data={"by": e.wingman.ref, "target": ref},
             )
         )
         off = (

@@ -54,6 +54,8 @@ class PlaneView(_View):
     """Damage capacity of the side it shows now."""
     status: PlaneStatus
     promoted: bool = False
+    pilot: tuple[str, ...] = ()
+    """Pilot skill letters still usable (RotL "Pilots"): public, the counter is on the card."""
     """A wingman that became the leader after its leader was shot down (11.2)."""
 
 
@@ -74,6 +76,11 @@ class ElementView(_View):
     hand_count: int
     in_fight: bool
     agile: bool
+    counters: int = 0
+    """Full Throttle counters held (jets, Bf-109G methanol): public, on the table."""
+    abilities: tuple[str, ...] = ()
+    """Printed abilities worth showing: ``gunner 1``, ``heavy cannon +2``, ``small target``,
+    ``turbocharged``, ``jet``, ``rocket``, ``methanol``, ``Ta-152 Very High``."""
     hand: tuple[str, ...] | None = None
     """Card codes of the hand, only in the owner's view."""
     minihand: tuple[str, ...] | None = None

@@ -14,7 +14,7 @@ from engine.dif.actions import Action
 from engine.dif.ai import RandomPlayer
 from engine.dif.components import Ruleset, Side
 from engine.dif.game import DifEngine, default_engine
-from engine.dif.setup import DifSetup
+from engine.dif.setup import MAX_AIRCRAFT, DifSetup
 from engine.dif.state import GameState
 
 
@@ -110,6 +110,13 @@ def random_setup(
                     "pilot": pilot,
                 }
             )
+    flying = sum(2 if e["wingman"] else 1 for e in elements)
+    for e in rng.sample(elements, len(elements)):  # stay within the victory table (15)
+        if flying <= MAX_AIRCRAFT:
+            break
+        if e["wingman"]:
+            e["wingman"] = False
+            flying -= 1
     data: dict[str, Any] = {
         "ruleset": ruleset.value,
         "year": year,

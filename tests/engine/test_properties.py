@@ -1,13 +1,17 @@
 """Random legal games with the invariants checked after every action.
 
-Random players (``engine.dif.ai.RandomPlayer``) play whole games: random aircraft of
-the data on both sides (sometimes a leader without its wingman), both rulesets, a
-random shared starting altitude or secretly picked ones. After every action:
+Random players (``engine.dif.ai.RandomPlayer``) play whole games: duels and team
+dogfights from 2v2 to 6v6 (some uneven), random aircraft of a random year (jets,
+rockets, gunners, heavy cannons, small targets), leaders with and without wingmen,
+random pilot skills, both rulesets, a random shared starting altitude or secretly
+picked ones, the turn-1 player order chosen in play. After every action:
 
 * every card is somewhere exactly once: draw pile, discard pile, cards in play,
-  hands, attacking and defending mini-hands;
+  hands, attacking and defending mini-hands (Full Throttle counters are not cards);
 * positions are symmetric, only between enemy leaders in the fight at the same
   altitude, and a leader is engaged with at most one enemy leader (6.6a);
+* in one player-turn each aircraft attacks at most one aircraft, and only the
+  active element's aircraft attack (8.5b, 6.6d);
 * damage never goes down, a damaged aircraft never flips back, a destroyed or
   evaded one never comes back, victory points never go down;
 * no hidden card leaks: the spectator view holds no hand, mini-hand, secret pick,
@@ -17,15 +21,18 @@ random shared starting altitude or secretly picked ones. After every action:
 * until the game is over someone is pending, and every pending seat has a legal
   action; the game ends within six game turns.
 
-The default run plays 2,000 games (about a minute on two cores). Set ``TALLYHO_PROPERTY_GAMES`` to
-play more, e.g. ``TALLYHO_PROPERTY_GAMES=20000 pytest tests/engine/test_properties.py``.
-A failure names the seed; ``random_game(engine, seed)`` in ``conftest.py`` replays it.
+The default run plays 600 games, a third of them duels (about a minute and a half
+on one core; team games run several hundred actions each). Set
+``TALLYHO_PROPERTY_GAMES`` to play more, e.g.
+``TALLYHO_PROPERTY_GAMES=20000 pytest tests/engine/test_properties.py``.
+A failure names the seed; ``play_and_check(engine, seed)`` replays it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import re
 from collections import Counter
 
@@ -37,9 +44,9 @@ from engine.dif.components import Ruleset, Side
 from engine.dif.game import DifEngine
 from engine.dif.state import GameState, Plane
 
-from .conftest import Step, random_game
+from .conftest import Step, random_game, random_setup
 
-GAMES = int(os.environ.get("TALLYHO_PROPERTY_GAMES", "2000"))
+GAMES = int(os.environ.get("TALLYHO_PROPERTY_GAMES", "600"))
 CHUNKS = 8
 MAX_ACTIONS = 3000
 
@@ -121,25 +128,26 @@ def check_monotonic(engine: DifEngine, before: GameState, after: GameState) -> N
         assert e.altitude is None or 0 <= e.altitude <= engine.aircraft[e.aircraft].max_altitude
 
 
-def _strings(data: object) -> set[str]:
-    if isinstance(data, str):
-        return {data}
-    if isinstance(data, dict):
-        return set().union(*(_strings(v) for v in data.values())) if data else set()
-    if isinstance(data, list):
-        return set().union(*(_strings(v) for v in data)) if data else set()
-    return set()
+_QUOTED_CODE = re.compile('"(' + CARD_CODE.pattern.strip("^$") + ')"')
 
 
-def check_views(engine: DifEngine, state: GameState) -> None:
+def _codes_in(data: object) -> list[str]:
+    """Every string of a JSON-like value that is a card code (searched in its JSON)."""
+    return _QUOTED_CODE.findall(json.dumps(data))
+
+
+def check_views(engine: DifEngine, state: GameState, seats: list[str] | None = None) -> None:
+    """The spectator's view and the views of ``seats`` (default: every seat) show no
+    hidden card but the viewer's own."""
     spectator = json.loads(engine.view(state, None).model_dump_json())
-    codes = [s for s in _strings(spectator) if CARD_CODE.match(s)]
+    codes = _codes_in(spectator)
     assert not codes, f"card codes in the spectator view: {codes}"
     assert not {"deck", "seed", "rng", "hand", "discard"} & set(spectator)
     assert spectator["deck_count"] == len(state.deck)
     for e in spectator["elements"]:
         assert e["hand"] is None and e["minihand"] is None and e["pick"] is None
-    for seat, own in state.elements.items():
+    for seat in seats if seats is not None else list(state.elements):
+        own = state.elements[seat]
         view = json.loads(engine.view(state, seat).model_dump_json())
         assert not {"deck", "seed", "rng"} & set(view)
         for e in view["elements"]:
@@ -151,7 +159,7 @@ def check_views(engine: DifEngine, state: GameState) -> None:
             else:
                 assert e["hand"] is None and e["minihand"] is None and e["pick"] is None
         others = [e for e in view["elements"] if e["seat"] != seat]
-        codes = [s for s in _strings({**view, "elements": others}) if CARD_CODE.match(s)]
+        codes = _codes_in({**view, "elements": others})
         assert not codes, f"card codes in {seat}'s view outside its own hand: {codes}"
 
 
@@ -164,10 +172,11 @@ def check_narration(engine: DifEngine, step: Step) -> None:
     hidden_after = _hidden_cards(step.after)
     revealed = hidden_before - hidden_after  # left a hand / the deck for a public pile
     public_after = Counter(step.after.discard) + Counter(step.after.in_play)
-    if any(e.kind == "reshuffle" for e in step.events):
-        # A card discarded face up and then shuffled back into the deck was public.
-        public_after += Counter(step.after.deck)
     shown = {c for c in revealed if public_after[c]} | set(step.before.in_play)
+    if any(e.kind == "reshuffle" for e in step.events):
+        # The deck ran out: every card of the new draw pile lay face up in the discard
+        # pile, including cards just drawn (an evasion) or discarded in this action.
+        shown |= set(step.after.deck) | set(step.before.discard)
     # Full Throttle counters are public: they lie on the table (RotL L134).
     allowed = {engine.label[c] for c in shown} | {engine.label[engine.counter]}
     labels = sorted(set(engine.label), key=len, reverse=True)
@@ -176,8 +185,8 @@ def check_narration(engine: DifEngine, step: Step) -> None:
         if not event.public:
             continue
         if reshuffled and event.kind == "discard":
-            # The discarded cards may be shuffled back and redrawn in the same action:
-            # they were public when discarded, which these piles can no longer show.
+            # The discarded cards may be shuffled back and redrawn by the same action:
+            # they were public when discarded, which the piles after it cannot show.
             continue
         text = _AS_SCI.sub("", event.text)
         for label in labels:
@@ -198,20 +207,67 @@ def check_pending(engine: DifEngine, state: GameState) -> None:
         assert state.max_turns is None or 1 <= state.turn <= state.max_turns
 
 
+# Elements per side (Allied, Axis): one in three games is a duel, the rest team
+# dogfights from 2v2 to 6v6, some uneven (RotL: "the number of players on each team
+# may be unequal").
+SIZES = [(1, 1), (2, 2), (3, 3), (1, 1), (4, 4), (5, 5), (1, 1), (6, 6), (2, 3)]
+
+
+class AttackTracker:
+    """Per player-turn: every aircraft attacks at most one aircraft (8.5b, RotL "A LDR
+    (or WM) may only attack one enemy aircraft per turn"), and only the active
+    element's leader, gunner and wingman attack, so no aircraft is attacked by two
+    aircraft of different elements in one player-turn. (A leader and its own wingman
+    may both attack the same enemy: 6.6c, 10.3a.)"""
+
+    def __init__(self) -> None:
+        self.targets: dict[str, set[str]] = {}
+
+    def check(self, step: Step) -> None:
+        for e in step.events:
+            if e.kind == "player_turn":
+                self.targets = {}
+            by, target = e.data.get("by"), e.data.get("target")
+            if e.kind == "wm":
+                by, target = e.data["by"], e.data["target"]
+            if e.kind not in ("play", "wm") or not target:
+                continue
+            self.targets.setdefault(by, set()).add(target)
+            assert len(self.targets[by]) == 1, f"{by} attacked {sorted(self.targets[by])}"
+            elements = {b[:-1] for b in self.targets}
+            assert len(elements) == 1, f"aircraft of {sorted(elements)} attacked in one turn"
+            attacked_by: dict[str, set[str]] = {}
+            for b, ts in self.targets.items():
+                for t in ts:
+                    attacked_by.setdefault(t, set()).add(b[:-1])
+            assert all(len(v) == 1 for v in attacked_by.values())
+
+
 def play_and_check(engine: DifEngine, seed: int) -> None:
     """Play one random game to the end, checking every invariant after every action."""
     log: list[str] = []
     last: GameState | None = None
-    for steps, step in enumerate(random_game(engine, seed), start=1):
+    rng = random.Random(seed)
+    setup = random_setup(engine, rng, SIZES[seed % len(SIZES)])
+    attacks = AttackTracker()
+    for steps, step in enumerate(random_game(engine, seed, setup), start=1):
         log.append(f"{step.seat} {step.action}")
         try:
+            attacks.check(step)
             if steps == 1:
                 check_cards(engine, step.before)
                 check_pending(engine, step.before)
             check_cards(engine, step.after)
             check_positions(engine, step.after)
             check_monotonic(engine, step.before, step.after)
-            check_views(engine, step.after)
+            # Every seat's view after each action in duels; in team games the mover,
+            # whoever must decide next and one more seat in turn (all seats are still
+            # covered over the game), to keep thousands of games fast.
+            seats = list(step.after.elements)
+            if len(seats) > 2:
+                pending = [p.seat for p in engine.pending(step.after)]
+                seats = sorted({step.seat, *pending[:2], seats[steps % len(seats)]})
+            check_views(engine, step.after, seats)
             check_narration(engine, step)
             check_pending(engine, step.after)
         except AssertionError as exc:

@@ -184,6 +184,21 @@ def check(
         elif key == "hand_count":
             for seat, n in want.items():
                 differ(f"hand size {seat}", len(state.elements[seat].hand), n)
+        elif key == "counters":
+            for seat, n in want.items():
+                differ(f"Full Throttle counters {seat}", state.elements[seat].counters, n)
+        elif key == "pilot":
+            for ref, skills in want.items():
+                plane = engine._plane(state, ref)
+                got = sorted(plane.pilot) if plane is not None else None
+                differ(f"pilot skills {ref}", got, sorted(skills))
+        elif key == "order":
+            differ("player order", list(state.order), list(want))
+        elif key == "no_events":
+            public = [e.text for e in events if e.public]
+            for text in want:
+                if any(str(text).lower() in line.lower() for line in public):
+                    out.append(f"a public event mentions {text!r}: {public!r}")
         elif key == "minihand":
             for seat, codes in want.items():
                 e = state.elements[seat]

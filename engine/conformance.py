@@ -189,9 +189,9 @@ def check(
                 differ(f"Full Throttle counters {seat}", state.elements[seat].counters, n)
         elif key == "pilot":
             for ref, skills in want.items():
-                plane = engine._plane(state, ref)
-                got = sorted(plane.pilot) if plane is not None else None
-                differ(f"pilot skills {ref}", got, sorted(skills))
+                pilot_of = engine._plane(state, ref)
+                skills_got = sorted(pilot_of.pilot) if pilot_of is not None else None
+                differ(f"pilot skills {ref}", skills_got, sorted(skills))
         elif key == "order":
             differ("player order", list(state.order), list(want))
         elif key == "no_events":

@@ -94,24 +94,48 @@ def evasion_level(kind: CardKind, bursts: int, fuel_tank: bool) -> int:
 
 
 def evasion_shift(
-    ruleset: Ruleset, position: int, damaged: bool, enemies_present: bool, *, jet: bool = False
+    ruleset: Ruleset,
+    position: int,
+    damaged: bool,
+    enemies_present: bool,
+    *,
+    jet: bool = False,
+    rocket: bool = False,
+    fuel: bool = False,
+    late_mission: int = 0,
+    heavy_bomber: bool = False,
 ) -> int:
-    """Level change for a voluntary evasion, in table rows toward I (Zero! 12.0, RotL L307-318).
+    """Level change, in table rows toward I, for an evasion / disengagement (Zero! 12.0
+    table L864-901, RotL Disengagement Table L294-324), with every printed modifier.
 
-    The tables say "down" (toward I, escaping) and "up" (toward A, destroyed): Tailing
-    down 2, Advantaged down 1, Disadvantaged up 1, Tailed up 2 (a wingman uses its
-    leader's position), Damaged up 1, no enemy fighter at the same altitude down 3.
-    Zero!'s "Voluntary Dispersal: down 1" applies to every aircraft; RotL's
-    voluntary row applies only to aircraft with a Speed or Thrust rating (jets,
-    C-X3): ``jet``.
+    The tables say "down" (toward I, escaping) and "up" (toward A, destroyed):
+
+    * position (a wingman uses its leader's): Tailing down 2, Advantaged down 1,
+      Disadvantaged up 1, Tailed up 2; Damaged up 1; no enemy fighter at the same
+      altitude down 3;
+    * voluntary: Zero!'s "Voluntary Dispersal" down 1 for every aircraft; RotL's down 1
+      only for aircraft with a Speed or Thrust rating (``jet``, C-X3);
+    * RotL Fuel Disengagement (campaign): up 1, or up 3 for a rocket fighter; it
+      replaces the voluntary row;
+    * non-dogfight missions, attacker only: up 1 for each "6+ turns" condition met
+      (``late_mission``: target-bound turn 6+, over target after 6+ target-bound
+      turns, home-bound with 6+ turns to go);
+    * a Heavy Bomber: RotL down 1, Zero! up 1 (the tables differ, C-X1).
+
+    The basic game uses position, damage, enemies present and the voluntary row.
     """
     shift = int(position)
     if damaged:
         shift -= 1
     if not enemies_present:
         shift += 3
-    if ruleset is Ruleset.ZERO or jet:
+    if fuel and ruleset is Ruleset.ROTL:
+        shift -= 3 if rocket else 1
+    elif ruleset is Ruleset.ZERO or jet:
         shift += 1
+    shift -= late_mission
+    if heavy_bomber:
+        shift += 1 if ruleset is Ruleset.ROTL else -1
     return shift
 
 

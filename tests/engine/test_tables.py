@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.dif import tables
@@ -172,6 +174,24 @@ def test_evasion_shift_direction_and_modifiers(
 ) -> None:
     assert tables.evasion_shift(R.ZERO, position, damaged, enemies) == zero
     assert tables.evasion_shift(R.ROTL, position, damaged, enemies) == rotl
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "flags", "shift"),
+    [
+        (R.ROTL, {"jet": True}, 1),  # RotL: voluntary, Speed or Thrust rating: down 1
+        (R.ROTL, {"fuel": True}, -1),  # Fuel Disengagement, non-rocket: up 1
+        (R.ROTL, {"fuel": True, "rocket": True, "jet": True}, -3),  # rocket: up 3
+        (R.ROTL, {"late_mission": 2}, -2),  # two "6+ turns" conditions: up 1 each
+        (R.ZERO, {"late_mission": 1}, 0),  # Zero!: voluntary down 1, then up 1
+        (R.ROTL, {"heavy_bomber": True}, 1),  # RotL: Heavy Bomber down 1
+        (R.ZERO, {"heavy_bomber": True}, 0),  # Zero!: Heavy Bomber up 1 (after down 1)
+    ],
+)
+def test_evasion_shift_campaign_modifiers(
+    ruleset: Ruleset, flags: dict[str, Any], shift: int
+) -> None:
+    assert tables.evasion_shift(ruleset, P.NEUTRAL, False, True, **flags) == shift
 
 
 # --- victory (Zero! 4.92; RotL table L67-75) ----------------------------------------------

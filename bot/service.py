@@ -247,10 +247,11 @@ _DECISIONS = {
 
 
 def decision_words(kind: str) -> str:
-    """A pending decision in words (the engine's prompts, plus the team-game ones)."""
+    """A pending decision in words: the engine's prompt, or ours if it has none."""
     from engine.dif.present import pending_prompt
 
-    return _DECISIONS.get(kind) or pending_prompt(kind)
+    words = pending_prompt(kind)
+    return _DECISIONS.get(kind, words) if words == kind else words
 
 
 def _squash(text: str) -> str:

@@ -27,7 +27,7 @@ from engine.core.errors import EngineError
 from engine.core.events import Event
 from engine.dif import balance
 from engine.dif.actions import COUNTER, Action
-from engine.dif.components import Aircraft, Altitude, PilotSkill, Ruleset, Side
+from engine.dif.components import Aircraft, Altitude, Ruleset, Side
 from engine.dif.game import DifEngine, Pending
 from engine.dif.setup import MAX_AIRCRAFT, DifSetup, ElementSetup
 from engine.dif.state import GameState
@@ -440,21 +440,9 @@ class GameService:
         return problems
 
     def element_refusal(self, ruleset: Ruleset, year: int, e: ElementSetup) -> str | None:
-        """Why this element may not fly in this game (aircraft, wingman, pilot).
-
-        ``DifEngine.aircraft_refusal`` answers for the aircraft; the wingman and gunner
-        checks repeat what ``DifEngine.new_game`` refuses with a SetupError, so a lobby
-        can say so at join time instead of at the start.
-        """
-        why = self.engine.aircraft_refusal(ruleset, year, e.aircraft, e.side)
-        if why is not None:
-            return why
-        ac = self.engine.aircraft[e.aircraft]
-        if e.wingman and ac.wingman is None:
-            return f"{ac.name} flies without a wingman: join with wingman: False."
-        if PilotSkill.G in e.pilot and not ac.leader.undamaged.gunner:
-            return f"{ac.name} has no gunner, so its pilot cannot have the G skill."
-        return None
+        """Why this element may not fly in this game: asked of the engine, so a lobby
+        refuses at join time what the start would refuse."""
+        return self.engine.element_refusal(ruleset, year, e)
 
     async def join(
         self,

@@ -26,7 +26,7 @@ from engine.dif.base import Pending
 from engine.dif.components import PilotSkill, Ruleset, Side
 from engine.dif.present import build_view
 from engine.dif.resolution import Resolution
-from engine.dif.setup import DifSetup
+from engine.dif.setup import DifSetup, ElementSetup
 from engine.dif.state import Element, GameState, Plane
 from engine.dif.view import DifView
 
@@ -67,6 +67,18 @@ class DifEngine(Resolution):
             return f"{ac.name} entered service in {ac.year}, after {year} (4.3)."
         return None
 
+    def element_refusal(self, ruleset: Ruleset, year: int, e: ElementSetup) -> str | None:
+        """Why this element (aircraft, wingman, pilot) may not fly in such a game."""
+        why = self.aircraft_refusal(ruleset, year, e.aircraft, e.side)
+        if why is not None:
+            return why
+        ac = self.aircraft[e.aircraft]
+        if e.wingman and ac.wingman is None:
+            return f"{ac.name} has no wingman card: it flies alone (13.3, RotL point table '–')."
+        if PilotSkill.G in e.pilot and not ac.leader.undamaged.gunner:
+            return f'{ac.name} has no gunner, so its pilot cannot have the G skill (RotL "Pilots").'
+        return None
+
     def new_game(self, setup: DifSetup, seed: int) -> tuple[GameState, list[Event]]:
         """Create a game (4.1-4.7). Raises SetupError for an impossible setup."""
         seats = [e.seat for e in setup.elements]
@@ -78,14 +90,10 @@ class DifEngine(Resolution):
         elements: dict[str, Element] = {}
         count = 0
         for e in setup.elements:
-            why = self.aircraft_refusal(setup.ruleset, setup.year, e.aircraft, e.side)
+            why = self.element_refusal(setup.ruleset, setup.year, e)
             if why is not None:
                 raise SetupError(why)
             ac = self.aircraft[e.aircraft]
-            if e.wingman and ac.wingman is None:
-                raise SetupError(f"{ac.name} has no wingman card")
-            if PilotSkill.G in e.pilot and not ac.leader.undamaged.gunner:
-                raise SetupError(f"{ac.name} has no gunner for a pilot's G skill")
             leader = Plane(f"{e.seat}L", ac.id, "leader", pilot=[k.value for k in e.pilot])
             wingman = Plane(f"{e.seat}W", ac.id, "wingman") if e.wingman else None
             el = Element(e.seat, e.side.value, ac.id, leader, wingman)

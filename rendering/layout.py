@@ -531,10 +531,20 @@ class _Builder:
         return None
 
     def notes(self, element: ElementView) -> list[str]:
-        """Extra lines at the foot of a card: the state of a secret altitude."""
-        if element.altitude is not None or not element.in_fight:
+        """Extra lines at the foot of a card: the state of a secret altitude, Full
+        Throttle counters and the leader's pilot skills (both public)."""
+        if not element.in_fight:
             return []
-        return ["✓ Altitude picked, secret" if element.altitude_chosen else "Picking an altitude"]
+        out = []
+        if element.altitude is None:
+            out.append(
+                "✓ Altitude picked, secret" if element.altitude_chosen else "Picking an altitude"
+            )
+        if element.counters:
+            out.append(f"Full Throttle counters: {element.counters}")
+        if element.leader is not None and element.leader.pilot:
+            out.append("Pilot: " + ", ".join(element.leader.pilot))
+        return out
 
     def card_height(self, element: ElementView) -> int:
         height = _STRIP_H + 6 + _NAME_H

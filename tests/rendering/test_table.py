@@ -483,6 +483,29 @@ def test_promoted_wingman_is_marked_and_the_lost_leader_shown() -> None:
     assert card.y0 < lost.y0 < lost.y1 <= card.y1
 
 
+def test_full_throttle_counters_and_pilot_skills_are_shown() -> None:
+    from engine.dif.game import default_engine
+    from engine.dif.setup import DifSetup
+
+    engine = default_engine()
+    setup = DifSetup.model_validate(
+        {
+            "ruleset": "rotl",
+            "year": 1945,
+            "elements": [
+                {"seat": "A1", "side": "allied", "aircraft": "p-51d", "pilot": "A,BU"},
+                {"seat": "X1", "side": "axis", "aircraft": "me-262a"},
+            ],
+            "altitudes": {"A1": "M", "X1": "M"},
+            "first_side": "allied",
+        }
+    )
+    state, _ = engine.new_game(setup, 1)
+    shown = texts(engine.view(state, None))
+    assert "Full Throttle counters: 3" in shown  # the Me-262A's Speed (RotL L134)
+    assert "Pilot: A, BU" in shown
+
+
 def test_attack_names_planes_as_the_narration_does() -> None:
     view = view_destroyed_wingman().model_copy(
         update={

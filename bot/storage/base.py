@@ -26,26 +26,31 @@ player.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Final, Protocol, TypeAlias
 
 from bot.storage.models import (
     ActionRecord,
+    DeadlineRecord,
     GameRecord,
+    GameSettingsRecord,
     GameStatus,
     GuildSettingsRecord,
     JSONObject,
     MessageRecord,
+    SeatClockRecord,
     SeatRecord,
     SnapshotRecord,
+    UserSettingsRecord,
 )
 
 __all__ = [
     "UNSET",
     "Clock",
     "ConstraintViolation",
+    "DeadlineClosed",
     "GameNotFound",
     "SeatNotFound",
     "StaleGameVersion",
@@ -101,6 +106,15 @@ class SeatNotFound(StorageError, LookupError):
 class ConstraintViolation(StorageError, ValueError):
     """A write broke a constraint of the schema (e.g. a thread already holding a game);
     nothing was written."""
+
+
+class DeadlineClosed(StorageError):
+    """A deadline's default action was written for a deadline that is not claimed, or
+    already done or cancelled; nothing was written."""
+
+    def __init__(self, deadline_id: int, why: str = "is not claimed") -> None:
+        super().__init__(f"deadline {deadline_id} {why}")
+        self.deadline_id = deadline_id
 
 
 class StaleGameVersion(StorageError):
@@ -279,4 +293,178 @@ class Storage(Protocol):
 
     async def get_message(self, game_id: int, kind: str) -> MessageRecord | None:
         """The game's message of that kind, or None."""
+        ...
+
+    # -- play-by-post settings --------------------------------------------------------
+
+    async def get_user_settings(self, user_id: int) -> UserSettingsRecord | None:
+        """The player's settings, or None if none were ever stored."""
+        ...
+
+    async def put_user_settings(self, user_id: int, settings: JSONObject) -> UserSettingsRecord:
+        """Store (replace) the player's settings and return them."""
+        ...
+
+    async def get_game_settings(self, game_id: int) -> GameSettingsRecord | None:
+        """The game's play-by-post settings, or None if none were stored."""
+        ...
+
+    async def put_game_settings(self, game_id: int, settings: JSONObject) -> GameSettingsRecord:
+        """Store (replace) the game's settings (:class:`GameNotFound` if no game)."""
+        ...
+
+    # -- spectators -------------------------------------------------------------------
+
+    async def follow(self, game_id: int, user_id: int) -> bool:
+        """The user follows the game; False if they already did."""
+        ...
+
+    async def unfollow(self, game_id: int, user_id: int) -> bool:
+        """The user stops following the game; False if they did not follow it."""
+        ...
+
+    async def followers(self, game_id: int) -> list[int]:
+        """The users following the game, in the order they started."""
+        ...
+
+    async def followed_games(self, user_id: int) -> list[int]:
+        """The games the user follows."""
+        ...
+
+    # -- seat clocks --------------------------------------------------------------------
+
+    async def get_seat_clock(self, game_id: int, seat: str) -> SeatClockRecord:
+        """The seat's counters (all defaults, ``updated_at`` None, if never stored)."""
+        ...
+
+    async def list_seat_clocks(self, game_id: int) -> list[SeatClockRecord]:
+        """The stored counters of every seat of the game, by seat."""
+        ...
+
+    async def init_seat_clock(
+        self, game_id: int, seat: str, *, time_bank_seconds: int
+    ) -> SeatClockRecord:
+        """Create the seat's counters with a full time bank if absent; return them
+        (an existing row is left alone, so calling it at every decision is harmless)."""
+        ...
+
+    async def set_vacation(
+        self, game_id: int, seat: str, start: datetime | None, until: datetime | None
+    ) -> SeatClockRecord:
+        """Set (or with two Nones, end) the seat's vacation; return the counters."""
+        ...
+
+    async def reset_missed(self, game_id: int, seat: str) -> bool:
+        """The seat acted: its missed-in-a-row count goes back to 0. True if it was not 0."""
+        ...
+
+    # -- deadlines ----------------------------------------------------------------------
+
+    async def open_deadline(
+        self,
+        *,
+        game_id: int,
+        seat: str,
+        kind: str,
+        decision_key: str,
+        user_id: int | None,
+        created_at: datetime,
+        duration_seconds: int,
+        bank_seconds: int,
+        due_at: datetime,
+        expires_at: datetime,
+        reminder_ats: Sequence[datetime],
+    ) -> tuple[DeadlineRecord, bool]:
+        """Store the deadline of a new pending decision; return it and whether it is new.
+
+        (game, seat, decision key) is unique: if that decision already has a deadline
+        (in any state), nothing is written and the stored one is returned, so opening
+        again after a restart never resets its reminders.
+        """
+        ...
+
+    async def get_deadline(self, deadline_id: int) -> DeadlineRecord | None:
+        """The deadline, or None."""
+        ...
+
+    async def live_deadlines(self, game_id: int | None = None) -> list[DeadlineRecord]:
+        """Open and claimed deadlines (of one game, or all), by ``next_at``; what a
+        start-up reloads."""
+        ...
+
+    async def due_deadlines(self, now: datetime, limit: int | None = None) -> list[DeadlineRecord]:
+        """Live deadlines with ``next_at <= now``, by ``next_at``."""
+        ...
+
+    async def reschedule_deadline(
+        self,
+        deadline_id: int,
+        *,
+        due_at: datetime,
+        expires_at: datetime,
+        reminder_ats: Sequence[datetime],
+    ) -> DeadlineRecord | None:
+        """New times for an open (unclaimed) deadline, e.g. after a vacation; the count
+        of reminders sent is kept (capped by the new number). None if not open."""
+        ...
+
+    async def mark_reminders_sent(
+        self, marks: Sequence[tuple[int, int, int]], now: datetime
+    ) -> list[DeadlineRecord]:
+        """For each ``(deadline id, expected sent, new sent)``: record the reminders as
+        sent if the deadline is open and still at ``expected sent`` (compare-and-set,
+        so two processes or a restart never send one twice). Returns the deadlines
+        updated, in the order given."""
+        ...
+
+    async def claim_deadlines(
+        self, claims: Sequence[tuple[int, int]], now: datetime, retry_at: datetime
+    ) -> list[tuple[DeadlineRecord, SeatClockRecord]]:
+        """For each ``(deadline id, expected attempts)``: claim the live deadline for
+        its default action if its attempts are still ``expected`` (compare-and-set):
+        set ``fired_at`` (first claim), count one more attempt, move ``next_at`` to
+        ``retry_at``. The first claim also counts a missed deadline for the seat and
+        spends the bank the deadline held. Returns the claimed deadlines with the seat's
+        counters after the claim."""
+        ...
+
+    async def complete_deadlines(self, deadline_ids: Sequence[int], now: datetime) -> int:
+        """Mark claimed deadlines done; return how many were still claimed."""
+        ...
+
+    async def settle_deadline(
+        self,
+        deadline_id: int,
+        now: datetime,
+        *,
+        acted: bool,
+        bank_used_seconds: int = 0,
+    ) -> DeadlineRecord | None:
+        """Close a deadline whose decision was taken (``acted``) or vanished.
+
+        Cancels it if still open (not claimed). If ``acted``, the seat's missed-in-a-row
+        count goes back to 0 and ``bank_used_seconds`` leave its time bank, whether or
+        not the deadline was still open. Returns the deadline if it was cancelled.
+        """
+        ...
+
+    async def cancel_game_deadlines(self, game_id: int, now: datetime) -> list[int]:
+        """Cancel every live deadline of the game (it ended); return their ids."""
+        ...
+
+    async def append_deadline_action(
+        self,
+        deadline_id: int,
+        expected_version: int,
+        action: str,
+        *,
+        snapshot: JSONObject | None = None,
+    ) -> int:
+        """Apply a deadline's default action: like ``append_action`` for the deadline's
+        seat, and mark the deadline done, in one transaction.
+
+        Raises :class:`DeadlineClosed` unless the deadline is claimed (then nothing is
+        written): together with the claim this applies a default action at most once
+        even if the bot crashes and retries. Raises :class:`StaleGameVersion` too.
+        """
         ...

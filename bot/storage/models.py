@@ -16,13 +16,17 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict
 __all__ = [
     "OPEN_STATUSES",
     "ActionRecord",
+    "DeadlineRecord",
     "GameRecord",
+    "GameSettingsRecord",
     "GameStatus",
     "GuildSettingsRecord",
     "JSONObject",
     "MessageRecord",
+    "SeatClockRecord",
     "SeatRecord",
     "SnapshotRecord",
+    "UserSettingsRecord",
 ]
 
 JSONObject: TypeAlias = dict[str, Any]
@@ -172,3 +176,108 @@ class MessageRecord(_Record):
     """The message id."""
     updated_at: AwareDatetime
     """When the message was recorded."""
+
+
+class UserSettingsRecord(_Record):
+    """A player's own settings (the same in every server)."""
+
+    user_id: int
+    """The Discord user id."""
+    settings: JSONObject
+    """The settings as a JSON object, e.g. ``{"dm": true, "auto_pass": false,
+    "tz": "Europe/Paris", "quiet_hours": {"start": "22:00", "end": "07:00"}}``."""
+    updated_at: AwareDatetime
+    """When the settings were last written."""
+
+
+class GameSettingsRecord(_Record):
+    """A game's play-by-post settings, fixed at creation (deadline overrides, mode...)."""
+
+    game_id: int
+    """The game."""
+    settings: JSONObject
+    """The settings as a JSON object, e.g. ``{"deadlines": {"turn_hours": 48},
+    "mode": "fast"}``; keys absent here fall back to the server's."""
+    updated_at: AwareDatetime
+    """When the settings were last written."""
+
+
+class SeatClockRecord(_Record):
+    """A seat's standing with the clock: missed deadlines, time bank, vacation."""
+
+    game_id: int
+    """The game."""
+    seat: str
+    """The seat."""
+    missed_in_a_row: int = 0
+    """Deadlines missed since the seat last acted (abandonment counts these)."""
+    missed_total: int = 0
+    """Deadlines missed over the whole game."""
+    time_bank_seconds: int = 0
+    """What is left of the seat's time bank."""
+    vacation_from: AwareDatetime | None = None
+    """Start of the seat's vacation (its deadlines pause), if any."""
+    vacation_until: AwareDatetime | None = None
+    """End of the seat's vacation, if any: the game waits on the seat until then."""
+    updated_at: AwareDatetime | None = None
+    """When the row was last written (None: never stored, these are the defaults)."""
+
+
+class DeadlineRecord(_Record):
+    """The deadline of one pending decision of one seat.
+
+    Open while ``fired_at``, ``done_at`` and ``cancelled_at`` are None; *claimed* once
+    ``fired_at`` is set (the default action is being applied) until ``done_at``;
+    ``cancelled_at`` when the decision was taken (or vanished) in time.
+    """
+
+    id: int
+    """Assigned by the store."""
+    game_id: int
+    """The game."""
+    seat: str
+    """The seat that must decide."""
+    kind: str
+    """What it must decide (the engine's ``Pending.kind``: ``play``, ``respond``...)."""
+    decision_key: str
+    """Identifies the decision within the seat, e.g. ``12:play`` (the game version at
+    which it became pending): (game, seat, key) is unique."""
+    user_id: int | None
+    """The player holding the seat when the decision became pending."""
+    created_at: AwareDatetime
+    """When the decision became pending."""
+    duration_seconds: int
+    """The active time the player was given (quiet hours and vacation do not count)."""
+    bank_seconds: int
+    """The seat's time bank when the deadline was planned."""
+    due_at: AwareDatetime
+    """When the active time runs out (the time bank runs from here)."""
+    expires_at: AwareDatetime
+    """When the default action applies (``due_at`` plus the bank, in active time)."""
+    reminder_ats: tuple[AwareDatetime, ...]
+    """When each reminder falls, in order; at most one reminder is sent for each."""
+    reminders_sent: int
+    """How many reminders have been sent (or skipped as superseded)."""
+    next_at: AwareDatetime
+    """The next wake-up: the next unsent reminder, else ``expires_at``."""
+    fired_at: AwareDatetime | None
+    """When the deadline was claimed for its default action."""
+    attempts: int
+    """How many times the default action was attempted (more than 1 after a crash or
+    an error in the callback)."""
+    done_at: AwareDatetime | None
+    """When the default action was applied (or found unnecessary)."""
+    cancelled_at: AwareDatetime | None
+    """When the decision was taken or vanished before expiry."""
+    updated_at: AwareDatetime
+    """When the row was last written."""
+
+    @property
+    def is_live(self) -> bool:
+        """Open or claimed: the scheduler still has something to do with it."""
+        return self.done_at is None and self.cancelled_at is None
+
+    @property
+    def is_claimed(self) -> bool:
+        """Its default action is being applied (claimed, not done)."""
+        return self.fired_at is not None and self.done_at is None and self.cancelled_at is None

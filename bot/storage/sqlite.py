@@ -28,7 +28,7 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from datetime import UTC
+from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
 from types import TracebackType
 from typing import Any, Self
@@ -39,6 +39,7 @@ from bot.storage.base import (
     UNSET,
     Clock,
     ConstraintViolation,
+    DeadlineClosed,
     GameNotFound,
     SeatNotFound,
     StaleGameVersion,
@@ -50,13 +51,17 @@ from bot.storage.migrate import migrate
 from bot.storage.models import (
     OPEN_STATUSES,
     ActionRecord,
+    DeadlineRecord,
     GameRecord,
+    GameSettingsRecord,
     GameStatus,
     GuildSettingsRecord,
     JSONObject,
     MessageRecord,
+    SeatClockRecord,
     SeatRecord,
     SnapshotRecord,
+    UserSettingsRecord,
 )
 
 __all__ = ["DEFAULT_BUSY_TIMEOUT_MS", "SQLiteStorage"]
@@ -96,6 +101,42 @@ def _game(row: sqlite3.Row) -> GameRecord:
     data["options"] = json.loads(data["options"])
     data["result"] = None if data["result"] is None else json.loads(data["result"])
     return GameRecord.model_validate(data)
+
+
+_DEADLINE_COLUMNS = (
+    "id, game_id, seat, kind, decision_key, user_id, created_at, duration_seconds, "
+    "bank_seconds, due_at, expires_at, reminder_ats, reminders_sent, next_at, fired_at, "
+    "attempts, done_at, cancelled_at, updated_at"
+)
+_CLOCK_COLUMNS = (
+    "game_id, seat, missed_in_a_row, missed_total, time_bank_seconds, vacation_from, "
+    "vacation_until, updated_at"
+)
+_LIVE = "done_at IS NULL AND cancelled_at IS NULL"
+# The next wake-up of an open deadline: its next unsent reminder, else its expiry.
+_NEXT_AT = (
+    "CASE WHEN reminders_sent < json_array_length(reminder_ats) "
+    "THEN json_extract(reminder_ats, '$[' || reminders_sent || ']') ELSE expires_at END"
+)
+_BATCH = 500
+"""Rows per statement in batched writes (SQLite's default limit is 32766 parameters)."""
+
+
+def _iso(moment: datetime) -> str:
+    """An aware datetime as the store's fixed-width ISO 8601 UTC text (sorts as time)."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"expected an aware datetime, got naive {moment!r}")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _deadline(row: sqlite3.Row) -> DeadlineRecord:
+    data = dict(row)
+    data["reminder_ats"] = tuple(json.loads(data["reminder_ats"]))
+    return DeadlineRecord.model_validate(data)
+
+
+def _clock(row: sqlite3.Row) -> SeatClockRecord:
+    return SeatClockRecord.model_validate(dict(row))
 
 
 def _seat(row: sqlite3.Row) -> SeatRecord:
@@ -592,3 +633,515 @@ class SQLiteStorage(Storage):
             (game_id, kind),
         )
         return MessageRecord.model_validate(dict(rows[0])) if rows else None
+
+    # -- play-by-post settings --------------------------------------------------------
+
+    async def _game_exists(self, conn: aiosqlite.Connection, game_id: int) -> None:
+        """Raise :class:`GameNotFound` unless the game exists (inside a transaction)."""
+        if not await self._rows(conn, "SELECT 1 FROM games WHERE id = ?", (game_id,)):
+            raise GameNotFound(game_id)
+
+    async def get_user_settings(self, user_id: int) -> UserSettingsRecord | None:
+        """The player's settings, or None if none were ever stored."""
+        rows = await self._fetch(
+            "SELECT user_id, settings, updated_at FROM user_settings WHERE user_id = ?",
+            (user_id,),
+        )
+        if not rows:
+            return None
+        data = dict(rows[0])
+        data["settings"] = json.loads(data["settings"])
+        return UserSettingsRecord.model_validate(data)
+
+    async def put_user_settings(self, user_id: int, settings: JSONObject) -> UserSettingsRecord:
+        """Store (replace) the player's settings and return them."""
+        text = _dumps(settings)
+        now = self._now()
+        async with self._transaction() as conn:
+            await conn.execute_fetchall(
+                "INSERT INTO user_settings (user_id, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET "
+                "settings = excluded.settings, updated_at = excluded.updated_at",
+                (user_id, text, now),
+            )
+        return UserSettingsRecord.model_validate(
+            {"user_id": user_id, "settings": json.loads(text), "updated_at": now}
+        )
+
+    async def get_game_settings(self, game_id: int) -> GameSettingsRecord | None:
+        """The game's play-by-post settings, or None if none were stored."""
+        rows = await self._fetch(
+            "SELECT game_id, settings, updated_at FROM game_settings WHERE game_id = ?",
+            (game_id,),
+        )
+        if not rows:
+            return None
+        data = dict(rows[0])
+        data["settings"] = json.loads(data["settings"])
+        return GameSettingsRecord.model_validate(data)
+
+    async def put_game_settings(self, game_id: int, settings: JSONObject) -> GameSettingsRecord:
+        """Store (replace) the game's settings (:class:`GameNotFound` if no game)."""
+        text = _dumps(settings)
+        now = self._now()
+        async with self._transaction() as conn:
+            await self._game_exists(conn, game_id)
+            await conn.execute_fetchall(
+                "INSERT INTO game_settings (game_id, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET "
+                "settings = excluded.settings, updated_at = excluded.updated_at",
+                (game_id, text, now),
+            )
+        return GameSettingsRecord.model_validate(
+            {"game_id": game_id, "settings": json.loads(text), "updated_at": now}
+        )
+
+    # -- spectators -------------------------------------------------------------------
+
+    async def follow(self, game_id: int, user_id: int) -> bool:
+        """The user follows the game; False if they already did."""
+        now = self._now()
+        async with self._transaction() as conn:
+            await self._game_exists(conn, game_id)
+            rows = await self._rows(
+                conn,
+                "INSERT INTO follows (game_id, user_id, created_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id, user_id) DO NOTHING RETURNING user_id",
+                (game_id, user_id, now),
+            )
+        return bool(rows)
+
+    async def unfollow(self, game_id: int, user_id: int) -> bool:
+        """The user stops following the game; False if they did not follow it."""
+        async with self._transaction() as conn:
+            rows = await self._rows(
+                conn,
+                "DELETE FROM follows WHERE game_id = ? AND user_id = ? RETURNING user_id",
+                (game_id, user_id),
+            )
+        return bool(rows)
+
+    async def followers(self, game_id: int) -> list[int]:
+        """The users following the game, in the order they started."""
+        rows = await self._fetch(
+            "SELECT user_id FROM follows WHERE game_id = ? ORDER BY created_at, user_id",
+            (game_id,),
+        )
+        return [int(row["user_id"]) for row in rows]
+
+    async def followed_games(self, user_id: int) -> list[int]:
+        """The games the user follows."""
+        rows = await self._fetch(
+            "SELECT game_id FROM follows WHERE user_id = ? ORDER BY game_id", (user_id,)
+        )
+        return [int(row["game_id"]) for row in rows]
+
+    # -- seat clocks --------------------------------------------------------------------
+
+    async def get_seat_clock(self, game_id: int, seat: str) -> SeatClockRecord:
+        """The seat's counters (all defaults, ``updated_at`` None, if never stored)."""
+        rows = await self._fetch(
+            f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? AND seat = ?",
+            (game_id, seat),
+        )
+        return _clock(rows[0]) if rows else SeatClockRecord(game_id=game_id, seat=seat)
+
+    async def list_seat_clocks(self, game_id: int) -> list[SeatClockRecord]:
+        """The stored counters of every seat of the game, by seat."""
+        rows = await self._fetch(
+            f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? ORDER BY {_SEAT_ORDER}",
+            (game_id,),
+        )
+        return [_clock(row) for row in rows]
+
+    async def init_seat_clock(
+        self, game_id: int, seat: str, *, time_bank_seconds: int
+    ) -> SeatClockRecord:
+        """Create the seat's counters with a full time bank if absent; return them
+        (an existing row is left alone, so calling it at every decision is harmless)."""
+        if time_bank_seconds < 0:
+            raise ValueError(f"a time bank cannot be negative ({time_bank_seconds})")
+        now = self._now()
+        async with self._transaction() as conn:
+            await self._game_exists(conn, game_id)
+            await conn.execute_fetchall(
+                "INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
+                (game_id, seat, int(time_bank_seconds), now),
+            )
+            rows = await self._rows(
+                conn,
+                f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? AND seat = ?",
+                (game_id, seat),
+            )
+        return _clock(rows[0])
+
+    async def set_vacation(
+        self, game_id: int, seat: str, start: datetime | None, until: datetime | None
+    ) -> SeatClockRecord:
+        """Set (or with two Nones, end) the seat's vacation; return the counters."""
+        if (start is None) != (until is None):
+            raise ValueError("a vacation needs both a start and an end (or neither)")
+        if start is not None and until is not None and until <= start:
+            raise ValueError(f"a vacation must end after it starts ({start} .. {until})")
+        begin = None if start is None else _iso(start)
+        end = None if until is None else _iso(until)
+        now = self._now()
+        async with self._transaction() as conn:
+            await self._game_exists(conn, game_id)
+            rows = await self._rows(
+                conn,
+                "INSERT INTO seat_clocks (game_id, seat, vacation_from, vacation_until, "
+                "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
+                "vacation_from = excluded.vacation_from, "
+                "vacation_until = excluded.vacation_until, updated_at = excluded.updated_at "
+                f"RETURNING {_CLOCK_COLUMNS}",
+                (game_id, seat, begin, end, now),
+            )
+        return _clock(rows[0])
+
+    async def reset_missed(self, game_id: int, seat: str) -> bool:
+        """The seat acted: its missed-in-a-row count goes back to 0. True if it was not 0."""
+        now = self._now()
+        async with self._transaction() as conn:
+            rows = await self._rows(
+                conn,
+                "UPDATE seat_clocks SET missed_in_a_row = 0, updated_at = ? "
+                "WHERE game_id = ? AND seat = ? AND missed_in_a_row != 0 RETURNING seat",
+                (now, game_id, seat),
+            )
+        return bool(rows)
+
+    # -- deadlines ----------------------------------------------------------------------
+
+    async def open_deadline(
+        self,
+        *,
+        game_id: int,
+        seat: str,
+        kind: str,
+        decision_key: str,
+        user_id: int | None,
+        created_at: datetime,
+        duration_seconds: int,
+        bank_seconds: int,
+        due_at: datetime,
+        expires_at: datetime,
+        reminder_ats: Sequence[datetime],
+    ) -> tuple[DeadlineRecord, bool]:
+        """Store the deadline of a new pending decision; return it and whether it is new.
+
+        (game, seat, decision key) is unique: if that decision already has a deadline
+        (in any state), nothing is written and the stored one is returned, so opening
+        again after a restart never resets its reminders.
+        """
+        ats = [_iso(t) for t in reminder_ats]
+        if ats != sorted(ats):
+            raise ValueError("reminder times must be in order")
+        if expires_at < due_at:
+            raise ValueError("a deadline cannot expire before it is due")
+        now = self._now()
+        params = (
+            game_id,
+            seat,
+            kind,
+            decision_key,
+            user_id,
+            _iso(created_at),
+            int(duration_seconds),
+            int(bank_seconds),
+            _iso(due_at),
+            _iso(expires_at),
+            json.dumps(ats, separators=(",", ":")),
+            ats[0] if ats else _iso(expires_at),
+            now,
+        )
+        async with self._transaction() as conn:
+            await self._game_exists(conn, game_id)
+            rows = await self._rows(
+                conn,
+                "INSERT INTO deadlines (game_id, seat, kind, decision_key, user_id, created_at, "
+                "duration_seconds, bank_seconds, due_at, expires_at, reminder_ats, "
+                "reminders_sent, next_at, attempts, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?) "
+                "ON CONFLICT (game_id, seat, decision_key) DO NOTHING "
+                f"RETURNING {_DEADLINE_COLUMNS}",
+                params,
+            )
+            if rows:
+                return _deadline(rows[0]), True
+            rows = await self._rows(
+                conn,
+                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
+                "WHERE game_id = ? AND seat = ? AND decision_key = ?",
+                (game_id, seat, decision_key),
+            )
+        return _deadline(rows[0]), False
+
+    async def get_deadline(self, deadline_id: int) -> DeadlineRecord | None:
+        """The deadline, or None."""
+        rows = await self._fetch(
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id = ?", (deadline_id,)
+        )
+        return _deadline(rows[0]) if rows else None
+
+    async def live_deadlines(self, game_id: int | None = None) -> list[DeadlineRecord]:
+        """Open and claimed deadlines (of one game, or all), by ``next_at``; what a
+        start-up reloads."""
+        where: str = _LIVE
+        params: tuple[Any, ...] = ()
+        if game_id is not None:
+            where, params = f"game_id = ? AND {_LIVE}", (game_id,)
+        rows = await self._fetch(
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE {where} ORDER BY next_at, id",
+            params,
+        )
+        return [_deadline(row) for row in rows]
+
+    async def due_deadlines(self, now: datetime, limit: int | None = None) -> list[DeadlineRecord]:
+        """Live deadlines with ``next_at <= now``, by ``next_at``."""
+        sql = (
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE next_at <= ? AND {_LIVE} "
+            "ORDER BY next_at, id"
+        )
+        params: list[Any] = [_iso(now)]
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(int(limit))
+        return [_deadline(row) for row in await self._fetch(sql, params)]
+
+    async def reschedule_deadline(
+        self,
+        deadline_id: int,
+        *,
+        due_at: datetime,
+        expires_at: datetime,
+        reminder_ats: Sequence[datetime],
+    ) -> DeadlineRecord | None:
+        """New times for an open (unclaimed) deadline, e.g. after a vacation; the count
+        of reminders sent is kept (capped by the new number). None if not open."""
+        ats = [_iso(t) for t in reminder_ats]
+        if ats != sorted(ats):
+            raise ValueError("reminder times must be in order")
+        if expires_at < due_at:
+            raise ValueError("a deadline cannot expire before it is due")
+        now = self._now()
+        async with self._transaction() as conn:
+            updated = await self._rows(
+                conn,
+                "UPDATE deadlines SET due_at = ?, expires_at = ?, reminder_ats = ?, "
+                "reminders_sent = min(reminders_sent, ?), updated_at = ? "
+                f"WHERE id = ? AND fired_at IS NULL AND {_LIVE} RETURNING id",
+                (
+                    _iso(due_at),
+                    _iso(expires_at),
+                    json.dumps(ats, separators=(",", ":")),
+                    len(ats),
+                    now,
+                    deadline_id,
+                ),
+            )
+            if not updated:
+                return None
+            rows = await self._rows(
+                conn,
+                f"UPDATE deadlines SET next_at = {_NEXT_AT} WHERE id = ? "
+                f"RETURNING {_DEADLINE_COLUMNS}",
+                (deadline_id,),
+            )
+        return _deadline(rows[0])
+
+    async def mark_reminders_sent(
+        self, marks: Sequence[tuple[int, int, int]], now: datetime
+    ) -> list[DeadlineRecord]:
+        """For each ``(deadline id, expected sent, new sent)``: record the reminders as
+        sent if the deadline is open and still at ``expected sent`` (compare-and-set,
+        so two processes or a restart never send one twice). Returns the deadlines
+        updated, in the order given."""
+        stamp = _iso(now)
+        done: list[DeadlineRecord] = []
+        for start in range(0, len(marks), _BATCH):
+            async with self._transaction() as conn:
+                for deadline_id, expected, new in marks[start : start + _BATCH]:
+                    if new <= expected:
+                        raise ValueError(f"deadline {deadline_id}: {new} reminders <= {expected}")
+                    rows = await self._rows(
+                        conn,
+                        # ?1 new count, ?2 now, ?3 id, ?4 expected count
+                        "UPDATE deadlines SET reminders_sent = ?1, updated_at = ?2, "
+                        "next_at = CASE WHEN ?1 < json_array_length(reminder_ats) "
+                        "THEN json_extract(reminder_ats, '$[' || ?1 || ']') "
+                        "ELSE expires_at END "
+                        "WHERE id = ?3 AND reminders_sent = ?4 "
+                        "AND ?1 <= json_array_length(reminder_ats) "
+                        f"AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+                        (new, stamp, deadline_id, expected),
+                    )
+                    done.extend(_deadline(row) for row in rows)
+        return done
+
+    async def claim_deadlines(
+        self, claims: Sequence[tuple[int, int]], now: datetime, retry_at: datetime
+    ) -> list[tuple[DeadlineRecord, SeatClockRecord]]:
+        """For each ``(deadline id, expected attempts)``: claim the live deadline for
+        its default action if its attempts are still ``expected`` (compare-and-set):
+        set ``fired_at`` (first claim), count one more attempt, move ``next_at`` to
+        ``retry_at``. The first claim also counts a missed deadline for the seat and
+        spends the bank the deadline held. Returns the claimed deadlines with the seat's
+        counters after the claim."""
+        stamp, retry = _iso(now), _iso(retry_at)
+        claimed: list[tuple[DeadlineRecord, SeatClockRecord]] = []
+        for start in range(0, len(claims), _BATCH):
+            async with self._transaction() as conn:
+                for deadline_id, expected in claims[start : start + _BATCH]:
+                    rows = await self._rows(
+                        conn,
+                        "UPDATE deadlines SET fired_at = coalesce(fired_at, ?), "
+                        "attempts = attempts + 1, next_at = ?, updated_at = ? "
+                        f"WHERE id = ? AND attempts = ? AND {_LIVE} "
+                        f"RETURNING {_DEADLINE_COLUMNS}",
+                        (stamp, retry, stamp, deadline_id, expected),
+                    )
+                    if not rows:
+                        continue
+                    deadline = _deadline(rows[0])
+                    if deadline.attempts == 1:  # the first claim: the deadline was missed
+                        clock = await self._rows(
+                            conn,
+                            "INSERT INTO seat_clocks (game_id, seat, missed_in_a_row, "
+                            "missed_total, updated_at) VALUES (?, ?, 1, 1, ?) "
+                            "ON CONFLICT (game_id, seat) DO UPDATE SET "
+                            "missed_in_a_row = missed_in_a_row + 1, "
+                            "missed_total = missed_total + 1, "
+                            "time_bank_seconds = max(0, time_bank_seconds - ?), "
+                            f"updated_at = excluded.updated_at RETURNING {_CLOCK_COLUMNS}",
+                            (deadline.game_id, deadline.seat, stamp, deadline.bank_seconds),
+                        )
+                    else:
+                        clock = await self._rows(
+                            conn,
+                            f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks "
+                            "WHERE game_id = ? AND seat = ?",
+                            (deadline.game_id, deadline.seat),
+                        )
+                    record = (
+                        _clock(clock[0])
+                        if clock
+                        else SeatClockRecord(game_id=deadline.game_id, seat=deadline.seat)
+                    )
+                    claimed.append((deadline, record))
+        return claimed
+
+    async def complete_deadlines(self, deadline_ids: Sequence[int], now: datetime) -> int:
+        """Mark claimed deadlines done; return how many were still claimed."""
+        stamp = _iso(now)
+        count = 0
+        ids = list(deadline_ids)
+        for start in range(0, len(ids), _BATCH):
+            chunk = ids[start : start + _BATCH]
+            async with self._transaction() as conn:
+                rows = await self._rows(
+                    conn,
+                    "UPDATE deadlines SET done_at = ?, updated_at = ? "
+                    f"WHERE id IN ({', '.join('?' * len(chunk))}) "
+                    f"AND fired_at IS NOT NULL AND {_LIVE} RETURNING id",
+                    (stamp, stamp, *chunk),
+                )
+                count += len(rows)
+        return count
+
+    async def settle_deadline(
+        self,
+        deadline_id: int,
+        now: datetime,
+        *,
+        acted: bool,
+        bank_used_seconds: int = 0,
+    ) -> DeadlineRecord | None:
+        """Close a deadline whose decision was taken (``acted``) or vanished.
+
+        Cancels it if still open (not claimed). If ``acted``, the seat's missed-in-a-row
+        count goes back to 0 and ``bank_used_seconds`` leave its time bank, whether or
+        not the deadline was still open. Returns the deadline if it was cancelled.
+        """
+        if bank_used_seconds < 0:
+            raise ValueError(f"cannot use a negative bank ({bank_used_seconds})")
+        stamp = _iso(now)
+        async with self._transaction() as conn:
+            rows = await self._rows(
+                conn,
+                "UPDATE deadlines SET cancelled_at = ?, updated_at = ? "
+                f"WHERE id = ? AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+                (stamp, stamp, deadline_id),
+            )
+            if acted:
+                await conn.execute_fetchall(
+                    "UPDATE seat_clocks SET missed_in_a_row = 0, "
+                    "time_bank_seconds = max(0, time_bank_seconds - ?), updated_at = ? "
+                    "WHERE (game_id, seat) = (SELECT game_id, seat FROM deadlines WHERE id = ?)",
+                    (int(bank_used_seconds), stamp, deadline_id),
+                )
+        return _deadline(rows[0]) if rows else None
+
+    async def cancel_game_deadlines(self, game_id: int, now: datetime) -> list[int]:
+        """Cancel every live deadline of the game (it ended); return their ids."""
+        stamp = _iso(now)
+        async with self._transaction() as conn:
+            rows = await self._rows(
+                conn,
+                "UPDATE deadlines SET cancelled_at = ?, updated_at = ? "
+                f"WHERE game_id = ? AND {_LIVE} RETURNING id",
+                (stamp, stamp, game_id),
+            )
+        return sorted(int(row["id"]) for row in rows)
+
+    async def append_deadline_action(
+        self,
+        deadline_id: int,
+        expected_version: int,
+        action: str,
+        *,
+        snapshot: JSONObject | None = None,
+    ) -> int:
+        """Apply a deadline's default action: like ``append_action`` for the deadline's
+        seat, and mark the deadline done, in one transaction.
+
+        Raises :class:`DeadlineClosed` unless the deadline is claimed (then nothing is
+        written): together with the claim this applies a default action at most once
+        even if the bot crashes and retries. Raises :class:`StaleGameVersion` too.
+        """
+        state = None if snapshot is None else _dumps(snapshot)
+        now = self._now()
+        async with self._transaction() as conn:
+            found = await self._rows(
+                conn,
+                "SELECT game_id, seat, fired_at, done_at, cancelled_at FROM deadlines WHERE id = ?",
+                (deadline_id,),
+            )
+            if not found:
+                raise DeadlineClosed(deadline_id, "does not exist")
+            d = found[0]
+            if d["done_at"] is not None:
+                raise DeadlineClosed(deadline_id, "is already done")
+            if d["cancelled_at"] is not None:
+                raise DeadlineClosed(deadline_id, "was cancelled")
+            if d["fired_at"] is None:
+                raise DeadlineClosed(deadline_id, "is not claimed")
+            game_id, seat = int(d["game_id"]), str(d["seat"])
+            row = await self._bump(conn, game_id, expected_version, now, next_seq=True)
+            seq = int(row["last_seq"])
+            await conn.execute_fetchall(
+                "INSERT INTO actions (game_id, seq, seat, action, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, seat, action, now),
+            )
+            if state is not None:
+                await conn.execute_fetchall(
+                    "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES (?, ?, ?, ?)",
+                    (game_id, seq, state, now),
+                )
+            await conn.execute_fetchall(
+                "UPDATE deadlines SET done_at = ?, updated_at = ? WHERE id = ?",
+                (now, now, deadline_id),
+            )
+        return int(row["version"])

@@ -1,0 +1,568 @@
+"""The deadline scheduler: reminders and default actions on time, across restarts.
+
+:class:`DeadlineScheduler` keeps every live deadline (open or claimed) in memory in a
+heap keyed by its next wake-up (the next reminder, else the expiry), and one asyncio
+task that sleeps until the earliest (woken early when an earlier one is added). When
+something falls due it calls the caller's callbacks:
+
+* ``on_reminder(deadline, n)``: the ``n``-th reminder of the decision (1-based, at most
+  ``len(deadline.reminder_ats)`` per decision);
+* ``on_due(deadline, seat_clock)``: the deadline expired (the time bank included): apply
+  the default action. ``seat_clock`` holds the seat's counters *after* this miss
+  (``missed_in_a_row`` for abandonment, the rest of the time bank).
+
+Every deadline lives in the database (:meth:`bot.storage.base.Storage.open_deadline`);
+the heap is a cache that :meth:`DeadlineScheduler.load` rebuilds at start-up.
+
+Delivery guarantees (the database decides, with compare-and-set updates, so they hold
+across restarts and even with two processes on one database):
+
+* **Reminders: at most once.** The reminder is recorded as sent (``reminders_sent``
+  moves from the count read to the new count, only if still at the count read) and
+  only then is ``on_reminder`` called. A crash between the two loses that reminder;
+  nothing ever sends it twice. After downtime, reminders whose time passed collapse
+  into one (the latest); none is sent once the deadline itself has expired.
+* **Default actions: exactly once.** At expiry the deadline is *claimed* (``fired_at``
+  set, ``attempts`` + 1, compare-and-set on ``attempts``); the first claim also counts
+  the missed deadline and spends the bank, once. Then ``on_due`` is called, and when it
+  returns the deadline is marked done. ``on_due`` is therefore called **at least
+  once**: again after a crash or an exception before the deadline was marked done (with
+  ``deadline.attempts`` > 1). The default action itself is applied exactly once when
+  ``on_due`` writes it with :meth:`~bot.storage.base.Storage.append_deadline_action`,
+  which appends the action *and* marks the deadline done in one transaction, and
+  refuses (``DeadlineClosed``) when the deadline is already done: a crash before that
+  commit leaves the deadline claimed and the game unchanged, so the retry applies the
+  action; a crash after it leaves the deadline done, so there is no retry. Anything
+  else ``on_due`` does (messages) happens at least once unless it checks
+  ``deadline.attempts``.
+
+A deadline that expired while the bot was down is claimed and fired once by the first
+:meth:`DeadlineScheduler.run_due` after :meth:`~DeadlineScheduler.load` (the task runs
+one immediately); a claimed deadline whose ``on_due`` never finished is retried then too.
+
+Times come from an injectable :class:`bot.clock.Clock`; with a
+:class:`bot.clock.FakeClock` nothing sleeps for real, and tests may also drive
+:meth:`DeadlineScheduler.run_due` directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+from bot.clock import Clock, SystemClock
+from bot.deadlines import DeadlineSettings, DecisionTerms, Interval, quiet_hours_of, reminders_due
+from bot.storage.base import Storage
+from bot.storage.models import DeadlineRecord, SeatClockRecord
+
+__all__ = [
+    "DeadlineScheduler",
+    "DueCallback",
+    "PendingDecision",
+    "ReminderCallback",
+    "StoredTerms",
+    "TermsSource",
+]
+
+log = logging.getLogger(__name__)
+
+ReminderCallback = Callable[[DeadlineRecord, int], Awaitable[None]]
+"""``on_reminder(deadline, n)``: send the ``n``-th reminder (1-based) of the decision."""
+DueCallback = Callable[[DeadlineRecord, SeatClockRecord], Awaitable[None]]
+"""``on_due(deadline, seat_clock)``: the deadline expired; apply the default action
+(with ``Storage.append_deadline_action``). Called again after a crash or an exception
+until it returns."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingDecision:
+    """A decision a seat must take now (the service's ``Prompt``/the engine's
+    ``Pending``, with who holds the seat)."""
+
+    seat: str
+    kind: str
+    user_id: int | None = None
+
+
+class TermsSource(Protocol):
+    """Decides each new decision's deadline terms (policy lives here, not in the
+    scheduler)."""
+
+    async def terms(
+        self, game_id: int, seat: str, kind: str, user_id: int | None
+    ) -> DecisionTerms | None:
+        """The terms for this decision, or None for no deadline (deadlines off, AI)."""
+        ...
+
+
+class StoredTerms:
+    """The terms from the database: the server's and the game's :class:`DeadlineSettings`
+    (key ``"deadlines"`` of the guild and game settings), the player's quiet hours
+    (user settings), the seat's vacation and time bank (seat clock, created with a full
+    bank at the seat's first decision). No deadline for a seat without a player."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    async def settings(self, game_id: int) -> DeadlineSettings | None:
+        """The game's deadline settings (None if the game does not exist)."""
+        game = await self.storage.get_game(game_id)
+        if game is None:
+            return None
+        guild = await self.storage.get_guild_settings(game.guild_id)
+        own = await self.storage.get_game_settings(game_id)
+        return DeadlineSettings.resolve(
+            guild.settings if guild else None, own.settings if own else None
+        )
+
+    async def terms(
+        self, game_id: int, seat: str, kind: str, user_id: int | None
+    ) -> DecisionTerms | None:
+        settings = await self.settings(game_id)
+        if settings is None or not settings.enabled or user_id is None:
+            return None
+        user = await self.storage.get_user_settings(user_id)
+        try:
+            quiet = quiet_hours_of(user.settings if user else None)
+        except (KeyError, ValueError):
+            log.warning("user %s has malformed quiet hours; ignoring them", user_id)
+            quiet = None
+        bank = int(settings.time_bank.total_seconds())
+        clock = await self.storage.init_seat_clock(game_id, seat, time_bank_seconds=bank)
+        pauses: tuple[Interval, ...] = ()
+        if clock.vacation_from is not None and clock.vacation_until is not None:
+            pauses = ((clock.vacation_from, clock.vacation_until),)
+        return DecisionTerms(
+            duration=settings.duration(kind),
+            reminders=settings.reminders,
+            quiet=quiet,
+            pauses=pauses,
+            bank=timedelta(seconds=clock.time_bank_seconds),
+        )
+
+
+def _seconds(amount: timedelta) -> int:
+    return max(0, round(amount.total_seconds()))
+
+
+class DeadlineScheduler:
+    """Fires reminders and expired deadlines on time; see the module docstring.
+
+    Use: ``await scheduler.start()`` once the bot can talk (it loads every live
+    deadline and fires the overdue ones), :meth:`sync` after every change of a game's
+    pending decisions, :meth:`cancel_game` when a game ends, ``await scheduler.stop()``
+    at shutdown.
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        on_reminder: ReminderCallback,
+        on_due: DueCallback,
+        clock: Clock | None = None,
+        terms: TermsSource | None = None,
+        retry_delay: timedelta = timedelta(minutes=1),
+        max_sleep: timedelta = timedelta(minutes=5),
+    ) -> None:
+        """``retry_delay``: how long after a failed ``on_due`` it is tried again.
+        ``max_sleep``: the task re-reads the clock at least this often (wall-clock
+        jumps, suspended machines)."""
+        self.storage = storage
+        self.on_reminder = on_reminder
+        self.on_due = on_due
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self.terms: TermsSource = terms if terms is not None else StoredTerms(storage)
+        self.retry_delay = retry_delay
+        self.max_sleep = max_sleep
+        self._live: dict[int, DeadlineRecord] = {}
+        self._wake: dict[int, float] = {}
+        self._by_game: dict[int, set[int]] = {}
+        self._heap: list[tuple[float, int]] = []
+        self._armed: float | None = None
+        self._changed = asyncio.Event()
+        self._run_lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self.fired = 0
+        """Callbacks called since creation (reminders and dues), for benchmarks."""
+
+    # -- in-memory index ----------------------------------------------------------------
+
+    def __len__(self) -> int:
+        """How many live deadlines the scheduler holds."""
+        return len(self._live)
+
+    def __contains__(self, deadline_id: object) -> bool:
+        return deadline_id in self._live
+
+    def get(self, deadline_id: int) -> DeadlineRecord | None:
+        return self._live.get(deadline_id)
+
+    def of_game(self, game_id: int) -> list[DeadlineRecord]:
+        """The game's live deadlines, soonest expiry first: who the game waits on and
+        until when (``expires_at``)."""
+        found = [self._live[i] for i in self._by_game.get(game_id, ())]
+        return sorted(found, key=lambda d: (d.expires_at, d.seat))
+
+    def next_wake(self) -> datetime | None:
+        """When the scheduler must next run (None: nothing to do)."""
+        self._drop_stale()
+        if not self._heap:
+            return None
+        return datetime.fromtimestamp(self._heap[0][0], tz=UTC)
+
+    def _wake_time(self, d: DeadlineRecord) -> float:
+        return d.next_at.timestamp()
+
+    def _put(self, d: DeadlineRecord, wake: float | None = None) -> None:
+        """Hold (or refresh) a live deadline and (re)arm its wake-up."""
+        if not d.is_live:
+            self._forget(d.id)
+            return
+        self._live[d.id] = d
+        self._by_game.setdefault(d.game_id, set()).add(d.id)
+        when = self._wake_time(d) if wake is None else wake
+        if self._wake.get(d.id) != when:
+            self._wake[d.id] = when
+            heapq.heappush(self._heap, (when, d.id))
+            if self._armed is None or when < self._armed:
+                self._changed.set()
+        if len(self._heap) > 2 * len(self._wake) + 1024:
+            self._heap = [(w, i) for i, w in self._wake.items()]
+            heapq.heapify(self._heap)
+
+    def _forget(self, deadline_id: int) -> None:
+        d = self._live.pop(deadline_id, None)
+        self._wake.pop(deadline_id, None)
+        if d is not None:
+            ids = self._by_game.get(d.game_id)
+            if ids is not None:
+                ids.discard(deadline_id)
+                if not ids:
+                    del self._by_game[d.game_id]
+
+    def _drop_stale(self) -> None:
+        heap = self._heap
+        while heap and self._wake.get(heap[0][1]) != heap[0][0]:
+            heapq.heappop(heap)
+
+    def _pop_due(self, until: float) -> list[int]:
+        due: list[int] = []
+        heap = self._heap
+        while heap and heap[0][0] <= until:
+            when, deadline_id = heapq.heappop(heap)
+            if self._wake.get(deadline_id) == when:
+                del self._wake[deadline_id]
+                due.append(deadline_id)
+        return due
+
+    # -- start-up and the task ------------------------------------------------------------
+
+    async def load(self) -> int:
+        """(Re)load every live deadline from the database; return how many.
+
+        Claimed deadlines (a crash or an error interrupted their ``on_due``) are due at
+        once. Fires nothing: :meth:`run_due` (or the task of :meth:`start`) does.
+        """
+        records = await self.storage.live_deadlines()
+        now = self.clock.now().timestamp()
+        self._live.clear()
+        self._wake.clear()
+        self._by_game.clear()
+        for d in records:
+            self._live[d.id] = d
+            self._by_game.setdefault(d.game_id, set()).add(d.id)
+            self._wake[d.id] = min(now, self._wake_time(d)) if d.is_claimed else self._wake_time(d)
+        self._heap = [(w, i) for i, w in self._wake.items()]
+        heapq.heapify(self._heap)
+        self._changed.set()
+        return len(records)
+
+    async def start(self) -> int:
+        """Load the live deadlines and start the task, which at once fires what fell due
+        while the bot was down (once), then sleeps until the next wake-up."""
+        count = await self.load()
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="deadline-scheduler")
+        return count
+
+    async def stop(self) -> None:
+        """Stop the task (waits for a callback in progress to be cancelled)."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.run_due()
+            except Exception:  # a storage hiccup must not kill the scheduler
+                log.exception("deadline scheduler: run_due failed; retrying")
+                await self.clock.sleep(self.retry_delay.total_seconds())
+                continue
+            self._changed.clear()
+            self._drop_stale()
+            now = self.clock.now().timestamp()
+            delay = self.max_sleep.total_seconds()
+            if self._heap:
+                self._armed = self._heap[0][0]
+                delay = min(delay, self._armed - now)
+            else:
+                self._armed = None
+            if delay <= 0:
+                continue
+            sleeper = asyncio.ensure_future(self.clock.sleep(delay))
+            woken = asyncio.ensure_future(self._changed.wait())
+            try:
+                await asyncio.wait({sleeper, woken}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                sleeper.cancel()
+                woken.cancel()
+            self._armed = None
+
+    # -- firing ---------------------------------------------------------------------------
+
+    async def run_due(self, now: datetime | None = None) -> int:
+        """Fire everything due at ``now`` (default: the clock's time); return how many
+        callbacks were called. The task calls it; tests may call it directly."""
+        async with self._run_lock:
+            now = self.clock.now() if now is None else now
+            due = self._pop_due(now.timestamp())
+            if not due:
+                return 0
+            reminders: list[tuple[int, int, int]] = []
+            claims: list[tuple[int, int]] = []
+            for deadline_id in due:
+                d = self._live.get(deadline_id)
+                if d is None:
+                    continue
+                if d.fired_at is not None or now >= d.expires_at:
+                    claims.append((d.id, d.attempts))
+                    continue
+                count = min(reminders_due(d.reminder_ats, now), len(d.reminder_ats))
+                if count > d.reminders_sent:
+                    reminders.append((d.id, d.reminders_sent, count))
+                elif self._wake_time(d) > now.timestamp():  # woken early: sleep again
+                    self._put(d)
+                else:  # cannot happen (next_at is the next reminder or the expiry)
+                    log.error("deadline %s woke with nothing to do; retrying later", d.id)
+                    self._put(d, (now + self.retry_delay).timestamp())
+            calls = 0
+            try:
+                if reminders:
+                    calls += await self._send_reminders(reminders, now)
+                if claims:
+                    calls += await self._fire(claims, now)
+            except BaseException:
+                # The storage failed (or we were cancelled) mid-way: whatever was popped
+                # and not re-armed wakes again after the retry delay, not never.
+                later = (now + self.retry_delay).timestamp()
+                for deadline_id in due:
+                    d = self._live.get(deadline_id)
+                    if d is not None and deadline_id not in self._wake:
+                        self._put(d, later)
+                raise
+            finally:
+                self.fired += calls
+            return calls
+
+    async def _refresh(self, deadline_ids: Iterable[int]) -> None:
+        """Re-read deadlines a compare-and-set missed (another process, a cancellation)."""
+        for deadline_id in deadline_ids:
+            fresh = await self.storage.get_deadline(deadline_id)
+            if fresh is None or not fresh.is_live:
+                self._forget(deadline_id)
+            else:
+                self._put(fresh)
+
+    async def _send_reminders(self, marks: list[tuple[int, int, int]], now: datetime) -> int:
+        updated = await self.storage.mark_reminders_sent(marks, now)
+        done = {d.id for d in updated}
+        await self._refresh(i for i, _, _ in marks if i not in done)
+        calls = 0
+        for d in updated:
+            self._put(d)
+            try:
+                await self.on_reminder(d, d.reminders_sent)
+            except Exception:
+                log.exception("on_reminder failed for deadline %s (not resent)", d.id)
+            calls += 1
+        return calls
+
+    async def _fire(self, claims: list[tuple[int, int]], now: datetime) -> int:
+        retry_at = now + self.retry_delay
+        claimed = await self.storage.claim_deadlines(claims, now, retry_at)
+        got = {d.id for d, _ in claimed}
+        await self._refresh(i for i, _ in claims if i not in got)
+        finished: list[int] = []
+        calls = 0
+        for d, seat_clock in claimed:
+            self._put(d)  # wakes again at retry_at unless completed below
+            calls += 1
+            try:
+                await self.on_due(d, seat_clock)
+            except Exception:
+                log.exception(
+                    "on_due failed for deadline %s (attempt %s); retrying in %s",
+                    d.id,
+                    d.attempts,
+                    self.retry_delay,
+                )
+                continue
+            finished.append(d.id)
+        if finished:
+            await self.storage.complete_deadlines(finished, now)
+            for deadline_id in finished:
+                self._forget(deadline_id)
+        return calls
+
+    # -- what the bot tells the scheduler -------------------------------------------------
+
+    async def open(
+        self,
+        game_id: int,
+        seat: str,
+        kind: str,
+        decision_key: str,
+        terms: DecisionTerms,
+        *,
+        user_id: int | None = None,
+        start: datetime | None = None,
+    ) -> DeadlineRecord:
+        """Give a new pending decision its deadline (idempotent per decision key)."""
+        start = self.clock.now() if start is None else start
+        plan = terms.plan(start)
+        d, _ = await self.storage.open_deadline(
+            game_id=game_id,
+            seat=seat,
+            kind=kind,
+            decision_key=decision_key,
+            user_id=user_id,
+            created_at=plan.start,
+            duration_seconds=max(1, _seconds(plan.duration)),
+            bank_seconds=_seconds(plan.bank),
+            due_at=plan.due_at,
+            expires_at=plan.expires_at,
+            reminder_ats=plan.reminder_ats,
+        )
+        self._put(d)
+        return d
+
+    async def sync(
+        self,
+        game_id: int,
+        version: int,
+        pending: Iterable[PendingDecision],
+        *,
+        actor: str | None = None,
+        now: datetime | None = None,
+    ) -> list[DeadlineRecord]:
+        """Bring the game's deadlines in line with its pending decisions; call it after
+        every change of the game (start, every action, a default action).
+
+        ``version`` is the game version after the change; ``actor`` the seat that just
+        acted, if any. A decision still pending keeps its deadline running; one no
+        longer pending is settled (for the actor: missed count reset, bank overrun
+        spent); a new one gets a deadline keyed ``"{version}:{kind}"`` with the
+        :class:`TermsSource`'s terms. Returns the game's live deadlines.
+        """
+        now = self.clock.now() if now is None else now
+        wanted = {(p.seat, p.kind): p for p in pending}
+        # Claimed deadlines belong to the firing path (their on_due is running or will
+        # be retried): they neither keep a decision's deadline nor get settled here.
+        current = {(d.seat, d.kind): d for d in self.of_game(game_id) if not d.is_claimed}
+        actor_settled = False
+        for key, d in current.items():
+            if key in wanted:
+                continue
+            acted = d.seat == actor
+            await self.settle(d, acted=acted, now=now)
+            actor_settled = actor_settled or acted
+        if actor is not None and not actor_settled:
+            await self.storage.reset_missed(game_id, actor)
+        for key, p in wanted.items():
+            if key in current:
+                continue
+            terms = await self.terms.terms(game_id, p.seat, p.kind, p.user_id)
+            if terms is None:
+                continue
+            await self.open(
+                game_id, p.seat, p.kind, f"{version}:{p.kind}", terms, user_id=p.user_id, start=now
+            )
+        return self.of_game(game_id)
+
+    async def settle(
+        self, deadline: DeadlineRecord, *, acted: bool, now: datetime | None = None
+    ) -> None:
+        """The decision was taken (``acted``: by its seat) or vanished before expiry.
+
+        If the seat acted after ``due_at``, the active time of the overrun leaves its
+        time bank.
+        """
+        now = self.clock.now() if now is None else now
+        used = 0
+        if acted and now > deadline.due_at and deadline.bank_seconds > 0:
+            terms = await self.terms.terms(
+                deadline.game_id, deadline.seat, deadline.kind, deadline.user_id
+            )
+            if terms is not None:
+                spent = terms.bank_used(
+                    deadline.due_at, now, timedelta(seconds=deadline.bank_seconds)
+                )
+                used = _seconds(spent)
+        await self.storage.settle_deadline(deadline.id, now, acted=acted, bank_used_seconds=used)
+        self._forget(deadline.id)
+
+    async def cancel_game(self, game_id: int, now: datetime | None = None) -> list[int]:
+        """The game ended (finished, aborted, resigned): drop all its deadlines."""
+        now = self.clock.now() if now is None else now
+        ids = await self.storage.cancel_game_deadlines(game_id, now)
+        for deadline_id in [*ids, *self._by_game.get(game_id, ())]:
+            self._forget(deadline_id)
+        return ids
+
+    async def reschedule_seat(self, game_id: int, seat: str) -> list[DeadlineRecord]:
+        """Recompute the seat's open deadlines (its vacation or quiet hours changed):
+        same start, active time and bank, new quiet hours and pauses. Reminders already
+        sent stay sent."""
+        changed: list[DeadlineRecord] = []
+        for d in self.of_game(game_id):
+            if d.seat != seat or d.is_claimed:
+                continue
+            terms = await self.terms.terms(game_id, seat, d.kind, d.user_id)
+            if terms is None:
+                continue
+            terms = replace(
+                terms,
+                duration=timedelta(seconds=d.duration_seconds),
+                bank=timedelta(seconds=d.bank_seconds),
+            )
+            plan = terms.plan(d.created_at)
+            fresh = await self.storage.reschedule_deadline(
+                d.id, due_at=plan.due_at, expires_at=plan.expires_at, reminder_ats=plan.reminder_ats
+            )
+            if fresh is None:
+                await self._refresh([d.id])
+                continue
+            self._put(fresh)
+            changed.append(fresh)
+        return changed
+
+    async def set_vacation(
+        self, game_id: int, seat: str, start: datetime | None, until: datetime | None
+    ) -> list[DeadlineRecord]:
+        """Store the seat's vacation (two Nones end it) and move its open deadlines."""
+        await self.storage.set_vacation(game_id, seat, start, until)
+        return await self.reschedule_seat(game_id, seat)

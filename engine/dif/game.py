@@ -46,6 +46,19 @@ STEPS = {
 }
 
 
+# In order of preference: the first legal one is the passive default (default_action).
+_PASSIVE = (
+    "alt M",
+    "redraw",
+    "skip",
+    "done",
+    "stay",
+    "nofollow",
+    "pass",
+    "discard",
+)
+
+
 class DifEngine(Resolution):
     """The rules of the basic game for one set of components."""
 
@@ -171,6 +184,29 @@ class DifEngine(Resolution):
         getattr(self, f"_do_{kind}")(s, s.elements[seat], action, events)
         self._check_end(s, events)
         return s, events
+
+    def default_action(self, state: GameState, seat: str) -> Action:
+        """The passive choice a seat makes when it lets a decision go (a deadline, an
+        absent player): no card spent, nothing risked.
+
+        Medium for a secret altitude (RotL L57: choosing no marker means Medium), keep
+        the first hand, name the first element still to play, no wingman attack, stay,
+        do not follow, end the Play Cards step, discard nothing (and draw as the rules
+        say), do not respond. Raises RuleViolation if ``seat`` has nothing to decide.
+        """
+        legal = self.legal_actions(state, seat)
+        if not legal:
+            raise RuleViolation(
+                self.refusal(state, seat, Action.simple("pass")) or "Nothing to do."
+            )
+        texts = {str(a): a for a in legal}
+        for text in _PASSIVE:
+            if text in texts:
+                return texts[text]
+        nexts = [a for a in legal if a.verb == "next"]
+        if nexts:
+            return min(nexts, key=lambda a: list(state.elements).index(a.target or ""))
+        return legal[0]
 
     def view(self, state: GameState, seat: str | None) -> DifView:
         """What ``seat`` may see (None: spectators). See :mod:`engine.dif.present`."""

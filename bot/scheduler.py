@@ -51,6 +51,7 @@ import asyncio
 import contextlib
 import heapq
 import logging
+import sys
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -147,6 +148,62 @@ class StoredTerms:
         )
 
 
+class _Held:
+    """A live deadline as the scheduler holds it: the record's values in slots, without
+    pydantic's per-instance bookkeeping (a third of the memory of a record)."""
+
+    __slots__ = (
+        "attempts",
+        "bank_seconds",
+        "created_at",
+        "decision_key",
+        "due_at",
+        "duration_seconds",
+        "expires_at",
+        "fired_at",
+        "game_id",
+        "id",
+        "kind",
+        "next_at",
+        "reminder_ats",
+        "reminders_sent",
+        "seat",
+        "updated_at",
+        "user_id",
+    )
+    attempts: int
+    bank_seconds: int
+    created_at: datetime
+    decision_key: str
+    due_at: datetime
+    duration_seconds: int
+    expires_at: datetime
+    fired_at: datetime | None
+    game_id: int
+    id: int
+    kind: str
+    next_at: datetime
+    reminder_ats: tuple[datetime, ...]
+    reminders_sent: int
+    seat: str
+    updated_at: datetime
+    user_id: int | None
+
+    def __init__(self, d: DeadlineRecord) -> None:
+        for name in self.__slots__:
+            setattr(self, name, getattr(d, name))
+        self.seat = sys.intern(d.seat)
+        self.kind = sys.intern(d.kind)
+
+    @property
+    def is_claimed(self) -> bool:
+        return self.fired_at is not None
+
+    def record(self) -> DeadlineRecord:
+        values = {name: getattr(self, name) for name in self.__slots__}
+        return DeadlineRecord.model_construct(**values, done_at=None, cancelled_at=None)
+
+
 def _seconds(amount: timedelta) -> int:
     return max(0, round(amount.total_seconds()))
 
@@ -159,6 +216,9 @@ class DeadlineScheduler:
     pending decisions, :meth:`cancel_game` when a game ends, ``await scheduler.stop()``
     at shutdown.
     """
+
+    LOAD_PAGE = 1000
+    """Deadlines read per query by :meth:`load`."""
 
     def __init__(
         self,
@@ -181,7 +241,7 @@ class DeadlineScheduler:
         self.terms: TermsSource = terms if terms is not None else StoredTerms(storage)
         self.retry_delay = retry_delay
         self.max_sleep = max_sleep
-        self._live: dict[int, DeadlineRecord] = {}
+        self._live: dict[int, _Held] = {}
         self._wake: dict[int, float] = {}
         self._by_game: dict[int, set[int]] = {}
         self._heap: list[tuple[float, int]] = []
@@ -202,13 +262,14 @@ class DeadlineScheduler:
         return deadline_id in self._live
 
     def get(self, deadline_id: int) -> DeadlineRecord | None:
-        return self._live.get(deadline_id)
+        held = self._live.get(deadline_id)
+        return None if held is None else held.record()
 
     def of_game(self, game_id: int) -> list[DeadlineRecord]:
         """The game's live deadlines, soonest expiry first: who the game waits on and
         until when (``expires_at``)."""
         found = [self._live[i] for i in self._by_game.get(game_id, ())]
-        return sorted(found, key=lambda d: (d.expires_at, d.seat))
+        return [h.record() for h in sorted(found, key=lambda d: (d.expires_at, d.seat, d.id))]
 
     def next_wake(self) -> datetime | None:
         """When the scheduler must next run (None: nothing to do)."""
@@ -217,14 +278,16 @@ class DeadlineScheduler:
             return None
         return datetime.fromtimestamp(self._heap[0][0], tz=UTC)
 
-    def _wake_time(self, d: DeadlineRecord) -> float:
+    def _wake_time(self, d: DeadlineRecord | _Held) -> float:
         return d.next_at.timestamp()
 
-    def _put(self, d: DeadlineRecord, wake: float | None = None) -> None:
+    def _put(self, d: DeadlineRecord | _Held, wake: float | None = None) -> None:
         """Hold (or refresh) a live deadline and (re)arm its wake-up."""
-        if not d.is_live:
-            self._forget(d.id)
-            return
+        if isinstance(d, DeadlineRecord):
+            if not d.is_live:
+                self._forget(d.id)
+                return
+            d = _Held(d)
         self._live[d.id] = d
         self._by_game.setdefault(d.game_id, set()).add(d.id)
         when = self._wake_time(d) if wake is None else wake
@@ -270,19 +333,25 @@ class DeadlineScheduler:
         Claimed deadlines (a crash or an error interrupted their ``on_due``) are due at
         once. Fires nothing: :meth:`run_due` (or the task of :meth:`start`) does.
         """
-        records = await self.storage.live_deadlines()
         now = self.clock.now().timestamp()
         self._live.clear()
         self._wake.clear()
         self._by_game.clear()
-        for d in records:
-            self._live[d.id] = d
-            self._by_game.setdefault(d.game_id, set()).add(d.id)
-            self._wake[d.id] = min(now, self._wake_time(d)) if d.is_claimed else self._wake_time(d)
+        after = 0
+        while True:  # page by page: never every row as a record at once
+            page = await self.storage.live_deadlines_page(after, self.LOAD_PAGE)
+            for record in page:
+                d = self._live[record.id] = _Held(record)
+                self._by_game.setdefault(d.game_id, set()).add(d.id)
+                wake = self._wake_time(d)
+                self._wake[d.id] = min(now, wake) if d.is_claimed else wake
+            if len(page) < self.LOAD_PAGE:
+                break
+            after = page[-1].id
         self._heap = [(w, i) for i, w in self._wake.items()]
         heapq.heapify(self._heap)
         self._changed.set()
-        return len(records)
+        return len(self._live)
 
     async def start(self) -> int:
         """Load the live deadlines and start the task, which at once fires what fell due

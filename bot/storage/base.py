@@ -392,6 +392,11 @@ class Storage(Protocol):
         start-up reloads."""
         ...
 
+    async def live_deadlines_page(self, after_id: int, limit: int) -> list[DeadlineRecord]:
+        """Up to ``limit`` live deadlines with ``id > after_id``, by id: a start-up can
+        load them page by page instead of holding every row twice at once."""
+        ...
+
     async def due_deadlines(self, now: datetime, limit: int | None = None) -> list[DeadlineRecord]:
         """Live deadlines with ``next_at <= now``, by ``next_at``."""
         ...

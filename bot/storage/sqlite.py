@@ -129,9 +129,28 @@ def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
+_DEADLINE_TIMES = (
+    "created_at",
+    "due_at",
+    "expires_at",
+    "next_at",
+    "fired_at",
+    "done_at",
+    "cancelled_at",
+    "updated_at",
+)
+
+
 def _deadline(row: sqlite3.Row) -> DeadlineRecord:
+    # Timestamps are parsed here rather than by pydantic: fromisoformat shares the UTC
+    # singleton, pydantic would attach a tzinfo object to each (a scheduler holds 10,000s).
     data = dict(row)
-    data["reminder_ats"] = tuple(json.loads(data["reminder_ats"]))
+    for name in _DEADLINE_TIMES:
+        if data[name] is not None:
+            data[name] = datetime.fromisoformat(data[name])
+    data["reminder_ats"] = tuple(
+        datetime.fromisoformat(t) for t in json.loads(data["reminder_ats"])
+    )
     return DeadlineRecord.model_validate(data)
 
 
@@ -895,6 +914,16 @@ class SQLiteStorage(Storage):
         rows = await self._fetch(
             f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE {where} ORDER BY next_at, id",
             params,
+        )
+        return [_deadline(row) for row in rows]
+
+    async def live_deadlines_page(self, after_id: int, limit: int) -> list[DeadlineRecord]:
+        """Up to ``limit`` live deadlines with ``id > after_id``, by id: a start-up can
+        load them page by page instead of holding every row twice at once."""
+        rows = await self._fetch(
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id > ? AND {_LIVE} "
+            "ORDER BY id LIMIT ?",
+            (after_id, int(limit)),
         )
         return [_deadline(row) for row in rows]
 

@@ -464,3 +464,19 @@ async def test_the_time_bank_delays_expiry_and_is_spent_on_overruns(world: World
     world.clock.set(d2.expires_at)
     await bot.scheduler.run_due()
     assert (await store.get_seat_clock(game, "A1")).time_bank_seconds == 0
+
+
+async def test_load_reads_every_live_deadline_page_by_page(world: World) -> None:
+    first = await world.boot()
+    game = await new_game(first.store)
+    opened = [
+        await first.scheduler.open(game, f"A{n}", "play", "1:play", TERMS) for n in range(1, 6)
+    ]
+    await first.scheduler.settle(opened[2], acted=True)
+    await world.shutdown(first)
+    second = await world.boot(load=False)
+    second.scheduler.LOAD_PAGE = 2
+    assert await second.scheduler.load() == 4
+    assert {d.id for d in second.scheduler.of_game(game)} == {
+        d.id for i, d in enumerate(opened) if i != 2
+    }

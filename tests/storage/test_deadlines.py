@@ -171,6 +171,9 @@ async def test_live_and_due_deadlines(store: SQLiteStorage) -> None:
     assert await store.due_deadlines(T0) == []
     assert [d.id for d in await store.due_deadlines(T0 + H)] == [b.id]
     assert [d.id for d in await store.due_deadlines(T0 + 13 * H, limit=1)] == [b.id]
+    assert [d.id for d in await store.live_deadlines_page(0, 1)] == [a.id]
+    assert [d.id for d in await store.live_deadlines_page(a.id, 10)] == [b.id]
+    assert await store.live_deadlines_page(b.id, 10) == []
     assert await store.get_deadline(a.id) == a
     assert await store.get_deadline(a.id + 100) is None
 

@@ -384,6 +384,11 @@ class DeadlineSettings(BaseModel):
     def time_bank(self) -> timedelta:
         return timedelta(hours=self.time_bank_hours)
 
+    @property
+    def reminder_fractions(self) -> tuple[float, ...]:
+        """The reminders actually planned per decision (a subclass may cap them)."""
+        return self.reminders
+
     def abandoned(self, missed_in_a_row: int) -> bool:
         """Whether a seat that missed that many deadlines in a row has abandoned."""
         return self.abandon_after > 0 and missed_in_a_row >= self.abandon_after

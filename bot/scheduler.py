@@ -108,19 +108,30 @@ class StoredTerms:
     (user settings), the seat's vacation and time bank (seat clock, created with a full
     bank at the seat's first decision). No deadline for a seat without a player."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(
+        self, storage: Storage, settings_type: type[DeadlineSettings] = DeadlineSettings
+    ) -> None:
+        """``settings_type``: the model read from the ``"deadlines"`` keys, e.g. a
+        subclass with more policy (``bot.settings.DeadlinePolicy``)."""
         self.storage = storage
+        self.settings_type = settings_type
 
     async def settings(self, game_id: int) -> DeadlineSettings | None:
-        """The game's deadline settings (None if the game does not exist)."""
+        """The game's deadline settings (None if the game does not exist). Malformed
+        stored settings are logged and replaced by the defaults: a game never stalls
+        on them."""
         game = await self.storage.get_game(game_id)
         if game is None:
             return None
         guild = await self.storage.get_guild_settings(game.guild_id)
         own = await self.storage.get_game_settings(game_id)
-        return DeadlineSettings.resolve(
-            guild.settings if guild else None, own.settings if own else None
-        )
+        try:
+            return self.settings_type.resolve(
+                guild.settings if guild else None, own.settings if own else None
+            )
+        except ValueError:
+            log.exception("game %s: malformed deadline settings; using the defaults", game_id)
+            return self.settings_type()
 
     async def terms(
         self, game_id: int, seat: str, kind: str, user_id: int | None
@@ -141,7 +152,7 @@ class StoredTerms:
             pauses = ((clock.vacation_from, clock.vacation_until),)
         return DecisionTerms(
             duration=settings.duration(kind),
-            reminders=settings.reminders,
+            reminders=settings.reminder_fractions,
             quiet=quiet,
             pauses=pauses,
             bank=timedelta(seconds=clock.time_bank_seconds),

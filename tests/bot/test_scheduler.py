@@ -417,6 +417,9 @@ async def test_stored_terms_use_server_game_and_player_settings(world: World) ->
     assert play is not None and play.duration == 10 * H and play.quiet is None
     assert respond is not None and respond.duration == 2 * H and respond.quiet is not None
     assert await terms.terms(game, "X2", "play", None) is None  # nobody in the seat
+    await store.put_game_settings(game, {"deadlines": {"reminders": [2]}})  # malformed
+    fallback = await terms.terms(game, "A1", "play", 10)
+    assert fallback is not None and fallback.duration == 24 * H  # defaults, not a stall
     await store.put_game_settings(game, {"deadlines": {"enabled": False}})
     assert await terms.terms(game, "A1", "play", 10) is None
     assert await terms.terms(game + 1, "A1", "play", 10) is None
@@ -480,3 +483,22 @@ async def test_load_reads_every_live_deadline_page_by_page(world: World) -> None
     assert {d.id for d in second.scheduler.of_game(game)} == {
         d.id for i, d in enumerate(opened) if i != 2
     }
+
+
+async def test_stored_terms_read_a_richer_policy_model(world: World) -> None:
+    from bot.deadlines import DeadlineSettings
+
+    class Capped(DeadlineSettings):
+        max_reminders: int = 1
+
+        @property
+        def reminder_fractions(self) -> tuple[float, ...]:
+            return self.reminders[: self.max_reminders]
+
+    bot = await world.boot(load=False)
+    game = await new_game(bot.store)
+    terms = StoredTerms(bot.store, Capped)
+    settings = await terms.settings(game)
+    assert isinstance(settings, Capped)
+    found = await terms.terms(game, "A1", "play", 10)
+    assert found is not None and found.reminders == (0.5,)

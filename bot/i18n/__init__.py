@@ -1,0 +1,123 @@
+"""The strings catalogue: every user-facing text by key, per language.
+
+Catalogues are YAML files next to this module (``en.yaml``, ``fr.yaml``...), nested
+mappings flattened to dotted keys (``config.saved``). English is complete; another
+language may translate any subset, and :func:`t` falls back to English for the
+rest, so a missing translation never shows a key or breaks a message.
+
+Which language a reader gets (:func:`pick`): their Discord client's locale
+(``interaction.locale``) if a catalogue exists for it, else the server's language
+(``/config language``), else English. Texts everyone sees (the game thread) use the
+server's language.
+
+Keys are the contract: code names keys, never English sentences, so a translation
+can change without touching code. Placeholders are ``str.format`` fields
+(``{hours}``); a translation must use the same ones as English (a test checks).
+"""
+
+from __future__ import annotations
+
+import logging
+import string
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+__all__ = [
+    "DEFAULT",
+    "LANGUAGE_NAMES",
+    "SUPPORTED",
+    "catalogue",
+    "has",
+    "normalize",
+    "pick",
+    "placeholders",
+    "t",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT = "en"
+"""The language every key exists in, and the last fallback."""
+SUPPORTED: tuple[str, ...] = ("en", "fr")
+"""Languages with a catalogue, English first."""
+LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
+"""Each language in its own words (for menus)."""
+
+
+def _flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in tree.items():
+        if not isinstance(key, str):  # YAML 1.1 reads a bare on/off/yes/no as a bool
+            raise ValueError(f"key {key!r} under {prefix!r} must be quoted")
+        full = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.update(_flatten(value, full + "."))
+        elif value is not None:
+            out[full] = str(value).rstrip("\n")
+    return out
+
+
+@cache
+def catalogue(language: str) -> dict[str, str]:
+    """The flattened catalogue of one supported language (empty if it has none)."""
+    if language not in SUPPORTED:
+        return {}
+    text = resources.files(__package__).joinpath(f"{language}.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text) or {}
+    if not isinstance(data, Mapping):
+        raise ValueError(f"bot/i18n/{language}.yaml must be a mapping of keys to texts")
+    return _flatten(data)
+
+
+def normalize(locale: object | None) -> str | None:
+    """The catalogue language for a Discord locale (``discord.Locale`` or its value,
+    e.g. ``"fr"``, ``"en-GB"``), or None if there is no catalogue for it."""
+    if locale is None:
+        return None
+    value = str(getattr(locale, "value", locale)).strip().lower().replace("_", "-")
+    base = value.split("-", 1)[0]
+    return base if base in SUPPORTED else None
+
+
+def pick(user_locale: object | None = None, server_language: str | None = None) -> str:
+    """The language to answer in: the user's locale where translated, else the
+    server's language, else English."""
+    return normalize(user_locale) or normalize(server_language) or DEFAULT
+
+
+def has(key: str, language: str = DEFAULT) -> bool:
+    """Whether ``language``'s own catalogue holds ``key`` (no fallback)."""
+    return key in catalogue(language)
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{field}`` names a text uses."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def t(key: str, locale: object | None = None, /, **kwargs: Any) -> str:
+    """The text of ``key`` in ``locale``'s language (English where untranslated),
+    formatted with ``kwargs``.
+
+    ``locale`` is a language code, a Discord locale or None (English). A key missing
+    from English is a bug: it is logged and the key itself is shown rather than
+    failing the message.
+    """
+    language = normalize(locale) or DEFAULT
+    raw: str | None = None
+    for lang in dict.fromkeys((language, DEFAULT)):
+        text = catalogue(lang).get(key)
+        if text is None:
+            continue
+        raw = raw if raw is not None else text
+        try:
+            return text.format(**kwargs)
+        except (KeyError, IndexError, ValueError):
+            log.warning("bad placeholders in %s text %r", lang, key, exc_info=True)
+    if raw is None:
+        log.warning("missing text %r", key)
+    return raw if raw is not None else key

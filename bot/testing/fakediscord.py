@@ -192,6 +192,8 @@ class FakeUser:
     """Whether the member holds the guild's administrator role."""
     bot: bool = False
     """Whether this is a bot account."""
+    locale: str = "en-US"
+    """The language of the user's Discord client (``interaction.locale``)."""
 
     @property
     def mention(self) -> str:
@@ -480,9 +482,10 @@ class FakeDiscord:
         self._next_id += 1
         return value
 
-    def add_member(self, name: str, *, admin: bool = False) -> FakeUser:
-        """Add a guild member; after `start`, the bot sees a ``GUILD_MEMBER_ADD``."""
-        user = FakeUser(self.snowflake(), name, admin=admin)
+    def add_member(self, name: str, *, admin: bool = False, locale: str = "en-US") -> FakeUser:
+        """Add a guild member; after `start`, the bot sees a ``GUILD_MEMBER_ADD``.
+        ``locale`` is their Discord client's language (e.g. ``"fr"``)."""
+        user = FakeUser(self.snowflake(), name, admin=admin, locale=locale)
         self.members[user.id] = user
         if self._running():
             self._gateway(
@@ -644,7 +647,7 @@ class FakeDiscord:
             "version": 1,
             "data": copy.deepcopy(data),
             "channel_id": str(channel_id),
-            "locale": "en-US",
+            "locale": who.locale,
             "app_permissions": str(ALL_PERMISSIONS),
             "entitlements": [],
             "attachment_size_limit": 26_214_400,

@@ -17,7 +17,7 @@ __all__ = ["TallyHoBot"]
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.dogfight", "cogs.game")
+COGS = ("cogs.dogfight", "cogs.game", "cogs.admin", "cogs.help", "cogs.settings")
 
 
 class TallyHoBot(commands.Bot):
@@ -52,6 +52,9 @@ class TallyHoBot(commands.Bot):
 
         # Buttons and menus are DynamicItems: they work on messages sent before a restart.
         self.add_dynamic_items(*COMPONENTS)
+        from cogs.help import Translator
+
+        await self.tree.set_translator(Translator())  # command descriptions per locale
         for name in COGS:
             await self.load_extension(name)
         if self._sync:

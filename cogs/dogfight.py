@@ -10,7 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
-from bot.service import seat_side
+from bot.service import SYSTEM, seat_side
+from cogs.admin import lobby_channel
 from cogs.ui import guarded, hand_view, lobby_view, publish, refresh_lobby, reply, service_of
 from engine.dif.components import Side
 
@@ -50,14 +51,12 @@ class DogfightCog(commands.Cog):
         vp_bonus: bool = False,
     ) -> None:
         async def work() -> None:
-            if interaction.guild_id is None or not isinstance(
-                interaction.channel, discord.TextChannel
-            ):
-                raise UserError("Open a dogfight in a server text channel.")
+            # The server's settings: allowed rulesets, and the channel for game threads.
+            channel = await lobby_channel(interaction, SYSTEM, ruleset)
             service = service_of(interaction)
             game = await service.new_lobby(
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel.id,
+                guild_id=channel.guild.id,
+                channel_id=channel.id,
                 host_id=interaction.user.id,
                 ruleset=ruleset,
                 year=year,
@@ -66,7 +65,7 @@ class DogfightCog(commands.Cog):
                 vp_bonus=vp_bonus,
             )
             await interaction.response.send_message(f"Opening dogfight #{game.id}…")
-            thread = await interaction.channel.create_thread(
+            thread = await channel.create_thread(
                 name=f"Dogfight #{game.id}", type=discord.ChannelType.public_thread
             )
             view = lobby_view(service, game) or discord.ui.View(timeout=None)

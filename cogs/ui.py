@@ -28,6 +28,7 @@ from bot.service import (
     plane_name,
     seat_side,
 )
+from bot.settings import wants_dm
 from bot.storage import GameStatus
 from engine.dif.actions import Action
 from engine.dif.components import Position, Ruleset
@@ -443,8 +444,11 @@ COMPONENTS = (
 
 
 def hand_view(game_id: int) -> discord.ui.View:
+    from cogs.help import HelpButton  # (cogs.help imports this module)
+
     view = discord.ui.View(timeout=None)
     view.add_item(HandButton(game_id))
+    view.add_item(HelpButton())  # every game message points to /help
     return view
 
 
@@ -832,8 +836,8 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
     for p in outcome.prompts:
         if p.user_id is None or p.kind == "order" or not p.new:
             continue
-        if p.urgent:
-            ok = await send_dm(
+        if p.urgent:  # a DM, unless the player turned them off (/settings dm)
+            ok = await wants_dm(service.storage, p.user_id) and await send_dm(
                 bot,
                 p.user_id,
                 f"**Dogfight #{game.id}**: {p.text}\n"

@@ -1,0 +1,73 @@
+"""``/settings``: a player's own settings (DMs, auto-pass), the same on every server.
+
+Stored by :class:`bot.settings.PlayerSettings` in the storage's user settings;
+``cogs.ui.publish`` asks :func:`bot.settings.wants_dm` before sending a DM.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.settings import PlayerSettings
+from cogs.help import cmd_text, language_of
+from cogs.ui import guarded, reply, service_of
+
+if TYPE_CHECKING:
+    from bot.app import TallyHoBot
+
+__all__ = ["SettingsCog"]
+
+OnOff = Literal["on", "off"]
+
+
+class SettingsCog(commands.Cog):
+    """The ``/settings`` commands (in a server or in DMs with the bot)."""
+
+    settings = app_commands.Group(name="settings", description=cmd_text("cmd.settings.description"))
+
+    def __init__(self, bot: TallyHoBot) -> None:
+        self.bot = bot
+
+    @settings.command(name="show", description=cmd_text("cmd.settings.show.description"))
+    async def show(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            language = await language_of(interaction)
+            mine = await PlayerSettings.load(service_of(interaction).storage, interaction.user.id)
+            on, off = t("common.on", language), t("common.off", language)
+            text = t(
+                "settings.show",
+                language,
+                dm=on if mine.dm else off,
+                auto_pass=on if mine.auto_pass else off,
+            )
+            await reply(interaction, text)
+
+        await guarded(interaction, work)
+
+    @settings.command(name="dm", description=cmd_text("cmd.settings.dm.description"))
+    @app_commands.describe(enabled=cmd_text("cmd.settings.dm.param.enabled"))
+    async def dm(self, interaction: discord.Interaction, enabled: OnOff) -> None:
+        await self._set(interaction, "dm", enabled)
+
+    @settings.command(name="auto-pass", description=cmd_text("cmd.settings.auto-pass.description"))
+    @app_commands.describe(enabled=cmd_text("cmd.settings.auto-pass.param.enabled"))
+    async def auto_pass(self, interaction: discord.Interaction, enabled: OnOff) -> None:
+        await self._set(interaction, "auto_pass", enabled)
+
+    async def _set(self, interaction: discord.Interaction, key: str, value: OnOff) -> None:
+        async def work() -> None:
+            language = await language_of(interaction)
+            storage = service_of(interaction).storage
+            await PlayerSettings.update(storage, interaction.user.id, **{key: value == "on"})
+            await reply(interaction, t(f"settings.{key}.{value}", language))
+
+        await guarded(interaction, work)
+
+
+async def setup(bot: TallyHoBot) -> None:
+    await bot.add_cog(SettingsCog(bot))

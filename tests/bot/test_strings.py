@@ -1,0 +1,92 @@
+"""The strings catalogue (bot/i18n): lookups, fallbacks, and the catalogues' shape."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bot import i18n
+from bot.i18n import DEFAULT, SUPPORTED, catalogue, normalize, pick, placeholders, t
+from cogs.help import PAGES
+
+ROOT = Path(__file__).resolve().parents[2]
+USERS = ("bot/settings.py", "cogs/admin.py", "cogs/help.py", "cogs/settings.py")
+"""Modules whose texts all come from the catalogue."""
+KEY = re.compile(r"""(?:\bt|SettingsError|cmd_text)\(\s*["']([a-z_.-]+)["']""")
+
+
+def test_lookup_formats_and_falls_back_to_english() -> None:
+    assert t("config.saved") == "✅ Saved."
+    assert t("config.saved", "fr") == "✅ Enregistré."
+    assert t("config.error.max_reminders", "fr", max=5) == "Au plus 5 rappels par décision."
+    assert t("config.saved", "de") == t("config.saved")  # no German: English
+    assert t("config.saved", None) == t("config.saved", DEFAULT)
+
+
+def test_a_missing_translation_or_key_never_breaks_a_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fr = dict(catalogue("fr"))
+    del fr["config.saved"]
+    fr["config.error.hours"] = "{nope} heures"  # a broken translation
+    monkeypatch.setattr(i18n, "catalogue", lambda lang: fr if lang == "fr" else catalogue(lang))
+    assert i18n.t("config.saved", "fr") == "✅ Saved."
+    assert i18n.t("config.error.hours", "fr", value=3, max=4).startswith("3 hours")
+    assert i18n.t("no.such.key", "fr") == "no.such.key"
+
+
+def test_locales() -> None:
+    assert normalize("fr") == "fr" and normalize("en-GB") == "en" and normalize("en-US") == "en"
+    assert normalize("pt-BR") is None and normalize(None) is None
+    assert pick("de", "fr") == "fr" and pick("fr", "en") == "fr" and pick(None, None) == "en"
+    assert pick("en-US", "fr") == "en"  # a translation exists for the user's own locale
+
+
+@pytest.mark.parametrize("language", SUPPORTED[1:])
+def test_translations_match_english(language: str) -> None:
+    en, other = catalogue(DEFAULT), catalogue(language)
+    assert set(other) <= set(en), f"keys unknown in English: {sorted(set(other) - set(en))}"
+    for key, text in other.items():
+        assert placeholders(text) == placeholders(en[key]), key
+
+
+@pytest.mark.parametrize("language", ["fr"])
+def test_french_covers_help_config_and_settings(language: str) -> None:
+    en, fr = catalogue(DEFAULT), catalogue(language)
+    wanted = [k for k in en if k.split(".")[0] in ("help", "config", "settings", "cmd")]
+    assert wanted and [k for k in wanted if k not in fr] == []
+
+
+def test_every_key_the_code_names_exists_in_english() -> None:
+    en = catalogue(DEFAULT)
+    used: set[str] = set()
+    for name in USERS:
+        used |= set(KEY.findall((ROOT / name).read_text(encoding="utf-8")))
+    # Keys built at run time (f-strings):
+    for page in PAGES:
+        used |= {f"help.pages.{page}.title", f"help.pages.{page}.body"}
+    used |= {f"config.show.default_action.{a}" for a in ("pass", "computer")}
+    used |= {f"config.show.abandon_action.{a}" for a in ("computer", "forfeit")}
+    used |= {f"config.show.computer.{v}" for v in ("on", "off")}
+    used |= {f"settings.{k}.{v}" for k in ("dm", "auto_pass") for v in ("on", "off")}
+    used |= {f"ruleset.{r}" for r in ("zero", "rotl")} | {"system.dif"}
+    used |= {f"language.{code}" for code in SUPPORTED}
+    assert len(used) > 50
+    assert sorted(k for k in used if k not in en) == []
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_command_texts_fit_discords_limits(language: str) -> None:
+    for key, text in catalogue(language).items():
+        if key.startswith(("cmd.", "choice.")):
+            assert 1 <= len(text) <= 100, (key, len(text))
+        if key.startswith("help.pages.") and key.endswith(".title"):
+            assert len(text) <= 100, key  # a select option's label
+
+
+def test_a_bare_yaml_boolean_key_is_refused() -> None:
+    with pytest.raises(ValueError, match="quoted"):
+        i18n._flatten(yaml.safe_load("settings:\n  on: 'x'\n"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -29,7 +29,7 @@ from bot.settings import (
     allowed_list,
     parse_fractions,
 )
-from cogs.help import cmd_text
+from cogs.help import choices, cmd_text
 from cogs.ui import guarded, reply, service_of
 
 if TYPE_CHECKING:
@@ -275,10 +275,11 @@ class AdminCog(commands.Cog):
         name="default-action", description=cmd_text("cmd.config.default-action.description")
     )
     @app_commands.describe(action=cmd_text("cmd.config.default-action.param.action"))
+    @app_commands.choices(action=choices("choice", ("pass", "computer")))
     async def default_action(
-        self, interaction: discord.Interaction, action: Literal["pass", "computer"]
+        self, interaction: discord.Interaction, action: app_commands.Choice[str]
     ) -> None:
-        change = self._deadlines(interaction.guild_id, default_action=action)
+        change = self._deadlines(interaction.guild_id, default_action=action.value)
         await self._run(interaction, change, ("default-action",))
 
     @config.command(name="computer", description=cmd_text("cmd.config.computer.description"))
@@ -293,17 +294,18 @@ class AdminCog(commands.Cog):
         action=cmd_text("cmd.config.abandonment.param.action"),
         substitute_hours=cmd_text("cmd.config.abandonment.param.substitute_hours"),
     )
+    @app_commands.choices(action=choices("choice", ("computer", "forfeit")))
     async def abandonment(
         self,
         interaction: discord.Interaction,
         after: app_commands.Range[int, 0, 50] | None = None,
-        action: Literal["computer", "forfeit"] | None = None,
+        action: app_commands.Choice[str] | None = None,
         substitute_hours: app_commands.Range[float, 0.0, 720.0] | None = None,
     ) -> None:
         change = self._deadlines(
             interaction.guild_id,
             abandon_after=after,
-            abandon_action=action,
+            abandon_action=action.value if action is not None else None,
             substitute_hours=substitute_hours,
         )
         await self._run(interaction, change, ("abandonment",))
@@ -321,13 +323,14 @@ class AdminCog(commands.Cog):
         ruleset=cmd_text("cmd.config.rulesets.param.ruleset"),
         allowed=cmd_text("cmd.config.rulesets.param.allowed"),
     )
+    @app_commands.choices(ruleset=choices("ruleset", RULESETS))
     async def rulesets(
-        self, interaction: discord.Interaction, ruleset: Literal["zero", "rotl"], allowed: bool
+        self, interaction: discord.Interaction, ruleset: app_commands.Choice[str], allowed: bool
     ) -> None:
         guild_id = interaction.guild_id
 
         async def change(current: GuildSettings) -> GuildSettings:
-            chosen = allowed_list(current.rulesets, RULESETS, ruleset, allowed)
+            chosen = allowed_list(current.rulesets, RULESETS, ruleset.value, allowed)
             if not chosen:
                 raise SettingsError("config.error.no_ruleset")
             return await self._top(guild_id, rulesets=chosen)(current)
@@ -339,13 +342,14 @@ class AdminCog(commands.Cog):
         system=cmd_text("cmd.config.systems.param.system"),
         allowed=cmd_text("cmd.config.systems.param.allowed"),
     )
+    @app_commands.choices(system=choices("system", tuple(SYSTEMS)))
     async def systems(
-        self, interaction: discord.Interaction, system: Literal["dif"], allowed: bool
+        self, interaction: discord.Interaction, system: app_commands.Choice[str], allowed: bool
     ) -> None:
         guild_id = interaction.guild_id
 
         async def change(current: GuildSettings) -> GuildSettings:
-            chosen = allowed_list(current.systems, tuple(SYSTEMS), system, allowed)
+            chosen = allowed_list(current.systems, tuple(SYSTEMS), system.value, allowed)
             if not chosen:
                 raise SettingsError("config.error.no_system")
             return await self._top(guild_id, systems=chosen)(current)

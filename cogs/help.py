@@ -10,6 +10,7 @@ ephemeral message in place.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,6 +31,7 @@ __all__ = [
     "HelpCog",
     "HelpTopicSelect",
     "Translator",
+    "choices",
     "cmd_text",
     "help_view",
     "language_of",
@@ -54,6 +56,12 @@ def cmd_text(key: str) -> locale_str:
     """A command's description or option text: English from the catalogue, with its
     key, so :class:`Translator` can localise it."""
     return locale_str(t(key), key=key)
+
+
+def choices(prefix: str, values: Iterable[str]) -> list[app_commands.Choice[str]]:
+    """Options' choices named from the catalogue (``<prefix>.<value>``), so the
+    translator localises them; the values stay as they are."""
+    return [app_commands.Choice(name=cmd_text(f"{prefix}.{v}"), value=v) for v in values]
 
 
 async def language_of(interaction: discord.Interaction) -> str:

@@ -6,7 +6,7 @@ Stored by :class:`bot.settings.PlayerSettings` in the storage's user settings;
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.settings import PlayerSettings
-from cogs.help import cmd_text, language_of
+from cogs.help import choices, cmd_text, language_of
 from cogs.ui import guarded, reply, service_of
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SettingsCog"]
 
-OnOff = Literal["on", "off"]
+ON_OFF = choices("choice", ("on", "off"))
 
 
 class SettingsCog(commands.Cog):
@@ -51,20 +51,24 @@ class SettingsCog(commands.Cog):
 
     @settings.command(name="dm", description=cmd_text("cmd.settings.dm.description"))
     @app_commands.describe(enabled=cmd_text("cmd.settings.dm.param.enabled"))
-    async def dm(self, interaction: discord.Interaction, enabled: OnOff) -> None:
-        await self._set(interaction, "dm", enabled)
+    @app_commands.choices(enabled=ON_OFF)
+    async def dm(self, interaction: discord.Interaction, enabled: app_commands.Choice[str]) -> None:
+        await self._set(interaction, "dm", enabled.value == "on")
 
     @settings.command(name="auto-pass", description=cmd_text("cmd.settings.auto-pass.description"))
     @app_commands.describe(enabled=cmd_text("cmd.settings.auto-pass.param.enabled"))
-    async def auto_pass(self, interaction: discord.Interaction, enabled: OnOff) -> None:
-        await self._set(interaction, "auto_pass", enabled)
+    @app_commands.choices(enabled=ON_OFF)
+    async def auto_pass(
+        self, interaction: discord.Interaction, enabled: app_commands.Choice[str]
+    ) -> None:
+        await self._set(interaction, "auto_pass", enabled.value == "on")
 
-    async def _set(self, interaction: discord.Interaction, key: str, value: OnOff) -> None:
+    async def _set(self, interaction: discord.Interaction, key: str, on: bool) -> None:
         async def work() -> None:
             language = await language_of(interaction)
             storage = service_of(interaction).storage
-            await PlayerSettings.update(storage, interaction.user.id, **{key: value == "on"})
-            await reply(interaction, t(f"settings.{key}.{value}", language))
+            await PlayerSettings.update(storage, interaction.user.id, **{key: on})
+            await reply(interaction, t(f"settings.{key}.{'on' if on else 'off'}", language))
 
         await guarded(interaction, work)
 

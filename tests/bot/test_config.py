@@ -217,6 +217,9 @@ async def test_config_messages_follow_the_admins_locale(fake: FakeDiscord, tmp_p
     # Command descriptions are localised through the translator.
     config = next(c for cmds in fake.commands.values() for c in cmds if c["name"] == "config")
     assert config["description_localizations"]["fr"].startswith("Réglages du serveur")
+    action = next(o for o in config["options"] if o["name"] == "default-action")["options"][0]
+    names = {c["value"]: c.get("name_localizations", {}).get("fr") for c in action["choices"]}
+    assert names == {"pass": "passer", "computer": "ordinateur"}
 
 
 # ---------------------------------------------------------------- /settings

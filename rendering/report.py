@@ -1,0 +1,246 @@
+"""The after-action report of a finished dogfight, as a picture.
+
+:class:`ReportView` is what the report shows, as plain public data: the result, VP
+by side, each aircraft's fate, hits given and taken, and the decisive exchanges.
+The bot computes it from the replayed game (:mod:`bot.history`); this module only
+lays it out and paints it, with the shapes, fonts and painter of the picture of the
+sky (:mod:`rendering.shapes`, :mod:`rendering.table`).
+
+The picture is 960 px wide with no text under 22 px, like the picture of the sky,
+so it stays legible once Discord shrinks it to a phone's width. Side colours come
+with the side's marker glyph and name, never colour alone. The output depends on
+the view only: the same report always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.dif.components import Ruleset, Side
+from rendering.fonts import Face
+from rendering.shapes import (
+    MIN_TEXT_SIZE,
+    RGB,
+    Box,
+    Item,
+    Layout,
+    Rect,
+    Text,
+    fit_text,
+    wrap_text,
+)
+from rendering.table import draw_layout, encode_png
+
+__all__ = [
+    "FATES",
+    "AircraftLine",
+    "ExchangeLine",
+    "ReportView",
+    "layout_report",
+    "render_report",
+]
+
+FATES = ("shot down", "damaged", "evaded", "unharmed")
+"""An aircraft's fate, worst first."""
+
+
+@dataclass(frozen=True, slots=True)
+class AircraftLine:
+    """One aircraft of the report."""
+
+    ref: str
+    """The aircraft as it started: ``A1L`` (leader) or ``A1W`` (wingman)."""
+    side: Side
+    label: str
+    """``Buffalo I (A1 leader)``, ``Ki-43 Oscar (wingman of X1, promoted)``."""
+    player: str
+    """Who flew it (display name)."""
+    fate: str
+    """One of :data:`FATES`."""
+    detail: str
+    """How: ``by Ki-43 Oscar (X1 leader), turn 3``, ``damaged, then evaded``..."""
+    hits_taken: int
+    hits_given: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeLine:
+    """An attack that shot down or damaged an aircraft."""
+
+    turn: int
+    text: str
+    """``Ki-43 Oscar (X1 leader) → Buffalo I (A1 leader), In My Sights (2B/3D): shot down``."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReportView:
+    """Everything the after-action report shows (public information only)."""
+
+    title: str
+    """``Dogfight #12: after-action report``."""
+    ruleset: Ruleset
+    verdict: str
+    winner: Side | None
+    vp: dict[Side, int]
+    turns: int
+    """Game turns played."""
+    aircraft: tuple[AircraftLine, ...]
+    exchanges: tuple[ExchangeLine, ...]
+
+
+# --- layout -------------------------------------------------------------------
+
+WIDTH = 960
+MAX_EXCHANGES = 12
+"""Decisive exchanges drawn at most (the message text lists them all)."""
+
+_M = 20  # outer margin
+_PAD = 16  # inside a card
+_INK: RGB = (17, 24, 39)
+_MUTED: RGB = (75, 85, 99)
+_WHITE: RGB = (255, 255, 255)
+_PAGE: RGB = (241, 245, 249)
+_HEADER_BG: RGB = (15, 23, 42)
+_HEADER_SUB: RGB = (203, 213, 225)
+_CARD_BG: RGB = (255, 255, 255)
+_CARD_BORDER: RGB = (100, 116, 139)
+_GOLD_LIGHT: RGB = (252, 211, 77)
+_SIDE: dict[Side, RGB] = {Side.ALLIED: (29, 78, 216), Side.AXIS: (185, 28, 28)}
+_SIDE_ON_DARK: dict[Side, RGB] = {Side.ALLIED: (147, 197, 253), Side.AXIS: (252, 165, 165)}
+_MARKER: dict[Side, str] = {Side.ALLIED: "●", Side.AXIS: "◆"}
+_FATE_BG: dict[str, RGB] = {
+    "shot down": (55, 65, 81),
+    "damaged": (251, 191, 36),
+    "evaded": (15, 118, 110),
+    "unharmed": (22, 101, 52),
+}
+_FATE_INK: dict[str, RGB] = {
+    "shot down": _WHITE,
+    "damaged": _INK,
+    "evaded": _WHITE,
+    "unharmed": _WHITE,
+}
+
+
+class _Column:
+    """Items stacked top to bottom."""
+
+    def __init__(self) -> None:
+        self.items: list[Item] = []
+        self.y = 0
+
+    def text(self, x: int, text: str, face: Face, size: int, fill: RGB, height: int) -> None:
+        self.items.append(Text(x, self.y + height // 2, text, face, size, fill))
+        self.y += height
+
+
+def _header(report: ReportView, col: _Column) -> None:
+    rs = report.ruleset
+    title, size = fit_text(report.title, Face.BOLD, 32, WIDTH - 2 * _M)
+    lines: list[tuple[str, Face, int, RGB]] = [(title, Face.BOLD, size, _WHITE)]
+    for part in wrap_text(report.verdict, Face.BOLD, 28, WIDTH - 2 * _M):
+        lines.append((part, Face.BOLD, 28, _GOLD_LIGHT))
+    turns = f"{report.turns} game turn{'s' if report.turns != 1 else ''}"
+    vp = " · ".join(
+        f"{_MARKER[s]} {s.label(rs)} {report.vp.get(s, 0)} VP" for s in (Side.ALLIED, Side.AXIS)
+    )
+    sub = fit_text(f"{vp} · {turns}", Face.REGULAR, 24, WIDTH - 2 * _M)
+    top = col.y
+    height = _PAD + sum(44 if size > 28 else 38 for _, _, size, _ in lines) + 36 + _PAD
+    col.items.append(Box(Rect(0, top, WIDTH, top + height), _HEADER_BG))
+    col.y += _PAD
+    for text, face, size, fill in lines:
+        col.text(_M, text, face, size, fill, 44 if size > 28 else 38)
+    col.text(_M, sub[0], Face.REGULAR, sub[1], _HEADER_SUB, 36)
+    col.y = top + height
+
+
+def _aircraft_card(line: AircraftLine, rs: Ruleset, col: _Column) -> None:
+    x0, x1 = _M, WIDTH - _M
+    inner = x1 - x0 - 2 * _PAD
+    top = col.y
+    strip_h, name_h, row_h = 34, 40, 34
+    detail = wrap_text(line.detail, Face.REGULAR, 22, inner) if line.detail else []
+    height = strip_h + name_h + row_h * (1 + len(detail)) + _PAD // 2
+    side = line.side
+    col.items.append(
+        Box(Rect(x0, top, x1, top + height), _CARD_BG, _CARD_BORDER, width=2, radius=10)
+    )
+    col.items.append(Box(Rect(x0, top, x1, top + strip_h), _SIDE[side], radius=10))
+    col.items.append(Box(Rect(x0, top + strip_h - 10, x1, top + strip_h), _SIDE[side]))
+    who = fit_text(f"{_MARKER[side]} {side.label(rs)} · {line.player}", Face.BOLD, 22, inner - 180)
+    col.items.append(Text(x0 + _PAD, top + strip_h // 2, who[0], Face.BOLD, who[1], _WHITE))
+    # The fate badge, right-aligned in the strip: words, not only a colour.
+    badge = line.fate.upper()
+    bw = 170
+    col.items.append(
+        Box(
+            Rect(x1 - _PAD - bw, top + 4, x1 - _PAD, top + strip_h - 4),
+            _FATE_BG.get(line.fate, _MUTED),
+            _WHITE,
+            width=1,
+            radius=6,
+        )
+    )
+    col.items.append(
+        Text(
+            x1 - _PAD - bw // 2,
+            top + strip_h // 2,
+            fit_text(badge, Face.BOLD, 22, bw - 8)[0],
+            Face.BOLD,
+            MIN_TEXT_SIZE,
+            _FATE_INK.get(line.fate, _WHITE),
+            anchor="mm",
+        )
+    )
+    col.y = top + strip_h
+    name = fit_text(line.label, Face.CONDENSED, 28, inner)
+    col.text(x0 + _PAD, name[0], Face.CONDENSED, name[1], _INK, name_h)
+    hits = (
+        f"Hits taken {line.hits_taken} · hits given {line.hits_given}"
+        if line.hits_given or line.hits_taken
+        else "No hits taken or given"
+    )
+    col.text(x0 + _PAD, hits, Face.BOLD, 22, _INK, row_h)
+    for part in detail:
+        col.text(x0 + _PAD, part, Face.REGULAR, 22, _MUTED, row_h)
+    col.y = top + height + 12
+
+
+def _section(title: str, col: _Column) -> None:
+    col.y += 6
+    col.text(_M, title, Face.BOLD, 26, _INK, 44)
+
+
+def layout_report(report: ReportView) -> Layout:
+    """The report as shapes: header, one card per aircraft (Allied first), exchanges."""
+    col = _Column()
+    _header(report, col)
+    col.y += 12
+    rs = report.ruleset
+    for side in (Side.ALLIED, Side.AXIS):
+        planes = [a for a in report.aircraft if a.side is side]
+        if not planes:
+            continue
+        _section(f"{_MARKER[side]} {side.label(rs)}", col)
+        for line in planes:
+            _aircraft_card(line, rs, col)
+    _section("Decisive exchanges", col)
+    shown = report.exchanges[:MAX_EXCHANGES]
+    if not shown:
+        col.text(_M, "No aircraft was shot down or damaged.", Face.REGULAR, 22, _MUTED, 34)
+    for x in shown:
+        parts = wrap_text(f"Turn {x.turn}: {x.text}", Face.REGULAR, 22, WIDTH - 2 * _M - 16)
+        for i, part in enumerate(parts):
+            col.text(_M + (16 if i else 0), part, Face.REGULAR, 22, _INK, 32)
+        col.y += 6
+    if len(report.exchanges) > len(shown):
+        more = len(report.exchanges) - len(shown)
+        col.text(_M, f"…and {more} more (see /game log).", Face.REGULAR, 22, _MUTED, 34)
+    col.y += _M
+    return Layout(WIDTH, col.y, _PAGE, tuple(col.items))
+
+
+def render_report(report: ReportView) -> bytes:
+    """The after-action report as PNG bytes (deterministic)."""
+    return encode_png(draw_layout(layout_report(report)))

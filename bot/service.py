@@ -706,15 +706,24 @@ class GameService:
                 raise UserError(_validation_message(exc)) from exc
             except EngineError as exc:
                 raise UserError(str(exc)) from exc
+            from bot import history  # the seed commitment (see bot.history)
+
+            commitment = history.seed_commitment(game.id, game.record.seed)
             record = await self.storage.update_game(
                 game.id,
                 game.record.version,
                 status=GameStatus.ACTIVE,
-                options={**game.record.options, "setup": setup.model_dump(mode="json")},
+                options={
+                    **game.record.options,
+                    "setup": setup.model_dump(mode="json"),
+                    "commitment": commitment,
+                },
             )
             game = LoadedGame(record, game.seats, setup, state)
             self._remember(game)
-            return self._outcome(game, None, events, image=True)
+            out = self._outcome(game, None, events, image=True)
+            out.public.append(history.commitment_text(commitment))
+            return out
 
     # ------------------------------------------------------------ play
     async def act(
@@ -975,18 +984,10 @@ class GameService:
             return out
 
     async def public_log(self, game: LoadedGame) -> str:
-        """The public log: each action in canonical notation with its public narration."""
+        """The public log: each action in canonical notation with its public narration
+        (secret parts masked until the game is over: see :mod:`bot.history`)."""
         if game.setup is None:
             return self.lobby_text(game)
-        rows = await self.storage.load_actions(game.id)
-        state, events = self.engine.new_game(game.setup, game.record.seed)
-        lines = [f"# Tally-Ho dogfight #{game.id} ({game.record.ruleset}, {game.setup.year})", ""]
-        lines += [e.text for e in events if e.public]
-        secret = game.state is not None and game.state.step == "setup"
-        for r in rows:
-            state, events = self.engine.apply(state, r.seat or "", Action.from_text(r.action))
-            # Altitude picks stay secret until every seat has picked (4.5).
-            shown = "alt ?" if secret and r.action.startswith("alt ") else r.action
-            lines.append(f"[{r.seq}] {r.seat}: {shown}")
-            lines += [f"    {e.text}" for e in events if e.public]
-        return "\n".join(lines) + "\n"
+        from bot.history import archive
+
+        return await archive(self).public_log(game)

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
+from cogs import history
 from cogs.ui import guarded, perform, publish, reply, send_hand, service_of
 
 if TYPE_CHECKING:
@@ -72,19 +73,26 @@ class GameCog(commands.Cog):
 
         await guarded(interaction, work)
 
-    @game.command(name="log", description="The public log of the game as a text file")
+    @game.command(
+        name="log", description="The log as a text file (every hand too, once the game is over)"
+    )
     async def log(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            service = service_of(interaction)
-            game = await service.resolve_game(interaction.channel_id, interaction.user.id)
-            text = await service.public_log(game)
-            await reply(
-                interaction,
-                f"Log of dogfight #{game.id}.",
-                file=discord.File(io.BytesIO(text.encode()), filename=f"dogfight-{game.id}.txt"),
-            )
+        await guarded(interaction, lambda: history.send_log(interaction))
 
-        await guarded(interaction, work)
+    @game.command(name="verify", description="Check a finished game against its seed commitment")
+    async def verify(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: history.send_verify(interaction))
+
+    @game.command(name="replay", description="A finished game as an animation (GIF)")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: history.send_replay(interaction))
+
+    @game.command(name="list", description="The open games of this server and whose move it is")
+    @app_commands.describe(user="Only the games of this player")
+    async def list_games(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
+        await guarded(interaction, lambda: history.send_list(interaction, user))
 
     @game.command(name="resign", description="Resign: your side loses the game")
     async def resign(self, interaction: discord.Interaction, confirm: bool = False) -> None:

@@ -870,6 +870,10 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
                 kwargs["files"] = files
         await channel.send(chunk, allowed_mentions=discord.AllowedMentions(users=True), **kwargs)
         forget_view(kwargs)
+    if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
+        from cogs.history import post_after_action
+
+        await post_after_action(bot, game, channel)
 
 
 async def send_dm(bot: TallyHoBot, user_id: int, text: str, view: discord.ui.View | None) -> bool:

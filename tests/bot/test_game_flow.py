@@ -113,7 +113,9 @@ async def test_whole_game_through_buttons_keeps_hands_private(
     assert pictures and all(data.startswith(b"\x89PNG") for _, data in pictures)
     spectator = bot.service.view(final, None)
     assert all(e.hand is None and e.minihand is None for e in spectator.elements)
-    assert fake.sent_to(thread)[-1]["content"].count("Game over") == 1
+    # The end is announced once; the after-action report follows it (cogs.history).
+    assert fake.sent_to(thread)[-2]["content"].count("Game over") == 1
+    assert "after-action report" in fake.sent_to(thread)[-1]["content"]
     lobby = fake.sent_to(thread)[0]["content"]
     assert "Buffalo I" in lobby and "Ki-43" in lobby and "Finished:" in lobby
 
@@ -286,7 +288,7 @@ async def test_resigning_ends_the_game_and_later_moves_are_refused(
     game = await bot.service.load(game_id)
     assert game.record.status == "finished"
     assert game.record.result is not None and game.record.result["winner"] == "allied"
-    assert "resigns" in fake.sent_to(thread)[-1]["content"]
+    assert "resigns" in fake.sent_to(thread)[-2]["content"]  # then the after-action report
     tok = await fake.slash(alice, "play", channel_id=thread, text="alt M")
     assert "over" in fake.original(tok)["content"]
     tok = await fake.slash(alice, "game status", channel_id=thread)

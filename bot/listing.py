@@ -1,0 +1,155 @@
+"""``/game list``: the open dogfights of a server (or of one player), with whose move
+it is and, once deadlines exist, until when.
+
+No Discord here (the cog formats nothing but calls :func:`list_text`), no rules:
+who is awaited comes from the engine's ``pending``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from bot.service import FORMATS, RULESET_NAMES, decision_words
+from bot.storage import OPEN_STATUSES, GameStatus
+from engine.dif.components import Ruleset
+
+if TYPE_CHECKING:
+    from bot.service import GameService, LoadedGame
+
+__all__ = ["MAX_LISTED", "Awaited", "GameLine", "deadline_of", "list_text", "open_games"]
+
+MAX_LISTED = 20
+"""Games shown at most (newest first); the text says how many more there are."""
+
+
+async def deadline_of(game: LoadedGame, service: GameService) -> datetime | None:
+    """When the decision ``game`` waits on is due; None when there is no deadline.
+
+    HOOK for the deadline scheduler (``bot/deadlines.py``, ``bot/scheduler.py``):
+    return the earliest live deadline of the game's pending decisions (an aware
+    datetime). Until that is wired in, games have no deadline and ``/game list``
+    shows none; it never shows a made-up one.
+    """
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Awaited:
+    """One decision a game waits on."""
+
+    seat: str | None
+    """None for a decision of a whole side (the turn-1 order, 4.7)."""
+    label: str
+    """``Buffalo I (A1)``, or ``the Allied side``."""
+    user_ids: tuple[int, ...]
+    what: str
+    """The decision in words."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    game: LoadedGame
+    awaited: tuple[Awaited, ...]
+    deadline: datetime | None
+
+
+def awaited(service: GameService, game: LoadedGame) -> tuple[Awaited, ...]:
+    """Who the game waits on now, one entry per seat (or side), from the engine."""
+    state = game.state
+    if state is None or game.record.status is not GameStatus.ACTIVE:
+        return ()
+    out: dict[str, Awaited] = {}
+    for p in service.engine.pending(state):
+        if p.kind == "order":
+            side, _ = service.engine.order_choice(state)
+            key = f"side:{side.value}"
+            users = tuple(
+                dict.fromkeys(
+                    uid
+                    for q in service.engine.pending(state)
+                    if q.kind == "order" and (uid := game.holder(q.seat)) is not None
+                )
+            )
+            label = f"the {side.label(Ruleset(state.ruleset))} side"
+            out.setdefault(key, Awaited(None, label, users, decision_words(p.kind)))
+            continue
+        holder = game.holder(p.seat)
+        out.setdefault(
+            p.seat,
+            Awaited(
+                p.seat,
+                service.element_label(state, p.seat),
+                (holder,) if holder is not None else (),
+                decision_words(p.kind),
+            ),
+        )
+    return tuple(out.values())
+
+
+async def open_games(
+    service: GameService, guild_id: int, user_id: int | None = None
+) -> tuple[list[GameLine], int]:
+    """The open games of a server (of one player if ``user_id``), newest first, at most
+    :data:`MAX_LISTED`; and how many there are in all."""
+    if user_id is None:
+        records = await service.storage.list_games(guild_id, statuses=OPEN_STATUSES)
+        ids = [r.id for r in records]
+    else:
+        seats = await service.storage.seats_of_user(user_id, statuses=OPEN_STATUSES)
+        ids = []
+        for game_id in sorted({s.game_id for s in seats}):
+            record = await service.storage.get_game(game_id)
+            if record is not None and record.guild_id == guild_id:
+                ids.append(game_id)  # another server's game is not this server's business
+    newest = sorted(ids, reverse=True)[:MAX_LISTED]
+    games = [await service.load(game_id) for game_id in newest]
+    lines = [GameLine(g, awaited(service, g), await deadline_of(g, service)) for g in games]
+    return lines, len(ids)
+
+
+def _when(deadline: datetime) -> str:
+    """A Discord timestamp: every reader sees it in their own time zone."""
+    return f"<t:{int(deadline.timestamp())}:R>"
+
+
+def list_text(
+    service: GameService, lines: list[GameLine], total: int, *, user_id: int | None = None
+) -> str:
+    """The ``/game list`` answer (Discord markdown, under 2000 characters)."""
+    whose = f"of <@{user_id}>" if user_id is not None else "in this server"
+    if not lines:
+        hint = "" if user_id is not None else " Start one with `/dogfight new`."
+        return f"No open dogfight {whose}.{hint}"
+    out = [f"**Open dogfights {whose}** ({total}):"]
+    for line in lines:
+        g = line.game
+        rec = g.record
+        where = f"<#{rec.thread_id}>" if rec.thread_id else "(no thread)"
+        rs = RULESET_NAMES.get(Ruleset(rec.ruleset), rec.ruleset)
+        head = f"**#{g.id}** {where} · {rs} {rec.options.get('year', '')} · {g.format}"
+        if rec.status is GameStatus.LOBBY:
+            fixed = FORMATS.get(g.format, ())
+            seats = f"{len(g.seats)}/{len(fixed)} seats" if fixed else f"{len(g.seats)} seats"
+            head += f" · lobby, {seats}, host <@{rec.host_id}>"
+        else:
+            turn = g.state.turn if g.state is not None else 0
+            head += f" · turn {turn}"
+            waits = [
+                f"{a.label} "
+                + (" ".join(f"<@{u}>" for u in a.user_ids) or "(empty seat)")
+                + f": {a.what}"
+                for a in line.awaited
+            ]
+            if waits:
+                head += " · ➡ " + "; ".join(waits)
+            if line.deadline is not None:
+                head += f" · due {_when(line.deadline)}"
+        out.append(f"• {head}")
+    text = "\n".join(out)
+    if len(text) > 1900:
+        text = text[:1880].rsplit("\n", 1)[0] + "\n…"
+    elif total > len(lines):
+        text += f"\n…and {total - len(lines)} more."
+    return text

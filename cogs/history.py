@@ -1,0 +1,132 @@
+"""Spectators and history on Discord: ``/game log``, ``/game verify``, ``/game
+replay``, ``/game list``, and the after-action report posted when a game ends.
+
+Thin on purpose: the commands themselves are declared in :mod:`cogs.game` (one
+``/game`` group) and call these functions through the ``guarded`` boundary; the
+work is in :mod:`bot.history` and :mod:`bot.listing`, the pictures in
+:mod:`rendering.report` and :mod:`rendering.replay`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import UserError
+from bot.history import archive, report_text
+from bot.listing import list_text, open_games
+from cogs.ui import reply, service_of
+
+if TYPE_CHECKING:
+    from bot.app import TallyHoBot
+    from bot.service import LoadedGame
+
+__all__ = ["post_after_action", "send_list", "send_log", "send_replay", "send_verify"]
+
+log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def _file(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+async def send_log(interaction: discord.Interaction) -> None:
+    """The public log as a text file; once the game is over, the full log as well."""
+    service = service_of(interaction)
+    game = await service.resolve_game(interaction.channel_id, interaction.user.id)
+    if game.setup is None:
+        raise UserError("The dogfight has not started yet: there is no log to show.")
+    files = await archive(service).log_files(game)
+    if len(files) > 1:
+        text = (
+            f"Logs of dogfight #{game.id}: the public log, and the full log with every "
+            "hand and card drawn. Check either with `python -m bot verify FILE`."
+        )
+    else:
+        text = (
+            f"Public log of dogfight #{game.id}. Hands, cards drawn and the seed stay "
+            "hidden until the game is over."
+        )
+    await reply(interaction, text, files=[_file(t.encode(), name) for name, t in files])
+
+
+async def send_verify(interaction: discord.Interaction) -> None:
+    """Replay a finished game from its revealed seed and say whether it checks out."""
+    service = service_of(interaction)
+    game = await service.resolve_game(interaction.channel_id, interaction.user.id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    result = await archive(service).verify(game)
+    text = f"**Dogfight #{game.id}: verification**\n{result.text()}"
+    await reply(interaction, text)
+
+
+async def send_replay(interaction: discord.Interaction) -> None:
+    """An animated GIF of a finished game, one frame per player-turn."""
+    service = service_of(interaction)
+    game = await service.resolve_game(interaction.channel_id, interaction.user.id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        gif = await archive(service).replay_gif(game)
+    except ValueError as exc:
+        raise UserError(
+            "This dogfight is too long for an animation under Discord's 8 MB limit; "
+            "`/game log` has every move."
+        ) from exc
+    await reply(
+        interaction,
+        f"Replay of dogfight #{game.id}: the sky after every player-turn.",
+        file=_file(gif, f"dogfight-{game.id}-replay.gif"),
+    )
+
+
+async def send_list(interaction: discord.Interaction, user: discord.abc.User | None) -> None:
+    """The open games of this server (or of ``user``), with whose move it is."""
+    if interaction.guild_id is None:
+        raise UserError("Use /game list in a server.")
+    service = service_of(interaction)
+    lines, total = await open_games(
+        service, interaction.guild_id, user.id if user is not None else None
+    )
+    text = list_text(service, lines, total, user_id=user.id if user is not None else None)
+    await reply(interaction, text, allowed_mentions=NO_MENTIONS)
+
+
+async def post_after_action(
+    bot: TallyHoBot, game: LoadedGame, channel: discord.abc.Messageable
+) -> None:
+    """Once a game ends: the after-action report (words and picture) and the seed.
+
+    The game's end is already committed and announced when this runs, so a failure
+    here is logged and the seed is revealed anyway, rather than told to the player
+    who made the last move as a failure of that move.
+    """
+    history = archive(bot.service)
+    files: list[discord.File] = []
+    text = ""
+    try:
+        report = await history.report(game)
+        from rendering.report import render_report
+
+        png = await asyncio.to_thread(render_report, report)
+        files.append(_file(png, "report.png"))
+        text = report_text(report, limit=1500) + "\n"
+    except Exception:
+        log.exception("after-action report of game %s failed", game.id)
+    commitment = game.record.options.get("commitment")
+    text += f"🔓 The seed was `{game.record.seed}`"
+    text += f" (commitment `sha256:{commitment}`)." if commitment else "."
+    text += (
+        " `/game verify` replays the game from it; `/game log` gives the full log with "
+        "every hand, `/game replay` the whole fight as an animation."
+    )
+    try:
+        extra: dict[str, Any] = {"files": files} if files else {}
+        await channel.send(text[:2000], allowed_mentions=NO_MENTIONS, **extra)
+    except discord.HTTPException:
+        log.warning("could not post the after-action report of game %s", game.id, exc_info=True)

@@ -9,6 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import Clock
+from bot.operations import DeadlineOps
 from bot.service import GameService
 from bot.storage.sqlite import SQLiteStorage
 from engine.dif.game import DifEngine, default_engine
@@ -33,6 +35,7 @@ class TallyHoBot(commands.Bot):
         engine: DifEngine | None = None,
         seed_source: Callable[[], int] | None = None,
         sync_commands: bool = True,
+        clock: Clock | None = None,
     ) -> None:
         intents = discord.Intents.default()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
@@ -42,6 +45,8 @@ class TallyHoBot(commands.Bot):
         self._seed_source = seed_source
         self._sync = sync_commands
         self.storage: SQLiteStorage | None = None
+        self.clock = clock
+        self.deadlines: DeadlineOps | None = None
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -65,9 +70,19 @@ class TallyHoBot(commands.Bot):
             else:
                 await self.tree.sync()
         open_games = await self.storage.list_open_games()
-        log.info("ready: %d open game(s) in %s", len(open_games), self.database)
+        self.deadlines = DeadlineOps(self, clock=self.clock)
+        live = await self.deadlines.start()  # overdue deadlines fire once, now
+        log.info(
+            "ready: %d open game(s), %d live deadline(s) in %s",
+            len(open_games),
+            live,
+            self.database,
+        )
 
     async def close(self) -> None:
+        if self.deadlines is not None:
+            await self.deadlines.stop()
+            self.deadlines = None
         await super().close()
         if self.storage is not None:
             await self.storage.close()

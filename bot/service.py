@@ -14,21 +14,25 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from pydantic import ValidationError
 
 from bot.errors import UserError
 from bot.storage import GameRecord, GameStatus, SeatRecord, StaleGameVersion, Storage
+from bot.storage.base import DeadlineClosed
 from bot.storage.locks import GameLocks
 from engine.core.errors import EngineError
 from engine.core.events import Event
 from engine.dif import balance
 from engine.dif.actions import COUNTER, Action
+from engine.dif.ai import RandomPlayer
 from engine.dif.components import Aircraft, Altitude, Ruleset, Side
 from engine.dif.game import DifEngine, Pending
+from engine.dif.orders import Order, expired, order_action
 from engine.dif.setup import MAX_AIRCRAFT, DifSetup, ElementSetup
 from engine.dif.state import GameState
 from engine.dif.view import DifView
@@ -52,6 +56,20 @@ SIDE_MARK = {Side.ALLIED: "●", Side.AXIS: "◆"}
 """The side markers of the picture of the sky (rendering.layout)."""
 SIMULTANEOUS = frozenset({"altitude", "redraw"})
 """Decisions every seat takes at once, in any order (secret picks, Combat Vision)."""
+
+
+RESPONSE_MODES = ("normal", "fast", "fog")
+"""How response windows behave (chosen at creation): ``normal``, each waits for the
+defender (up to the response deadline); ``fast``, a defender holding no legal response
+is passed at once, which tells everyone so; ``fog``, every window lasts the same short
+time (``FOG_MINUTES``) unless answered, whatever the hand, so its length says nothing."""
+FOG_MINUTES = 15
+RESPONSE_MODE_TEXT = {
+    "fast": "⚡ Fast responses: a defender holding no legal response is passed at once, "
+    "so everyone sees that they had none.",
+    "fog": f"🌫 Fog: every response window stays open {FOG_MINUTES} minutes unless answered, "
+    "whatever the hand; then no response.",
+}
 
 
 def seat_side(seat: str) -> Side:
@@ -281,6 +299,10 @@ class GameService:
         self._cache: OrderedDict[int, LoadedGame] = OrderedDict()
         self._cache_size = cache_size
         self.setup_filter: Callable[[DifSetup], DifSetup] | None = None
+        self.listeners: list[Callable[[LoadedGame, str | None], Awaitable[None]]] = []
+        """Called after every committed change of a game, under its lock, with the
+        seat that acted (None: the game started, or a deadline's default action):
+        the deadline scheduler keeps its deadlines in line with the pending decisions."""
         """Tests only: rewrites the lobby's setup at the start, e.g. to fix hands,
         the top of the deck or altitudes (the test-only fields of DifSetup)."""
 
@@ -374,11 +396,24 @@ class GameService:
         to_the_death: bool,
         format: str = "1v1",
         vp_bonus: bool = False,
+        responses: str = "normal",
+        turn_hours: float | None = None,
+        response_hours: float | None = None,
     ) -> LoadedGame:
         if not 1930 <= year <= 1950:
             raise UserError("Pick a year between 1930 and 1950.")
         if format not in FORMATS:
             raise UserError(f"Unknown format {format!r}: use {', '.join(FORMATS)}.")
+        if responses not in RESPONSE_MODES:
+            raise UserError(f"Unknown response mode {responses!r}: use normal, fast or fog.")
+        deadlines: dict[str, float] = {}
+        for key, hours in (("turn_hours", turn_hours), ("response_hours", response_hours)):
+            if hours is not None:
+                if not 0 < hours <= 24 * 60:
+                    raise UserError("A deadline is between a few minutes and 60 days (in hours).")
+                deadlines[key] = hours
+        if responses == "fog":  # every response window lasts the same short time
+            deadlines["response_hours"] = FOG_MINUTES / 60
         record = await self.storage.create_game(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -391,8 +426,13 @@ class GameService:
                 "to_the_death": to_the_death,
                 "format": format,
                 "vp_bonus": vp_bonus,
+                "responses": responses,
             },
         )
+        settings: dict[str, Any] = {"responses": responses}
+        if deadlines:
+            settings["deadlines"] = deadlines
+        await self.storage.put_game_settings(record.id, settings)
         game = LoadedGame(record, [])
         self._remember(game)
         return game
@@ -586,6 +626,9 @@ class GameService:
             f"**Dogfight #{game.id}**: {RULESET_NAMES[rs]}, {o['year']}, {fmt}"
             f"{', to the death' if o.get('to_the_death') else ', six turns'}."
         ]
+        mode = o.get("responses", "normal")
+        if mode != "normal":
+            lines.append(RESPONSE_MODE_TEXT[mode])
         elements = self.lobby_elements(game)
         points = balance.side_points(elements, self.engine.aircraft)
         open_seats = self.open_seats(game) if game.record.status is GameStatus.LOBBY else []
@@ -721,6 +764,7 @@ class GameService:
             )
             game = LoadedGame(record, game.seats, setup, state)
             self._remember(game)
+            await self._changed(game, None)
             out = self._outcome(game, None, events, image=True)
             out.public.append(history.commitment_text(commitment))
             return out
@@ -750,25 +794,149 @@ class GameService:
             before_active = state.active
             before = {(p.seat, p.kind) for p in self.engine.pending(state)}
             try:
-                new_version = await self.storage.append_action(
-                    game.id, game.record.version, seat, str(action)
-                )
+                game = await self._commit(game, seat, action, new_state)
             except StaleGameVersion as exc:
                 self._cache.pop(game.id, None)
                 raise UserError(
                     "Someone else moved at the same moment; nothing was changed. Please try again."
                 ) from exc
-            finished = new_state.step == "over"
-            record = game.record.model_copy(
-                update={"version": new_version, "last_seq": game.record.last_seq + 1}
+            game, events = await self._auto_moves(game, events)
+            await self._changed(game, seat)
+            assert game.state is not None
+            turn_over = game.state.step == "over" or game.state.active != before_active
+            return self._outcome(game, seat, events, image=turn_over, before=before)
+
+    async def _commit(
+        self,
+        game: LoadedGame,
+        seat: str,
+        action: Action,
+        new_state: GameState,
+        *,
+        deadline_id: int | None = None,
+    ) -> LoadedGame:
+        """Append one applied action to the log (under the game's lock) and return the
+        game after it. A deadline's default action closes its deadline in the same
+        transaction. Raises StaleGameVersion if someone moved meanwhile."""
+        if deadline_id is None:
+            new_version = await self.storage.append_action(
+                game.id, game.record.version, seat, str(action)
             )
-            if finished:
-                record = await self.storage.update_game(
-                    game.id, new_version, status=GameStatus.FINISHED, result=new_state.result
-                )
-            game = LoadedGame(record, game.seats, game.setup, new_state)
-            self._remember(game)
-            turn_over = finished or new_state.active != before_active
+        else:
+            new_version = await self.storage.append_deadline_action(
+                deadline_id, game.record.version, str(action)
+            )
+        record = game.record.model_copy(
+            update={"version": new_version, "last_seq": game.record.last_seq + 1}
+        )
+        if new_state.step == "over":
+            record = await self.storage.update_game(
+                game.id, new_version, status=GameStatus.FINISHED, result=new_state.result
+            )
+        game = LoadedGame(record, game.seats, game.setup, new_state)
+        self._remember(game)
+        return game
+
+    async def _changed(self, game: LoadedGame, actor: str | None) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(game, actor)
+            except Exception:  # a listener must never undo or block a committed move
+                log.exception("game %s: a change listener failed", game.id)
+
+    async def game_settings(self, game_id: int) -> dict[str, Any]:
+        record = await self.storage.get_game_settings(game_id)
+        return dict(record.settings) if record is not None else {}
+
+    async def _auto_moves(
+        self, game: LoadedGame, events: list[Event]
+    ) -> tuple[LoadedGame, list[Event]]:
+        """Moves made for a seat without asking, each logged like any other action:
+
+        * a game in ``fast`` response mode passes at once for a defender who holds no
+          legal response, and says so (this mode reveals it, everyone was told);
+        * a seat's standing orders (``/game orders``) choose among its legal actions.
+        """
+        events = list(events)
+        for _ in range(200):  # every auto move is a real decision: a game cannot loop
+            state = game.state
+            if state is None or state.step == "over":
+                break
+            await self._expire_orders(game, state)
+            settings = await self.game_settings(game.id)
+            orders: dict[str, list[str]] = settings.get("orders", {})
+            fast = settings.get("responses") == "fast"
+            move: tuple[str, Action, str] | None = None
+            for p in self.engine.pending(state):
+                seat_orders = [Order(o) for o in orders.get(p.seat, [])]
+                chosen = order_action(self.engine, state, p.seat, seat_orders)
+                if chosen is not None:
+                    move = (p.seat, chosen, "standing orders")
+                    break
+                if p.kind != "respond":
+                    continue
+                legal = self.engine.legal_actions(state, p.seat)
+                if [str(a) for a in legal] != ["pass"]:
+                    continue
+                if fast:
+                    move = (p.seat, legal[0], "fast mode: no legal response")
+                    break
+            if move is None:
+                break
+            seat, action, why = move
+            new_state, more = self.engine.apply(state, seat, action)
+            game = await self._commit(game, seat, action, new_state)
+            label = self.element_label(state, seat)
+            events.append(Event("auto", f"({label}: {why}.)"))
+            events.extend(more)
+        return game, events
+
+    async def _expire_orders(self, game: LoadedGame, state: GameState) -> None:
+        """Drop standing orders that ran out (``pass-responses`` at the seat's turn)."""
+        settings = await self.game_settings(game.id)
+        orders: dict[str, list[str]] = settings.get("orders", {})
+        left = {
+            seat: [o for o in mine if not expired(Order(o), self.engine, state, seat)]
+            for seat, mine in orders.items()
+        }
+        if left != orders:
+            await self.storage.put_game_settings(game.id, {**settings, "orders": left})
+
+    async def default_move(
+        self, deadline_id: int, game_id: int, seat: str, kind: str, *, computer: bool = False
+    ) -> Outcome | None:
+        """A deadline passed: the seat takes its passive default (``engine.default_action``)
+        or, where the server allows it, a computer player takes that one decision.
+
+        None if there is nothing to do (the game ended, the decision was taken or is
+        gone). The action and the closing of the deadline are one transaction, so a
+        retry after a crash never applies it twice (``DeadlineClosed``)."""
+        async with self.locks(game_id):
+            game = await self.load(game_id)
+            state = game.state
+            if game.record.status is not GameStatus.ACTIVE or state is None:
+                return None
+            if not any(p.seat == seat and p.kind == kind for p in self.engine.pending(state)):
+                return None
+            if computer:
+                action = RandomPlayer(game.record.version).choose(self.engine, state, seat)
+            else:
+                action = self.engine.default_action(state, seat)
+            before_active = state.active
+            before = {(p.seat, p.kind) for p in self.engine.pending(state)}
+            new_state, events = self.engine.apply(state, seat, action)
+            try:
+                game = await self._commit(game, seat, action, new_state, deadline_id=deadline_id)
+            except (StaleGameVersion, DeadlineClosed):
+                self._cache.pop(game_id, None)
+                return None
+            label = self.element_label(state, seat)
+            who = "a computer player decides" if computer else f"the default applies: {action}"
+            note = Event("deadline", f"⏰ The deadline of {label} has passed: {who}.")
+            game, events = await self._auto_moves(game, [note, *events])
+            await self._changed(game, None)
+            assert game.state is not None
+            turn_over = game.state.step == "over" or game.state.active != before_active
             return self._outcome(game, seat, events, image=turn_over, before=before)
 
     def _require_active(self, game: LoadedGame) -> GameState:
@@ -975,6 +1143,7 @@ class GameService:
             )
             game = LoadedGame(record, game.seats, game.setup, state)
             self._remember(game)
+            await self._changed(game, None)
             out = Outcome(
                 game,
                 public=[f"<@{user_id}> resigns. {result['verdict']}."],

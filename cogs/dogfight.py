@@ -40,6 +40,10 @@ class DogfightCog(commands.Cog):
         year="Year of the battle (aircraft must be in service)",
         to_the_death="Fight until one side is gone instead of six turns",
         vp_bonus="Give the side with fewer aircraft points the difference as VP (13.1)",
+        responses="normal: windows wait for the defender; fast: no legal response passes at "
+        "once (everyone sees it); fog: every window lasts 15 minutes unless answered",
+        turn_hours="Hours a player has for a turn's decision (default: the server's)",
+        response_hours="Hours a player has to respond (default: the server's)",
     )
     async def new(
         self,
@@ -49,6 +53,9 @@ class DogfightCog(commands.Cog):
         year: app_commands.Range[int, 1936, 1945] = 1942,
         to_the_death: bool = False,
         vp_bonus: bool = False,
+        responses: Literal["normal", "fast", "fog"] = "normal",
+        turn_hours: app_commands.Range[float, 0.05, 1440] | None = None,
+        response_hours: app_commands.Range[float, 0.05, 1440] | None = None,
     ) -> None:
         async def work() -> None:
             # The server's settings: allowed rulesets, and the channel for game threads.
@@ -63,6 +70,9 @@ class DogfightCog(commands.Cog):
                 to_the_death=to_the_death,
                 format=format,
                 vp_bonus=vp_bonus,
+                responses=responses,
+                turn_hours=turn_hours,
+                response_hours=response_hours,
             )
             await interaction.response.send_message(f"Opening dogfight #{game.id}…")
             thread = await channel.create_thread(

@@ -54,8 +54,8 @@ class DogfightCog(commands.Cog):
         to_the_death: bool = False,
         vp_bonus: bool = False,
         responses: Literal["normal", "fast", "fog"] = "normal",
-        turn_hours: app_commands.Range[float, 0.05, 1440] | None = None,
-        response_hours: app_commands.Range[float, 0.05, 1440] | None = None,
+        turn_hours: app_commands.Range[float, 0.05, 1440.0] | None = None,
+        response_hours: app_commands.Range[float, 0.05, 1440.0] | None = None,
     ) -> None:
         async def work() -> None:
             # The server's settings: allowed rulesets, and the channel for game threads.

@@ -25,14 +25,11 @@ MAX_LISTED = 20
 
 
 async def deadline_of(game: LoadedGame, service: GameService) -> datetime | None:
-    """When the decision ``game`` waits on is due; None when there is no deadline.
-
-    HOOK for the deadline scheduler (``bot/deadlines.py``, ``bot/scheduler.py``):
-    return the earliest live deadline of the game's pending decisions (an aware
-    datetime). Until that is wired in, games have no deadline and ``/game list``
-    shows none; it never shows a made-up one.
-    """
-    return None
+    """When the default action applies to the earliest decision ``game`` waits on
+    (its live deadlines in the database, see :mod:`bot.scheduler`); None when there is
+    no deadline (deadlines off, a seat without a player)."""
+    live = await service.storage.live_deadlines(game.id)
+    return min((d.expires_at for d in live), default=None)
 
 
 @dataclass(frozen=True, slots=True)

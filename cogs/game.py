@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
-from cogs import history
+from cogs import history, people
 from cogs.ui import guarded, perform, publish, reply, send_hand, service_of
 
 if TYPE_CHECKING:
@@ -68,10 +68,42 @@ class GameCog(commands.Cog):
 
             view = service.view(game, None)
             png = await asyncio.to_thread(render_table, view)
-            text = service.status_text(game, view)
+            text = service.status_text(game, view) + await people.deadline_lines(service, game)
             await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="sky.png"))
 
         await guarded(interaction, work)
+
+    @game.command(name="follow", description="Get this game's moves by DM (for spectators)")
+    async def follow(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: people.follow(interaction, on=True))
+
+    @game.command(name="unfollow", description="Stop getting this game's moves by DM")
+    async def unfollow(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: people.follow(interaction, on=False))
+
+    @game.command(name="vacation", description="Pause your deadlines in this game for a few days")
+    @app_commands.describe(days="How many days (0 ends your vacation now)")
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 60]
+    ) -> None:
+        await guarded(interaction, lambda: people.vacation(self.bot, interaction, days))
+
+    @game.command(
+        name="orders", description="Standing orders for while you are away (only you see them)"
+    )
+    @app_commands.describe(
+        order="What to do without asking you",
+        cancel="Cancel this order instead",
+        seat="Your element",
+    )
+    async def orders(
+        self,
+        interaction: discord.Interaction,
+        order: Literal["pass-responses", "cheapest-response", "save-ace"] | None = None,
+        cancel: bool = False,
+        seat: str | None = None,
+    ) -> None:
+        await guarded(interaction, lambda: people.orders(interaction, order, cancel, seat))
 
     @game.command(
         name="log", description="The log as a text file (every hand too, once the game is over)"

@@ -870,10 +870,23 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
                 kwargs["files"] = files
         await channel.send(chunk, allowed_mentions=discord.AllowedMentions(users=True), **kwargs)
         forget_view(kwargs)
+    await notify_followers(bot, game.id, outcome.public)
     if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
         from cogs.history import post_after_action
 
         await post_after_action(bot, game, channel)
+
+
+async def notify_followers(bot: TallyHoBot, game_id: int, public: list[str]) -> None:
+    """Spectators who ``/game follow`` get the public narration by DM: exactly what the
+    thread shows, never a hand (``Outcome.public`` holds public events only)."""
+    if not public:
+        return
+    storage = bot.service.storage
+    text = f"**Dogfight #{game_id}** (you follow it):\n" + "\n".join(public)
+    for user_id in await storage.followers(game_id):
+        if await wants_dm(storage, user_id):
+            await send_dm(bot, user_id, text[:1990], None)
 
 
 async def send_dm(bot: TallyHoBot, user_id: int, text: str, view: discord.ui.View | None) -> bool:

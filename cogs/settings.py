@@ -12,8 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.deadlines import quiet_hours_of
+from bot.errors import UserError
 from bot.i18n import t
 from bot.settings import PlayerSettings
+from bot.storage import GameStatus
 from cogs.help import choices, cmd_text, language_of
 from cogs.ui import guarded, reply, service_of
 
@@ -62,6 +65,49 @@ class SettingsCog(commands.Cog):
         self, interaction: discord.Interaction, enabled: app_commands.Choice[str]
     ) -> None:
         await self._set(interaction, "auto_pass", enabled.value == "on")
+
+    @settings.command(name="quiet", description=cmd_text("cmd.settings.quiet.description"))
+    @app_commands.describe(
+        start=cmd_text("cmd.settings.quiet.param.start"),
+        end=cmd_text("cmd.settings.quiet.param.end"),
+        tz=cmd_text("cmd.settings.quiet.param.tz"),
+    )
+    async def quiet(
+        self,
+        interaction: discord.Interaction,
+        start: str | None = None,
+        end: str | None = None,
+        tz: str = "UTC",
+    ) -> None:
+        async def work() -> None:
+            language = await language_of(interaction)
+            storage = service_of(interaction).storage
+            record = await storage.get_user_settings(interaction.user.id)
+            stored = dict(record.settings) if record else {}
+            if start is None and end is None:
+                stored.pop("quiet_hours", None)
+                text = t("settings.quiet.off", language)
+            else:
+                candidate = {**stored, "tz": tz, "quiet_hours": {"start": start, "end": end}}
+                try:  # validated now, so stored quiet hours are always usable
+                    quiet_hours_of(candidate)
+                except (KeyError, ValueError, TypeError) as exc:
+                    raise UserError(t("settings.quiet.bad", language, error=exc)) from exc
+                stored = candidate
+                text = t("settings.quiet.set", language, start=start, end=end, tz=tz)
+            await storage.put_user_settings(interaction.user.id, stored)
+            await self._reschedule(interaction.user.id)
+            await reply(interaction, text)
+
+        await guarded(interaction, work)
+
+    async def _reschedule(self, user_id: int) -> None:
+        """Move the open deadlines of the player's seats to their new quiet hours."""
+        ops = self.bot.deadlines
+        if ops is None:
+            return
+        for seat in await ops.bot.service.storage.seats_of_user(user_id, [GameStatus.ACTIVE]):
+            await ops.scheduler.reschedule_seat(seat.game_id, seat.seat)
 
     async def _set(self, interaction: discord.Interaction, key: str, on: bool) -> None:
         async def work() -> None:

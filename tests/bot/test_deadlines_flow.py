@@ -227,3 +227,25 @@ async def test_standing_orders_answer_for_an_absent_player(
         await fake.slash(alice, "play", channel_id=thread, text=text)
     assert (await log_of(bot, game_id))[-1] == "X1 respond TIT"
     assert any("standing orders" in t for t in thread_texts(fake, thread))
+
+
+async def test_quiet_hours_do_not_count_toward_a_deadline(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    clock = FakeClock(START)  # 12:00 UTC
+    bot = make_bot(tmp_path / "g.sqlite3", clock)
+    game_id, thread = await open_duel(fake, bot, alice, bob, response_hours=2.0)
+    await attack(fake, bot, alice, game_id, thread)
+    await fake.slash(bob, "settings quiet", start="12:00", end="18:00", tz="UTC")
+    assert any(
+        "Quiet hours 12:00-18:00" in (m.get("content") or "") for m in fake.ephemeral_for(bob)
+    )
+    await advance(fake, bot, clock, 7.5)  # 19:30: only 1.5 active hours have run
+    assert (await log_of(bot, game_id))[-1] == "A1 play MAN X1L"
+    await advance(fake, bot, clock, 0.6)  # 20:06: two active hours
+    assert (await log_of(bot, game_id))[-1] == "X1 pass"
+    await fake.slash(bob, "settings quiet", channel_id=thread)
+    assert any("No quiet hours" in (m.get("content") or "") for m in fake.ephemeral_for(bob))
+    await fake.slash(bob, "settings quiet", start="25:00", end="07:00")
+    assert "HH:MM" in (fake.ephemeral_for(bob)[-1].get("content") or "")  # refused, explained

@@ -317,30 +317,41 @@ class SQLiteStorage(Storage):
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettingsRecord | None:
         """The guild's settings, or None if none were ever stored."""
+        data = await self._get_json("guild_settings", "guild_id", guild_id)
+        return None if data is None else GuildSettingsRecord.model_validate(data)
+
+    async def put_guild_settings(self, guild_id: int, settings: JSONObject) -> GuildSettingsRecord:
+        """Store (replace) the guild's settings and return them."""
+        data = await self._put_json("guild_settings", "guild_id", guild_id, settings)
+        return GuildSettingsRecord.model_validate(data)
+
+    async def _get_json(self, table: str, key: str, value: int) -> dict[str, Any] | None:
+        """The row of a ``(key, settings JSON, updated_at)`` table, JSON decoded."""
         rows = await self._fetch(
-            "SELECT guild_id, settings, updated_at FROM guild_settings WHERE guild_id = ?",
-            (guild_id,),
+            f"SELECT {key}, settings, updated_at FROM {table} WHERE {key} = ?", (value,)
         )
         if not rows:
             return None
         data = dict(rows[0])
         data["settings"] = json.loads(data["settings"])
-        return GuildSettingsRecord.model_validate(data)
+        return data
 
-    async def put_guild_settings(self, guild_id: int, settings: JSONObject) -> GuildSettingsRecord:
-        """Store (replace) the guild's settings and return them."""
+    async def _put_json(
+        self, table: str, key: str, value: int, settings: JSONObject, *, game: int | None = None
+    ) -> dict[str, Any]:
+        """Insert or replace a settings row; ``game``: check that game exists first."""
         text = _dumps(settings)
         now = self._now()
         async with self._transaction() as conn:
+            if game is not None:
+                await self._game_exists(conn, game)
             await conn.execute_fetchall(
-                "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET "
+                f"INSERT INTO {table} ({key}, settings, updated_at) VALUES (?, ?, ?) "
+                f"ON CONFLICT ({key}) DO UPDATE SET "
                 "settings = excluded.settings, updated_at = excluded.updated_at",
-                (guild_id, text, now),
+                (value, text, now),
             )
-        return GuildSettingsRecord.model_validate(
-            {"guild_id": guild_id, "settings": json.loads(text), "updated_at": now}
-        )
+        return {key: value, "settings": json.loads(text), "updated_at": now}
 
     # -- games ----------------------------------------------------------------------
 
@@ -662,58 +673,23 @@ class SQLiteStorage(Storage):
 
     async def get_user_settings(self, user_id: int) -> UserSettingsRecord | None:
         """The player's settings, or None if none were ever stored."""
-        rows = await self._fetch(
-            "SELECT user_id, settings, updated_at FROM user_settings WHERE user_id = ?",
-            (user_id,),
-        )
-        if not rows:
-            return None
-        data = dict(rows[0])
-        data["settings"] = json.loads(data["settings"])
-        return UserSettingsRecord.model_validate(data)
+        data = await self._get_json("user_settings", "user_id", user_id)
+        return None if data is None else UserSettingsRecord.model_validate(data)
 
     async def put_user_settings(self, user_id: int, settings: JSONObject) -> UserSettingsRecord:
         """Store (replace) the player's settings and return them."""
-        text = _dumps(settings)
-        now = self._now()
-        async with self._transaction() as conn:
-            await conn.execute_fetchall(
-                "INSERT INTO user_settings (user_id, settings, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET "
-                "settings = excluded.settings, updated_at = excluded.updated_at",
-                (user_id, text, now),
-            )
-        return UserSettingsRecord.model_validate(
-            {"user_id": user_id, "settings": json.loads(text), "updated_at": now}
-        )
+        data = await self._put_json("user_settings", "user_id", user_id, settings)
+        return UserSettingsRecord.model_validate(data)
 
     async def get_game_settings(self, game_id: int) -> GameSettingsRecord | None:
         """The game's play-by-post settings, or None if none were stored."""
-        rows = await self._fetch(
-            "SELECT game_id, settings, updated_at FROM game_settings WHERE game_id = ?",
-            (game_id,),
-        )
-        if not rows:
-            return None
-        data = dict(rows[0])
-        data["settings"] = json.loads(data["settings"])
-        return GameSettingsRecord.model_validate(data)
+        data = await self._get_json("game_settings", "game_id", game_id)
+        return None if data is None else GameSettingsRecord.model_validate(data)
 
     async def put_game_settings(self, game_id: int, settings: JSONObject) -> GameSettingsRecord:
         """Store (replace) the game's settings (:class:`GameNotFound` if no game)."""
-        text = _dumps(settings)
-        now = self._now()
-        async with self._transaction() as conn:
-            await self._game_exists(conn, game_id)
-            await conn.execute_fetchall(
-                "INSERT INTO game_settings (game_id, settings, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET "
-                "settings = excluded.settings, updated_at = excluded.updated_at",
-                (game_id, text, now),
-            )
-        return GameSettingsRecord.model_validate(
-            {"game_id": game_id, "settings": json.loads(text), "updated_at": now}
-        )
+        data = await self._put_json("game_settings", "game_id", game_id, settings, game=game_id)
+        return GameSettingsRecord.model_validate(data)
 
     # -- spectators -------------------------------------------------------------------
 

@@ -52,7 +52,9 @@ class TallyHoBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.storage = await SQLiteStorage.open(self.database)
         engine = self._engine or default_engine()
-        self.service = GameService(self.storage, engine, seed_source=self._seed_source)
+        self.service = GameService(
+            self.storage, engine, seed_source=self._seed_source, clock=self.clock
+        )
         from cogs.ui import COMPONENTS
 
         # Buttons and menus are DynamicItems: they work on messages sent before a restart.

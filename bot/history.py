@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 
+from bot.actionlog import undo_narration, undone_seq
 from bot.errors import UserError
 from bot.storage import GameStatus
 from engine.core.errors import EngineError
@@ -135,10 +136,18 @@ class History:
     start: GameState
     start_events: tuple[Event, ...]
     moves: tuple[Move, ...]
+    """The actions in effect: what the report, the replay and the result see."""
+    entries: tuple[Move, ...] = ()
+    """Every row of the log in order, taken-back actions and undo markers included
+    (``bot.actionlog``): what the log file shows. Empty: the same as ``moves``."""
 
     @property
     def final(self) -> GameState:
         return self.moves[-1].after if self.moves else self.start
+
+    @property
+    def log_rows(self) -> tuple[Move, ...]:
+        return self.entries or self.moves
 
 
 def replay_history(
@@ -146,21 +155,37 @@ def replay_history(
 ) -> History:
     """Replay ``(seq, seat, action text)`` rows, keeping every event and state.
 
-    Raises :class:`ReplayError` naming the first action the engine refuses.
+    An undo marker (``undo N``, a system row) returns to the state before action
+    ``N``, which must be the latest action in effect; both stay in ``entries``, out of
+    ``moves``. Raises :class:`ReplayError` naming the first action the engine refuses.
     """
     state, events = engine.new_game(setup, seed)
     start, start_events = state, tuple(events)
-    moves = []
+    moves: list[Move] = []  # in effect: an undo marker pops the latest (bot.actionlog)
+    entries: list[Move] = []
     for seq, seat, text in log:
+        target = undone_seq(text)
+        if target is not None:
+            if seat or not moves or moves[-1].seq != target:
+                raise ReplayError(
+                    seq, f"action {seq} ({seat or '-'}: {text}) takes back no latest action"
+                )
+            undone = moves.pop()
+            line = Event("undo", undo_narration(target, undone.seat))
+            entries.append(Move(seq, seat, text, (line,), state, undone.before))
+            state = undone.before
+            continue
         try:
             after, caused = engine.apply(state, seat, Action.from_text(text))
         except EngineError as exc:
             raise ReplayError(
                 seq, f"action {seq} ({seat or '-'}: {text}) is refused: {exc}"
             ) from exc
-        moves.append(Move(seq, seat, text, tuple(caused), state, after))
+        move = Move(seq, seat, text, tuple(caused), state, after)
+        moves.append(move)
+        entries.append(move)
         state = after
-    return History(setup, seed, start, start_events, tuple(moves))
+    return History(setup, seed, start, start_events, tuple(moves), tuple(entries))
 
 
 # ---------------------------------------------------------------- the log file
@@ -273,7 +298,7 @@ def export_log(engine: DifEngine, history: History, info: LogInfo, *, full: bool
     lines += [
         f"    {t}" for t in _event_lines(engine, history.start_events, history.start, full=full)
     ]
-    for m in history.moves:
+    for m in history.log_rows:
         shown = m.text if info.over else public_notation(m.text, picks_secret=picks_secret)
         lines.append(f"[{m.seq}] {m.seat or '-'}: {shown}")
         lines += [f"    {t}" for t in _event_lines(engine, m.events, m.after, full=full)]
@@ -452,7 +477,7 @@ def _narration_check(
 ) -> Check:
     """Every action's narration in the file is what the replay narrates."""
     expected = {0: _event_lines(engine, history.start_events, history.start, full=full)}
-    for m in history.moves:
+    for m in history.log_rows:
         expected[m.seq] = _event_lines(engine, m.events, m.after, full=full)
     for seq in sorted(expected):
         got = list(narration.get(seq, []))

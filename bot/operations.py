@@ -7,23 +7,31 @@ DM (unless they turned DMs off); when a deadline passes it applies the seat's de
 (``GameService.default_move``: the passive choice, or a computer player where the
 server allows it and the player did not ask for auto-pass) and publishes what
 happened, with the reason. A seat that misses too many deadlines in a row is
-announced as abandoned.
+abandoned: it is offered in the thread to a substitute (``bot.seats``), and once the
+server's ``substitute_hours`` have passed with nobody taking it, ``abandon_action``
+applies (a computer player flies it, or its side forfeits). That time is checked at
+every later deadline of the game and at start-up (:meth:`DeadlineOps.sweep`), which
+also lets computer players make any move a crash left them owing.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from datetime import datetime
-from typing import TYPE_CHECKING
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import seats
 from bot.clock import Clock
 from bot.scheduler import DeadlineScheduler, PendingDecision, StoredTerms
-from bot.service import LoadedGame, decision_words
+from bot.service import LoadedGame, decision_words, seat_side
 from bot.settings import DeadlinePolicy, PlayerSettings, wants_dm
 from bot.storage import GameStatus
 from bot.storage.models import DeadlineRecord, SeatClockRecord
+from engine.dif.components import Ruleset
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot
@@ -54,13 +62,46 @@ class DeadlineOps:
             terms=self.terms,
         )
         bot.service.listeners.append(self.changed)
+        bot.service.seat_listeners.append(self.seat_changed)
+        self.swept: asyncio.Task[None] | None = None
+        """The start-up sweep (:meth:`sweep`), running in the background."""
 
     async def start(self) -> int:
-        """Load every live deadline; overdue ones fire once, right away."""
-        return await self.scheduler.start()
+        """Load every live deadline; overdue ones fire once, right away. Abandoned
+        seats and computer players are looked at in the background (:meth:`sweep`)."""
+        count = await self.scheduler.start()
+        self.swept = asyncio.create_task(self.sweep(), name="deadline-sweep")
+        return count
 
     async def stop(self) -> None:
+        task, self.swept = self.swept, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         await self.scheduler.stop()
+
+    async def sweep(self) -> None:
+        """At start-up: an abandoned seat whose time for a substitute ran out while the
+        bot was down gets its ``abandon_action``; a computer player makes the moves a
+        crash left it owing (it has no deadline to wake it)."""
+        storage = self.bot.service.storage
+        for record in await storage.list_open_games():
+            if record.status is not GameStatus.ACTIVE:
+                continue
+            try:
+                own = await storage.get_game_settings(record.id)
+                settings = own.settings if own is not None else {}
+                if settings.get("abandoned"):
+                    await self.expire_abandoned(record.id)
+                if settings.get("computer_seats"):
+                    outcome = await self.bot.service.resume(record.id)
+                    if outcome is not None:
+                        from cogs.ui import publish
+
+                        await publish(self.bot, outcome)
+            except Exception:
+                log.exception("game %s: the start-up sweep failed", record.id)
 
     # -- the game changed ------------------------------------------------------------
     async def changed(self, game: LoadedGame, actor: str | None) -> None:
@@ -73,6 +114,18 @@ class DeadlineOps:
             PendingDecision(p.seat, p.kind, game.holder(p.seat)) for p in engine.pending(state)
         ]
         await self.scheduler.sync(game.id, game.record.version, pending, actor=actor)
+        if actor is not None and await seats.returned(self.bot.service, game.id, actor):
+            await self._say(game, f"👋 {actor} is back: the seat is no longer offered.")
+
+    async def seat_changed(self, game: LoadedGame, seat: str) -> None:
+        """A seat changed hands: its open deadlines named the old holder (reminders,
+        auto-pass), so they go, with its missed deadlines; the change listener then
+        gives its pending decisions fresh deadlines for the new holder (none for a
+        computer player)."""
+        for d in self.scheduler.of_game(game.id):
+            if d.seat == seat and not d.is_claimed:
+                await self.scheduler.settle(d, acted=False)
+        await self.bot.service.storage.reset_missed(game.id, seat)
 
     def deadline_of(self, game_id: int) -> DeadlineRecord | None:
         """The game's earliest live deadline (for /game list and /game status)."""
@@ -100,6 +153,7 @@ class DeadlineOps:
 
     async def on_due(self, d: DeadlineRecord, seat_clock: SeatClockRecord) -> None:
         service = self.bot.service
+        await self.expire_abandoned(d.game_id)  # a substitute's time may be up
         policy = await self.terms.settings(d.game_id)
         computer = False
         if isinstance(policy, DeadlinePolicy) and policy.default_action == "computer":
@@ -114,20 +168,57 @@ class DeadlineOps:
         from cogs.ui import publish
 
         await publish(self.bot, outcome)
-        if policy is not None and policy.abandoned(seat_clock.missed_in_a_row):
-            await self._say(
-                outcome.game,
-                f"⚠ Seat {d.seat} has missed {seat_clock.missed_in_a_row} deadlines in a row: "
-                "the host or an admin may hand it to a substitute.",
-            )
+        if isinstance(policy, DeadlinePolicy) and policy.abandoned(seat_clock.missed_in_a_row):
+            await self.abandon(outcome.game, d, seat_clock.missed_in_a_row, policy)
 
-    async def _say(self, game: LoadedGame, text: str) -> None:
+    async def abandon(
+        self, game: LoadedGame, d: DeadlineRecord, missed: int, policy: DeadlinePolicy
+    ) -> None:
+        """The seat of ``d`` is abandoned: record it (once) and offer it in the thread
+        to anyone not playing (**Take this seat**), until ``substitute_hours`` pass."""
+        at = await seats.abandon(self.bot.service, game.id, d.seat, d.user_id)
+        if at is None:
+            return
+        until = at + timedelta(hours=policy.substitute_hours)
+        if policy.abandon_action == "computer" and policy.computer_players:
+            then = "a computer player flies it for the rest of the game"
+        else:
+            side = seat_side(d.seat).label(Ruleset(game.record.ruleset))
+            then = f"the {side} side forfeits"
+        label = d.seat if game.state is None else self.bot.service.element_label(game.state, d.seat)
+        text = (
+            f"⚠ Seat {d.seat} ({label}, <@{d.user_id}>) has missed {missed} deadlines in a "
+            "row: it is abandoned. Anyone not playing in this game can take it over at once "
+            "with **Take this seat** below (the host or an admin can also `/game sub` it). "
+            f"If nobody does by {discord_time(until)}, {then}."
+        )
+        from cogs.seats import take_seat_view
+
+        await self._say(game, text, view=take_seat_view(game.id, d.seat))
+        await self.expire_abandoned(game.id)  # substitute_hours may be 0
+
+    async def expire_abandoned(self, game_id: int) -> None:
+        """Apply ``abandon_action`` to the game's abandoned seats whose time is up."""
+        outcomes = await seats.expire_abandoned(self.bot.service, game_id)
+        if outcomes:
+            from cogs.ui import publish
+
+            for outcome in outcomes:
+                await publish(self.bot, outcome)
+
+    async def _say(
+        self, game: LoadedGame, text: str, *, view: discord.ui.View | None = None
+    ) -> None:
         thread_id = game.record.thread_id
         if thread_id is None:
             return
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
             channel = self.bot.get_channel(thread_id) or await self.bot.fetch_channel(thread_id)
             assert isinstance(channel, discord.abc.Messageable)
-            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True), **extra)
         except discord.HTTPException:
             log.warning("game %s: could not post in the thread", game.id, exc_info=True)
+        finally:
+            if view is not None:
+                view.stop()  # its items are DynamicItems (see cogs.ui.forget_view)

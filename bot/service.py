@@ -10,17 +10,20 @@ all come from the engine.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
 from pydantic import ValidationError
 
+from bot.actionlog import effective, undo_text
+from bot.clock import Clock, SystemClock
 from bot.errors import UserError
 from bot.storage import GameRecord, GameStatus, SeatRecord, StaleGameVersion, Storage
 from bot.storage.base import DeadlineClosed
@@ -70,6 +73,30 @@ RESPONSE_MODE_TEXT = {
     "fog": f"🌫 Fog: every response window stays open {FOG_MINUTES} minutes unless answered, "
     "whatever the hand; then no response.",
 }
+
+
+AUTO_MOVES = 5000
+"""The most moves made without asking after one change: enough for a whole game
+between two computer players (a random game takes a few hundred actions)."""
+COMPUTER_NOTE = "(computer)"
+"""How the thread's narration marks a computer player's move, after its first public
+line: ``Ki-43 Oscar (X1) stays at Medium. (computer)`` (the log's narration, which
+verification compares with a replay, stays the engine's)."""
+
+
+def computer_seats(game: LoadedGame, settings: dict[str, Any]) -> set[str]:
+    """The seats a computer player flies: listed in the game settings'
+    ``computer_seats`` and held by nobody (``user_id`` NULL in the seats table)."""
+    listed = set(settings.get("computer_seats", []))
+    return {s.seat for s in game.seats if s.seat in listed and s.user_id is None}
+
+
+def computer_player(game: LoadedGame) -> RandomPlayer:
+    """The computer player of a game at its current version, seeded from the game
+    (hashed, so its choices say nothing of the secret seed). Its moves are logged like
+    any other, so replays never need it."""
+    key = f"tally-ho/dif/computer/v1:{game.id}:{game.record.seed}:{game.record.version}"
+    return RandomPlayer(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
 
 
 def seat_side(seat: str) -> Side:
@@ -291,20 +318,27 @@ class GameService:
         *,
         seed_source: Callable[[], int] | None = None,
         cache_size: int = 512,
+        clock: Clock | None = None,
     ) -> None:
         self.storage = storage
+        self.clock: Clock = clock or SystemClock()
+        """Times of offers and requests that expire (``bot.seats``)."""
         self.engine = engine
         self.locks = GameLocks()
         self._seed = seed_source or (lambda: secrets.randbits(62))
         self._cache: OrderedDict[int, LoadedGame] = OrderedDict()
         self._cache_size = cache_size
         self.setup_filter: Callable[[DifSetup], DifSetup] | None = None
+        """Tests only: rewrites the lobby's setup at the start, e.g. to fix hands,
+        the top of the deck or altitudes (the test-only fields of DifSetup)."""
         self.listeners: list[Callable[[LoadedGame, str | None], Awaitable[None]]] = []
         """Called after every committed change of a game, under its lock, with the
         seat that acted (None: the game started, or a deadline's default action):
         the deadline scheduler keeps its deadlines in line with the pending decisions."""
-        """Tests only: rewrites the lobby's setup at the start, e.g. to fix hands,
-        the top of the deck or altitudes (the test-only fields of DifSetup)."""
+        self.seat_listeners: list[Callable[[LoadedGame, str], Awaitable[None]]] = []
+        """Called when a seat changes hands (``bot.seats``), under the game's lock and
+        before the change listeners: the scheduler drops the seat's deadlines (they
+        named the old holder) and forgets its missed deadlines."""
 
     # ------------------------------------------------------------ catalogue
     def aircraft_choices(
@@ -346,11 +380,12 @@ class GameService:
         if "setup" in record.options:
             game.setup = DifSetup.model_validate(record.options["setup"])
             log_rows = await self.storage.load_actions(game_id)
+            rows = effective((r.seq, r.seat or "", r.action) for r in log_rows)  # undo markers
             game.state = await asyncio.to_thread(
                 self.engine.replay,
                 game.setup,
                 record.seed,
-                [(r.seat or "", r.action) for r in log_rows],
+                [(seat, text) for _, seat, text in rows],
             )
         self._remember(game)
         return game
@@ -648,7 +683,8 @@ class GameService:
             lines.append(head)
             for s in game.seats:
                 if s.side == side.value:
-                    lines.append(f"• {s.seat} <@{s.user_id}>: {self.element_text(element_of(s))}")
+                    who = f"<@{s.user_id}>" if s.user_id is not None else "🤖 computer"
+                    lines.append(f"• {s.seat} {who}: {self.element_text(element_of(s))}")
             for seat in open_seats:
                 if seat_side(seat) is side and FORMATS[game.format]:
                     lines.append(f"• {seat} *open*")
@@ -663,6 +699,8 @@ class GameService:
             lines.append("Under way: press **My hand** below the latest message to play.")
         elif game.record.result:
             lines.append(f"Finished: {game.record.result['verdict']}.")
+        elif game.record.status is GameStatus.ABORTED:
+            lines.append("Aborted: no result.")
         return "\n".join(lines)[:2000]
 
     def _balance_lines(self, game: LoadedGame, elements: list[ElementSetup]) -> list[str]:
@@ -855,10 +893,12 @@ class GameService:
 
         * a game in ``fast`` response mode passes at once for a defender who holds no
           legal response, and says so (this mode reveals it, everyone was told);
-        * a seat's standing orders (``/game orders``) choose among its legal actions.
+        * a seat's standing orders (``/game orders``) choose among its legal actions;
+        * a seat handed to a computer player (``bot.seats``) decides at once
+          (:func:`computer_player`), its narration marked "(computer)".
         """
         events = list(events)
-        for _ in range(200):  # every auto move is a real decision: a game cannot loop
+        for _ in range(AUTO_MOVES):  # every auto move is a real decision: a game cannot loop
             state = game.state
             if state is None or state.step == "over":
                 break
@@ -866,8 +906,18 @@ class GameService:
             settings = await self.game_settings(game.id)
             orders: dict[str, list[str]] = settings.get("orders", {})
             fast = settings.get("responses") == "fast"
+            computers = computer_seats(game, settings)
             move: tuple[str, Action, str] | None = None
-            for p in self.engine.pending(state):
+            pending = self.engine.pending(state)
+            for p in pending:
+                if p.seat in computers:
+                    if p.kind == "order" and any(
+                        q.kind == "order" and q.seat not in computers for q in pending
+                    ):
+                        continue  # a human player of the side names the next element
+                    decided = computer_player(game).choose(self.engine, state, p.seat)
+                    move = (p.seat, decided, COMPUTER_NOTE)
+                    break
                 seat_orders = [Order(o) for o in orders.get(p.seat, [])]
                 chosen = order_action(self.engine, state, p.seat, seat_orders)
                 if chosen is not None:
@@ -886,6 +936,13 @@ class GameService:
             seat, action, why = move
             new_state, more = self.engine.apply(state, seat, action)
             game = await self._commit(game, seat, action, new_state)
+            if why == COMPUTER_NOTE:  # marked on its first public line, if it has one
+                first = next((i for i, e in enumerate(more) if e.public), None)
+                if first is not None:
+                    e = more[first]
+                    more[first] = replace(e, text=f"{e.text} {COMPUTER_NOTE}")
+                events.extend(more)
+                continue
             label = self.element_label(state, seat)
             events.append(Event("auto", f"({label}: {why}.)"))
             events.extend(more)
@@ -938,6 +995,24 @@ class GameService:
             assert game.state is not None
             turn_over = game.state.step == "over" or game.state.active != before_active
             return self._outcome(game, seat, events, image=turn_over, before=before)
+
+    async def resume(self, game_id: int) -> Outcome | None:
+        """Make the moves nobody is asked for that are owed now (a computer player's,
+        after a restart that interrupted them); None if there were none."""
+        async with self.locks(game_id):
+            game = await self.load(game_id)
+            state = game.state
+            if game.record.status is not GameStatus.ACTIVE or state is None:
+                return None
+            before = {(p.seat, p.kind) for p in self.engine.pending(state)}
+            version = game.record.version
+            game, events = await self._auto_moves(game, [])
+            if game.record.version == version:
+                return None
+            await self._changed(game, None)
+            assert game.state is not None
+            turn_over = game.state.step == "over" or game.state.active != state.active
+            return self._outcome(game, None, events, image=turn_over, before=before)
 
     def _require_active(self, game: LoadedGame) -> GameState:
         if game.record.status is GameStatus.LOBBY or game.state is None:
@@ -1075,6 +1150,8 @@ class GameService:
         if game.record.status is not GameStatus.ACTIVE:
             if result:
                 text += f" Result: {result['verdict']}."
+            elif game.record.status is GameStatus.ABORTED:
+                text += " Aborted: no result."
             return text
         state = game.state
         assert state is not None
@@ -1084,7 +1161,9 @@ class GameService:
                 side, _ = self.engine.order_choice(state)
                 seen[f"the {side.label(view.ruleset)} side ({decision_words(p.kind)})"] = None
             else:
-                seen[f"<@{game.holder(p.seat)}> ({p.seat}: {decision_words(p.kind)})"] = None
+                holder = game.holder(p.seat)
+                who = f"<@{holder}>" if holder is not None else "the computer"
+                seen[f"{who} ({p.seat}: {decision_words(p.kind)})"] = None
         waiting = ", ".join(seen)
         return text + (f" Waiting for {waiting}." if waiting else "")
 
@@ -1131,26 +1210,145 @@ class GameService:
                 raise UserError("You are not playing in this game.")
             side = Side(state.elements[mine[0]].side)
             rs = Ruleset(state.ruleset)
-            winner = side.other
-            vp = {k.value: v for k, v in self.engine.victory_points(state).items()}
-            result = {
-                "vp": vp,
-                "winner": winner.value,
-                "verdict": f"{winner.label(rs)} victory: the {side.label(rs)} side resigned",
-            }
+            verdict = f"{side.other.label(rs)} victory: the {side.label(rs)} side resigned"
+            return await self.concede(game, side, verdict, f"<@{user_id}> resigns. {verdict}.")
+
+    async def concede(self, game: LoadedGame, side: Side, verdict: str, line: str) -> Outcome:
+        """End the game as a loss of ``side`` (a resignation, a forfeit), with the VP
+        at that moment. Call it under the game's lock, the game just loaded."""
+        state = self._require_active(game)
+        winner = side.other
+        vp = {k.value: v for k, v in self.engine.victory_points(state).items()}
+        result = {"vp": vp, "winner": winner.value, "verdict": verdict}
+        record = await self.storage.update_game(
+            game.id, game.record.version, status=GameStatus.FINISHED, result=result
+        )
+        game = LoadedGame(record, game.seats, game.setup, state)
+        self._remember(game)
+        await self._changed(game, None)
+        return Outcome(game, public=[line], finished=True, image=False)
+
+    async def forfeit(self, game: LoadedGame, seat: str, why: str) -> Outcome:
+        """The side of ``seat`` forfeits (an abandoned seat nobody took over): a result
+        like a resignation. Under the game's lock."""
+        state = self._require_active(game)
+        side = seat_side(seat)
+        rs = Ruleset(state.ruleset)
+        verdict = f"{side.other.label(rs)} victory: the {side.label(rs)} side forfeits"
+        return await self.concede(game, side, verdict, f"{why} {verdict}.")
+
+    async def abort(self, game_id: int, user_id: int, *, admin: bool) -> Outcome:
+        """The host (or a server admin) ends the game with no result: status aborted,
+        deadlines cancelled (the listeners), the seed revealed like at any end."""
+        async with self.locks(game_id):
+            game = await self.load(game_id)
+            if game.record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+                raise UserError("This game is over already.")
+            if user_id != game.record.host_id and not admin:
+                raise UserError(
+                    "Only the host who opened this game or a server admin (Manage Server) "
+                    "can abort it."
+                )
             record = await self.storage.update_game(
-                game.id, game.record.version, status=GameStatus.FINISHED, result=result
+                game.id, game.record.version, status=GameStatus.ABORTED
             )
-            game = LoadedGame(record, game.seats, game.setup, state)
+            game = LoadedGame(record, game.seats, game.setup, game.state)
             self._remember(game)
             await self._changed(game, None)
-            out = Outcome(
-                game,
-                public=[f"<@{user_id}> resigns. {result['verdict']}."],
-                finished=True,
-                image=False,
+            started = game.state is not None
+            line = f"🛑 <@{user_id}> aborted dogfight #{game.id}: it ends here, with no result."
+            return Outcome(game, public=[line], finished=started, image=False)
+
+    # ------------------------------------------------------------ seats and undo
+    async def hand_over(
+        self, game: LoadedGame, seat: str, user_id: int | None, name: str, note: str
+    ) -> Outcome:
+        """Give ``seat`` to ``user_id`` for the rest of the game; None: a computer
+        player flies it. Under the game's lock, the game just loaded.
+
+        The seats table holds the new holder (NULL for a computer, listed in the game
+        settings' ``computer_seats``); the seat's offers, abandonment, standing orders
+        and any undo request are dropped; the seat listeners (the scheduler) drop its
+        deadlines, which named the old holder. A computer seat decides at once."""
+        state = self._require_active(game)
+        record = next((s for s in game.seats if s.seat == seat), None)
+        if record is None:
+            raise UserError(f"This game has no seat {seat}.")
+        before = {(p.seat, p.kind) for p in self.engine.pending(state)}
+        settings = await self.game_settings(game.id)
+        listed = [s for s in settings.get("computer_seats", []) if s != seat]
+        settings["computer_seats"] = sorted([*listed, seat] if user_id is None else listed)
+        for key in ("offers", "abandoned", "orders"):
+            if key in settings:
+                settings[key] = {k: v for k, v in settings[key].items() if k != seat}
+        settings.pop("undo", None)
+        await self.storage.put_game_settings(game.id, settings)
+        try:
+            await self.storage.put_seat(
+                game.id,
+                seat,
+                record.side,
+                user_id,
+                name,
+                dict(record.payload),
+                expected_version=game.record.version,
             )
-            return out
+        except StaleGameVersion as exc:
+            self._cache.pop(game.id, None)
+            raise UserError(
+                "Someone moved at the same moment; nothing was changed. Please try again."
+            ) from exc
+        fresh = await self.storage.get_game(game.id)
+        assert fresh is not None
+        game = LoadedGame(fresh, await self.storage.get_seats(game.id), game.setup, state)
+        self._remember(game)  # every later action checks the seat against these seats
+        for listener in self.seat_listeners:
+            try:
+                await listener(game, seat)
+            except Exception:
+                log.exception("game %s: a seat listener failed", game.id)
+        game, events = await self._auto_moves(game, [Event("seat", note)])
+        await self._changed(game, None)
+        assert game.state is not None
+        turn_over = game.state.step == "over" or game.state.active != state.active
+        return self._outcome(game, None, events, image=turn_over, before=before)
+
+    async def take_back(self, game: LoadedGame, seq: int, line: str) -> Outcome:
+        """Take back action ``seq``, the latest in effect: append the marker ``undo
+        seq`` (the log stays append-only) and return to the game without it. Under the
+        game's lock; the caller checked that the undo is allowed (``bot.seats``)."""
+        self._require_active(game)
+        assert game.setup is not None and game.state is not None
+        before = {(p.seat, p.kind) for p in self.engine.pending(game.state)}
+        rows = effective(
+            (r.seq, r.seat or "", r.action) for r in await self.storage.load_actions(game.id)
+        )
+        if not rows or rows[-1][0] != seq:
+            raise UserError("Only the latest action can be taken back.")
+        state = await asyncio.to_thread(
+            self.engine.replay, game.setup, game.record.seed, [(s, t) for _, s, t in rows[:-1]]
+        )
+        try:
+            version = await self.storage.append_action(
+                game.id, game.record.version, None, undo_text(seq)
+            )
+        except StaleGameVersion as exc:
+            self._cache.pop(game.id, None)
+            raise UserError(
+                "The game has moved on: the action can no longer be taken back."
+            ) from exc
+        record = game.record.model_copy(
+            update={"version": version, "last_seq": game.record.last_seq + 1}
+        )
+        old_active = game.state.active
+        game = LoadedGame(record, game.seats, game.setup, state)
+        self._remember(game)
+        game, events = await self._auto_moves(game, [Event("undo", line)])
+        await self._changed(game, None)
+        assert game.state is not None
+        return self._outcome(
+            game, None, events, image=game.state.active != old_active, before=before
+        )
 
     async def public_log(self, game: LoadedGame) -> str:
         """The public log: each action in canonical notation with its public narration

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
-from cogs import history, people
+from cogs import history, people, seats
 from cogs.ui import guarded, perform, publish, reply, send_hand, service_of
 
 if TYPE_CHECKING:
@@ -139,6 +139,46 @@ class GameCog(commands.Cog):
 
         await guarded(interaction, work)
 
+    @game.command(
+        name="sub",
+        description="Hand your seat to another member; host/admin: replace a player or use a computer",
+    )
+    @app_commands.describe(
+        member="Who takes the seat (they accept first, unless the host or an admin replaces)",
+        seat="The seat, e.g. X1 (needed if you hold several, or to replace someone)",
+        computer="Host/admin: a computer player flies the seat for the rest of the game",
+        withdraw="Take back the offer of your seat",
+    )
+    async def sub(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        seat: str | None = None,
+        computer: bool = False,
+        withdraw: bool = False,
+    ) -> None:
+        await guarded(interaction, lambda: seats.sub(interaction, member, seat, computer, withdraw))
+
+    @game.command(name="accept", description="Take the seat offered to you (or an abandoned one)")
+    @app_commands.describe(seat="The seat, if several are offered to you")
+    async def accept(self, interaction: discord.Interaction, seat: str | None = None) -> None:
+        await guarded(interaction, lambda: seats.accept(interaction, seat))
+
+    @game.command(name="abort", description="Host/admin: end the game now, with no result")
+    async def abort(self, interaction: discord.Interaction, confirm: bool = False) -> None:
+        await guarded(interaction, lambda: seats.abort(interaction, confirm))
+
+    @game.command(
+        name="undo", description="Ask the opponents to let you take back your latest action"
+    )
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: seats.undo(interaction))
+
 
 async def setup(bot: TallyHoBot) -> None:
+    bot.add_dynamic_items(*seats.SEAT_COMPONENTS)  # seat offers, substitutes, undo, abort
     await bot.add_cog(GameCog(bot))
+
+
+async def teardown(bot: TallyHoBot) -> None:
+    bot.remove_dynamic_items(*seats.SEAT_COMPONENTS)

@@ -1,0 +1,527 @@
+"""Seats and people during a game: handing a seat over, substitutes for an abandoned
+seat, computer players, and taking an action back with the opponents' consent.
+
+No Discord here (the thin side is :mod:`cogs.seats`) and no rules: legal moves,
+hidden information and randomness are the engine's. Every change happens under the
+game's lock through :class:`~bot.service.GameService` (``hand_over``, ``take_back``,
+``forfeit``), so it is committed before anyone is told, and the cached game is
+replaced at once: every later click and ``/play`` checks the seat against the new
+holder.
+
+What is stored (no migration): the holder in the ``seats`` table (``user_id`` NULL
+for a computer player), and in the game settings JSON::
+
+    "computer_seats": ["X1"],        # seats a computer player flies (user_id NULL)
+    "offers": {"X1": {"from": 11, "to": 12, "name": "carol", "until": "<iso>"}},
+    "abandoned": {"X1": {"at": "<iso>", "user_id": 11}},
+    "undo": {"seq": 12, "seat": "A1", "by": 11, "version": 40, "until": "<iso>",
+             "needed": [12], "accepted": []}
+
+**Substitutes.** A player offers their seat to a member, who accepts (button or
+``/game accept``) before the offer expires (:data:`OFFER_HOURS`); the player may
+withdraw it, the member decline it. The host or a server admin replaces a player
+directly, or hands the seat to a computer player if the server allows computer
+players. A seat abandoned after too many missed deadlines (``bot.operations``) is
+offered in the thread: anyone not playing in the game takes it at once ("Take this
+seat"; the host or an admin can still replace them). Nobody within the server's
+``substitute_hours``: ``abandon_action`` applies, a computer player or a forfeit.
+
+**Undo.** Only the latest action, only by a player holding its seat, only while
+nobody has acted since (the game version is unchanged), only with the consent of
+every opposing human player within :data:`UNDO_HOURS`, and never an action that
+used the game's randomness, drew cards, revealed secret altitudes or showed anyone a
+private line: the action is applied again to the state before it and compared. The
+log stays append-only: an undo is a marker row (:mod:`bot.actionlog`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.actionlog import effective, undone_seq
+from bot.errors import UserError
+from bot.service import GameService, LoadedGame, Outcome, computer_seats, seat_side
+from bot.storage import GameStatus
+from engine.core.events import Event
+from engine.dif.actions import Action
+from engine.dif.state import GameState
+
+__all__ = [
+    "OFFER_HOURS",
+    "UNDO_HOURS",
+    "Handover",
+    "Offer",
+    "UndoRequest",
+    "abandon",
+    "accept",
+    "answer_undo",
+    "close_offer",
+    "expire_abandoned",
+    "request_undo",
+    "substitute",
+    "take_abandoned",
+    "undo_refusal",
+]
+
+OFFER_HOURS = 24.0
+"""How long an offered seat waits for the member to accept."""
+UNDO_HOURS = 12.0
+"""How long an undo request waits for the opponents' consent (it lapses sooner, as
+soon as anyone acts)."""
+
+
+@dataclass
+class Handover:
+    """A seat changed hands; ``outcome`` is what to publish."""
+
+    outcome: Outcome
+    seat: str
+    old: int | None
+    new: int | None
+    """None: a computer player."""
+
+
+@dataclass
+class Offer:
+    """A seat offered to a member, waiting for them."""
+
+    game: LoadedGame
+    seat: str
+    label: str
+    by: int
+    to: int
+    until: datetime
+
+
+@dataclass
+class UndoRequest:
+    """An undo waiting for the consent of ``needed``."""
+
+    game: LoadedGame
+    seq: int
+    seat: str
+    shown: str
+    """The action as the public log shows it (a secret pick stays masked)."""
+    by: int
+    needed: list[int]
+    until: datetime
+
+
+# ---------------------------------------------------------------- helpers
+async def _settings(service: GameService, game_id: int) -> dict[str, Any]:
+    return await service.game_settings(game_id)
+
+
+async def _save(service: GameService, game_id: int, settings: dict[str, Any]) -> None:
+    await service.storage.put_game_settings(game_id, settings)
+
+
+def _active(game: LoadedGame) -> GameState:
+    if game.record.status is GameStatus.LOBBY or game.state is None:
+        raise UserError("This game has not started yet: in the lobby, use /dogfight leave.")
+    if game.record.status is not GameStatus.ACTIVE:
+        raise UserError("This game is over.")
+    return game.state
+
+
+def _seat_name(game: LoadedGame, seat: str | None) -> str | None:
+    if seat is None:
+        return None
+    seat = seat.strip().upper()
+    if not any(s.seat == seat for s in game.seats):
+        raise UserError(f"This game has no seat {seat}.")
+    return seat
+
+
+def _may_manage(game: LoadedGame, user_id: int, admin: bool) -> bool:
+    return admin or user_id == game.record.host_id
+
+
+def _check_newcomer(game: LoadedGame, user_id: int, seat: str) -> None:
+    """A member may take a seat unless they hold it already or fly for the other side."""
+    if game.holder(seat) == user_id:
+        raise UserError(f"<@{user_id}> already flies {seat}.")
+    side = seat_side(seat)
+    if any(seat_side(s) is not side for s in game.seats_of(user_id)):
+        raise UserError(
+            f"<@{user_id}> flies for the other side in this game: a player flies for one side only."
+        )
+
+
+def _mention(user_id: int | None) -> str:
+    return f"<@{user_id}>" if user_id is not None else "the computer"
+
+
+async def computer_allowed(service: GameService, game_id: int) -> bool:
+    """Whether the server (and the game) let a computer player fly a seat."""
+    from bot.scheduler import StoredTerms
+    from bot.settings import DeadlinePolicy
+
+    policy = await StoredTerms(service.storage, DeadlinePolicy).settings(game_id)
+    return isinstance(policy, DeadlinePolicy) and policy.computer_players
+
+
+# ---------------------------------------------------------------- substitutes
+async def substitute(
+    service: GameService,
+    game_id: int,
+    user_id: int,
+    *,
+    admin: bool,
+    seat: str | None,
+    member: tuple[int, str] | None,
+    computer: bool = False,
+) -> Offer | Handover:
+    """``/game sub``: a player offers their own seat to ``member``; the host or an admin
+    replaces the holder of ``seat`` by ``member`` at once, or (``computer``) hands it to
+    a computer player for the rest of the game."""
+    async with service.locks(game_id):
+        game = await service.load(game_id)
+        state = _active(game)
+        named = _seat_name(game, seat)
+        mine = game.seats_of(user_id)
+        if named is None:
+            if len(mine) != 1:
+                raise UserError(
+                    "Name the seat (e.g. `seat: X1`)."
+                    if mine or _may_manage(game, user_id, admin)
+                    else "You hold no seat in this game."
+                )
+            named = mine[0]
+        label = service.element_label(state, named)
+        old = game.holder(named)
+        if computer:
+            if not _may_manage(game, user_id, admin):
+                raise UserError(
+                    "Only the host of this game or a server admin (Manage Server) can hand a "
+                    "seat to a computer player."
+                )
+            if named in computer_seats(game, await _settings(service, game_id)):
+                raise UserError(f"A computer player flies {named} already.")
+            if not await computer_allowed(service, game_id):
+                raise UserError(
+                    "This server does not allow computer players (an admin can allow them "
+                    "with `/config computer`)."
+                )
+            note = (
+                f"🤖 <@{user_id}> hands seat {named} ({label}) to a computer player for the "
+                f"rest of the game (it was {_mention(old)}'s)."
+            )
+            outcome = await service.hand_over(game, named, None, "Computer", note)
+            return Handover(outcome, named, old, None)
+        if member is None:
+            raise UserError("Name the member who takes the seat (`member`), or `computer: True`.")
+        to_id, to_name = member
+        _check_newcomer(game, to_id, named)
+        if named in mine:  # the holder offers; the member must accept
+            settings = await _settings(service, game_id)
+            until = service.clock.now() + timedelta(hours=OFFER_HOURS)
+            offers = dict(settings.get("offers", {}))
+            offers[named] = {
+                "from": user_id,
+                "to": to_id,
+                "name": to_name,
+                "until": until.isoformat(),
+            }
+            settings["offers"] = offers
+            await _save(service, game_id, settings)
+            return Offer(game, named, label, user_id, to_id, until)
+        if not _may_manage(game, user_id, admin):
+            raise UserError(
+                f"{named} is not your seat: only the host of this game or a server admin "
+                "(Manage Server) can replace another player."
+            )
+        note = f"🔁 <@{user_id}> hands seat {named} ({label}) from {_mention(old)} to <@{to_id}>."
+        outcome = await service.hand_over(game, named, to_id, to_name, note)
+        return Handover(outcome, named, old, to_id)
+
+
+async def close_offer(
+    service: GameService, game_id: int, user_id: int, seat: str | None, how: str
+) -> str:
+    """``decline`` (by the member offered the seat) or ``withdraw`` (by the player who
+    offered it). Returns the public line."""
+    async with service.locks(game_id):
+        settings = await _settings(service, game_id)
+        offers: dict[str, dict[str, Any]] = dict(settings.get("offers", {}))
+        who = "to" if how == "decline" else "from"
+        named = seat.strip().upper() if seat else None
+        found = [s for s, o in offers.items() if o[who] == user_id and named in (None, s)]
+        if not found:
+            raise UserError(
+                "No seat of yours is on offer here."
+                if how == "withdraw"
+                else "No seat is offered to you here."
+            )
+        if len(found) > 1:
+            raise UserError("Several offers: name the seat.")
+        o = offers.pop(found[0])
+        settings["offers"] = offers
+        await _save(service, game_id, settings)
+        if how == "withdraw":
+            return f"↩ <@{user_id}> withdraws the offer of seat {found[0]} to <@{o['to']}>."
+        return f"✋ <@{user_id}> declines seat {found[0]}; <@{o['from']}> keeps it."
+
+
+async def accept(
+    service: GameService, game_id: int, user_id: int, name: str, seat: str | None
+) -> Handover:
+    """The member takes a seat offered to them (or, with no offer, an abandoned seat)."""
+    async with service.locks(game_id):
+        game = await service.load(game_id)
+        state = _active(game)
+        settings = await _settings(service, game_id)
+        offers: dict[str, dict[str, Any]] = dict(settings.get("offers", {}))
+        named = seat.strip().upper() if seat else None
+        found = [s for s, o in offers.items() if o["to"] == user_id and named in (None, s)]
+        if not found:
+            abandoned = list(settings.get("abandoned", {}))
+            if named in abandoned or (named is None and len(abandoned) == 1):
+                return await _take(service, game, user_id, name, named or abandoned[0])
+            raise UserError("No seat is offered to you in this game.")
+        if len(found) > 1:
+            raise UserError(f"Seats {', '.join(found)} are offered to you: name one.")
+        named = found[0]
+        o = offers[named]
+        if service.clock.now() > datetime.fromisoformat(o["until"]):
+            offers.pop(named)
+            settings["offers"] = offers
+            await _save(service, game_id, settings)
+            raise UserError(f"The offer of seat {named} has expired.")
+        if game.holder(named) != o["from"]:
+            raise UserError(f"Seat {named} has changed hands since it was offered.")
+        _check_newcomer(game, user_id, named)
+        label = service.element_label(state, named)
+        note = f"🔁 <@{user_id}> takes over seat {named} ({label}) from <@{o['from']}>."
+        outcome = await service.hand_over(game, named, user_id, name, note)
+        return Handover(outcome, named, o["from"], user_id)
+
+
+# ---------------------------------------------------------------- abandonment
+async def abandon(
+    service: GameService, game_id: int, seat: str, user_id: int | None
+) -> datetime | None:
+    """Record ``seat`` as abandoned by ``user_id`` (once). Returns when it was, or None
+    if nothing was recorded: already recorded, the seat changed hands, the game ended."""
+    async with service.locks(game_id):
+        game = await service.load(game_id)
+        if game.record.status is not GameStatus.ACTIVE:
+            return None
+        settings = await _settings(service, game_id)
+        abandoned = dict(settings.get("abandoned", {}))
+        holder = game.holder(seat)
+        if seat in abandoned or holder is None or holder != user_id:
+            return None
+        now = service.clock.now()
+        abandoned[seat] = {"at": now.isoformat(), "user_id": holder}
+        settings["abandoned"] = abandoned
+        await _save(service, game_id, settings)
+        return now
+
+
+async def returned(service: GameService, game_id: int, seat: str) -> bool:
+    """The player of an abandoned seat acted: it is no longer offered. Called by the
+    scheduler's change listener, under the game's lock. True if it was abandoned."""
+    settings = await _settings(service, game_id)
+    abandoned = dict(settings.get("abandoned", {}))
+    if abandoned.pop(seat, None) is None:
+        return False
+    settings["abandoned"] = abandoned
+    await _save(service, game_id, settings)
+    return True
+
+
+async def take_abandoned(
+    service: GameService, game_id: int, user_id: int, name: str, seat: str
+) -> Handover:
+    """Someone not playing in the game takes an abandoned seat (the **Take this seat**
+    button): at once, no confirmation."""
+    async with service.locks(game_id):
+        game = await service.load(game_id)
+        _active(game)
+        return await _take(service, game, user_id, name, seat)
+
+
+async def _take(
+    service: GameService, game: LoadedGame, user_id: int, name: str, seat: str
+) -> Handover:
+    state = _active(game)
+    settings = await _settings(service, game.id)
+    if seat not in settings.get("abandoned", {}):
+        raise UserError(f"Seat {seat} is not looking for a substitute (any more).")
+    if game.seats_of(user_id):
+        raise UserError("You play in this game already: only someone not playing can take it.")
+    old = game.holder(seat)
+    label = service.element_label(state, seat)
+    note = f"🔁 <@{user_id}> takes over the abandoned seat {seat} ({label}) from {_mention(old)}."
+    outcome = await service.hand_over(game, seat, user_id, name, note)
+    return Handover(outcome, seat, old, user_id)
+
+
+async def expire_abandoned(service: GameService, game_id: int) -> list[Outcome]:
+    """Apply the server's ``abandon_action`` to every abandoned seat of the game whose
+    ``substitute_hours`` have run out: a computer player flies it (if computer players
+    are allowed), else its side forfeits. Returns what to publish."""
+    from bot.scheduler import StoredTerms
+    from bot.settings import DeadlinePolicy
+
+    policy = await StoredTerms(service.storage, DeadlinePolicy).settings(game_id)
+    if not isinstance(policy, DeadlinePolicy):
+        return []
+    outcomes: list[Outcome] = []
+    async with service.locks(game_id):
+        game = await service.load(game_id)
+        settings = await _settings(service, game_id)
+        abandoned: dict[str, dict[str, Any]] = settings.get("abandoned", {})
+        now = service.clock.now()
+        limit = timedelta(hours=policy.substitute_hours)
+        for seat, info in sorted(abandoned.items()):
+            if game.record.status is not GameStatus.ACTIVE or game.state is None:
+                break
+            if now < datetime.fromisoformat(info["at"]) + limit:
+                continue
+            hours = f"{policy.substitute_hours:g}"
+            why = f"⌛ Nobody took the abandoned seat {seat} within {hours} hours:"
+            if policy.abandon_action == "computer" and policy.computer_players:
+                note = f"{why} a computer player flies it for the rest of the game."
+                outcome = await service.hand_over(game, seat, None, "Computer", note)
+            else:
+                outcome = await service.forfeit(game, seat, why)
+            outcomes.append(outcome)
+            game = outcome.game
+    return outcomes
+
+
+# ---------------------------------------------------------------- undo
+def undo_refusal(before: GameState, after: GameState, events: list[Event]) -> str | None:
+    """Why an action from ``before`` to ``after`` may not be taken back, or None.
+
+    Taking back must never let anyone see a card again or roll again: refused if the
+    action used the game's randomness (a shuffle, an evasion), drew cards, revealed the
+    secret altitudes, or showed anyone a private line. A card played from the hand is
+    no such secret: its owner asks to take it back, knowing the others saw it."""
+    if before.step == "setup" and after.step != "setup":
+        return "it revealed the secret altitudes"
+    if after.rng != before.rng:
+        return "it used the game's randomness (a shuffle, an evasion or another roll)"
+    if after.deck != before.deck:
+        return "cards were drawn"
+    if any(not e.public for e in events):
+        return "it showed someone hidden information"
+    return None
+
+
+async def request_undo(service: GameService, game_id: int, user_id: int) -> UndoRequest | Outcome:
+    """``/game undo``: ask to take back the latest action, which must be the user's.
+    Returns the request to post, or the outcome if no opposing human must consent
+    (every opponent is a computer player)."""
+    from bot.history import public_notation
+
+    async with service.locks(game_id):
+        game = await service.load(game_id)
+        state = _active(game)
+        assert game.setup is not None
+        rows = await service.storage.load_actions(game_id)
+        if not rows:
+            raise UserError("Nothing has been played yet.")
+        last = rows[-1]
+        if undone_seq(last.action) is not None:
+            raise UserError("The latest action was just taken back: play on.")
+        if last.seat is None or last.seat not in game.seats_of(user_id):
+            raise UserError(
+                f"Only the latest action can be taken back, by the player who made it "
+                f"(it is {last.seat or 'the system'}'s), before anyone else acts."
+            )
+        settings = await _settings(service, game_id)
+        req = settings.get("undo")
+        if (
+            req is not None
+            and req.get("version") == game.record.version
+            and service.clock.now() <= datetime.fromisoformat(req["until"])
+        ):
+            raise UserError("You asked already: the opponents are answering.")
+        kept = effective((r.seq, r.seat or "", r.action) for r in rows)
+        prior = await asyncio.to_thread(
+            service.engine.replay,
+            game.setup,
+            game.record.seed,
+            [(s, t) for _, s, t in kept[:-1]],
+        )
+        after, events = service.engine.apply(prior, last.seat, Action.from_text(last.action))
+        why = undo_refusal(prior, after, events)
+        if why is not None:
+            raise UserError(f"Action {last.seq} ({last.seat}) cannot be taken back: {why}.")
+        shown = public_notation(last.action, picks_secret=state.step == "setup")
+        side = seat_side(last.seat)
+        needed = sorted(
+            {
+                s.user_id
+                for s in game.seats
+                if s.user_id is not None and seat_side(s.seat) is not side
+            }
+        )
+        if not needed:  # only computer players oppose: nobody to ask
+            line = (
+                f"↩ <@{user_id}> takes back action {last.seq} ({last.seat}: {shown}); "
+                f"{last.seat} decides again."
+            )
+            return await service.take_back(game, last.seq, line)
+        until = service.clock.now() + timedelta(hours=UNDO_HOURS)
+        settings["undo"] = {
+            "seq": last.seq,
+            "seat": last.seat,
+            "by": user_id,
+            "version": game.record.version,
+            "until": until.isoformat(),
+            "needed": needed,
+            "accepted": [],
+        }
+        await _save(service, game_id, settings)
+        return UndoRequest(game, last.seq, last.seat, shown, user_id, needed, until)
+
+
+async def answer_undo(
+    service: GameService, game_id: int, user_id: int, seq: int, agree: bool
+) -> tuple[str, Outcome | None]:
+    """An opposing player accepts or declines the undo request of action ``seq``.
+    Returns the public line, and the outcome once every one of them accepted."""
+    async with service.locks(game_id):
+        game = await service.load(game_id)
+        settings = await _settings(service, game_id)
+        req = settings.get("undo")
+        if req is None or req.get("seq") != seq:
+            raise UserError("This undo request is no longer open.")
+        if user_id not in req["needed"]:
+            raise UserError("Only the opposing players answer this request.")
+        stale = game.record.status is not GameStatus.ACTIVE or game.record.version != req["version"]
+        expired = service.clock.now() > datetime.fromisoformat(req["until"])
+        if stale or expired or not agree:
+            settings.pop("undo")
+            await _save(service, game_id, settings)
+        if stale:
+            raise UserError(f"The game has moved on: action {seq} can no longer be taken back.")
+        if expired:
+            raise UserError(f"This request has expired: action {seq} stands.")
+        if not agree:
+            return f"✋ <@{user_id}> declines: action {seq} stands.", None
+        accepted = sorted({*req["accepted"], user_id})
+        if set(accepted) < set(req["needed"]):
+            req["accepted"] = accepted
+            await _save(service, game_id, settings)
+            return (
+                f"👍 <@{user_id}> agrees to take back action {seq} "
+                f"({len(accepted)}/{len(req['needed'])}).",
+                None,
+            )
+        settings.pop("undo")
+        await _save(service, game_id, settings)
+        who = " ".join(f"<@{u}>" for u in req["needed"])
+        line = (
+            f"↩ Action {seq} ({req['seat']}) is taken back with the consent of {who}: "
+            f"{req['seat']} decides again."
+        )
+        outcome = await service.take_back(game, seq, line)
+        return line, outcome

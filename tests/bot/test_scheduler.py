@@ -117,7 +117,7 @@ async def step_through(bot: Bot, clock: FakeClock, until: datetime, step: timede
         await bot.scheduler.run_due()
 
 
-async def eventually(check: Callable[[], bool], timeout: float = 5.0) -> None:
+async def eventually(check: Callable[[], bool], timeout: float = 30.0) -> None:
     """Wait (for the scheduler's task and the database thread) until ``check()``."""
     async with asyncio.timeout(timeout):
         while not check():

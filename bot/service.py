@@ -61,6 +61,8 @@ SIMULTANEOUS = frozenset({"altitude", "redraw"})
 """Decisions every seat takes at once, in any order (secret picks, Combat Vision)."""
 
 
+TURN_DECISIONS = frozenset({"wingman", "wingman_attack", "altitude_step", "play", "discard"})
+"""The steps of a seat's own player-turn: a missed deadline passes the rest of the turn."""
 RESPONSE_MODES = ("normal", "fast", "fog")
 """How response windows behave (chosen at creation): ``normal``, each waits for the
 defender (up to the response deadline); ``fast``, a defender holding no legal response
@@ -990,7 +992,20 @@ class GameService:
             label = self.element_label(state, seat)
             who = "a computer player decides" if computer else f"the default applies: {action}"
             note = Event("deadline", f"⏰ The deadline of {label} has passed: {who}.")
-            game, events = await self._auto_moves(game, [note, *events])
+            events = [note, *events]
+            if not computer and kind in TURN_DECISIONS:
+                # A missed turn passes as a whole: the seat's later steps of the same
+                # player-turn (play cards, discard and draw) take their defaults too,
+                # instead of waiting a full deadline each.
+                while game.state is not None and game.state.active == seat:
+                    now = self.engine.pending(game.state)
+                    if [(p.seat, p.kind in TURN_DECISIONS) for p in now] != [(seat, True)]:
+                        break
+                    step = self.engine.default_action(game.state, seat)
+                    after, more = self.engine.apply(game.state, seat, step)
+                    game = await self._commit(game, seat, step, after)
+                    events.extend(more)
+            game, events = await self._auto_moves(game, events)
             await self._changed(game, None)
             assert game.state is not None
             turn_over = game.state.step == "over" or game.state.active != before_active

@@ -249,3 +249,16 @@ async def test_quiet_hours_do_not_count_toward_a_deadline(
     assert any("No quiet hours" in (m.get("content") or "") for m in fake.ephemeral_for(bob))
     await fake.slash(bob, "settings quiet", start="25:00", end="07:00")
     assert "HH:MM" in (fake.ephemeral_for(bob)[-1].get("content") or "")  # refused, explained
+
+
+async def test_a_missed_turn_passes_as_a_whole(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    clock = FakeClock(START)
+    bot = make_bot(tmp_path / "g.sqlite3", clock)
+    game_id, thread = await open_duel(fake, bot, alice, bob, turn_hours=3.0)
+    await advance(fake, bot, clock, 3.1)  # Alice (A1) lets her first turn go
+    assert (await log_of(bot, game_id))[-3:] == ["A1 stay", "A1 done", "A1 discard"]
+    said = "\n".join(thread_texts(fake, thread))
+    assert "The deadline of Buffalo I (A1) has passed: the default applies: stay." in said
+    state = (await bot.service.load(game_id)).state
+    assert state is not None and state.active == "X1"  # Bob's turn, with its own deadline

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock
+from bot.i18n import normalize, t
 from bot.operations import DeadlineOps
 from bot.service import GameService
 from bot.storage.sqlite import SQLiteStorage
@@ -99,7 +100,7 @@ class TallyHoBot(commands.Bot):
             interaction.channel_id,
             exc_info=error,
         )
-        text = "Something went wrong on our side; it has been logged. Nothing was changed."
+        text = t("error.internal", normalize(interaction.locale))
         if isinstance(error, app_commands.CheckFailure):
             text = str(error)
         try:

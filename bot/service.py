@@ -24,7 +24,8 @@ from pydantic import ValidationError
 
 from bot.actionlog import effective, undo_text
 from bot.clock import Clock, SystemClock
-from bot.errors import UserError
+from bot.errors import Refusal, UserError
+from bot.i18n import Term, t
 from bot.storage import GameRecord, GameStatus, SeatRecord, StaleGameVersion, Storage
 from bot.storage.base import DeadlineClosed
 from bot.storage.locks import GameLocks
@@ -69,12 +70,6 @@ defender (up to the response deadline); ``fast``, a defender holding no legal re
 is passed at once, which tells everyone so; ``fog``, every window lasts the same short
 time (``FOG_MINUTES``) unless answered, whatever the hand, so its length says nothing."""
 FOG_MINUTES = 15
-RESPONSE_MODE_TEXT = {
-    "fast": "⚡ Fast responses: a defender holding no legal response is passed at once, "
-    "so everyone sees that they had none.",
-    "fog": f"🌫 Fog: every response window stays open {FOG_MINUTES} minutes unless answered, "
-    "whatever the hand; then no response.",
-}
 
 
 AUTO_MOVES = 5000
@@ -127,6 +122,25 @@ def element_of(seat: SeatRecord) -> ElementSetup:
 
 def _n(count: int, noun: str, plural: str | None = None) -> str:
     return f"{count} {noun if count == 1 else (plural or noun + 's')}"
+
+
+def _count(key: str, count: int, language: str) -> str:
+    """``3 elements``: the catalogue's ``<key>.one`` or ``<key>.other``."""
+    one = count == 1 or (count == 0 and language == "fr")
+    return t(f"{key}.{'one' if one else 'other'}", language, n=count)
+
+
+def side_term(side: Side, ruleset: Ruleset) -> Term:
+    """A side's name in a ruleset (Zero!'s Axis is Japanese), to translate later."""
+    return Term(f"side.{ruleset.value}.{side.value}")
+
+
+def and_list(items: list[str]) -> str:
+    """``A1 and A2``, with the reader's conjunction (a :class:`Term` when there are two or more)."""
+    out: str = items[0] if items else ""
+    for item in items[1:]:
+        out = Term("common.and", a=out, b=item)
+    return out
 
 
 def _validation_message(exc: ValidationError) -> str:
@@ -365,16 +379,14 @@ class GameService:
         matches = [ac for ac in self.engine.aircraft.values() if _matches(ac, text)]
         if len(matches) == 1:
             return matches[0]
-        raise UserError(
-            f"Unknown aircraft {text!r}. Start typing a name and pick one from the list."
-        )
+        raise Refusal("refusal.unknown_aircraft", text=repr(text))
 
     # ------------------------------------------------------------ loading
     async def load(self, game_id: int) -> LoadedGame:
         cached = self._cache.get(game_id)
         record = await self.storage.get_game(game_id)
         if record is None:
-            raise UserError("That game does not exist (any more).")
+            raise Refusal("refusal.no_game")
         if cached is not None and cached.record.version == record.version:
             self._cache.move_to_end(game_id)
             return cached
@@ -416,10 +428,8 @@ class GameService:
         if len(ids) == 1:
             return await self.load(ids[0])
         if not ids:
-            raise UserError(
-                "You are not in any open game. Use this in a game thread, or start one with /dogfight new."
-            )
-        raise UserError("You are in several games: use this command inside the game's thread.")
+            raise Refusal("refusal.no_open_game")
+        raise Refusal("refusal.several_games")
 
     # ------------------------------------------------------------ lobby
     async def new_lobby(
@@ -438,16 +448,16 @@ class GameService:
         response_hours: float | None = None,
     ) -> LoadedGame:
         if not 1930 <= year <= 1950:
-            raise UserError("Pick a year between 1930 and 1950.")
+            raise Refusal("refusal.year")
         if format not in FORMATS:
-            raise UserError(f"Unknown format {format!r}: use {', '.join(FORMATS)}.")
+            raise Refusal("refusal.format", format=repr(format), formats=", ".join(FORMATS))
         if responses not in RESPONSE_MODES:
-            raise UserError(f"Unknown response mode {responses!r}: use normal, fast or fog.")
+            raise Refusal("refusal.response_mode", mode=repr(responses))
         deadlines: dict[str, float] = {}
         for key, hours in (("turn_hours", turn_hours), ("response_hours", response_hours)):
             if hours is not None:
                 if not 0 < hours <= 24 * 60:
-                    raise UserError("A deadline is between a few minutes and 60 days (in hours).")
+                    raise Refusal("refusal.deadline_hours")
                 deadlines[key] = hours
         if responses == "fog":  # every response window lasts the same short time
             deadlines["response_hours"] = FOG_MINUTES / 60
@@ -502,7 +512,7 @@ class GameService:
     def lobby_aircraft(self, game: LoadedGame) -> int:
         return sum(2 if e.wingman else 1 for e in self.lobby_elements(game))
 
-    def start_problems(self, game: LoadedGame) -> list[str]:
+    def start_problems(self, game: LoadedGame) -> list[Term]:
         """Why the host cannot start yet (empty: ready)."""
         rs = Ruleset(game.record.ruleset)
         problems = []
@@ -510,10 +520,10 @@ class GameService:
         if fixed:
             missing = self.open_seats(game)
             if missing:
-                problems.append(f"Every seat must be taken first: {', '.join(missing)} still open.")
+                problems.append(Term("lobby.problem.seats", seats=", ".join(missing)))
         for side in Side:
             if not any(s.side == side.value for s in game.seats):
-                problems.append(f"The {side.label(rs)} side needs at least one element (4.2).")
+                problems.append(Term("lobby.problem.side", side=side_term(side, rs)))
         return problems
 
     def element_refusal(self, ruleset: Ruleset, year: int, e: ElementSetup) -> str | None:
@@ -537,7 +547,7 @@ class GameService:
         async with self.locks(game.id):
             game = await self.load(game.id)
             if game.record.status is not GameStatus.LOBBY:
-                raise UserError("This game has already started.")
+                raise Refusal("refusal.started")
             rs = Ruleset(game.record.ruleset)
             year = int(game.record.options["year"])
             ac = self.find_aircraft(aircraft)
@@ -548,7 +558,7 @@ class GameService:
             team = wanted or ac.side
             for other in game.seats_of(user_id):
                 if seat_side(other) is not team:
-                    raise UserError("You already fly for the other side in this game.")
+                    raise Refusal("refusal.other_side")
             seat = self._pick_seat(game, user_id, team, seat)
             try:
                 element = ElementSetup(
@@ -586,7 +596,7 @@ class GameService:
 
     def _pick_seat(self, game: LoadedGame, user_id: int, side: Side, seat: str | None) -> str:
         rs = Ruleset(game.record.ruleset)
-        label = side.label(rs)
+        label = side_term(side, rs)
         if seat is None:
             free = self.open_seats(game, side)
             if free:
@@ -594,30 +604,26 @@ class GameService:
             mine = [s for s in game.seats_of(user_id) if seat_side(s) is side]
             if len(mine) == 1:
                 return mine[0]  # a new aircraft for the seat the player holds
-            raise UserError(f"Every seat of the {label} side is taken.")
+            raise Refusal("refusal.side_full", side=label)
         seat = seat.strip().upper()
         if not SEAT_RE.match(seat) or seat_side(seat) is not side:
             prefix = SEAT_PREFIX[side]
-            raise UserError(
-                f"Seats of the {label} side are named {prefix}1, {prefix}2...; not {seat!r}."
-            )
+            raise Refusal("refusal.seat_name", side=label, prefix=prefix, seat=repr(seat))
         holder = game.holder(seat)
         if holder is not None and holder != user_id:
-            raise UserError(f"Seat {seat} is taken by <@{holder}>.")
+            raise Refusal("refusal.seat_taken", seat=seat, holder=f"<@{holder}>")
         fixed = FORMATS[game.format]
         if fixed and seat not in fixed:
-            spare = ", ".join(self.open_seats(game, side)) or "none left"
-            raise UserError(
-                f"A {game.format} game has no seat {seat}; open seats of the {label} side: {spare}."
+            spare = ", ".join(self.open_seats(game, side)) or Term("refusal.none_left")
+            raise Refusal(
+                "refusal.no_such_seat", format=game.format, seat=seat, side=label, spare=spare
             )
         if holder is None and not fixed:
             nxt = self.open_seats(game, side)
             if not nxt:
-                raise UserError(
-                    f"No room for another element: a dogfight has at most {MAX_AIRCRAFT} aircraft."
-                )
+                raise Refusal("refusal.no_room", max=MAX_AIRCRAFT)
             if seat != nxt[0]:
-                raise UserError(f"The next seat of the {label} side is {nxt[0]}.")
+                raise Refusal("refusal.next_seat", side=label, seat=nxt[0])
         return seat
 
     async def leave(
@@ -627,18 +633,16 @@ class GameService:
         async with self.locks(game.id):
             game = await self.load(game.id)
             if game.record.status is not GameStatus.LOBBY:
-                raise UserError("This game has already started: use /game resign instead.")
+                raise Refusal("refusal.started_resign")
             mine = game.seats_of(user_id)
             if seat is not None:
                 seat = seat.strip().upper()
                 if seat not in mine:
-                    raise UserError(f"You do not hold seat {seat}.")
+                    raise Refusal("refusal.not_your_seat", seat=seat)
             elif len(mine) == 1:
                 seat = mine[0]
             else:
-                raise UserError(
-                    "You hold no seat here." if not mine else "Name the seat you leave."
-                )
+                raise Refusal("refusal.no_seat" if not mine else "refusal.name_seat")
             await self.storage.remove_seat(game.id, seat, expected_version=game.record.version)
             return await self.load(game.id), seat
 
@@ -647,65 +651,82 @@ class GameService:
         async with self.locks(game.id):
             game = await self.load(game.id)
             if game.record.status is not GameStatus.LOBBY:
-                raise UserError("This game has already started.")
+                raise Refusal("refusal.started")
             if user_id != game.record.host_id:
-                raise UserError("Only the host who opened the lobby can change its options.")
+                raise Refusal("refusal.host_options")
             options = {**game.record.options, "vp_bonus": on}
             await self.storage.update_game(game.id, game.record.version, options=options)
             return await self.load(game.id)
 
-    def lobby_text(self, game: LoadedGame) -> str:
+    def lobby_text(self, game: LoadedGame, language: str = "en") -> str:
         """The lobby message at the top of the thread: seats, points, balance, status."""
         rs = Ruleset(game.record.ruleset)
         o = game.record.options
-        fmt = {"1v1": "1 v 1", "2v2": "2 v 2", "custom": "custom sides"}[game.format]
         lines = [
-            f"**Dogfight #{game.id}**: {RULESET_NAMES[rs]}, {o['year']}, {fmt}"
-            f"{', to the death' if o.get('to_the_death') else ', six turns'}."
+            t(
+                "lobby.head",
+                language,
+                id=game.id,
+                ruleset=RULESET_NAMES[rs],
+                year=o["year"],
+                format=t(f"lobby.format.{game.format}", language),
+                length=t(f"lobby.{'death' if o.get('to_the_death') else 'six_turns'}", language),
+            )
         ]
         mode = o.get("responses", "normal")
         if mode != "normal":
-            lines.append(RESPONSE_MODE_TEXT[mode])
+            lines.append(t(f"lobby.mode.{mode}", language, minutes=FOG_MINUTES))
         elements = self.lobby_elements(game)
         points = balance.side_points(elements, self.engine.aircraft)
         open_seats = self.open_seats(game) if game.record.status is GameStatus.LOBBY else []
         for side in Side.ALLIED, Side.AXIS:
             p = points[side]
-            head = f"{SIDE_MARK[side]} **{side.label(rs)}**: "
+            head = f"{SIDE_MARK[side]} **{side_term(side, rs).text(language)}**: "
             if p.elements:
-                head += (
-                    f"{_n(p.elements, 'element')}, {_n(p.aircraft, 'aircraft', 'aircraft')}, "
-                    f"**{_n(p.points, 'point')}** (with wingmen {p.with_wingmen}, "
-                    f"leaders only {p.leaders_only}, pilots {p.pilot_points})"
+                head += t(
+                    "lobby.points",
+                    language,
+                    elements=_count("lobby.element", p.elements, language),
+                    aircraft=_count("lobby.aircraft", p.aircraft, language),
+                    points=_count("lobby.point", p.points, language),
+                    wingmen=p.with_wingmen,
+                    leaders=p.leaders_only,
+                    pilots=p.pilot_points,
                 )
                 if p.unpriced:
-                    head += f"; no printed value: {', '.join(p.unpriced)}"
+                    head += t("lobby.unpriced", language, aircraft=", ".join(p.unpriced))
             else:
-                head += "nobody yet"
+                head += t("lobby.nobody", language)
             lines.append(head)
             for s in game.seats:
                 if s.side == side.value:
-                    who = f"<@{s.user_id}>" if s.user_id is not None else "🤖 computer"
-                    lines.append(f"• {s.seat} {who}: {self.element_text(element_of(s))}")
+                    who = (
+                        f"<@{s.user_id}>"
+                        if s.user_id is not None
+                        else t("lobby.computer", language)
+                    )
+                    lines.append(f"• {s.seat} {who}: {self.element_text(element_of(s), language)}")
             for seat in open_seats:
                 if seat_side(seat) is side and FORMATS[game.format]:
-                    lines.append(f"• {seat} *open*")
-        lines += self._balance_lines(game, elements)
+                    lines.append(f"• {seat} *{t('lobby.open', language)}*")
+        lines += self._balance_lines(game, elements, language)
         if game.record.status is GameStatus.LOBBY:
             if open_seats:
-                verb = "take one" if FORMATS[game.format] else "add an element"
-                lines.append(f"Open seats: {', '.join(open_seats)}: {verb} with `/dogfight join`.")
+                verb = "take_one" if FORMATS[game.format] else "add_element"
+                lines.append(t(f"lobby.open_seats.{verb}", language, seats=", ".join(open_seats)))
             problems = self.start_problems(game)
-            lines.append(problems[0] if problems else "Ready: the host can now `/dogfight start`.")
+            lines.append(problems[0].text(language) if problems else t("lobby.ready", language))
         elif game.record.status is GameStatus.ACTIVE:
-            lines.append("Under way: press **My hand** below the latest message to play.")
+            lines.append(t("lobby.under_way", language))
         elif game.record.result:
-            lines.append(f"Finished: {game.record.result['verdict']}.")
+            lines.append(t("lobby.finished", language, verdict=game.record.result["verdict"]))
         elif game.record.status is GameStatus.ABORTED:
-            lines.append("Aborted: no result.")
+            lines.append(t("lobby.aborted", language))
         return "\n".join(lines)[:2000]
 
-    def _balance_lines(self, game: LoadedGame, elements: list[ElementSetup]) -> list[str]:
+    def _balance_lines(
+        self, game: LoadedGame, elements: list[ElementSetup], language: str = "en"
+    ) -> list[str]:
         """The 13.1 VP bonus and RotL's equal-numbers advice, for the lobby."""
         rs = Ruleset(game.record.ruleset)
         lines = []
@@ -714,51 +735,62 @@ class GameService:
             lower, vp = balance.vp_bonus(elements, self.engine.aircraft)
             on = bool(game.record.options.get("vp_bonus"))
             if lower is None:
-                state = "**on**" if on else "off"
-                lines.append(f"VP bonus (13.1) {state}: the sides' points are even, no bonus.")
+                lines.append(t(f"lobby.bonus.even_{'on' if on else 'off'}", language))
             elif on:
-                lines.append(
-                    f"VP bonus (13.1) **on**: the {lower.label(rs)} side starts with {vp} VP."
-                )
+                side = side_term(lower, rs).text(language)
+                lines.append(t("lobby.bonus.on", language, side=side, vp=vp))
             else:
+                side = side_term(lower, rs).text(language)
                 tail = (
-                    " The host can turn it on with `/dogfight bonus apply: True`."
+                    t("lobby.bonus.can_apply", language)
                     if game.record.status is GameStatus.LOBBY
                     else ""
                 )
-                lines.append(
-                    f"VP bonus (13.1) off: it would give the {lower.label(rs)} side {vp} VP.{tail}"
-                )
+                lines.append(t("lobby.bonus.off", language, side=side, vp=vp) + tail)
             if rs is Ruleset.ROTL:
                 count = {
                     s: sum(2 if e.wingman else 1 for e in elements if e.side is s) for s in Side
                 }
                 if count[Side.ALLIED] != count[Side.AXIS]:
                     lines.append(
-                        "⚠ Rise of the Luftwaffe: both sides should field the same number of "
-                        f"aircraft ({Side.ALLIED.label(rs)} {count[Side.ALLIED]}, "
-                        f"{Side.AXIS.label(rs)} {count[Side.AXIS]})."
+                        t(
+                            "lobby.rotl_numbers",
+                            language,
+                            allied=side_term(Side.ALLIED, rs).text(language),
+                            axis=side_term(Side.AXIS, rs).text(language),
+                            n_allied=count[Side.ALLIED],
+                            n_axis=count[Side.AXIS],
+                        )
                     )
         return lines
 
-    def element_text(self, e: ElementSetup) -> str:
+    def element_text(self, e: ElementSetup, language: str = "en") -> str:
         """``P-40B with wingman, pilot A (Ace Pilot) +1: 6 pts``."""
         ac = self.engine.aircraft[e.aircraft]
-        text = f"{ac.name} {'with wingman' if e.wingman else 'without wingman'}"
+        text = f"{ac.name} {t('lobby.with_wingman' if e.wingman else 'lobby.without_wingman', language)}"
         if e.pilot:
             skills = ", ".join(f"{k.value} ({k.label}) +1" for k in e.pilot)
-            text += f", pilot {skills}"
+            text += t("lobby.pilot", language, skills=skills)
         pts = balance.element_points(ac, wingman=e.wingman, pilot_skills=len(e.pilot))
-        return text + (f": {_n(pts, 'pt')}" if pts is not None else ": no printed value")
+        if pts is None:
+            return text + t("lobby.no_value", language)
+        return f"{text}: {_count('lobby.pt', pts, language)}"
 
-    def joined_text(self, game: LoadedGame, user_id: int, seat: str) -> str:
+    def joined_text(self, game: LoadedGame, user_id: int, seat: str, language: str = "en") -> str:
         """The public line announcing a pilot's seat."""
         rs = Ruleset(game.record.ruleset)
         record = next(s for s in game.seats if s.seat == seat)
-        ready = "" if self.start_problems(game) else " The host can now `/dogfight start`."
+        ready = "" if self.start_problems(game) else t("lobby.joined_ready", language)
         return (
-            f"<@{user_id}> flies for the {Side(record.side).label(rs)} side in seat {seat}: "
-            f"{self.element_text(element_of(record))}.{ready}"
+            t(
+                "lobby.joined",
+                language,
+                user=f"<@{user_id}>",
+                side=side_term(Side(record.side), rs).text(language),
+                seat=seat,
+                element=self.element_text(element_of(record), language),
+            )
+            + ready
         )
 
     def lobby_setup(self, game: LoadedGame) -> DifSetup:
@@ -776,12 +808,12 @@ class GameService:
         async with self.locks(game.id):
             game = await self.load(game.id)
             if game.record.status is not GameStatus.LOBBY:
-                raise UserError("This game has already started.")
+                raise Refusal("refusal.started")
             if user_id != game.record.host_id:
-                raise UserError("Only the host who opened the lobby can start it.")
+                raise Refusal("refusal.host_start")
             problems = self.start_problems(game)
             if problems:
-                raise UserError(problems[0])
+                raise Refusal(problems[0].key, **problems[0].fields)
             try:
                 setup = self.lobby_setup(game)
                 state, events = self.engine.new_game(setup, game.record.seed)
@@ -824,9 +856,7 @@ class GameService:
             seat = self._seat_for(game, user_id, seat, state, action)
             stale = version is not None and version != game.record.version
             if stale and not await self._still_valid(game, seat, version or 0, state):
-                raise UserError(
-                    "These buttons are out of date: the game has moved on. Press **My hand** for fresh ones."
-                )
+                raise Refusal("refusal.stale_buttons")
             try:
                 new_state, events = self.engine.apply(state, seat, action)
             except EngineError as exc:
@@ -837,9 +867,7 @@ class GameService:
                 game = await self._commit(game, seat, action, new_state)
             except StaleGameVersion as exc:
                 self._cache.pop(game.id, None)
-                raise UserError(
-                    "Someone else moved at the same moment; nothing was changed. Please try again."
-                ) from exc
+                raise Refusal("refusal.race") from exc
             game, events = await self._auto_moves(game, events)
             await self._changed(game, seat)
             assert game.state is not None
@@ -1031,9 +1059,9 @@ class GameService:
 
     def _require_active(self, game: LoadedGame) -> GameState:
         if game.record.status is GameStatus.LOBBY or game.state is None:
-            raise UserError("This game has not started yet.")
+            raise Refusal("refusal.not_started")
         if game.record.status is not GameStatus.ACTIVE:
-            raise UserError("This game is over.")
+            raise Refusal("refusal.over")
         return game.state
 
     def _seat_for(
@@ -1049,13 +1077,11 @@ class GameService:
         altitudes) names the seat unless only one of them may take this action."""
         mine = game.seats_of(user_id)
         if not mine:
-            raise UserError("You are not playing in this game.")
+            raise Refusal("refusal.not_playing")
         if seat is not None:
             seat = seat.strip().upper()
             if seat not in mine:
-                raise UserError(
-                    "That seat belongs to another player: you can only act for your own aircraft."
-                )
+                raise Refusal("refusal.others_seat")
             return seat
         pending = [p for p in self.engine.pending(state) if p.seat in mine]
         waiting = list(dict.fromkeys(p.seat for p in pending))
@@ -1066,10 +1092,7 @@ class GameService:
             if len(fits) == 1:
                 return fits[0]
             if fits:
-                raise UserError(
-                    f"You decide for {' and '.join(waiting)} now: say which with the seat "
-                    "option, or use the buttons of **My hand**."
-                )
+                raise Refusal("refusal.which_seat", seats=and_list(waiting))
         return waiting[0] if waiting else mine[0]
 
     async def _still_valid(
@@ -1222,7 +1245,7 @@ class GameService:
             state = self._require_active(game)
             mine = game.seats_of(user_id)
             if not mine:
-                raise UserError("You are not playing in this game.")
+                raise Refusal("refusal.not_playing")
             side = Side(state.elements[mine[0]].side)
             rs = Ruleset(state.ruleset)
             verdict = f"{side.other.label(rs)} victory: the {side.label(rs)} side resigned"
@@ -1258,12 +1281,9 @@ class GameService:
         async with self.locks(game_id):
             game = await self.load(game_id)
             if game.record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
-                raise UserError("This game is over already.")
+                raise Refusal("refusal.over_already")
             if user_id != game.record.host_id and not admin:
-                raise UserError(
-                    "Only the host who opened this game or a server admin (Manage Server) "
-                    "can abort it."
-                )
+                raise Refusal("refusal.abort_who")
             record = await self.storage.update_game(
                 game.id, game.record.version, status=GameStatus.ABORTED
             )
@@ -1288,7 +1308,7 @@ class GameService:
         state = self._require_active(game)
         record = next((s for s in game.seats if s.seat == seat), None)
         if record is None:
-            raise UserError(f"This game has no seat {seat}.")
+            raise Refusal("refusal.no_seat_named", seat=seat)
         before = {(p.seat, p.kind) for p in self.engine.pending(state)}
         settings = await self.game_settings(game.id)
         listed = [s for s in settings.get("computer_seats", []) if s != seat]
@@ -1310,9 +1330,7 @@ class GameService:
             )
         except StaleGameVersion as exc:
             self._cache.pop(game.id, None)
-            raise UserError(
-                "Someone moved at the same moment; nothing was changed. Please try again."
-            ) from exc
+            raise Refusal("refusal.race_seat") from exc
         fresh = await self.storage.get_game(game.id)
         assert fresh is not None
         game = LoadedGame(fresh, await self.storage.get_seats(game.id), game.setup, state)
@@ -1339,7 +1357,7 @@ class GameService:
             (r.seq, r.seat or "", r.action) for r in await self.storage.load_actions(game.id)
         )
         if not rows or rows[-1][0] != seq:
-            raise UserError("Only the latest action can be taken back.")
+            raise Refusal("refusal.undo_latest")
         state = await asyncio.to_thread(
             self.engine.replay, game.setup, game.record.seed, [(s, t) for _, s, t in rows[:-1]]
         )
@@ -1349,9 +1367,7 @@ class GameService:
             )
         except StaleGameVersion as exc:
             self._cache.pop(game.id, None)
-            raise UserError(
-                "The game has moved on: the action can no longer be taken back."
-            ) from exc
+            raise Refusal("refusal.undo_moved_on") from exc
         record = game.record.model_copy(
             update={"version": version, "last_seq": game.record.last_seq + 1}
         )

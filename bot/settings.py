@@ -49,7 +49,7 @@ from typing import Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bot.deadlines import DeadlineSettings
-from bot.errors import UserError
+from bot.errors import Refusal
 from bot.i18n import SUPPORTED, t
 from bot.storage import Storage
 
@@ -63,6 +63,7 @@ __all__ = [
     "SettingsError",
     "allowed_list",
     "parse_fractions",
+    "server_language",
     "wants_dm",
 ]
 
@@ -78,16 +79,14 @@ DefaultAction = Literal["pass", "computer"]
 AbandonAction = Literal["computer", "forfeit"]
 
 
-class SettingsError(UserError):
+class SettingsError(Refusal):
     """A refused setting: an i18n key and its fields (the message is the English text)."""
 
-    def __init__(self, key: str, **fields: Any) -> None:
-        super().__init__(t(key, None, **fields))
-        self.key = key
-        self.fields = fields
 
-    def text(self, language: str | None) -> str:
-        return t(self.key, language, **self.fields)
+async def server_language(storage: Storage, guild_id: int | None) -> str:
+    """The language of a server's public texts (``/config language``; English outside
+    a server). DMs use it too: the bot does not know a DM reader's locale."""
+    return (await GuildSettings.load(storage, guild_id)).language
 
 
 class DeadlinePolicy(DeadlineSettings):

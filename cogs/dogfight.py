@@ -9,10 +9,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import UserError
+from bot.errors import Refusal
+from bot.i18n import t
 from bot.service import SYSTEM, seat_side
+from bot.settings import server_language
 from cogs.admin import lobby_channel
-from cogs.ui import guarded, hand_view, lobby_view, publish, refresh_lobby, reply, service_of
+from cogs.help import cmd_text
+from cogs.ui import (
+    guarded,
+    hand_view,
+    language_of,
+    lobby_view,
+    publish,
+    refresh_lobby,
+    reply,
+    service_of,
+)
 from engine.dif.components import Side
 
 if TYPE_CHECKING:
@@ -26,24 +38,21 @@ log = logging.getLogger(__name__)
 class DogfightCog(commands.Cog):
     """Lobby commands. Each callback: resolve inputs, call the service, answer."""
 
-    dogfight = app_commands.Group(
-        name="dogfight", description="Start and join Down in Flames dogfights"
-    )
+    dogfight = app_commands.Group(name="dogfight", description=cmd_text("cmd.dogfight.description"))
 
     def __init__(self, bot: TallyHoBot) -> None:
         self.bot = bot
 
-    @dogfight.command(name="new", description="Open a dogfight lobby in a new thread")
+    @dogfight.command(name="new", description=cmd_text("cmd.dogfight.new.description"))
     @app_commands.describe(
-        format="1v1: one element a side; 2v2: two; custom: players add elements (15 aircraft at most)",
-        ruleset="Which rulebook",
-        year="Year of the battle (aircraft must be in service)",
-        to_the_death="Fight until one side is gone instead of six turns",
-        vp_bonus="Give the side with fewer aircraft points the difference as VP (13.1)",
-        responses="normal: windows wait for the defender; fast: no legal response passes at "
-        "once (everyone sees it); fog: every window lasts 15 minutes unless answered",
-        turn_hours="Hours a player has for a turn's decision (default: the server's)",
-        response_hours="Hours a player has to respond (default: the server's)",
+        format=cmd_text("cmd.dogfight.new.param.format"),
+        ruleset=cmd_text("cmd.dogfight.new.param.ruleset"),
+        year=cmd_text("cmd.dogfight.new.param.year"),
+        to_the_death=cmd_text("cmd.dogfight.new.param.to_the_death"),
+        vp_bonus=cmd_text("cmd.dogfight.new.param.vp_bonus"),
+        responses=cmd_text("cmd.dogfight.new.param.responses"),
+        turn_hours=cmd_text("cmd.dogfight.new.param.turn_hours"),
+        response_hours=cmd_text("cmd.dogfight.new.param.response_hours"),
     )
     async def new(
         self,
@@ -74,31 +83,33 @@ class DogfightCog(commands.Cog):
                 turn_hours=turn_hours,
                 response_hours=response_hours,
             )
-            await interaction.response.send_message(f"Opening dogfight #{game.id}…")
+            public = await server_language(service.storage, channel.guild.id)
+            await interaction.response.send_message(t("dogfight.opening", public, id=game.id))
             thread = await channel.create_thread(
-                name=f"Dogfight #{game.id}", type=discord.ChannelType.public_thread
+                name=t("dogfight.thread_name", public, id=game.id),
+                type=discord.ChannelType.public_thread,
             )
             view = lobby_view(service, game) or discord.ui.View(timeout=None)
             lobby = await thread.send(
-                service.lobby_text(game),
+                service.lobby_text(game, public),
                 allowed_mentions=discord.AllowedMentions.none(),
                 view=view,
             )
             view.stop()  # its menu is a DynamicItem: see cogs.ui.forget_view
             await service.attach_thread(game, thread.id, lobby.id)
             await interaction.edit_original_response(
-                content=f"Dogfight #{game.id} is open in {thread.mention}."
+                content=t("dogfight.opened", public, id=game.id, thread=thread.mention)
             )
 
         await guarded(interaction, work)
 
-    @dogfight.command(name="join", description="Take a seat in this thread's dogfight")
+    @dogfight.command(name="join", description=cmd_text("cmd.dogfight.join.description"))
     @app_commands.describe(
-        side="The side you fly for",
-        aircraft="Your element's aircraft",
-        seat="A1, A2... (Allied) or X1, X2... (Axis); default: the first open seat of your side",
-        wingman="Fly with your wingman (default: yes, if the aircraft has one)",
-        pilot="The leader's pilot skills, e.g. 'A,BU' (A, BU, CV, D, G, H, P; 1 point each)",
+        side=cmd_text("cmd.dogfight.join.param.side"),
+        aircraft=cmd_text("cmd.dogfight.join.param.aircraft"),
+        seat=cmd_text("cmd.dogfight.join.param.seat"),
+        wingman=cmd_text("cmd.dogfight.join.param.wingman"),
+        pilot=cmd_text("cmd.dogfight.join.param.pilot"),
     )
     async def join(
         self,
@@ -113,7 +124,7 @@ class DogfightCog(commands.Cog):
             service = service_of(interaction)
             game = await service.game_in_channel(interaction.channel_id)
             if game is None:
-                raise UserError("Use /dogfight join inside the dogfight's thread.")
+                raise Refusal("dogfight.in_thread", command="/dogfight join")
             game, taken = await service.join(
                 game,
                 interaction.user.id,
@@ -124,8 +135,9 @@ class DogfightCog(commands.Cog):
                 wingman=wingman,
                 pilot=pilot,
             )
+            public = await server_language(service.storage, interaction.guild_id)
             await interaction.response.send_message(
-                service.joined_text(game, interaction.user.id, taken)
+                service.joined_text(game, interaction.user.id, taken, public)
             )
             await refresh_lobby(interaction, game)
 
@@ -141,7 +153,7 @@ class DogfightCog(commands.Cog):
         year = int(game.record.options.get("year", 1945)) if game else 1945
         side = getattr(interaction.namespace, "side", None)
         return [
-            app_commands.Choice(name=f"{ac.name} ({ac.nation}, {ac.year})", value=ac.id)
+            app_commands.Choice(name=f"{ac.name} ({ac.nation}, {ac.year})"[:100], value=ac.id)
             for ac in service.aircraft_choices(ruleset, year, side, current)
         ][:25]
 
@@ -160,70 +172,75 @@ class DogfightCog(commands.Cog):
             for s in game.seats_of(interaction.user.id)
             if wanted is None or seat_side(s) is wanted
         ]
+        language = await language_of(interaction)
         choices = [
-            app_commands.Choice(name=f"{s} (open)", value=s)
+            app_commands.Choice(name=t("dogfight.seat_open", language, seat=s), value=s)
             for s in service.open_seats(game, wanted)
         ]
-        choices += [app_commands.Choice(name=f"{s} (yours: change it)", value=s) for s in mine]
+        choices += [
+            app_commands.Choice(name=t("dogfight.seat_yours", language, seat=s), value=s)
+            for s in mine
+        ]
         key = current.strip().upper()
         return [c for c in choices if c.value.startswith(key)][:25]
 
-    @dogfight.command(name="leave", description="Give up your seat before the start")
-    @app_commands.describe(seat="The seat to leave (needed if you hold several)")
+    @dogfight.command(name="leave", description=cmd_text("cmd.dogfight.leave.description"))
+    @app_commands.describe(seat=cmd_text("cmd.dogfight.leave.param.seat"))
     async def leave(self, interaction: discord.Interaction, seat: str | None = None) -> None:
         async def work() -> None:
             service = service_of(interaction)
             game = await service.game_in_channel(interaction.channel_id)
             if game is None:
-                raise UserError("Use /dogfight leave inside the dogfight's thread.")
+                raise Refusal("dogfight.in_thread", command="/dogfight leave")
             game, left = await service.leave(game, interaction.user.id, seat)
+            public = await server_language(service.storage, interaction.guild_id)
             await interaction.response.send_message(
-                f"<@{interaction.user.id}> leaves seat {left}.",
+                t("dogfight.left", public, user=f"<@{interaction.user.id}>", seat=left),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await refresh_lobby(interaction, game)
 
         await guarded(interaction, work)
 
-    @dogfight.command(name="bonus", description="Host: apply the 13.1 VP bonus or not")
-    @app_commands.describe(
-        apply="Give the side with fewer aircraft points the difference as VP (13.1)"
-    )
+    @dogfight.command(name="bonus", description=cmd_text("cmd.dogfight.bonus.description"))
+    @app_commands.describe(apply=cmd_text("cmd.dogfight.bonus.param.apply"))
     async def bonus(self, interaction: discord.Interaction, apply: bool) -> None:
         async def work() -> None:
             service = service_of(interaction)
             game = await service.game_in_channel(interaction.channel_id)
             if game is None:
-                raise UserError("Use /dogfight bonus inside the dogfight's thread.")
+                raise Refusal("dogfight.in_thread", command="/dogfight bonus")
             game = await service.set_vp_bonus(game, interaction.user.id, apply)
+            public = await server_language(service.storage, interaction.guild_id)
             await interaction.response.send_message(
-                f"The VP bonus (13.1) is {'on' if apply else 'off'} for this dogfight."
+                t(f"dogfight.bonus_{'on' if apply else 'off'}", public)
             )
             await refresh_lobby(interaction, game)
 
         await guarded(interaction, work)
 
-    @dogfight.command(name="start", description="Start the dogfight (host only)")
+    @dogfight.command(name="start", description=cmd_text("cmd.dogfight.start.description"))
     async def start(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             service = service_of(interaction)
             game = await service.game_in_channel(interaction.channel_id)
             if game is None:
-                raise UserError("Use /dogfight start inside the dogfight's thread.")
+                raise Refusal("dogfight.in_thread", command="/dogfight start")
             outcome = await service.start(game, interaction.user.id)
             view = hand_view(game.id)
-            await interaction.response.send_message(
-                "The dogfight begins! Each element now picks a secret starting altitude: "
-                "press **My hand**.",
-                view=view,
-            )
+            public = await server_language(service.storage, interaction.guild_id)
+            await interaction.response.send_message(t("dogfight.begins", public), view=view)
             view.stop()  # its button is a DynamicItem: see cogs.ui.forget_view
             await refresh_lobby(interaction, outcome.game)
             await publish(self.bot, outcome)
 
         await guarded(interaction, work)
 
-    @dogfight.command(name="aircraft", description="List the aircraft of a ruleset and year")
+    @dogfight.command(name="aircraft", description=cmd_text("cmd.dogfight.aircraft.description"))
+    @app_commands.describe(
+        ruleset=cmd_text("cmd.dogfight.aircraft.param.ruleset"),
+        year=cmd_text("cmd.dogfight.aircraft.param.year"),
+    )
     async def aircraft(
         self,
         interaction: discord.Interaction,
@@ -232,18 +249,32 @@ class DogfightCog(commands.Cog):
     ) -> None:
         async def work() -> None:
             service = service_of(interaction)
+            language = await language_of(interaction)
             lines = []
             for ac in service.aircraft_choices(ruleset, year, None, ""):
                 u = ac.leader.undamaged
                 tags = ", ".join(
-                    t for t, on in (("agile", ac.agile), ("turbo", ac.turbocharged)) if on
+                    t(f"dogfight.tag.{tag}", language)
+                    for tag, on in (("agile", ac.agile), ("turbo", ac.turbocharged))
+                    if on
                 )
                 lines.append(
-                    f"`{ac.id}` **{ac.name}** ({ac.side.value}, {ac.year}) hand {u.hand_size}, "
-                    f"draw {u.draw}, bursts {u.bursts}, hits {u.damage_capacity}/"
-                    f"{ac.leader.damaged.damage_capacity}{', ' + tags if tags else ''}"
+                    t(
+                        "dogfight.aircraft_line",
+                        language,
+                        id=ac.id,
+                        name=ac.name,
+                        side=ac.side.value,
+                        year=ac.year,
+                        hand=u.hand_size,
+                        draw=u.draw,
+                        bursts=u.bursts,
+                        hits=u.damage_capacity,
+                        damaged=ac.leader.damaged.damage_capacity,
+                        tags=", " + tags if tags else "",
+                    )
                 )
-            await reply(interaction, "\n".join(lines) or "No aircraft in service by then.")
+            await reply(interaction, "\n".join(lines) or t("dogfight.no_aircraft", language))
 
         await guarded(interaction, work)
 

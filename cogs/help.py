@@ -19,8 +19,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.i18n import DEFAULT, catalogue, normalize, t
-from bot.settings import GuildSettings
-from cogs.ui import guarded, reply, service_of
+from cogs.ui import guarded, language_of, reply
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot
@@ -62,15 +61,6 @@ def choices(prefix: str, values: Iterable[str]) -> list[app_commands.Choice[str]
     """Options' choices named from the catalogue (``<prefix>.<value>``), so the
     translator localises them; the values stay as they are."""
     return [app_commands.Choice(name=cmd_text(f"{prefix}.{v}"), value=v) for v in values]
-
-
-async def language_of(interaction: discord.Interaction) -> str:
-    """The reader's language: their Discord locale where translated, else the server's."""
-    locale = normalize(interaction.locale)
-    if locale is not None:
-        return locale
-    settings = await GuildSettings.load(service_of(interaction).storage, interaction.guild_id)
-    return settings.language
 
 
 def page_text(n: int, language: str) -> str:

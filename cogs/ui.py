@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import UserError
+from bot.i18n import normalize, t
 from bot.service import (
     FORMATS,
     GameService,
@@ -28,7 +29,7 @@ from bot.service import (
     plane_name,
     seat_side,
 )
-from bot.settings import wants_dm
+from bot.settings import server_language, wants_dm
 from bot.storage import GameStatus
 from engine.dif.actions import Action
 from engine.dif.components import Position, Ruleset
@@ -50,6 +51,7 @@ __all__ = [
     "guarded",
     "hand_text",
     "hand_view",
+    "language_of",
     "publish",
     "service_of",
 ]
@@ -64,6 +66,14 @@ MAX_ROWS = 5
 def service_of(interaction: discord.Interaction) -> GameService:
     bot: TallyHoBot = interaction.client  # type: ignore[assignment]
     return bot.service
+
+
+async def language_of(interaction: discord.Interaction) -> str:
+    """The reader's language: their Discord locale where translated, else the server's."""
+    locale = normalize(interaction.locale)
+    if locale is not None:
+        return locale
+    return await server_language(service_of(interaction).storage, interaction.guild_id)
 
 
 def forget_view(kwargs: dict[str, Any]) -> None:
@@ -93,7 +103,7 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
     try:
         await work()
     except UserError as exc:
-        await reply(interaction, f"⛔ {exc}")
+        await reply(interaction, f"⛔ {exc.text(await language_of(interaction))}")
     except Exception:
         log.exception(
             "command failed: user=%s channel=%s what=%s",
@@ -102,12 +112,17 @@ async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable
             _what(interaction),
         )
         try:
-            await reply(
-                interaction,
-                "Something went wrong on our side; it has been logged. Nothing was changed.",
-            )
+            await reply(interaction, t("error.internal", await _language_or_en(interaction)))
         except discord.HTTPException:
             log.warning("could not tell the user about the failure", exc_info=True)
+
+
+async def _language_or_en(interaction: discord.Interaction) -> str:
+    """The reader's language, or English if even that fails (storage down)."""
+    try:
+        return await language_of(interaction)
+    except Exception:
+        return "en"
 
 
 def _what(interaction: discord.Interaction) -> str:

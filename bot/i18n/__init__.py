@@ -30,12 +30,14 @@ __all__ = [
     "DEFAULT",
     "LANGUAGE_NAMES",
     "SUPPORTED",
+    "Term",
     "catalogue",
     "has",
     "normalize",
     "pick",
     "placeholders",
     "t",
+    "tr",
 ]
 
 log = logging.getLogger(__name__)
@@ -108,6 +110,7 @@ def t(key: str, locale: object | None = None, /, **kwargs: Any) -> str:
     failing the message.
     """
     language = normalize(locale) or DEFAULT
+    kwargs = {k: tr(v, language) if isinstance(v, Term) else v for k, v in kwargs.items()}
     raw: str | None = None
     for lang in dict.fromkeys((language, DEFAULT)):
         text = catalogue(lang).get(key)
@@ -121,3 +124,27 @@ def t(key: str, locale: object | None = None, /, **kwargs: Any) -> str:
     if raw is None:
         log.warning("missing text %r", key)
     return raw if raw is not None else key
+
+
+class Term(str):
+    """A catalogue text not yet put in a language: a ``str`` holding its English text
+    (so code and tests that only need English use it as is), which remembers its key
+    and fields so :func:`tr` can give it in the reader's language. Fields may be
+    Terms themselves (a side's name inside a sentence)."""
+
+    key: str
+    fields: dict[str, Any]
+
+    def __new__(cls, key: str, /, **fields: Any) -> Term:
+        self = super().__new__(cls, t(key, None, **fields))
+        self.key = key
+        self.fields = fields
+        return self
+
+    def text(self, locale: object | None) -> str:
+        return t(self.key, locale, **self.fields)
+
+
+def tr(value: object, locale: object | None) -> str:
+    """``value`` in ``locale``'s language if it is a :class:`Term`, else as it is."""
+    return value.text(locale) if isinstance(value, Term) else str(value)

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from bot.actionlog import effective, undo_text
 from bot.clock import Clock, SystemClock
 from bot.errors import Refusal, UserError
-from bot.i18n import Term, t
+from bot.i18n import Term, has, t, tr
 from bot.storage import GameRecord, GameStatus, SeatRecord, StaleGameVersion, Storage
 from bot.storage.base import DeadlineClosed
 from bot.storage.locks import GameLocks
@@ -301,18 +301,13 @@ def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
     }.get(v, str(a))
 
 
-_DECISIONS = {
-    "redraw": "Combat Vision: redraw any cards of the first hand once, or keep it",
-    "order": "choose which element plays next",
-}
-
-
 def decision_words(kind: str) -> str:
-    """A pending decision in words: the engine's prompt, or ours if it has none."""
+    """A pending decision in words: a :class:`Term` of the catalogue
+    (``decision.<kind>``), else the engine's prompt (English)."""
     from engine.dif.present import pending_prompt
 
-    words = pending_prompt(kind)
-    return _DECISIONS.get(kind, words) if words == kind else words
+    key = f"decision.{kind}"
+    return Term(key) if has(key) else pending_prompt(kind)
 
 
 def _squash(text: str) -> str:
@@ -1152,58 +1147,59 @@ class GameService:
             x = self.engine.view(state, p.seat).exchange
             assert x is not None
             name = partial(plane_name, self.engine, state)
-            where = ""
+            where: str = ""
             if x.target == f"{p.seat}W" and len(x.cards) % 2 == 1:
-                where = " with your wingman's defensive mini-hand"
+                where = Term("prompt.with_wingman_defence")
             elif x.attacker == f"{p.seat}W":
-                where = " with your wingman's mini-hand"
-            return (  # the attacker or the target is this seat's: no need to name it
-                f"{name(x.attacker)} played {' → '.join(x.cards)} "
-                f"at {name(x.target)}. Respond{where}?"
+                where = Term("prompt.with_wingman")
+            return Term(  # the attacker or the target is this seat's: no need to name it
+                "prompt.respond",
+                attacker=name(x.attacker),
+                cards=" → ".join(x.cards),
+                target=name(x.target),
+                where=where,
             )
         if p.kind == "follow" and state.follow is not None:
             mover = self.element_label(state, state.follow.mover)
-            way = "climbed" if state.follow.direction > 0 else "dived"
-            return (
-                f"{me}: {mover}, on which you hold a position, {way}. Follow it, or become Neutral?"
-            )
+            way = Term("prompt.climbed" if state.follow.direction > 0 else "prompt.dived")
+            return Term("prompt.follow", me=me, mover=mover, way=way)
         if p.kind == "order":
             side, seats = self.engine.order_choice(state)
             rs = Ruleset(state.ruleset)
             names = ", ".join(self.element_label(state, s) for s in seats)
-            return (
-                f"The {side.label(rs)} side names which of its elements plays next (4.7): {names}."
-            )
-        return f"{me}: {decision_words(p.kind)}."
+            return Term("prompt.order", side=side_term(side, rs), names=names)
+        return Term("prompt.decide", me=me, decision=decision_words(p.kind))
 
     # ------------------------------------------------------------ reading
     def view(self, game: LoadedGame, seat: str | None) -> DifView:
         assert game.state is not None
         return self.engine.view(game.state, seat)
 
-    def status_text(self, game: LoadedGame, view: DifView) -> str:
+    def status_text(self, game: LoadedGame, view: DifView, language: str = "en") -> str:
         """One line for /game status: turn, step and who is awaited, or the result."""
-        text = f"Dogfight #{game.id}, turn {view.turn}: {view.step}."
+        text = t("status.head", language, id=game.id, turn=view.turn, step=view.step)
         result = game.record.result
         if game.record.status is not GameStatus.ACTIVE:
             if result:
-                text += f" Result: {result['verdict']}."
+                text += t("status.result", language, verdict=result["verdict"])
             elif game.record.status is GameStatus.ABORTED:
-                text += " Aborted: no result."
+                text += t("status.aborted", language)
             return text
         state = game.state
         assert state is not None
         seen: dict[str, None] = {}
         for p in view.pending:
+            decision = tr(decision_words(p.kind), language)
             if p.kind == "order":
                 side, _ = self.engine.order_choice(state)
-                seen[f"the {side.label(view.ruleset)} side ({decision_words(p.kind)})"] = None
+                side_name = side_term(side, view.ruleset).text(language)
+                seen[t("status.side", language, side=side_name, decision=decision)] = None
             else:
                 holder = game.holder(p.seat)
-                who = f"<@{holder}>" if holder is not None else "the computer"
-                seen[f"{who} ({p.seat}: {decision_words(p.kind)})"] = None
+                who = f"<@{holder}>" if holder is not None else t("status.computer", language)
+                seen[t("status.seat", language, who=who, seat=p.seat, decision=decision)] = None
         waiting = ", ".join(seen)
-        return text + (f" Waiting for {waiting}." if waiting else "")
+        return text + (t("status.waiting", language, waiting=waiting) if waiting else "")
 
     def target_notes(self, game: LoadedGame) -> dict[str, str]:
         """A short line per aircraft for menus: whose it is, its damage, its fight.

@@ -89,7 +89,7 @@ class DogfightCog(commands.Cog):
                 name=t("dogfight.thread_name", public, id=game.id),
                 type=discord.ChannelType.public_thread,
             )
-            view = lobby_view(service, game) or discord.ui.View(timeout=None)
+            view = lobby_view(service, game, public) or discord.ui.View(timeout=None)
             lobby = await thread.send(
                 service.lobby_text(game, public),
                 allowed_mentions=discord.AllowedMentions.none(),

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import UserError
-from bot.i18n import normalize, t
+from bot.errors import Refusal, UserError
+from bot.i18n import normalize, t, tr
 from bot.service import (
     FORMATS,
     GameService,
@@ -28,6 +28,7 @@ from bot.service import (
     describe_action,
     plane_name,
     seat_side,
+    side_term,
 )
 from bot.settings import server_language, wants_dm
 from bot.storage import GameStatus
@@ -360,13 +361,17 @@ class OrderSelect(
     """
 
     def __init__(
-        self, game_id: int, version: int, options: list[discord.SelectOption] | None = None
+        self,
+        game_id: int,
+        version: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str = "Which element plays next…",
     ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=f"th:o:{game_id}:{version}",
                 options=options or [discord.SelectOption(label="-")],
-                placeholder="Which element plays next…",
+                placeholder=placeholder,
             )
         )
         self.game_id, self.version = game_id, version
@@ -387,12 +392,17 @@ class OrderSelect(
 class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"th:j:(?P<game>\d+)"):
     """On the lobby message: take an open seat (then pick an aircraft privately)."""
 
-    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str = "Take a seat…",
+    ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=f"th:j:{game_id}",
                 options=options or [discord.SelectOption(label="-")],
-                placeholder="Take a seat…",
+                placeholder=placeholder,
             )
         )
         self.game_id = game_id
@@ -415,13 +425,17 @@ class AircraftSelect(
     """The aircraft for the seat picked in the lobby menu (wingman: if it has one)."""
 
     def __init__(
-        self, game_id: int, seat: str, options: list[discord.SelectOption] | None = None
+        self,
+        game_id: int,
+        seat: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str = "Your aircraft…",
     ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=f"th:ac:{game_id}:{seat}",
                 options=options or [discord.SelectOption(label="-")],
-                placeholder="Your aircraft…",
+                placeholder=placeholder,
             )
         )
         self.game_id, self.seat = game_id, seat
@@ -563,7 +577,14 @@ def action_view(
     return view
 
 
-def hand_text(service: GameService, game: LoadedGame, seat: str, *, decision: bool = True) -> str:
+def hand_text(
+    service: GameService,
+    game: LoadedGame,
+    seat: str,
+    *,
+    decision: bool = True,
+    language: str = "en",
+) -> str:
     """The private summary of one seat: hand, playable cards, position, decision.
 
     It always starts with the element's name in bold: a player flying several
@@ -574,17 +595,22 @@ def hand_text(service: GameService, game: LoadedGame, seat: str, *, decision: bo
     el = next(e for e in view.elements if e.seat == seat)
     legal = service.legal(game, seat)
     playable = {a.card for a in legal if a.card}
-    lines = [
-        f"**{el.label}** at {el.altitude.label if el.altitude is not None else 'a secret altitude'}"
-    ]
+    where = (
+        t(f"altitude.{el.altitude.code}", language)
+        if el.altitude is not None
+        else t("hand.secret_altitude", language)
+    )
+    lines = [t("hand.head", language, element=el.label, altitude=where)]
     for g in view.engagements:
         if seat in (g.leader, g.on):
             other = g.on if g.leader == seat else g.leader
             mine = g.position if g.leader == seat else Position(-g.position)
             name = next(e.label for e in view.elements if e.seat == other)
-            lines.append(f"Position: **{mine.label}** on {name}")
+            position = t(f"position.{mine.name.lower()}", language)
+            lines.append(t("hand.position", language, position=position, on=name))
     if el.pick is not None:
-        lines.append(f"Your secret altitude: {el.pick.label}")
+        pick = t(f"altitude.{el.pick.code}", language)
+        lines.append(t("hand.secret_pick", language, altitude=pick))
     # Which pile the marked cards are played from: the wingman's mini-hand while it
     # attacks or defends, else the hand.
     x = view.exchange
@@ -597,21 +623,23 @@ def hand_text(service: GameService, game: LoadedGame, seat: str, *, decision: bo
         for code in codes:
             label = service.engine.card_label(code)
             out.append(f"**{label}** ▶" if live and code in playable else label)
-        return ", ".join(out) or "(empty)"
+        return ", ".join(out) or t("hand.empty", language)
 
     if el.hand is not None:
-        lines.append(f"Hand ({len(el.hand)}): {names(el.hand, not wingman_pile)}")
+        hand = names(el.hand, not wingman_pile)
+        lines.append(t("hand.hand", language, n=len(el.hand), cards=hand))
     if el.minihand:
-        lines.append(f"Wingman's mini-hand: {names(el.minihand, wingman_pile)}")
+        lines.append(t("hand.minihand", language, cards=names(el.minihand, wingman_pile)))
     if view.bursts_left is not None and view.active == seat:
-        lines.append(f"Bursts left this turn: {view.bursts_left}")
+        lines.append(t("hand.bursts", language, n=view.bursts_left))
     pending = next((p for p in service.engine.pending(game.state) if p.seat == seat), None)
     if pending is not None:
         if decision:  # (a DM says it in its first line already)
-            lines.append(f"➡ Your decision: {service.prompt_text(game, pending)}")
+            prompt = tr(service.prompt_text(game, pending), language)
+            lines.append(t("hand.decision", language, prompt=prompt))
     elif game.state.step != "over":
         waiting = ", ".join(sorted({p.seat for p in view.pending}))
-        lines.append(f"Waiting for {waiting}.")
+        lines.append(t("hand.waiting", language, seats=waiting))
     return "\n".join(lines)
 
 
@@ -621,12 +649,13 @@ async def send_hand(interaction: discord.Interaction, game_id: int) -> None:
     game = await service.load(game_id)
     seats = game.seats_of(interaction.user.id)
     if not seats:
-        raise UserError("You are not playing in this game; you can follow it in this thread.")
+        raise Refusal("hand.not_playing")
     if game.state is None:
-        raise UserError("The dogfight has not started yet.")
+        raise Refusal("hand.not_started")
+    language = await language_of(interaction)
     for i, seat in enumerate(seats):
         view = action_view(service, game, seat)
-        text = hand_text(service, game, seat)
+        text = hand_text(service, game, seat, language=language)
         kwargs: dict[str, Any] = {"view": view} if view else {}
         if i == 0:
             await reply(interaction, text, **kwargs)
@@ -642,18 +671,15 @@ async def send_target_moves(
     service = service_of(interaction)
     game = await service.load(game_id)
     if seat not in game.seats_of(interaction.user.id):
-        raise UserError(
-            "That seat belongs to another player: you can only act for your own aircraft."
-        )
+        raise Refusal("refusal.others_seat")
     if version != game.record.version or game.state is None:
-        raise UserError(
-            "These buttons are out of date: the game has moved on. Press **My hand** for fresh ones."
-        )
+        raise Refusal("refusal.stale_buttons")
     view = action_view(service, game, seat, target=ref)
     if view is None:
-        raise UserError("You have no move against that aircraft now.")
+        raise Refusal("hand.no_move_against")
     me = service.element_label(game.state, seat)
-    text = f"**{me}**: attack {plane_name(service.engine, game.state, ref)} with…"
+    target = plane_name(service.engine, game.state, ref)
+    text = t("hand.attack_with", await language_of(interaction), me=me, target=target)
     await reply(interaction, text, view=view)
 
 
@@ -664,22 +690,21 @@ async def choose_order(
     service = service_of(interaction)
     game = await service.load(game_id)
     if game.state is None:
-        raise UserError("The dogfight has not started yet.")
+        raise Refusal("hand.not_started")
     choosing = {p.seat for p in service.engine.pending(game.state) if p.kind == "order"}
     mine = [s for s in game.seats_of(interaction.user.id) if s in choosing]
     if choosing and not mine:
         side, _ = service.engine.order_choice(game.state)
-        raise UserError(
-            f"Only the players of the {side.label(Ruleset(game.state.ruleset))} side "
-            "choose here (4.7)."
-        )
+        raise Refusal("hand.order_side", side=side_term(side, Ruleset(game.state.ruleset)))
     label = service.element_label(game.state, seat)
     await perform(interaction, game_id, mine[0] if mine else None, f"next {seat}", version)
     message = interaction.message
     if message is not None:
+        public = await server_language(service.storage, interaction.guild_id)
+        chose = t("hand.chose", public, user=f"<@{interaction.user.id}>", element=label)
         try:  # everyone sees the choice made, and the menu goes away
             await message.edit(
-                content=f"{message.content}\n✔ <@{interaction.user.id}> chose {label}.",
+                content=f"{message.content}\n{chose}",
                 view=hand_view(game_id),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -687,7 +712,9 @@ async def choose_order(
             log.warning("could not update the order menu of game %s", game_id, exc_info=True)
 
 
-def lobby_view(service: GameService, game: LoadedGame) -> discord.ui.View | None:
+def lobby_view(
+    service: GameService, game: LoadedGame, language: str = "en"
+) -> discord.ui.View | None:
     """The lobby message's menu of open seats (None once the lobby is full or started)."""
     if game.record.status is not GameStatus.LOBBY:
         return None
@@ -698,14 +725,14 @@ def lobby_view(service: GameService, game: LoadedGame) -> discord.ui.View | None
     fixed = bool(FORMATS[game.format])
     options = [
         discord.SelectOption(
-            label=f"{seat} · {seat_side(seat).label(rs)}",
+            label=f"{seat} · {side_term(seat_side(seat), rs).text(language)}",
             value=seat,
-            description="open seat" if fixed else "a new element",
+            description=t("lobby.menu.open_seat" if fixed else "lobby.menu.new_element", language),
         )
         for seat in seats[:25]
     ]
     view = discord.ui.View(timeout=None)
-    view.add_item(SeatSelect(game.id, options))
+    view.add_item(SeatSelect(game.id, options, t("lobby.menu.placeholder", language)))
     return view
 
 
@@ -716,10 +743,11 @@ async def refresh_lobby(interaction: discord.Interaction, game: LoadedGame) -> N
     if message_id is None or not isinstance(channel, discord.Thread):
         return
     service = service_of(interaction)
-    view = lobby_view(service, game)
+    public = await server_language(service.storage, interaction.guild_id)
+    view = lobby_view(service, game, public)
     try:
         await channel.get_partial_message(message_id).edit(
-            content=service.lobby_text(game), view=view
+            content=service.lobby_text(game, public), view=view
         )
     except discord.HTTPException:
         log.warning("could not update the lobby message %s", message_id, exc_info=True)
@@ -733,28 +761,25 @@ async def offer_aircraft(interaction: discord.Interaction, game_id: int, seat: s
     service = service_of(interaction)
     game = await service.load(game_id)
     if game.record.status is not GameStatus.LOBBY:
-        raise UserError("This game has already started.")
+        raise Refusal("refusal.started")
     if seat not in service.open_seats(game):
-        raise UserError(f"Seat {seat} is no longer open.")
+        raise Refusal("lobby.menu.seat_gone", seat=seat)
     side = seat_side(seat)
     year = int(game.record.options["year"])
     choices = service.aircraft_choices(game.record.ruleset, year, side.value, "")
     if not choices:
-        raise UserError("No aircraft of that side is in service that year.")
+        raise Refusal("lobby.menu.no_aircraft")
     options = [
         discord.SelectOption(
             label=ac.name[:100], value=ac.id, description=f"{ac.nation}, {ac.year}"[:100]
         )
         for ac in choices[:25]
     ]
-    more = (
-        "\nMore aircraft, no wingman or pilot skills: use `/dogfight join`."
-        if len(choices) > 25
-        else "\nNo wingman or pilot skills? Use `/dogfight join` instead."
-    )
+    language = await language_of(interaction)
+    more = t("lobby.menu.more" if len(choices) > 25 else "lobby.menu.join_instead", language)
     view = discord.ui.View(timeout=None)
-    view.add_item(AircraftSelect(game_id, seat, options))
-    await reply(interaction, f"Seat **{seat}**: choose your aircraft.{more}", view=view)
+    view.add_item(AircraftSelect(game_id, seat, options, t("lobby.menu.aircraft", language)))
+    await reply(interaction, t("lobby.menu.choose", language, seat=seat) + "\n" + more, view=view)
 
 
 async def join_from_menu(
@@ -770,8 +795,9 @@ async def join_from_menu(
         seat_side(seat).value,
         seat=seat,
     )
+    public = await server_language(service.storage, interaction.guild_id)
     await interaction.response.send_message(
-        service.joined_text(game, interaction.user.id, taken),
+        service.joined_text(game, interaction.user.id, taken, public),
         allowed_mentions=discord.AllowedMentions.none(),
     )
     await refresh_lobby(interaction, game)
@@ -796,17 +822,20 @@ async def perform(
             mine.append(
                 f"{service.element_label(game.state, s)}: {line}" if len(seats) > 1 else line
             )
-    text = "✅ " + (" ".join(mine) if mine else "Done.")
+    language = await language_of(interaction)
+    text = "✅ " + (" ".join(mine) if mine else t("hand.done", language))
     still = [p for p in outcome.prompts if p.seat in seats]
     view = action_view(service, game, still[0].seat) if still else None
     if still:
-        text += "\n" + hand_text(service, game, still[0].seat)
+        text += "\n" + hand_text(service, game, still[0].seat, language=language)
     await reply(interaction, text, **({"view": view} if view else {}))
     bot: TallyHoBot = interaction.client  # type: ignore[assignment]
     await publish(bot, outcome, skip_user=interaction.user.id)
 
 
-def order_view(service: GameService, game: LoadedGame) -> discord.ui.View | None:
+def order_view(
+    service: GameService, game: LoadedGame, language: str = "en"
+) -> discord.ui.View | None:
     """The public menu of turn 1's order choice (4.7), under the My hand button."""
     state = game.state
     if state is None or not any(p.kind == "order" for p in service.engine.pending(state)):
@@ -817,12 +846,13 @@ def order_view(service: GameService, game: LoadedGame) -> discord.ui.View | None
         discord.SelectOption(
             label=service.element_label(state, seat)[:100],
             value=seat,
-            description=f"flown by {names.get(seat, '?')}"[:100],
+            description=t("hand.flown_by", language, name=names.get(seat, "?"))[:100],
         )
         for seat in seats[:25]
     ]
     view = hand_view(game.id)
-    view.add_item(OrderSelect(game.id, game.record.version, options))
+    placeholder = t("hand.order_placeholder", language)
+    view.add_item(OrderSelect(game.id, game.record.version, options, placeholder))
     return view
 
 
@@ -835,10 +865,11 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
         return
     channel = bot.get_channel(thread_id) or await bot.fetch_channel(thread_id)
     assert isinstance(channel, discord.abc.Messageable)
+    public = await server_language(service.storage, game.record.guild_id)  # thread and DMs
     if outcome.finished and game.record.lobby_message_id and isinstance(channel, discord.Thread):
         try:  # the lobby message at the top of the thread shows the result too
             await channel.get_partial_message(game.record.lobby_message_id).edit(
-                content=service.lobby_text(game)
+                content=service.lobby_text(game, public)
             )
         except discord.HTTPException:
             log.warning("could not update the lobby message of game %s", game.id, exc_info=True)
@@ -847,28 +878,27 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
     order = [p for p in outcome.prompts if p.kind == "order" and p.new]
     if order:  # one decision for the whole side: ping all its players, menu below
         users = " ".join(dict.fromkeys(f"<@{p.user_id}>" for p in order if p.user_id))
-        pings.append(f"➡ {users}: {order[0].text} Any of you may choose below.")
+        pings.append(t("publish.order", public, users=users, prompt=tr(order[0].text, public)))
     for p in outcome.prompts:
         if p.user_id is None or p.kind == "order" or not p.new:
             continue
         if p.urgent:  # a DM, unless the player turned them off (/settings dm)
+            head = t("publish.dm", public, id=game.id, prompt=tr(p.text, public))
             ok = await wants_dm(service.storage, p.user_id) and await send_dm(
                 bot,
                 p.user_id,
-                f"**Dogfight #{game.id}**: {p.text}\n"
-                + hand_text(service, game, p.seat, decision=False),
+                head + "\n" + hand_text(service, game, p.seat, decision=False, language=public),
                 action_view(service, game, p.seat),
             )
             if not ok:
                 dm_failed.add(p.user_id)
         if p.user_id != skip_user or p.user_id in dm_failed:
-            pings.append(
-                f"➡ <@{p.user_id}>: {p.text}" + (" Press **My hand**." if p.urgent else "")
-            )
+            key = "publish.ping_urgent" if p.urgent else "publish.ping"
+            pings.append(t(key, public, user=f"<@{p.user_id}>", prompt=tr(p.text, public)))
     lines = outcome.public + sorted(set(pings), key=pings.index)
     if not lines and not outcome.image:
         return  # nothing public happened (e.g. the end of a step): stay quiet
-    text = "\n".join(lines) or "The sky now:"
+    text = "\n".join(lines) or t("publish.sky", public)
     files: list[discord.File] = []
     if outcome.image and game.state is not None:
         from rendering import render_table
@@ -880,25 +910,27 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
         last = i == len(chunks) - 1
         kwargs: dict[str, Any] = {}
         if last:
-            kwargs["view"] = order_view(service, game) or hand_view(game.id)
+            kwargs["view"] = order_view(service, game, public) or hand_view(game.id)
             if files:
                 kwargs["files"] = files
         await channel.send(chunk, allowed_mentions=discord.AllowedMentions(users=True), **kwargs)
         forget_view(kwargs)
-    await notify_followers(bot, game.id, outcome.public)
+    await notify_followers(bot, game.id, outcome.public, public)
     if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
         from cogs.history import post_after_action
 
         await post_after_action(bot, game, channel)
 
 
-async def notify_followers(bot: TallyHoBot, game_id: int, public: list[str]) -> None:
+async def notify_followers(
+    bot: TallyHoBot, game_id: int, public: list[str], language: str = "en"
+) -> None:
     """Spectators who ``/game follow`` get the public narration by DM: exactly what the
     thread shows, never a hand (``Outcome.public`` holds public events only)."""
     if not public:
         return
     storage = bot.service.storage
-    text = f"**Dogfight #{game_id}** (you follow it):\n" + "\n".join(public)
+    text = t("publish.follow", language, id=game_id) + "\n" + "\n".join(public)
     for user_id in await storage.followers(game_id):
         if await wants_dm(storage, user_id):
             await send_dm(bot, user_id, text[:1990], None)

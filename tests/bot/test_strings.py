@@ -12,6 +12,7 @@ from bot import i18n
 from bot.i18n import DEFAULT, SUPPORTED, catalogue, normalize, pick, placeholders, t
 from bot.service import FORMATS
 from cogs.help import PAGES
+from engine.dif.components import Altitude, Position
 
 PLURAL = ("one", "other")
 
@@ -93,6 +94,12 @@ def test_every_key_the_code_names_exists_in_english() -> None:
     used |= {f"lobby.bonus.even_{v}" for v in ("on", "off")}
     used |= {f"dogfight.bonus_{v}" for v in ("on", "off")}
     used |= {f"dogfight.tag.{v}" for v in ("agile", "turbo")}
+    used |= {f"decision.{k}" for k in ("altitude", "play", "respond", "order", "redraw")}
+    used |= {f"altitude.{a.code}" for a in Altitude} | {
+        f"position.{p.name.lower()}" for p in Position
+    }
+    used |= {"lobby.menu.join_instead", "hand.secret_altitude", "publish.ping"}
+    used |= {"lobby.menu.new_element", "prompt.dived", "prompt.with_wingman"}
     assert len(used) > 50
     assert sorted(k for k in used if k not in en) == []
 

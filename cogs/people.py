@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.errors import UserError
+from bot.errors import Refusal, UserError
+from bot.i18n import t
 from bot.operations import discord_time
 from bot.service import GameService, LoadedGame
+from bot.settings import server_language
 from bot.storage import GameStatus
-from cogs.ui import reply, service_of
+from cogs.ui import language_of, reply, service_of
 from engine.dif.orders import Order
 
 if TYPE_CHECKING:
@@ -24,20 +26,20 @@ if TYPE_CHECKING:
 __all__ = ["deadline_lines", "follow", "orders", "vacation"]
 
 
-async def deadline_lines(service: GameService, game: LoadedGame) -> str:
+async def deadline_lines(service: GameService, game: LoadedGame, language: str = "en") -> str:
     """Deadlines of the decisions a game waits on, and who is on vacation until when."""
     if game.record.status is not GameStatus.ACTIVE or game.state is None:
         return ""
     lines = []
     for d in sorted(await service.storage.live_deadlines(game.id), key=lambda d: d.expires_at):
         label = service.element_label(game.state, d.seat)
-        lines.append(f"⏰ {label}: the default applies {discord_time(d.expires_at)}.")
+        when = discord_time(d.expires_at)
+        lines.append(t("people.deadline", language, element=label, when=when))
     for c in await service.storage.list_seat_clocks(game.id):
         if c.vacation_until is not None:
             label = service.element_label(game.state, c.seat)
-            lines.append(
-                f"🏖 {label} is on vacation: the game waits on it until {discord_time(c.vacation_until)}."
-            )
+            when = discord_time(c.vacation_until)
+            lines.append(t("people.on_vacation", language, element=label, until=when))
     return "".join("\n" + line for line in lines)
 
 
@@ -45,20 +47,17 @@ async def follow(interaction: discord.Interaction, *, on: bool) -> None:
     service = service_of(interaction)
     game = await service.game_in_channel(interaction.channel_id)
     if game is None:
-        raise UserError("Use this in a game's thread.")
+        raise Refusal("people.in_thread")
     if on and game.seats_of(interaction.user.id):
-        raise UserError("You play in this game: you already get its prompts.")
+        raise Refusal("people.plays_already")
+    language = await language_of(interaction)
     if on:
         await service.storage.follow(game.id, interaction.user.id)
-        text = (
-            f"You follow dogfight #{game.id}: each move reaches you by DM (only what the "
-            "thread shows). `/game unfollow` stops it."
-        )
+        text = t("people.follow", language, id=game.id)
     else:
         done = await service.storage.unfollow(game.id, interaction.user.id)
-        text = (
-            f"You no longer follow dogfight #{game.id}." if done else "You were not following it."
-        )
+        key = "people.unfollow" if done else "people.not_following"
+        text = t(key, language, id=game.id)
     await reply(interaction, text)
 
 
@@ -67,18 +66,21 @@ async def vacation(bot: TallyHoBot, interaction: discord.Interaction, days: int)
     game = await service.resolve_game(interaction.channel_id, interaction.user.id)
     seats = game.seats_of(interaction.user.id)
     if not seats:
-        raise UserError("You are not playing in this game.")
+        raise Refusal("refusal.not_playing")
     if game.record.status is not GameStatus.ACTIVE:
-        raise UserError("This game is not running.")
+        raise Refusal("people.not_running")
     ops = bot.deadlines
     if ops is None:
-        raise UserError("Deadlines are not running on this bot.")
+        raise Refusal("people.no_deadlines")
+    language = await language_of(interaction)
+    public = await server_language(service.storage, game.record.guild_id)
+    user = f"<@{interaction.user.id}>"
     now = ops.scheduler.clock.now()
     if days == 0:
         for seat in seats:
             await ops.scheduler.set_vacation(game.id, seat, None, None)
-        await reply(interaction, "Your vacation is over: your deadlines run again.")
-        await ops._say(game, f"<@{interaction.user.id}> is back: their deadlines run again.")
+        await reply(interaction, t("people.vacation_over", language))
+        await ops._say(game, t("people.back", public, user=user))
         return
     until = now + timedelta(days=days)
     policy = await ops.terms.settings(game.id)
@@ -88,12 +90,9 @@ async def vacation(bot: TallyHoBot, interaction: discord.Interaction, days: int)
             raise UserError(why)
     for seat in seats:
         await ops.scheduler.set_vacation(game.id, seat, now, until)
-    await reply(interaction, f"Your deadlines in this game are paused until {discord_time(until)}.")
-    await ops._say(
-        game,
-        f"🏖 <@{interaction.user.id}> is on vacation: the game waits on "
-        f"{', '.join(seats)} until {discord_time(until)}.",
-    )
+    when = discord_time(until)
+    await reply(interaction, t("people.paused", language, until=when))
+    await ops._say(game, t("people.away", public, user=user, seats=", ".join(seats), until=when))
 
 
 async def orders(
@@ -104,9 +103,9 @@ async def orders(
     game = await service.resolve_game(interaction.channel_id, interaction.user.id)
     mine = game.seats_of(interaction.user.id)
     if not mine:
-        raise UserError("You are not playing in this game.")
+        raise Refusal("refusal.not_playing")
     if seat is not None and seat.strip().upper() not in mine:
-        raise UserError("That seat belongs to another player.")
+        raise Refusal("people.others_seat")
     seat = seat.strip().upper() if seat else mine[0]
     settings = await service.game_settings(game.id)
     all_orders: dict[str, list[str]] = dict(settings.get("orders", {}))
@@ -115,15 +114,13 @@ async def orders(
         o = Order(order)
         if cancel:
             if o.value not in current:
-                raise UserError(f"{seat} has no such order.")
+                raise Refusal("people.no_such_order", seat=seat)
             current.remove(o.value)
         elif o.value not in current:
             current.append(o.value)
         all_orders[seat] = current
         await service.storage.put_game_settings(game.id, {**settings, "orders": all_orders})
-    shown = "\n".join(f"• {Order(o).label} (`{o}`)" for o in current) or "• none"
-    await reply(
-        interaction,
-        f"Standing orders of {seat} (only you see them; carried out through the legal "
-        f"moves when the decision comes):\n{shown}",
-    )
+    language = await language_of(interaction)
+    shown = "\n".join(f"• {Order(o).label} (`{o}`)" for o in current)
+    shown = shown or "• " + t("people.no_orders", language)
+    await reply(interaction, t("people.orders", language, seat=seat) + "\n" + shown)

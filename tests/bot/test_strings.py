@@ -23,6 +23,8 @@ USERS = (
     "bot/settings.py",
     "cogs/admin.py",
     "cogs/dogfight.py",
+    "cogs/game.py",
+    "cogs/people.py",
     "cogs/help.py",
     "cogs/settings.py",
     "cogs/ui.py",

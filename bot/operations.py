@@ -26,9 +26,10 @@ import discord
 
 from bot import seats
 from bot.clock import Clock
+from bot.i18n import t, tr
 from bot.scheduler import DeadlineScheduler, PendingDecision, StoredTerms
-from bot.service import LoadedGame, decision_words, seat_side
-from bot.settings import DeadlinePolicy, PlayerSettings, wants_dm
+from bot.service import LoadedGame, decision_words, seat_side, side_term
+from bot.settings import DeadlinePolicy, PlayerSettings, server_language, wants_dm
 from bot.storage import GameStatus
 from bot.storage.models import DeadlineRecord, SeatClockRecord
 from engine.dif.components import Ruleset
@@ -115,7 +116,8 @@ class DeadlineOps:
         ]
         await self.scheduler.sync(game.id, game.record.version, pending, actor=actor)
         if actor is not None and await seats.returned(self.bot.service, game.id, actor):
-            await self._say(game, f"👋 {actor} is back: the seat is no longer offered.")
+            public = await server_language(self.bot.service.storage, game.record.guild_id)
+            await self._say(game, t("deadline.returned", public, seat=actor))
 
     async def seat_changed(self, game: LoadedGame, seat: str) -> None:
         """A seat changed hands: its open deadlines named the old holder (reminders,
@@ -140,16 +142,23 @@ class DeadlineOps:
             return
         total = len(d.reminder_ats)
         label = service.element_label(game.state, d.seat)
-        text = (
-            f"⏰ Reminder {n}/{total}: <@{d.user_id}>, {label} must "
-            f"{decision_words(d.kind)} by {discord_time(d.expires_at)}; "
-            "then the default applies."
+        public = await server_language(service.storage, game.record.guild_id)  # DMs too
+        text = t(
+            "deadline.reminder",
+            public,
+            n=n,
+            total=total,
+            user=f"<@{d.user_id}>",
+            element=label,
+            decision=tr(decision_words(d.kind), public),
+            when=discord_time(d.expires_at),
         )
         await self._say(game, text)
         if await wants_dm(service.storage, d.user_id):
             from cogs.ui import send_dm
 
-            await send_dm(self.bot, d.user_id, f"**Dogfight #{game.id}**: {text}", None)
+            dm = t("deadline.dm", public, id=game.id, text=text)
+            await send_dm(self.bot, d.user_id, dm, None)
 
     async def on_due(self, d: DeadlineRecord, seat_clock: SeatClockRecord) -> None:
         service = self.bot.service
@@ -180,17 +189,22 @@ class DeadlineOps:
         if at is None:
             return
         until = at + timedelta(hours=policy.substitute_hours)
+        public = await server_language(self.bot.service.storage, game.record.guild_id)
         if policy.abandon_action == "computer" and policy.computer_players:
-            then = "a computer player flies it for the rest of the game"
+            then = t("deadline.then_computer", public)
         else:
-            side = seat_side(d.seat).label(Ruleset(game.record.ruleset))
-            then = f"the {side} side forfeits"
+            side = side_term(seat_side(d.seat), Ruleset(game.record.ruleset)).text(public)
+            then = t("deadline.then_forfeit", public, side=side)
         label = d.seat if game.state is None else self.bot.service.element_label(game.state, d.seat)
-        text = (
-            f"⚠ Seat {d.seat} ({label}, <@{d.user_id}>) has missed {missed} deadlines in a "
-            "row: it is abandoned. Anyone not playing in this game can take it over at once "
-            "with **Take this seat** below (the host or an admin can also `/game sub` it). "
-            f"If nobody does by {discord_time(until)}, {then}."
+        text = t(
+            "deadline.abandoned",
+            public,
+            seat=d.seat,
+            element=label,
+            user=f"<@{d.user_id}>",
+            missed=missed,
+            until=discord_time(until),
+            then=then,
         )
         from cogs.seats import take_seat_view
 

@@ -19,6 +19,7 @@ PLURAL = ("one", "other")
 ROOT = Path(__file__).resolve().parents[2]
 USERS = (
     "bot/app.py",
+    "bot/operations.py",
     "bot/service.py",
     "bot/settings.py",
     "cogs/admin.py",

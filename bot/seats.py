@@ -42,7 +42,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.actionlog import effective, undone_seq
-from bot.errors import UserError
+from bot.errors import Refusal
+from bot.i18n import Term
 from bot.service import GameService, LoadedGame, Outcome, computer_seats, seat_side
 from bot.storage import GameStatus
 from engine.core.events import Event
@@ -121,9 +122,9 @@ async def _save(service: GameService, game_id: int, settings: dict[str, Any]) ->
 
 def _active(game: LoadedGame) -> GameState:
     if game.record.status is GameStatus.LOBBY or game.state is None:
-        raise UserError("This game has not started yet: in the lobby, use /dogfight leave.")
+        raise Refusal("seats.not_started")
     if game.record.status is not GameStatus.ACTIVE:
-        raise UserError("This game is over.")
+        raise Refusal("refusal.over")
     return game.state
 
 
@@ -132,7 +133,7 @@ def _seat_name(game: LoadedGame, seat: str | None) -> str | None:
         return None
     seat = seat.strip().upper()
     if not any(s.seat == seat for s in game.seats):
-        raise UserError(f"This game has no seat {seat}.")
+        raise Refusal("refusal.no_seat_named", seat=seat)
     return seat
 
 
@@ -143,12 +144,10 @@ def _may_manage(game: LoadedGame, user_id: int, admin: bool) -> bool:
 def _check_newcomer(game: LoadedGame, user_id: int, seat: str) -> None:
     """A member may take a seat unless they hold it already or fly for the other side."""
     if game.holder(seat) == user_id:
-        raise UserError(f"<@{user_id}> already flies {seat}.")
+        raise Refusal("seats.already_flies", user=f"<@{user_id}>", seat=seat)
     side = seat_side(seat)
     if any(seat_side(s) is not side for s in game.seats_of(user_id)):
-        raise UserError(
-            f"<@{user_id}> flies for the other side in this game: a player flies for one side only."
-        )
+        raise Refusal("seats.other_side", user=f"<@{user_id}>")
 
 
 def _mention(user_id: int | None) -> str:
@@ -185,27 +184,21 @@ async def substitute(
         mine = game.seats_of(user_id)
         if named is None:
             if len(mine) != 1:
-                raise UserError(
-                    "Name the seat (e.g. `seat: X1`)."
+                raise Refusal(
+                    "seats.name_seat"
                     if mine or _may_manage(game, user_id, admin)
-                    else "You hold no seat in this game."
+                    else "seats.no_seat"
                 )
             named = mine[0]
         label = service.element_label(state, named)
         old = game.holder(named)
         if computer:
             if not _may_manage(game, user_id, admin):
-                raise UserError(
-                    "Only the host of this game or a server admin (Manage Server) can hand a "
-                    "seat to a computer player."
-                )
+                raise Refusal("seats.computer_who")
             if named in computer_seats(game, await _settings(service, game_id)):
-                raise UserError(f"A computer player flies {named} already.")
+                raise Refusal("seats.computer_already", seat=named)
             if not await computer_allowed(service, game_id):
-                raise UserError(
-                    "This server does not allow computer players (an admin can allow them "
-                    "with `/config computer`)."
-                )
+                raise Refusal("seats.computer_off")
             note = (
                 f"🤖 <@{user_id}> hands seat {named} ({label}) to a computer player for the "
                 f"rest of the game (it was {_mention(old)}'s)."
@@ -213,7 +206,7 @@ async def substitute(
             outcome = await service.hand_over(game, named, None, "Computer", note)
             return Handover(outcome, named, old, None)
         if member is None:
-            raise UserError("Name the member who takes the seat (`member`), or `computer: True`.")
+            raise Refusal("seats.name_member")
         to_id, to_name = member
         _check_newcomer(game, to_id, named)
         if named in mine:  # the holder offers; the member must accept
@@ -230,10 +223,7 @@ async def substitute(
             await _save(service, game_id, settings)
             return Offer(game, named, label, user_id, to_id, until)
         if not _may_manage(game, user_id, admin):
-            raise UserError(
-                f"{named} is not your seat: only the host of this game or a server admin "
-                "(Manage Server) can replace another player."
-            )
+            raise Refusal("seats.replace_who", seat=named)
         note = f"🔁 <@{user_id}> hands seat {named} ({label}) from {_mention(old)} to <@{to_id}>."
         outcome = await service.hand_over(game, named, to_id, to_name, note)
         return Handover(outcome, named, old, to_id)
@@ -251,13 +241,9 @@ async def close_offer(
         named = seat.strip().upper() if seat else None
         found = [s for s, o in offers.items() if o[who] == user_id and named in (None, s)]
         if not found:
-            raise UserError(
-                "No seat of yours is on offer here."
-                if how == "withdraw"
-                else "No seat is offered to you here."
-            )
+            raise Refusal("seats.no_offer_yours" if how == "withdraw" else "seats.no_offer_here")
         if len(found) > 1:
-            raise UserError("Several offers: name the seat.")
+            raise Refusal("seats.several_offers")
         o = offers.pop(found[0])
         settings["offers"] = offers
         await _save(service, game_id, settings)
@@ -281,18 +267,18 @@ async def accept(
             abandoned = list(settings.get("abandoned", {}))
             if named in abandoned or (named is None and len(abandoned) == 1):
                 return await _take(service, game, user_id, name, named or abandoned[0])
-            raise UserError("No seat is offered to you in this game.")
+            raise Refusal("seats.no_offer")
         if len(found) > 1:
-            raise UserError(f"Seats {', '.join(found)} are offered to you: name one.")
+            raise Refusal("seats.offered_several", seats=", ".join(found))
         named = found[0]
         o = offers[named]
         if service.clock.now() > datetime.fromisoformat(o["until"]):
             offers.pop(named)
             settings["offers"] = offers
             await _save(service, game_id, settings)
-            raise UserError(f"The offer of seat {named} has expired.")
+            raise Refusal("seats.offer_expired", seat=named)
         if game.holder(named) != o["from"]:
-            raise UserError(f"Seat {named} has changed hands since it was offered.")
+            raise Refusal("seats.changed_hands", seat=named)
         _check_newcomer(game, user_id, named)
         label = service.element_label(state, named)
         note = f"🔁 <@{user_id}> takes over seat {named} ({label}) from <@{o['from']}>."
@@ -351,9 +337,9 @@ async def _take(
     state = _active(game)
     settings = await _settings(service, game.id)
     if seat not in settings.get("abandoned", {}):
-        raise UserError(f"Seat {seat} is not looking for a substitute (any more).")
+        raise Refusal("seats.not_abandoned", seat=seat)
     if game.seats_of(user_id):
-        raise UserError("You play in this game already: only someone not playing can take it.")
+        raise Refusal("seats.plays_already")
     old = game.holder(seat)
     label = service.element_label(state, seat)
     note = f"🔁 <@{user_id}> takes over the abandoned seat {seat} ({label}) from {_mention(old)}."
@@ -426,15 +412,12 @@ async def request_undo(service: GameService, game_id: int, user_id: int) -> Undo
         assert game.setup is not None
         rows = await service.storage.load_actions(game_id)
         if not rows:
-            raise UserError("Nothing has been played yet.")
+            raise Refusal("seats.nothing_played")
         last = rows[-1]
         if undone_seq(last.action) is not None:
-            raise UserError("The latest action was just taken back: play on.")
+            raise Refusal("seats.just_undone")
         if last.seat is None or last.seat not in game.seats_of(user_id):
-            raise UserError(
-                f"Only the latest action can be taken back, by the player who made it "
-                f"(it is {last.seat or 'the system'}'s), before anyone else acts."
-            )
+            raise Refusal("seats.undo_whose", seat=last.seat or Term("seats.the_system"))
         settings = await _settings(service, game_id)
         req = settings.get("undo")
         if (
@@ -442,7 +425,7 @@ async def request_undo(service: GameService, game_id: int, user_id: int) -> Undo
             and req.get("version") == game.record.version
             and service.clock.now() <= datetime.fromisoformat(req["until"])
         ):
-            raise UserError("You asked already: the opponents are answering.")
+            raise Refusal("seats.undo_asked")
         kept = effective((r.seq, r.seat or "", r.action) for r in rows)
         prior = await asyncio.to_thread(
             service.engine.replay,
@@ -453,7 +436,7 @@ async def request_undo(service: GameService, game_id: int, user_id: int) -> Undo
         after, events = service.engine.apply(prior, last.seat, Action.from_text(last.action))
         why = undo_refusal(prior, after, events)
         if why is not None:
-            raise UserError(f"Action {last.seq} ({last.seat}) cannot be taken back: {why}.")
+            raise Refusal("seats.undo_refused", seq=last.seq, seat=last.seat, why=why)
         shown = public_notation(last.action, picks_secret=state.step == "setup")
         side = seat_side(last.seat)
         needed = sorted(
@@ -493,18 +476,18 @@ async def answer_undo(
         settings = await _settings(service, game_id)
         req = settings.get("undo")
         if req is None or req.get("seq") != seq:
-            raise UserError("This undo request is no longer open.")
+            raise Refusal("seats.undo_closed")
         if user_id not in req["needed"]:
-            raise UserError("Only the opposing players answer this request.")
+            raise Refusal("seats.undo_who")
         stale = game.record.status is not GameStatus.ACTIVE or game.record.version != req["version"]
         expired = service.clock.now() > datetime.fromisoformat(req["until"])
         if stale or expired or not agree:
             settings.pop("undo")
             await _save(service, game_id, settings)
         if stale:
-            raise UserError(f"The game has moved on: action {seq} can no longer be taken back.")
+            raise Refusal("seats.undo_moved_on", seq=seq)
         if expired:
-            raise UserError(f"This request has expired: action {seq} stands.")
+            raise Refusal("seats.undo_expired", seq=seq)
         if not agree:
             return f"✋ <@{user_id}> declines: action {seq} stands.", None
         accepted = sorted({*req["accepted"], user_id})

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 USERS = (
     "bot/app.py",
     "bot/operations.py",
+    "bot/seats.py",
     "bot/service.py",
     "bot/settings.py",
     "cogs/admin.py",

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import UserError
+from bot.errors import Refusal
 from bot.history import archive, report_text
+from bot.i18n import t
 from bot.listing import list_text, open_games
-from cogs.ui import reply, service_of
+from cogs.ui import language_of, reply, service_of
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot
@@ -41,19 +42,11 @@ async def send_log(interaction: discord.Interaction) -> None:
     service = service_of(interaction)
     game = await service.resolve_game(interaction.channel_id, interaction.user.id)
     if game.setup is None:
-        raise UserError("The dogfight has not started yet: there is no log to show.")
+        raise Refusal("history.no_log")
     files = await archive(service).log_files(game)
-    if len(files) > 1:
-        text = (
-            f"Logs of dogfight #{game.id}: the public log, and the full log with every "
-            "hand and card drawn. Check either with `python -m bot verify FILE`."
-        )
-    else:
-        text = (
-            f"Public log of dogfight #{game.id}. Hands, cards drawn and the seed stay "
-            "hidden until the game is over."
-        )
-    await reply(interaction, text, files=[_file(t.encode(), name) for name, t in files])
+    key = "history.logs" if len(files) > 1 else "history.public_log"
+    text = t(key, await language_of(interaction), id=game.id)
+    await reply(interaction, text, files=[_file(body.encode(), name) for name, body in files])
 
 
 async def send_verify(interaction: discord.Interaction) -> None:
@@ -74,13 +67,10 @@ async def send_replay(interaction: discord.Interaction) -> None:
     try:
         gif = await archive(service).replay_gif(game)
     except ValueError as exc:
-        raise UserError(
-            "This dogfight is too long for an animation under Discord's 8 MB limit; "
-            "`/game log` has every move."
-        ) from exc
+        raise Refusal("history.too_long") from exc
     await reply(
         interaction,
-        f"Replay of dogfight #{game.id}: the sky after every player-turn.",
+        t("history.replay", await language_of(interaction), id=game.id),
         file=_file(gif, f"dogfight-{game.id}-replay.gif"),
     )
 
@@ -88,7 +78,7 @@ async def send_replay(interaction: discord.Interaction) -> None:
 async def send_list(interaction: discord.Interaction, user: discord.abc.User | None) -> None:
     """The open games of this server (or of ``user``), with whose move it is."""
     if interaction.guild_id is None:
-        raise UserError("Use /game list in a server.")
+        raise Refusal("history.list_in_server")
     service = service_of(interaction)
     lines, total = await open_games(
         service, interaction.guild_id, user.id if user is not None else None

@@ -28,6 +28,7 @@ USERS = (
     "cogs/game.py",
     "cogs/people.py",
     "cogs/help.py",
+    "cogs/history.py",
     "cogs/settings.py",
     "cogs/ui.py",
 )

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from bot.service import FORMATS, RULESET_NAMES, decision_words
+from bot.i18n import Term, t, tr
+from bot.service import FORMATS, RULESET_NAMES, decision_words, side_term
 from bot.storage import OPEN_STATUSES, GameStatus
 from engine.dif.components import Ruleset
 
@@ -69,7 +70,7 @@ def awaited(service: GameService, game: LoadedGame) -> tuple[Awaited, ...]:
                     if q.kind == "order" and (uid := game.holder(q.seat)) is not None
                 )
             )
-            label = f"the {side.label(Ruleset(state.ruleset))} side"
+            label = Term("listing.side", side=side_term(side, Ruleset(state.ruleset)))
             out.setdefault(key, Awaited(None, label, users, decision_words(p.kind)))
             continue
         holder = game.holder(p.seat)
@@ -112,41 +113,54 @@ def _when(deadline: datetime) -> str:
 
 
 def list_text(
-    service: GameService, lines: list[GameLine], total: int, *, user_id: int | None = None
+    service: GameService,
+    lines: list[GameLine],
+    total: int,
+    *,
+    user_id: int | None = None,
+    language: str = "en",
 ) -> str:
     """The ``/game list`` answer (Discord markdown, under 2000 characters)."""
-    whose = f"of <@{user_id}>" if user_id is not None else "in this server"
+    if user_id is not None:
+        whose = t("listing.of_user", language, user=f"<@{user_id}>")
+    else:
+        whose = t("listing.in_server", language)
     if not lines:
-        hint = "" if user_id is not None else " Start one with `/dogfight new`."
-        return f"No open dogfight {whose}.{hint}"
-    out = [f"**Open dogfights {whose}** ({total}):"]
+        hint = "" if user_id is not None else t("listing.start_one", language)
+        return t("listing.none", language, whose=whose) + hint
+    out = [t("listing.head", language, whose=whose, total=total)]
     for line in lines:
         g = line.game
         rec = g.record
-        where = f"<#{rec.thread_id}>" if rec.thread_id else "(no thread)"
+        where = f"<#{rec.thread_id}>" if rec.thread_id else t("listing.no_thread", language)
         rs = RULESET_NAMES.get(Ruleset(rec.ruleset), rec.ruleset)
         head = f"**#{g.id}** {where} · {rs} {rec.options.get('year', '')} · {g.format}"
         if rec.status is GameStatus.LOBBY:
             fixed = FORMATS.get(g.format, ())
-            seats = f"{len(g.seats)}/{len(fixed)} seats" if fixed else f"{len(g.seats)} seats"
-            head += f" · lobby, {seats}, host <@{rec.host_id}>"
+            seats = (
+                t("listing.seats_of", language, n=len(g.seats), total=len(fixed))
+                if fixed
+                else t("listing.seats", language, n=len(g.seats))
+            )
+            host = f"<@{rec.host_id}>"
+            head += t("listing.lobby", language, seats=seats, host=host)
         else:
             turn = g.state.turn if g.state is not None else 0
-            head += f" · turn {turn}"
+            head += t("listing.turn", language, turn=turn)
             waits = [
-                f"{a.label} "
-                + (" ".join(f"<@{u}>" for u in a.user_ids) or "(empty seat)")
-                + f": {a.what}"
+                f"{tr(a.label, language)} "
+                + (" ".join(f"<@{u}>" for u in a.user_ids) or t("listing.empty_seat", language))
+                + f": {tr(a.what, language)}"
                 for a in line.awaited
             ]
             if waits:
                 head += " · ➡ " + "; ".join(waits)
             if line.deadline is not None:
-                head += f" · due {_when(line.deadline)}"
+                head += t("listing.due", language, when=_when(line.deadline))
         out.append(f"• {head}")
     text = "\n".join(out)
     if len(text) > 1900:
         text = text[:1880].rsplit("\n", 1)[0] + "\n…"
     elif total > len(lines):
-        text += f"\n…and {total - len(lines)} more."
+        text += "\n" + t("listing.more", language, n=total - len(lines))
     return text

@@ -83,7 +83,9 @@ async def send_list(interaction: discord.Interaction, user: discord.abc.User | N
     lines, total = await open_games(
         service, interaction.guild_id, user.id if user is not None else None
     )
-    text = list_text(service, lines, total, user_id=user.id if user is not None else None)
+    language = await language_of(interaction)
+    user_id = user.id if user is not None else None
+    text = list_text(service, lines, total, user_id=user_id, language=language)
     await reply(interaction, text, allowed_mentions=NO_MENTIONS)
 
 

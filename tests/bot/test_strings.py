@@ -21,6 +21,7 @@ USERS = (
     "bot/app.py",
     "bot/operations.py",
     "bot/seats.py",
+    "bot/listing.py",
     "bot/service.py",
     "bot/settings.py",
     "cogs/admin.py",

@@ -42,6 +42,7 @@ PAGES: tuple[str, ...] = (
     "lobby",
     "play",
     "game",
+    "away",
     "admin",
     "rules_zero",
     "rules_rotl",

@@ -42,10 +42,9 @@ __all__ = [
     "ActionButton",
     "ActionSelect",
     "AircraftSelect",
-    "DiscardSelect",
+    "CardsSelect",
     "HandButton",
     "OrderSelect",
-    "RedrawSelect",
     "SeatSelect",
     "TargetSelect",
     "action_view",
@@ -234,14 +233,16 @@ class ActionSelect(
         )
 
 
-class DiscardSelect(
+class CardsSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"th:d:(?P<game>\d+):(?P<seat>[A-Z]\d+):(?P<version>\d+)",
+    template=r"th:(?P<verb>[dr]):(?P<game>\d+):(?P<seat>[A-Z]\d+):(?P<version>\d+)",
 ):
-    """The discard step: pick any number of cards of the hand (3.4)."""
+    """Pick any number of cards of the hand: the discard step (``th:d``, 3.4) or the
+    Combat Vision redraw (``th:r``, RotL "Pilots")."""
 
     def __init__(
         self,
+        verb: str,
         game_id: int,
         seat: str,
         version: int,
@@ -250,64 +251,25 @@ class DiscardSelect(
         opts = options or [discord.SelectOption(label="-")]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"th:d:{game_id}:{seat}:{version}",
+                custom_id=f"th:{verb}:{game_id}:{seat}:{version}",
                 options=opts,
                 min_values=1,
                 max_values=len(opts),
-                placeholder="Cards to discard…",
+                placeholder="Cards to discard…" if verb == "d" else "Cards to redraw…",
             )
         )
-        self.game_id, self.seat, self.version = game_id, seat, version
+        self.verb, self.game_id, self.seat, self.version = verb, game_id, seat, version
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> DiscardSelect:
-        return cls(int(match["game"]), match["seat"], int(match["version"]))
+    ) -> CardsSelect:
+        return cls(match["verb"], int(match["game"]), match["seat"], int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = _values(interaction)
-        codes = [str(v).split(":", 1)[1] for v in values]
-        text = str(Action.discard(tuple(codes)))
-        await guarded(
-            interaction, lambda: perform(interaction, self.game_id, self.seat, text, self.version)
-        )
-
-
-class RedrawSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"th:r:(?P<game>\d+):(?P<seat>[A-Z]\d+):(?P<version>\d+)",
-):
-    """Combat Vision: pick the cards of the first hand to redraw (RotL "Pilots")."""
-
-    def __init__(
-        self,
-        game_id: int,
-        seat: str,
-        version: int,
-        options: list[discord.SelectOption] | None = None,
-    ) -> None:
-        opts = options or [discord.SelectOption(label="-")]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"th:r:{game_id}:{seat}:{version}",
-                options=opts,
-                min_values=1,
-                max_values=len(opts),
-                placeholder="Cards to redraw…",
-            )
-        )
-        self.game_id, self.seat, self.version = game_id, seat, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> RedrawSelect:
-        return cls(int(match["game"]), match["seat"], int(match["version"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        codes = [str(v).split(":", 1)[1] for v in _values(interaction)]
-        text = str(Action.redraw(tuple(codes)))
+        codes = tuple(str(v).split(":", 1)[1] for v in _values(interaction))
+        make = Action.discard if self.verb == "d" else Action.redraw
+        text = str(make(codes))
         await guarded(
             interaction, lambda: perform(interaction, self.game_id, self.seat, text, self.version)
         )
@@ -463,8 +425,7 @@ COMPONENTS = (
     HandButton,
     ActionButton,
     ActionSelect,
-    DiscardSelect,
-    RedrawSelect,
+    CardsSelect,
     TargetSelect,
     OrderSelect,
     SeatSelect,
@@ -520,8 +481,7 @@ def action_view(
             for i, c in enumerate(hand)
         ][:25]
         if options:
-            cls = DiscardSelect if verb == "discard" else RedrawSelect
-            view.add_item(cls(gid, seat, version, options))
+            view.add_item(CardsSelect(verb[0], gid, seat, version, options))
         keep = describe_action(service.engine, state, Action(verb))
         view.add_item(ActionButton(gid, seat, version, verb, keep, discord.ButtonStyle.success))
         return view

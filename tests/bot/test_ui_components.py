@@ -19,9 +19,8 @@ from cogs.ui import (
     MAX_ROWS,
     ActionButton,
     ActionSelect,
-    DiscardSelect,
+    CardsSelect,
     OrderSelect,
-    RedrawSelect,
     TargetSelect,
     action_view,
     order_view,
@@ -57,7 +56,7 @@ def offered(service: GameService, game: LoadedGame, seat: str, view: discord.ui.
                 sub.stop()
         elif isinstance(item, ActionSelect):
             out.update(o.value for o in item.item.options)
-        elif isinstance(item, (DiscardSelect, RedrawSelect)):
+        elif isinstance(item, CardsSelect):
             out.add("cards <menu>")
     return out
 

@@ -578,19 +578,33 @@ class SQLiteStorage(Storage):
         state = None if snapshot is None else _dumps(snapshot)
         now = self._now()
         async with self._transaction() as conn:
-            row = await self._bump(conn, game_id, expected_version, now, next_seq=True)
-            seq = int(row["last_seq"])
-            await conn.execute_fetchall(
-                "INSERT INTO actions (game_id, seq, seat, action, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, seat, action, now),
-            )
-            if state is not None:
-                await conn.execute_fetchall(
-                    "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES (?, ?, ?, ?)",
-                    (game_id, seq, state, now),
-                )
+            row = await self._append(conn, game_id, expected_version, seat, action, state, now)
         return int(row["version"])
+
+    async def _append(
+        self,
+        conn: aiosqlite.Connection,
+        game_id: int,
+        expected_version: int,
+        seat: str | None,
+        action: str,
+        state: str | None,
+        now: str,
+    ) -> aiosqlite.Row:
+        """Inside a transaction: bump the game's version and sequence, append the action
+        (and a snapshot, if given); returns the game's row after the bump."""
+        row = await self._bump(conn, game_id, expected_version, now, next_seq=True)
+        seq = int(row["last_seq"])
+        await conn.execute_fetchall(
+            "INSERT INTO actions (game_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
+            (game_id, seq, seat, action, now),
+        )
+        if state is not None:
+            await conn.execute_fetchall(
+                "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES (?, ?, ?, ?)",
+                (game_id, seq, state, now),
+            )
+        return row
 
     async def load_actions(self, game_id: int, after_seq: int = 0) -> list[ActionRecord]:
         """The game's actions with ``seq > after_seq``, in order."""
@@ -1133,18 +1147,7 @@ class SQLiteStorage(Storage):
             if d["fired_at"] is None:
                 raise DeadlineClosed(deadline_id, "is not claimed")
             game_id, seat = int(d["game_id"]), str(d["seat"])
-            row = await self._bump(conn, game_id, expected_version, now, next_seq=True)
-            seq = int(row["last_seq"])
-            await conn.execute_fetchall(
-                "INSERT INTO actions (game_id, seq, seat, action, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, seat, action, now),
-            )
-            if state is not None:
-                await conn.execute_fetchall(
-                    "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES (?, ?, ?, ?)",
-                    (game_id, seq, state, now),
-                )
+            row = await self._append(conn, game_id, expected_version, seat, action, state, now)
             await conn.execute_fetchall(
                 "UPDATE deadlines SET done_at = ?, updated_at = ? WHERE id = ?",
                 (now, now, deadline_id),

@@ -98,7 +98,8 @@ class GameCog(commands.Cog):
     async def orders(
         self,
         interaction: discord.Interaction,
-        order: Literal["pass-responses", "cheapest-response", "save-ace"] | None = None,
+        order: Literal["pass-responses", "cheapest-response", "save-ace", "auto-pass"]
+        | None = None,
         cancel: bool = False,
         seat: str | None = None,
     ) -> None:

@@ -14,6 +14,8 @@ order                  meaning
                        response (none: pass)
 ``save-ace``           never spend an Ace Pilot (the card or my pilot's ace ability)
                        against a wingman's attack; a constraint on the other orders
+``auto-pass``          pass at once when I hold no legal response (DESIGN's
+                       auto-pass: the quick pass tells the others I had none)
 =====================  =============================================================
 """
 
@@ -37,6 +39,7 @@ class Order(StrEnum):
     PASS_RESPONSES = "pass-responses"
     CHEAPEST_RESPONSE = "cheapest-response"
     SAVE_ACE = "save-ace"
+    AUTO_PASS = "auto-pass"
 
     @property
     def label(self) -> str:
@@ -44,6 +47,7 @@ class Order(StrEnum):
             Order.PASS_RESPONSES: "Pass every response until my next turn",
             Order.CHEAPEST_RESPONSE: "Answer any attack on my leader with the cheapest response",
             Order.SAVE_ACE: "Never spend an Ace Pilot against a wingman's attack",
+            Order.AUTO_PASS: "Pass at once when I hold no legal response (others can tell)",
         }[self]
 
 
@@ -89,6 +93,8 @@ def order_action(
         legal = [a for a in legal if not _spends_ace(a)]
     passing = next((a for a in legal if a.verb == "pass"), None)
     if Order.PASS_RESPONSES in active:
+        return passing
+    if Order.AUTO_PASS in active and [a.verb for a in legal] == ["pass"]:
         return passing
     defending_leader = x.defender_to_move and x.target == f"{seat}L"
     if Order.CHEAPEST_RESPONSE in active and defending_leader:

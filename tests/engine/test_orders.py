@@ -65,3 +65,16 @@ def test_orders_only_ever_choose_legal_actions(engine: DifEngine) -> None:
                 a = order_action(engine, step.before, p.seat, everything)
                 if a is not None:
                     assert a in engine.legal_actions(step.before, p.seat)
+
+
+def test_auto_pass_passes_only_when_nothing_can_respond(
+    engine: DifEngine, new_game: GameFactory, play: Play
+) -> None:
+    s = new_game(hands={"A1": ["MAN", "MAN"], "X1": ["IMS-1B1D", "HAL"]})
+    s = play(s, "A1", "stay")
+    s = play(s, "A1", "play MAN X1L")
+    assert order_action(engine, s, "X1", [Order.AUTO_PASS]) == Action.simple("pass")
+    t = new_game(hands={"A1": ["MAN"], "X1": ["TIT", "HAL"]})
+    t = play(t, "A1", "stay")
+    t = play(t, "A1", "play MAN X1L")
+    assert order_action(engine, t, "X1", [Order.AUTO_PASS]) is None  # the player decides

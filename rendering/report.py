@@ -18,6 +18,19 @@ from dataclasses import dataclass
 
 from engine.dif.components import Ruleset, Side
 from rendering.fonts import Face
+from rendering.layout import (  # one palette for the sky and the report
+    _CARD_BG,
+    _CARD_BORDER,
+    _GOLD_LIGHT,
+    _HEADER_BG,
+    _HEADER_SUB,
+    _INK,
+    _MARKER,
+    _MUTED,
+    _PAGE,
+    _SIDE,
+    _WHITE,
+)
 from rendering.shapes import (
     MIN_TEXT_SIZE,
     RGB,
@@ -96,18 +109,6 @@ MAX_EXCHANGES = 12
 
 _M = 20  # outer margin
 _PAD = 16  # inside a card
-_INK: RGB = (17, 24, 39)
-_MUTED: RGB = (75, 85, 99)
-_WHITE: RGB = (255, 255, 255)
-_PAGE: RGB = (241, 245, 249)
-_HEADER_BG: RGB = (15, 23, 42)
-_HEADER_SUB: RGB = (203, 213, 225)
-_CARD_BG: RGB = (255, 255, 255)
-_CARD_BORDER: RGB = (100, 116, 139)
-_GOLD_LIGHT: RGB = (252, 211, 77)
-_SIDE: dict[Side, RGB] = {Side.ALLIED: (29, 78, 216), Side.AXIS: (185, 28, 28)}
-_SIDE_ON_DARK: dict[Side, RGB] = {Side.ALLIED: (147, 197, 253), Side.AXIS: (252, 165, 165)}
-_MARKER: dict[Side, str] = {Side.ALLIED: "●", Side.AXIS: "◆"}
 _FATE_BG: dict[str, RGB] = {
     "shot down": (55, 65, 81),
     "damaged": (251, 191, 36),

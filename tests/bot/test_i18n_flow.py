@@ -10,14 +10,8 @@ from pathlib import Path
 from bot.clock import FakeClock
 from bot.testing import FakeDiscord
 from bot.testing.driver import wait_for_new_game
-from tests.bot.test_deadlines_flow import (
-    START,
-    advance,
-    attack,
-    make_bot,
-    open_duel,
-    thread_texts,
-)
+from tests.bot.clocked import START, advance, make_bot, open_duel
+from tests.bot.test_deadlines_flow import attack, thread_texts
 
 
 async def test_a_french_player_gets_french_refusals(fake: FakeDiscord, tmp_path: Path) -> None:

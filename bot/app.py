@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock
-from bot.i18n import normalize, t
+from strings import normalize, t
 from bot.operations import DeadlineOps
 from bot.service import GameService
 from bot.storage.sqlite import SQLiteStorage

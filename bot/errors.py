@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import t
+from strings import t
 
 __all__ = ["Refusal", "UserError"]
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from bot.i18n import Term, t, tr
+from strings import Term, t, tr
 from bot.service import FORMATS, RULESET_NAMES, decision_words, side_term
 from bot.storage import OPEN_STATUSES, GameStatus
 from engine.dif.components import Ruleset

@@ -26,7 +26,7 @@ import discord
 
 from bot import seats
 from bot.clock import Clock
-from bot.i18n import t, tr
+from strings import t, tr
 from bot.scheduler import DeadlineScheduler, PendingDecision, StoredTerms
 from bot.service import LoadedGame, decision_words, seat_side, side_term
 from bot.settings import DeadlinePolicy, PlayerSettings, server_language, wants_dm

@@ -43,7 +43,7 @@ from typing import Any
 
 from bot.actionlog import effective, undone_seq
 from bot.errors import Refusal
-from bot.i18n import Term
+from strings import Term
 from bot.service import GameService, LoadedGame, Outcome, computer_seats, seat_side
 from bot.storage import GameStatus
 from engine.core.events import Event

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from bot.actionlog import effective, undo_text
 from bot.clock import Clock, SystemClock
 from bot.errors import Refusal, UserError
-from bot.i18n import Term, has, t, tr
+from strings import Term, has, t, tr
 from bot.storage import GameRecord, GameStatus, SeatRecord, StaleGameVersion, Storage
 from bot.storage.base import DeadlineClosed
 from bot.storage.locks import GameLocks

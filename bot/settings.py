@@ -25,7 +25,7 @@ The server's JSON, with every field this module knows and its default::
       "systems": ["dif"],              # game systems allowed on the server
       "rulesets": ["zero", "rotl"],    # rulesets allowed for /dogfight new
       "game_channel_id": null,         # where /dogfight new opens its threads
-      "language": "en"                 # the server's language (bot.i18n.SUPPORTED)
+      "language": "en"                 # the server's language (strings.SUPPORTED)
     }
 
 The scheduler reads ``"deadlines"`` with :meth:`DeadlinePolicy.resolve` (or the base
@@ -50,7 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bot.deadlines import DeadlineSettings
 from bot.errors import Refusal
-from bot.i18n import SUPPORTED, t
+from strings import SUPPORTED, t
 from bot.storage import Storage
 
 __all__ = [

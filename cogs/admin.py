@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
-from bot.i18n import SUPPORTED, pick, t
+from strings import SUPPORTED, pick, t
 from bot.settings import (
     RULESETS,
     SYSTEMS,

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal
-from bot.i18n import t
+from strings import t
 from bot.service import SYSTEM, seat_side
 from bot.settings import server_language
 from cogs.admin import lobby_channel

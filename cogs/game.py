@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal
-from bot.i18n import t
+from strings import t
 from cogs import history, people, seats
 from cogs.help import cmd_text
 from cogs.ui import guarded, language_of, perform, publish, reply, send_hand, service_of

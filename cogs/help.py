@@ -2,7 +2,7 @@
 per ruleset, in the reader's language; the **Help** button under game messages.
 
 Pages are catalogue texts (``help.pages.<id>.title`` and ``.body`` in
-``bot/i18n/*.yaml``). Navigation buttons and the topic menu are DynamicItems, so an
+``strings/*/*.yaml``). Navigation buttons and the topic menu are DynamicItems, so an
 old help message keeps working after a restart; each click answers by editing the
 ephemeral message in place.
 """
@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.i18n import DEFAULT, catalogue, normalize, t
+from strings import DEFAULT, catalogue, normalize, t
 from cogs.ui import guarded, language_of, reply
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ import discord
 
 from bot.errors import Refusal
 from bot.history import archive, report_text
-from bot.i18n import t
+from strings import t
 from bot.listing import list_text, open_games
 from cogs.ui import language_of, reply, service_of
 

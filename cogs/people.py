@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.errors import Refusal, UserError
-from bot.i18n import t
+from strings import t
 from bot.operations import discord_time
 from bot.service import GameService, LoadedGame
 from bot.settings import server_language

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.deadlines import quiet_hours_of
 from bot.errors import UserError
-from bot.i18n import t
+from strings import t
 from bot.settings import PlayerSettings
 from bot.storage import GameStatus
 from cogs.help import choices, cmd_text, language_of

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import Refusal, UserError
-from bot.i18n import normalize, t, tr
+from strings import normalize, t, tr
 from bot.service import (
     FORMATS,
     GameService,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.app import TallyHoBot
-from bot.i18n import SUPPORTED, t
+from strings import SUPPORTED, t
 from bot.testing import FakeDiscord
 from bot.testing.driver import components_of, wait_for_new_game
 from cogs.help import PAGE_LIMIT, PAGES, page_text

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot import i18n
-from bot.i18n import DEFAULT, SUPPORTED, catalogue, normalize, pick, placeholders, t
+import strings as i18n
+from strings import DEFAULT, SUPPORTED, catalogue, normalize, pick, placeholders, t
 from bot.service import FORMATS
 from cogs.help import PAGES
 from engine.dif.components import Altitude, Position

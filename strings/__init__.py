@@ -1,9 +1,13 @@
 """The strings catalogue: every user-facing text by key, per language.
 
-Catalogues are YAML files next to this module (``en.yaml``, ``fr.yaml``...), nested
-mappings flattened to dotted keys (``config.saved``). English is complete; another
-language may translate any subset, and :func:`t` falls back to English for the
-rest, so a missing translation never shows a key or breaks a message.
+This package is the one place user-facing text lives, for the bot and for the
+engine alike (it imports nothing but PyYAML, so the engine may use it). Each
+language is a folder of YAML files (``en/bot.yaml``: the bot's and the cogs' texts;
+``en/dif.yaml``: the Down in Flames engine's narration and refusals); nested
+mappings are flattened to dotted keys (``config.saved``), and a key may be defined
+in one file of a language only. English is complete; another language may
+translate any subset, and :func:`t` falls back to English for the rest, so a
+missing translation never shows a key or breaks a message.
 
 Which language a reader gets (:func:`pick`): their Discord client's locale
 (``interaction.locale``) if a catalogue exists for it, else the server's language
@@ -13,6 +17,11 @@ server's language.
 Keys are the contract: code names keys, never English sentences, so a translation
 can change without touching code. Placeholders are ``str.format`` fields
 (``{hours}``); a translation must use the same ones as English (a test checks).
+
+The engine's texts are :class:`Term` texts: a ``str`` holding the English text (the
+canonical record: logs, conformance vectors and ``/game verify`` read English),
+which remembers its key and fields, so the bot shows it in the reader's language
+with :func:`tr`.
 """
 
 from __future__ import annotations
@@ -65,14 +74,24 @@ def _flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
 
 @cache
 def catalogue(language: str) -> dict[str, str]:
-    """The flattened catalogue of one supported language (empty if it has none)."""
+    """The flattened catalogue of one supported language (empty if it has none):
+    every ``<language>/*.yaml`` file of this package, merged."""
     if language not in SUPPORTED:
         return {}
-    text = resources.files(__package__).joinpath(f"{language}.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text) or {}
-    if not isinstance(data, Mapping):
-        raise ValueError(f"bot/i18n/{language}.yaml must be a mapping of keys to texts")
-    return _flatten(data)
+    merged: dict[str, str] = {}
+    folder = resources.files(__package__).joinpath(language)
+    for file in sorted(folder.iterdir(), key=lambda f: f.name):
+        if not file.name.endswith(".yaml"):
+            continue
+        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+        if not isinstance(data, Mapping):
+            raise ValueError(f"strings/{language}/{file.name} must be a mapping of keys to texts")
+        texts = _flatten(data)
+        twice = sorted(set(texts) & set(merged))
+        if twice:
+            raise ValueError(f"strings/{language}/{file.name} defines again: {', '.join(twice)}")
+        merged.update(texts)
+    return merged
 
 
 def normalize(locale: object | None) -> str | None:
@@ -140,6 +159,10 @@ class Term(str):
         self.key = key
         self.fields = fields
         return self
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:
+        # copy and pickle rebuild a Term from its key and fields, not its English text
+        return (self.key,), self.fields
 
     def text(self, locale: object | None) -> str:
         return t(self.key, locale, **self.fields)

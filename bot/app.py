@@ -10,11 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock
-from strings import normalize, t
 from bot.operations import DeadlineOps
 from bot.service import GameService
 from bot.storage.sqlite import SQLiteStorage
 from engine.dif.game import DifEngine, default_engine
+from strings import normalize, t
 
 __all__ = ["TallyHoBot"]
 

@@ -36,6 +36,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from strings import Term
+
 __all__ = [
     "DEFAULT_REMINDERS",
     "MAX_QUIET",
@@ -394,11 +396,12 @@ class DeadlineSettings(BaseModel):
         return self.abandon_after > 0 and missed_in_a_row >= self.abandon_after
 
     def vacation_refusal(self, start: datetime, until: datetime) -> str | None:
-        """Why a vacation from ``start`` to ``until`` is not allowed, or None."""
+        """Why a vacation from ``start`` to ``until`` is not allowed (a :class:`Term` of
+        the strings catalogue), or None."""
         if until <= start:
-            return "A vacation must end after it starts."
+            return Term("people.vacation_order")
         if until - start > timedelta(days=self.vacation_max_days):
-            return f"A vacation may last {self.vacation_max_days} days at most on this server."
+            return Term("people.vacation_max", days=self.vacation_max_days)
         return None
 
     @classmethod

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from strings import t
+from strings import t, tr
 
 __all__ = ["Refusal", "UserError"]
 
@@ -12,12 +12,13 @@ __all__ = ["Refusal", "UserError"]
 class UserError(Exception):
     """Bad input or a refused move: the message is shown to the user, nothing changed.
 
-    Raised with a plain text (the engine's refusals, which stay English), or as a
-    :class:`Refusal` carrying a catalogue key."""
+    Raised with a text, which may be a :class:`strings.Term` (the engine's refusals:
+    keep the Term itself, never ``str()`` or an f-string of it, so it can still be
+    translated), or as a :class:`Refusal` carrying a catalogue key."""
 
     def text(self, language: str | None) -> str:
-        """The message in ``language`` (a plain-text error has only its own)."""
-        return str(self)
+        """The message in ``language`` (a plain text has only its own)."""
+        return tr(self.args[0], language) if self.args else str(self)
 
 
 class Refusal(UserError):

@@ -37,7 +37,7 @@ from itertools import zip_longest
 from typing import TYPE_CHECKING, Any
 
 from bot.actionlog import undo_narration, undone_seq
-from bot.errors import UserError
+from bot.errors import Refusal
 from bot.storage import GameStatus
 from engine.core.errors import EngineError
 from engine.core.events import Event
@@ -48,6 +48,7 @@ from engine.dif.setup import DifSetup
 from engine.dif.state import GameState
 from engine.dif.view import DifView, ElementView, PlaneStatus, PlaneView
 from rendering.report import AircraftLine, ExchangeLine, ReportView
+from strings import Term, tr
 
 if TYPE_CHECKING:
     from bot.service import GameService, LoadedGame
@@ -92,11 +93,8 @@ def seed_commitment(game_id: int, seed: int) -> str:
 
 
 def commitment_text(commitment: str) -> str:
-    """The line the thread shows at the start."""
-    return (
-        f"🔒 Seed commitment: `sha256:{commitment}`. The seed is revealed when the game "
-        "ends; `/game verify` then checks every shuffle against it."
-    )
+    """The line the thread shows at the start (a :class:`Term`)."""
+    return Term("history.commitment", commitment=commitment)
 
 
 def is_over(game: LoadedGame) -> bool:
@@ -361,6 +359,7 @@ def parse_log(text: str) -> ParsedLog:
 class Check:
     ok: bool
     text: str
+    """A :class:`Term` (English as a ``str``: the command line prints it so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,13 +377,36 @@ class Verification:
     def result(self) -> dict[str, Any] | None:
         return self.history.final.result if self.history is not None else None
 
-    def text(self) -> str:
-        head = "✅ Verified." if self.ok else "❌ Verification FAILED."
-        return "\n".join([head] + [f"{'✔' if c.ok else '✘'} {c.text}" for c in self.checks])
+    def text(self, language: str = "en") -> str:
+        head = Term("verify.ok" if self.ok else "verify.failed")
+        lines = [f"{'✔' if c.ok else '✘'} {tr(c.text, language)}" for c in self.checks]
+        return "\n".join([tr(head, language), *lines])
 
 
-def _vp_words(vp: Mapping[str, Any], rs: Ruleset) -> str:
-    return ", ".join(f"{s.label(rs)} {vp.get(s.value, 0)}" for s in (Side.ALLIED, Side.AXIS))
+def _vp_words(vp: Mapping[Any, Any], rs: Ruleset) -> str:
+    """``Allied 5, Japanese 3`` (a :class:`Term`); ``vp`` keyed by side or its value."""
+
+    def of(side: Side) -> int:
+        return int(vp.get(side, vp.get(side.value, 0)))
+
+    from bot.service import side_term  # (bot.service imports this module lazily)
+
+    return Term(
+        "report.vp",
+        allied=side_term(Side.ALLIED, rs),
+        axis=side_term(Side.AXIS, rs),
+        n_allied=of(Side.ALLIED),
+        n_axis=of(Side.AXIS),
+    )
+
+
+def _failure(key: str, exc: Exception) -> Term:
+    """A failed check naming an error: its message, without its final period; an
+    engine's :class:`Term` stays whole (``<key>_whole``: the Term ends the sentence)."""
+    why = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+    if isinstance(why, Term):
+        return Term(f"{key}_whole" if why.endswith(".") else key, why=why)
+    return Term(key, why=why.rstrip("."))
 
 
 def verify_game(
@@ -405,70 +427,58 @@ def verify_game(
     checks: list[Check] = []
     rs = setup.ruleset
     if commitment is None:
-        checks.append(Check(False, "No seed commitment was published for this game."))
+        checks.append(Check(False, Term("verify.no_commitment")))
     elif seed_commitment(game_id, seed) == commitment.removeprefix("sha256:").lower():
-        checks.append(
-            Check(True, f"The seed {seed} matches the commitment `sha256:{commitment[:16]}…`.")
-        )
+        checks.append(Check(True, Term("verify.seed_ok", seed=seed, commitment=commitment[:16])))
     else:
-        checks.append(
-            Check(False, f"The seed {seed} does NOT match the commitment `{commitment[:23]}…`.")
-        )
+        checks.append(Check(False, Term("verify.seed_bad", seed=seed, commitment=commitment[:23])))
     seqs = [seq for seq, _, _ in log]
     if seqs != list(range(1, len(seqs) + 1)):
-        checks.append(Check(False, "The actions are not numbered 1, 2, 3… without gaps."))
+        checks.append(Check(False, Term("verify.gaps")))
     try:
         history = replay_history(engine, setup, seed, log)
     except ReplayError as exc:
-        checks.append(
-            Check(False, f"The log does not replay from this seed: {str(exc).rstrip('.')}.")
-        )
+        checks.append(Check(False, _failure("verify.no_replay", exc)))
         return Verification(tuple(checks))
     except EngineError as exc:
-        checks.append(Check(False, f"The engine refuses the setup: {str(exc).rstrip('.')}."))
+        checks.append(Check(False, _failure("verify.setup_refused", exc)))
         return Verification(tuple(checks))
-    checks.append(Check(True, f"All {len(log)} actions replay legally from this seed."))
+    checks.append(Check(True, Term("verify.legal", n=len(log))))
     if narration is not None:
         checks.append(_narration_check(engine, history, narration, full=full))
     final = history.final
     if final.step == "over":
         replayed = final.result or {}
-        verdict = f"{replayed.get('verdict')} (VP {_vp_words(replayed.get('vp', {}), rs)})"
+        verdict = Term(
+            "verify.verdict",
+            verdict=str(replayed.get("verdict")),
+            vp=_vp_words(replayed.get("vp", {}), rs),
+        )
         if recorded_result is None:
-            checks.append(Check(False, f"The replay ends in {verdict}, but no result is recorded."))
+            checks.append(Check(False, Term("verify.no_result", verdict=verdict)))
         elif dict(recorded_result) == replayed:
-            checks.append(Check(True, f"The replay reproduces the recorded result: {verdict}."))
+            checks.append(Check(True, Term("verify.result_ok", verdict=verdict)))
         else:
+            recorded = str(recorded_result.get("verdict"))
             checks.append(
-                Check(
-                    False,
-                    f"The replay ends in {verdict}, not in the recorded "
-                    f"{recorded_result.get('verdict')}.",
-                )
+                Check(False, Term("verify.result_bad", verdict=verdict, recorded=recorded))
             )
     elif recorded_result is not None:  # ended before the rules ended it: a resignation
         vp = {k.value: v for k, v in engine.victory_points(final).items()}
         same = dict(recorded_result.get("vp") or {}) == vp
+        said = str(recorded_result.get("verdict"))
         checks.append(
             Check(
                 same,
-                f"The game was ended by a player after action {len(log)}: "
-                f"{recorded_result.get('verdict')}; the VP at that moment "
-                + (
-                    f"match the replay ({_vp_words(vp, rs)})."
-                    if same
-                    else "differ from the replay."
-                ),
+                Term("verify.ended_same", n=len(log), verdict=said, vp=_vp_words(vp, rs))
+                if same
+                else Term("verify.ended_differ", n=len(log), verdict=said),
             )
         )
     elif aborted:
-        checks.append(
-            Check(
-                True, f"The game was aborted after action {len(log)}: there is no result to check."
-            )
-        )
+        checks.append(Check(True, Term("verify.aborted", n=len(log))))
     else:
-        checks.append(Check(False, "The log stops before the end of the game."))
+        checks.append(Check(False, Term("verify.unfinished")))
     return Verification(tuple(checks), history)
 
 
@@ -488,10 +498,14 @@ def _narration_check(
             )
             return Check(
                 False,
-                f"The narration of action {seq} differs from the replay: the replay says "
-                f"{diff[0]!r}, the log {diff[1]!r}.",
+                Term(
+                    "verify.narration_bad",
+                    seq=seq,
+                    expected=repr(str(diff[0])),
+                    got=repr(str(diff[1])),
+                ),
             )
-    return Check(True, "Every line of narration is what the replay narrates.")
+    return Check(True, Term("verify.narration_ok"))
 
 
 def verify_log(engine: DifEngine, text: str) -> Verification:
@@ -502,23 +516,16 @@ def verify_log(engine: DifEngine, text: str) -> Verification:
         game_id = int(f["game"])
         setup = DifSetup.model_validate(json.loads(f["setup"]))
     except (ValueError, KeyError) as exc:
-        return Verification((Check(False, f"Not a Tally-Ho log file: {exc}."),))
+        return Verification((Check(False, Term("verify.not_a_log", why=str(exc))),))
     seed_text = f.get("seed", "")
     if not seed_text.lstrip("-").isdigit():
-        return Verification(
-            (
-                Check(
-                    False,
-                    "The seed is hidden until the game is over: this log cannot be verified yet.",
-                ),
-            )
-        )
+        return Verification((Check(False, Term("verify.seed_hidden")),))
     commitment = f.get("commitment")
     result_text = f.get("result", "none")
     try:
         result = None if result_text == "none" else json.loads(result_text)
     except ValueError:
-        return Verification((Check(False, "The result field is not JSON."),))
+        return Verification((Check(False, Term("verify.result_json")),))
     return verify_game(
         engine,
         game_id=game_id,
@@ -535,10 +542,12 @@ def verify_log(engine: DifEngine, text: str) -> Verification:
 
 # ---------------------------------------------------------------- after-action report
 def _original_label(aircraft: str, seat: str, ref: str, *, promoted: bool = False) -> str:
-    """``Buffalo I (A1 leader)``, ``Buffalo I (wingman of A1, then leader)``."""
+    """``Buffalo I (A1 leader)``, ``Buffalo I (wingman of A1, then leader)`` (a :class:`Term`)."""
     if ref.endswith("W"):
-        return f"{aircraft} (wingman of {seat}{', then leader' if promoted else ''})"
-    return f"{aircraft} ({seat} leader)"
+        return Term(
+            "plane.wingman_promoted" if promoted else "plane.wingman", name=aircraft, seat=seat
+        )
+    return Term("plane.leader", name=aircraft, seat=seat)
 
 
 def _planes_by_origin(el: ElementView) -> dict[str, PlaneView]:
@@ -608,7 +617,8 @@ def _tally(engine: DifEngine, history: History, labels: dict[str, str]) -> _Tall
             elif ev.kind == "damaged" and last_hit is not None:
                 if attack is not None and attack[1] == last_hit:
                     t.damager.setdefault(last_hit, (attack[0], turn))
-                    t.exchanges.append((turn, attack[0], last_hit, attack[2], "damaged"))
+                    damaged = Term("report.fate.damaged")
+                    t.exchanges.append((turn, attack[0], last_hit, attack[2], damaged))
                     flipped = len(t.exchanges) - 1
             elif ev.kind == "destroyed" and "ref" in d:
                 o = ident.get(d["ref"], d["ref"])
@@ -617,7 +627,9 @@ def _tally(engine: DifEngine, history: History, labels: dict[str, str]) -> _Tall
                     t.killer[o] = (attack[0], turn, fuel)
                     if flipped is not None and t.exchanges[flipped][2] == o:
                         del t.exchanges[flipped]  # damaged and shot down by one hit (G-R9)
-                    outcome = "shot down" + (" (fuel tank)" if fuel else "")
+                    outcome = Term(
+                        "report.fate.shot_down_fuel" if fuel else "report.fate.shot_down"
+                    )
                     t.exchanges.append((turn, attack[0], o, attack[2], outcome))
                 fuel = False
                 flipped = None
@@ -643,7 +655,10 @@ def after_action_report(
     result: Mapping[str, Any] | None,
     players: Mapping[str, str],
 ) -> ReportView:
-    """The report of a game: result, VP, every aircraft's fate, decisive exchanges."""
+    """The report of a game: result, VP, every aircraft's fate, decisive exchanges.
+
+    Its words are :class:`Term` texts (English as ``str``: the picture draws them so;
+    :func:`report_text` puts them in a language); the verdict is the stored result's."""
     final = history.final
     view = engine.view(final, None)
     rs = view.ruleset
@@ -656,30 +671,31 @@ def after_action_report(
     t = _tally(engine, history, labels)
     lines = []
     for el, ref, p in planes:
+        detail: str = ""
         if p.status is PlaneStatus.DESTROYED:
-            fate = "shot down"
+            fate = Term("report.fate.shot_down")
             if ref in t.killer:
                 by, turn, fuel = t.killer[ref]
-                detail = f"by {labels.get(by, by)} on turn {turn}" + (
-                    " (fuel tank)" if fuel else ""
-                )
+                key = "report.by_fuel" if fuel else "report.by"
+                detail = Term(key, plane=labels.get(by, by), turn=turn)
             elif ref in t.evading:
-                detail = "lost while evading"
-            else:
-                detail = ""
+                detail = Term("report.lost_evading")
         elif p.status is PlaneStatus.EVADED:
-            fate = "evaded"
-            detail = "left the fight" + (", damaged" if p.damaged else "")
+            fate = Term("report.fate.evaded")
+            detail = Term("report.left_damaged" if p.damaged else "report.left")
         elif p.damaged:
-            fate = "damaged"
+            fate = Term("report.fate.damaged")
             by_turn = t.damager.get(ref)
-            detail = (
-                f"by {labels.get(by_turn[0], by_turn[0])} on turn {by_turn[1]}" if by_turn else ""
-            )
+            if by_turn:
+                detail = Term(
+                    "report.by", plane=labels.get(by_turn[0], by_turn[0]), turn=by_turn[1]
+                )
         else:
-            fate, detail = "unharmed", ""
+            fate = Term("report.fate.unharmed")
         if p.promoted:
-            detail = ("took over as leader (11.2); " + detail).rstrip("; ")
+            detail = (
+                Term("report.promoted_then", detail=detail) if detail else Term("report.promoted")
+            )
         lines.append(
             AircraftLine(
                 ref=ref,
@@ -695,8 +711,13 @@ def after_action_report(
     exchanges = tuple(
         ExchangeLine(
             turn,
-            f"{labels.get(by, by)} → {labels.get(target, target)}, "
-            f"{engine.card_label(card)}: {outcome}",
+            Term(
+                "report.exchange",
+                by=labels.get(by, by),
+                target=labels.get(target, target),
+                card=engine.card_label(card),
+                outcome=outcome,
+            ),
         )
         for turn, by, target, card, outcome in t.exchanges
     )
@@ -706,7 +727,7 @@ def after_action_report(
     return ReportView(
         title=title,
         ruleset=rs,
-        verdict=str(res.get("verdict") or "No result"),
+        verdict=str(res.get("verdict") or "") or Term("report.no_result"),
         winner=Side(winner) if winner else None,
         vp={s: int(vp_raw.get(s.value, 0)) for s in Side},
         turns=final.turn,
@@ -715,24 +736,37 @@ def after_action_report(
     )
 
 
-def report_text(report: ReportView, *, limit: int = 1900) -> str:
+def report_text(report: ReportView, *, limit: int = 1900, language: str = "en") -> str:
     """The report in words, for the thread message that carries its picture."""
-    rs = report.ruleset
-    vp = ", ".join(f"{s.label(rs)} {report.vp.get(s, 0)}" for s in (Side.ALLIED, Side.AXIS))
-    lines = [f"📋 **{report.title}**", f"**{report.verdict}**. VP: {vp}."]
+
+    def say(key: str, **fields: Any) -> str:
+        return Term(key, **fields).text(language)
+
+    vp = tr(_vp_words(report.vp, report.ruleset), language)
+    lines = [
+        say("report.head", title=report.title),
+        say("report.verdict", verdict=report.verdict, vp=vp),
+    ]
     for a in report.aircraft:
-        hits = f" (hits taken {a.hits_taken}, given {a.hits_given})"
         lines.append(
-            f"• {a.label}, {a.player}: **{a.fate}**{', ' + a.detail if a.detail else ''}{hits}"
+            say(
+                "report.aircraft",
+                label=a.label,
+                player=a.player,
+                fate=a.fate,
+                detail=", " + tr(a.detail, language) if a.detail else "",
+                taken=a.hits_taken,
+                given=a.hits_given,
+            )
         )
     if report.exchanges:
-        lines.append("Decisive exchanges:")
-        lines += [f"• Turn {x.turn}: {x.text}" for x in report.exchanges]
+        lines.append(say("report.exchanges"))
+        lines += [say("report.exchange_line", turn=x.turn, text=x.text) for x in report.exchanges]
     out: list[str] = []
     size = 0
     for i, line in enumerate(lines):
         if size + len(line) + 1 > limit - 40:
-            out.append(f"…({len(lines) - i} more lines in the picture and /game log)")
+            out.append(say("report.more", n=len(lines) - i))
             break
         out.append(line)
         size += len(line) + 1
@@ -744,14 +778,21 @@ NOTABLE = frozenset({"destroyed", "damaged", "evade", "promoted", "eliminated", 
 """Events worth a caption under a replay frame."""
 
 
-def replay_frames(engine: DifEngine, history: History) -> list[tuple[DifView, str]]:
+def replay_frames(
+    engine: DifEngine, history: History, language: str = "en"
+) -> list[tuple[DifView, str]]:
     """Spectator views of the game: when play begins, after every player-turn, and
-    at the end; each with a caption of what notable happened since the last frame."""
+    at the end; each with a caption of what notable happened since the last frame
+    (the narration, in ``language``)."""
     frames: list[tuple[DifView, str]] = []
-    notes: list[str] = [e.text for e in history.start_events if e.public and e.kind in NOTABLE]
+
+    def notable(events: Iterable[Event]) -> list[str]:
+        return [tr(e.text, language) for e in events if e.public and e.kind in NOTABLE]
+
+    notes = notable(history.start_events)
     last: GameState | None = None
     for m in history.moves:
-        notes += [e.text for e in m.events if e.public and e.kind in NOTABLE]
+        notes += notable(m.events)
         over = m.after.step == "over"
         turned = m.after.active is not None and m.after.active != m.before.active
         if over or turned:
@@ -770,7 +811,7 @@ class Archive:
     def __init__(self, service: GameService, cache_size: int = 8) -> None:
         self._service = weakref.ref(service)
         self._cache: OrderedDict[tuple[int, int], History] = OrderedDict()
-        self._gifs: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+        self._gifs: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
         self._size = cache_size
 
     @property
@@ -781,7 +822,7 @@ class Archive:
 
     async def history(self, game: LoadedGame) -> History:
         if game.setup is None:
-            raise UserError("The dogfight has not started yet: there is no log to show.")
+            raise Refusal("history.no_log")
         key = (game.id, game.record.version)
         found = self._cache.get(key)
         if found is not None:
@@ -826,16 +867,15 @@ class Archive:
         return files
 
     def _require_over(self, game: LoadedGame, what: str) -> None:
+        """Refused before the end; ``what`` names the deed (``history.what.<what>``)."""
+        deed = Term(f"history.what.{what}")
         if game.setup is None or game.state is None:
-            raise UserError(f"The dogfight has not started yet: {what} once it is over.")
+            raise Refusal("history.not_started", what=deed)
         if not is_over(game):
-            raise UserError(
-                f"The dogfight is still being fought: {what} once it is over "
-                "(the seed stays secret until then)."
-            )
+            raise Refusal("history.still_fought", what=deed)
 
     async def verify(self, game: LoadedGame) -> Verification:
-        self._require_over(game, "it can be verified")
+        self._require_over(game, "verify")
         assert game.setup is not None
         rows = await self.service.storage.load_actions(game.id)
         commitment = game.record.options.get("commitment")
@@ -852,19 +892,20 @@ class Archive:
         )
 
     async def report(self, game: LoadedGame) -> ReportView:
-        self._require_over(game, "the after-action report comes")
+        self._require_over(game, "report")
         history = await self.history(game)
         return after_action_report(
             self.service.engine,
             history,
-            title=f"Dogfight #{game.id}: after-action report",
+            title=Term("report.title", id=game.id),
             result=game.record.result,
             players={s.seat: s.display_name for s in game.seats},
         )
 
-    async def replay_gif(self, game: LoadedGame) -> bytes:
-        self._require_over(game, "its replay can be shown")
-        key = (game.id, game.record.version)
+    async def replay_gif(self, game: LoadedGame, language: str = "en") -> bytes:
+        """The replay as a GIF, its captions (the narration) in ``language``."""
+        self._require_over(game, "replay")
+        key = (game.id, game.record.version, language)
         found = self._gifs.get(key)
         if found is not None:
             return found
@@ -872,7 +913,7 @@ class Archive:
         from rendering.replay import render_replay
 
         def work() -> bytes:
-            return render_replay(replay_frames(self.service.engine, history))
+            return render_replay(replay_frames(self.service.engine, history, language))
 
         gif = await asyncio.to_thread(work)
         self._gifs[key] = gif

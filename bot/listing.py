@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from strings import Term, t, tr
-from bot.service import FORMATS, RULESET_NAMES, decision_words, side_term
+from bot.service import FORMATS, decision_words, side_term
 from bot.storage import OPEN_STATUSES, GameStatus
 from engine.dif.components import Ruleset
+from strings import Term, t, tr
 
 if TYPE_CHECKING:
     from bot.service import GameService, LoadedGame
@@ -133,7 +133,7 @@ def list_text(
         g = line.game
         rec = g.record
         where = f"<#{rec.thread_id}>" if rec.thread_id else t("listing.no_thread", language)
-        rs = RULESET_NAMES.get(Ruleset(rec.ruleset), rec.ruleset)
+        rs = t(f"ruleset.{Ruleset(rec.ruleset).value}", language)
         head = f"**#{g.id}** {where} · {rs} {rec.options.get('year', '')} · {g.format}"
         if rec.status is GameStatus.LOBBY:
             fixed = FORMATS.get(g.format, ())

@@ -26,13 +26,13 @@ import discord
 
 from bot import seats
 from bot.clock import Clock
-from strings import t, tr
 from bot.scheduler import DeadlineScheduler, PendingDecision, StoredTerms
 from bot.service import LoadedGame, decision_words, seat_side, side_term
 from bot.settings import DeadlinePolicy, PlayerSettings, server_language, wants_dm
 from bot.storage import GameStatus
 from bot.storage.models import DeadlineRecord, SeatClockRecord
 from engine.dif.components import Ruleset
+from strings import t, tr
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot
@@ -208,7 +208,7 @@ class DeadlineOps:
         )
         from cogs.seats import take_seat_view
 
-        await self._say(game, text, view=take_seat_view(game.id, d.seat))
+        await self._say(game, text, view=take_seat_view(game.id, d.seat, public))
         await self.expire_abandoned(game.id)  # substitute_hours may be 0
 
     async def expire_abandoned(self, game_id: int) -> None:

@@ -43,12 +43,12 @@ from typing import Any
 
 from bot.actionlog import effective, undone_seq
 from bot.errors import Refusal
-from strings import Term
 from bot.service import GameService, LoadedGame, Outcome, computer_seats, seat_side
 from bot.storage import GameStatus
 from engine.core.events import Event
 from engine.dif.actions import Action
 from engine.dif.state import GameState
+from strings import Term
 
 __all__ = [
     "OFFER_HOURS",
@@ -151,7 +151,7 @@ def _check_newcomer(game: LoadedGame, user_id: int, seat: str) -> None:
 
 
 def _mention(user_id: int | None) -> str:
-    return f"<@{user_id}>" if user_id is not None else "the computer"
+    return f"<@{user_id}>" if user_id is not None else Term("seats.the_computer")
 
 
 async def computer_allowed(service: GameService, game_id: int) -> bool:
@@ -199,9 +199,12 @@ async def substitute(
                 raise Refusal("seats.computer_already", seat=named)
             if not await computer_allowed(service, game_id):
                 raise Refusal("seats.computer_off")
-            note = (
-                f"🤖 <@{user_id}> hands seat {named} ({label}) to a computer player for the "
-                f"rest of the game (it was {_mention(old)}'s)."
+            note = Term(
+                "seats.note.to_computer",
+                user=f"<@{user_id}>",
+                seat=named,
+                element=label,
+                old=_mention(old),
             )
             outcome = await service.hand_over(game, named, None, "Computer", note)
             return Handover(outcome, named, old, None)
@@ -224,7 +227,14 @@ async def substitute(
             return Offer(game, named, label, user_id, to_id, until)
         if not _may_manage(game, user_id, admin):
             raise Refusal("seats.replace_who", seat=named)
-        note = f"🔁 <@{user_id}> hands seat {named} ({label}) from {_mention(old)} to <@{to_id}>."
+        note = Term(
+            "seats.note.replaced",
+            user=f"<@{user_id}>",
+            seat=named,
+            element=label,
+            old=_mention(old),
+            new=f"<@{to_id}>",
+        )
         outcome = await service.hand_over(game, named, to_id, to_name, note)
         return Handover(outcome, named, old, to_id)
 
@@ -233,7 +243,7 @@ async def close_offer(
     service: GameService, game_id: int, user_id: int, seat: str | None, how: str
 ) -> str:
     """``decline`` (by the member offered the seat) or ``withdraw`` (by the player who
-    offered it). Returns the public line."""
+    offered it). Returns the public line (a :class:`Term`)."""
     async with service.locks(game_id):
         settings = await _settings(service, game_id)
         offers: dict[str, dict[str, Any]] = dict(settings.get("offers", {}))
@@ -248,8 +258,12 @@ async def close_offer(
         settings["offers"] = offers
         await _save(service, game_id, settings)
         if how == "withdraw":
-            return f"↩ <@{user_id}> withdraws the offer of seat {found[0]} to <@{o['to']}>."
-        return f"✋ <@{user_id}> declines seat {found[0]}; <@{o['from']}> keeps it."
+            return Term(
+                "seats.note.withdrawn", user=f"<@{user_id}>", seat=found[0], to=f"<@{o['to']}>"
+            )
+        return Term(
+            "seats.note.declined", user=f"<@{user_id}>", seat=found[0], holder=f"<@{o['from']}>"
+        )
 
 
 async def accept(
@@ -281,7 +295,13 @@ async def accept(
             raise Refusal("seats.changed_hands", seat=named)
         _check_newcomer(game, user_id, named)
         label = service.element_label(state, named)
-        note = f"🔁 <@{user_id}> takes over seat {named} ({label}) from <@{o['from']}>."
+        note = Term(
+            "seats.note.took_over",
+            user=f"<@{user_id}>",
+            seat=named,
+            element=label,
+            old=f"<@{o['from']}>",
+        )
         outcome = await service.hand_over(game, named, user_id, name, note)
         return Handover(outcome, named, o["from"], user_id)
 
@@ -342,7 +362,13 @@ async def _take(
         raise Refusal("seats.plays_already")
     old = game.holder(seat)
     label = service.element_label(state, seat)
-    note = f"🔁 <@{user_id}> takes over the abandoned seat {seat} ({label}) from {_mention(old)}."
+    note = Term(
+        "seats.note.took_abandoned",
+        user=f"<@{user_id}>",
+        seat=seat,
+        element=label,
+        old=_mention(old),
+    )
     outcome = await service.hand_over(game, seat, user_id, name, note)
     return Handover(outcome, seat, old, user_id)
 
@@ -370,9 +396,9 @@ async def expire_abandoned(service: GameService, game_id: int) -> list[Outcome]:
             if now < datetime.fromisoformat(info["at"]) + limit:
                 continue
             hours = f"{policy.substitute_hours:g}"
-            why = f"⌛ Nobody took the abandoned seat {seat} within {hours} hours:"
+            why = Term("seats.note.nobody_took", seat=seat, hours=hours)
             if policy.abandon_action == "computer" and policy.computer_players:
-                note = f"{why} a computer player flies it for the rest of the game."
+                note = Term("seats.note.computer_flies", why=why)
                 outcome = await service.hand_over(game, seat, None, "Computer", note)
             else:
                 outcome = await service.forfeit(game, seat, why)
@@ -388,15 +414,16 @@ def undo_refusal(before: GameState, after: GameState, events: list[Event]) -> st
     Taking back must never let anyone see a card again or roll again: refused if the
     action used the game's randomness (a shuffle, an evasion), drew cards, revealed the
     secret altitudes, or showed anyone a private line. A card played from the hand is
-    no such secret: its owner asks to take it back, knowing the others saw it."""
+    no such secret: its owner asks to take it back, knowing the others saw it. The
+    reason is a :class:`Term`."""
     if before.step == "setup" and after.step != "setup":
-        return "it revealed the secret altitudes"
+        return Term("seats.why.revealed")
     if after.rng != before.rng:
-        return "it used the game's randomness (a shuffle, an evasion or another roll)"
+        return Term("seats.why.random")
     if after.deck != before.deck:
-        return "cards were drawn"
+        return Term("seats.why.drawn")
     if any(not e.public for e in events):
-        return "it showed someone hidden information"
+        return Term("seats.why.hidden")
     return None
 
 
@@ -447,9 +474,12 @@ async def request_undo(service: GameService, game_id: int, user_id: int) -> Undo
             }
         )
         if not needed:  # only computer players oppose: nobody to ask
-            line = (
-                f"↩ <@{user_id}> takes back action {last.seq} ({last.seat}: {shown}); "
-                f"{last.seat} decides again."
+            line = Term(
+                "seats.note.taken_back",
+                user=f"<@{user_id}>",
+                seq=last.seq,
+                seat=last.seat,
+                action=shown,
             )
             return await service.take_back(game, last.seq, line)
         until = service.clock.now() + timedelta(hours=UNDO_HOURS)
@@ -470,7 +500,8 @@ async def answer_undo(
     service: GameService, game_id: int, user_id: int, seq: int, agree: bool
 ) -> tuple[str, Outcome | None]:
     """An opposing player accepts or declines the undo request of action ``seq``.
-    Returns the public line, and the outcome once every one of them accepted."""
+    Returns the public line (a :class:`Term`), and the outcome once every one of them
+    accepted."""
     async with service.locks(game_id):
         game = await service.load(game_id)
         settings = await _settings(service, game_id)
@@ -489,22 +520,22 @@ async def answer_undo(
         if expired:
             raise Refusal("seats.undo_expired", seq=seq)
         if not agree:
-            return f"✋ <@{user_id}> declines: action {seq} stands.", None
+            return Term("seats.note.undo_declined", user=f"<@{user_id}>", seq=seq), None
         accepted = sorted({*req["accepted"], user_id})
         if set(accepted) < set(req["needed"]):
             req["accepted"] = accepted
             await _save(service, game_id, settings)
-            return (
-                f"👍 <@{user_id}> agrees to take back action {seq} "
-                f"({len(accepted)}/{len(req['needed'])}).",
-                None,
+            line = Term(
+                "seats.note.undo_agreed",
+                user=f"<@{user_id}>",
+                seq=seq,
+                n=len(accepted),
+                total=len(req["needed"]),
             )
+            return line, None
         settings.pop("undo")
         await _save(service, game_id, settings)
         who = " ".join(f"<@{u}>" for u in req["needed"])
-        line = (
-            f"↩ Action {seq} ({req['seat']}) is taken back with the consent of {who}: "
-            f"{req['seat']} decides again."
-        )
+        line = Term("seats.note.undo_done", seq=seq, seat=req["seat"], users=who)
         outcome = await service.take_back(game, seq, line)
         return line, outcome

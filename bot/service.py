@@ -25,7 +25,6 @@ from pydantic import ValidationError
 from bot.actionlog import effective, undo_text
 from bot.clock import Clock, SystemClock
 from bot.errors import Refusal, UserError
-from strings import Term, has, t, tr
 from bot.storage import GameRecord, GameStatus, SeatRecord, StaleGameVersion, Storage
 from bot.storage.base import DeadlineClosed
 from bot.storage.locks import GameLocks
@@ -34,12 +33,13 @@ from engine.core.events import Event
 from engine.dif import balance
 from engine.dif.actions import COUNTER, Action
 from engine.dif.ai import RandomPlayer
-from engine.dif.components import Aircraft, Altitude, Ruleset, Side
+from engine.dif.components import Aircraft, Altitude, CardKind, Ruleset, Side
 from engine.dif.game import DifEngine, Pending
 from engine.dif.orders import Order, expired, order_action
 from engine.dif.setup import MAX_AIRCRAFT, DifSetup, ElementSetup
 from engine.dif.state import GameState
 from engine.dif.view import DifView
+from strings import Term, has, t, tr
 
 __all__ = ["GameService", "LoadedGame", "Outcome", "Prompt", "describe_action"]
 
@@ -55,7 +55,6 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "custom": (),
 }
 """The seats of each lobby format; a custom lobby grows one element at a time."""
-RULESET_NAMES = {Ruleset.ZERO: "Zero!", Ruleset.ROTL: "Rise of the Luftwaffe"}
 SIDE_MARK = {Side.ALLIED: "●", Side.AXIS: "◆"}
 """The side markers of the picture of the sky (rendering.layout)."""
 SIMULTANEOUS = frozenset({"altitude", "redraw"})
@@ -75,10 +74,12 @@ FOG_MINUTES = 15
 AUTO_MOVES = 5000
 """The most moves made without asking after one change: enough for a whole game
 between two computer players (a random game takes a few hundred actions)."""
-COMPUTER_NOTE = "(computer)"
-"""How the thread's narration marks a computer player's move, after its first public
-line: ``Ki-43 Oscar (X1) stays at Medium. (computer)`` (the log's narration, which
-verification compares with a replay, stays the engine's)."""
+COMPUTER = "computer"
+"""Why a move was made without asking: a computer player's (``narration.computer``
+marks its first public line, ``Ki-43 Oscar (X1) stays at Medium. (computer)``; the
+log's narration, which verification compares with a replay, stays the engine's)."""
+AUTO_WHY = {"orders": "narration.orders", "fast": "narration.fast"}
+"""The other moves made without asking, and the catalogue key that says why."""
 
 
 def computer_seats(game: LoadedGame, settings: dict[str, Any]) -> set[str]:
@@ -120,10 +121,6 @@ def element_of(seat: SeatRecord) -> ElementSetup:
     )
 
 
-def _n(count: int, noun: str, plural: str | None = None) -> str:
-    return f"{count} {noun if count == 1 else (plural or noun + 's')}"
-
-
 def _count(key: str, count: int, language: str) -> str:
     """``3 elements``: the catalogue's ``<key>.one`` or ``<key>.other``."""
     one = count == 1 or (count == 0 and language == "fr")
@@ -143,10 +140,23 @@ def and_list(items: list[str]) -> str:
     return out
 
 
-def _validation_message(exc: ValidationError) -> str:
-    """The first message of a setup model's refusal, without pydantic's wording."""
-    msg = str(exc.errors()[0].get("msg", exc))
-    return msg.removeprefix("Value error, ").rstrip(".") + "."
+def _validation_refusal(exc: ValidationError) -> UserError:
+    """The first message of a setup model's refusal, without pydantic's wording.
+
+    A validator of the engine's setup model that raised a :class:`Term` keeps it (so it
+    is translated); pydantic's own messages (a wrong type) exist in English only."""
+    err = exc.errors()[0]
+    inner = (err.get("ctx") or {}).get("error")
+    why = inner.args[0] if isinstance(inner, Exception) and inner.args else None
+    if isinstance(why, Term):  # its own last period, if it has one
+        return UserError(why) if why.endswith(".") else Refusal("refusal.setup", why=why)
+    msg = str(err.get("msg", exc)).removeprefix("Value error, ")
+    return Refusal("refusal.setup", why=msg.rstrip("."))
+
+
+def _engine_refusal(exc: EngineError) -> UserError:
+    """An engine error as a refusal, its message untouched (a :class:`Term` stays one)."""
+    return UserError(exc.args[0] if exc.args else str(exc))
 
 
 @dataclass
@@ -205,7 +215,8 @@ class Outcome:
 
 
 def plane_name(engine: DifEngine, state: GameState, ref: str) -> str:
-    """A plane as a menu names it: aircraft, seat, and leader or whose wingman.
+    """A plane as a menu names it: aircraft, seat, and leader or whose wingman (a
+    :class:`Term`: ``tr`` it for the reader).
 
     ``Ki-43 Oscar (X1 leader)``, ``Ki-43 Oscar (wingman of X1)``, ``Ki-43 Oscar (X1,
     shot down)``: with several elements at one altitude a bare aircraft name is not
@@ -217,37 +228,49 @@ def plane_name(engine: DifEngine, state: GameState, ref: str) -> str:
         return ref
     name = engine.aircraft[e.aircraft].name
     if lost:
-        return f"{name} ({e.seat}, shot down)"
+        return Term("plane.lost", name=name, seat=e.seat)
     if base.endswith("W"):
-        return f"{name} (wingman of {e.seat})"
-    return f"{name} ({e.seat} leader)"
+        return Term("plane.wingman", name=name, seat=e.seat)
+    return Term("plane.leader", name=name, seat=e.seat)
 
 
-AS_WORDS = {"SCI": "as Scissors", "FUT": "as Full Throttle", "ACE": "as Ace Pilot"}
+SIMPLE_ACTIONS = frozenset({"skip", "stay", "nofollow", "pass", "giveup", "evade"})
+"""Actions whose label is a fixed text (``action.<verb>``)."""
 
 
-def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
+def _kind_name(kind: str) -> str:
+    """A card kind by its printed name (``SCI``: Scissors), as the engine names it."""
+    try:
+        return CardKind(kind).label
+    except ValueError:
+        return kind
+
+
+def describe_action(engine: DifEngine, state: GameState, a: Action, language: str = "en") -> str:
     """A short button label for an action, e.g. 'Maneuvering → Ki-43 (X1 leader)'."""
 
     def card(code: str | None) -> str:
-        return engine.card_label(code) if code is not None else ""
+        return tr(engine.card_label(code), language) if code is not None else ""
 
     def cards(codes: tuple[str, ...]) -> str:
         return ", ".join(card(c) for c in codes)
 
     def plane(ref: str | None) -> str:
-        return plane_name(engine, state, ref) if ref is not None else ""
+        return tr(plane_name(engine, state, ref), language) if ref is not None else ""
 
     def to(step: int) -> str:
         """The band the active element would move to."""
         active = state.elements[state.active] if state.active else None
         if active is None or active.altitude is None:
-            return "up" if step > 0 else "down"
-        return "to " + Altitude(active.altitude + step).label
+            return t("action.up" if step > 0 else "action.down", language)
+        band = t(f"altitude.{Altitude(active.altitude + step).code}", language)
+        return t("action.to", language, altitude=band)
 
     def played() -> str:
-        kind = f" {AS_WORDS.get(a.as_kind, 'as ' + a.as_kind)}" if a.as_kind else ""
-        return f"{card(a.card)}{kind}"
+        if not a.as_kind:
+            return card(a.card)
+        kind = tr(_kind_name(a.as_kind), language)
+        return t("action.as", language, card=card(a.card), kind=kind)
 
     def paying(codes: tuple[str, ...]) -> str:
         """What a climb or a follow costs: discards, and Full Throttle counters spent."""
@@ -255,50 +278,51 @@ def describe_action(engine: DifEngine, state: GameState, a: Action) -> str:
         rest = tuple(c for c in codes if c != COUNTER)
         parts = []
         if spent:
-            n = len(spent)
-            parts.append(f"spend {n} Full Throttle counter{'s' if n > 1 else ''}")
+            parts.append(_count("action.spend", len(spent), language))
         if rest:
-            parts.append(f"discard {cards(rest)}")
+            parts.append(t("action.discard_cards", language, cards=cards(rest)))
         return f" ({', '.join(parts)})" if parts else ""
+
+    def say(key: str, **fields: Any) -> str:
+        return t(key, language, **fields)
 
     v = a.verb
     if v == "alt":
-        return Altitude.from_code(a.arg or "M").label
+        return t(f"altitude.{Altitude.from_code(a.arg or 'M').code}", language)
     if v == "wm":
-        return f"Wingman attacks {plane(a.target)}"
+        return say("action.wingman", plane=plane(a.target))
     if v == "play" and a.arg is not None:
         up = a.arg == "up"
-        return f"Vertical Roll: {'climb' if up else 'dive'} {to(1 if up else -1)}{paying(a.cards)}"
+        return say(
+            "action.vertical_roll",
+            card=tr(CardKind.VER.label, language),
+            way=say("action.climb_word" if up else "action.dive_word"),
+            to=to(1 if up else -1),
+            paying=paying(a.cards),
+        )
     if v == "play":
-        return f"{played()} → {plane(a.target)}"
+        return say("action.at", card=played(), plane=plane(a.target))
     if v == "respond":
         return played()
     if v == "climb":
-        return f"Climb {to(1)}{paying((a.card,) if a.card else ())}"
+        return say("action.climb", to=to(1), paying=paying((a.card,) if a.card else ()))
     if v == "dive":
-        return f"Dive {to(-1)} (draw a card)"
+        return say("action.dive", to=to(-1))
     if v == "done":
-        return (
-            "End the wingman's attack" if state.step == "wingman_attack" else "Done playing cards"
-        )
+        return say("action.end_wingman" if state.step == "wingman_attack" else "action.done")
     if v == "follow":
-        return "Follow" + paying(a.cards)
+        return say("action.follow", paying=paying(a.cards))
     if v == "discard":
-        return "Discard " + cards(a.cards) if a.cards else "Keep all cards"
+        return say("action.discard", cards=cards(a.cards)) if a.cards else say("action.keep_all")
     if v == "redraw":
-        return "Redraw " + cards(a.cards) if a.cards else "Keep my first hand"
+        return say("action.redraw", cards=cards(a.cards)) if a.cards else say("action.keep_hand")
     if v == "next":
         e = state.elements.get(a.target or "")
         name = engine.aircraft[e.aircraft].name if e is not None else ""
-        return f"{name} ({a.target}) plays next"
-    return {
-        "skip": "No wingman attack",
-        "stay": "Stay at this altitude",
-        "nofollow": "Don't follow",
-        "pass": "No response",
-        "giveup": "Give up position",
-        "evade": "Evade (leave the fight)",
-    }.get(v, str(a))
+        return say("action.next", name=name, seat=a.target)
+    if v in SIMPLE_ACTIONS:
+        return say(f"action.{v}")
+    return str(a)
 
 
 def decision_words(kind: str) -> str:
@@ -547,7 +571,7 @@ class GameService:
             year = int(game.record.options["year"])
             ac = self.find_aircraft(aircraft)
             wanted = Side(side) if side else None
-            why = self.engine.aircraft_refusal(rs, year, ac.id, wanted)
+            why: str | None = self.engine.aircraft_refusal(rs, year, ac.id, wanted)
             if why is not None:
                 raise UserError(why)
             team = wanted or ac.side
@@ -564,7 +588,7 @@ class GameService:
                     pilot=pilot or "",
                 )
             except ValidationError as exc:
-                raise UserError(_validation_message(exc)) from exc
+                raise _validation_refusal(exc) from exc
             why = self.element_refusal(rs, year, element)
             if why is not None:
                 raise UserError(why)
@@ -573,7 +597,7 @@ class GameService:
                 try:  # the setup model knows the largest dogfight (MAX_AIRCRAFT)
                     DifSetup(ruleset=rs, year=year, elements=(*others, element))
                 except ValidationError as exc:
-                    raise UserError(_validation_message(exc)) from exc
+                    raise _validation_refusal(exc) from exc
             await self.storage.put_seat(
                 game.id,
                 seat,
@@ -662,7 +686,7 @@ class GameService:
                 "lobby.head",
                 language,
                 id=game.id,
-                ruleset=RULESET_NAMES[rs],
+                ruleset=t(f"ruleset.{rs.value}", language),
                 year=o["year"],
                 format=t(f"lobby.format.{game.format}", language),
                 length=t(f"lobby.{'death' if o.get('to_the_death') else 'six_turns'}", language),
@@ -813,9 +837,9 @@ class GameService:
                 setup = self.lobby_setup(game)
                 state, events = self.engine.new_game(setup, game.record.seed)
             except ValidationError as exc:
-                raise UserError(_validation_message(exc)) from exc
+                raise _validation_refusal(exc) from exc
             except EngineError as exc:
-                raise UserError(str(exc)) from exc
+                raise _engine_refusal(exc) from exc
             from bot import history  # the seed commitment (see bot.history)
 
             commitment = history.seed_commitment(game.id, game.record.seed)
@@ -844,7 +868,7 @@ class GameService:
         try:
             action = Action.from_text(text)
         except EngineError as exc:
-            raise UserError(str(exc)) from exc
+            raise _engine_refusal(exc) from exc
         async with self.locks(game_id):
             game = await self.load(game_id)
             state = self._require_active(game)
@@ -855,7 +879,7 @@ class GameService:
             try:
                 new_state, events = self.engine.apply(state, seat, action)
             except EngineError as exc:
-                raise UserError(str(exc)) from exc
+                raise _engine_refusal(exc) from exc
             before_active = state.active
             before = {(p.seat, p.kind) for p in self.engine.pending(state)}
             try:
@@ -920,7 +944,7 @@ class GameService:
           legal response, and says so (this mode reveals it, everyone was told);
         * a seat's standing orders (``/game orders``) choose among its legal actions;
         * a seat handed to a computer player (``bot.seats``) decides at once
-          (:func:`computer_player`), its narration marked "(computer)".
+          (:func:`computer_player`), its first public line marked "(computer)".
         """
         events = list(events)
         for _ in range(AUTO_MOVES):  # every auto move is a real decision: a game cannot loop
@@ -941,12 +965,12 @@ class GameService:
                     ):
                         continue  # a human player of the side names the next element
                     decided = computer_player(game).choose(self.engine, state, p.seat)
-                    move = (p.seat, decided, COMPUTER_NOTE)
+                    move = (p.seat, decided, COMPUTER)
                     break
                 seat_orders = [Order(o) for o in orders.get(p.seat, [])]
                 chosen = order_action(self.engine, state, p.seat, seat_orders)
                 if chosen is not None:
-                    move = (p.seat, chosen, "standing orders")
+                    move = (p.seat, chosen, "orders")
                     break
                 if p.kind != "respond":
                     continue
@@ -954,22 +978,23 @@ class GameService:
                 if [str(a) for a in legal] != ["pass"]:
                     continue
                 if fast:
-                    move = (p.seat, legal[0], "fast mode: no legal response")
+                    move = (p.seat, legal[0], "fast")
                     break
             if move is None:
                 break
             seat, action, why = move
             new_state, more = self.engine.apply(state, seat, action)
             game = await self._commit(game, seat, action, new_state)
-            if why == COMPUTER_NOTE:  # marked on its first public line, if it has one
+            if why == COMPUTER:  # marked on its first public line, if it has one
                 first = next((i for i, e in enumerate(more) if e.public), None)
                 if first is not None:
                     e = more[first]
-                    more[first] = replace(e, text=f"{e.text} {COMPUTER_NOTE}")
+                    more[first] = replace(e, text=Term("narration.computer", line=e.text))
                 events.extend(more)
                 continue
             label = self.element_label(state, seat)
-            events.append(Event("auto", f"({label}: {why}.)"))
+            note = Term("narration.auto", element=label, why=Term(AUTO_WHY[why]))
+            events.append(Event("auto", note))
             events.extend(more)
         return game, events
 
@@ -1013,8 +1038,12 @@ class GameService:
                 self._cache.pop(game_id, None)
                 return None
             label = self.element_label(state, seat)
-            who = "a computer player decides" if computer else f"the default applies: {action}"
-            note = Event("deadline", f"⏰ The deadline of {label} has passed: {who}.")
+            who = (
+                Term("deadline.by_computer")
+                if computer
+                else Term("deadline.by_default", action=str(action))
+            )
+            note = Event("deadline", Term("deadline.passed", element=label, who=who))
             events = [note, *events]
             if not computer and kind in TURN_DECISIONS:
                 # A missed turn passes as a whole: the seat's later steps of the same
@@ -1177,7 +1206,8 @@ class GameService:
 
     def status_text(self, game: LoadedGame, view: DifView, language: str = "en") -> str:
         """One line for /game status: turn, step and who is awaited, or the result."""
-        text = t("status.head", language, id=game.id, turn=view.turn, step=view.step)
+        step = tr(view.step, language)
+        text = t("status.head", language, id=game.id, turn=view.turn, step=step)
         result = game.record.result
         if game.record.status is not GameStatus.ACTIVE:
             if result:
@@ -1201,7 +1231,7 @@ class GameService:
         waiting = ", ".join(seen)
         return text + (t("status.waiting", language, waiting=waiting) if waiting else "")
 
-    def target_notes(self, game: LoadedGame) -> dict[str, str]:
+    def target_notes(self, game: LoadedGame, language: str = "en") -> dict[str, str]:
         """A short line per aircraft for menus: whose it is, its damage, its fight.
 
         ``wingman of Ki-43 Oscar (X1), flown by carol · Medium · 1/2 hits``: with
@@ -1218,16 +1248,35 @@ class GameService:
         labels = {e.seat: e.label for e in view.elements}
         notes = {}
         for e in view.elements:
-            where = e.altitude.label if e.altitude is not None else "altitude secret"
+            where = (
+                t(f"altitude.{e.altitude.code}", language)
+                if e.altitude is not None
+                else t("note.secret", language)
+            )
             for p in (e.leader, e.wingman):
                 if p is None:
                     continue
-                role = "leader" if p.role == "leader" else f"wingman of {e.label}"
-                text = f"{role}, flown by {names.get(e.seat, '?')} · {where} · "
-                text += f"{p.hits}/{p.capacity} hits{', damaged' if p.damaged else ''}"
-                if p.role == "leader" and e.seat in engaged:
-                    text += f" · engaged with {labels.get(engaged[e.seat], engaged[e.seat])}"
-                notes[p.ref] = text
+                leader = p.role == "leader"
+                role = (
+                    t("note.leader", language)
+                    if leader
+                    else t("note.wingman", language, element=e.label)
+                )
+                fight = ""
+                if leader and e.seat in engaged:
+                    other = labels.get(engaged[e.seat], engaged[e.seat])
+                    fight = t("note.engaged", language, element=other)
+                notes[p.ref] = t(
+                    "note.line",
+                    language,
+                    role=role,
+                    name=names.get(e.seat, "?"),
+                    where=where,
+                    hits=p.hits,
+                    capacity=p.capacity,
+                    damaged=t("note.damaged", language) if p.damaged else "",
+                    engaged=fight,
+                )
         return notes
 
     def legal(self, game: LoadedGame, seat: str) -> list[Action]:
@@ -1243,17 +1292,23 @@ class GameService:
             if not mine:
                 raise Refusal("refusal.not_playing")
             side = Side(state.elements[mine[0]].side)
-            rs = Ruleset(state.ruleset)
-            verdict = f"{side.other.label(rs)} victory: the {side.label(rs)} side resigned"
-            return await self.concede(game, side, verdict, f"<@{user_id}> resigns. {verdict}.")
+            verdict = self._verdict("end.resigned", side, Ruleset(state.ruleset))
+            line = Term("end.resigns", user=f"<@{user_id}>", verdict=verdict)
+            return await self.concede(game, side, verdict, line)
+
+    @staticmethod
+    def _verdict(key: str, loser: Side, rs: Ruleset) -> Term:
+        return Term(key, winner=side_term(loser.other, rs), loser=side_term(loser, rs))
 
     async def concede(self, game: LoadedGame, side: Side, verdict: str, line: str) -> Outcome:
         """End the game as a loss of ``side`` (a resignation, a forfeit), with the VP
-        at that moment. Call it under the game's lock, the game just loaded."""
+        at that moment. Call it under the game's lock, the game just loaded. The
+        result keeps the verdict in English (stored with the game); ``line`` is the
+        public line (a :class:`Term`, put in the thread's language when published)."""
         state = self._require_active(game)
         winner = side.other
         vp = {k.value: v for k, v in self.engine.victory_points(state).items()}
-        result = {"vp": vp, "winner": winner.value, "verdict": verdict}
+        result = {"vp": vp, "winner": winner.value, "verdict": str(verdict)}
         record = await self.storage.update_game(
             game.id, game.record.version, status=GameStatus.FINISHED, result=result
         )
@@ -1267,9 +1322,10 @@ class GameService:
         like a resignation. Under the game's lock."""
         state = self._require_active(game)
         side = seat_side(seat)
-        rs = Ruleset(state.ruleset)
-        verdict = f"{side.other.label(rs)} victory: the {side.label(rs)} side forfeits"
-        return await self.concede(game, side, verdict, f"{why} {verdict}.")
+        verdict = self._verdict("end.forfeits", side, Ruleset(state.ruleset))
+        return await self.concede(
+            game, side, verdict, Term("end.forfeit", why=why, verdict=verdict)
+        )
 
     async def abort(self, game_id: int, user_id: int, *, admin: bool) -> Outcome:
         """The host (or a server admin) ends the game with no result: status aborted,
@@ -1287,7 +1343,7 @@ class GameService:
             self._remember(game)
             await self._changed(game, None)
             started = game.state is not None
-            line = f"🛑 <@{user_id}> aborted dogfight #{game.id}: it ends here, with no result."
+            line = Term("end.aborted", user=f"<@{user_id}>", id=game.id)
             return Outcome(game, public=[line], finished=started, image=False)
 
     # ------------------------------------------------------------ seats and undo

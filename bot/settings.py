@@ -50,8 +50,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bot.deadlines import DeadlineSettings
 from bot.errors import Refusal
-from strings import SUPPORTED, t
 from bot.storage import Storage
+from strings import SUPPORTED, t
 
 __all__ = [
     "MAX_REMINDERS",

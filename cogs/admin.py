@@ -20,7 +20,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
-from strings import SUPPORTED, pick, t
 from bot.settings import (
     RULESETS,
     SYSTEMS,
@@ -31,6 +30,7 @@ from bot.settings import (
 )
 from cogs.help import choices, cmd_text
 from cogs.ui import guarded, reply, service_of
+from strings import SUPPORTED, pick, t
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot

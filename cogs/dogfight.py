@@ -10,7 +10,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal
-from strings import t
 from bot.service import SYSTEM, seat_side
 from bot.settings import server_language
 from cogs.admin import lobby_channel
@@ -26,6 +25,7 @@ from cogs.ui import (
     service_of,
 )
 from engine.dif.components import Side
+from strings import t
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot

@@ -11,10 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal
-from strings import t
 from cogs import history, people, seats
 from cogs.help import cmd_text
 from cogs.ui import guarded, language_of, perform, publish, reply, send_hand, service_of
+from strings import t
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot

@@ -18,8 +18,8 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from strings import DEFAULT, catalogue, normalize, t
 from cogs.ui import guarded, language_of, reply
+from strings import DEFAULT, catalogue, normalize, t
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot

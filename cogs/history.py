@@ -18,9 +18,10 @@ import discord
 
 from bot.errors import Refusal
 from bot.history import archive, report_text
-from strings import t
 from bot.listing import list_text, open_games
+from bot.settings import server_language
 from cogs.ui import language_of, reply, service_of
+from strings import t
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot
@@ -55,7 +56,8 @@ async def send_verify(interaction: discord.Interaction) -> None:
     game = await service.resolve_game(interaction.channel_id, interaction.user.id)
     await interaction.response.defer(ephemeral=True, thinking=True)
     result = await archive(service).verify(game)
-    text = f"**Dogfight #{game.id}: verification**\n{result.text()}"
+    language = await language_of(interaction)
+    text = t("history.verify_head", language, id=game.id) + "\n" + result.text(language)
     await reply(interaction, text)
 
 
@@ -64,13 +66,14 @@ async def send_replay(interaction: discord.Interaction) -> None:
     service = service_of(interaction)
     game = await service.resolve_game(interaction.channel_id, interaction.user.id)
     await interaction.response.defer(ephemeral=True, thinking=True)
+    language = await language_of(interaction)
     try:
-        gif = await archive(service).replay_gif(game)
+        gif = await archive(service).replay_gif(game, language)
     except ValueError as exc:
         raise Refusal("history.too_long") from exc
     await reply(
         interaction,
-        t("history.replay", await language_of(interaction), id=game.id),
+        t("history.replay", language, id=game.id),
         file=_file(gif, f"dogfight-{game.id}-replay.gif"),
     )
 
@@ -101,22 +104,24 @@ async def post_after_action(
     history = archive(bot.service)
     files: list[discord.File] = []
     text = ""
+    public = "en"
     try:
+        public = await server_language(bot.service.storage, game.record.guild_id)
         report = await history.report(game)
         from rendering.report import render_report
 
         png = await asyncio.to_thread(render_report, report)
         files.append(_file(png, "report.png"))
-        text = report_text(report, limit=1500) + "\n"
+        text = report_text(report, limit=1500, language=public) + "\n"
     except Exception:
         log.exception("after-action report of game %s failed", game.id)
     commitment = game.record.options.get("commitment")
-    text += f"🔓 The seed was `{game.record.seed}`"
-    text += f" (commitment `sha256:{commitment}`)." if commitment else "."
-    text += (
-        " `/game verify` replays the game from it; `/game log` gives the full log with "
-        "every hand, `/game replay` the whole fight as an animation."
-    )
+    seed = game.record.seed
+    if commitment:
+        text += t("history.seed_committed", public, seed=seed, commitment=commitment)
+    else:
+        text += t("history.seed", public, seed=seed)
+    text += t("history.seed_tail", public)
     try:
         extra: dict[str, Any] = {"files": files} if files else {}
         await channel.send(text[:2000], allowed_mentions=NO_MENTIONS, **extra)

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.errors import Refusal, UserError
-from strings import t
 from bot.operations import discord_time
 from bot.service import GameService, LoadedGame
 from bot.settings import server_language
 from bot.storage import GameStatus
 from cogs.ui import language_of, reply, service_of
 from engine.dif.orders import Order
+from strings import t, tr
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot
@@ -121,6 +121,6 @@ async def orders(
         all_orders[seat] = current
         await service.storage.put_game_settings(game.id, {**settings, "orders": all_orders})
     language = await language_of(interaction)
-    shown = "\n".join(f"• {Order(o).label} (`{o}`)" for o in current)
+    shown = "\n".join(f"• {tr(Order(o).label, language)} (`{o}`)" for o in current)
     shown = shown or "• " + t("people.no_orders", language)
     await reply(interaction, t("people.orders", language, seat=seat) + "\n" + shown)

@@ -15,12 +15,22 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import seats
-from bot.errors import UserError
+from bot.errors import Refusal
 from bot.operations import discord_time
 from bot.service import LoadedGame, Outcome
-from bot.settings import wants_dm
+from bot.settings import server_language, wants_dm
 from bot.storage import GameStatus
-from cogs.ui import action_view, guarded, hand_text, publish, reply, send_dm, service_of
+from cogs.ui import (
+    action_view,
+    guarded,
+    hand_text,
+    language_of,
+    publish,
+    reply,
+    send_dm,
+    service_of,
+)
+from strings import t, tr
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot
@@ -41,7 +51,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 MENTIONS = discord.AllowedMentions(users=True)
-OFFER_LABELS = {"accept": "Accept the seat", "decline": "Decline", "withdraw": "Withdraw the offer"}
 
 
 def _bot(interaction: discord.Interaction) -> TallyHoBot:
@@ -53,18 +62,25 @@ def _admin(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is not None and interaction.permissions.manage_guild
 
 
+async def public_language(bot: TallyHoBot, game: LoadedGame) -> str:
+    """The language of the game's thread: the server's."""
+    return await server_language(bot.service.storage, game.record.guild_id)
+
+
 async def say(
     bot: TallyHoBot, game: LoadedGame, text: str, view: discord.ui.View | None = None
 ) -> None:
-    """Post in the game's thread (a failure is logged: the change is committed)."""
+    """Post in the game's thread (a failure is logged: the change is committed); a
+    :class:`strings.Term` is put in the server's language."""
     thread_id = game.record.thread_id
     if thread_id is None:
         return
     extra: dict[str, Any] = {"view": view} if view is not None else {}
     try:
+        said = tr(text, await public_language(bot, game))
         channel = bot.get_channel(thread_id) or await bot.fetch_channel(thread_id)
         assert isinstance(channel, discord.abc.Messageable)
-        await channel.send(text[:2000], allowed_mentions=MENTIONS, **extra)
+        await channel.send(said[:2000], allowed_mentions=MENTIONS, **extra)
     except discord.HTTPException:
         log.warning("game %s: could not post in the thread", game.id, exc_info=True)
     finally:
@@ -72,11 +88,14 @@ async def say(
             view.stop()  # DynamicItems: see cogs.ui.forget_view
 
 
-async def close_message(interaction: discord.Interaction, note: str) -> None:
-    """The message whose button was used: say what happened, drop its buttons."""
+async def close_message(interaction: discord.Interaction, key: str, **fields: Any) -> None:
+    """The message whose button was used (in the thread): say what happened (the
+    catalogue's ``key``, in the server's language) and drop its buttons."""
     message = interaction.message
     if message is None:
         return
+    storage = service_of(interaction).storage
+    note = t(key, await server_language(storage, interaction.guild_id), **fields)
     try:
         await message.edit(
             content=f"{message.content}\n{note}"[:2000],
@@ -95,15 +114,24 @@ async def give_hand(
     interaction: discord.Interaction | None = None,
 ) -> None:
     """The new holder of a seat gets its hand and buttons at once: in the answer to
-    their own click, else by DM (the thread names them either way)."""
+    their own click (in their language), else by DM (the server's, like every DM; the
+    thread names them either way)."""
     service = bot.service
     if game.state is None or game.record.status is not GameStatus.ACTIVE:
         return
-    text = f"**Dogfight #{game.id}**: you now fly {seat}.\n" + hand_text(service, game, seat)
-    view = action_view(service, game, seat)
-    if interaction is not None and interaction.user.id == user_id:
-        await reply(interaction, text, **({"view": view} if view else {}))
+    clicked = interaction is not None and interaction.user.id == user_id
+    if interaction is not None and clicked:
+        language = await language_of(interaction)
     elif await wants_dm(service.storage, user_id):
+        language = await public_language(bot, game)
+    else:
+        return
+    head = t("seats.ui.now_flying", language, id=game.id, seat=seat)
+    text = head + "\n" + hand_text(service, game, seat, language=language)
+    view = action_view(service, game, seat, language=language)
+    if interaction is not None and clicked:
+        await reply(interaction, text, **({"view": view} if view else {}))
+    else:
         await send_dm(bot, user_id, text, view)
 
 
@@ -114,10 +142,10 @@ class OfferButton(
 ):
     """Under a seat offer: the member accepts or declines, the player withdraws."""
 
-    def __init__(self, game_id: int, seat: str, what: str) -> None:
+    def __init__(self, game_id: int, seat: str, what: str, language: str = "en") -> None:
         super().__init__(
             discord.ui.Button(
-                label=OFFER_LABELS[what],
+                label=t(f"seats.ui.offer.{what}", language),
                 style=discord.ButtonStyle.success
                 if what == "accept"
                 else discord.ButtonStyle.secondary,
@@ -141,10 +169,8 @@ class OfferButton(
             line = await seats.close_offer(
                 service, self.game_id, interaction.user.id, self.seat, self.what
             )
-            await reply(interaction, "Done.")
-            await close_message(
-                interaction, "✖ Declined." if self.what == "decline" else "✖ Withdrawn."
-            )
+            await reply(interaction, t("hand.done", await language_of(interaction)))
+            await close_message(interaction, f"seats.ui.closed.{self.what}")
             await say(bot, await service.load(self.game_id), line)
 
         await guarded(interaction, work)
@@ -156,10 +182,10 @@ class TakeSeatButton(
 ):
     """Under an abandoned seat's announcement: anyone not playing takes it, at once."""
 
-    def __init__(self, game_id: int, seat: str) -> None:
+    def __init__(self, game_id: int, seat: str, language: str = "en") -> None:
         super().__init__(
             discord.ui.Button(
-                label=f"Take this seat ({seat})",
+                label=t("seats.ui.take", language, seat=seat),
                 emoji="🙋",
                 style=discord.ButtonStyle.success,
                 custom_id=f"th:take:{game_id}:{seat}",
@@ -181,7 +207,7 @@ class TakeSeatButton(
                 service, self.game_id, user.id, user.display_name, self.seat
             )
             await _handed(interaction, handover)
-            await close_message(interaction, f"✔ <@{user.id}> took it.")
+            await close_message(interaction, "seats.ui.closed.took", user=f"<@{user.id}>")
 
         await guarded(interaction, work)
 
@@ -192,11 +218,11 @@ class UndoButton(
 ):
     """Under an undo request: an opposing player agrees or declines."""
 
-    def __init__(self, game_id: int, seq: int, what: str) -> None:
+    def __init__(self, game_id: int, seq: int, what: str, language: str = "en") -> None:
         agree = what == "yes"
         super().__init__(
             discord.ui.Button(
-                label="Agree to take it back" if agree else "Decline",
+                label=t(f"seats.ui.undo.{what}", language),
                 style=discord.ButtonStyle.success if agree else discord.ButtonStyle.secondary,
                 custom_id=f"th:undo:{game_id}:{seq}:{what}",
             )
@@ -216,13 +242,14 @@ class UndoButton(
             line, outcome = await seats.answer_undo(
                 service, self.game_id, interaction.user.id, self.seq, agree
             )
-            await reply(interaction, "You agreed." if agree else "You declined.")
+            key = "seats.ui.agreed" if agree else "seats.ui.declined"
+            await reply(interaction, t(key, await language_of(interaction)))
             if outcome is not None:
-                await close_message(interaction, "✔ Taken back.")
+                await close_message(interaction, "seats.ui.closed.taken_back")
                 await publish(bot, outcome)
                 return
             if not agree:
-                await close_message(interaction, "✖ Declined.")
+                await close_message(interaction, "seats.ui.closed.decline")
             await say(bot, await service.load(self.game_id), line)
 
         await guarded(interaction, work)
@@ -233,10 +260,10 @@ class AbortButton(
 ):
     """The confirmation of ``/game abort`` (only the host or an admin sees it)."""
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, language: str = "en") -> None:
         super().__init__(
             discord.ui.Button(
-                label=f"Abort dogfight #{game_id}",
+                label=t("seats.ui.abort", language, id=game_id),
                 emoji="🛑",
                 style=discord.ButtonStyle.danger,
                 custom_id=f"th:abort:{game_id}",
@@ -257,9 +284,9 @@ class AbortButton(
 SEAT_COMPONENTS = (OfferButton, TakeSeatButton, UndoButton, AbortButton)
 
 
-def take_seat_view(game_id: int, seat: str) -> discord.ui.View:
+def take_seat_view(game_id: int, seat: str, language: str = "en") -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(TakeSeatButton(game_id, seat))
+    view.add_item(TakeSeatButton(game_id, seat, language))
     return view
 
 
@@ -277,11 +304,11 @@ async def sub(
     game = await service.resolve_game(interaction.channel_id, interaction.user.id)
     if withdraw:
         line = await seats.close_offer(service, game.id, interaction.user.id, seat, "withdraw")
-        await reply(interaction, "Your offer is withdrawn.")
+        await reply(interaction, t("seats.ui.withdrawn", await language_of(interaction)))
         await say(bot, game, line)
         return
     if member is not None and member.bot:
-        raise UserError("A bot cannot take a seat: use `computer: True` for a computer player.")
+        raise Refusal("seats.ui.no_bots")
     result = await seats.substitute(
         service,
         game.id,
@@ -291,26 +318,27 @@ async def sub(
         member=(member.id, member.display_name) if member is not None else None,
         computer=computer,
     )
+    language = await language_of(interaction)
     if isinstance(result, seats.Offer):
-        await reply(
-            interaction,
-            f"Seat {result.seat} is offered to <@{result.to}>: it stays yours until they "
-            "accept. `/game sub withdraw: True` takes the offer back.",
-        )
+        to = f"<@{result.to}>"
+        await reply(interaction, t("seats.ui.offered", language, seat=result.seat, user=to))
+        public = await public_language(bot, result.game)
         view = discord.ui.View(timeout=None)
         for what in ("accept", "decline", "withdraw"):
-            view.add_item(OfferButton(game.id, result.seat, what))
-        await say(
-            bot,
-            result.game,
-            f"🔁 <@{result.by}> offers seat {result.seat} ({result.label}) to <@{result.to}>. "
-            f"<@{result.to}>: accept below or with `/game accept`, by "
-            f"{discord_time(result.until)}.",
-            view,
+            view.add_item(OfferButton(game.id, result.seat, what, public))
+        offer = t(
+            "seats.note.offer",
+            public,
+            user=f"<@{result.by}>",
+            seat=result.seat,
+            element=result.label,
+            to=to,
+            until=discord_time(result.until),
         )
+        await say(bot, result.game, offer, view)
         return
-    who = "a computer player" if result.new is None else f"<@{result.new}>"
-    await reply(interaction, f"Seat {result.seat} is now flown by {who}.")
+    who = t("seats.a_computer", language) if result.new is None else f"<@{result.new}>"
+    await reply(interaction, t("seats.ui.flown_by", language, seat=result.seat, who=who))
     await publish(bot, result.outcome)
     if result.new is not None:
         await give_hand(bot, result.outcome.game, result.seat, result.new)
@@ -332,7 +360,7 @@ async def _accept(
     )
     await _handed(interaction, handover)
     if from_button:
-        await close_message(interaction, f"✔ <@{user.id}> accepted.")
+        await close_message(interaction, "seats.ui.closed.accepted", user=f"<@{user.id}>")
 
 
 async def _handed(interaction: discord.Interaction, handover: seats.Handover) -> None:
@@ -349,40 +377,35 @@ async def abort(interaction: discord.Interaction, confirm: bool) -> None:
     service = service_of(interaction)
     game = await service.resolve_game(interaction.channel_id, interaction.user.id)
     if game.record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
-        raise UserError("This game is over already.")
+        raise Refusal("refusal.over_already")
     if interaction.user.id != game.record.host_id and not _admin(interaction):
-        raise UserError(
-            "Only the host who opened this game or a server admin (Manage Server) can abort it."
-        )
+        raise Refusal("refusal.abort_who")
     if confirm:
         await _abort(interaction, game.id)
         return
+    language = await language_of(interaction)
     view = discord.ui.View(timeout=None)
-    view.add_item(AbortButton(game.id))
-    await reply(
-        interaction,
-        f"Abort dogfight #{game.id}? It ends now for everyone, with no result. Press the "
-        "button to confirm (or dismiss this message).",
-        view=view,
-    )
+    view.add_item(AbortButton(game.id, language))
+    await reply(interaction, t("seats.ui.abort_confirm", language, id=game.id), view=view)
 
 
 async def _abort(interaction: discord.Interaction, game_id: int) -> None:
     bot, service = _bot(interaction), service_of(interaction)
     outcome = await service.abort(game_id, interaction.user.id, admin=_admin(interaction))
-    await reply(interaction, f"Dogfight #{game_id} is aborted.")
+    await reply(interaction, t("seats.ui.aborted", await language_of(interaction), id=game_id))
     game = outcome.game
     if game.state is not None:
         await publish(bot, outcome)
         return
-    await say(bot, game, "\n".join(outcome.public))  # a lobby: no sky, no report
+    public = await public_language(bot, game)
+    await say(bot, game, "\n".join(tr(line, public) for line in outcome.public))  # a lobby
     thread_id, message_id = game.record.thread_id, game.record.lobby_message_id
     if thread_id is not None and message_id is not None:
         try:
             channel = bot.get_channel(thread_id) or await bot.fetch_channel(thread_id)
             if isinstance(channel, discord.Thread):
                 await channel.get_partial_message(message_id).edit(
-                    content=service.lobby_text(game), view=None
+                    content=service.lobby_text(game, public), view=None
                 )
         except discord.HTTPException:
             log.warning("could not update the lobby message of game %s", game_id, exc_info=True)
@@ -397,31 +420,35 @@ async def undo(interaction: discord.Interaction) -> None:
         await _taken_back(interaction, result)
         return
     await reply(
-        interaction,
-        f"Asked: action {result.seq} is taken back once every opposing player agrees.",
+        interaction, t("seats.ui.undo_asked", await language_of(interaction), seq=result.seq)
     )
-    who = " ".join(f"<@{u}>" for u in result.needed)
+    public = await public_language(bot, result.game)
     view = discord.ui.View(timeout=None)
-    view.add_item(UndoButton(game.id, result.seq, "yes"))
-    view.add_item(UndoButton(game.id, result.seq, "no"))
-    await say(
-        bot,
-        result.game,
-        f"↩ <@{result.by}> asks to take back action {result.seq} ({result.seat}: "
-        f"{result.shown}). {who}: do you agree? Every opposing player must; the request "
-        f"lapses {discord_time(result.until)}, or as soon as anyone acts.",
-        view,
+    view.add_item(UndoButton(game.id, result.seq, "yes", public))
+    view.add_item(UndoButton(game.id, result.seq, "no", public))
+    ask = t(
+        "seats.note.undo_asked",
+        public,
+        user=f"<@{result.by}>",
+        seq=result.seq,
+        seat=result.seat,
+        action=result.shown,
+        users=" ".join(f"<@{u}>" for u in result.needed),
+        until=discord_time(result.until),
     )
+    await say(bot, result.game, ask, view)
 
 
 async def _taken_back(interaction: discord.Interaction, outcome: Outcome) -> None:
     bot, service = _bot(interaction), service_of(interaction)
     game = outcome.game
     mine = [p.seat for p in outcome.prompts if p.user_id == interaction.user.id]
+    language = await language_of(interaction)
+    done = t("seats.ui.taken_back", language)
     if mine and game.state is not None:
-        view = action_view(service, game, mine[0])
-        text = "✅ Taken back.\n" + hand_text(service, game, mine[0])
+        view = action_view(service, game, mine[0], language=language)
+        text = done + "\n" + hand_text(service, game, mine[0], language=language)
         await reply(interaction, text, **({"view": view} if view else {}))
     else:
-        await reply(interaction, "✅ Taken back.")
+        await reply(interaction, done)
     await publish(bot, outcome, skip_user=interaction.user.id)

@@ -14,11 +14,11 @@ from discord.ext import commands
 
 from bot.deadlines import quiet_hours_of
 from bot.errors import UserError
-from strings import t
 from bot.settings import PlayerSettings
 from bot.storage import GameStatus
 from cogs.help import choices, cmd_text, language_of
 from cogs.ui import guarded, reply, service_of
+from strings import t
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.errors import Refusal, UserError
-from strings import normalize, t, tr
 from bot.service import (
     FORMATS,
     GameService,
@@ -34,6 +33,7 @@ from bot.settings import server_language, wants_dm
 from bot.storage import GameStatus
 from engine.dif.actions import Action
 from engine.dif.components import Position, Ruleset
+from strings import normalize, t, tr
 
 if TYPE_CHECKING:
     from bot.app import TallyHoBot
@@ -208,7 +208,7 @@ class ActionSelect(
         version: int,
         n: int,
         options: list[discord.SelectOption] | None = None,
-        placeholder: str = "Choose…",
+        placeholder: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
@@ -247,6 +247,7 @@ class CardsSelect(
         seat: str,
         version: int,
         options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
     ) -> None:
         opts = options or [discord.SelectOption(label="-")]
         super().__init__(
@@ -255,7 +256,7 @@ class CardsSelect(
                 options=opts,
                 min_values=1,
                 max_values=len(opts),
-                placeholder="Cards to discard…" if verb == "d" else "Cards to redraw…",
+                placeholder=placeholder,
             )
         )
         self.verb, self.game_id, self.seat, self.version = verb, game_id, seat, version
@@ -288,12 +289,13 @@ class TargetSelect(
         seat: str,
         version: int,
         options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=f"th:t:{game_id}:{seat}:{version}",
                 options=options or [discord.SelectOption(label="-")],
-                placeholder="Attack which aircraft…",
+                placeholder=placeholder,
             )
         )
         self.game_id, self.seat, self.version = game_id, seat, version
@@ -327,7 +329,7 @@ class OrderSelect(
         game_id: int,
         version: int,
         options: list[discord.SelectOption] | None = None,
-        placeholder: str = "Which element plays next…",
+        placeholder: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
@@ -358,7 +360,7 @@ class SeatSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"th:j
         self,
         game_id: int,
         options: list[discord.SelectOption] | None = None,
-        placeholder: str = "Take a seat…",
+        placeholder: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
@@ -391,7 +393,7 @@ class AircraftSelect(
         game_id: int,
         seat: str,
         options: list[discord.SelectOption] | None = None,
-        placeholder: str = "Your aircraft…",
+        placeholder: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
@@ -444,22 +446,20 @@ def hand_view(game_id: int) -> discord.ui.View:
 
 MENU_VERBS = frozenset({"play", "respond", "climb", "follow", "wm", "alt", "next"})
 """Moves that go in a select menu when there are too many for buttons."""
-PLACEHOLDERS = {
-    "play": "Play a card…",
-    "alt": "Secret starting altitude…",
-    "wm": "Wingman attacks…",
-    "next": "Which element plays next…",
-    "respond": "Respond with…",
-    "follow": "Follow, paying…",
-    "climb": "Climb, discarding…",
-}
+MENU_PLACEHOLDERS = frozenset({"play", "alt", "wm", "next", "respond", "follow", "climb"})
+"""Moves whose menu has its own placeholder (``menu.<verb>``; the others: ``menu.choose``)."""
 QUIET_VERBS = frozenset({"pass", "done", "skip", "stay", "nofollow", "redraw", "discard"})
 
 
 def action_view(
-    service: GameService, game: LoadedGame, seat: str, target: str | None = None
+    service: GameService,
+    game: LoadedGame,
+    seat: str,
+    target: str | None = None,
+    language: str = "en",
 ) -> discord.ui.View | None:
-    """Buttons and menus for every legal action of ``seat``, built from legal_actions.
+    """Buttons and menus for every legal action of ``seat``, built from legal_actions,
+    labelled in ``language``.
 
     Discord allows five rows and 25 options a menu. When the card-and-target moves do
     not fit one menu (several elements at one altitude), a menu of targets comes
@@ -472,24 +472,29 @@ def action_view(
     gid, version = game.id, game.record.version
     view = discord.ui.View(timeout=None)
     verb = actions[0].verb
+
+    def label(a: Action) -> str:
+        return describe_action(service.engine, state, a, language)
+
     if verb in ("discard", "redraw") and target is None:
         hand = sorted(state.elements[seat].hand)
         options = [
             discord.SelectOption(
-                label=service.engine.label[c], value=f"{i}:{service.engine.code[c]}"
+                label=tr(service.engine.label[c], language), value=f"{i}:{service.engine.code[c]}"
             )
             for i, c in enumerate(hand)
         ][:25]
         if options:
-            view.add_item(CardsSelect(verb[0], gid, seat, version, options))
-        keep = describe_action(service.engine, state, Action(verb))
+            placeholder = t(f"menu.{verb}", language)
+            view.add_item(CardsSelect(verb[0], gid, seat, version, options, placeholder))
+        keep = label(Action(verb))
         view.add_item(ActionButton(gid, seat, version, verb, keep, discord.ButtonStyle.success))
         return view
     if target is not None:
         actions = [a for a in actions if a.target == target and a.verb in ("play", "wm")]
         if not actions:
             return None
-    notes = service.target_notes(game)
+    notes = service.target_notes(game, language)
     many = len(actions) > 10
     in_menu = [a for a in actions if a.verb == "alt" or (many and a.verb in MENU_VERBS)]
     buttons = [a for a in actions if a not in in_menu][: MAX_ROWS * 5]
@@ -507,33 +512,30 @@ def action_view(
     if by_target:
         options = [
             discord.SelectOption(
-                label=plane_name(service.engine, state, ref)[:100],
+                label=tr(plane_name(service.engine, state, ref), language)[:100],
                 value=ref,
                 description=notes.get(ref, "")[:100] or None,
             )
             for ref in targets[:25]
         ]
-        view.add_item(TargetSelect(gid, seat, version, options))
+        view.add_item(TargetSelect(gid, seat, version, options, t("menu.target", language)))
     for n, chunk in enumerate(chunks):
         options = [
             discord.SelectOption(
-                label=describe_action(service.engine, state, a)[:100],
+                label=label(a)[:100],
                 value=str(a),
                 description=notes.get(a.target or "", "")[:100] or None,
             )
             for a in chunk
         ]
-        placeholder = PLACEHOLDERS.get(chunk[0].verb, "Choose…")
+        first = chunk[0].verb
+        placeholder = t(f"menu.{first if first in MENU_PLACEHOLDERS else 'choose'}", language)
         view.add_item(ActionSelect(gid, seat, version, n, options, placeholder))
     for a in buttons:
         style = (
             discord.ButtonStyle.secondary if a.verb in QUIET_VERBS else discord.ButtonStyle.primary
         )
-        view.add_item(
-            ActionButton(
-                gid, seat, version, str(a), describe_action(service.engine, state, a), style
-            )
-        )
+        view.add_item(ActionButton(gid, seat, version, str(a), label(a), style))
     return view
 
 
@@ -581,7 +583,7 @@ def hand_text(
     def names(codes: tuple[str, ...], live: bool) -> str:
         out = []
         for code in codes:
-            label = service.engine.card_label(code)
+            label = tr(service.engine.card_label(code), language)
             out.append(f"**{label}** ▶" if live and code in playable else label)
         return ", ".join(out) or t("hand.empty", language)
 
@@ -614,7 +616,7 @@ async def send_hand(interaction: discord.Interaction, game_id: int) -> None:
         raise Refusal("hand.not_started")
     language = await language_of(interaction)
     for i, seat in enumerate(seats):
-        view = action_view(service, game, seat)
+        view = action_view(service, game, seat, language=language)
         text = hand_text(service, game, seat, language=language)
         kwargs: dict[str, Any] = {"view": view} if view else {}
         if i == 0:
@@ -634,12 +636,13 @@ async def send_target_moves(
         raise Refusal("refusal.others_seat")
     if version != game.record.version or game.state is None:
         raise Refusal("refusal.stale_buttons")
-    view = action_view(service, game, seat, target=ref)
+    language = await language_of(interaction)
+    view = action_view(service, game, seat, target=ref, language=language)
     if view is None:
         raise Refusal("hand.no_move_against")
     me = service.element_label(game.state, seat)
     target = plane_name(service.engine, game.state, ref)
-    text = t("hand.attack_with", await language_of(interaction), me=me, target=target)
+    text = t("hand.attack_with", language, me=me, target=target)
     await reply(interaction, text, view=view)
 
 
@@ -776,16 +779,17 @@ async def perform(
     game = outcome.game
     assert game.state is not None
     seats = game.seats_of(interaction.user.id)
+    language = await language_of(interaction)
     mine = []
     for s in seats:  # private lines (cards drawn), named by element if several
         for line in outcome.private.get(s, []):
+            said = tr(line, language)
             mine.append(
-                f"{service.element_label(game.state, s)}: {line}" if len(seats) > 1 else line
+                f"{service.element_label(game.state, s)}: {said}" if len(seats) > 1 else said
             )
-    language = await language_of(interaction)
     text = "✅ " + (" ".join(mine) if mine else t("hand.done", language))
     still = [p for p in outcome.prompts if p.seat in seats]
-    view = action_view(service, game, still[0].seat) if still else None
+    view = action_view(service, game, still[0].seat, language=language) if still else None
     if still:
         text += "\n" + hand_text(service, game, still[0].seat, language=language)
     await reply(interaction, text, **({"view": view} if view else {}))
@@ -848,14 +852,15 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
                 bot,
                 p.user_id,
                 head + "\n" + hand_text(service, game, p.seat, decision=False, language=public),
-                action_view(service, game, p.seat),
+                action_view(service, game, p.seat, language=public),
             )
             if not ok:
                 dm_failed.add(p.user_id)
         if p.user_id != skip_user or p.user_id in dm_failed:
             key = "publish.ping_urgent" if p.urgent else "publish.ping"
             pings.append(t(key, public, user=f"<@{p.user_id}>", prompt=tr(p.text, public)))
-    lines = outcome.public + sorted(set(pings), key=pings.index)
+    narration = [tr(line, public) for line in outcome.public]
+    lines = narration + sorted(set(pings), key=pings.index)
     if not lines and not outcome.image:
         return  # nothing public happened (e.g. the end of a step): stay quiet
     text = "\n".join(lines) or t("publish.sky", public)
@@ -875,7 +880,7 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
                 kwargs["files"] = files
         await channel.send(chunk, allowed_mentions=discord.AllowedMentions(users=True), **kwargs)
         forget_view(kwargs)
-    await notify_followers(bot, game.id, outcome.public, public)
+    await notify_followers(bot, game.id, narration, public)
     if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
         from cogs.history import post_after_action
 
@@ -886,11 +891,13 @@ async def notify_followers(
     bot: TallyHoBot, game_id: int, public: list[str], language: str = "en"
 ) -> None:
     """Spectators who ``/game follow`` get the public narration by DM: exactly what the
-    thread shows, never a hand (``Outcome.public`` holds public events only)."""
+    thread shows, never a hand (``Outcome.public`` holds public events only), in the
+    server's language."""
     if not public:
         return
     storage = bot.service.storage
-    text = t("publish.follow", language, id=game_id) + "\n" + "\n".join(public)
+    said = [tr(line, language) for line in public]
+    text = t("publish.follow", language, id=game_id) + "\n" + "\n".join(said)
     for user_id in await storage.followers(game_id):
         if await wants_dm(storage, user_id):
             await send_dm(bot, user_id, text[:1990], None)

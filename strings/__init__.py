@@ -129,7 +129,8 @@ def t(key: str, locale: object | None = None, /, **kwargs: Any) -> str:
     failing the message.
     """
     language = normalize(locale) or DEFAULT
-    kwargs = {k: tr(v, language) if isinstance(v, Term) else v for k, v in kwargs.items()}
+    if language != DEFAULT:  # a Term's own str is already its English text
+        kwargs = {k: tr(v, language) if isinstance(v, Term) else v for k, v in kwargs.items()}
     raw: str | None = None
     for lang in dict.fromkeys((language, DEFAULT)):
         text = catalogue(lang).get(key)

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from strings import tr
+
 __all__ = ["EngineError", "MalformedAction", "RuleViolation", "SetupError"]
 
 
 class EngineError(Exception):
-    """Base of every error a player may be shown. The message is for the player."""
+    """Base of every error a player may be shown. The message is for the player.
+
+    The message is a :class:`strings.Term` (``str()`` gives its English text); show
+    it in a reader's language with :meth:`text`.
+    """
+
+    def text(self, locale: object | None) -> str:
+        """The message in ``locale``'s language (English where untranslated)."""
+        return tr(self.args[0], locale) if self.args else ""
 
 
 class MalformedAction(EngineError, ValueError):

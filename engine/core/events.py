@@ -19,7 +19,9 @@ class Event:
     kind: str
     """Machine-readable kind, e.g. ``play``, ``damage``, ``draw``."""
     text: str
-    """One line of narration: 'Ki-43 (X1) plays Maneuvering on Buffalo I (A1)'."""
+    """One line of narration: 'Ki-43 (X1) plays Maneuvering on Buffalo I (A1)'. A
+    :class:`strings.Term`: its ``str`` is the English text (the canonical record), and
+    ``strings.tr(event.text, language)`` gives it in a reader's language."""
     seat: str | None = None
     data: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 

@@ -49,6 +49,7 @@ import re
 from dataclasses import dataclass
 
 from engine.core.errors import MalformedAction
+from strings import Term
 
 __all__ = ["AS_KINDS", "CARD_CODE", "COUNTER", "PLANE_REF", "SEAT_REF", "Action"]
 
@@ -161,25 +162,23 @@ class Action:
         """Parse canonical text (case of verbs and codes is forgiven)."""
         words = text.strip().split()
         if not words:
-            raise MalformedAction("empty action")
+            raise MalformedAction(Term("dif.action.empty"))
         verb, args = words[0].lower(), [w.upper() for w in words[1:]]
         if verb in _BARE:
             if args:
-                raise MalformedAction(f"{text!r}: '{verb}' takes nothing after it")
+                raise MalformedAction(Term("dif.action.bare", text=repr(text), verb=verb))
             return cls(verb)
         if verb == "alt":
             if len(args) != 1 or args[0] not in _ALTITUDES:
-                raise MalformedAction(
-                    f"{text!r}: use 'alt VL', 'alt L', 'alt M', 'alt H' or 'alt VH'"
-                )
+                raise MalformedAction(Term("dif.action.alt", text=repr(text)))
             return cls.altitude(args[0])
         if verb == "wm":
             if len(args) != 1:
-                raise MalformedAction(f"{text!r}: use 'wm' and one aircraft, e.g. 'wm X1L'")
+                raise MalformedAction(Term("dif.action.wm", text=repr(text)))
             return cls.wingman(_ref(args[0], text))
         if verb == "climb":
             if len(args) != 1:
-                raise MalformedAction(f"{text!r}: name the one card you discard to climb")
+                raise MalformedAction(Term("dif.action.climb", text=repr(text)))
             return cls.climb(_code(args[0], text))
         if verb in ("follow", "discard", "redraw"):
             codes = tuple(_code(a, text) for a in args)
@@ -188,41 +187,41 @@ class Action:
             return cls.discard(codes) if verb == "discard" else cls.redraw(codes)
         if verb == "next":
             if len(args) != 1 or not SEAT_REF.match(args[0]):
-                raise MalformedAction(f"{text!r}: use 'next' and one element, e.g. 'next A2'")
+                raise MalformedAction(Term("dif.action.next", text=repr(text)))
             return cls.next(args[0])
         if verb in ("play", "respond"):
             if not args:
-                raise MalformedAction(f"{text!r}: name a card")
+                raise MalformedAction(Term("dif.action.no_card", text=repr(text)))
             card, _, as_kind = args[0].partition("=")
             if as_kind and as_kind not in AS_KINDS:
                 raise MalformedAction(
-                    f"{text!r}: a card may only be played as {', '.join(AS_KINDS)}"
+                    Term("dif.action.as_kind", text=repr(text), kinds=", ".join(AS_KINDS))
                 )
             card = _code(card, text)
             if as_kind and card == COUNTER:
-                raise MalformedAction(f"{text!r}: a Full Throttle counter is only a FUT")
+                raise MalformedAction(Term("dif.action.counter_as", text=repr(text)))
             if verb == "respond":
                 if len(args) != 1:
-                    raise MalformedAction(f"{text!r}: 'respond' takes one card")
+                    raise MalformedAction(Term("dif.action.respond", text=repr(text)))
                 return cls.respond(card, as_kind=as_kind or None)
             if len(args) >= 2 and args[1] in ("UP", "DOWN"):
                 if card != "VER" or as_kind or len(args) > 3:
-                    raise MalformedAction(f"{text!r}: use 'play VER up|down [discard]'")
+                    raise MalformedAction(Term("dif.action.vertical", text=repr(text)))
                 discard = _code(args[2], text) if len(args) == 3 else None
                 return cls.vertical(args[1].lower(), discard)
             if len(args) != 2:
-                raise MalformedAction(f"{text!r}: use 'play CARD TARGET', e.g. 'play MAN X1L'")
+                raise MalformedAction(Term("dif.action.play", text=repr(text)))
             return cls.play(card, _ref(args[1], text), as_kind=as_kind or None)
-        raise MalformedAction(f"{text!r}: unknown action '{verb}'")
+        raise MalformedAction(Term("dif.action.unknown", text=repr(text), verb=verb))
 
 
 def _code(word: str, text: str) -> str:
     if not CARD_CODE.match(word):
-        raise MalformedAction(f"{text!r}: {word!r} is not a card (e.g. MAN, TIT, IMS-1B2D)")
+        raise MalformedAction(Term("dif.action.not_card", text=repr(text), word=repr(word)))
     return word
 
 
 def _ref(word: str, text: str) -> str:
     if not PLANE_REF.match(word):
-        raise MalformedAction(f"{text!r}: {word!r} is not an aircraft (e.g. X1L, A2W)")
+        raise MalformedAction(Term("dif.action.not_aircraft", text=repr(text), word=repr(word)))
     return word

@@ -28,6 +28,8 @@ from engine.dif.components import (
     WingmanRatings,
 )
 from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
+from engine.dif.texts import fixed, join
+from strings import Term
 
 __all__ = ["BURST_BUY", "POSITION_DELTA", "EngineBase", "Pending"]
 
@@ -97,9 +99,11 @@ class EngineBase:
         self.label = [c.type.label for c in self.cards]
         self._label_of_code = {c.type.code: c.type.label for c in self.cards}
         self.code[self.counter] = COUNTER
-        self.label[self.counter] = "Full Throttle counter"
-        self._label_of_code[COUNTER] = "Full Throttle counter"
+        # Card names stay as printed (English); a counter is not a card, so it has a text.
+        self.label[self.counter] = fixed("dif.card.counter")
+        self._label_of_code[COUNTER] = self.label[self.counter]
         self._rated: dict[tuple[str, bool, tuple[str, ...]], LeaderRatings] = {}
+        self._plane_labels: dict[tuple[str, str, str], str] = {}
 
     def _ac(self, e: Element | Plane) -> Aircraft:
         return self.aircraft[e.aircraft]
@@ -151,10 +155,19 @@ class EngineBase:
     def _plane_label(self, state: GameState, ref: str) -> str:
         base, _, lost = ref.partition("-")  # "A1L-lost1": a leader shot down (11.2)
         e = state.elements[base[:-1]]
-        name = self._ac(e).name
-        if lost:
-            return f"{name} ({e.seat}, shot down)"
-        return f"{name} ({e.seat})" if base[-1] == "L" else f"{name} wingman ({e.seat})"
+        role = "lost" if lost else base[-1]
+        key = (e.aircraft, e.seat, role)
+        label = self._plane_labels.get(key)
+        if label is None:
+            name = self._ac(e).name
+            if lost:
+                label = Term("dif.plane.shot_down", aircraft=name, seat=e.seat)
+            elif role == "L":
+                label = f"{name} ({e.seat})"
+            else:
+                label = Term("dif.plane.wingman", aircraft=name, seat=e.seat)
+            self._plane_labels[key] = label
+        return label
 
     def pos(self, state: GameState, a: str, b: str) -> int:
         """Position of leader ``a`` on leader ``b`` (symmetric: pos(b, a) == -pos(a, b))."""
@@ -191,9 +204,7 @@ class EngineBase:
             rng = Rng(state.rng)
             rng.shuffle(state.deck)
             state.rng = rng.state
-            events.append(
-                Event("reshuffle", "The discard pile is shuffled into a new draw pile (4.61).")
-            )
+            events.append(Event("reshuffle", Term("dif.event.reshuffle")))
         return state.deck.pop()
 
     def _draw(
@@ -205,6 +216,8 @@ class EngineBase:
         events: list[Event],
         what: str = "hand",
     ) -> None:
+        """Draw ``n`` cards into ``into``: the ``hand``, the attacking wingman's
+        ``minihand`` or its ``defence`` (the defending wingman's mini-hand)."""
         drawn: list[int] = []
         for _ in range(max(n, 0)):
             c = self._draw_one(state, events)
@@ -213,23 +226,39 @@ class EngineBase:
             drawn.append(c)
         into.extend(drawn)
         if drawn or n > 0:
-            noun = "card" if len(drawn) == 1 else "cards"
-            events.append(
-                Event(
-                    "draw",
-                    f"{self._el_label(state, e)} draws {len(drawn)} {noun}"
-                    + ("" if what == "hand" else f" for the {what}")
-                    + ".",
-                    data={"seat": e.seat, "count": len(drawn)},
+            el = self._el_label(state, e)
+            count = len(drawn)
+            if what == "minihand":
+                text = (
+                    Term("dif.event.draws.minihand.one", element=el)
+                    if count == 1
+                    else Term("dif.event.draws.minihand.other", element=el, n=count)
                 )
-            )
+            elif what == "defence":
+                text = (
+                    Term("dif.event.draws.defence.one", element=el)
+                    if count == 1
+                    else Term("dif.event.draws.defence.other", element=el, n=count)
+                )
+            else:
+                text = (
+                    Term("dif.event.draws.hand.one", element=el)
+                    if count == 1
+                    else Term("dif.event.draws.hand.other", element=el, n=count)
+                )
+            events.append(Event("draw", text, data={"seat": e.seat, "count": count}))
             if drawn:
+                cards = join([self.label[c] for c in drawn])
+                if what == "minihand":
+                    text = Term("dif.event.drew.minihand", cards=cards)
+                elif what == "defence":
+                    text = Term("dif.event.drew.defence", cards=cards)
+                else:
+                    text = Term("dif.event.drew.hand", cards=cards)
                 events.append(
                     Event(
                         "drew",
-                        f"You drew {', '.join(self.label[c] for c in drawn)}"
-                        + ("" if what == "hand" else f" ({what})")
-                        + ".",
+                        text,
                         seat=e.seat,
                         data={"cards": [self.code[c] for c in drawn]},
                     )
@@ -335,8 +364,11 @@ class EngineBase:
                 ev.append(
                     Event(
                         "discard",
-                        f"{self._el_label(s, o)} discards its wingman's mini-hand: "
-                        f"{', '.join(self.label[c] for c in o.defence)}.",
+                        Term(
+                            "dif.event.discard_defence",
+                            element=self._el_label(s, o),
+                            cards=join([self.label[c] for c in o.defence]),
+                        ),
                     )
                 )
                 self._discard(s, o.defence)

@@ -17,6 +17,9 @@ from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from engine.dif.texts import fixed
+from strings import Term
+
 __all__ = [
     "Aircraft",
     "Altitude",
@@ -54,10 +57,9 @@ class Side(StrEnum):
     def other(self) -> Side:
         return Side.ALLIED if self is Side.AXIS else Side.AXIS
 
-    def label(self, ruleset: Ruleset) -> str:
-        if ruleset is Ruleset.ZERO:
-            return "Japanese" if self is Side.AXIS else "Allied"
-        return "Axis" if self is Side.AXIS else "Allies"
+    def label(self, ruleset: Ruleset) -> Term:
+        """The side's name in this ruleset (Zero!: Japanese / Allied; RotL: Axis / Allies)."""
+        return fixed(f"dif.side.{ruleset.value}.{self.value}")
 
 
 class Altitude(IntEnum):
@@ -74,8 +76,8 @@ class Altitude(IntEnum):
         return ("VL", "L", "M", "H", "VH")[self]
 
     @property
-    def label(self) -> str:
-        return ("Very Low", "Low", "Medium", "High", "Very High")[self]
+    def label(self) -> Term:
+        return fixed(_ALTITUDE_KEYS[self])
 
     @classmethod
     def from_code(cls, code: str) -> Altitude:
@@ -83,7 +85,7 @@ class Altitude(IntEnum):
         try:
             return codes[code.upper()]
         except KeyError:
-            raise ValueError(f"unknown altitude {code!r} (use VL, L, M, H or VH)") from None
+            raise ValueError(Term("dif.error.unknown_altitude", code=repr(code))) from None
 
 
 class Position(IntEnum):
@@ -101,8 +103,8 @@ class Position(IntEnum):
     TAILING = 2
 
     @property
-    def label(self) -> str:
-        return self.name.capitalize()
+    def label(self) -> Term:
+        return fixed(_POSITION_KEYS[self])
 
 
 class CardKind(StrEnum):
@@ -390,32 +392,25 @@ class PilotSkill(StrEnum):
             return cls(t)
         except ValueError:
             names = ", ".join(k.value for k in cls)
-            raise ValueError(f"unknown pilot skill {text!r} (use {names}; BV = BU)") from None
+            raise ValueError(
+                Term("dif.error.unknown_skill", text=repr(text), names=names)
+            ) from None
 
     @property
-    def label(self) -> str:
-        return _SKILL_LABELS[self]
+    def label(self) -> Term:
+        return fixed(f"dif.skill.{self.value}")
 
 
-_SKILL_LABELS = {
-    PilotSkill.A: "Ace Pilot",
-    PilotSkill.BU: "Burst +1",
-    PilotSkill.CV: "Combat Vision",
-    PilotSkill.D: "Damage +1",
-    PilotSkill.G: "Gunner +1",
-    PilotSkill.H: "Draw +1",
-    PilotSkill.P: "Hand +1",
-}
+_ALTITUDE_KEYS = tuple(f"dif.altitude.{code}" for code in ("VL", "L", "M", "H", "VH"))
+_POSITION_KEYS = {p: f"dif.position.{p.name.lower()}" for p in Position}
+RATED = ("hand_size", "draw", "bursts")
+"""The rating fields with a printed name in each ruleset (``dif.rating.<ruleset>.<field>``)."""
 
 
 def rating_label(field: str, ruleset: Ruleset) -> str:
-    """The ruleset's printed name of a rating field (see the module docstring)."""
-    names = {
-        Ruleset.ROTL: {"hand_size": "Performance", "draw": "Horsepower", "bursts": "Burst Rating"},
-        Ruleset.ZERO: {
-            "hand_size": "Action Capacity",
-            "draw": "Performance",
-            "bursts": "Number of Bursts",
-        },
-    }
-    return names[ruleset].get(field, field.replace("_", " ").title())
+    """The ruleset's printed name of a rating field (see the module docstring): RotL
+    Performance / Horsepower / Burst Rating, Zero! Action Capacity / Performance /
+    Number of Bursts. Other fields get their own name in words."""
+    if field in RATED:
+        return fixed(f"dif.rating.{ruleset.value}.{field}")
+    return field.replace("_", " ").title()

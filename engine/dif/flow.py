@@ -16,6 +16,8 @@ from engine.dif.components import (
 )
 from engine.dif.legality import Legality
 from engine.dif.state import GameState, TurnState
+from engine.dif.texts import fixed, join
+from strings import Term
 
 __all__ = ["Flow"]
 
@@ -31,17 +33,17 @@ class Flow(Legality):
             return
         for e in state.elements.values():
             e.altitude, e.pick = e.pick, None
-        events.append(
-            Event(
-                "reveal",
-                "Altitudes revealed: "
-                + ", ".join(
-                    f"{self._el_label(state, e)} {Altitude(e.altitude or 0).label}"
-                    for e in state.elements.values()
+        altitudes = join(
+            [
+                Term(
+                    "dif.event.revealed_one",
+                    element=self._el_label(state, e),
+                    altitude=Altitude(e.altitude or 0).label,
                 )
-                + ".",
-            )
+                for e in state.elements.values()
+            ]
         )
+        events.append(Event("reveal", Term("dif.event.revealed", altitudes=altitudes)))
         for e in state.elements.values():
             # 4.6: deal each hand; a hand fixed by the setup (examples, tests) is kept.
             if not e.hand:
@@ -66,19 +68,11 @@ class Flow(Legality):
             state.first_side = Side.AXIS.value if rng.coin() else Side.ALLIED.value
         state.rng = rng.state
         first = Side(state.first_side)
-        events.append(
-            Event("initiative", f"Coin flip: the {first.label(rs)} side goes first (4.7).")
-        )
+        events.append(Event("initiative", Term("dif.event.initiative", side=first.label(rs))))
         state.order = list(order) if order is not None else []
         if order is not None:
-            events.append(
-                Event(
-                    "order",
-                    "Player order: "
-                    + ", ".join(self._el_label(state, state.elements[s]) for s in order)
-                    + ".",
-                )
-            )
+            names = ", ".join(self._el_label(state, state.elements[s]) for s in order)
+            events.append(Event("order", Term("dif.event.player_order", elements=names)))
         state.turn, state.index = 1, 0
         self._start_turn(state, events)
 
@@ -108,7 +102,7 @@ class Flow(Legality):
                     return
                 s.index = 0
                 s.turn += 1
-                ev.append(Event("turn", f"Game turn {s.turn} begins."))
+                ev.append(Event("turn", Term("dif.event.game_turn", turn=s.turn)))
             if s.elements[s.order[s.index]].in_fight:
                 break
         self._start_turn(s, ev)
@@ -152,15 +146,17 @@ class Flow(Legality):
         rs = Ruleset(s.ruleset)
         e = s.elements[seat]
         place = len(s.order)
-        how = "chooses" if chosen else "has"
-        ev.append(
-            Event(
-                "order",
-                f"The {Side(e.side).label(rs)} side {how} {self._el_label(s, e)} to play "
-                f"{_ordinal(place)} (4.7).",
-                data={"seat": seat, "place": place},
-            )
+        fields = {
+            "side": Side(e.side).label(rs),
+            "element": self._el_label(s, e),
+            "place": _ordinal(place),
+        }
+        text = (
+            Term("dif.event.order_chosen", **fields)
+            if chosen
+            else Term("dif.event.order_given", **fields)
         )
+        ev.append(Event("order", text, data={"seat": seat, "place": place}))
 
     def _start_turn(self, s: GameState, ev: list[Event]) -> None:
         if self._side_out(s):
@@ -180,7 +176,7 @@ class Flow(Legality):
         ev.append(
             Event(
                 "player_turn",
-                f"Turn {s.turn}: {self._el_label(s, e)} to play.",
+                Term("dif.event.player_turn", turn=s.turn, element=self._el_label(s, e)),
                 data={"seat": e.seat},
             )
         )
@@ -222,12 +218,25 @@ class Flow(Legality):
             ev.append(
                 Event(
                     "result",
-                    f"Game over: {verdict}. VP {Side.AXIS.label(rs)} {vp[Side.AXIS]}, "
-                    f"{Side.ALLIED.label(rs)} {vp[Side.ALLIED]}.",
+                    Term(
+                        "dif.event.result",
+                        verdict=verdict,
+                        axis=Side.AXIS.label(rs),
+                        axis_vp=vp[Side.AXIS],
+                        allied=Side.ALLIED.label(rs),
+                        allied_vp=vp[Side.ALLIED],
+                    ),
                     data=dict(s.result),
                 )
             )
 
 
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
+def _ordinal(n: int) -> Term:
+    """A place in the turn-1 order, in words (``first``... ``4th``)."""
+    if n == 1:
+        return fixed("dif.ordinal.first")
+    if n == 2:
+        return fixed("dif.ordinal.second")
+    if n == 3:
+        return fixed("dif.ordinal.third")
+    return Term("dif.ordinal.nth", n=n)

@@ -28,22 +28,34 @@ from engine.dif.present import build_view
 from engine.dif.resolution import Resolution
 from engine.dif.setup import DifSetup, ElementSetup
 from engine.dif.state import Element, GameState, Plane
+from engine.dif.texts import fixed
 from engine.dif.view import DifView
+from strings import Term
 
-__all__ = ["STEPS", "DifEngine", "Pending", "default_engine"]
+__all__ = ["STEPS", "DifEngine", "Pending", "default_engine", "step_label"]
 
 
 STEPS = {
-    "setup": "Secret starting altitudes",
-    "redraw": "Combat Vision redraws",
-    "order": "Choosing the player order",
-    "wingman": "Wingman attack",
-    "wingman_attack": "Wingman attack",
-    "altitude": "Adjust altitude",
-    "play": "Play cards",
-    "discard": "Discard",
-    "over": "Game over",
+    step: f"dif.step.{step}"
+    for step in (
+        "setup",
+        "redraw",
+        "order",
+        "wingman",
+        "wingman_attack",
+        "altitude",
+        "play",
+        "discard",
+        "over",
+    )
 }
+"""Each value of ``GameState.step``, and the catalogue key of its name for views
+(``Play cards``): see :func:`step_label`."""
+
+
+def step_label(step: str) -> Term:
+    """The human-readable name of a step, e.g. ``Play cards``."""
+    return fixed(STEPS[step])
 
 
 # In order of preference: the first legal one is the passive default (default_action).
@@ -64,42 +76,46 @@ class DifEngine(Resolution):
 
     def aircraft_refusal(
         self, ruleset: Ruleset, year: int, aircraft: str, side: Side | None = None
-    ) -> str | None:
+    ) -> Term | None:
         """Why this aircraft may not fly in a game of this ruleset and year (4.3, 4.4)."""
         ac = self.aircraft.get(aircraft)
         if ac is None:
-            return f"Unknown aircraft {aircraft!r}."
+            return Term("dif.refuse.unknown_aircraft", aircraft=repr(aircraft))
         if side is not None and ac.side is not side:
-            return (
-                f"{ac.name} flies for the {ac.side.label(ruleset)} side, "
-                f"not the {side.label(ruleset)} (4.2)."
+            return Term(
+                "dif.refuse.wrong_side",
+                aircraft=ac.name,
+                side=ac.side.label(ruleset),
+                wanted=side.label(ruleset),
             )
         if ruleset not in ac.rulesets:
-            return f"{ac.name} is not part of the {ruleset.value} game."
+            if ruleset is Ruleset.ZERO:
+                return Term("dif.refuse.not_in_ruleset.zero", aircraft=ac.name)
+            return Term("dif.refuse.not_in_ruleset.rotl", aircraft=ac.name)
         if ac.year > year:
-            return f"{ac.name} entered service in {ac.year}, after {year} (4.3)."
+            return Term("dif.refuse.too_early", aircraft=ac.name, service=ac.year, year=year)
         return None
 
-    def element_refusal(self, ruleset: Ruleset, year: int, e: ElementSetup) -> str | None:
+    def element_refusal(self, ruleset: Ruleset, year: int, e: ElementSetup) -> Term | None:
         """Why this element (aircraft, wingman, pilot) may not fly in such a game."""
         why = self.aircraft_refusal(ruleset, year, e.aircraft, e.side)
         if why is not None:
             return why
         ac = self.aircraft[e.aircraft]
         if e.wingman and ac.wingman is None:
-            return f"{ac.name} has no wingman card: it flies alone (13.3, RotL point table '–')."
+            return Term("dif.refuse.no_wingman_card", aircraft=ac.name)
         if PilotSkill.G in e.pilot and not ac.leader.undamaged.gunner:
-            return f'{ac.name} has no gunner, so its pilot cannot have the G skill (RotL "Pilots").'
+            return Term("dif.refuse.no_gunner", aircraft=ac.name)
         return None
 
     def new_game(self, setup: DifSetup, seed: int) -> tuple[GameState, list[Event]]:
         """Create a game (4.1-4.7). Raises SetupError for an impossible setup."""
         seats = [e.seat for e in setup.elements]
         if len(set(seats)) != len(seats):
-            raise SetupError("two elements share a seat")
+            raise SetupError(Term("dif.setup.shared_seat"))
         for side in Side:
             if not any(e.side is side for e in setup.elements):
-                raise SetupError(f"the {side.label(setup.ruleset)} side has no element (4.2)")
+                raise SetupError(Term("dif.setup.empty_side", side=side.label(setup.ruleset)))
         elements: dict[str, Element] = {}
         count = 0
         for e in setup.elements:
@@ -162,13 +178,22 @@ class DifEngine(Resolution):
                 return state.deck.pop(i)
         raise SetupError(f"no card {code} left in the deck")
 
-    def _setup_text(self, state: GameState) -> str:
+    def _setup_text(self, state: GameState) -> Term:
         rs = Ruleset(state.ruleset)
-        sides = []
-        for side in Side:
-            names = [self._el_label(state, e) for e in state.elements.values() if e.side == side]
-            sides.append(f"{side.label(rs)}: {', '.join(names)}")
-        return f"Dogfight, {state.year}. " + "; ".join(sides) + "."
+
+        def names(side: Side) -> str:
+            return ", ".join(
+                self._el_label(state, e) for e in state.elements.values() if e.side == side
+            )
+
+        return Term(
+            "dif.event.setup",
+            year=state.year,
+            axis=Side.AXIS.label(rs),
+            axis_elements=names(Side.AXIS),
+            allied=Side.ALLIED.label(rs),
+            allied_elements=names(Side.ALLIED),
+        )
 
     def apply(self, state: GameState, seat: str, action: Action) -> tuple[GameState, list[Event]]:
         """Apply one action; returns the new state and what happened.
@@ -197,7 +222,7 @@ class DifEngine(Resolution):
         legal = self.legal_actions(state, seat)
         if not legal:
             raise RuleViolation(
-                self.refusal(state, seat, Action.simple("pass")) or "Nothing to do."
+                self.refusal(state, seat, Action.simple("pass")) or Term("dif.refuse.nothing_to_do")
             )
         texts = {str(a): a for a in legal}
         for text in _PASSIVE:

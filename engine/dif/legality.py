@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Any
 
 from engine.dif import tables
 from engine.dif.actions import COUNTER, Action
@@ -19,10 +20,35 @@ from engine.dif.components import (
     PilotSkill,
     Position,
     Ruleset,
+    Side,
 )
 from engine.dif.state import Element, Exchange, FollowOffer, GameState
+from engine.dif.texts import fixed
+from strings import Term
 
-__all__ = ["Legality"]
+__all__ = ["Legality", "Why"]
+
+
+class Why:
+    """A refusal not yet put in words: its catalogue key (``dif.refuse.*``) and fields.
+
+    :meth:`Legality.legal_actions` asks about every candidate action and only needs
+    to know *whether* one is refused; a :class:`~strings.Term` formats its English
+    text when it is made, so the Term is made only when :meth:`Legality.refusal`
+    gives the reason.
+    """
+
+    __slots__ = ("fields", "key")
+
+    def __init__(self, key: str, /, **fields: Any) -> None:
+        self.key = key
+        self.fields = fields
+
+    def term(self) -> Term:
+        return Term(self.key, **self.fields)
+
+    def __repr__(self) -> str:
+        return f"Why({self.key!r}, **{self.fields!r})"
 
 
 class Legality(EngineBase):
@@ -39,20 +65,22 @@ class Legality(EngineBase):
                     out.append(a)
         return out
 
-    def refusal(self, state: GameState, seat: str, action: Action) -> str | None:
+    def refusal(self, state: GameState, seat: str, action: Action) -> Term | None:
         """Why ``seat`` may not take ``action`` now, or None if it may."""
         if state.step == "over":
-            return "The game is over."
+            return Term("dif.refuse.game_over")
         mine = [p for p in self.pending(state) if p.seat == seat]
         if not mine:
             if seat not in state.elements:
-                return f"There is no seat {seat} in this game."
+                return Term("dif.refuse.no_seat", seat=seat)
             waiting = ", ".join(sorted({p.seat for p in self.pending(state)}))
-            return f"It is not your move: waiting for {waiting}."
+            return Term("dif.refuse.not_your_move", waiting=waiting)
         reasons = [self._refusal(state, p, action) for p in mine]
         if any(r is None for r in reasons):
             return None
-        return reasons[0]
+        first = reasons[0]
+        assert first is not None
+        return first.term()
 
     def _candidates(self, state: GameState, p: Pending) -> list[Action]:
         e = state.elements[p.seat]
@@ -144,7 +172,7 @@ class Legality(EngineBase):
         make = Action.discard if verb == "discard" else Action.redraw
         return [make(c) for c in sorted(combos)]
 
-    def _refusal(self, state: GameState, p: Pending, a: Action) -> str | None:
+    def _refusal(self, state: GameState, p: Pending, a: Action) -> Why | None:
         e = state.elements[p.seat]
         kind = p.kind
         verbs = {
@@ -160,26 +188,31 @@ class Legality(EngineBase):
             "redraw": ("redraw",),
         }[kind]
         if a.verb not in verbs:
-            return f"You cannot '{a.verb}' now: it is the {_DECISION[kind]} ({_expect(verbs)})."
+            return Why(
+                "dif.refuse.wrong_verb",
+                verb=a.verb,
+                decision=fixed(_DECISION[kind]),
+                verbs=" / ".join(verbs),
+            )
         if kind == "altitude":
             alt = Altitude.from_code(a.arg or "")
             ac = self._ac(e)
             if alt is Altitude.VERY_HIGH and not ac.turbocharged:
-                return "Only turbocharged elements may start at Very High (4.5)."
+                return Why("dif.refuse.start_very_high")
             if alt > ac.max_altitude:
-                return f"{ac.name} cannot fly above {ac.max_altitude.label} (7.2)."
+                return Why(
+                    "dif.refuse.start_too_high", aircraft=ac.name, altitude=ac.max_altitude.label
+                )
             return None
         if kind == "order":
             side, seats = self.order_choice(state)
             if a.target not in seats:
-                names = ", ".join(seats)
-                return (
-                    f"The {side.value} side names its next element from {names}: each "
-                    "element plays once in turn 1's order (4.7)."
-                )
+                if side is Side.AXIS:
+                    return Why("dif.refuse.order.axis", seats=", ".join(seats))
+                return Why("dif.refuse.order.allied", seats=", ".join(seats))
             return None
         if kind == "redraw":
-            return self._hand_refusal(e.hand, a.cards, "redraw (Combat Vision)")
+            return self._hand_refusal(e.hand, a.cards, "dif.purpose.redraw")
         if kind == "wingman":
             return None if a.verb == "skip" else self._wm_target_refusal(state, e, a.target or "")
         if kind == "wingman_attack":
@@ -200,24 +233,25 @@ class Legality(EngineBase):
                 return None
             assert state.exchange is not None
             return self._respond_refusal(state, e, state.exchange, a)
-        return self._hand_refusal(e.hand, a.cards, "discard")
+        return self._hand_refusal(e.hand, a.cards, "dif.purpose.discard")
 
     def _pay_refusal(
         self, e: Element, hand: Sequence[int], codes: Sequence[str], why: str
-    ) -> str | None:
+    ) -> Why | None:
         """Like :meth:`_hand_refusal`, but a Full Throttle counter (``FTC``) may pay too
         (RotL L203, L210: jets discard a counter instead of a card)."""
         n = sum(1 for c in codes if c == COUNTER)
         if n > e.counters:
-            return f"You have {e.counters} Full Throttle counter(s), not {n} (RotL L203)."
+            return Why("dif.refuse.counters_short", have=e.counters, need=n)
         return self._hand_refusal(hand, [c for c in codes if c != COUNTER], why)
 
-    def _hand_refusal(self, hand: Sequence[int], codes: Sequence[str], why: str) -> str | None:
+    def _hand_refusal(self, hand: Sequence[int], codes: Sequence[str], why: str) -> Why | None:
+        """``why``: the catalogue key of what the cards are for (``dif.purpose.*``)."""
         left = list(hand)
         for code in codes:
             c = self._find(left, code)
             if c is None:
-                return f"You have no {code} left in your hand to {why}."
+                return Why("dif.refuse.not_in_hand_for", code=code, purpose=fixed(why))
             left.remove(c)
         return None
 
@@ -226,16 +260,16 @@ class Legality(EngineBase):
 
     def _target_refusal(
         self, state: GameState, e: Element, ref: str, *, by_leader: bool
-    ) -> str | None:
+    ) -> Why | None:
         """Who a leader's or wingman's attack may go to (6.5-6.6, 7.3, 10.3)."""
         target = self._plane(state, ref)
         if target is None or not target.flying:
-            return f"{ref} is not an aircraft still in the fight."
+            return Why("dif.refuse.target_gone", ref=ref)
         o = state.elements[ref[:-1]]
         if o.side == e.side:
-            return "You cannot attack an aircraft of your own side (8.21)."
+            return Why("dif.refuse.own_side")
         if not self._same_altitude(state, e.seat, o.seat):
-            return "You may only attack an aircraft at your own altitude (7.3)."
+            return Why("dif.refuse.other_altitude")
         mine = self.engaged_with(state, e.seat)
         if mine is not None:
             other = self._el_label(state, state.elements[mine])
@@ -243,23 +277,13 @@ class Legality(EngineBase):
                 # 6.5 / RotL L86: an Assigned (Engaged) leader attacks only the enemy
                 # leader it is engaged with, not even that leader's wingman; it must
                 # give up its position first (6.36) or maneuver back to Neutral.
-                return (
-                    f"Your leader is engaged with {other}: it may only attack that leader "
-                    "(6.5); give up your position first to attack another aircraft (6.36)."
-                )
+                return Why("dif.refuse.engaged_leader", other=other)
             if not by_leader and o.seat != mine:
-                return (
-                    f"Your leader is engaged with {other}: your wingman may only attack "
-                    "that leader or its wingman (10.3a)."
-                )
+                return Why("dif.refuse.engaged_wingman", other=other)
         if ref[-1] == "L" and mine is None:
             theirs = self.engaged_with(state, o.seat)
             if theirs is not None and self._lone_engaged(state, e.seat, o.seat) is None:
-                return (
-                    f"{self._plane_label(state, ref)} is engaged with another leader: only its "
-                    "wingman may be attacked, unless it flies without a wingman and is "
-                    "Advantaged or Tailing (6.6d, 6.71)."
-                )
+                return Why("dif.refuse.engaged_elsewhere", target=self._plane_label(state, ref))
         return None
 
     def _lone_engaged(self, state: GameState, me: str, them: str) -> str | None:
@@ -275,7 +299,7 @@ class Legality(EngineBase):
 
     def _lone_card_refusal(
         self, state: GameState, kind: CardKind, them: str, friend: str, *, wingman: bool
-    ) -> str | None:
+    ) -> Why | None:
         """6.72a: first break the lone leader's position with MAN, HAL, FUT or SCI
         (SCI only while it is Advantaged). RotL's Rules of Engagement let a wingman
         fire bursts at it at once."""
@@ -284,17 +308,11 @@ class Legality(EngineBase):
         if kind in BURST_KINDS:
             if wingman and Ruleset(state.ruleset) is Ruleset.ROTL:
                 return None
-            return (
-                f"First play Maneuvering, Half Loop, Full Throttle or Scissors until that "
-                f"leader loses its position on {name} (6.72a)."
-            )
+            return Why("dif.refuse.lone_first_break", friend=name)
         if kind is CardKind.SCI and p != Position.ADVANTAGED:
-            return (
-                f"Scissors may break a lone leader's position only while it is Advantaged on "
-                f"{name}, not Tailing (6.72a)."
-            )
+            return Why("dif.refuse.lone_scissors", friend=name)
         if kind not in POSITION_DELTA:
-            return f"{kind.label} cannot be played as an attack (2.2)."
+            return Why("dif.refuse.not_an_attack", card=kind.label)
         return None
 
     def _gunner_target(self, state: GameState, e: Element, ref: str) -> bool:
@@ -312,31 +330,25 @@ class Legality(EngineBase):
             and self.pos(state, o.seat, e.seat) > 0
         )
 
-    def _wm_target_refusal(self, state: GameState, e: Element, ref: str) -> str | None:
+    def _wm_target_refusal(self, state: GameState, e: Element, ref: str) -> Why | None:
         if e.wingman is None or not e.wingman.flying:
-            return "Your element has no wingman."
+            return Why("dif.refuse.no_wingman")
         return self._target_refusal(state, e, ref, by_leader=False)
 
-    def _wm_play_refusal(self, state: GameState, e: Element, a: Action) -> str | None:
+    def _wm_play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
         if a.target != state.t.wm_target:
-            return f"Your wingman attacks {state.t.wm_target} this turn (8.21)."
+            return Why("dif.refuse.wingman_target", target=state.t.wm_target)
         code = a.card or ""
         if self._find(e.minihand, code) is None:
-            return f"Your wingman's mini-hand holds no {code}."
+            return Why("dif.refuse.not_in_wingman_hand", code=code)
         if a.as_sci or a.arg is not None:
-            return (
-                "A wingman plays its mini-hand as drawn: no agility, and no Vertical Roll "
-                "as an attack (5.26, RotL L209)."
-            )
+            return Why("dif.refuse.wingman_as_drawn")
         kind = CardKind(code.split("-")[0])
         target = self._plane(state, a.target or "")
         if target is None or not target.flying:
-            return "Your wingman's target is no longer in the fight."
+            return Why("dif.refuse.wingman_target_gone")
         if kind in BURST_KINDS and code == "IMS-1B1D" and self._ac(target).small_target:
-            return (
-                f"{self._ac(target).name} is a small target: a wingman may not use In My "
-                'Sights (1B/1D) against it (RotL "Small Targets").'
-            )
+            return Why("dif.refuse.small_target", aircraft=self._ac(target).name)
         if target.role == "leader":
             friend = self._lone_engaged(state, e.seat, target.ref[:-1])
             if friend is not None:
@@ -344,115 +356,98 @@ class Legality(EngineBase):
         if kind in BURST_KINDS:
             return None
         if kind not in POSITION_DELTA:
-            return f"{kind.label} cannot be played as an attack (2.2)."
+            return Why("dif.refuse.not_an_attack", card=kind.label)
         if target.role == "wingman":
-            return (
-                "A wingman attacking a wingman may only play In My Sights or Out of the Sun "
-                "(10.52)."
-            )
+            return Why("dif.refuse.wingman_on_wingman")
         return self._position_card_refusal(kind, self.pos(state, e.seat, target.ref[:-1]))
 
-    def _position_card_refusal(self, kind: CardKind, p: int) -> str | None:
+    def _position_card_refusal(self, kind: CardKind, p: int) -> Why | None:
         if kind is CardKind.MAN and p >= Position.TAILING:
-            return "You are already Tailing: Maneuvering cannot improve your position (6.31)."
+            return Why("dif.refuse.man_tailing")
         if kind is CardKind.HAL and p > Position.NEUTRAL:
-            return "A Half Loop changes position by exactly two steps, never one (6.32)."
+            return Why("dif.refuse.hal_one_step")
         if kind is CardKind.SCI and p != Position.DISADVANTAGED:
-            return "Scissors may be played as an attack only when Disadvantaged (6.34)."
+            return Why("dif.refuse.sci_attack")
         if kind is CardKind.FUT and p >= Position.NEUTRAL:
-            return (
-                "Full Throttle may be played as an attack only when Disadvantaged or Tailed (6.33)."
-            )
+            return Why("dif.refuse.fut_attack")
         return None
 
-    def _altitude_refusal(self, state: GameState, e: Element, a: Action) -> str | None:
+    def _climb_refusal(self, e: Element) -> Why:
+        ac = self._ac(e)
+        return Why("dif.refuse.ceiling", aircraft=ac.name, altitude=ac.max_altitude.label)
+
+    def _altitude_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
         alt = e.altitude or 0
         if a.verb == "dive" and alt <= Altitude.VERY_LOW:
-            return "You are already at Very Low (7.2)."
+            return Why("dif.refuse.very_low")
         if a.verb == "climb":
             if alt >= self._ac(e).max_altitude:
-                return (
-                    f"{self._ac(e).name} cannot climb above {self._ac(e).max_altitude.label} (7.2)."
-                )
-            return self._pay_refusal(e, e.hand, [a.card or ""], "discard for the climb (7.21b)")
+                return self._climb_refusal(e)
+            return self._pay_refusal(e, e.hand, [a.card or ""], "dif.purpose.climb")
         return None
 
     def _follow_refusal(
         self, state: GameState, e: Element, f: FollowOffer, a: Action
-    ) -> str | None:
+    ) -> Why | None:
         n = self._follow_cost(state, f)
         if len(a.cards) != n:
-            return f"Following this altitude change costs exactly {n} discard(s) (7.21d, 7.22)."
+            return Why("dif.refuse.follow_cost", n=n)
         new_alt = state.elements[f.mover].altitude or 0
         if new_alt > self._ac(e).max_altitude:
-            return f"{self._ac(e).name} cannot fly that high (7.2)."
-        return self._pay_refusal(e, e.hand, a.cards, "discard to follow")
+            return Why("dif.refuse.follow_too_high", aircraft=self._ac(e).name)
+        return self._pay_refusal(e, e.hand, a.cards, "dif.purpose.follow")
 
-    def _play_refusal(self, state: GameState, e: Element, a: Action) -> str | None:
+    def _play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
         t = state.t
         if a.verb == "done":
             return None
         if a.verb == "giveup":
             if t.played:
-                return (
-                    "Give up a position at the start of the Play Cards step, before any card "
-                    "(6.36)."
-                )
+                return Why("dif.refuse.giveup_late")
             if not any(self.pos(state, e.seat, o) > 0 for o in self._enemy_seats(state, e)):
-                return (
-                    "Your leader is neither Advantaged nor Tailing: there is no position to "
-                    "give up (6.36)."
-                )
+                return Why("dif.refuse.giveup_nothing")
             return None
         if a.verb == "evade":
             if t.played:
-                return (
-                    "Evasion replaces playing cards: it must come before any card "
-                    "(12.11, RotL L292)."
-                )
+                return Why("dif.refuse.evade_late")
             return None
         code = a.card or ""
         counter = code == COUNTER
         if counter:
             if e.counters < 1:
-                return "You have no Full Throttle counter left (RotL L134-136, L326)."
+                return Why("dif.refuse.no_counter")
         elif self._find(e.hand, code) is None:
-            return f"You have no {code} in your hand."
+            return Why("dif.refuse.not_in_hand", code=code)
         kind = CardKind.FUT if counter else CardKind(code.split("-")[0])
         if a.arg is not None:  # Vertical Roll altitude change (7.22)
             alt = e.altitude or 0
             if a.arg == "down":
                 if alt <= Altitude.VERY_LOW:
-                    return "You are already at Very Low (7.2)."
+                    return Why("dif.refuse.very_low")
                 if a.cards:
-                    return "Diving with a Vertical Roll discards nothing (7.21b)."
+                    return Why("dif.refuse.vertical_dive_discard")
                 return None
             if alt >= self._ac(e).max_altitude:
-                return (
-                    f"{self._ac(e).name} cannot climb above {self._ac(e).max_altitude.label} (7.2)."
-                )
+                return self._climb_refusal(e)
             if len(a.cards) != 1:
-                return "Climbing costs one discard besides the Vertical Roll (7.21b)."
+                return Why("dif.refuse.vertical_climb_discard")
             rest = list(e.hand)
             rest.remove(self._find(e.hand, "VER"))  # type: ignore[arg-type]
-            return self._pay_refusal(e, rest, a.cards, "discard for the climb (7.21b)")
+            return self._pay_refusal(e, rest, a.cards, "dif.purpose.climb")
         if a.as_kind is not None:
             why = self._as_kind_refusal(state, e, a.as_kind, own_turn=True)
             if why:
                 return why
             kind = CardKind(a.as_kind)
         if kind not in BURST_KINDS and kind not in POSITION_DELTA:
-            return f"{kind.label} is a response card: it cannot be played as an attack (2.2)."
+            return Why("dif.refuse.response_card", card=kind.label)
         ref = a.target or ""
         if t.target is not None and ref != t.target:
-            return (
-                f"Your leader already attacked {self._plane_label(state, t.target)} this turn: "
-                "attack cards go against one aircraft per turn (8.5b)."
-            )
+            return Why("dif.refuse.one_target", target=self._plane_label(state, t.target))
         lr = self._leader_ratings(e)
         if kind in BURST_KINDS and self._gunner_target(state, e, ref):
             # RotL "Gunners", 9.23: separate bursts, never increased (but by skill G).
-            return self._burst_refusal(code, t.gun_used, lr.gunner, "gunner's ")
+            return self._burst_refusal(code, t.gun_used, lr.gunner, gunner=True)
         why = self._target_refusal(state, e, ref, by_leader=True)
         if why:
             return why
@@ -462,10 +457,7 @@ class Legality(EngineBase):
         small = 1 if self._ac(target).small_target else 0
         if target.role == "wingman":
             if kind in (CardKind.SCI, CardKind.FUT):
-                return (
-                    f"{kind.label} changes position between leaders: it cannot be played at "
-                    "a wingman (10.61)."
-                )
+                return Why("dif.refuse.position_at_wingman", card=kind.label)
             if kind in BURST_KINDS:
                 budget = lr.bursts + t.wm_bonus - small
                 return self._burst_refusal(code, t.bursts_used, budget)
@@ -478,87 +470,76 @@ class Legality(EngineBase):
             bonus = tables.burst_bonus(p)
             if bonus is None:
                 if lr.gunner:
-                    return (
-                        "A Disadvantaged or Tailed leader may not fire its bursts; its gunner "
-                        "fires only at a leader Advantaged on or Tailing it (6.4, 9.21)."
-                    )
-                return "A Disadvantaged or Tailed leader may not fire its bursts (6.4)."
+                    return Why("dif.refuse.no_bursts_gunner")
+                return Why("dif.refuse.no_bursts")
             return self._burst_refusal(code, t.bursts_used, lr.bursts + bonus - small)
         return self._position_card_refusal(kind, p)
 
     def _as_kind_refusal(
         self, state: GameState, e: Element, as_kind: str, *, own_turn: bool
-    ) -> str | None:
+    ) -> Why | None:
         """May this element's leader declare a card to be ``as_kind`` now?"""
         ac = self._ac(e)
         t = state.t
         if as_kind == "SCI":
             if not ac.agile:
-                return (
-                    f"{ac.name} is not agile: only agile aircraft play a card as Scissors (5.26)."
-                )
+                return Why("dif.refuse.not_agile", aircraft=ac.name)
             if not own_turn:
-                return "An agile aircraft may treat a card as Scissors only on its own turn (6.35)."
+                return Why("dif.refuse.agile_own_turn")
             if t.agile_used:
-                return "An agile aircraft treats a card as Scissors only once per turn (5.26)."
+                return Why("dif.refuse.agile_once")
             return None
         if as_kind == "FUT":
             if not ac.very_high_fut:
-                return f"Only the Ta-152H-1 may play a card as Full Throttle ({ac.name} cannot)."
+                return Why("dif.refuse.fut_only_ta152", aircraft=ac.name)
             if not own_turn:
-                return "The Ta-152H-1 plays a card as Full Throttle only during its own turn."
+                return Why("dif.refuse.fut_own_turn")
             if t.fut_used:
-                return "The Ta-152H-1 treats only one card a turn as Full Throttle (RotL L332)."
+                return Why("dif.refuse.fut_once")
             if t.start_alt != Altitude.VERY_HIGH or t.moved or e.altitude != Altitude.VERY_HIGH:
-                return (
-                    "The Ta-152H-1 must begin its turn at Very High and stay there to play a "
-                    "card as Full Throttle (RotL L331-332)."
-                )
+                return Why("dif.refuse.fut_very_high")
             return None
         assert e.leader is not None
         if PilotSkill.A.value not in e.leader.pilot:
-            return (
-                "Only a leader whose pilot has skill A, not yet used, may declare a card to "
-                'be an Ace Pilot (RotL "Pilots").'
-            )
+            return Why("dif.refuse.no_ace")
         return None
 
-    def _burst_refusal(self, code: str, used: int, budget: int, whose: str = "") -> str | None:
+    def _burst_refusal(
+        self, code: str, used: int, budget: int, *, gunner: bool = False
+    ) -> Why | None:
         cost = int(code.split("-")[1][0])
         if used + cost > budget:
             left = max(budget - used, 0)
-            rule = "9.23" if whose else "5.24, 6.4, 8.5a"
-            return (
-                f"{code} needs {cost} burst(s) and you have {left} {whose}left this turn ({rule})."
-            )
+            if gunner:
+                return Why("dif.refuse.gunner_bursts", code=code, cost=cost, left=left)
+            return Why("dif.refuse.bursts", code=code, cost=cost, left=left)
         return None
 
-    def _respond_refusal(self, state: GameState, e: Element, x: Exchange, a: Action) -> str | None:
+    def _respond_refusal(self, state: GameState, e: Element, x: Exchange, a: Action) -> Why | None:
         code = a.card or ""
         src = self._response_source(state, x)
         from_hand = src is e.hand
         if code == COUNTER:
             if not from_hand:
-                return "A wingman's mini-hand has no Full Throttle counters (RotL L134)."
+                return Why("dif.refuse.wingman_counter")
             reserved = int(not x.defender_to_move and x.climb_discard == self.counter)
             if e.counters - reserved < 1:
                 if reserved:
-                    return (
-                        "Your last Full Throttle counter pays for the Vertical Roll climb (7.22)."
-                    )
-                return "You have no Full Throttle counter left (RotL L134-136, L326)."
+                    return Why("dif.refuse.counter_set_aside")
+                return Why("dif.refuse.no_counter")
             c: int | None = self.counter
         else:
             c = self._find(self._response_cards(state, x), code)
         if c is None:
-            where = "hand" if from_hand else "mini-hand"
             if self._find(src, code) is not None:
-                return f"Your {code} is set aside to pay for the Vertical Roll climb (7.22)."
-            return f"Your {where} holds no {code}."
+                return Why("dif.refuse.card_set_aside", code=code)
+            if from_hand:
+                return Why("dif.refuse.not_in_hand_respond", code=code)
+            return Why("dif.refuse.not_in_minihand", code=code)
         responds = self.cards[c].type.responds_to
         if a.as_kind is not None:
             if not from_hand:
-                return 'Only a leader may declare a card as another (5.26, RotL "Pilots").'
+                return Why("dif.refuse.leader_declares")
             own_turn = not x.defender_to_move and x.source == "hand"
             why = self._as_kind_refusal(state, e, a.as_kind, own_turn=own_turn)
             if why:
@@ -567,7 +548,7 @@ class Legality(EngineBase):
         last = CardKind(x.last_kind)
         if last not in responds:
             shown = f"{code}={a.as_kind}" if a.as_kind else code
-            return f"{shown} does not respond to {last.label} (8.31, 8.42)."
+            return Why("dif.refuse.no_response", shown=shown, card=last.label)
         return None
 
     def _responds_as(self, kind: CardKind) -> frozenset[CardKind]:
@@ -578,18 +559,18 @@ class Legality(EngineBase):
 
 
 _DECISION = {
-    "altitude": "secret choice of a starting altitude",
-    "wingman": "wingman attack step",
-    "wingman_attack": "wingman's attack",
-    "altitude_step": "adjust altitude step",
-    "follow": "choice to follow an altitude change",
-    "play": "play cards step",
-    "respond": "response to the card just played",
-    "discard": "discard step",
-    "order": "choice of the element that plays next (4.7)",
-    "redraw": "Combat Vision redraw",
+    kind: f"dif.decision.{kind}"
+    for kind in (
+        "altitude",
+        "wingman",
+        "wingman_attack",
+        "altitude_step",
+        "follow",
+        "play",
+        "respond",
+        "discard",
+        "order",
+        "redraw",
+    )
 }
-
-
-def _expect(verbs: tuple[str, ...]) -> str:
-    return "expected " + " / ".join(verbs)
+"""The catalogue key naming each kind of decision, for a refused verb."""

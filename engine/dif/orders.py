@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING
 from engine.dif.actions import COUNTER, Action
 from engine.dif.components import CardKind
 from engine.dif.state import GameState
+from engine.dif.texts import fixed
+from strings import Term
 
 if TYPE_CHECKING:
     from engine.dif.game import DifEngine
@@ -42,13 +44,17 @@ class Order(StrEnum):
     AUTO_PASS = "auto-pass"
 
     @property
-    def label(self) -> str:
-        return {
-            Order.PASS_RESPONSES: "Pass every response until my next turn",
-            Order.CHEAPEST_RESPONSE: "Answer any attack on my leader with the cheapest response",
-            Order.SAVE_ACE: "Never spend an Ace Pilot against a wingman's attack",
-            Order.AUTO_PASS: "Pass at once when I hold no legal response (others can tell)",
-        }[self]
+    def label(self) -> Term:
+        """What the order does, in words (its value is what players type)."""
+        return fixed(_LABELS[self])
+
+
+_LABELS = {
+    Order.PASS_RESPONSES: "dif.order.pass_responses",
+    Order.CHEAPEST_RESPONSE: "dif.order.cheapest_response",
+    Order.SAVE_ACE: "dif.order.save_ace",
+    Order.AUTO_PASS: "dif.order.auto_pass",
+}
 
 
 # Cheapest first: how much a card is worth keeping (an Ace Pilot answers anything).

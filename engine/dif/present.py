@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from engine.dif import tables
 from engine.dif.components import Aircraft, Altitude, Position, Ruleset, Side
 from engine.dif.state import GameState, Plane
+from engine.dif.texts import fixed
 from engine.dif.view import (
     DifView,
     ElementView,
@@ -21,6 +22,7 @@ from engine.dif.view import (
     PlaneView,
     ResultView,
 )
+from strings import Term
 
 if TYPE_CHECKING:
     from engine.dif.game import DifEngine
@@ -28,21 +30,27 @@ if TYPE_CHECKING:
 __all__ = ["abilities", "build_view", "pending_prompt"]
 
 _PROMPTS = {
-    "altitude": "pick a secret starting altitude",
-    "wingman": "choose the wingman's target, or skip",
-    "wingman_attack": "play the wingman's mini-hand",
-    "altitude_step": "stay, climb or dive",
-    "follow": "follow the altitude change, or not",
-    "play": "play cards",
-    "respond": "respond, or pass",
-    "discard": "discard, then draw",
-    "order": "name the element of your side that plays next",
-    "redraw": "Combat Vision: redraw any cards of your first hand, once",
+    kind: f"dif.prompt.{kind}"
+    for kind in (
+        "altitude",
+        "wingman",
+        "wingman_attack",
+        "altitude_step",
+        "follow",
+        "play",
+        "respond",
+        "discard",
+        "order",
+        "redraw",
+    )
 }
+"""The catalogue key of what each kind of decision asks for (``play cards``)."""
 
 
 def pending_prompt(kind: str) -> str:
-    return _PROMPTS.get(kind, kind)
+    """What a decision of this kind asks for, e.g. ``respond, or pass`` (a Term)."""
+    key = _PROMPTS.get(kind)
+    return fixed(key) if key is not None else kind
 
 
 def _plane(engine: DifEngine, p: Plane) -> PlaneView:
@@ -61,32 +69,43 @@ def _plane(engine: DifEngine, p: Plane) -> PlaneView:
 
 
 def abilities(ac: Aircraft) -> tuple[str, ...]:
-    """The printed abilities of an aircraft, in words, for views and lobbies."""
-    out = []
+    """The printed abilities of an aircraft, in words (Terms), for views and lobbies."""
+    found = _ABILITIES.get(ac.id)
+    if found is not None and found[0] is ac:
+        return found[1]
+    out: list[str] = []
     lr = ac.leader.undamaged
     if lr.gunner:
-        out.append(f"gunner {lr.gunner}")
+        out.append(Term("dif.ability.gunner", n=lr.gunner))
     if lr.heavy_cannon:
-        out.append(f"heavy cannon +{lr.heavy_cannon}")
-    for flag, word in (
-        (ac.agile, "agile"),
-        (ac.small_target, "small target"),
-        (ac.turbocharged and not ac.jet, "turbocharged"),
-        (ac.jet and not ac.rocket, f"jet (speed {ac.speed}, thrust {ac.thrust or 0})"),
-        (ac.rocket, "rocket"),
-        (ac.methanol, "methanol"),
-        (ac.very_high_fut, "Full Throttle at Very High"),
-    ):
-        if flag:
-            out.append(word)
+        out.append(Term("dif.ability.heavy_cannon", n=lr.heavy_cannon))
+    if ac.agile:
+        out.append(fixed("dif.ability.agile"))
+    if ac.small_target:
+        out.append(fixed("dif.ability.small_target"))
+    if ac.turbocharged and not ac.jet:
+        out.append(fixed("dif.ability.turbocharged"))
+    if ac.jet and not ac.rocket:
+        out.append(Term("dif.ability.jet", speed=ac.speed, thrust=ac.thrust or 0))
+    if ac.rocket:
+        out.append(fixed("dif.ability.rocket"))
+    if ac.methanol:
+        out.append(fixed("dif.ability.methanol"))
+    if ac.very_high_fut:
+        out.append(fixed("dif.ability.very_high_fut"))
     if ac.ceiling is not None:
-        out.append(f"ceiling {ac.ceiling.label}")
+        out.append(Term("dif.ability.ceiling", altitude=ac.ceiling.label))
+    _ABILITIES[ac.id] = (ac, tuple(out))
     return tuple(out)
+
+
+_ABILITIES: dict[str, tuple[Aircraft, tuple[str, ...]]] = {}
+"""Each aircraft's abilities, made once (views are built for every message)."""
 
 
 def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
     """The state as ``viewer`` may see it (None: a spectator)."""
-    from engine.dif.game import STEPS
+    from engine.dif.game import step_label
 
     rs = Ruleset(s.ruleset)
     elements = []
@@ -144,14 +163,14 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
         result = ResultView(
             vp={Side(k): v for k, v in s.result["vp"].items()},
             winner=Side(s.result["winner"]) if s.result["winner"] else None,
-            verdict=s.result["verdict"],
+            verdict=_verdict(s),
         )
     return DifView(
         ruleset=rs,
         viewer=viewer,
         turn=s.turn,
         max_turns=s.max_turns,
-        step=STEPS[s.step],
+        step=step_label(s.step),
         active=s.active,
         order=tuple(s.order),
         elements=tuple(elements),
@@ -166,12 +185,28 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
     )
 
 
-_AS = {"SCI": " (as Scissors)", "FUT": " (as Full Throttle)", "ACE": " (as an ace)"}
+def _verdict(s: GameState) -> str:
+    """The recorded verdict; as a Term again after a JSON round trip (which keeps
+    only its English text) when it is the rules' verdict for the recorded VP. A
+    verdict the bot wrote (a resignation) stays as it is."""
+    assert s.result is not None
+    verdict: str = s.result["verdict"]
+    if isinstance(verdict, Term):
+        return verdict
+    vp = s.result.get("vp") or {}
+    rs = Ruleset(s.ruleset)
+    axis, allied = vp.get(Side.AXIS.value, 0), vp.get(Side.ALLIED.value, 0)
+    _, again = tables.victory_verdict(rs, axis, allied, s.aircraft_at_start)
+    return again if again == verdict else verdict
+
+
+_AS = {"SCI": "dif.exchange.as_sci", "FUT": "dif.exchange.as_fut", "ACE": "dif.exchange.as_ace"}
+"""A card played as another, in an exchange's list: ``Maneuvering (as Scissors)``."""
 
 
 def _as_played(engine: DifEngine, card: int, kind: str) -> str:
     declared = kind != engine.kind[card].value and kind in _AS
-    return engine.label[card] + (_AS[kind] if declared else "")
+    return Term(_AS[kind], card=engine.label[card]) if declared else engine.label[card]
 
 
 def _bursts_left(engine: DifEngine, s: GameState, viewer: str | None) -> int | None:

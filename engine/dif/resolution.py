@@ -17,6 +17,8 @@ from engine.dif.components import (
 )
 from engine.dif.flow import Flow
 from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
+from engine.dif.texts import fixed, join
+from strings import Term
 
 __all__ = ["Resolution"]
 
@@ -26,7 +28,7 @@ class Resolution(Flow):
 
     def _do_altitude(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
         e.pick = int(Altitude.from_code(a.arg or ""))
-        ev.append(Event("pick", f"{self._el_label(s, e)} has chosen a starting altitude."))
+        ev.append(Event("pick", Term("dif.event.pick", element=self._el_label(s, e))))
         self._maybe_reveal(s, ev)
 
     def _do_order(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
@@ -42,19 +44,18 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "redraw",
-                    f"{self._el_label(s, e)} uses Combat Vision: {len(gone)} card(s) "
-                    "discarded and redrawn.",
+                    Term("dif.event.redraw", element=self._el_label(s, e), n=len(gone)),
                 )
             )
             self._draw(s, e, len(gone), e.hand, ev)
         else:
-            ev.append(Event("redraw", f"{self._el_label(s, e)} keeps its first hand."))
+            ev.append(Event("redraw", Term("dif.event.keep_hand", element=self._el_label(s, e))))
         if not any(o.cv for o in s.elements.values()):
             self._begin_play(s, ev)
 
     def _do_wingman(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
         if a.verb == "skip":
-            ev.append(Event("skip", f"{self._el_label(s, e)}: no wingman attack."))
+            ev.append(Event("skip", Term("dif.event.skip", element=self._el_label(s, e))))
             s.step = "altitude"
             return
         ref = a.target or ""
@@ -63,7 +64,11 @@ class Resolution(Flow):
         ev.append(
             Event(
                 "wm",
-                f"{self._plane_label(s, e.wingman.ref)} attacks {self._plane_label(s, ref)} (3.1).",
+                Term(
+                    "dif.event.wingman_attacks",
+                    wingman=self._plane_label(s, e.wingman.ref),
+                    target=self._plane_label(s, ref),
+                ),
                 data={"by": e.wingman.ref, "target": ref},
             )
         )
@@ -71,7 +76,7 @@ class Resolution(Flow):
             self._wingman_ratings(e.wingman).offensive
             + tables.wingman_modifiers(Altitude(e.altitude or 0), self._ac(e).turbocharged)[0]
         )
-        self._draw(s, e, off, e.minihand, ev, "wingman's mini-hand")
+        self._draw(s, e, off, e.minihand, ev, "minihand")
         if ref[-1] == "W":  # 10.51: the defending wingman draws its mini-hand too
             self._draw_defence(s, s.elements[ref[:-1]], ev)
         s.step = "wingman_attack"
@@ -83,7 +88,7 @@ class Resolution(Flow):
             self._wingman_ratings(o.wingman).defensive
             + tables.wingman_modifiers(Altitude(o.altitude or 0), self._ac(o).turbocharged)[1]
         )
-        self._draw(s, o, d, o.defence, ev, "wingman's defensive mini-hand")
+        self._draw(s, o, d, o.defence, ev, "defence")
 
     def _maybe_end_wingman_attack(self, s: GameState, e: Element, ev: list[Event]) -> None:
         if s.step != "wingman_attack" or s.exchange is not None:
@@ -98,8 +103,11 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "discard",
-                    f"{self._el_label(s, e)} discards the rest of the wingman's mini-hand: "
-                    f"{', '.join(self.label[c] for c in e.minihand)}.",
+                    Term(
+                        "dif.event.discard_minihand",
+                        element=self._el_label(s, e),
+                        cards=join([self.label[c] for c in e.minihand]),
+                    ),
                 )
             )
         self._discard(s, e.minihand)
@@ -118,7 +126,14 @@ class Resolution(Flow):
         s.step = "play"
         if a.verb == "stay":
             ev.append(
-                Event("stay", f"{self._el_label(s, e)} stays at {Altitude(e.altitude or 0).label}.")
+                Event(
+                    "stay",
+                    Term(
+                        "dif.event.stay",
+                        element=self._el_label(s, e),
+                        altitude=Altitude(e.altitude or 0).label,
+                    ),
+                )
             )
             return
         self._change_altitude(s, e, 1 if a.verb == "climb" else -1, a.card, False, ev)
@@ -136,8 +151,8 @@ class Resolution(Flow):
         e.altitude = (e.altitude or 0) + direction
         if e.seat == s.active:
             s.t.moved = True
-        verb = "climbs" if direction > 0 else "dives"
-        how = " with a Vertical Roll" if vertical else ""
+        el = self._el_label(s, e)
+        altitude = Altitude(e.altitude).label
         if direction > 0:
             c = discard if isinstance(discard, int) else self._find(e.hand, str(discard))
             if discard == COUNTER:
@@ -148,20 +163,13 @@ class Resolution(Flow):
             else:
                 e.hand.remove(c)
                 self._discard(s, [c])
+            key = "dif.event.climbs_vertical" if vertical else "dif.event.climbs"
             ev.append(
-                Event(
-                    "altitude",
-                    f"{self._el_label(s, e)} {verb}{how} to {Altitude(e.altitude).label}, "
-                    f"discarding {self.label[c]}.",
-                )
+                Event("altitude", Term(key, element=el, altitude=altitude, card=self.label[c]))
             )
         else:
-            ev.append(
-                Event(
-                    "altitude",
-                    f"{self._el_label(s, e)} {verb}{how} to {Altitude(e.altitude).label}.",
-                )
-            )
+            key = "dif.event.dives_vertical" if vertical else "dif.event.dives"
+            ev.append(Event("altitude", Term(key, element=el, altitude=altitude)))
             self._draw(s, e, 1, e.hand, ev)
         follower = None
         for o in self._enemy_seats(s, e):
@@ -171,8 +179,11 @@ class Resolution(Flow):
                 ev.append(
                     Event(
                         "position",
-                        f"{self._el_label(s, e)} loses its position on "
-                        f"{self._el_label(s, s.elements[o])} (7.21c).",
+                        Term(
+                            "dif.event.position_lost_moving",
+                            element=el,
+                            other=self._el_label(s, s.elements[o]),
+                        ),
                     )
                 )
             elif p < 0:
@@ -187,11 +198,7 @@ class Resolution(Flow):
         mover = s.elements[f.mover]
         if a.verb == "nofollow":
             self._set_pos(s, e.seat, mover.seat, 0)
-            ev.append(
-                Event(
-                    "follow", f"{self._el_label(s, e)} does not follow and becomes Neutral (7.24)."
-                )
-            )
+            ev.append(Event("follow", Term("dif.event.no_follow", element=self._el_label(s, e))))
         else:
             paid = self._pay(e, a.cards)
             self._discard(s, paid)
@@ -199,14 +206,14 @@ class Resolution(Flow):
             names = [self.label[c] for c in paid] + [
                 self.label[self.counter] for c in a.cards if c == COUNTER
             ]
-            cost = f", discarding {', '.join(names)}" if names else ""
-            ev.append(
-                Event(
-                    "follow",
-                    f"{self._el_label(s, e)} follows to "
-                    f"{Altitude(e.altitude or 0).label}{cost} (7.21d).",
-                )
+            el = self._el_label(s, e)
+            altitude = Altitude(e.altitude or 0).label
+            text = (
+                Term("dif.event.follows_paying", element=el, altitude=altitude, cards=join(names))
+                if names
+                else Term("dif.event.follows", element=el, altitude=altitude)
             )
+            ev.append(Event("follow", text))
             if f.direction < 0:
                 self._draw(s, e, 1, e.hand, ev)
         self._after_exchange(s, ev)
@@ -222,8 +229,11 @@ class Resolution(Flow):
                     ev.append(
                         Event(
                             "position",
-                            f"{self._el_label(s, e)} gives up its position on "
-                            f"{self._el_label(s, s.elements[o])} (6.36).",
+                            Term(
+                                "dif.event.give_up",
+                                element=self._el_label(s, e),
+                                other=self._el_label(s, s.elements[o]),
+                            ),
                         )
                     )
             return
@@ -253,11 +263,13 @@ class Resolution(Flow):
             if a.cards:
                 discard = self.counter if a.cards[0] == COUNTER else self._find(e.hand, a.cards[0])
             stopper = next((o for o in self._enemy_seats(s, e) if self.pos(s, e.seat, o) < 0), None)
+            el = self._el_label(s, e)
             ev.append(
                 Event(
                     "play",
-                    f"{self._el_label(s, e)} plays Vertical Roll to "
-                    + ("climb." if direction > 0 else "dive."),
+                    Term("dif.event.vertical_climb", element=el)
+                    if direction > 0
+                    else Term("dif.event.vertical_dive", element=el),
                     data={"card": "VER", "by": attacker},
                 )
             )
@@ -292,15 +304,20 @@ class Resolution(Flow):
             s.t.gun_used += self.cards[c].type.bursts
         elif kind in ("IMS", "OOS") and source == "hand":
             s.t.bursts_used += self.cards[c].type.bursts
-        as_text = {"SCI": " as Scissors", "FUT": " as Full Throttle"}.get(a.as_kind or "", "")
-        who = self._plane_label(s, attacker) + ("'s gunner" if source == "gunner" else "")
-        ev.append(
-            Event(
-                "play",
-                f"{who} plays {self.label[c]}{as_text} on {self._plane_label(s, ref)}.",
-                data={"card": self.code[c], "target": ref, "by": attacker},
-            )
-        )
+        fields = {
+            "plane": self._plane_label(s, attacker),
+            "card": self.label[c],
+            "target": self._plane_label(s, ref),
+        }
+        if source == "gunner":
+            text = Term("dif.event.gunner_plays", **fields)
+        elif a.as_kind == "SCI":
+            text = Term("dif.event.plays_as_sci", **fields)
+        elif a.as_kind == "FUT":
+            text = Term("dif.event.plays_as_fut", **fields)
+        else:
+            text = Term("dif.event.plays", **fields)
+        ev.append(Event("play", text, data={"card": self.code[c], "target": ref, "by": attacker}))
         if first_at_wingman:  # 10.63: one defensive mini-hand for all the leader's attacks
             self._draw_defence(s, s.elements[ref[:-1]], ev)
         s.exchange = Exchange(attacker, ref, c, kind, source)
@@ -309,8 +326,15 @@ class Resolution(Flow):
         x = s.exchange
         assert x is not None
         if a.verb == "pass":
-            who = "does not respond" if x.defender_to_move else "does not answer the response"
-            ev.append(Event("pass", f"{self._el_label(s, e)} {who}."))
+            el = self._el_label(s, e)
+            ev.append(
+                Event(
+                    "pass",
+                    Term("dif.event.no_response", element=el)
+                    if x.defender_to_move
+                    else Term("dif.event.no_answer", element=el),
+                )
+            )
             s.exchange = None
             self._resolve(s, x, ev)
             return
@@ -334,21 +358,19 @@ class Resolution(Flow):
             e.leader.pilot.remove("A")
         x.chain.append([c, kind])
         responder = x.target if len(x.chain) % 2 == 1 else x.attacker
-        as_text = {
-            "SCI": " as Scissors",
-            "FUT": " as Full Throttle",
-            "ACE": " as an ace (pilot skill A)",
-        }.get(a.as_kind or "", "")
-        ev.append(
-            Event(
-                "respond",
-                f"{self._plane_label(s, responder)} responds with {self.label[c]}{as_text}.",
-                data={"card": self.code[c]},
-            )
-        )
+        plane, card = self._plane_label(s, responder), self.label[c]
+        if a.as_kind == "SCI":
+            text = Term("dif.event.responds_as_sci", plane=plane, card=card)
+        elif a.as_kind == "FUT":
+            text = Term("dif.event.responds_as_fut", plane=plane, card=card)
+        elif a.as_kind == "ACE":
+            text = Term("dif.event.responds_as_ace", plane=plane, card=card)
+        else:
+            text = Term("dif.event.responds", plane=plane, card=card)
+        ev.append(Event("respond", text, data={"card": self.code[c]}))
         if x.source == "gunner":
             # RotL "Gunners", 9.26: a gunner never responds to a response.
-            ev.append(Event("pass", "A gunner never responds to a response (9.26)."))
+            ev.append(Event("pass", fixed("dif.event.gunner_no_answer")))
             s.exchange = None
             self._resolve(s, x, ev)
 
@@ -360,9 +382,9 @@ class Resolution(Flow):
             if success:
                 self._change_altitude(s, attacker, x.direction, x.climb_discard, True, ev)
             else:
-                ev.append(Event("negated", "The Vertical Roll is stopped (7.23)."))
+                ev.append(Event("negated", fixed("dif.event.vertical_stopped")))
         elif not success:
-            ev.append(Event("negated", f"{self.label[x.card]} is negated."))
+            ev.append(Event("negated", Term("dif.event.negated", card=self.label[x.card])))
         else:
             self._effect(s, x, ev)
         if Ruleset(s.ruleset) is Ruleset.ROTL:  # RotL L238: discarded after each exchange
@@ -381,7 +403,8 @@ class Resolution(Flow):
             if card.fuel_tank:
                 ev.append(
                     Event(
-                        "damage", f"Fuel tank hit! {self._plane_label(s, x.target)} is destroyed."
+                        "damage",
+                        Term("dif.event.fuel_tank", plane=self._plane_label(s, x.target)),
                     )
                 )
                 self._destroy(s, target, ev)
@@ -402,9 +425,11 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "bursts",
-                    f"{self._el_label(s, s.elements[attacker_seat])} now has "
-                    f"{lr.bursts + s.t.wm_bonus - s.t.bursts_used} burst(s) left against "
-                    "the wingman (10.61).",
+                    Term(
+                        "dif.event.bursts_bought",
+                        element=self._el_label(s, s.elements[attacker_seat]),
+                        n=lr.bursts + s.t.wm_bonus - s.t.bursts_used,
+                    ),
                 )
             )
             return
@@ -422,7 +447,12 @@ class Resolution(Flow):
                 ev.append(
                     Event(
                         "position",
-                        f"{them} is now {Position(left).label} on {ally} (6.72a).",
+                        Term(
+                            "dif.event.lone_position",
+                            element=them,
+                            position=Position(left).label,
+                            other=ally,
+                        ),
                         data={"leader": them_seat, "on": friend, "position": left},
                     )
                 )
@@ -430,7 +460,7 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "position",
-                    f"{them} loses its position on {ally} (6.72b).",
+                    Term("dif.event.lone_position_lost", element=them, other=ally),
                     data={"leader": them_seat, "on": friend, "position": 0},
                 )
             )
@@ -443,7 +473,7 @@ class Resolution(Flow):
         ev.append(
             Event(
                 "position",
-                f"{me} is now {Position(p).label} on {them}.",
+                Term("dif.event.position", element=me, position=Position(p).label, other=them),
                 data={"leader": attacker_seat, "on": target.ref[:-1], "position": p},
             )
         )
@@ -458,19 +488,19 @@ class Resolution(Flow):
         ev.append(
             Event(
                 "damage",
-                f"{label} takes {hits} damage point{'s' if hits != 1 else ''} ({p.hits} in all).",
+                Term("dif.event.damage.one", plane=label, total=p.hits)
+                if hits == 1
+                else Term("dif.event.damage.other", plane=label, n=hits, total=p.hits),
                 data={"ref": p.ref, "hits": hits},
             )
         )
         if not p.damaged and p.hits >= undamaged:
             p.damaged = True
-            ev.append(
-                Event("damaged", f"{label} is damaged: its card flips to the damaged side (5.21).")
-            )
+            ev.append(Event("damaged", Term("dif.event.damaged", plane=label)))
             e = s.elements[p.ref[:-1]]
             if p.role == "leader" and self._ac(p).methanol and e.counters:
                 e.counters = 0  # RotL L328: the methanol counter is lost
-                ev.append(Event("counters", f"{label} loses its methanol counter (RotL L328)."))
+                ev.append(Event("counters", Term("dif.event.methanol_lost", plane=label)))
         if p.hits >= damaged:
             self._destroy(s, p, ev)
 
@@ -478,7 +508,7 @@ class Resolution(Flow):
         e = s.elements[p.ref[:-1]]
         label = self._plane_label(s, p.ref)
         p.status = "destroyed"
-        ev.append(Event("destroyed", f"{label} is shot down!", data={"ref": p.ref}))
+        ev.append(Event("destroyed", Term("dif.event.shot_down", plane=label), data={"ref": p.ref}))
         if p.role == "wingman":
             self._discard(s, e.defence)
             e.defence = []
@@ -489,7 +519,9 @@ class Resolution(Flow):
         e.counters = 0  # RotL L286a: a jet also discards its Full Throttle counters
         wm = e.wingman
         if wm is None or not wm.flying:
-            ev.append(Event("eliminated", f"{self._el_label(s, e)} has no aircraft left (4.91)."))
+            ev.append(
+                Event("eliminated", Term("dif.event.eliminated", element=self._el_label(s, e)))
+            )
             return
         # 11.2: the wingman becomes the leader, keeps its damage, draws capacity - 1.
         e.lost.append(p)
@@ -504,9 +536,7 @@ class Resolution(Flow):
         e.defence = []
         e.leader = Plane(f"{e.seat}L", wm.aircraft, "leader", wm.hits, wm.damaged, "flying", True)
         e.wingman = None
-        ev.append(
-            Event("promoted", f"The wingman of {self._el_label(s, e)} becomes the leader (11.2).")
-        )
+        ev.append(Event("promoted", Term("dif.event.promoted", element=self._el_label(s, e))))
         self._draw(s, e, self._leader_ratings(e).hand_size - 1, e.hand, ev)
         ac = self._ac(e)
         if ac.speed is not None:  # RotL L286e: Speed - 1 counters for the new leader
@@ -517,7 +547,7 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "counters",
-                    f"{self._el_label(s, e)} now holds {e.counters} Full Throttle counter(s).",
+                    Term("dif.event.counters_held", element=self._el_label(s, e), n=e.counters),
                 )
             )
 
@@ -535,7 +565,7 @@ class Resolution(Flow):
         enemies_here = any(
             o.in_fight and o.altitude == e.altitude for o in s.elements.values() if o.side != e.side
         )
-        ev.append(Event("evade", f"{self._el_label(s, e)} attempts to evade (12.1)."))
+        ev.append(Event("evade", Term("dif.event.evade", element=self._el_label(s, e))))
         for plane in [q for q in (e.leader, e.wingman) if q is not None and q.flying]:
             c = self._draw_one(s, ev)
             if c is None:
@@ -552,8 +582,14 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "evasion",
-                    f"{self._plane_label(s, plane.ref)} draws {self.label[c]}: level "
-                    f"{tables.EVASION_LEVELS[base]}, modified to {final}: {outcome}.",
+                    Term(
+                        "dif.event.evasion",
+                        plane=self._plane_label(s, plane.ref),
+                        card=self.label[c],
+                        level=tables.EVASION_LEVELS[base],
+                        final=final,
+                        outcome=fixed(_OUTCOMES[outcome]),
+                    ),
                 )
             )
             if outcome == "destroyed":
@@ -561,7 +597,7 @@ class Resolution(Flow):
                 ev.append(
                     Event(
                         "destroyed",
-                        f"{self._plane_label(s, plane.ref)} is shot down while evading!",
+                        Term("dif.event.shot_down_evading", plane=self._plane_label(s, plane.ref)),
                     )
                 )
             else:
@@ -580,7 +616,11 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "discard",
-                    f"{self._el_label(s, e)} discards {', '.join(self.label[c] for c in gone)}.",
+                    Term(
+                        "dif.event.discard",
+                        element=self._el_label(s, e),
+                        cards=join([self.label[c] for c in gone]),
+                    ),
                 )
             )
         # 3.5 / 5.22 / 5.23: draw up to the altitude-modified draw rating, never past
@@ -600,8 +640,20 @@ class Resolution(Flow):
                 ev.append(
                     Event(
                         "counters",
-                        f"{self._el_label(s, e)} gains {gained} Full Throttle counter(s) "
-                        f"({e.counters} held).",
+                        Term(
+                            "dif.event.counters_gained",
+                            element=self._el_label(s, e),
+                            n=gained,
+                            held=e.counters,
+                        ),
                     )
                 )
         self._end_turn(s, ev)
+
+
+_OUTCOMES = {
+    "destroyed": "dif.evasion.destroyed",
+    "damaged": "dif.evasion.damaged",
+    "escapes": "dif.evasion.escapes",
+}
+"""The words of an evasion result (:func:`tables.evasion_result`)."""

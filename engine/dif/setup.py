@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.dif.actions import CARD_CODE, PLANE_REF
 from engine.dif.components import Altitude, PilotSkill, Position, Ruleset, Side
+from strings import Term
 
 __all__ = ["MAX_AIRCRAFT", "DifSetup", "ElementSetup", "PositionSetup"]
 
@@ -45,7 +46,7 @@ class ElementSetup(BaseModel):
         if isinstance(v, (list, tuple)):
             out = [PilotSkill.parse(x) if isinstance(x, str) else x for x in v]
             if len(set(out)) != len(out):
-                raise ValueError("a pilot has each skill at most once")
+                raise ValueError(Term("dif.setup.skill_twice"))
             return tuple(sorted(out, key=list(PilotSkill).index))
         return v
 
@@ -117,9 +118,7 @@ class DifSetup(BaseModel):
     def _size(cls, v: tuple[ElementSetup, ...]) -> tuple[ElementSetup, ...]:
         n = sum(2 if e.wingman else 1 for e in v)
         if n > MAX_AIRCRAFT:
-            raise ValueError(
-                f"{n} aircraft: the victory table goes up to {MAX_AIRCRAFT} at the start (RotL)"
-            )
+            raise ValueError(Term("dif.setup.too_many", n=n, max=MAX_AIRCRAFT))
         return v
 
     @field_validator("deck_top")

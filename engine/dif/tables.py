@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from engine.dif.components import Altitude, CardKind, Position, Ruleset
+from engine.dif.texts import fixed
+from strings import Term
 
 __all__ = [
     "EVASION_LEVELS",
@@ -158,23 +160,25 @@ def evasion_result(ruleset: Ruleset, level: int, damaged: bool) -> str:
 # from 4-5 up to 14-15. Each column c: decisive at 6 + 3c, marginal from 2 + c.
 def victory_verdict(
     ruleset: Ruleset, axis_vp: int, allied_vp: int, aircraft: int
-) -> tuple[str | None, str]:
+) -> tuple[str | None, Term]:
     """(winning side or None, verdict text) at the end of a dogfight."""
     if ruleset is Ruleset.ZERO:
         # Zero! 4.92: the side with the higher score wins; no graded table.
         if axis_vp == allied_vp:
-            return None, "Draw"
-        return ("axis", "Japanese victory") if axis_vp > allied_vp else ("allied", "Allied victory")
+            return None, fixed("dif.verdict.draw")
+        if axis_vp > allied_vp:
+            return "axis", fixed("dif.verdict.zero.axis")
+        return "allied", fixed("dif.verdict.zero.allied")
     # The table has no column for 2-3 or 16+ aircraft (G-R6): use the nearest one.
     column = min(max((aircraft - 4) // 2, 0), 5)
     score = axis_vp - allied_vp
     decisive, marginal = 6 + 3 * column, 2 + column
     if score >= decisive:
-        return "axis", "Axis Decisive Victory"
+        return "axis", fixed("dif.verdict.rotl.axis_decisive")
     if score >= marginal:
-        return "axis", "Axis Marginal Victory"
+        return "axis", fixed("dif.verdict.rotl.axis_marginal")
     if score <= -decisive:
-        return "allied", "Allies Decisive Victory"
+        return "allied", fixed("dif.verdict.rotl.allied_decisive")
     if score <= -marginal:
-        return "allied", "Allies Marginal Victory"
-    return None, "Draw"
+        return "allied", fixed("dif.verdict.rotl.allied_marginal")
+    return None, fixed("dif.verdict.draw")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, InstanceOf
 
 from engine.dif.components import Altitude, Position, Ruleset, Side
 
@@ -24,7 +24,13 @@ __all__ = [
     "PlaneStatus",
     "PlaneView",
     "ResultView",
+    "Text",
 ]
+
+Text = InstanceOf[str]
+"""A display text: a :class:`strings.Term` (kept as it is, so the bot can show it in
+the reader's language with :func:`strings.tr`) or a plain ``str``. A plain ``str``
+field would turn a Term into its English text."""
 
 
 class _View(BaseModel):
@@ -78,7 +84,7 @@ class ElementView(_View):
     agile: bool
     counters: int = 0
     """Full Throttle counters held (jets, Bf-109G methanol): public, on the table."""
-    abilities: tuple[str, ...] = ()
+    abilities: tuple[Text, ...] = ()
     """Printed abilities worth showing: ``gunner 1``, ``heavy cannon +2``, ``small target``,
     ``turbocharged``, ``jet``, ``rocket``, ``methanol``, ``Ta-152 Very High``."""
     hand: tuple[str, ...] | None = None
@@ -103,7 +109,7 @@ class ExchangeView(_View):
 
     attacker: str
     target: str
-    cards: tuple[str, ...]
+    cards: tuple[Text, ...]
     """Labels of the cards played in this exchange, attack first."""
     waiting_on: str
     """The seat that may respond now."""
@@ -112,13 +118,13 @@ class ExchangeView(_View):
 class PendingView(_View):
     seat: str
     kind: str
-    prompt: str
+    prompt: Text
 
 
 class ResultView(_View):
     vp: dict[Side, int]
     winner: Side | None
-    verdict: str
+    verdict: Text
     """E.g. ``Allies Marginal Victory`` (RotL table) or ``Japanese victory`` (Zero! 4.92)."""
 
 
@@ -129,7 +135,7 @@ class DifView(_View):
     turn: int
     max_turns: int | None
     """6, or None when fighting "to the death" (Zero! 4.8)."""
-    step: str
+    step: Text
     """Human-readable step, e.g. ``Play cards``."""
     active: str | None
     """Seat whose player-turn it is."""

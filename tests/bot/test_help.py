@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from bot.app import TallyHoBot
-from strings import SUPPORTED, t
 from bot.testing import FakeDiscord
 from bot.testing.driver import components_of, wait_for_new_game
 from cogs.help import PAGE_LIMIT, PAGES, page_text
+from strings import SUPPORTED, t
 
 SEED = 20261130
 

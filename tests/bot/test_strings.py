@@ -9,16 +9,19 @@ import pytest
 import yaml
 
 import strings as i18n
-from strings import DEFAULT, SUPPORTED, catalogue, normalize, pick, placeholders, t
-from bot.service import FORMATS
+from bot.service import FORMATS, SIMPLE_ACTIONS
 from cogs.help import PAGES
+from cogs.ui import MENU_PLACEHOLDERS
 from engine.dif.components import Altitude, Position
+from strings import DEFAULT, SUPPORTED, catalogue, normalize, pick, placeholders, t
 
 PLURAL = ("one", "other")
 
 ROOT = Path(__file__).resolve().parents[2]
 USERS = (
     "bot/app.py",
+    "bot/deadlines.py",
+    "bot/history.py",
     "bot/operations.py",
     "bot/seats.py",
     "bot/listing.py",
@@ -30,11 +33,12 @@ USERS = (
     "cogs/people.py",
     "cogs/help.py",
     "cogs/history.py",
+    "cogs/seats.py",
     "cogs/settings.py",
     "cogs/ui.py",
 )
 """Modules whose user-facing texts come from the catalogue (the keys they name are checked)."""
-KEY = re.compile(r"""(?:\bt|SettingsError|Refusal|Term|cmd_text)\(\s*["']([a-z_.0-9-]+)["']""")
+KEY = re.compile(r"""(?:\bt|SettingsError|Refusal|Term|cmd_text|say)\(\s*["']([a-z_.0-9-]+)["']""")
 
 
 def test_lookup_formats_and_falls_back_to_english() -> None:
@@ -106,6 +110,19 @@ def test_every_key_the_code_names_exists_in_english() -> None:
     }
     used |= {"lobby.menu.join_instead", "hand.secret_altitude", "publish.ping"}
     used |= {"lobby.menu.new_element", "prompt.dived", "prompt.with_wingman"}
+    # Moves, menus and narration (bot.service, cogs.ui):
+    used |= {f"action.{v}" for v in SIMPLE_ACTIONS} | {f"action.spend.{q}" for q in PLURAL}
+    used |= {"action.down", "action.dive_word", "action.done", "action.keep_all"}
+    used |= {f"menu.{v}" for v in (*MENU_PLACEHOLDERS, "choose", "discard", "redraw")}
+    used |= {f"narration.{k}" for k in ("orders", "fast")} | {"end.resigned", "end.forfeits"}
+    # Seats (cogs.seats) and history (bot.history):
+    used |= {f"seats.ui.offer.{w}" for w in ("accept", "decline", "withdraw")}
+    used |= {f"seats.ui.undo.{w}" for w in ("yes", "no")}
+    used |= {f"seats.ui.closed.{w}" for w in ("decline", "withdraw")}
+    used |= {f"history.what.{w}" for w in ("verify", "report", "replay")}
+    used |= {f"verify.{k}_whole" for k in ("no_replay", "setup_refused")}
+    used |= {"report.by_fuel", "report.left", "report.fate.shot_down_fuel", "verify.failed"}
+    used |= {"plane.wingman_promoted", "seats.ui.declined"}
     assert len(used) > 50
     assert sorted(k for k in used if k not in en) == []
 

@@ -1,0 +1,184 @@
+"""No user-facing English left inline in the bot: every text a Discord user reads comes
+from the strings catalogue (``strings/<lang>/*.yaml``), so it can be translated.
+
+A static scan (``ast``) of the bot's and the cogs' modules: it flags string literals
+and f-strings that read like English sentences (three words or more starting with a
+capital letter or an emoji, or a run of three lowercase words), outside docstrings,
+log calls, catalogue keys (``t(``, ``Term(``, ``Refusal(``...), internal exceptions
+and the command line's output. A real exception goes in :data:`ALLOWED`, with why.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SKIPPED_MODULES = {
+    "bot/__init__.py",
+    "bot/__main__.py",  # the command line: an admin's terminal
+    "bot/demo.py",  # `python -m bot demo`: an admin's terminal
+    "cogs/__init__.py",
+}
+MODULES = sorted(
+    str(p.relative_to(ROOT))
+    for folder in ("bot", "cogs")
+    for p in (ROOT / folder).glob("*.py")
+    if str(p.relative_to(ROOT)) not in SKIPPED_MODULES
+)
+"""Every module of the bot and the cogs but the command line (not ``bot/testing``, the
+test harness, nor ``bot/storage``, which speaks to the database only)."""
+
+KEYED = frozenset({"t", "Term", "Refusal", "SettingsError", "cmd_text", "has", "say", "locale_str"})
+"""Calls whose first argument is a catalogue key, not a text."""
+LOG_METHODS = frozenset({"debug", "info", "warning", "error", "exception", "critical"})
+CONSOLE = frozenset({"write", "print"})
+"""``sys.stdout.write``, ``print``: the command line (``python -m bot verify``)."""
+INTERNAL_ERRORS = frozenset(
+    {
+        "ValueError",
+        "TypeError",
+        "KeyError",
+        "LookupError",
+        "RuntimeError",
+        "AssertionError",
+        "ReplayError",
+    }
+)
+"""Exceptions for programmers and logs (a player sees a ``UserError``/``Refusal``)."""
+
+ALLOWED: dict[tuple[str, str], str] = {
+    ("bot/actionlog.py", "undo_narration"): "an undo marker's line in the exported log and "
+    "its verification: the canonical record, English in every language",
+    ("bot/history.py", "export_log"): "the exported log file: the canonical record, English "
+    "in every language (read back by parse_log and `python -m bot verify`)",
+    ("bot/history.py", "_hand_line"): "the exported full log's hand lines (canonical record)",
+    ("bot/history.py", "verify_main"): "`python -m bot verify`: the command line's output",
+}
+"""``(module, function)`` whose texts stay inline on purpose, with why."""
+
+WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+PHRASE = re.compile(r"(?<![\w{}/.:-])[a-z][a-z'’]*(?: [a-z][a-z'’]*){2,}(?![\w{}/.:-])")
+"""Three lowercase words in a row: a piece of an English sentence."""
+
+
+def _english(text: str) -> bool:
+    """Whether a literal reads like English prose meant for a reader."""
+    stripped = text.strip(" \n*_`•")
+    if not stripped or re.fullmatch(r"[A-Z0-9_]+", stripped):  # empty, or a NAME
+        return False
+    words = WORD.findall(stripped)
+    first = stripped[0]
+    capital = first.isupper() or unicodedata.category(first) == "So"
+    return (capital and len(words) >= 3) or bool(PHRASE.search(text))
+
+
+def _text_of(node: ast.AST) -> str | None:
+    """A str constant, or an f-string with ``{}`` for its fields."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for v in node.values:
+            if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                parts.append(v.value)
+            else:
+                parts.append("{}")
+        return "".join(parts)
+    return None
+
+
+def _name(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def _skipped_nodes(module: str, tree: ast.AST) -> set[int]:
+    """Ids of the nodes whose strings are not texts for a reader."""
+    skip: set[int] = set()
+
+    def drop(node: ast.AST) -> None:
+        skip.update(id(n) for n in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and (module, node.name) in ALLOWED:
+            drop(node)
+        elif isinstance(node, ast.Expr) and _text_of(node.value) is not None:
+            drop(node)  # docstrings (and attribute docstrings)
+        elif isinstance(node, ast.Call):
+            name = _name(node.func)
+            owner = node.func.value if isinstance(node.func, ast.Attribute) else None
+            logged = name in LOG_METHODS and isinstance(owner, ast.Name) and owner.id == "log"
+            if name in KEYED and node.args:
+                drop(node.args[0])
+            elif logged or name in CONSOLE:
+                drop(node)
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            if _name(node.exc.func) in INTERNAL_ERRORS:
+                drop(node.exc)
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            drop(node)
+    return skip
+
+
+def inline_texts(module: str, source: str | None = None) -> list[tuple[int, str]]:
+    """``(line, text)`` of every literal of ``module`` that reads like English prose."""
+    text = source if source is not None else (ROOT / module).read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    skip = _skipped_nodes(module, tree)
+    found: list[tuple[int, str]] = []
+    seen: set[int] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip or id(node) in seen:
+            continue
+        literal = _text_of(node)
+        if literal is None:
+            continue
+        if isinstance(node, ast.JoinedStr):
+            seen.update(id(n) for n in ast.walk(node))
+        if _english(literal):
+            found.append((getattr(node, "lineno", 0), literal))
+    return sorted(found)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_no_english_sentence_is_left_inline(module: str) -> None:
+    assert inline_texts(module) == [], (
+        f"{module}: move these texts to strings/en/bot.yaml (and fr), or allow them with a reason"
+    )
+
+
+def test_the_allow_list_names_functions_still_there() -> None:
+    for module, function in ALLOWED:
+        tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+        names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        assert function in names, (module, function)
+
+
+def test_the_scan_finds_inline_english() -> None:
+    source = '''
+def f(x):
+    """A docstring is fine."""
+    log.info("Something went wrong in %s", x)
+    raise ValueError("an internal error for the log")
+    reply(t("config.saved", "en"))
+    reply(f"Seat {x} is now flown by a computer player.")
+    reply("⛔ Nothing was changed.")
+    return f"{x}: the default applies"
+'''
+    found = [text for _, text in inline_texts("bot/example.py", source)]
+    assert found == [
+        "Seat {} is now flown by a computer player.",
+        "⛔ Nothing was changed.",
+        "{}: the default applies",
+    ]
+

@@ -181,4 +181,3 @@ def f(x):
         "⛔ Nothing was changed.",
         "{}: the default applies",
     ]
-

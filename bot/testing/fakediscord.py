@@ -56,6 +56,7 @@ from typing import Any, Protocol
 from urllib.parse import unquote
 
 import aiohttp
+import aiosqlite.core
 import discord
 from discord import app_commands
 from discord.http import HTTPClient, Route
@@ -361,6 +362,32 @@ class _Wait(enum.IntEnum):
     """It waits for the user or the clock, or is done."""
 
 
+_SQL_WAITS: dict[asyncio.Task[Any], int] = {}
+"""Tasks waiting for aiosqlite's worker thread, and how many calls deep. aiosqlite
+answers through futures hidden behind ``__await__``, which `_wait_of` cannot see
+through; counted here (`_counted_sql`), such a task is known to be working, however
+long a slow disk makes the query take."""
+
+
+def _counted_sql(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap an aiosqlite ``Connection`` method that hands work to its thread."""
+
+    @functools.wraps(method)
+    async def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        task = asyncio.current_task()
+        if task is None:
+            return await method(self, *args, **kwargs)
+        _SQL_WAITS[task] = _SQL_WAITS.get(task, 0) + 1
+        try:
+            return await method(self, *args, **kwargs)
+        finally:
+            left = _SQL_WAITS.pop(task) - 1
+            if left:
+                _SQL_WAITS[task] = left
+
+    return counted
+
+
 def _wait_of(task: asyncio.Future[Any], depth: int = 0) -> _Wait:
     """Classify what ``task`` is waiting for (see `_Wait`)."""
     if task.done() or task is asyncio.current_task():
@@ -371,6 +398,8 @@ def _wait_of(task: asyncio.Future[Any], depth: int = 0) -> _Wait:
     waiter = getattr(task, "_fut_waiter", None)
     if waiter is None or waiter.done():
         return _Wait.RUNNABLE
+    if task in _SQL_WAITS:
+        return _Wait.THREAD
     if depth < 8:
         if isinstance(waiter, asyncio.Task):
             return _wait_of(waiter, depth + 1)
@@ -574,9 +603,9 @@ class FakeDiscord:
 
         A handler parked in ``view.wait()``, ``bot.wait_for()``, an asyncio event, queue
         or sleep counts as settled: the next click resumes it. One waiting for another
-        thread (``asyncio.to_thread``, an executor) counts as running. One suspended
-        somewhere opaque (aiosqlite hides its futures behind ``__await__``) must also stay
-        unchanged for ``grace`` seconds. If ``timeout`` seconds pass first, that is
+        thread (``asyncio.to_thread``, an executor, an aiosqlite query: `_SQL_WAITS`)
+        counts as running. One suspended somewhere the harness cannot classify must also
+        stay unchanged for ``grace`` seconds. If ``timeout`` seconds pass first, that is
         recorded in `problems`.
         """
         deadline = time.monotonic() + timeout
@@ -606,7 +635,7 @@ class FakeDiscord:
             # spinning on sleep(0) would take it back every few microseconds and can
             # slow a picture's rendering tenfold on a loaded machine.
             if worst is _Wait.THREAD:
-                await asyncio.sleep(0.002)
+                await asyncio.sleep(0.001)
             elif worst is _Wait.RUNNABLE or quiet < rounds:
                 await asyncio.sleep(0)
             else:
@@ -1281,6 +1310,10 @@ class FakeDiscord:
         self.patch.setattr(AsyncWebhookAdapter, "request", webhook_request)
         self.patch.setattr(HTTPClient, "get_from_cdn", get_from_cdn)
         self.patch.setattr(aiohttp.ClientSession, "_request", no_network)
+        for name in ("_execute", "_connect"):  # see _SQL_WAITS
+            method = getattr(aiosqlite.core.Connection, name, None)
+            if method is not None:
+                self.patch.setattr(aiosqlite.core.Connection, name, _counted_sql(method))
 
     async def _request(
         self,

@@ -149,7 +149,8 @@ def list_text(
             head += t("listing.turn", language, turn=turn)
             waits = [
                 f"{tr(a.label, language)} "
-                + (" ".join(f"<@{u}>" for u in a.user_ids) or t("listing.empty_seat", language))
+                # a started game's seat held by nobody is flown by a computer player
+                + (" ".join(f"<@{u}>" for u in a.user_ids) or t("listing.computer_seat", language))
                 + f": {tr(a.what, language)}"
                 for a in line.awaited
             ]

@@ -9,9 +9,10 @@ server allows it and the player did not ask for auto-pass) and publishes what
 happened, with the reason. A seat that misses too many deadlines in a row is
 abandoned: it is offered in the thread to a substitute (``bot.seats``), and once the
 server's ``substitute_hours`` have passed with nobody taking it, ``abandon_action``
-applies (a computer player flies it, or its side forfeits). That time is checked at
+applies (a computer player flies it, or its side forfeits). A timer per game waits
+for that moment (:meth:`DeadlineOps.watch_abandoned`); the time is also checked at
 every later deadline of the game and at start-up (:meth:`DeadlineOps.sweep`), which
-also lets computer players make any move a crash left them owing.
+re-arms the timers and lets computer players make any move a crash left them owing.
 """
 
 from __future__ import annotations
@@ -66,6 +67,10 @@ class DeadlineOps:
         bot.service.seat_listeners.append(self.seat_changed)
         self.swept: asyncio.Task[None] | None = None
         """The start-up sweep (:meth:`sweep`), running in the background."""
+        self.clock: Clock = self.scheduler.clock
+        self._abandon_timers: dict[int, tuple[datetime, asyncio.Task[None]]] = {}
+        """Per game: when its next abandoned seat's time for a substitute runs out,
+        and the task waiting for it (:meth:`watch_abandoned`)."""
 
     async def start(self) -> int:
         """Load every live deadline; overdue ones fire once, right away. Abandoned
@@ -76,10 +81,13 @@ class DeadlineOps:
 
     async def stop(self) -> None:
         task, self.swept = self.swept, None
-        if task is not None and not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        timers = [task for _, task in self._abandon_timers.values()]
+        self._abandon_timers.clear()
+        for running in [task, *timers]:
+            if running is not None and not running.done():
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
         await self.scheduler.stop()
 
     async def sweep(self) -> None:
@@ -95,6 +103,7 @@ class DeadlineOps:
                 settings = own.settings if own is not None else {}
                 if settings.get("abandoned"):
                     await self.expire_abandoned(record.id)
+                    await self.watch_abandoned(record.id)
                 if settings.get("computer_seats"):
                     outcome = await self.bot.service.resume(record.id)
                     if outcome is not None:
@@ -210,6 +219,7 @@ class DeadlineOps:
 
         await self._say(game, text, view=take_seat_view(game.id, d.seat, public))
         await self.expire_abandoned(game.id)  # substitute_hours may be 0
+        await self.watch_abandoned(game.id)
 
     async def expire_abandoned(self, game_id: int) -> None:
         """Apply ``abandon_action`` to the game's abandoned seats whose time is up."""
@@ -219,6 +229,48 @@ class DeadlineOps:
 
             for outcome in outcomes:
                 await publish(self.bot, outcome)
+
+    async def next_abandon_expiry(self, game_id: int) -> datetime | None:
+        """When the game's next abandoned seat runs out of time for a substitute, or
+        None if no seat waits for one."""
+        policy = await self.terms.settings(game_id)
+        if not isinstance(policy, DeadlinePolicy):
+            return None
+        own = await self.bot.service.storage.get_game_settings(game_id)
+        abandoned: dict[str, dict[str, Any]] = (own.settings if own else {}).get("abandoned", {})
+        if not abandoned:
+            return None
+        limit = timedelta(hours=policy.substitute_hours)
+        return min(datetime.fromisoformat(i["at"]) + limit for i in abandoned.values())
+
+    async def watch_abandoned(self, game_id: int) -> None:
+        """Arm the game's timer for its next abandoned seat's expiry (if it is still to
+        come and not already armed for that moment), so ``abandon_action`` applies on
+        time, not only at the game's next deadline."""
+        when = await self.next_abandon_expiry(game_id)
+        armed = self._abandon_timers.get(game_id)
+        if armed is not None and not armed[1].done():
+            if when is not None and armed[0] == when:
+                return
+            armed[1].cancel()
+        self._abandon_timers.pop(game_id, None)
+        if when is None or when <= self.clock.now():
+            return
+        task = asyncio.create_task(self._expire_at(game_id, when), name=f"abandon-{game_id}")
+        self._abandon_timers[game_id] = (when, task)
+
+    async def _expire_at(self, game_id: int, when: datetime) -> None:
+        while (left := (when - self.clock.now()).total_seconds()) > 0:
+            # re-read the clock at least every 5 minutes (suspended machines, jumps)
+            await self.clock.sleep(min(left, 300.0))
+        armed = self._abandon_timers.get(game_id)
+        if armed is not None and armed[1] is asyncio.current_task():
+            del self._abandon_timers[game_id]
+        try:
+            await self.expire_abandoned(game_id)
+            await self.watch_abandoned(game_id)  # another seat may be waiting still
+        except Exception:
+            log.exception("game %s: applying an abandoned seat's action failed", game_id)
 
     async def _say(
         self, game: LoadedGame, text: str, *, view: discord.ui.View | None = None

@@ -41,7 +41,7 @@ from engine.dif.state import GameState
 from engine.dif.view import DifView
 from strings import Term, has, t, tr
 
-__all__ = ["GameService", "LoadedGame", "Outcome", "Prompt", "describe_action"]
+__all__ = ["GameService", "LoadedGame", "Outcome", "Prompt", "describe_action", "player_name"]
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +106,12 @@ def _next_seat(taken: set[str], side: Side) -> str:
     while f"{SEAT_PREFIX[side]}{n}" in taken:
         n += 1
     return f"{SEAT_PREFIX[side]}{n}"
+
+
+def player_name(seat: SeatRecord) -> str:
+    """Who flies a seat, for texts: the member's name, or "a computer player" (a
+    :class:`Term`) for a seat held by nobody once the game has started."""
+    return seat.display_name if seat.user_id is not None else Term("seats.a_computer")
 
 
 def element_of(seat: SeatRecord) -> ElementSetup:
@@ -738,7 +744,7 @@ class GameService:
         elif game.record.status is GameStatus.ACTIVE:
             lines.append(t("lobby.under_way", language))
         elif game.record.result:
-            lines.append(t("lobby.finished", language, verdict=game.record.result["verdict"]))
+            lines.append(t("lobby.finished", language, verdict=self.verdict_text(game, language)))
         elif game.record.status is GameStatus.ABORTED:
             lines.append(t("lobby.aborted", language))
         return "\n".join(lines)[:2000]
@@ -788,7 +794,7 @@ class GameService:
         ac = self.engine.aircraft[e.aircraft]
         text = f"{ac.name} {t('lobby.with_wingman' if e.wingman else 'lobby.without_wingman', language)}"
         if e.pilot:
-            skills = ", ".join(f"{k.value} ({k.label}) +1" for k in e.pilot)
+            skills = ", ".join(f"{k.value} ({tr(k.label, language)}) +1" for k in e.pilot)
             text += t("lobby.pilot", language, skills=skills)
         pts = balance.element_points(ac, wingman=e.wingman, pilot_skills=len(e.pilot))
         if pts is None:
@@ -1211,7 +1217,7 @@ class GameService:
         result = game.record.result
         if game.record.status is not GameStatus.ACTIVE:
             if result:
-                text += t("status.result", language, verdict=result["verdict"])
+                text += t("status.result", language, verdict=self.verdict_text(game, language))
             elif game.record.status is GameStatus.ABORTED:
                 text += t("status.aborted", language)
             return text
@@ -1299,6 +1305,28 @@ class GameService:
     @staticmethod
     def _verdict(key: str, loser: Side, rs: Ruleset) -> Term:
         return Term(key, winner=side_term(loser.other, rs), loser=side_term(loser, rs))
+
+    def verdict_text(self, game: LoadedGame, language: str = "en") -> str:
+        """The game's recorded verdict in ``language``.
+
+        The result stores the verdict's English text (the canonical record, compared by
+        ``/game verify``); it is matched here with the verdicts the rules give for the
+        final state, or a resignation or forfeit would, to put it in another language.
+        A verdict matching none of them is shown as stored."""
+        stored = str((game.record.result or {}).get("verdict", ""))
+        rs = Ruleset(game.record.ruleset)
+        candidates: list[str] = [
+            self._verdict(key, side, rs)
+            for key in ("end.resigned", "end.forfeits")
+            for side in (Side.ALLIED, Side.AXIS)
+        ]
+        state = game.state
+        if state is not None and state.result is not None:
+            ended = self.engine.view(state, None).result
+            if ended is not None:
+                candidates.append(ended.verdict)
+        found = next((c for c in candidates if c == stored), stored)
+        return tr(found, language)
 
     async def concede(self, game: LoadedGame, side: Side, verdict: str, line: str) -> Outcome:
         """End the game as a loss of ``side`` (a resignation, a forfeit), with the VP

@@ -26,6 +26,7 @@ from bot.service import (
     Outcome,
     describe_action,
     plane_name,
+    player_name,
     seat_side,
     side_term,
 )
@@ -805,7 +806,7 @@ def order_view(
     if state is None or not any(p.kind == "order" for p in service.engine.pending(state)):
         return None
     _, seats = service.engine.order_choice(state)
-    names = {s.seat: s.display_name for s in game.seats}
+    names = {s.seat: tr(player_name(s), language) for s in game.seats}
     options = [
         discord.SelectOption(
             label=service.element_label(state, seat)[:100],

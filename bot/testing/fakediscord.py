@@ -109,9 +109,11 @@ _THREAD_BOUND = (f"{os.sep}aiosqlite{os.sep}", os.path.join("asyncio", "threads.
 _PARKING = (
     *(_ASYNCIO + name for name in ("tasks.py", "locks.py", "queues.py", "timeouts.py")),
     *(_DISCORD + name for name in (os.path.join("ui", "view.py"), os.path.join("ui", "modal.py"))),
+    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "clock.py"),
 )
 """Code whose awaits wait for the user or the clock: sleep, wait_for, events, queues,
-``View.wait``. A task suspended there is parked until the next interaction."""
+``View.wait``, a :class:`bot.clock.FakeClock` sleep. A task suspended there is parked
+until the next interaction or clock move."""
 
 _LIBRARY_PATHS = (
     _DISCORD,

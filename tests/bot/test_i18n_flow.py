@@ -158,3 +158,8 @@ async def test_a_french_table_gets_moves_seats_deadlines_and_verification_in_fre
     record = (await bot.service.load(game_id)).record
     assert record.result is not None
     assert record.result["verdict"] == "Allied victory: the Japanese side resigned"
+    # ... and is shown in French: in the lobby message and in /game status.
+    lobby = record.lobby_message_id
+    assert lobby is not None and f"Terminé : {resigned}." in fake.messages[lobby]["content"]
+    status = answer(fake, await fake.slash(alice, "game status", channel_id=thread))
+    assert resigned in status

@@ -262,6 +262,36 @@ async def test_an_abandoned_seat_is_offered_then_flown_by_the_computer(
     assert computer_lines(fake, thread)
 
 
+async def test_an_abandoned_seat_forfeits_on_time_without_waiting_for_a_deadline(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """``substitute_hours`` has its own timer: the forfeit comes when the time for a
+    substitute runs out, not at the game's next deadline."""
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    clock = FakeClock(START)
+    bot = make_bot(tmp_path / "g.sqlite3", clock)
+    await fake.start(bot)
+    await allow_computers(bot, fake, abandon_after=2, abandon_action="forfeit", substitute_hours=2)
+    game_id, thread = await open_duel(fake, bot, alice, bob, response_hours=1.0, turn_hours=24.0)
+    await abandon_x1(fake, bot, clock, alice, game_id, thread)
+    abandoned_at = clock.now()
+    assert bot.deadlines is not None
+    next_deadline = bot.deadlines.deadline_of(game_id)
+    assert next_deadline is not None and next_deadline.expires_at > abandoned_at + timedelta(
+        hours=3
+    )
+
+    clock.advance(timedelta(hours=1.9))  # not yet
+    await fake.settle()
+    assert (await bot.service.load(game_id)).record.status is GameStatus.ACTIVE
+    clock.advance(timedelta(hours=0.2))  # 2.1 hours after: the timer alone fires
+    await fake.settle()
+    record = (await bot.service.load(game_id)).record
+    assert record.status is GameStatus.FINISHED and record.result is not None
+    assert "Nobody took the abandoned seat X1 within 2 hours" in said(fake, thread)
+    assert clock.now() < next_deadline.expires_at
+
+
 async def test_a_substitute_takes_an_abandoned_seat(fake: FakeDiscord, tmp_path: Path) -> None:
     alice, bob, carol = (fake.add_member(n) for n in ("alice", "bob", "carol"))
     clock = FakeClock(START)

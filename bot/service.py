@@ -1004,6 +1004,28 @@ class GameService:
             events.extend(more)
         return game, events
 
+    async def update_orders(
+        self, game_id: int, seat: str, order: Order | None, *, cancel: bool = False
+    ) -> list[str]:
+        """Add (or with ``cancel`` remove) one of ``seat``'s standing orders; returns
+        the seat's orders. Under the game's lock, like every other write of the game's
+        settings (offers, abandoned seats, expired orders), so none is lost."""
+        async with self.locks(game_id):
+            settings = await self.game_settings(game_id)
+            all_orders: dict[str, list[str]] = dict(settings.get("orders", {}))
+            current = list(all_orders.get(seat, []))
+            if order is None:
+                return current
+            if cancel:
+                if order.value not in current:
+                    raise Refusal("people.no_such_order", seat=seat)
+                current.remove(order.value)
+            elif order.value not in current:
+                current.append(order.value)
+            all_orders[seat] = current
+            await self.storage.put_game_settings(game_id, {**settings, "orders": all_orders})
+            return current
+
     async def _expire_orders(self, game: LoadedGame, state: GameState) -> None:
         """Drop standing orders that ran out (``pass-responses`` at the seat's turn)."""
         settings = await self.game_settings(game.id)

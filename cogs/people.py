@@ -107,19 +107,9 @@ async def orders(
     if seat is not None and seat.strip().upper() not in mine:
         raise Refusal("people.others_seat")
     seat = seat.strip().upper() if seat else mine[0]
-    settings = await service.game_settings(game.id)
-    all_orders: dict[str, list[str]] = dict(settings.get("orders", {}))
-    current = list(all_orders.get(seat, []))
-    if order is not None:
-        o = Order(order)
-        if cancel:
-            if o.value not in current:
-                raise Refusal("people.no_such_order", seat=seat)
-            current.remove(o.value)
-        elif o.value not in current:
-            current.append(o.value)
-        all_orders[seat] = current
-        await service.storage.put_game_settings(game.id, {**settings, "orders": all_orders})
+    current = await service.update_orders(
+        game.id, seat, Order(order) if order is not None else None, cancel=cancel
+    )
     language = await language_of(interaction)
     shown = "\n".join(f"• {tr(Order(o).label, language)} (`{o}`)" for o in current)
     shown = shown or "• " + t("people.no_orders", language)

@@ -654,11 +654,13 @@ def after_action_report(
     title: str,
     result: Mapping[str, Any] | None,
     players: Mapping[str, str],
+    verdict: str | None = None,
 ) -> ReportView:
     """The report of a game: result, VP, every aircraft's fate, decisive exchanges.
 
     Its words are :class:`Term` texts (English as ``str``: the picture draws them so;
-    :func:`report_text` puts them in a language); the verdict is the stored result's."""
+    :func:`report_text` puts them in a language); the verdict is the stored result's,
+    or ``verdict`` (the same, as a Term: ``GameService.verdict_term``)."""
     final = history.final
     view = engine.view(final, None)
     rs = view.ruleset
@@ -727,7 +729,7 @@ def after_action_report(
     return ReportView(
         title=title,
         ruleset=rs,
-        verdict=str(res.get("verdict") or "") or Term("report.no_result"),
+        verdict=verdict or str(res.get("verdict") or "") or Term("report.no_result"),
         winner=Side(winner) if winner else None,
         vp={s: int(vp_raw.get(s.value, 0)) for s in Side},
         turns=final.turn,
@@ -894,12 +896,15 @@ class Archive:
     async def report(self, game: LoadedGame) -> ReportView:
         self._require_over(game, "report")
         history = await self.history(game)
+        from bot.service import player_name  # (bot.service imports this module lazily)
+
         return after_action_report(
             self.service.engine,
             history,
             title=Term("report.title", id=game.id),
             result=game.record.result,
-            players={s.seat: s.display_name for s in game.seats},
+            players={s.seat: player_name(s) for s in game.seats},
+            verdict=self.service.verdict_term(game) if game.record.result else None,
         )
 
     async def replay_gif(self, game: LoadedGame, language: str = "en") -> bytes:
@@ -913,7 +918,8 @@ class Archive:
         from rendering.replay import render_replay
 
         def work() -> bytes:
-            return render_replay(replay_frames(self.service.engine, history, language))
+            frames = replay_frames(self.service.engine, history, language)
+            return render_replay(frames, language=language)
 
         gif = await asyncio.to_thread(work)
         self._gifs[key] = gif

@@ -66,8 +66,8 @@ class GameCog(commands.Cog):
             from rendering import render_table
 
             view = service.view(game, None)
-            png = await asyncio.to_thread(render_table, view)
             language = await language_of(interaction)
+            png = await asyncio.to_thread(render_table, view, language=language)
             text = service.status_text(game, view, language)
             text += await people.deadline_lines(service, game, language)
             await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="sky.png"))

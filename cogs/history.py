@@ -110,7 +110,7 @@ async def post_after_action(
         report = await history.report(game)
         from rendering.report import render_report
 
-        png = await asyncio.to_thread(render_report, report)
+        png = await asyncio.to_thread(render_report, report, language=public)
         files.append(_file(png, "report.png"))
         text = report_text(report, limit=1500, language=public) + "\n"
     except Exception:

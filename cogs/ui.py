@@ -869,7 +869,7 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
     if outcome.image and game.state is not None:
         from rendering import render_table
 
-        png = await asyncio.to_thread(render_table, service.view(game, None))
+        png = await asyncio.to_thread(render_table, service.view(game, None), language=public)
         files.append(discord.File(io.BytesIO(png), filename="sky.png"))
     chunks = [text[i : i + 1900] for i in range(0, len(text), 1900)]
     for i, chunk in enumerate(chunks):

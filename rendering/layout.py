@@ -24,6 +24,11 @@ Colour is never the only signal: each side also has a marker glyph (● Allied,
 ◆ Axis), its name on every card and its own column; plane states are written out
 (DAMAGED, DESTROYED, EVADED, PROMOTED).
 
+Every text comes from the strings catalogue (``picture.sky.*`` in
+``strings/<lang>/picture.yaml``) in the ``language`` asked for, and the engine's
+labels (steps, prompts, sides, altitudes, positions, verdicts) are put in it with
+:func:`strings.tr`; aircraft names, card names and seat ids stay as printed.
+
 Everything is computed from the view alone, with no randomness, so the same view
 always gives the same layout.
 """
@@ -51,6 +56,7 @@ from rendering.shapes import (
     text_width,
     wrap_text,
 )
+from strings import t, tr
 
 __all__ = [
     "MIN_TEXT_SIZE",
@@ -137,8 +143,9 @@ class _Engaged:
 class _Index:
     """Look-ups over a view: seats and plane refs to elements, engagements per seat."""
 
-    def __init__(self, view: DifView) -> None:
+    def __init__(self, view: DifView, language: str = "en") -> None:
         self.view = view
+        self.language = language
         rank = {seat: i for i, seat in enumerate(view.order)}
         # The view's seat order, then seat name for any seat missing from ``order``.
         self.elements = tuple(
@@ -169,14 +176,18 @@ class _Index:
             return key
         wingman = element.wingman
         if wingman is not None and key == wingman.ref:
-            return f"{wingman.aircraft} wingman ({element.seat})"
+            return t(
+                "dif.plane.wingman", self.language, aircraft=wingman.aircraft, seat=element.seat
+            )
         for plane in element.lost:
             if key == plane.ref:
-                return f"{plane.aircraft} ({element.seat}, shot down)"
-        return element.label
+                return t(
+                    "dif.plane.shot_down", self.language, aircraft=plane.aircraft, seat=element.seat
+                )
+        return tr(element.label, self.language)
 
     def side_label(self, side: Side) -> str:
-        return side.label(self.view.ruleset)
+        return tr(side.label(self.view.ruleset), self.language)
 
 
 def _lost(element: ElementView) -> list[PlaneView]:
@@ -196,44 +207,56 @@ def _greyed(element: ElementView) -> bool:
     )
 
 
-def _position_note(engaged: _Engaged, who: str) -> str:
-    notes = {
-        Position.TAILING: f"▶ Tailing {who}",
-        Position.ADVANTAGED: f"▶ Advantaged on {who}",
-        Position.NEUTRAL: f"Neutral with {who}",
-        Position.DISADVANTAGED: f"◀ Disadvantaged by {who}",
-        Position.TAILED: f"◀ Tailed by {who}",
-    }
-    return notes[engaged.position]
+_NOTE_MARK: dict[Position, str] = {
+    Position.TAILING: "▶ ",
+    Position.ADVANTAGED: "▶ ",
+    Position.NEUTRAL: "",
+    Position.DISADVANTAGED: "◀ ",
+    Position.TAILED: "◀ ",
+}
+"""The arrow before a position note: towards the partner if this leader holds the
+advantage, from it if the partner does."""
 
 
-def _fit_note(engaged: _Engaged, max_width: int) -> tuple[str, int]:
+def _position_note(engaged: _Engaged, who: str, language: str) -> str:
+    """``▶ Tailing Ki-43 (J1)``: this leader's position on its partner, in words."""
+    key = f"picture.sky.note.{engaged.position.name.lower()}"
+    return _NOTE_MARK[engaged.position] + t(key, language, who=who)
+
+
+def _fit_note(engaged: _Engaged, max_width: int, language: str) -> tuple[str, int]:
     """The position note, naming the partner by label, else by aircraft, else by seat."""
     partner = engaged.partner
-    names = [partner.label]
+    names = [tr(partner.label, language)]
     if partner.leader is not None:
         names.append(partner.leader.aircraft)
     names.append(partner.seat)
     for who in names:
-        note = _position_note(engaged, who)
+        note = _position_note(engaged, who, language)
         for size in (24, MIN_TEXT_SIZE):
             if text_width(note, Face.REGULAR, size) <= max_width:
                 return note, size
-    return fit_text(_position_note(engaged, names[-1]), Face.REGULAR, 24, max_width)
+    return fit_text(_position_note(engaged, names[-1], language), Face.REGULAR, 24, max_width)
 
 
-def _hits(plane: PlaneView) -> str:
-    return f"{plane.hits}/{plane.capacity} hits"
+def _hits(plane: PlaneView, language: str) -> str:
+    return t("picture.sky.hits", language, hits=plane.hits, capacity=plane.capacity)
 
 
-def _badges(plane: PlaneView) -> list[tuple[str, RGB, RGB]]:
+def _badges(plane: PlaneView, language: str) -> list[tuple[str, RGB, RGB]]:
     """Badges under a plane's row: (text, fill, text colour). The status goes on the row."""
     badges: list[tuple[str, RGB, RGB]] = []
     if plane.damaged and plane.status is PlaneStatus.FLYING:
-        badges.append(("DAMAGED", _DAMAGED, _INK))
+        badges.append((t("picture.sky.damaged", language), _DAMAGED, _INK))
     if plane.promoted:
-        badges.append(("★ PROMOTED", _PROMOTED, _WHITE))
+        badges.append(("★ " + t("picture.sky.promoted", language), _PROMOTED, _WHITE))
     return badges
+
+
+def _plural(key: str, language: str, n: int) -> str:
+    """``key.one`` or ``key.other`` for ``n`` (French uses the singular for 0 and 1)."""
+    one = n <= 1 if language == "fr" else n == 1
+    return t(f"{key}.{'one' if one else 'other'}", language, n=n)
 
 
 # --- the builder ------------------------------------------------------------------
@@ -248,9 +271,10 @@ class _Card:
 
 
 class _Builder:
-    def __init__(self, view: DifView) -> None:
+    def __init__(self, view: DifView, language: str = "en") -> None:
         self.view = view
-        self.index = _Index(view)
+        self.language = language
+        self.index = _Index(view, language)
         self.items: list[Item] = []
         self.regions: dict[str, Rect] = {}
         self.cards: dict[str, _Card] = {}
@@ -302,14 +326,14 @@ class _Builder:
         return Layout(WIDTH, height, _PAGE, tuple(self.items), dict(self.regions))
 
     def header(self) -> None:
-        view, index = self.view, self.index
+        view, index, lang = self.view, self.index, self.language
         lines: list[list[tuple[str, Face, int, RGB]]] = []
         left = WIDTH - 2 * _MARGIN
 
         if view.active is not None and view.result is None:
             lines.append(
                 [
-                    ("To move: ", Face.REGULAR, 26, _HEADER_SUB),
+                    (t("picture.sky.to_move", lang) + " ", Face.REGULAR, 26, _HEADER_SUB),
                     (index.label(view.active), Face.BOLD, 26, _WHITE),
                 ]
             )
@@ -319,10 +343,11 @@ class _Builder:
         if waiting and view.result is None:
             names = ", ".join(index.label(p.seat) for p in waiting)
             prompts = {p.prompt for p in waiting}
-            tail = f" — {waiting[0].prompt}" if len(prompts) == 1 and waiting[0].prompt else ""
+            prompt = waiting[0].prompt
+            tail = " — " + tr(prompt, lang) if len(prompts) == 1 and prompt else ""
             lines.append(
                 [
-                    ("Waiting on: ", Face.REGULAR, 26, _HEADER_SUB),
+                    (t("picture.sky.waiting_on", lang) + " ", Face.REGULAR, 26, _HEADER_SUB),
                     (names + tail, Face.BOLD, 26, _WHITE),
                 ]
             )
@@ -332,21 +357,27 @@ class _Builder:
         self.box(Rect(0, top, WIDTH, top + height), _HEADER_BG)
         y = top + 16 + 24
         if view.turn < 1:
-            turn = "Setup · " + (f"{view.max_turns} turns" if view.max_turns else "to the death")
+            if view.max_turns:
+                turn = _plural("picture.sky.setup.turns", lang, view.max_turns)
+            else:
+                turn = t("picture.sky.setup.death", lang)
         elif view.max_turns is None:
-            turn = f"Turn {view.turn} · to the death"
+            turn = t("picture.sky.turn.death", lang, turn=view.turn)
         else:  # a game decided after its last turn stays "6 of 6"
-            turn = f"Turn {min(view.turn, view.max_turns)} of {view.max_turns}"
-        self.text(_MARGIN, y, turn, Face.BOLD, 36, _WHITE)
+            turn_no = min(view.turn, view.max_turns)
+            turn = t("picture.sky.turn.of", lang, turn=turn_no, max=view.max_turns)
+        # The turn keeps at least half the line; the step gets the rest.
+        turn, turn_size = fit_text(turn, Face.BOLD, 36, left // 2)
+        self.text(_MARGIN, y, turn, Face.BOLD, turn_size, _WHITE)
         step_text, step_size = fit_text(
-            view.step, Face.BOLD, 28, left - text_width(turn, Face.BOLD, 36) - 24
+            tr(view.step, lang), Face.BOLD, 28, left - text_width(turn, Face.BOLD, turn_size) - 24
         )
         self.text(WIDTH - _MARGIN, y, step_text, Face.BOLD, step_size, _GOLD_LIGHT, "rm")
         y += 24 + 20
         for segments in lines:
             self.segments(_MARGIN, y, segments, left)
             y += 40
-        deck = f"Deck {view.deck_count} · Discard {view.discard_count}"
+        deck = t("picture.sky.deck", lang, deck=view.deck_count, discard=view.discard_count)
         self.text(_MARGIN, y, deck, Face.REGULAR, 24, _HEADER_SUB)
         if view.result is None:  # else the result banner shows the final VP
             self.vp_line(WIDTH - _MARGIN, y, view.vp, 24)
@@ -370,7 +401,9 @@ class _Builder:
 
     def vp_line(self, right: int, y: int, vp: Mapping[Side, int], size: int) -> None:
         """``VP ● Allies 3 ◆ Axis 0``, right-aligned at ``right``, markers in side tints."""
-        parts: list[tuple[str, Face, RGB]] = [("VP", Face.REGULAR, _HEADER_SUB)]
+        parts: list[tuple[str, Face, RGB]] = [
+            (t("picture.sky.vp", self.language), Face.REGULAR, _HEADER_SUB)
+        ]
         for side in _SIDES:
             parts.append((f"  {_MARKER[side]} ", Face.BOLD, _SIDE_ON_DARK[side]))
             parts.append((f"{self.index.side_label(side)} {vp.get(side, 0)}", Face.BOLD, _WHITE))
@@ -386,10 +419,11 @@ class _Builder:
         top = self.y
         rect = Rect(0, top, WIDTH, top + 124)
         self.box(rect, fill)
-        self.text(_MARGIN, top + 26, "GAME OVER", Face.BOLD, 24, _WHITE)
-        verdict, size = fit_text(result.verdict, Face.BOLD, 36, WIDTH - 2 * _MARGIN)
+        lang = self.language
+        self.text(_MARGIN, top + 26, t("picture.sky.game_over", lang), Face.BOLD, 24, _WHITE)
+        verdict, size = fit_text(tr(result.verdict, lang), Face.BOLD, 36, WIDTH - 2 * _MARGIN)
         self.text(_MARGIN, top + 64, verdict, Face.BOLD, size, _WHITE)
-        parts = [("Final VP: ", Face.REGULAR)]
+        parts = [(t("picture.sky.final_vp", lang) + " ", Face.REGULAR)]
         parts += [
             (
                 f"{_MARKER[side]} {self.index.side_label(side)} {result.vp.get(side, 0)}   ",
@@ -407,14 +441,16 @@ class _Builder:
     def exchange_panel(self) -> None:
         exchange = self.view.exchange
         assert exchange is not None
-        index = self.index
+        index, lang = self.index, self.language
         inner = WIDTH - 2 * _MARGIN - 2 * _PAD
+        label = t("picture.sky.attack", lang)
+        label_w = text_width(label + " ", Face.BOLD, 26)
         attack = f"{index.label(exchange.attacker)} → {index.label(exchange.target)}"
-        attack_lines = wrap_text(
-            attack, Face.BOLD, 26, inner - text_width("Attack: ", Face.BOLD, 26)
-        )
-        card_lines = wrap_text(" ▸ ".join(exchange.cards), Face.REGULAR, 24, inner)
-        waiting = f"Waiting on {index.label(exchange.waiting_on)} to respond or pass"
+        attack_lines = wrap_text(attack, Face.BOLD, 26, inner - label_w)
+        cards = " ▸ ".join(tr(card, lang) for card in exchange.cards)
+        card_lines = wrap_text(cards, Face.REGULAR, 24, inner)
+        who = index.label(exchange.waiting_on)
+        waiting = t("picture.sky.exchange_waiting", lang, who=who)
         waiting_text, waiting_size = fit_text(waiting, Face.BOLD, 24, inner)
         top = self.y + 12
         height = 12 + 36 * len(attack_lines) + 34 * len(card_lines) + 36 + 10
@@ -422,8 +458,7 @@ class _Builder:
         self.box(rect, _EXCHANGE_BG, _GOLD, 3, 10)
         x = _MARGIN + _PAD
         y = top + 12 + 18
-        self.text(x, y, "Attack:", Face.BOLD, 26, (146, 64, 14))
-        label_w = text_width("Attack: ", Face.BOLD, 26)
+        self.text(x, y, label, Face.BOLD, 26, (146, 64, 14))
         for line in attack_lines:
             self.text(x + label_w, y, line, Face.BOLD, 26, _INK)
             y += 36
@@ -436,7 +471,7 @@ class _Builder:
         self.y = rect.y1
 
     def sky(self) -> None:
-        index = self.index
+        index, lang = self.index, self.language
         self.y += 10
         # Column headings: which side is where, in words and marker, not only colour.
         y = self.y + 18
@@ -449,16 +484,17 @@ class _Builder:
             members = [e for e in flying if e.altitude is altitude]
             self.band(
                 f"band:{altitude.code}",
-                altitude.label.upper(),
+                tr(altitude.label, lang).upper(),
                 members,
                 _BAND_BG[altitude] if members else _EMPTY_BAND_BG,
             )
         hidden = [e for e in flying if e.altitude is None]
         if hidden:
-            self.band("band:hidden", "ALTITUDE NOT YET REVEALED", hidden, _EMPTY_BAND_BG)
+            title = t("picture.sky.hidden", lang)
+            self.band("band:hidden", title, hidden, _EMPTY_BAND_BG)
         out = [e for e in index.elements if not e.in_fight]
         if out:
-            self.band("band:out", "OUT OF THE FIGHT", out, _EMPTY_BAND_BG)
+            self.band("band:out", t("picture.sky.out", lang), out, _EMPTY_BAND_BG)
 
     def band(self, name: str, title: str, members: list[ElementView], fill: RGB) -> None:
         top = self.y
@@ -467,7 +503,8 @@ class _Builder:
             self.box(rect, fill)
             self.text(_MARGIN, top + 20, title, Face.BOLD, 24, _MUTED)
             width = text_width(title, Face.BOLD, 24)
-            self.text(_MARGIN + width + 12, top + 20, "· empty", Face.REGULAR, 24, _GREY)
+            empty = "· " + t("picture.sky.empty", self.language)
+            self.text(_MARGIN + width + 12, top + 20, empty, Face.REGULAR, 24, _GREY)
             self.box(Rect(0, rect.y1 - 1, WIDTH, rect.y1), (203, 213, 225))
             self.regions[name] = rect
             self.y = rect.y1
@@ -525,9 +562,9 @@ class _Builder:
         if view.result is not None:
             return None
         if element.seat == view.active:
-            return "▶ TO MOVE"
+            return "▶ " + t("picture.sky.tag.to_move", self.language)
         if any(p.seat == element.seat for p in view.pending):
-            return "WAITING ON PLAYER"
+            return t("picture.sky.tag.waiting", self.language)
         return None
 
     def notes(self, element: ElementView) -> list[str]:
@@ -535,30 +572,34 @@ class _Builder:
         Throttle counters and the leader's pilot skills (both public)."""
         if not element.in_fight:
             return []
+        lang = self.language
         out = []
         if element.altitude is None:
-            out.append(
-                "✓ Altitude picked, secret" if element.altitude_chosen else "Picking an altitude"
-            )
+            if element.altitude_chosen:
+                out.append("✓ " + t("picture.sky.picked", lang))
+            else:
+                out.append(t("picture.sky.picking", lang))
         if element.counters:
-            out.append(f"Full Throttle counters: {element.counters}")
+            out.append(t("picture.sky.counters", lang, n=element.counters))
         if element.leader is not None and element.leader.pilot:
-            out.append("Pilot: " + ", ".join(element.leader.pilot))
+            skills = ", ".join(element.leader.pilot)
+            out.append(t("picture.sky.pilot", lang, skills=skills))
         return out
 
     def card_height(self, element: ElementView) -> int:
         height = _STRIP_H + 6 + _NAME_H
         if element.leader is not None:
-            height += _BADGE_H if _badges(element.leader) else 0
+            height += _BADGE_H if _badges(element.leader, self.language) else 0
         for plane in (element.wingman, *_lost(element)):
             if plane is not None:
-                height += 6 + _WING_H + (_BADGE_H if _badges(plane) else 0) + 4
+                height += 6 + _WING_H + (_BADGE_H if _badges(plane, self.language) else 0) + 4
         lines = len(self.index.engaged[element.seat]) + len(self.notes(element))
         height += _NOTE_H * lines
         height += _FOOT_H if self.status_tag(element) else 0
         return height + 10
 
     def card(self, element: ElementView, rect: Rect) -> None:
+        lang = self.language
         greyed = _greyed(element)
         side_colour = _OUT_STRIP if greyed else _SIDE[element.side]
         tag = self.status_tag(element)
@@ -573,7 +614,7 @@ class _Builder:
         self.box(Rect(strip.x0, strip.y1 - 10, strip.x1, strip.y1), side_colour)
         cy = strip.y0 + _STRIP_H // 2
         side_text = f"{_MARKER[element.side]} {self.index.side_label(element.side).upper()}"
-        cards = f"{element.hand_count} card" + ("" if element.hand_count == 1 else "s")
+        cards = _plural("picture.sky.cards", lang, element.hand_count)
         self.text(rect.x1 - _PAD, cy, cards, Face.REGULAR, 24, _WHITE, "rm")
         room = rect.width - 2 * _PAD - text_width(cards, Face.REGULAR, 24) - 12
         title, size = fit_text(f"{side_text} · {element.seat}", Face.BOLD, 24, room)
@@ -586,18 +627,19 @@ class _Builder:
         if leader is not None:
             self.plane_row(leader, x0, x1, y, _NAME_H, leader.aircraft, Face.CONDENSED, 32)
         else:
-            self.text(x0, leader_y, "No leader", Face.CONDENSED, 30, _GREY)
+            no_leader = t("picture.sky.no_leader", lang)
+            self.text(x0, leader_y, no_leader, Face.CONDENSED, 30, _GREY)
         y += _NAME_H
-        if leader is not None and _badges(leader):
+        if leader is not None and _badges(leader, lang):
             self.badge_row(leader, x0, y)
             y += _BADGE_H
         branch_top = y - 6
 
         wingman = element.wingman
         if wingman is not None:
-            name = "Wingman"
+            name = t("picture.sky.wingman", lang)
             if leader is None or wingman.aircraft != leader.aircraft:
-                name = f"Wingman · {wingman.aircraft}"
+                name = f"{name} · {wingman.aircraft}"
             wing = self.sub_row(wingman, name, rect, y, greyed)
             # The connector ties the wingman to its leader like a tree branch.
             mid = wing.y0 + _WING_H // 2
@@ -605,12 +647,13 @@ class _Builder:
             self.items.append(Line(branch, _CARD_BORDER, 3))
             y = wing.y1 + 4
         for plane in _lost(element):
-            name = "Lost leader"
+            name = t("picture.sky.lost_leader", lang)
             if leader is not None and plane.aircraft != leader.aircraft:
-                name = f"Lost leader · {plane.aircraft}"
+                name = f"{name} · {plane.aircraft}"
             y = self.sub_row(plane, name, rect, y, greyed).y1 + 4
 
-        notes = [_fit_note(engaged, x1 - x0) for engaged in self.index.engaged[element.seat]]
+        engaged = self.index.engaged[element.seat]
+        notes = [_fit_note(e, x1 - x0, lang) for e in engaged]
         notes += [fit_text(note, Face.REGULAR, 24, x1 - x0) for note in self.notes(element)]
         for note, size in notes:
             self.text(x0, y + _NOTE_H // 2, note, Face.REGULAR, size, _GREY if greyed else _INK)
@@ -619,13 +662,14 @@ class _Builder:
         if tag is not None:
             foot = Rect(rect.x0 + 2, rect.y1 - _FOOT_H - 2, rect.x1 - 2, rect.y1 - 2)
             self.box(foot, _GOLD_LIGHT, radius=8)
-            self.text(foot.center[0], foot.center[1], tag, Face.BOLD, 24, _INK, "mm")
+            tag, size = fit_text(tag, Face.BOLD, 24, foot.width - 2 * _PAD)
+            self.text(foot.center[0], foot.center[1], tag, Face.BOLD, size, _INK, "mm")
         self.cards[element.seat] = _Card(rect, leader_y)
 
     def sub_row(self, plane: PlaneView, name: str, card: Rect, top: int, greyed: bool) -> Rect:
         """A wingman or a lost leader: a small box indented under the leader's row."""
         y = top + 6
-        extra = _BADGE_H if _badges(plane) else 0
+        extra = _BADGE_H if _badges(plane, self.language) else 0
         box = Rect(card.x0 + _PAD + 26, y, card.x1 - _PAD, y + _WING_H + extra)
         self.box(box, _OUT_BG if greyed else _WING_BG, (203, 213, 225), 1, 8)
         self.plane_row(plane, box.x0 + 10, box.x1 - 10, y, _WING_H, name, Face.CONDENSED, 28)
@@ -646,16 +690,19 @@ class _Builder:
         size: int,
     ) -> None:
         """Name on the left; hits, or the DESTROYED / EVADED badge, on the right."""
+        lang = self.language
         cy = top + height // 2
         flying = plane.status is PlaneStatus.FLYING
         if flying:
-            right = _hits(plane)
+            right = _hits(plane, lang)
             right_w = text_width(right, Face.BOLD, 26)
             self.text(x1, cy, right, Face.BOLD, 26, _INK, "rm")
         elif plane.status is PlaneStatus.DESTROYED:
-            right_w = self.pill(x1, cy, "DESTROYED", _DESTROYED, _WHITE, right=True)
+            destroyed = t("picture.sky.destroyed", lang)
+            right_w = self.pill(x1, cy, destroyed, _DESTROYED, _WHITE, right=True)
         else:
-            right_w = self.pill(x1, cy, "EVADED", _OUT_BG, _MUTED, right=True)
+            evaded = t("picture.sky.evaded", lang)
+            right_w = self.pill(x1, cy, evaded, _OUT_BG, _MUTED, right=True)
         name, size = fit_text(name, face, size, x1 - x0 - right_w - 12)
         self.text(x0, cy, name, face, size, _INK if flying else _GREY)
         if not flying:
@@ -665,7 +712,7 @@ class _Builder:
         self.regions.setdefault(f"plane:{plane.ref}", Rect(x0, top, x1, top + height))
 
     def badge_row(self, plane: PlaneView, x: int, top: int) -> None:
-        for text, fill, ink in _badges(plane):
+        for text, fill, ink in _badges(plane, self.language):
             x += self.pill(x, top + _BADGE_H // 2, text, fill, ink) + 8
 
     # engagement arrows
@@ -675,7 +722,7 @@ class _Builder:
             start, end = self.cards.get(holder.seat), self.cards.get(other.seat)
             if start is None or end is None:
                 continue
-            label = engagement.position.label  # "Tailing" / "Advantaged"
+            label = tr(engagement.position.label, self.language)  # "Tailing" / "Advantaged"
             colour = _OUT_STRIP if _greyed(holder) else _SIDE[holder.side]
             name = f"arrow:{holder.seat}>{other.seat}"
             if start.leader_y == end.leader_y and start.rect.x0 != end.rect.x0:
@@ -702,8 +749,13 @@ class _Builder:
             (x0, y + body),
         )
         self.items.append(Polygon(points, colour, _INK, 2))
-        text, size = fit_text(label, Face.CONDENSED, 24, abs(neck - x0) - 8)
-        self.text((x0 + neck) // 2, y, text, Face.CONDENSED, size, _WHITE, "mm")
+        # The label sits in the body; a longer word (En poursuite) may run 12 px into
+        # the head, where the triangle is still taller than the text.
+        room, label_end = abs(neck - x0) - 8, neck
+        if text_width(label, Face.CONDENSED, MIN_TEXT_SIZE) > room:
+            room, label_end = room + 12, neck + sign * 12
+        text, size = fit_text(label, Face.CONDENSED, 24, room)
+        self.text((x0 + label_end) // 2, y, text, Face.CONDENSED, size, _WHITE, "mm")
         self.regions[name] = Rect(min(x0, x1), y - head, max(x0, x1), y + head)
 
     def line_arrow(self, name: str, start: _Card, end: _Card, label: str, colour: RGB) -> None:
@@ -737,6 +789,7 @@ class _Builder:
         self.regions[name] = Rect(min(sx, ex), min(sy, ey) - 17, max(sx, ex), max(sy, ey) + 17)
 
 
-def layout_table(view: DifView) -> Layout:
-    """Lay out the spectators' picture of ``view`` (see the module docstring)."""
-    return _Builder(view).build()
+def layout_table(view: DifView, *, language: str = "en") -> Layout:
+    """Lay out the spectators' picture of ``view`` in ``language`` (see the module
+    docstring)."""
+    return _Builder(view, language).build()

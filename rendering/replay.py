@@ -27,6 +27,7 @@ from rendering.fonts import Face
 from rendering.layout import layout_table
 from rendering.shapes import RGB, Box, Item, Layout, Line, Polygon, Rect, Text, fit_text, wrap_text
 from rendering.table import draw_layout
+from strings import t
 
 __all__ = [
     "FRAME_MS",
@@ -78,9 +79,12 @@ def _shift(item: Item, dy: int) -> Item:
     raise TypeError(item)
 
 
-def frame_layout(view: DifView, caption: str, index: int, total: int) -> Layout:
-    """One frame: the caption strip, then the picture of the sky under it."""
-    table = layout_table(view)
+def frame_layout(
+    view: DifView, caption: str, index: int, total: int, *, language: str = "en"
+) -> Layout:
+    """One frame: the caption strip, then the picture of the sky under it, in
+    ``language`` (the caption is given in it already)."""
+    table = layout_table(view, language=language)
     width = table.width
     counter = f"{index + 1}/{total}"
     inner = width - 2 * 16 - 110
@@ -93,7 +97,7 @@ def frame_layout(view: DifView, caption: str, index: int, total: int) -> Layout:
     items.append(
         Text(width - 16, _PAD + _LINE_H // 2, counter, Face.BOLD, 24, _CAPTION_SUB, anchor="rm")
     )
-    text = lines or ["Replay"]
+    text = lines or [t("picture.replay.title", language)]
     for i, line in enumerate(text):
         y = _PAD + _LINE_H * i + _LINE_H // 2
         face = Face.REGULAR if lines else Face.BOLD
@@ -159,8 +163,10 @@ def render_replay(
     *,
     max_bytes: int = MAX_BYTES,
     max_frames: int = MAX_FRAMES,
+    language: str = "en",
 ) -> bytes:
-    """The frames as a looping animated GIF of at most ``max_bytes`` bytes.
+    """The frames as a looping animated GIF of at most ``max_bytes`` bytes, its
+    pictures in ``language`` (the captions are given in it already).
 
     Raises ValueError if there is no frame, or if it cannot fit (see the module).
     """
@@ -170,7 +176,9 @@ def render_replay(
     scale = 1.0
     for _ in range(8):
         chosen = pick_frames(frames, count)
-        layouts = [frame_layout(v, c, i, len(chosen)) for i, (v, c) in enumerate(chosen)]
+        layouts = [
+            frame_layout(v, c, i, len(chosen), language=language) for i, (v, c) in enumerate(chosen)
+        ]
         height = max(layout.height for layout in layouts)
         # Every frame has the canvas of the tallest: the background fills the rest.
         # Frames are drawn as the encoder asks for them, so only its copies are held.

@@ -10,6 +10,11 @@ The picture is 960 px wide with no text under 22 px, like the picture of the sky
 so it stays legible once Discord shrinks it to a phone's width. Side colours come
 with the side's marker glyph and name, never colour alone. The output depends on
 the view only: the same report always gives the same bytes.
+
+The picture's own words come from the strings catalogue (``picture.report.*``) in
+the ``language`` asked for; the report's texts (title, verdict, labels, details,
+exchanges) are put in it with :func:`strings.tr` when they are
+:class:`strings.Term` texts, as :func:`bot.history.after_action_report` makes them.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from rendering.layout import (  # one palette for the sky and the report
     _PAGE,
     _SIDE,
     _WHITE,
+    _plural,
 )
 from rendering.shapes import (
     MIN_TEXT_SIZE,
@@ -40,9 +46,11 @@ from rendering.shapes import (
     Rect,
     Text,
     fit_text,
+    text_width,
     wrap_text,
 )
 from rendering.table import draw_layout, encode_png
+from strings import t, tr
 
 __all__ = [
     "FATES",
@@ -54,7 +62,9 @@ __all__ = [
 ]
 
 FATES = ("shot down", "damaged", "evaded", "unharmed")
-"""An aircraft's fate, worst first."""
+"""An aircraft's fate, worst first: ids (the English words of ``report.fate.*``); the
+picture writes them with ``picture.report.fate.*``."""
+_FATE_KEYS = {fate: f"picture.report.fate.{fate.replace(' ', '_')}" for fate in FATES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +79,7 @@ class AircraftLine:
     player: str
     """Who flew it (display name)."""
     fate: str
-    """One of :data:`FATES`."""
+    """One of :data:`FATES` (a plain id or a Term whose English text is one)."""
     detail: str
     """How: ``by Ki-43 Oscar (X1 leader), turn 3``, ``damaged, then evaded``..."""
     hits_taken: int
@@ -135,15 +145,23 @@ class _Column:
         self.y += height
 
 
-def _header(report: ReportView, col: _Column) -> None:
+def _fate(fate: str, language: str) -> str:
+    """The fate badge's words: ``SHOT DOWN``."""
+    key = _FATE_KEYS.get(fate)
+    return t(key, language) if key is not None else tr(fate, language).upper()
+
+
+def _header(report: ReportView, col: _Column, language: str) -> None:
     rs = report.ruleset
-    title, size = fit_text(report.title, Face.BOLD, 32, WIDTH - 2 * _M)
+    title, size = fit_text(tr(report.title, language), Face.BOLD, 32, WIDTH - 2 * _M)
     lines: list[tuple[str, Face, int, RGB]] = [(title, Face.BOLD, size, _WHITE)]
-    for part in wrap_text(report.verdict, Face.BOLD, 28, WIDTH - 2 * _M):
+    for part in wrap_text(tr(report.verdict, language), Face.BOLD, 28, WIDTH - 2 * _M):
         lines.append((part, Face.BOLD, 28, _GOLD_LIGHT))
-    turns = f"{report.turns} game turn{'s' if report.turns != 1 else ''}"
+    turns = _plural("picture.report.turns", language, report.turns)
     vp = " · ".join(
-        f"{_MARKER[s]} {s.label(rs)} {report.vp.get(s, 0)} VP" for s in (Side.ALLIED, Side.AXIS)
+        f"{_MARKER[s]} "
+        + t("picture.report.vp", language, side=tr(s.label(rs), language), vp=report.vp.get(s, 0))
+        for s in (Side.ALLIED, Side.AXIS)
     )
     sub = fit_text(f"{vp} · {turns}", Face.REGULAR, 24, WIDTH - 2 * _M)
     top = col.y
@@ -156,12 +174,13 @@ def _header(report: ReportView, col: _Column) -> None:
     col.y = top + height
 
 
-def _aircraft_card(line: AircraftLine, rs: Ruleset, col: _Column) -> None:
+def _aircraft_card(line: AircraftLine, rs: Ruleset, col: _Column, language: str) -> None:
     x0, x1 = _M, WIDTH - _M
     inner = x1 - x0 - 2 * _PAD
     top = col.y
     strip_h, name_h, row_h = 34, 40, 34
-    detail = wrap_text(line.detail, Face.REGULAR, 22, inner) if line.detail else []
+    said = tr(line.detail, language) if line.detail else ""
+    detail = wrap_text(said, Face.REGULAR, 22, inner) if said else []
     height = strip_h + name_h + row_h * (1 + len(detail)) + _PAD // 2
     side = line.side
     col.items.append(
@@ -169,11 +188,14 @@ def _aircraft_card(line: AircraftLine, rs: Ruleset, col: _Column) -> None:
     )
     col.items.append(Box(Rect(x0, top, x1, top + strip_h), _SIDE[side], radius=10))
     col.items.append(Box(Rect(x0, top + strip_h - 10, x1, top + strip_h), _SIDE[side]))
-    who = fit_text(f"{_MARKER[side]} {side.label(rs)} · {line.player}", Face.BOLD, 22, inner - 180)
+    # The fate badge, right-aligned in the strip: words, not only a colour; wider
+    # than 170 px only for a longer word (ENDOMMAGÉ).
+    badge = _fate(line.fate, language)
+    bw = max(170, text_width(badge, Face.BOLD, MIN_TEXT_SIZE) + 12)
+    side_name = tr(side.label(rs), language)
+    player = tr(line.player, language)
+    who = fit_text(f"{_MARKER[side]} {side_name} · {player}", Face.BOLD, 22, inner - bw - 10)
     col.items.append(Text(x0 + _PAD, top + strip_h // 2, who[0], Face.BOLD, who[1], _WHITE))
-    # The fate badge, right-aligned in the strip: words, not only a colour.
-    badge = line.fate.upper()
-    bw = 170
     col.items.append(
         Box(
             Rect(x1 - _PAD - bw, top + 4, x1 - _PAD, top + strip_h - 4),
@@ -195,13 +217,13 @@ def _aircraft_card(line: AircraftLine, rs: Ruleset, col: _Column) -> None:
         )
     )
     col.y = top + strip_h
-    name = fit_text(line.label, Face.CONDENSED, 28, inner)
+    name = fit_text(tr(line.label, language), Face.CONDENSED, 28, inner)
     col.text(x0 + _PAD, name[0], Face.CONDENSED, name[1], _INK, name_h)
-    hits = (
-        f"Hits taken {line.hits_taken} · hits given {line.hits_given}"
-        if line.hits_given or line.hits_taken
-        else "No hits taken or given"
-    )
+    if line.hits_given or line.hits_taken:
+        taken, given = line.hits_taken, line.hits_given
+        hits = t("picture.report.hits", language, taken=taken, given=given)
+    else:
+        hits = t("picture.report.no_hits", language)
     col.text(x0 + _PAD, hits, Face.BOLD, 22, _INK, row_h)
     for part in detail:
         col.text(x0 + _PAD, part, Face.REGULAR, 22, _MUTED, row_h)
@@ -213,35 +235,39 @@ def _section(title: str, col: _Column) -> None:
     col.text(_M, title, Face.BOLD, 26, _INK, 44)
 
 
-def layout_report(report: ReportView) -> Layout:
-    """The report as shapes: header, one card per aircraft (Allied first), exchanges."""
+def layout_report(report: ReportView, *, language: str = "en") -> Layout:
+    """The report as shapes, in ``language``: header, one card per aircraft (Allied
+    first), exchanges."""
     col = _Column()
-    _header(report, col)
+    _header(report, col, language)
     col.y += 12
     rs = report.ruleset
     for side in (Side.ALLIED, Side.AXIS):
         planes = [a for a in report.aircraft if a.side is side]
         if not planes:
             continue
-        _section(f"{_MARKER[side]} {side.label(rs)}", col)
+        _section(f"{_MARKER[side]} {tr(side.label(rs), language)}", col)
         for line in planes:
-            _aircraft_card(line, rs, col)
-    _section("Decisive exchanges", col)
+            _aircraft_card(line, rs, col, language)
+    _section(t("picture.report.exchanges", language), col)
     shown = report.exchanges[:MAX_EXCHANGES]
     if not shown:
-        col.text(_M, "No aircraft was shot down or damaged.", Face.REGULAR, 22, _MUTED, 34)
+        none = t("picture.report.no_exchanges", language)
+        col.text(_M, none, Face.REGULAR, 22, _MUTED, 34)
     for x in shown:
-        parts = wrap_text(f"Turn {x.turn}: {x.text}", Face.REGULAR, 22, WIDTH - 2 * _M - 16)
+        said = t("picture.report.exchange", language, turn=x.turn, text=tr(x.text, language))
+        parts = wrap_text(said, Face.REGULAR, 22, WIDTH - 2 * _M - 16)
         for i, part in enumerate(parts):
             col.text(_M + (16 if i else 0), part, Face.REGULAR, 22, _INK, 32)
         col.y += 6
     if len(report.exchanges) > len(shown):
         more = len(report.exchanges) - len(shown)
-        col.text(_M, f"…and {more} more (see /game log).", Face.REGULAR, 22, _MUTED, 34)
+        said = t("picture.report.more", language, n=more)
+        col.text(_M, said, Face.REGULAR, 22, _MUTED, 34)
     col.y += _M
     return Layout(WIDTH, col.y, _PAGE, tuple(col.items))
 
 
-def render_report(report: ReportView) -> bytes:
-    """The after-action report as PNG bytes (deterministic)."""
-    return encode_png(draw_layout(layout_report(report)))
+def render_report(report: ReportView, *, language: str = "en") -> bytes:
+    """The after-action report as PNG bytes in ``language`` (deterministic)."""
+    return encode_png(draw_layout(layout_report(report, language=language)))

@@ -154,10 +154,10 @@ def encode_png(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-def render_table(view: DifView) -> bytes:
-    """The spectators' picture of the sky for ``view``, as PNG bytes.
+def render_table(view: DifView, *, language: str = "en") -> bytes:
+    """The spectators' picture of the sky for ``view``, in ``language``, as PNG bytes.
 
     Pass the spectators' view (``view(state, None)``): the picture shows everything
     the view holds except hands and mini-hands, which it never reads.
     """
-    return encode_png(draw_layout(layout_table(view)))
+    return encode_png(draw_layout(layout_table(view, language=language)))

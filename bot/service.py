@@ -1329,12 +1329,16 @@ class GameService:
         return Term(key, winner=side_term(loser.other, rs), loser=side_term(loser, rs))
 
     def verdict_text(self, game: LoadedGame, language: str = "en") -> str:
-        """The game's recorded verdict in ``language``.
+        """The game's recorded verdict in ``language`` (see :meth:`verdict_term`)."""
+        return tr(self.verdict_term(game), language)
+
+    def verdict_term(self, game: LoadedGame) -> str:
+        """The game's recorded verdict, as a :class:`Term` where it can be.
 
         The result stores the verdict's English text (the canonical record, compared by
         ``/game verify``); it is matched here with the verdicts the rules give for the
-        final state, or a resignation or forfeit would, to put it in another language.
-        A verdict matching none of them is shown as stored."""
+        final state, or a resignation or forfeit would, so it can be put in another
+        language. A verdict matching none of them is returned as stored."""
         stored = str((game.record.result or {}).get("verdict", ""))
         rs = Ruleset(game.record.ruleset)
         candidates: list[str] = [
@@ -1347,8 +1351,7 @@ class GameService:
             ended = self.engine.view(state, None).result
             if ended is not None:
                 candidates.append(ended.verdict)
-        found = next((c for c in candidates if c == stored), stored)
-        return tr(found, language)
+        return next((c for c in candidates if c == stored), stored)
 
     async def concede(self, game: LoadedGame, side: Side, verdict: str, line: str) -> Outcome:
         """End the game as a loss of ``side`` (a resignation, a forfeit), with the VP

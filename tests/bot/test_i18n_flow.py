@@ -151,6 +151,7 @@ async def test_a_french_table_gets_moves_seats_deadlines_and_verification_in_fre
     report = thread_texts(fake, thread)[-1]
     assert "📋 **Combat #" in report and "rapport après action" in report
     assert "🔓 La graine était" in report
+    assert resigned in report, "the report's verdict, in French too"
     text = answer(fake, await fake.slash(alice, "game verify", channel_id=thread))
     assert text.startswith(f"**Combat #{game_id} : vérification**\n✅ Vérifié.")
     assert "correspond à l'engagement" in text and "arrêtée par un joueur" in text

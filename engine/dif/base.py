@@ -40,6 +40,21 @@ POSITION_DELTA = {CardKind.MAN: 1, CardKind.HAL: 2, CardKind.SCI: 2, CardKind.FU
 BURST_BUY = {CardKind.MAN: 1, CardKind.HAL: 2}  # vs a wingman (10.61)
 
 
+DECISIONS = (
+    "altitude",
+    "wingman",
+    "wingman_attack",
+    "altitude_step",
+    "follow",
+    "play",
+    "respond",
+    "discard",
+    "order",
+    "redraw",
+)
+"""Every kind of :class:`Pending` decision."""
+
+
 @dataclass(frozen=True, slots=True)
 class Pending:
     """A decision some seat must take now."""

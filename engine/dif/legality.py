@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.dif import tables
 from engine.dif.actions import COUNTER, Action
-from engine.dif.base import POSITION_DELTA, EngineBase, Pending
+from engine.dif.base import DECISIONS, POSITION_DELTA, EngineBase, Pending
 from engine.dif.components import (
     BURST_KINDS,
     Altitude,
@@ -558,19 +558,5 @@ class Legality(EngineBase):
         return frozenset()
 
 
-_DECISION = {
-    kind: f"dif.decision.{kind}"
-    for kind in (
-        "altitude",
-        "wingman",
-        "wingman_attack",
-        "altitude_step",
-        "follow",
-        "play",
-        "respond",
-        "discard",
-        "order",
-        "redraw",
-    )
-}
+_DECISION = {kind: f"dif.decision.{kind}" for kind in DECISIONS}
 """The catalogue key naming each kind of decision, for a refused verb."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.dif import tables
+from engine.dif.base import DECISIONS
 from engine.dif.components import Aircraft, Altitude, Position, Ruleset, Side
 from engine.dif.state import GameState, Plane
 from engine.dif.texts import fixed
@@ -29,21 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["abilities", "build_view", "pending_prompt"]
 
-_PROMPTS = {
-    kind: f"dif.prompt.{kind}"
-    for kind in (
-        "altitude",
-        "wingman",
-        "wingman_attack",
-        "altitude_step",
-        "follow",
-        "play",
-        "respond",
-        "discard",
-        "order",
-        "redraw",
-    )
-}
+_PROMPTS = {kind: f"dif.prompt.{kind}" for kind in DECISIONS}
 """The catalogue key of what each kind of decision asks for (``play cards``)."""
 
 

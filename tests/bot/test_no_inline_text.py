@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.textscan import literals, parse, skipped_nodes
+
 ROOT = Path(__file__).resolve().parents[2]
 SKIPPED_MODULES = {
     "bot/__init__.py",
@@ -77,77 +79,26 @@ def _english(text: str) -> bool:
     return (capital and len(words) >= 3) or bool(PHRASE.search(text))
 
 
-def _text_of(node: ast.AST) -> str | None:
-    """A str constant, or an f-string with ``{}`` for its fields."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        parts = []
-        for v in node.values:
-            if isinstance(v, ast.Constant) and isinstance(v.value, str):
-                parts.append(v.value)
-            else:
-                parts.append("{}")
-        return "".join(parts)
-    return None
-
-
-def _name(func: ast.expr) -> str:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return ""
-
-
-def _skipped_nodes(module: str, tree: ast.AST) -> set[int]:
-    """Ids of the nodes whose strings are not texts for a reader."""
-    skip: set[int] = set()
-
-    def drop(node: ast.AST) -> None:
-        skip.update(id(n) for n in ast.walk(node))
-
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and (module, node.name) in ALLOWED:
-            drop(node)
-        elif isinstance(node, ast.Expr) and _text_of(node.value) is not None:
-            drop(node)  # docstrings (and attribute docstrings)
-        elif isinstance(node, ast.Call):
-            name = _name(node.func)
-            owner = node.func.value if isinstance(node.func, ast.Attribute) else None
-            logged = name in LOG_METHODS and isinstance(owner, ast.Name) and owner.id == "log"
-            if name in KEYED and node.args:
-                drop(node.args[0])
-            elif logged or name in CONSOLE:
-                drop(node)
-        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
-            if _name(node.exc.func) in INTERNAL_ERRORS:
-                drop(node.exc)
-        elif isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
-        ):
-            drop(node)
-    return skip
-
-
 def inline_texts(module: str, source: str | None = None) -> list[tuple[int, str]]:
     """``(line, text)`` of every literal of ``module`` that reads like English prose."""
     text = source if source is not None else (ROOT / module).read_text(encoding="utf-8")
     tree = ast.parse(text)
-    skip = _skipped_nodes(module, tree)
-    found: list[tuple[int, str]] = []
-    seen: set[int] = set()
-    for node in ast.walk(tree):
-        if id(node) in skip or id(node) in seen:
-            continue
-        literal = _text_of(node)
-        if literal is None:
-            continue
-        if isinstance(node, ast.JoinedStr):
-            seen.update(id(n) for n in ast.walk(node))
-        if _english(literal):
-            found.append((getattr(node, "lineno", 0), literal))
-    return sorted(found)
+
+    def allowed(node: ast.AST) -> list[ast.AST]:
+        """The functions of ``module`` in :data:`ALLOWED`: skipped whole."""
+        listed = isinstance(node, ast.FunctionDef) and (module, node.name) in ALLOWED
+        return [node] if listed else []
+
+    skip = skipped_nodes(
+        tree,
+        keyed=KEYED,
+        internal_errors=INTERNAL_ERRORS,
+        log_methods=LOG_METHODS,
+        logger="log",
+        console=CONSOLE,
+        dropped=allowed,
+    )
+    return sorted((line, literal) for line, literal in literals(tree, skip) if _english(literal))
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -159,7 +110,7 @@ def test_no_english_sentence_is_left_inline(module: str) -> None:
 
 def test_the_allow_list_names_functions_still_there() -> None:
     for module, function in ALLOWED:
-        tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+        tree = parse(ROOT / module)
         names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
         assert function in names, (module, function)
 

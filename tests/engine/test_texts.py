@@ -36,6 +36,7 @@ from engine.dif.game import DifEngine
 from engine.dif.orders import Order
 from engine.dif.state import GameState
 from strings import Term, catalogue, placeholders, tr
+from tests.textscan import callee, holds_text, parse, string_constants
 
 from .conftest import GameFactory
 
@@ -62,20 +63,18 @@ def _file(language: str) -> dict[str, str]:
 
 def _sources() -> Iterator[tuple[Path, ast.Module]]:
     for path in sorted(ENGINE.rglob("*.py")):
-        yield path, ast.parse(path.read_text(encoding="utf-8"), str(path))
+        yield path, parse(path)
 
 
 def _literal_keys() -> set[str]:
     """Every ``"dif.…"`` string literal in the engine: keys handed to Term / Why /
     fixed, and keys kept in tables or chosen in code before the call."""
-    keys = set()
-    for _, tree in _sources():
-        parts = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
-        for node in ast.walk(tree):
-            value = node.value if isinstance(node, ast.Constant) and id(node) not in parts else None
-            if isinstance(value, str) and value.startswith("dif.") and " " not in value:
-                keys.add(value)
-    return keys
+    return {
+        value
+        for _, tree in _sources()
+        for value in string_constants(tree)
+        if value.startswith("dif.") and " " not in value
+    }
 
 
 def _runtime_keys() -> set[str]:
@@ -118,32 +117,14 @@ def test_every_english_key_is_used() -> None:
     assert sorted(k for k in _file("en") if k not in used) == []
 
 
-def _is_text_literal(node: ast.expr | None) -> bool:
-    """A string literal, an f-string, or text glued to one ("a" + x, "a" "b")."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, str)
-    if isinstance(node, ast.JoinedStr):
-        return True
-    if isinstance(node, ast.BinOp):
-        return _is_text_literal(node.left) or _is_text_literal(node.right)
-    if isinstance(node, ast.IfExp):
-        return _is_text_literal(node.body) or _is_text_literal(node.orelse)
-    return False
-
-
-def _callee(node: ast.Call) -> str:
-    f = node.func
-    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-
-
 def test_no_refusal_or_narration_is_an_english_literal() -> None:
     found = []
-    tree = ast.parse((ENGINE / "dif" / "legality.py").read_text(encoding="utf-8"))
+    tree = parse(ENGINE / "dif" / "legality.py")
     for fn in ast.walk(tree):
         if not isinstance(fn, ast.FunctionDef) or fn.name.startswith("__"):
             continue  # __repr__ is for developers
         for node in ast.walk(fn):
-            if isinstance(node, ast.Return) and _is_text_literal(node.value):
+            if isinstance(node, ast.Return) and holds_text(node.value):
                 found.append(f"legality.py:{node.lineno}: return of a literal text")
     for path, tree in _sources():
         if path.parent.name not in ("dif", "core"):
@@ -151,14 +132,14 @@ def test_no_refusal_or_narration_is_an_english_literal() -> None:
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
-            name = _callee(node)
+            name = callee(node.func)
             if name == "Event":
                 texts = node.args[1:2] + [k.value for k in node.keywords if k.arg == "text"]
             elif name in ("MalformedAction", "RuleViolation"):
                 texts = node.args[:1]
             else:
                 continue
-            if any(_is_text_literal(t) for t in texts):
+            if any(holds_text(t) for t in texts):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name} with a literal text")
     assert found == []
 

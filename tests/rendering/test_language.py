@@ -36,6 +36,7 @@ from rendering.report import (
     render_report,
 )
 from strings import Term, catalogue
+from tests.textscan import literals, parse, skipped_nodes, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -467,69 +468,30 @@ INTERNAL_ERRORS = frozenset({"ValueError", "TypeError", "KeyError", "AssertionEr
 WORDY = re.compile(r"[A-Za-z]{2,}")
 
 
-def _text_of(node: ast.AST) -> str | None:
-    """A str constant, or an f-string with ``{}`` for its fields."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        return "".join(
-            v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}"
-            for v in node.values
-        )
-    return None
-
-
-def _skipped(tree: ast.AST) -> set[int]:
-    """Ids of the nodes whose strings are not texts: docstrings, catalogue keys, dict
-    keys, ``__all__``, font file names (the ``Face`` enum) and internal errors."""
-    skip: set[int] = set()
-
-    def drop(node: ast.AST) -> None:
-        skip.update(id(n) for n in ast.walk(node))
-
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Expr) and _text_of(node.value) is not None:
-            drop(node)  # docstrings (and attribute docstrings)
-        elif isinstance(node, ast.Call):
-            name = node.func.id if isinstance(node.func, ast.Name) else ""
-            if name in KEYED and node.args:
-                drop(node.args[0])
-        elif isinstance(node, ast.Dict):
-            for key in node.keys:
-                if key is not None:
-                    drop(key)
-        elif isinstance(node, ast.DictComp):
-            drop(node.key)
-        elif isinstance(node, ast.ClassDef) and node.name == "Face":
-            drop(node)  # the font files' names
-        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
-            func = node.exc.func
-            if isinstance(func, ast.Name) and func.id in INTERNAL_ERRORS:
-                drop(node.exc)
-        elif isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
-        ):
-            drop(node)
-    return skip
+def _not_texts(node: ast.AST) -> list[ast.AST]:
+    """Dict keys and the font files' names (the ``Face`` enum): no texts for a reader."""
+    if isinstance(node, ast.Dict):
+        return [key for key in node.keys if key is not None]
+    if isinstance(node, ast.DictComp):
+        return [node.key]
+    if isinstance(node, ast.ClassDef) and node.name == "Face":
+        return [node]
+    return []
 
 
 def inline_words(source: str) -> Iterator[tuple[int, str]]:
-    """``(line, text)`` of every literal with a word in it that is not skipped or allowed."""
+    """``(line, text)`` of every literal with a word in it that is not skipped or allowed:
+    skipped are docstrings, catalogue keys, dict keys, ``__all__``, font file names (the
+    ``Face`` enum) and internal errors."""
     tree = ast.parse(source)
-    skip = _skipped(tree)
-    seen: set[int] = set()
-    for node in ast.walk(tree):
-        if id(node) in skip or id(node) in seen:
-            continue
-        literal = _text_of(node)
-        if literal is None:
-            continue
-        if isinstance(node, ast.JoinedStr):
-            seen.update(id(n) for n in ast.walk(node))
+    skip = skipped_nodes(
+        tree, keyed=KEYED, internal_errors=INTERNAL_ERRORS, methods=False, dropped=_not_texts
+    )
+    for line, literal in literals(tree, skip):
         if literal.startswith("picture.") or literal in ALLOWED:
             continue
         if WORDY.search(literal):
-            yield getattr(node, "lineno", 0), literal
+            yield line, literal
 
 
 @pytest.mark.parametrize("path", RENDERING, ids=lambda p: p.name)
@@ -541,8 +503,7 @@ def test_no_english_is_left_inline_in_the_renderer(path: Path) -> None:
 def test_the_allow_list_is_still_needed() -> None:
     used: set[str] = set()
     for path in RENDERING:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        used |= {text for node in ast.walk(tree) if (text := _text_of(node)) is not None}
+        used |= {text for node in ast.walk(parse(path)) if (text := text_of(node)) is not None}
     assert sorted(set(ALLOWED) - used) == []
 
 

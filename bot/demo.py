@@ -20,6 +20,7 @@ from bot.testing import FakeDiscord
 from bot.testing.driver import UiPlayer, wait_for_new_game
 from engine.dif.ai import RandomPlayer
 from engine.dif.components import Ruleset, Side
+from strings import SUPPORTED
 
 __all__ = ["main", "play_demo"]
 
@@ -40,8 +41,12 @@ async def play_demo(
     ruleset: str = "zero",
     database: str | None = None,
     format: str = "1v1",
+    language: str = "en",
 ) -> list[str]:
-    """Play one game; returns the transcript lines (the last one is the result)."""
+    """Play one game; returns the transcript lines (the last one is the result).
+
+    ``language``: the server's language (``/config language``), so the thread, its
+    pictures and the players' messages are in it; the result line stays English."""
     from bot.app import TallyHoBot
 
     allied_team: tuple[str, ...]
@@ -59,6 +64,9 @@ async def play_demo(
             bot = TallyHoBot(database=db, seed_source=lambda: seed)
             await fake.start(bot)
             host = members[0]
+            if language != "en":
+                admin = fake.add_member("admin", admin=True)
+                await fake.slash(admin, "config language", language=language)
             await fake.slash(
                 host,
                 "dogfight new",
@@ -145,9 +153,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--format", choices=("1v1", "2v2"), default="1v1", help="one or two elements a side"
     )
+    parser.add_argument(
+        "--language", choices=SUPPORTED, default="en", help="the server's language (default en)"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice: not needed
-    lines = asyncio.run(play_demo(args.seed, args.out, args.ruleset, format=args.format))
+    lines = asyncio.run(
+        play_demo(args.seed, args.out, args.ruleset, format=args.format, language=args.language)
+    )
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

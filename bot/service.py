@@ -15,7 +15,7 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -125,6 +125,15 @@ def element_of(seat: SeatRecord) -> ElementSetup:
         wingman=bool(p.get("wingman", True)),
         pilot=str(p.get("pilot") or ""),
     )
+
+
+def _chain(cards: Sequence[str]) -> str:
+    """An exchange's cards, attack first: ``Maneuvering → Tight Turn``, keeping each
+    card's text translatable (a card played as another is a Term)."""
+    out = cards[0] if cards else ""
+    for card in cards[1:]:
+        out = Term("prompt.then", head=out, card=card)
+    return out
 
 
 def _count(key: str, count: int, language: str) -> str:
@@ -706,7 +715,8 @@ class GameService:
         open_seats = self.open_seats(game) if game.record.status is GameStatus.LOBBY else []
         for side in Side.ALLIED, Side.AXIS:
             p = points[side]
-            head = f"{SIDE_MARK[side]} **{side_term(side, rs).text(language)}**: "
+            side_name = side_term(side, rs).text(language)
+            head = t("lobby.side_head", language, mark=SIDE_MARK[side], side=side_name)
             if p.elements:
                 head += t(
                     "lobby.points",
@@ -730,7 +740,10 @@ class GameService:
                         if s.user_id is not None
                         else t("lobby.computer", language)
                     )
-                    lines.append(f"• {s.seat} {who}: {self.element_text(element_of(s), language)}")
+                    element = self.element_text(element_of(s), language)
+                    lines.append(
+                        t("lobby.seat_line", language, seat=s.seat, who=who, element=element)
+                    )
             for seat in open_seats:
                 if seat_side(seat) is side and FORMATS[game.format]:
                     lines.append(f"• {seat} *{t('lobby.open', language)}*")
@@ -799,7 +812,9 @@ class GameService:
         pts = balance.element_points(ac, wingman=e.wingman, pilot_skills=len(e.pilot))
         if pts is None:
             return text + t("lobby.no_value", language)
-        return f"{text}: {_count('lobby.pt', pts, language)}"
+        return t(
+            "lobby.element_points", language, element=text, points=_count("lobby.pt", pts, language)
+        )
 
     def joined_text(self, game: LoadedGame, user_id: int, seat: str, language: str = "en") -> str:
         """The public line announcing a pilot's seat."""
@@ -1212,7 +1227,7 @@ class GameService:
             return Term(  # the attacker or the target is this seat's: no need to name it
                 "prompt.respond",
                 attacker=name(x.attacker),
-                cards=" → ".join(x.cards),
+                cards=_chain(x.cards),
                 target=name(x.target),
                 where=where,
             )

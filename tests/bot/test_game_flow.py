@@ -220,6 +220,19 @@ async def test_refused_dm_falls_back_to_a_ping_in_the_thread(
     assert all(f"<@{alice.id}>" in p or f"<@{bob.id}>" in p for p in pings)
 
 
+async def test_the_demo_on_a_french_server_speaks_french(tmp_path: Path) -> None:
+    from bot.demo import play_demo
+
+    lines = await play_demo(2, tmp_path, language="fr")
+    text = "\n".join(lines[:-1])
+    assert lines[0].startswith("**Combat #1** : Zero!, 1942, 1 contre 1")
+    assert "pioche" in text and "Appuyez sur **My hand**" in text
+    for english in (" draws ", " plays ", "Press **My hand**", "Game turn", " stays at "):
+        assert english not in text, english
+    assert lines[-1].startswith("RESULT: ")  # the admin's summary line stays English
+    assert any(p.name.endswith("report.png") for p in tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_demo_is_deterministic(
     seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -10,9 +10,12 @@ happened, with the reason. A seat that misses too many deadlines in a row is
 abandoned: it is offered in the thread to a substitute (``bot.seats``), and once the
 server's ``substitute_hours`` have passed with nobody taking it, ``abandon_action``
 applies (a computer player flies it, or its side forfeits). A timer per game waits
-for that moment (:meth:`DeadlineOps.watch_abandoned`); the time is also checked at
-every later deadline of the game and at start-up (:meth:`DeadlineOps.sweep`), which
-re-arms the timers and lets computer players make any move a crash left them owing.
+for that moment, and for the moment the game's next seat offer or undo request
+lapses, whose message is then closed (:meth:`DeadlineOps.watch`); the time is also
+checked at every later deadline of the game and at start-up
+(:meth:`DeadlineOps.sweep`), which re-arms the timers and lets computer players make
+any move a crash left them owing. Every committed change of a game also closes its
+prompts that no longer hold (``cogs.seats.close_lapsed``).
 """
 
 from __future__ import annotations
@@ -22,8 +25,6 @@ import contextlib
 import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
-
-import discord
 
 from bot import seats
 from bot.clock import Clock
@@ -68,9 +69,10 @@ class DeadlineOps:
         self.swept: asyncio.Task[None] | None = None
         """The start-up sweep (:meth:`sweep`), running in the background."""
         self.clock: Clock = self.scheduler.clock
-        self._abandon_timers: dict[int, tuple[datetime, asyncio.Task[None]]] = {}
-        """Per game: when its next abandoned seat's time for a substitute runs out,
-        and the task waiting for it (:meth:`watch_abandoned`)."""
+        self._timers: dict[int, tuple[datetime, asyncio.Task[None]]] = {}
+        """Per game: when its next abandoned seat's time for a substitute runs out or
+        its next offer or undo request lapses, and the task waiting for it
+        (:meth:`watch`)."""
 
     async def start(self) -> int:
         """Load every live deadline; overdue ones fire once, right away. Abandoned
@@ -81,8 +83,8 @@ class DeadlineOps:
 
     async def stop(self) -> None:
         task, self.swept = self.swept, None
-        timers = [task for _, task in self._abandon_timers.values()]
-        self._abandon_timers.clear()
+        timers = [task for _, task in self._timers.values()]
+        self._timers.clear()
         for running in [task, *timers]:
             if running is not None and not running.done():
                 running.cancel()
@@ -92,8 +94,9 @@ class DeadlineOps:
 
     async def sweep(self) -> None:
         """At start-up: an abandoned seat whose time for a substitute ran out while the
-        bot was down gets its ``abandon_action``; a computer player makes the moves a
-        crash left it owing (it has no deadline to wake it)."""
+        bot was down gets its ``abandon_action``, prompts that lapsed meanwhile are
+        closed and the timers re-armed (:meth:`watch`); a computer player makes the
+        moves a crash left it owing (it has no deadline to wake it)."""
         storage = self.bot.service.storage
         for record in await storage.list_open_games():
             if record.status is not GameStatus.ACTIVE:
@@ -103,7 +106,9 @@ class DeadlineOps:
                 settings = own.settings if own is not None else {}
                 if settings.get("abandoned"):
                     await self.expire_abandoned(record.id)
-                    await self.watch_abandoned(record.id)
+                if any(settings.get(k) for k in ("abandoned", "offers", "undo")):
+                    await self.close_lapsed(record.id)  # lapsed while the bot was down
+                    await self.watch(record.id)
                 if settings.get("computer_seats"):
                     outcome = await self.bot.service.resume(record.id)
                     if outcome is not None:
@@ -118,6 +123,7 @@ class DeadlineOps:
         state = game.state
         if game.record.status is not GameStatus.ACTIVE or state is None or state.step == "over":
             await self.scheduler.cancel_game(game.id)
+            await self.close_lapsed(game.id)  # the game is over: no prompt holds
             return
         engine = self.bot.service.engine
         pending = [
@@ -127,6 +133,7 @@ class DeadlineOps:
         if actor is not None and await seats.returned(self.bot.service, game.id, actor):
             public = await server_language(self.bot.service.storage, game.record.guild_id)
             await self._say(game, t("deadline.returned", public, seat=actor))
+        await self.close_lapsed(game.id)  # an undo request overtaken, a seat taken...
 
     async def seat_changed(self, game: LoadedGame, seat: str) -> None:
         """A seat changed hands: its open deadlines named the old holder (reminders,
@@ -215,11 +222,11 @@ class DeadlineOps:
             until=discord_time(until),
             then=then,
         )
-        from cogs.seats import take_seat_view
+        from cogs.seats import post_prompt, take_seat_view
 
-        await self._say(game, text, view=take_seat_view(game.id, d.seat, public))
+        view = take_seat_view(game.id, d.seat, public)
+        await post_prompt(self.bot, game, seats.take_kind(d.seat, at), text, view)
         await self.expire_abandoned(game.id)  # substitute_hours may be 0
-        await self.watch_abandoned(game.id)
 
     async def expire_abandoned(self, game_id: int) -> None:
         """Apply ``abandon_action`` to the game's abandoned seats whose time is up."""
@@ -243,48 +250,52 @@ class DeadlineOps:
         limit = timedelta(hours=policy.substitute_hours)
         return min(datetime.fromisoformat(i["at"]) + limit for i in abandoned.values())
 
-    async def watch_abandoned(self, game_id: int) -> None:
-        """Arm the game's timer for its next abandoned seat's expiry (if it is still to
-        come and not already armed for that moment), so ``abandon_action`` applies on
-        time, not only at the game's next deadline."""
-        when = await self.next_abandon_expiry(game_id)
-        armed = self._abandon_timers.get(game_id)
+    async def watch(self, game_id: int) -> None:
+        """Arm the game's timer for the next moment something lapses (if it is still to
+        come and not already armed for that moment): an abandoned seat's time for a
+        substitute (``abandon_action`` applies on time, not only at the game's next
+        deadline), an offer or an undo request (its message is closed)."""
+        times = [
+            await self.next_abandon_expiry(game_id),
+            await seats.next_lapse(self.bot.service, game_id),
+        ]
+        when = min((w for w in times if w is not None), default=None)
+        armed = self._timers.get(game_id)
         if armed is not None and not armed[1].done():
             if when is not None and armed[0] == when:
                 return
             armed[1].cancel()
-        self._abandon_timers.pop(game_id, None)
+        self._timers.pop(game_id, None)
         if when is None or when <= self.clock.now():
             return
         task = asyncio.create_task(self._expire_at(game_id, when), name=f"abandon-{game_id}")
-        self._abandon_timers[game_id] = (when, task)
+        self._timers[game_id] = (when, task)
 
     async def _expire_at(self, game_id: int, when: datetime) -> None:
         while (left := (when - self.clock.now()).total_seconds()) > 0:
             # re-read the clock at least every 5 minutes (suspended machines, jumps)
             await self.clock.sleep(min(left, 300.0))
-        armed = self._abandon_timers.get(game_id)
+        armed = self._timers.get(game_id)
         if armed is not None and armed[1] is asyncio.current_task():
-            del self._abandon_timers[game_id]
+            del self._timers[game_id]
         try:
             await self.expire_abandoned(game_id)
-            await self.watch_abandoned(game_id)  # another seat may be waiting still
+            await self.close_lapsed(game_id)
+            await self.watch(game_id)  # another seat or offer may be waiting still
         except Exception:
-            log.exception("game %s: applying an abandoned seat's action failed", game_id)
+            log.exception("game %s: what lapsed could not be applied", game_id)
 
-    async def _say(
-        self, game: LoadedGame, text: str, *, view: discord.ui.View | None = None
-    ) -> None:
-        thread_id = game.record.thread_id
-        if thread_id is None:
-            return
-        extra: dict[str, Any] = {"view": view} if view is not None else {}
+    async def close_lapsed(self, game_id: int) -> None:
+        """Close the game's posted prompts that no longer hold (see
+        ``cogs.seats.close_lapsed``); a failure is logged, the game goes on."""
+        from cogs.seats import close_lapsed
+
         try:
-            channel = self.bot.get_channel(thread_id) or await self.bot.fetch_channel(thread_id)
-            assert isinstance(channel, discord.abc.Messageable)
-            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True), **extra)
-        except discord.HTTPException:
-            log.warning("game %s: could not post in the thread", game.id, exc_info=True)
-        finally:
-            if view is not None:
-                view.stop()  # its items are DynamicItems (see cogs.ui.forget_view)
+            await close_lapsed(self.bot, game_id)
+        except Exception:
+            log.exception("game %s: could not close lapsed prompts", game_id)
+
+    async def _say(self, game: LoadedGame, text: str) -> None:
+        from cogs.seats import say
+
+        await say(self.bot, game, text)

@@ -26,6 +26,13 @@ offered in the thread: anyone not playing in the game takes it at once ("Take th
 seat"; the host or an admin can still replace them). Nobody within the server's
 ``substitute_hours``: ``abandon_action`` applies, a computer player or a forfeit.
 
+**Posted prompts.** The thread messages with buttons for a seat offer, an abandoned
+seat and an undo request are remembered (storage's ``messages``, kinds from
+:func:`offer_kind`, :func:`take_kind`, :func:`undo_kind`); :func:`open_prompts` says
+which are still open, so ``cogs.seats.close_lapsed`` can close the others (lapsed,
+withdrawn by command, settled elsewhere, the game over) and :func:`next_lapse` when
+to look next.
+
 **Undo.** Only the latest action, only by a player holding its seat, only while
 nobody has acted since (the game version is unchanged), only with the consent of
 every opposing human player within :data:`UNDO_HOURS`, and never an action that
@@ -61,9 +68,14 @@ __all__ = [
     "answer_undo",
     "close_offer",
     "expire_abandoned",
+    "next_lapse",
+    "offer_kind",
+    "open_prompts",
     "request_undo",
     "substitute",
     "take_abandoned",
+    "take_kind",
+    "undo_kind",
     "undo_refusal",
 ]
 
@@ -304,6 +316,58 @@ async def accept(
         )
         outcome = await service.hand_over(game, named, user_id, name, note)
         return Handover(outcome, named, o["from"], user_id)
+
+
+# ---------------------------------------------------------------- posted prompts
+PROMPTS = ("offer:", "take:", "undo:")
+"""Kind prefixes of the remembered prompt messages."""
+
+
+def offer_kind(seat: str, until: datetime) -> str:
+    """The message of one offer of ``seat`` (a new offer of the same seat is another)."""
+    return f"offer:{seat}:{int(until.timestamp())}"
+
+
+def take_kind(seat: str, at: datetime) -> str:
+    """The **Take this seat** message of one abandonment of ``seat``."""
+    return f"take:{seat}:{int(at.timestamp())}"
+
+
+def undo_kind(seq: int, version: int) -> str:
+    """The message of the undo request of action ``seq`` made at game ``version``."""
+    return f"undo:{seq}:{version}"
+
+
+async def open_prompts(service: GameService, game: LoadedGame) -> set[str]:
+    """The kinds of the prompts still open: offers not expired, seats still abandoned,
+    an undo request nobody has overtaken (nobody acted since) and not expired."""
+    if game.record.status is not GameStatus.ACTIVE:
+        return set()
+    settings = await _settings(service, game.id)
+    now = service.clock.now()
+    live: set[str] = set()
+    for seat, o in settings.get("offers", {}).items():
+        until = datetime.fromisoformat(o["until"])
+        if now < until:
+            live.add(offer_kind(seat, until))
+    for seat, a in settings.get("abandoned", {}).items():
+        live.add(take_kind(seat, datetime.fromisoformat(a["at"])))
+    req = settings.get("undo")
+    overtaken = req and req["version"] != game.record.version
+    if req and not overtaken and now < datetime.fromisoformat(req["until"]):
+        live.add(undo_kind(req["seq"], req["version"]))
+    return live
+
+
+async def next_lapse(service: GameService, game_id: int) -> datetime | None:
+    """When the game's next offer or undo request lapses, if one is still to."""
+    settings = await _settings(service, game_id)
+    now = service.clock.now()
+    times = [datetime.fromisoformat(o["until"]) for o in settings.get("offers", {}).values()]
+    req = settings.get("undo")
+    if req:
+        times.append(datetime.fromisoformat(req["until"]))
+    return min((when for when in times if when > now), default=None)
 
 
 # ---------------------------------------------------------------- abandonment

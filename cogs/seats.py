@@ -69,23 +69,83 @@ async def public_language(bot: TallyHoBot, game: LoadedGame) -> str:
 
 async def say(
     bot: TallyHoBot, game: LoadedGame, text: str, view: discord.ui.View | None = None
-) -> None:
-    """Post in the game's thread (a failure is logged: the change is committed); a
-    :class:`strings.Term` is put in the server's language."""
+) -> discord.Message | None:
+    """Post in the game's thread and return the message (None if it failed: that is
+    logged, the change is committed); a :class:`strings.Term` is put in the server's
+    language."""
     thread_id = game.record.thread_id
     if thread_id is None:
-        return
+        return None
     extra: dict[str, Any] = {"view": view} if view is not None else {}
     try:
         said = tr(text, await public_language(bot, game))
         channel = bot.get_channel(thread_id) or await bot.fetch_channel(thread_id)
         assert isinstance(channel, discord.abc.Messageable)
-        await channel.send(said[:2000], allowed_mentions=MENTIONS, **extra)
+        return await channel.send(said[:2000], allowed_mentions=MENTIONS, **extra)
     except discord.HTTPException:
         log.warning("game %s: could not post in the thread", game.id, exc_info=True)
+        return None
     finally:
         if view is not None:
             view.stop()  # DynamicItems: see cogs.ui.forget_view
+
+
+async def post_prompt(
+    bot: TallyHoBot, game: LoadedGame, kind: str, text: str, view: discord.ui.View
+) -> None:
+    """Post a prompt with buttons (a seat offer, an abandoned seat, an undo request)
+    and remember it as ``kind`` (``bot.seats.offer_kind``...), so it is closed once it
+    no longer holds (:func:`close_lapsed`), and watch for its lapse."""
+    posted = await say(bot, game, text, view)
+    if posted is None:
+        return
+    await bot.service.storage.set_message(game.id, kind, posted.channel.id, posted.id)
+    if bot.deadlines is not None:
+        await bot.deadlines.watch(game.id)
+
+
+LAPSED = {
+    "offer": "seats.ui.closed.lapsed_offer",
+    "take": "seats.ui.closed.lapsed_take",
+    "undo": "seats.ui.closed.lapsed_undo",
+}
+"""The line added to a prompt closed by :func:`close_lapsed`, by kind."""
+
+
+async def close_lapsed(bot: TallyHoBot, game_id: int) -> None:
+    """Close the game's posted prompts that no longer hold: an offer that lapsed or
+    was withdrawn or settled by command, a seat no longer abandoned, an undo request
+    overtaken or expired, anything once the game is over. Their buttons go and a line
+    says so (in the server's language); a message its own button already closed is
+    only forgotten."""
+    storage = bot.service.storage
+    posted = [m for m in await storage.list_messages(game_id) if m.kind.startswith(seats.PROMPTS)]
+    if not posted:
+        return
+    game = await bot.service.load(game_id)
+    live = await seats.open_prompts(bot.service, game)
+    language: str | None = None
+    for record in posted:
+        if record.kind in live:
+            continue
+        await storage.delete_message(game_id, record.kind)  # first: closed once only
+        try:
+            channel = bot.get_channel(record.channel_id) or await bot.fetch_channel(
+                record.channel_id
+            )
+            assert isinstance(channel, discord.abc.Messageable)
+            message = await channel.fetch_message(record.message_id)
+            if not message.components:
+                continue  # closed by its own button
+            language = language or await public_language(bot, game)
+            note = t(LAPSED[record.kind.split(":", 1)[0]], language)
+            await message.edit(
+                content=f"{message.content}\n{note}"[:2000],
+                view=None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("game %s: could not close prompt %s", game_id, record.kind, exc_info=True)
 
 
 async def close_message(interaction: discord.Interaction, key: str, **fields: Any) -> None:
@@ -306,6 +366,7 @@ async def sub(
         line = await seats.close_offer(service, game.id, interaction.user.id, seat, "withdraw")
         await reply(interaction, t("seats.ui.withdrawn", await language_of(interaction)))
         await say(bot, game, line)
+        await close_lapsed(bot, game.id)  # the offer's own message
         return
     if member is not None and member.bot:
         raise Refusal("seats.ui.no_bots")
@@ -335,7 +396,8 @@ async def sub(
             to=to,
             until=discord_time(result.until),
         )
-        await say(bot, result.game, offer, view)
+        kind = seats.offer_kind(result.seat, result.until)
+        await post_prompt(bot, result.game, kind, offer, view)
         return
     who = t("seats.a_computer", language) if result.new is None else f"<@{result.new}>"
     await reply(interaction, t("seats.ui.flown_by", language, seat=result.seat, who=who))
@@ -436,7 +498,9 @@ async def undo(interaction: discord.Interaction) -> None:
         users=" ".join(f"<@{u}>" for u in result.needed),
         until=discord_time(result.until),
     )
-    await say(bot, result.game, ask, view)
+    await close_lapsed(bot, game.id)  # an earlier request this one replaces
+    kind = seats.undo_kind(result.seq, result.game.record.version)
+    await post_prompt(bot, result.game, kind, ask, view)
 
 
 async def _taken_back(interaction: discord.Interaction, outcome: Outcome) -> None:

@@ -295,6 +295,14 @@ class Storage(Protocol):
         """The game's message of that kind, or None."""
         ...
 
+    async def list_messages(self, game_id: int, prefix: str = "") -> list[MessageRecord]:
+        """The game's remembered messages whose kind starts with ``prefix``, by kind."""
+        ...
+
+    async def delete_message(self, game_id: int, kind: str) -> None:
+        """Forget the game's message of that kind (nothing if there is none)."""
+        ...
+
     # -- play-by-post settings --------------------------------------------------------
 
     async def get_user_settings(self, user_id: int) -> UserSettingsRecord | None:

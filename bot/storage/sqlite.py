@@ -678,6 +678,22 @@ class SQLiteStorage(Storage):
         )
         return MessageRecord.model_validate(dict(rows[0])) if rows else None
 
+    async def list_messages(self, game_id: int, prefix: str = "") -> list[MessageRecord]:
+        """The game's remembered messages whose kind starts with ``prefix``, by kind."""
+        rows = await self._fetch(
+            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
+            "WHERE game_id = ? AND substr(kind, 1, ?) = ? ORDER BY kind",
+            (game_id, len(prefix), prefix),
+        )
+        return [MessageRecord.model_validate(dict(r)) for r in rows]
+
+    async def delete_message(self, game_id: int, kind: str) -> None:
+        """Forget the game's message of that kind (nothing if there is none)."""
+        async with self._transaction() as conn:
+            await conn.execute_fetchall(
+                "DELETE FROM messages WHERE game_id = ? AND kind = ?", (game_id, kind)
+            )
+
     # -- play-by-post settings --------------------------------------------------------
 
     async def _game_exists(self, conn: aiosqlite.Connection, game_id: int) -> None:

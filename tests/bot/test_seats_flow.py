@@ -14,8 +14,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot import seats
 from bot.app import TallyHoBot
 from bot.clock import FakeClock
+from bot.errors import Refusal
 from bot.history import archive
 from bot.settings import GuildSettings
 from bot.storage import GameStatus
@@ -45,6 +49,13 @@ def message_with(fake: FakeDiscord, thread: int, prefix: str) -> tuple[dict[str,
             if str(c.get("custom_id", "")).startswith(prefix):
                 return m, str(c["custom_id"])
     raise LookupError(prefix)
+
+
+def closed(fake: FakeDiscord, message: dict[str, Any]) -> str:
+    """The message as it is now, asserted without buttons: its content."""
+    now = fake.messages[int(message["id"])]
+    assert not list(components_of(now)), now["content"]
+    return str(now["content"])
 
 
 def computer_lines(fake: FakeDiscord, thread: int) -> list[str]:
@@ -138,8 +149,10 @@ async def test_an_offer_can_be_withdrawn_declined_or_expire(
     assert "other side" in answer(fake, tok)
 
     await fake.slash(bob, "game sub", channel_id=thread, member=carol)
+    first, _ = message_with(fake, thread, f"th:sub:{game_id}:X1:accept")
     await fake.slash(bob, "game sub", channel_id=thread, withdraw=True)
     assert "withdraws the offer of seat X1" in said(fake, thread)
+    assert "⌛ This offer is closed" in closed(fake, first), "withdrawn by command"
     tok = await fake.slash(carol, "game accept", channel_id=thread)
     assert "No seat is offered to you" in answer(fake, tok)
 
@@ -149,7 +162,14 @@ async def test_an_offer_can_be_withdrawn_declined_or_expire(
     assert "declines seat X1" in said(fake, thread)
 
     await fake.slash(bob, "game sub", channel_id=thread, member=carol)
-    clock.advance(timedelta(hours=25))
+    last, _ = message_with(fake, thread, f"th:sub:{game_id}:X1:accept")
+    clock.advance(timedelta(hours=23.9))
+    await fake.settle()
+    assert list(components_of(fake.messages[int(last["id"])])), "still open"
+    clock.advance(timedelta(hours=0.2))  # 24 h: the offer lapses, its message says so
+    await fake.settle()
+    assert "⌛ This offer is closed" in closed(fake, last)
+    clock.advance(timedelta(hours=1))
     tok = await fake.slash(carol, "game accept", channel_id=thread)
     assert "expired" in answer(fake, tok)
     assert (await bot.service.load(game_id)).holder("X1") == bob.id
@@ -242,7 +262,7 @@ async def test_an_abandoned_seat_is_offered_then_flown_by_the_computer(
     text = said(fake, thread)
     assert "Seat X1 (Ki-43 Oscar (X1)" in text and "it is abandoned" in text
     assert "a computer player flies it for the rest of the game" in text
-    message_with(fake, thread, f"th:take:{game_id}:X1")  # the button is there
+    taken_offer, _ = message_with(fake, thread, f"th:take:{game_id}:X1")  # the button is there
     abandoned = (await bot.service.game_settings(game_id))["abandoned"]
     assert abandoned["X1"]["at"] == clock.now().isoformat()
 
@@ -253,6 +273,7 @@ async def test_an_abandoned_seat_is_offered_then_flown_by_the_computer(
             break
     game = await bot.service.load(game_id)
     assert game.holder("X1") is None, "the computer took the seat once the 6 hours passed"
+    assert "⌛ This seat is no longer offered" in closed(fake, taken_offer)
     assert clock.now() >= START + timedelta(hours=6)
     assert "Nobody took the abandoned seat X1 within 6 hours" in said(fake, thread)
     assert "abandoned" not in {
@@ -306,7 +327,8 @@ async def test_a_substitute_takes_an_abandoned_seat(fake: FakeDiscord, tmp_path:
     tok = await fake.click(carol, offer, take)
     assert "you now fly X1" in answer(fake, tok)
     assert f"<@{carol.id}> takes over the abandoned seat X1" in said(fake, thread)
-    assert "took it" in fake.messages[int(offer["id"])]["content"]
+    assert "took it" in closed(fake, offer)
+    assert "⌛" not in closed(fake, offer), "closed once, by its own button"
     game = await bot.service.load(game_id)
     assert game.holder("X1") == carol.id
     assert not (await bot.service.game_settings(game_id)).get("abandoned")
@@ -336,6 +358,7 @@ async def test_an_abandoned_seat_forfeits_when_its_time_ran_out_during_downtime(
     await abandon_x1(fake, bot, clock, alice, game_id, thread)
     assert "the Japanese side forfeits" in said(fake, thread)
     assert (await bot.service.load(game_id)).record.status is GameStatus.ACTIVE
+    offer, _ = message_with(fake, thread, f"th:take:{game_id}:X1")
     await bot.close()
     clock.advance(timedelta(hours=1))  # past the half hour; alice's own deadline is not
     bot = make_bot(db, clock)
@@ -349,6 +372,7 @@ async def test_an_abandoned_seat_forfeits_when_its_time_ran_out_during_downtime(
     assert "the Japanese side forfeits" in game.record.result["verdict"]
     assert "Nobody took the abandoned seat X1 within 0.5 hours" in said(fake, thread)
     assert not await bot.service.storage.live_deadlines(game_id)
+    assert "⌛ This seat is no longer offered" in closed(fake, offer), "closed at start-up"
 
 
 async def test_an_absent_player_who_comes_back_keeps_the_seat(
@@ -364,9 +388,11 @@ async def test_an_absent_player_who_comes_back_keeps_the_seat(
     )
     game_id, thread = await open_duel(fake, bot, alice, bob, response_hours=1.0, turn_hours=2.0)
     await abandon_x1(fake, bot, clock, alice, game_id, thread)
+    offer, _ = message_with(fake, thread, f"th:take:{game_id}:X1")
     await play_seat(fake, bot, game_id, thread, alice, "A1")
     await play_seat(fake, bot, game_id, thread, bob, "X1")
     assert "X1 is back: the seat is no longer offered" in said(fake, thread)
+    assert "⌛ This seat is no longer offered" in closed(fake, offer)
     assert not (await bot.service.game_settings(game_id)).get("abandoned")
     await advance(fake, bot, clock, 7)
     assert (await bot.service.load(game_id)).record.status is GameStatus.ACTIVE
@@ -497,9 +523,10 @@ async def test_undo_declined_or_overtaken_leaves_the_action(
     assert (await log_of(bot, game_id))[-1] == "A1 play MAN X1L"
 
     await fake.slash(alice, "game undo", channel_id=thread)  # asked again...
-    request, agree = message_with(fake, thread, f"th:undo:{game_id}:2:yes")
+    request, _ = message_with(fake, thread, f"th:undo:{game_id}:2:yes")
     await fake.slash(bob, "play", channel_id=thread, text="respond TIT")  # ...but bob answers
-    tok = await fake.click(bob, request, agree)
-    assert "moved on" in answer(fake, tok)
+    assert "⌛ This request is closed" in closed(fake, request), "its buttons are gone"
+    with pytest.raises(Refusal, match="moved on"):  # a click that raced the edit
+        await seats.answer_undo(bot.service, game_id, bob.id, 2, True)
     assert (await log_of(bot, game_id))[-1] == "X1 respond TIT"
     assert not any(r.endswith("undo 2") for r in await log_of(bot, game_id))

@@ -496,6 +496,20 @@ async def test_messages_are_remembered_per_kind(store: SQLiteStorage) -> None:
         await store.set_message(game_id + 1000, "latest", 777, 1003)
 
 
+async def test_messages_are_listed_by_prefix_and_forgotten(store: SQLiteStorage) -> None:
+    game_id, other = await new_game(store), await new_game(store)
+    for kind, message_id in (("offer:X1", 1), ("offer:A1", 2), ("undo:7", 3), ("lobby", 4)):
+        await store.set_message(game_id, kind, 777, message_id)
+    await store.set_message(other, "offer:X1", 777, 5)
+    offers = await store.list_messages(game_id, "offer:")
+    assert [(m.kind, m.message_id) for m in offers] == [("offer:A1", 2), ("offer:X1", 1)]
+    assert len(await store.list_messages(game_id)) == 4
+    await store.delete_message(game_id, "offer:X1")
+    await store.delete_message(game_id, "no-such-kind")
+    assert [m.kind for m in await store.list_messages(game_id, "offer:")] == ["offer:A1"]
+    assert [m.message_id for m in await store.list_messages(other)] == [5]
+
+
 async def test_guild_settings_round_trip(store: SQLiteStorage) -> None:
     assert await store.get_guild_settings(GUILD) is None
     put = await store.put_guild_settings(GUILD, {"deadline_hours": 24, "dm": True})

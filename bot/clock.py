@@ -38,6 +38,12 @@ class Clock(Protocol):
         """Wait until ``seconds`` have passed on this clock (0 or less: yield once)."""
         ...
 
+    async def sleep_until(self, moment: datetime) -> None:
+        """Wait until the clock reads ``moment`` (past: yield once). Prefer it to
+        :meth:`sleep` for a time computed earlier: the clock may move between the
+        computation and the moment the sleep starts."""
+        ...
+
     def __call__(self) -> datetime:
         """Same as :meth:`now` (the storage layer's clock is a plain callable)."""
         ...
@@ -51,6 +57,9 @@ class SystemClock:
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds))
+
+    async def sleep_until(self, moment: datetime) -> None:
+        await asyncio.sleep(max(0.0, (as_utc(moment) - self.now()).total_seconds()))
 
     def __call__(self) -> datetime:
         return self.now()
@@ -94,11 +103,14 @@ class FakeClock:
         return self._now
 
     async def sleep(self, seconds: float) -> None:
-        if seconds <= 0:
+        await self.sleep_until(self._now + timedelta(seconds=max(0.0, seconds)))
+
+    async def sleep_until(self, moment: datetime) -> None:
+        wake = as_utc(moment)
+        if wake <= self._now:
             await asyncio.sleep(0)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        wake = self._now + timedelta(seconds=seconds)
         heapq.heappush(self._sleepers, (wake, next(self._ids), future))
         await future
 

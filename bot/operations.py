@@ -272,9 +272,9 @@ class DeadlineOps:
         self._timers[game_id] = (when, task)
 
     async def _expire_at(self, game_id: int, when: datetime) -> None:
-        while (left := (when - self.clock.now()).total_seconds()) > 0:
+        while (now := self.clock.now()) < when:
             # re-read the clock at least every 5 minutes (suspended machines, jumps)
-            await self.clock.sleep(min(left, 300.0))
+            await self.clock.sleep_until(min(when, now + timedelta(minutes=5)))
         armed = self._timers.get(game_id)
         if armed is not None and armed[1] is asyncio.current_task():
             del self._timers[game_id]

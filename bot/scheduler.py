@@ -219,6 +219,17 @@ def _seconds(amount: timedelta) -> int:
     return max(0, round(amount.total_seconds()))
 
 
+def _stop_if_cancelled() -> None:
+    """Inside ``except Exception``: if the current task is being cancelled (``stop()``),
+    stop now. A callback or a query interrupted by the cancellation may fail with an
+    ordinary error instead of ``CancelledError``; caught and retried like any other,
+    it would swallow the cancellation and ``stop()`` would wait forever."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        log.warning("deadline scheduler: an error while stopping", exc_info=True)
+        raise asyncio.CancelledError
+
+
 class DeadlineScheduler:
     """Fires reminders and expired deadlines on time; see the module docstring.
 
@@ -389,6 +400,7 @@ class DeadlineScheduler:
             try:
                 await self.run_due()
             except Exception:  # a storage hiccup must not kill the scheduler
+                _stop_if_cancelled()
                 log.exception("deadline scheduler: run_due failed; retrying")
                 await self.clock.sleep(self.retry_delay.total_seconds())
                 continue
@@ -403,7 +415,10 @@ class DeadlineScheduler:
                 self._armed = None
             if delay <= 0:
                 continue
-            sleeper = asyncio.ensure_future(self.clock.sleep(delay))
+            # until a moment, not for a delay: the sleeper starts a little later, and
+            # the clock may have moved by then (a test's FakeClock, a slow loop)
+            wake = datetime.fromtimestamp(now + delay, UTC)
+            sleeper = asyncio.ensure_future(self.clock.sleep_until(wake))
             woken = asyncio.ensure_future(self._changed.wait())
             try:
                 await asyncio.wait({sleeper, woken}, return_when=asyncio.FIRST_COMPLETED)
@@ -477,6 +492,7 @@ class DeadlineScheduler:
             try:
                 await self.on_reminder(d, d.reminders_sent)
             except Exception:
+                _stop_if_cancelled()
                 log.exception("on_reminder failed for deadline %s (not resent)", d.id)
             calls += 1
         return calls
@@ -494,6 +510,7 @@ class DeadlineScheduler:
             try:
                 await self.on_due(d, seat_clock)
             except Exception:
+                _stop_if_cancelled()
                 log.exception(
                     "on_due failed for deadline %s (attempt %s); retrying in %s",
                     d.id,

@@ -27,7 +27,7 @@ import logging
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
 from types import TracebackType
@@ -260,12 +260,18 @@ class SQLiteStorage(Storage):
         """
         async with self._lock:
             conn = self._conn
-            await conn.execute_fetchall("BEGIN IMMEDIATE")
             try:
+                await conn.execute_fetchall("BEGIN IMMEDIATE")
                 yield conn
                 await conn.execute_fetchall("COMMIT")
             except BaseException as exc:
-                if conn.in_transaction:
+                # Always queue a rollback, never ask ``in_transaction`` first: a
+                # cancelled await does not stop its statement on aiosqlite's thread
+                # (a BEGIN may still be about to run), and the rollback queued behind
+                # it undoes whatever it did. After a COMMIT that ran, or a BEGIN that
+                # failed, "no transaction is active" is harmless, and it must not
+                # replace the original exception (a cancellation above all).
+                with suppress(sqlite3.Error):
                     await conn.execute_fetchall("ROLLBACK")
                 if isinstance(exc, sqlite3.IntegrityError):
                     raise ConstraintViolation(str(exc)) from exc

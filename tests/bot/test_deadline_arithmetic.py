@@ -386,3 +386,18 @@ async def test_fake_clock_moves_only_when_told_and_wakes_sleepers() -> None:
     with pytest.raises(ValueError, match="back"):
         clock.set(datetime(2024, 5, 1, tzinfo=UTC))
     await clock.sleep(0)  # returns at once
+
+
+async def test_fake_clock_sleep_until_is_a_moment_not_a_delay() -> None:
+    """A sleep computed before the clock moved still wakes at the moment computed: the
+    scheduler's sleeper starts a loop turn after it chose the moment."""
+    start = datetime(2024, 5, 1, tzinfo=UTC)
+    clock = FakeClock(start)
+    task = asyncio.ensure_future(clock.sleep_until(start + timedelta(hours=1)))
+    clock.advance(timedelta(hours=2))  # before the sleeper even started
+    await asyncio.wait_for(task, 1.0)  # it starts, sees the moment passed, returns
+    late = asyncio.ensure_future(clock.sleep_until(clock.now() + timedelta(minutes=1)))
+    await asyncio.sleep(0)
+    assert clock.sleepers == 1 and not late.done()
+    clock.advance(timedelta(minutes=1))
+    await asyncio.wait_for(late, 1.0)

@@ -235,6 +235,34 @@ async def test_the_task_sleeps_on_the_clock_and_rearms_for_an_earlier_deadline(
     assert bot.scheduler.running
 
 
+async def test_stop_stops_even_when_a_callback_fails_on_the_way_out(world: World) -> None:
+    """A callback (or a query) interrupted by stop() may fail with an ordinary error
+    rather than CancelledError; caught like any failure, it would swallow the
+    cancellation, and stop() would wait for the task forever."""
+    bot = await world.boot(load=False)
+    game = await new_game(bot.store)
+    await bot.scheduler.open(game, "A1", "play", "1:play", DecisionTerms(duration=H))
+    started = asyncio.Event()
+
+    async def stuck(_: DeadlineRecord) -> None:
+        started.set()
+        try:
+            await asyncio.Event().wait()  # until cancelled
+        except asyncio.CancelledError:
+            raise Crash("discord went away while we were stopping") from None
+
+    bot.due_hook = stuck
+    world.clock.set(T0 + H)
+    await bot.scheduler.start()
+    await asyncio.wait_for(started.wait(), 10)
+    stopping = asyncio.ensure_future(bot.scheduler.stop())
+    done, _ = await asyncio.wait({stopping}, timeout=10)  # (wait_for would cancel again)
+    if not done:
+        stopping.cancel()
+    assert done, "stop() hung: the cancellation was swallowed"
+    assert not bot.scheduler.running
+
+
 # -- exactly-once default actions ----------------------------------------------------------
 
 

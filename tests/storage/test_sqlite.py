@@ -496,6 +496,25 @@ async def test_messages_are_remembered_per_kind(store: SQLiteStorage) -> None:
         await store.set_message(game_id + 1000, "latest", 777, 1003)
 
 
+@pytest.mark.parametrize("turns", [1, 2, 3, 5, 8])
+async def test_a_write_cancelled_mid_statement_leaves_the_connection_usable(
+    store: SQLiteStorage, turns: int
+) -> None:
+    """Cancelling an await does not stop its statement on aiosqlite's thread: a BEGIN
+    or an INSERT still runs. The transaction must roll it back all the same, and the
+    cancellation must come out as a cancellation (stop() of a task relies on it)."""
+    game_id = await new_game(store)
+    task = asyncio.ensure_future(store.set_message(game_id, "lobby", 1, 2))
+    for _ in range(turns):  # cancel at a different statement each time
+        await asyncio.sleep(0)
+    task.cancel()
+    outcome = await asyncio.gather(task, return_exceptions=True)
+    assert isinstance(outcome[0], (asyncio.CancelledError, type(None))), outcome
+    await store.set_message(game_id, "latest", 1, 3)  # a BEGIN left open would fail here
+    latest = await store.get_message(game_id, "latest")
+    assert latest is not None and latest.message_id == 3
+
+
 async def test_messages_are_listed_by_prefix_and_forgotten(store: SQLiteStorage) -> None:
     game_id, other = await new_game(store), await new_game(store)
     for kind, message_id in (("offer:X1", 1), ("offer:A1", 2), ("undo:7", 3), ("lobby", 4)):

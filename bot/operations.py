@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot import seats
 from bot.clock import Clock
@@ -237,36 +237,21 @@ class DeadlineOps:
             for outcome in outcomes:
                 await publish(self.bot, outcome)
 
-    async def next_abandon_expiry(self, game_id: int) -> datetime | None:
-        """When the game's next abandoned seat runs out of time for a substitute, or
-        None if no seat waits for one."""
-        policy = await self.terms.settings(game_id)
-        if not isinstance(policy, DeadlinePolicy):
-            return None
-        own = await self.bot.service.storage.get_game_settings(game_id)
-        abandoned: dict[str, dict[str, Any]] = (own.settings if own else {}).get("abandoned", {})
-        if not abandoned:
-            return None
-        limit = timedelta(hours=policy.substitute_hours)
-        return min(datetime.fromisoformat(i["at"]) + limit for i in abandoned.values())
-
     async def watch(self, game_id: int) -> None:
         """Arm the game's timer for the next moment something lapses (if it is still to
         come and not already armed for that moment): an abandoned seat's time for a
         substitute (``abandon_action`` applies on time, not only at the game's next
         deadline), an offer or an undo request (its message is closed)."""
-        times = [
-            await self.next_abandon_expiry(game_id),
-            await seats.next_lapse(self.bot.service, game_id),
-        ]
-        when = min((w for w in times if w is not None), default=None)
+        policy = await self.terms.settings(game_id)
+        hours = policy.substitute_hours if isinstance(policy, DeadlinePolicy) else None
+        when = await seats.next_lapse(self.bot.service, game_id, hours)
         armed = self._timers.get(game_id)
         if armed is not None and not armed[1].done():
             if when is not None and armed[0] == when:
                 return
             armed[1].cancel()
         self._timers.pop(game_id, None)
-        if when is None or when <= self.clock.now():
+        if when is None:
             return
         task = asyncio.create_task(self._expire_at(game_id, when), name=f"abandon-{game_id}")
         self._timers[game_id] = (when, task)

@@ -359,14 +359,23 @@ async def open_prompts(service: GameService, game: LoadedGame) -> set[str]:
     return live
 
 
-async def next_lapse(service: GameService, game_id: int) -> datetime | None:
-    """When the game's next offer or undo request lapses, if one is still to."""
+async def next_lapse(
+    service: GameService, game_id: int, substitute_hours: float | None = None
+) -> datetime | None:
+    """When the game's next offer or undo request lapses, or (given the server's
+    ``substitute_hours``) an abandoned seat's time for a substitute runs out, if one
+    is still to come."""
     settings = await _settings(service, game_id)
     now = service.clock.now()
     times = [datetime.fromisoformat(o["until"]) for o in settings.get("offers", {}).values()]
     req = settings.get("undo")
     if req:
         times.append(datetime.fromisoformat(req["until"]))
+    if substitute_hours is not None:
+        limit = timedelta(hours=substitute_hours)
+        times += [
+            datetime.fromisoformat(a["at"]) + limit for a in settings.get("abandoned", {}).values()
+        ]
     return min((when for when in times if when > now), default=None)
 
 

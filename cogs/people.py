@@ -16,6 +16,7 @@ from bot.operations import discord_time
 from bot.service import GameService, LoadedGame
 from bot.settings import server_language
 from bot.storage import GameStatus
+from cogs.seats import say
 from cogs.ui import language_of, reply, service_of
 from engine.dif.orders import Order
 from strings import t, tr
@@ -80,7 +81,7 @@ async def vacation(bot: TallyHoBot, interaction: discord.Interaction, days: int)
         for seat in seats:
             await ops.scheduler.set_vacation(game.id, seat, None, None)
         await reply(interaction, t("people.vacation_over", language))
-        await ops._say(game, t("people.back", public, user=user))
+        await say(bot, game, t("people.back", public, user=user))
         return
     until = now + timedelta(days=days)
     policy = await ops.terms.settings(game.id)
@@ -92,7 +93,7 @@ async def vacation(bot: TallyHoBot, interaction: discord.Interaction, days: int)
         await ops.scheduler.set_vacation(game.id, seat, now, until)
     when = discord_time(until)
     await reply(interaction, t("people.paused", language, until=when))
-    await ops._say(game, t("people.away", public, user=user, seats=", ".join(seats), until=when))
+    await say(bot, game, t("people.away", public, user=user, seats=", ".join(seats), until=when))
 
 
 async def orders(

@@ -17,14 +17,20 @@ or equal to 1``. What the rulebooks print and what we authored is recorded in
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
-from importlib import resources
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
+from engine.core.dataload import (
+    DataError,
+    field_path,
+    parse_yaml,
+    read_path,
+    read_shipped,
+    shipped_exists,
+)
+from engine.core.dataload import problems as _problems
 from engine.dif.components import Aircraft, Card, CardType, Deck, Ruleset
 
 __all__ = [
@@ -37,7 +43,6 @@ __all__ = [
     "load_decks",
 ]
 
-DATA_PACKAGE = "data"
 SYSTEM_DIR = "dif"
 DECK_FILE = "deck.yaml"
 ROTL_DECK_FILE = "deck-rotl.yaml"
@@ -48,24 +53,6 @@ AIRCRAFT_FILE = "aircraft.yaml"
 _COPIES = "copies"
 # Card fields the loader fills in itself; a copy may not set them.
 _DERIVED_CARD_FIELDS = frozenset({"id", "type"})
-
-
-class DataError(Exception):
-    """A data file is missing, is not valid YAML, or does not match the schema.
-
-    ``file`` is the file's name as given to the loader (the bare name for shipped
-    files, the full path for a content pack); ``problems`` holds one
-    ``"<field path>: <message>"`` line per problem found. ``str(error)`` is every
-    problem prefixed with the file name, one per line.
-    """
-
-    def __init__(self, file: str, problems: Sequence[str]) -> None:
-        self.file = file
-        self.problems = tuple(problems)
-        super().__init__("\n".join(f"{file}: {problem}" for problem in self.problems))
-
-    def __reduce__(self) -> tuple[type[DataError], tuple[str, tuple[str, ...]]]:
-        return (type(self), (self.file, self.problems))
 
 
 # --- public API --------------------------------------------------------------------
@@ -80,7 +67,7 @@ def load_deck(source: Path | str | None = None) -> Deck:
     """
     if source is None:
         return _shipped_deck()
-    name, text = _read_path(Path(source), DECK_FILE)
+    name, text = read_path(Path(source), DECK_FILE)
     return _parse_deck(name, text)
 
 
@@ -91,7 +78,7 @@ def load_decks() -> dict[Ruleset, Deck]:
     try:
         rotl = _shipped_rotl_deck()
     except DataError:
-        if (resources.files(DATA_PACKAGE) / SYSTEM_DIR / ROTL_DECK_FILE).is_file():
+        if shipped_exists(SYSTEM_DIR, ROTL_DECK_FILE):
             raise
         rotl = zero
     return {Ruleset.ZERO: zero, Ruleset.ROTL: rotl}
@@ -107,7 +94,7 @@ def load_aircraft(source: Path | str | None = None) -> dict[str, Aircraft]:
     """
     if source is None:
         return dict(_shipped_aircraft())
-    name, text = _read_path(Path(source), AIRCRAFT_FILE)
+    name, text = read_path(Path(source), AIRCRAFT_FILE)
     return _parse_aircraft(name, text)
 
 
@@ -130,81 +117,7 @@ def _shipped_aircraft() -> Mapping[str, Aircraft]:
 
 
 def _read_shipped(filename: str) -> str:
-    try:
-        resource = resources.files(DATA_PACKAGE) / SYSTEM_DIR / filename
-        return resource.read_text(encoding="utf-8")
-    except (OSError, ModuleNotFoundError) as exc:
-        raise DataError(filename, [f"cannot read the shipped file: {exc}"]) from exc
-
-
-def _read_path(path: Path, default_name: str) -> tuple[str, str]:
-    """(name used in messages, text) of a content-pack file or directory."""
-    if path.is_dir():
-        path = path / default_name
-    try:
-        return str(path), path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(str(path), [f"cannot read the file: {exc}"]) from exc
-
-
-# --- YAML --------------------------------------------------------------------------
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that refuses a key given twice in one mapping.
-
-    Plain PyYAML keeps the last value silently, which would hide a typo in a
-    content pack (two ``bursts:`` lines, say).
-    """
-
-
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    loader.flatten_mapping(node)
-    mapping: dict[Any, Any] = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if key in mapping:
-            mark = key_node.start_mark
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r} (line {mark.line + 1})", mark
-            )
-        mapping[key] = loader.construct_object(value_node, deep=True)
-    return mapping
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
-def _parse_yaml(name: str, text: str) -> Any:
-    try:
-        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise DataError(name, [f"{where}not valid YAML: {problem}"]) from exc
-
-
-# --- validation helpers ------------------------------------------------------------
-
-
-def _path(loc: Sequence[int | str]) -> str:
-    """``(3, 'leader', 'hand_size')`` -> ``[3].leader.hand_size``."""
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else part
-    return out or "(top level)"
-
-
-def _problems(exc: ValidationError, prefix: Sequence[int | str] = ()) -> list[str]:
-    lines = []
-    for err in exc.errors(include_url=False):
-        message = str(err["msg"]).removeprefix("Value error, ")
-        lines.append(f"{_path([*prefix, *err['loc']])}: {message}")
-    return lines
+    return read_shipped(SYSTEM_DIR, filename)
 
 
 # --- deck --------------------------------------------------------------------------
@@ -218,7 +131,7 @@ def _parse_deck(name: str, text: str) -> Deck:
     (``bomb``, ``over_target``, ``spoiled_attack``) per physical card. Cards are
     numbered 0..n-1 in file order.
     """
-    raw = _parse_yaml(name, text)
+    raw = parse_yaml(name, text)
     if not isinstance(raw, dict):
         raise DataError(name, ["(top level): expected a mapping with id, name and types"])
     problems: list[str] = []
@@ -261,10 +174,10 @@ def _parse_deck(name: str, text: str) -> Deck:
         for c_index, copy in enumerate(copies):
             c_where = ("types", t_index, _COPIES, c_index)
             if not isinstance(copy, dict):
-                problems.append(f"{_path(c_where)}: expected a mapping of annotations")
+                problems.append(f"{field_path(c_where)}: expected a mapping of annotations")
                 continue
             for key in sorted(_DERIVED_CARD_FIELDS & set(copy)):
-                problems.append(f"{_path([*c_where, key])}: set by the loader, not the file")
+                problems.append(f"{field_path([*c_where, key])}: set by the loader, not the file")
             if card_type is None or _DERIVED_CARD_FIELDS & set(copy):
                 continue
             try:
@@ -285,7 +198,7 @@ def _parse_deck(name: str, text: str) -> Deck:
 
 def _parse_aircraft(name: str, text: str) -> dict[str, Aircraft]:
     """Validate the aircraft file: a list of :class:`Aircraft` mappings, ids unique."""
-    raw = _parse_yaml(name, text)
+    raw = parse_yaml(name, text)
     if not isinstance(raw, list) or not raw:
         raise DataError(name, ["(top level): expected a non-empty list of aircraft"])
     problems: list[str] = []

@@ -1,0 +1,130 @@
+"""Reading a system's component data: strict YAML, pydantic validation, readable errors.
+
+Every system keeps its components in ``data/<system>/*.yaml`` (shipped as package
+data, read through :mod:`importlib.resources`, so a wheel or a zip works) and a
+server admin's content pack uses the same files. These helpers are the shared part
+of every system's loader: a YAML loader that refuses a key given twice, and a
+:class:`DataError` that names the file and the field of every problem, e.g.
+``aircraft.yaml: [3].speed: Input should be greater than or equal to 0``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+__all__ = [
+    "DATA_PACKAGE",
+    "DataError",
+    "field_path",
+    "parse_yaml",
+    "problems",
+    "read_path",
+    "read_shipped",
+]
+
+DATA_PACKAGE = "data"
+
+
+class DataError(Exception):
+    """A data file is missing, is not valid YAML, or does not match the schema.
+
+    ``file`` is the file's name as given to the loader (the bare name for shipped
+    files, the full path for a content pack); ``problems`` holds one
+    ``"<field path>: <message>"`` line per problem found. ``str(error)`` is every
+    problem prefixed with the file name, one per line.
+    """
+
+    def __init__(self, file: str, problems: Sequence[str]) -> None:
+        self.file = file
+        self.problems = tuple(problems)
+        super().__init__("\n".join(f"{file}: {problem}" for problem in self.problems))
+
+    def __reduce__(self) -> tuple[type[DataError], tuple[str, tuple[str, ...]]]:
+        return (type(self), (self.file, self.problems))
+
+
+def read_shipped(system: str, filename: str) -> str:
+    """The text of a shipped data file, ``data/<system>/<filename>``."""
+    try:
+        resource = resources.files(DATA_PACKAGE) / system / filename
+        return resource.read_text(encoding="utf-8")
+    except (OSError, ModuleNotFoundError) as exc:
+        raise DataError(filename, [f"cannot read the shipped file: {exc}"]) from exc
+
+
+def shipped_exists(system: str, filename: str) -> bool:
+    """Whether ``data/<system>/<filename>`` ships."""
+    return (resources.files(DATA_PACKAGE) / system / filename).is_file()
+
+
+def read_path(path: Path, default_name: str) -> tuple[str, str]:
+    """(name used in messages, text) of a content-pack file, or of ``default_name``
+    in a content-pack directory."""
+    if path.is_dir():
+        path = path / default_name
+    try:
+        return str(path), path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(str(path), [f"cannot read the file: {exc}"]) from exc
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses a key given twice in one mapping.
+
+    Plain PyYAML keeps the last value silently, which would hide a typo in a
+    content pack (two ``speed:`` lines, say).
+    """
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    mapping: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in mapping:
+            mark = key_node.start_mark
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r} (line {mark.line + 1})", mark
+            )
+        mapping[key] = loader.construct_object(value_node, deep=True)
+    return mapping
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def parse_yaml(name: str, text: str) -> Any:
+    """The YAML document in ``text``; :class:`DataError` (with the line) if it is not one."""
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise DataError(name, [f"{where}not valid YAML: {problem}"]) from exc
+
+
+def field_path(loc: Sequence[int | str]) -> str:
+    """``(3, 'leader', 'hand_size')`` -> ``[3].leader.hand_size``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out or "(top level)"
+
+
+def problems(exc: ValidationError, prefix: Sequence[int | str] = ()) -> list[str]:
+    """One ``"<field path>: <message>"`` line per error of a pydantic validation."""
+    lines = []
+    for err in exc.errors(include_url=False):
+        message = str(err["msg"]).removeprefix("Value error, ")
+        lines.append(f"{field_path([*prefix, *err['loc']])}: {message}")
+    return lines

@@ -55,6 +55,7 @@ from bot.storage import GameStatus
 from engine.core.events import Event
 from engine.dif.actions import Action
 from engine.dif.state import GameState
+from engine.dif.system import system as dif_system
 from strings import Term
 
 __all__ = [
@@ -482,22 +483,9 @@ async def expire_abandoned(service: GameService, game_id: int) -> list[Outcome]:
 
 # ---------------------------------------------------------------- undo
 def undo_refusal(before: GameState, after: GameState, events: list[Event]) -> str | None:
-    """Why an action from ``before`` to ``after`` may not be taken back, or None.
-
-    Taking back must never let anyone see a card again or roll again: refused if the
-    action used the game's randomness (a shuffle, an evasion), drew cards, revealed the
-    secret altitudes, or showed anyone a private line. A card played from the hand is
-    no such secret: its owner asks to take it back, knowing the others saw it. The
-    reason is a :class:`Term`."""
-    if before.step == "setup" and after.step != "setup":
-        return Term("seats.why.revealed")
-    if after.rng != before.rng:
-        return Term("seats.why.random")
-    if after.deck != before.deck:
-        return Term("seats.why.drawn")
-    if any(not e.public for e in events):
-        return Term("seats.why.hidden")
-    return None
+    """Why an action from ``before`` to ``after`` may not be taken back, or None (the
+    system's rule: :meth:`engine.core.contract.GameSystem.undo_refusal`)."""
+    return dif_system().undo_refusal(before, after, events)
 
 
 async def request_undo(service: GameService, game_id: int, user_id: int) -> UndoRequest | Outcome:

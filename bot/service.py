@@ -28,13 +28,14 @@ from bot.errors import Refusal, UserError
 from bot.storage import GameRecord, GameStatus, SeatRecord, StaleGameVersion, Storage
 from bot.storage.base import DeadlineClosed
 from bot.storage.locks import GameLocks
+from engine.core.contract import Decision
 from engine.core.errors import EngineError
 from engine.core.events import Event
 from engine.dif import balance
 from engine.dif.actions import COUNTER, Action
 from engine.dif.ai import RandomPlayer
 from engine.dif.components import Aircraft, Altitude, CardKind, Ruleset, Side
-from engine.dif.game import DifEngine, Pending
+from engine.dif.game import DifEngine
 from engine.dif.orders import Order, expired, order_action
 from engine.dif.setup import MAX_AIRCRAFT, DifSetup, ElementSetup
 from engine.dif.state import GameState
@@ -1210,7 +1211,7 @@ class GameService:
         e = state.elements.get(seat)
         return f"{self.engine.aircraft[e.aircraft].name} ({seat})" if e is not None else seat
 
-    def prompt_text(self, game: LoadedGame, p: Pending) -> str:
+    def prompt_text(self, game: LoadedGame, p: Decision) -> str:
         """What ``p.seat`` must decide, naming the element (a player may hold several)."""
         state = game.state
         assert state is not None

@@ -7,8 +7,8 @@ cards moving between piles, and who must decide now.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
+from engine.core.contract import Decision, Scope, Timing
 from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.dif import tables
@@ -55,15 +55,24 @@ DECISIONS = (
 """Every kind of :class:`Pending` decision."""
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """A decision some seat must take now."""
+_TIMING = {
+    "altitude": Timing.SIMULTANEOUS,  # 4.5: secret, revealed together
+    "redraw": Timing.SIMULTANEOUS,  # RotL Combat Vision, before the first turn
+    "respond": Timing.RESPONSE,
+    "follow": Timing.RESPONSE,
+}
 
-    seat: str
-    kind: str
-    """``altitude`` (secret pick), ``redraw`` (Combat Vision), ``order`` (turn 1:
-    which element plays next), ``wingman``, ``wingman_attack``, ``altitude_step``,
-    ``play``, ``discard``, ``respond`` or ``follow``."""
+
+def Pending(seat: str, kind: str, side: str | None = None) -> Decision:
+    """A decision some seat must take now, as the contract's :class:`Decision`.
+
+    ``kind`` is ``altitude`` (secret pick), ``redraw`` (Combat Vision), ``order`` (turn
+    1: which element of the side plays next, any player of ``side`` may answer),
+    ``wingman``, ``wingman_attack``, ``altitude_step``, ``play``, ``discard``,
+    ``respond`` or ``follow``."""
+    if kind == "order":
+        return Decision(seat, kind, Timing.TURN, Scope.SIDE, side)
+    return Decision(seat, kind, _TIMING.get(kind, Timing.TURN), Scope.SEAT, side)
 
 
 def _key(a: str, b: str) -> tuple[str, int]:
@@ -313,7 +322,7 @@ class EngineBase:
     def _discard(self, state: GameState, cards: Iterable[int]) -> None:
         state.discard.extend(cards)
 
-    def pending(self, state: GameState) -> list[Pending]:
+    def pending(self, state: GameState) -> list[Decision]:
         """Who must decide now, and what (DESIGN.md engine contract)."""
         if state.step == "over":
             return []
@@ -322,7 +331,8 @@ class EngineBase:
         if state.step == "redraw":
             return [Pending(e.seat, "redraw") for e in state.elements.values() if e.cv]
         if state.step == "order":
-            return [Pending(seat, "order") for seat in self.order_choice(state)[1]]
+            side, seats = self.order_choice(state)
+            return [Pending(seat, "order", side.value) for seat in seats]
         if state.follow is not None:
             return [Pending(state.follow.follower, "follow")]
         if state.exchange is not None:

@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
+from engine.core.contract import Decision
 from engine.dif import tables
 from engine.dif.actions import COUNTER, Action
-from engine.dif.base import DECISIONS, POSITION_DELTA, EngineBase, Pending
+from engine.dif.base import DECISIONS, POSITION_DELTA, EngineBase
 from engine.dif.components import (
     BURST_KINDS,
     Altitude,
@@ -82,7 +83,7 @@ class Legality(EngineBase):
         assert first is not None
         return first.term()
 
-    def _candidates(self, state: GameState, p: Pending) -> list[Action]:
+    def _candidates(self, state: GameState, p: Decision) -> list[Action]:
         e = state.elements[p.seat]
         if p.kind == "altitude":
             return [Action.altitude(a.code) for a in Altitude]
@@ -172,7 +173,7 @@ class Legality(EngineBase):
         make = Action.discard if verb == "discard" else Action.redraw
         return [make(c) for c in sorted(combos)]
 
-    def _refusal(self, state: GameState, p: Pending, a: Action) -> Why | None:
+    def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
         e = state.elements[p.seat]
         kind = p.kind
         verbs = {

@@ -1,0 +1,254 @@
+"""Down in Flames on the game-system contract (:mod:`engine.core.contract`).
+
+:class:`DifSystem` is what the registry hands the generic layers: the rules of
+:class:`~engine.dif.game.DifEngine` plus what the contract adds around them (the lobby's
+options and picks, typed decisions and outcome, notation, the public form of an
+action, what cannot be undone, the state's JSON).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.core.contract import (
+    AircraftChoice,
+    AircraftFate,
+    Decision,
+    Fate,
+    Outcome,
+    RulesetInfo,
+    SeatPick,
+    SideInfo,
+)
+from engine.core.errors import EngineError
+from engine.core.events import Event
+from engine.dif.actions import Action
+from engine.dif.components import PilotSkill, Ruleset, Side
+from engine.dif.game import DifEngine, default_engine
+from engine.dif.setup import MAX_AIRCRAFT, DifSetup, ElementSetup
+from engine.dif.state import GameState
+from engine.dif.texts import fixed
+from engine.dif.view import DifView
+from strings import Term
+
+__all__ = ["SEAT_PREFIX", "DifOptions", "DifPick", "DifSystem", "system"]
+
+SEAT_PREFIX = {Side.ALLIED: "A", Side.AXIS: "X"}
+"""Seats are named by side and number: Allied A1..An, Axis X1..Xn."""
+
+
+class DifOptions(BaseModel):
+    """What a Down in Flames lobby asks."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ruleset: Ruleset
+    year: int = Field(ge=1930, le=1950)
+    to_the_death: bool = False
+    """Fight until one side has no aircraft left instead of six turns (Zero! 4.8)."""
+    vp_bonus: bool = False
+    """The side with the lower aircraft points gets the difference as VP (13.1)."""
+
+
+class DifPick(BaseModel):
+    """What one seat flies: an element (13.3), with its leader's pilot skills."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    aircraft: str
+    wingman: bool = True
+    pilot: tuple[PilotSkill, ...] = ()
+
+
+class DifSystem:
+    """The ``dif`` system: Zero! and Rise of the Luftwaffe."""
+
+    id = "dif"
+    name = "Down in Flames"
+    rulesets = (
+        RulesetInfo(Ruleset.ZERO.value, "Zero!"),
+        RulesetInfo(Ruleset.ROTL.value, "Rise of the Luftwaffe"),
+    )
+    setup_model = DifSetup
+    options_model = DifOptions
+    pick_model = DifPick
+
+    def __init__(self, engine: DifEngine) -> None:
+        self.engine = engine
+
+    # --- the lobby ----------------------------------------------------------------
+    def lobby_sides(self, options: DifOptions) -> tuple[SideInfo, ...]:
+        return tuple(
+            SideInfo(side.value, side.label(options.ruleset)) for side in (Side.ALLIED, Side.AXIS)
+        )
+
+    def seat_name(self, side: str, number: int) -> str:
+        return f"{SEAT_PREFIX[Side(side)]}{number}"
+
+    def aircraft_choices(self, options: DifOptions, side: str | None) -> list[AircraftChoice]:
+        wanted = Side(side) if side is not None else None
+        out = []
+        for ac in sorted(self.engine.aircraft.values(), key=lambda a: (a.side, a.name)):
+            if self.engine.aircraft_refusal(options.ruleset, options.year, ac.id, wanted) is None:
+                out.append(AircraftChoice(ac.id, f"{ac.name} ({ac.year})", ac.side.value))
+        return out
+
+    def pick_refusal(self, options: DifOptions, side: str, pick: DifPick) -> str | None:
+        e = ElementSetup(seat="A1", side=Side(side), **pick.model_dump())
+        return self.engine.element_refusal(options.ruleset, options.year, e)
+
+    def start_problems(self, options: DifOptions, seats: Sequence[SeatPick]) -> list[str]:
+        problems: list[str] = []
+        for side in (Side.ALLIED, Side.AXIS):
+            if not any(s.side == side.value for s in seats):
+                problems.append(Term("dif.setup.empty_side", side=side.label(options.ruleset)))
+        count = sum(2 if getattr(s.pick, "wingman", True) else 1 for s in seats)
+        if count > MAX_AIRCRAFT:
+            problems.append(Term("dif.setup.too_many", n=count, max=MAX_AIRCRAFT))
+        return problems
+
+    def setup_from_lobby(self, options: DifOptions, seats: Sequence[SeatPick]) -> DifSetup:
+        return DifSetup(
+            ruleset=options.ruleset,
+            year=options.year,
+            to_the_death=options.to_the_death,
+            vp_bonus=options.vp_bonus,
+            elements=tuple(
+                ElementSetup(seat=s.seat, side=Side(s.side), **s.pick.model_dump()) for s in seats
+            ),
+        )
+
+    # --- a game -------------------------------------------------------------------
+    def new_game(self, setup: DifSetup, seed: int) -> tuple[GameState, list[Event]]:
+        return self.engine.new_game(setup, seed)
+
+    def sides(self, state: GameState) -> tuple[SideInfo, ...]:
+        rs = Ruleset(state.ruleset)
+        return tuple(
+            SideInfo(
+                side.value,
+                side.label(rs),
+                tuple(e.seat for e in state.elements.values() if e.side == side.value),
+            )
+            for side in (Side.ALLIED, Side.AXIS)
+        )
+
+    def pending(self, state: GameState) -> list[Decision]:
+        return self.engine.pending(state)
+
+    def legal_actions(self, state: GameState, seat: str) -> list[Action]:
+        return self.engine.legal_actions(state, seat)
+
+    def apply(self, state: GameState, seat: str, action: Action) -> tuple[GameState, list[Event]]:
+        return self.engine.apply(state, seat, action)
+
+    def default_action(self, state: GameState, seat: str) -> Action:
+        return self.engine.default_action(state, seat)
+
+    def view(self, state: GameState, seat: str | None) -> DifView:
+        return self.engine.view(state, seat)
+
+    def is_over(self, state: GameState) -> bool:
+        return self.engine.is_over(state)
+
+    def outcome(self, state: GameState) -> Outcome:
+        """4.9 / RotL "Victory": the stored result once over; VP so far while running.
+        Each aircraft's fate is read from its card (destroyed, evaded, damaged)."""
+        fates = []
+        for e in state.elements.values():
+            for p in e.planes():
+                if p.status == "destroyed":
+                    fate = Fate.SHOT_DOWN
+                elif p.status == "evaded":
+                    fate = Fate.LEFT
+                elif p.damaged:
+                    fate = Fate.DAMAGED
+                else:
+                    fate = Fate.UNHARMED
+                fates.append(
+                    AircraftFate(
+                        ref=p.ref,
+                        seat=e.seat,
+                        side=e.side,
+                        aircraft=p.aircraft,
+                        fate=fate,
+                        damaged=p.damaged,
+                        hits_taken=p.hits,
+                    )
+                )
+        if state.result is not None:
+            r = state.result
+            return Outcome(
+                over=True,
+                winner=r.get("winner"),
+                verdict=str(r.get("verdict", "")),
+                vp=dict(r.get("vp", {})),
+                fates=tuple(fates),
+                rounds=state.turn,
+            )
+        vp = {k.value: v for k, v in self.engine.victory_points(state).items()}
+        return Outcome(
+            over=False,
+            winner=None,
+            verdict=fixed("dif.outcome.running"),
+            vp=vp,
+            fates=tuple(fates),
+            rounds=state.turn,
+        )
+
+    # --- notation -----------------------------------------------------------------
+    def parse_action(self, text: str) -> Action:
+        return Action.from_text(text)
+
+    def public_text(self, text: str, *, secret_picks: bool) -> str:
+        """Masks what the narration does not tell: a secret altitude pick before every
+        seat has picked (4.5), the cards a Combat Vision redraw throws away, the card a
+        climbing Vertical Roll names (discarded only if the roll succeeds)."""
+        try:
+            a = Action.from_text(text)
+        except EngineError:
+            return text
+        if a.verb == "alt" and secret_picks:
+            return "alt ?"
+        if a.verb == "redraw" and a.cards:
+            return f"redraw ?×{len(a.cards)}"
+        if a.verb == "play" and a.arg == "up" and a.cards:
+            return "play VER up ?"
+        return text
+
+    def undo_refusal(
+        self, before: GameState, after: GameState, events: Sequence[Event]
+    ) -> str | None:
+        """Taking back must never let anyone see a card again or roll again: refused if
+        the action used the game's randomness (a shuffle, an evasion), drew cards,
+        revealed the secret altitudes, or showed anyone a private line. A card played
+        from the hand is no such secret: everyone saw it."""
+        if before.step == "setup" and after.step != "setup":
+            return fixed("dif.undo.revealed")
+        if after.rng != before.rng:
+            return fixed("dif.undo.random")
+        if after.deck != before.deck:
+            return fixed("dif.undo.drawn")
+        if any(not e.public for e in events):
+            return fixed("dif.undo.hidden")
+        return None
+
+    # --- storage ------------------------------------------------------------------
+    def dump_state(self, state: GameState) -> dict[str, Any]:
+        return state.to_json()
+
+    def load_state(self, data: Mapping[str, Any]) -> GameState:
+        return GameState.from_json(dict(data))
+
+    def replay(self, setup: DifSetup, seed: int, log: Iterable[tuple[str, str]]) -> GameState:
+        return self.engine.replay(setup, seed, log)
+
+
+@functools.cache
+def system() -> DifSystem:
+    """The system over the shipped components (the registry's factory)."""
+    return DifSystem(default_engine())

@@ -1,0 +1,771 @@
+"""Legality: one predicate, :meth:`Legality.refusal`, says whether and why not.
+
+``legal_actions`` generates candidate actions and keeps those the predicate allows;
+``apply`` refuses with the predicate's message, which cites the rulebook line. A
+:class:`Ctx` holds what the predicate needs to know about the deciding seat, computed
+once per call and shared by every candidate.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from itertools import combinations, product
+
+from engine.core.contract import Decision
+from engine.lockedon import geometry, ratings
+from engine.lockedon.actions import COUNTER, Action
+from engine.lockedon.base import EngineBase, Why
+from engine.lockedon.components import (
+    Aircraft,
+    Altitude,
+    CardEffect,
+    CardType,
+    MissileType,
+    Position,
+    Range,
+    SkillKind,
+)
+from engine.lockedon.state import Exchange, FollowOffer, GameState, Plane
+from engine.lockedon.texts import fixed
+from strings import Term
+
+__all__ = ["Ctx", "Legality"]
+
+VERBS = {
+    "altitude": ("alt",),
+    "first": ("first", "second"),
+    "next": ("next",),
+    "afterburner": ("ab",),
+    "predraw": ("discard",),
+    "postdraw": ("discard",),
+    "trim": ("trim",),
+    "altitude_step": ("stay", "dive", "climb"),
+    "speed": ("speed", "end"),
+    "play": ("play", "giveup", "end"),
+    "react": ("react", "pass", "alert"),
+    "teamwork": ("react", "pass"),
+    "follow": ("follow", "nofollow"),
+    "launch": ("launch", "nolaunch"),
+    "batturn": ("batturn", "pass"),
+}
+"""The verbs each kind of decision takes (``timely`` goes with any but a secret pick)."""
+
+_DECISION = {kind: f"lockedon.decision.{kind}" for kind in VERBS}
+"""The catalogue key naming each kind of decision in refusals (``the play cards step``)."""
+
+_TITLES_CM = ("Missile", "Tone")
+"""What a Countermeasures counter reacts to (L182, L263)."""
+
+
+class Ctx:
+    """The deciding seat and what every candidate's check needs about it."""
+
+    __slots__ = ("_enemies", "_hand_codes", "_holding", "ac", "kind", "p", "seat", "state")
+
+    def __init__(self, engine: Legality, state: GameState, d: Decision) -> None:
+        self.state = state
+        self.seat = d.seat
+        self.kind = d.kind
+        self.p: Plane = state.planes[d.seat]
+        self.ac: Aircraft = engine.ac(self.p)
+        self._enemies: list[str] | None = None
+        self._holding: tuple[str, Position] | bool | None = False
+        self._hand_codes: Counter[str] | None = None
+
+    def enemies(self, engine: Legality) -> list[str]:
+        if self._enemies is None:
+            self._enemies = engine.enemies(self.state, self.seat)
+        return self._enemies
+
+    def holding(self) -> tuple[str, Position] | None:
+        if self._holding is False:
+            self._holding = geometry.holding(self.state, self.seat)
+        return self._holding  # type: ignore[return-value]
+
+    def hand_codes(self, engine: Legality) -> Counter[str]:
+        if self._hand_codes is None:
+            self._hand_codes = Counter(engine.codes(self.state, self.p.hand))
+        return self._hand_codes
+
+
+class Legality(EngineBase):
+    """Which actions a seat may take now."""
+
+    # --- the two entry points ----------------------------------------------------
+    def legal_actions(self, state: GameState, seat: str) -> list[Action]:
+        """Every legal action of ``seat`` now, concretely."""
+        out: list[Action] = []
+        for d in self.pending(state):
+            if d.seat != seat:
+                continue
+            c = Ctx(self, state, d)
+            for a in self._candidates(c):
+                if self._refusal(c, a) is None:
+                    out.append(a)
+        return out
+
+    def refusal(self, state: GameState, seat: str, action: Action) -> Term | None:
+        """Why ``seat`` may not take ``action`` now, or None if it may."""
+        if state.step == "over":
+            return Term("lockedon.refuse.game_over")
+        mine = [d for d in self.pending(state) if d.seat == seat]
+        if not mine:
+            if seat not in state.planes:
+                return Term("lockedon.refuse.no_seat", seat=seat)
+            waiting = ", ".join(sorted({d.seat for d in self.pending(state)}))
+            return Term("lockedon.refuse.not_your_move", waiting=waiting)
+        reasons = [self._refusal(Ctx(self, state, d), action) for d in mine]
+        if any(r is None for r in reasons):
+            return None
+        first = reasons[0]
+        assert first is not None
+        return first.term()
+
+    # --- candidates ----------------------------------------------------------------
+    def _candidates(self, c: Ctx) -> Iterator[Action]:
+        state, p, kind = c.state, c.p, c.kind
+        if kind != "altitude" and self.can_use(p, SkillKind.REDRAW) and p.hand:
+            for combo in _submultisets(c.hand_codes(self)):
+                if combo:
+                    yield Action("timely", cards=combo)
+        if kind == "altitude":
+            yield from (Action("alt", mode=a.code) for a in Altitude)
+        elif kind == "first":
+            yield Action("first")
+            yield Action("second")
+        elif kind == "next":
+            for s in self._next_choices(state):
+                yield Action("next", target=s)
+        elif kind == "afterburner":
+            yield Action("ab", mode="off")
+            yield Action("ab", mode="on")
+        elif kind in ("predraw", "postdraw"):
+            for combo in _submultisets(c.hand_codes(self)):
+                yield Action("discard", cards=combo)
+        elif kind == "trim":
+            k = len(p.hand) - ratings.performance(c.ac, p)
+            for combo in _submultisets(c.hand_codes(self), size=k):
+                yield Action("trim", cards=combo)
+        elif kind == "altitude_step":
+            yield Action("stay")
+            yield Action("dive")
+            for code in sorted(c.hand_codes(self)):
+                yield Action("climb", cards=(code,))
+        elif kind == "speed":
+            yield Action("end")
+            for e in c.enemies(self):
+                yield Action("speed", mode="pos", target=e)
+                yield Action("speed", mode="range", own=-1, target=e)
+                yield Action("speed", mode="range", own=1, target=e)
+                yield Action("speed", mode="range", enemy=-1, target=e)
+                yield Action("speed", mode="range", enemy=1, target=e)
+            yield Action("speed", mode="range", own=-1)
+            yield Action("speed", mode="range", own=1)
+        elif kind == "play":
+            yield from self._play_candidates(c)
+        elif kind in ("react", "teamwork"):
+            yield Action("pass")
+            if kind == "react":
+                yield Action("alert")
+            yield from self._react_candidates(c)
+        elif kind == "follow":
+            yield Action("nofollow")
+            n = self._follow_cost(state, state.follows[0])
+            for combo in _submultisets(c.hand_codes(self), size=n):
+                yield Action("follow", cards=combo)
+        elif kind == "launch":
+            yield Action("nolaunch")
+            yield Action("launch", n=1)
+            yield Action("launch", n=2)
+        elif kind == "batturn":
+            yield Action("pass")
+            yield Action("batturn")
+
+    def _sources(self, c: Ctx) -> list[tuple[str, bool, bool]]:
+        """(code, from the side cards, as Ace Pilot) for every card ``c`` may play."""
+        codes = sorted(c.hand_codes(self))
+        out = [(code, False, False) for code in codes]
+        if c.p.side_hand and c.p.expertise_turn != c.state.turns:
+            out += [(code, True, False) for code in sorted(set(self.codes(c.state, c.p.side_hand)))]
+        if self.can_use(c.p, SkillKind.ANY_AS_ACE):
+            out += [(code, side, True) for code, side, _ in list(out) if code != self.ace_type.code]
+        return out
+
+    def _play_candidates(self, c: Ctx) -> Iterator[Action]:
+        state, p = c.state, c.p
+        yield Action("end")
+        held = c.holding()
+        if held is not None:
+            yield Action("giveup", target=held[0])
+        enemies = c.enemies(self)
+        hand = c.hand_codes(self)
+        gf = self.can_use(p, SkillKind.GUN_DISCARD) is not None
+        for code, side, ace in self._sources(c):
+            t = self.ace_type if ace else self.by_code[code]
+            for e in enemies:
+                room = Position.TAILING - geometry.pos(state, c.seat, e)
+                for n in range(1, min(t.positioning, room) + 1):
+                    yield Action("play", code, side, ace, mode="pos", n=n, target=e)
+            if t.range:
+                yield from self._range_candidates(c, t.range, code, side, ace)
+            if ace:
+                continue
+            rest = hand if side else hand - Counter({code: 1})
+            if t.is_guns:
+                for e in enemies:
+                    for combo in _submultisets(rest, size=self._gun_cost(p, t, gf=False)):
+                        yield Action("play", code, side, target=e, cards=combo)
+                    if gf:
+                        for combo in _submultisets(rest, size=self._gun_cost(p, t, gf=True)):
+                            yield Action("play", code, side, target=e, gf=True, cards=combo)
+            if t.is_tone:
+                for e in enemies:
+                    for m in sorted(p.missiles):
+                        yield Action("play", code, side, target=e, missile=m)
+            if t.effect in (CardEffect.BARREL_ROLL, CardEffect.SCISSORS):
+                for e in enemies:
+                    yield Action("play", code, side, target=e)
+            elif t.effect is CardEffect.MISSILE_BONUS:
+                yield Action("play", code, side)
+            elif t.effect is CardEffect.VERTICAL_ROLL:
+                for e in enemies:
+                    yield Action("play", code, side, mode="down", target=e)
+                    for pay in sorted(+rest):
+                        yield Action("play", code, side, mode="up", target=e, cards=(pay,))
+
+    def _range_candidates(
+        self, c: Ctx, value: int, code: str, side: bool, ace: bool
+    ) -> Iterator[Action]:
+        state = c.state
+        mine = c.p.range
+        owns = range(-min(value, mine), min(value, Range.ACTIVE - mine) + 1)
+        for own in owns:
+            if own:
+                yield Action("play", code, side, ace, mode="range", own=own)
+        for e in c.enemies(self):
+            theirs = state.planes[e].range
+            for own in owns:
+                left = value - abs(own)
+                for enemy in range(-min(left, theirs), min(left, Range.ACTIVE - theirs) + 1):
+                    if own or enemy:
+                        yield Action(
+                            "play", code, side, ace, mode="range", own=own, enemy=enemy, target=e
+                        )
+
+    def _react_candidates(self, c: Ctx) -> Iterator[Action]:
+        x = c.state.exchange
+        assert x is not None
+        if c.seat == x.actor and x.kind == "missile":
+            for code in sorted(set(self.codes(c.state, x.mini))):
+                yield Action("react", card=code)
+            return
+        for code, side, ace in self._sources(c):
+            yield Action("react", card=code, side=side, ace=ace)
+        if c.p.cm > 0 and c.kind == "react":
+            yield Action("react", card=COUNTER)
+            yield Action("react", card=COUNTER, ace=True)
+
+    def _next_choices(self, state: GameState) -> list[str]:
+        return [
+            s
+            for s, p in state.planes.items()
+            if p.flying and p.side == state.next_side and s not in state.acted
+        ]
+
+    # --- the predicate --------------------------------------------------------------
+    def _refusal(self, c: Ctx, a: Action) -> Why | None:
+        kind = c.kind
+        if a.verb == "timely" and kind != "altitude":
+            return self._timely_refusal(c, a)
+        verbs = VERBS[kind]
+        if a.verb not in verbs:
+            return Why(
+                "lockedon.refuse.wrong_verb",
+                verb=a.verb,
+                decision=fixed(_DECISION[kind]),
+                verbs=" / ".join(verbs),
+            )
+        state, p = c.state, c.p
+        if kind in ("altitude", "first"):
+            return None
+        if kind == "next":
+            seats = self._next_choices(state)
+            if a.target not in seats:
+                return Why("lockedon.refuse.next", seats=", ".join(seats))
+            return None
+        if kind == "afterburner":
+            if a.mode == "on" and p.ab_left <= 0:
+                return Why("lockedon.refuse.ab_spent")
+            return None
+        if kind in ("predraw", "postdraw"):
+            if not self.has_codes(state, p.hand, a.cards):
+                return Why("lockedon.refuse.not_held", cards=" ".join(a.cards))
+            if p.hand and not a.cards and self.stalls(state, c.seat, post_turn=kind == "postdraw"):
+                return Why("lockedon.refuse.stall")
+            return None
+        if kind == "trim":
+            k = len(p.hand) - ratings.performance(c.ac, p)
+            if len(a.cards) != k:
+                return Why("lockedon.refuse.trim", n=k)
+            if not self.has_codes(state, p.hand, a.cards):
+                return Why("lockedon.refuse.not_held", cards=" ".join(a.cards))
+            return None
+        if kind == "altitude_step":
+            return self._altitude_refusal(c, a)
+        if kind == "speed":
+            return None if a.verb == "end" else self._speed_refusal(c, a)
+        if kind == "play":
+            if a.verb == "end":
+                return None
+            if a.verb == "giveup":
+                held = c.holding()
+                if held is None or held[0] != a.target:
+                    return Why("lockedon.refuse.giveup", target=str(a.target))
+                return None
+            return self._play_refusal(c, a)
+        if kind in ("react", "teamwork"):
+            if a.verb == "pass":
+                return None
+            x = state.exchange
+            assert x is not None
+            if a.verb == "alert":
+                return self._alert_refusal(c, x)
+            return self._react_refusal(c, x, a)
+        if kind == "follow":
+            if a.verb == "nofollow":
+                return None
+            n = self._follow_cost(state, state.follows[0])
+            if len(a.cards) != n:
+                return Why("lockedon.refuse.follow_cost", n=n)
+            if not self.has_codes(state, p.hand, a.cards):
+                return Why("lockedon.refuse.not_held", cards=" ".join(a.cards))
+            return None
+        if kind == "launch":
+            if a.verb == "nolaunch":
+                return None
+            return self._launch_refusal(c, a)
+        if kind == "batturn":
+            if a.verb == "batturn" and not any(True for _ in geometry.engaged(state, c.seat)):
+                return Why("lockedon.refuse.batturn")
+            return None
+        return Why("lockedon.refuse.nothing_to_do")
+
+    # --- draws, altitude -------------------------------------------------------------
+    def stalls(self, state: GameState, seat: str, *, post_turn: bool) -> bool:
+        """Thrust 0 made -1 by High Altitude (L226); not for Edge of Envelope, which
+        draws Performance instead of Thrust (L372)."""
+        p = state.planes[seat]
+        if self.has_skill(p, SkillKind.DRAW_TO_PERFORMANCE):
+            return False
+        return ratings.thrust(self.ac(p), p, post_turn=post_turn) < 0
+
+    def _altitude_refusal(self, c: Ctx, a: Action) -> Why | None:
+        alt = c.p.altitude
+        assert alt is not None
+        if a.verb == "dive" and alt == Altitude.LOW:
+            return Why("lockedon.refuse.dive_low")
+        if a.verb == "climb":
+            if alt == Altitude.HIGH:
+                return Why("lockedon.refuse.climb_high")
+            if not self.has_codes(c.state, c.p.hand, a.cards):
+                return Why("lockedon.refuse.climb_card", card=a.cards[0])
+        return None
+
+    def _follow_cost(self, state: GameState, offer: FollowOffer) -> int:
+        """Cards a follower discards: 1 if Advantaged (Tailing: none), plus 1 to climb
+        (L230-231)."""
+        advantaged = geometry.pos(state, offer.seat, offer.mover) == Position.ADVANTAGED
+        return int(advantaged) + int(offer.direction > 0)
+
+    # --- speed ---------------------------------------------------------------------
+    def speed_advantage(self, state: GameState, seat: str, enemy: str) -> int:
+        """Free Speed Maneuvering points against ``enemy``: one per point of Speed
+        above its Speed (L111)."""
+        p, e = state.planes[seat], state.planes[enemy]
+        return max(0, ratings.speed(self.ac(p), p) - ratings.speed(self.ac(e), e))
+
+    def _speed_refusal(self, c: Ctx, a: Action) -> Why | None:
+        state = c.state
+        t = state.t
+        if sum(t.speed_used.values()) >= t.speed_points:
+            return Why("lockedon.refuse.speed_spent")
+        if a.target is not None:
+            if a.target not in c.enemies(self):
+                return Why("lockedon.refuse.not_enemy", target=a.target)
+            left = self.speed_advantage(state, c.seat, a.target) - t.speed_used.get(a.target, 0)
+            if left <= 0:
+                return Why("lockedon.refuse.speed_slower", target=self.name(state, a.target))
+        if a.mode == "pos":
+            assert a.target is not None
+            return self._pos_refusal(c, a.target, 1)
+        if abs(a.own) + abs(a.enemy) != 1:
+            return Why("lockedon.refuse.speed_one")
+        return self._range_refusal(c, a)
+
+    # --- playing cards ---------------------------------------------------------------
+    def _card(self, c: Ctx, a: Action) -> tuple[CardType, Why | None]:
+        """The type the played card counts as, or why it cannot be played."""
+        state, p = c.state, c.p
+        assert a.card is not None
+        if a.card == COUNTER or a.card not in self.by_code:
+            return self.ace_type, Why("lockedon.refuse.unknown_card", card=a.card)
+        if a.side:
+            if self.find(state, p.side_hand, a.card) is None:
+                return self.ace_type, Why("lockedon.refuse.not_side", card=a.card)
+            if p.expertise_turn == state.turns:
+                return self.ace_type, Why("lockedon.refuse.side_used")
+        elif self.find(state, p.hand, a.card) is None:
+            return self.ace_type, Why("lockedon.refuse.not_held", cards=a.card)
+        if a.ace:
+            if self.ace_skill(p, c.seat, None) is None:
+                return self.ace_type, Why("lockedon.refuse.no_ace_skill")
+            return self.ace_type, None
+        return self.by_code[a.card], None
+
+    def _target_refusal(self, c: Ctx, target: str | None) -> Why | None:
+        """The target is a flying enemy; an aircraft Advantaged on or Tailing an enemy
+        must give that up before it targets another (L204)."""
+        if target is None:
+            return None
+        if target not in c.enemies(self):
+            if target in c.state.planes and c.state.planes[target].flying:
+                return Why("lockedon.refuse.friendly", target=self.name(c.state, target))
+            return Why("lockedon.refuse.not_enemy", target=target)
+        held = c.holding()
+        if held is not None and held[0] != target:
+            return Why(
+                "lockedon.refuse.give_up_first",
+                held=self.name(c.state, held[0]),
+                target=self.name(c.state, target),
+            )
+        return None
+
+    def _play_refusal(self, c: Ctx, a: Action) -> Why | None:
+        t, why = self._card(c, a)
+        if why is not None:
+            return why
+        why = self._target_refusal(c, a.target)
+        if why is not None:
+            return why
+        state = c.state
+        if a.mode == "pos":
+            if a.n < 1 or a.n > t.positioning:
+                return Why("lockedon.refuse.positioning", card=t.label, n=t.positioning)
+            assert a.target is not None
+            return self._pos_refusal(c, a.target, a.n)
+        if a.mode == "range":
+            if abs(a.own) + abs(a.enemy) > t.range:
+                return Why("lockedon.refuse.range_value", card=t.label, n=t.range)
+            return self._range_refusal(c, a)
+        if a.mode in ("up", "down"):
+            if t.effect is not CardEffect.VERTICAL_ROLL or a.ace:
+                return Why("lockedon.refuse.no_action", card=t.label)
+            return self._vertical_refusal(c, a)
+        if a.target is None:
+            if t.effect is not CardEffect.MISSILE_BONUS or a.ace or a.cards:
+                return Why("lockedon.refuse.needs_target", card=t.label)
+            return None
+        if a.ace:
+            return Why("lockedon.refuse.no_action", card=t.label)
+        if a.missile is not None:
+            if not t.is_tone:
+                return Why("lockedon.refuse.not_tone", card=t.label)
+            return self._tone_refusal(c, a.target, a.missile)
+        if t.is_guns:
+            return self._guns_refusal(c, t, a)
+        pos = geometry.pos(state, c.seat, a.target)
+        if a.cards or a.gf:
+            return Why("lockedon.refuse.no_cost", card=t.label)
+        if t.effect is CardEffect.BARREL_ROLL:
+            if pos >= 0:
+                return Why("lockedon.refuse.barrel", target=self.name(state, a.target))
+            return None
+        if t.effect is CardEffect.SCISSORS:
+            if pos != Position.DISADVANTAGED:
+                return Why("lockedon.refuse.scissors", target=self.name(state, a.target))
+            return self._position_refusal(state, c.seat, a.target, Position.ADVANTAGED)
+        if t.is_tone:
+            return Why("lockedon.refuse.tone_missile", card=t.label)
+        return Why("lockedon.refuse.no_action", card=t.label)
+
+    def _pos_refusal(self, c: Ctx, target: str, n: int) -> Why | None:
+        """Maneuvering for Position (L151, L238): up to Tailing, only on an aircraft
+        directly Engaged with yours if yours is Engaged."""
+        state = c.state
+        now = geometry.pos(state, c.seat, target)
+        if now + n > Position.TAILING:
+            return Why("lockedon.refuse.past_tailing", n=Position.TAILING - now)
+        if now == 0:
+            for other, _ in geometry.engaged(state, c.seat):
+                if other != target:
+                    return Why(
+                        "lockedon.refuse.chain",
+                        other=self.name(state, other),
+                        target=self.name(state, target),
+                    )
+        return self._position_refusal(state, c.seat, target, now + n)
+
+    def _position_refusal(self, state: GameState, a: str, b: str, new: int) -> Why | None:
+        """Whether ``a`` may come to hold ``new`` relative to ``b``: a Position on an
+        enemy only within range of your longest weapon (L197), only one enemy at a time
+        (L201), at most 2 Advantaged on and 1 Tailing an aircraft (L202)."""
+        if new == 0:
+            return None
+        holder, on, p = (a, b, new) if new > 0 else (b, a, -new)
+        other = geometry.holding(state, holder)
+        if other is not None and other[0] != on:
+            return Why("lockedon.refuse.one_target", plane=self.name(state, holder))
+        if p == Position.ADVANTAGED and geometry.advantaged_on(state, on, but=(holder,)) >= 2:
+            return Why("lockedon.refuse.advantaged_full", target=self.name(state, on))
+        if p == Position.TAILING and geometry.tailing_on(state, on, but=(holder,)) >= 1:
+            return Why("lockedon.refuse.tailing_full", target=self.name(state, on))
+        longest = self.longest(state.planes[holder])
+        if longest is None or geometry.range_between(state, holder, on) > longest:
+            return Why(
+                "lockedon.refuse.out_of_range",
+                plane=self.name(state, holder),
+                target=self.name(state, on),
+            )
+        return None
+
+    def range_target_ok(self, state: GameState, seat: str, enemy: str) -> bool:
+        """An enemy's Range counter may be adjusted (and an enemy may react to your own
+        Range adjustment) only if it is Neutral to every other aircraft or Engaged with
+        yours alone (L411, L413)."""
+        return all(other == seat for other, _ in geometry.engaged(state, enemy))
+
+    def _range_refusal(self, c: Ctx, a: Action) -> Why | None:
+        """Maneuvering for Range (L155-159, L407-413): your counter and / or one
+        enemy's, each staying between Gun and Active Homing."""
+        state, p = c.state, c.p
+        if a.own == 0 and a.enemy == 0:
+            return Why("lockedon.refuse.range_zero")
+        if not Range.GUN <= p.range + a.own <= Range.ACTIVE:
+            return Why("lockedon.refuse.range_bounds", plane=self.name(state, c.seat))
+        if a.target is None:
+            if a.enemy:
+                return Why("lockedon.refuse.needs_target", card="Maneuvering")
+            if any(self.range_target_ok(state, c.seat, e) for e in c.enemies(self)):
+                return Why("lockedon.refuse.name_reactor")
+            return None
+        if not self.range_target_ok(state, c.seat, a.target):
+            return Why("lockedon.refuse.range_engaged", target=self.name(state, a.target))
+        if not Range.GUN <= state.planes[a.target].range + a.enemy <= Range.ACTIVE:
+            return Why("lockedon.refuse.range_bounds", plane=self.name(state, a.target))
+        return None
+
+    def _vertical_refusal(self, c: Ctx, a: Action) -> Why | None:
+        """Vertical Roll (L179-180): one level up (discarding a card) or down. The enemy
+        named may react: one Advantaged on or Tailing you, if any (L229)."""
+        state, p = c.state, c.p
+        alt = p.altitude
+        assert alt is not None
+        if a.mode == "up":
+            if alt == Altitude.HIGH:
+                return Why("lockedon.refuse.climb_high")
+            rest = p.hand[:] if a.side else _without(self, state, p.hand, a.card)
+            if len(a.cards) != 1 or not self.has_codes(state, rest, a.cards):
+                return Why("lockedon.refuse.climb_pay")
+        else:
+            if alt == Altitude.LOW:
+                return Why("lockedon.refuse.dive_low")
+            if a.cards:
+                return Why("lockedon.refuse.no_cost", card="Vertical Roll")
+        if a.target is None:
+            return Why("lockedon.refuse.name_reactor")
+        on_me = [o for o, pos in geometry.engaged(state, c.seat) if pos < 0]
+        if c.holding() is None and on_me and a.target not in on_me:
+            return Why(
+                "lockedon.refuse.vertical_reactor",
+                planes=", ".join(self.name(state, o) for o in on_me),
+            )
+        return None
+
+    def _gun_cost(self, p: Plane, t: CardType, *, gf: bool) -> int:
+        """Cards discarded for a gun attack: the card's cost less the Gun Rating
+        (L172, L19); none with In my Sights! (L367); 2 fewer once with Gun Fighter
+        (L339)."""
+        if self.has_skill(p, SkillKind.NO_GUN_DISCARD):
+            return 0
+        gun = ratings.gun(self.ac(p), p) or 0
+        cost = max(0, (t.guns_discard or 0) - gun)
+        if gf:
+            s = self.can_use(p, SkillKind.GUN_DISCARD)
+            cost = max(0, cost - (self.skills[s].amount or 0 if s else 0))
+        return cost
+
+    def _guns_refusal(self, c: Ctx, t: CardType, a: Action) -> Why | None:
+        """A gun attack (L171-172): a gun, Gun Range, the discard paid."""
+        state, p = c.state, c.p
+        assert a.target is not None
+        if ratings.gun(c.ac, p) is None:
+            return Why("lockedon.refuse.no_gun", plane=self.name(state, c.seat))
+        rng = geometry.range_between(state, c.seat, a.target)
+        if rng != Range.GUN:
+            return Why("lockedon.refuse.not_gun_range", range=fixed(_RANGE_KEYS[rng]))
+        if a.gf:
+            if self.can_use(p, SkillKind.GUN_DISCARD) is None:
+                return Why("lockedon.refuse.no_gun_fighter")
+            if self._gun_cost(p, t, gf=False) == 0:
+                return Why("lockedon.refuse.gun_fighter_free")
+        cost = self._gun_cost(p, t, gf=a.gf)
+        if len(a.cards) != cost:
+            return Why("lockedon.refuse.gun_cost", n=cost)
+        rest = p.hand[:] if a.side else _without(self, state, p.hand, a.card)
+        if not self.has_codes(state, rest, a.cards):
+            return Why("lockedon.refuse.not_held", cards=" ".join(a.cards))
+        return None
+
+    def _tone_refusal(self, c: Ctx, target: str, missile: str) -> Why | None:
+        """A Tone declares a missile the aircraft carries; the Position and Range must
+        suit it (L177, L187-188, L240-241)."""
+        state, p = c.state, c.p
+        if p.missiles.get(missile, 0) <= 0:
+            return Why("lockedon.refuse.no_missile", missile=missile)
+        return self.launch_refusal(state, c.seat, target, missile)
+
+    def launch_refusal(self, state: GameState, seat: str, target: str, missile: str) -> Why | None:
+        m = self.missiles[missile]
+        pos = geometry.pos(state, seat, target)
+        if m.cards(pos) is None:
+            return Why(
+                "lockedon.refuse.missile_position",
+                missile=m.name,
+                position=fixed(_POSITION_KEYS[pos]),
+            )
+        rng = geometry.range_between(state, seat, target)
+        if not m.type.launches_at(rng):
+            return Why(
+                "lockedon.refuse.missile_range",
+                missile=m.name,
+                range=fixed(_RANGE_KEYS[rng]),
+                wanted=fixed(_TYPE_KEYS[m.type]),
+            )
+        return None
+
+    def _launch_refusal(self, c: Ctx, a: Action) -> Why | None:
+        launch = c.state.launch
+        assert launch is not None
+        if a.n not in (1, 2):
+            return Why("lockedon.refuse.launch_count")
+        if c.p.missiles.get(launch.missile, 0) < a.n:
+            return Why("lockedon.refuse.second_missile", missile=self.missiles[launch.missile].name)
+        return self.launch_refusal(c.state, c.seat, launch.target, launch.missile)
+
+    # --- reactions -----------------------------------------------------------------
+    def _alert_refusal(self, c: Ctx, x: Exchange) -> Why | None:
+        if x.kind != "missile" or c.seat != x.target or not x.alert or x.chain:
+            return Why("lockedon.refuse.alert_now")
+        if self.can_use(c.p, SkillKind.ZERO_MISSILE_HAND) is None:
+            return Why("lockedon.refuse.no_alert")
+        return None
+
+    def _react_refusal(self, c: Ctx, x: Exchange, a: Action) -> Why | None:
+        """A card reacts to the last card if its React To names it (L133, L165); an
+        Ace Pilot reacts to anything (L168) but not from a Missile's cards; Split-S only
+        on an opposing player's turn (L175); Countermeasures only to a Missile or a Tone
+        (L182)."""
+        state, p = c.state, c.p
+        title = x.last_title
+        assert a.card is not None
+        if c.seat == x.actor and x.kind == "missile":
+            if a.side or a.ace or a.card == COUNTER:
+                return Why("lockedon.refuse.missile_hand")
+            if self.find(state, x.mini, a.card) is None:
+                return Why("lockedon.refuse.not_in_mini", card=a.card)
+            t = self.by_code[a.card]
+            if not t.missile_usable:
+                return Why("lockedon.refuse.missile_ace")
+        elif a.card == COUNTER:
+            if c.kind != "react" or c.seat != x.target:
+                return Why("lockedon.refuse.cm_own")
+            if p.cm <= 0:
+                return Why("lockedon.refuse.no_cm")
+            if a.ace:
+                if self.can_use(p, SkillKind.COUNTERMEASURE_AS_ACE) is None:
+                    return Why("lockedon.refuse.no_lucky")
+                return None
+            if title not in _TITLES_CM:
+                return Why("lockedon.refuse.cm_title", title=title)
+            return None
+        else:
+            if a.side:
+                if self.find(state, p.side_hand, a.card) is None:
+                    return Why("lockedon.refuse.not_side", card=a.card)
+                if p.expertise_turn == state.turns:
+                    return Why("lockedon.refuse.side_used")
+            elif self.find(state, p.hand, a.card) is None:
+                return Why("lockedon.refuse.not_held", cards=a.card)
+            if a.card not in self.by_code:
+                return Why("lockedon.refuse.unknown_card", card=a.card)
+            if a.ace:
+                if self.ace_skill(c.p, c.seat, x) is None:
+                    return Why("lockedon.refuse.no_ace_skill")
+                return None
+            t = self.by_code[a.card]
+        if t.opponent_turn_only and c.seat == state.active:
+            return Why("lockedon.refuse.split_s")
+        if not t.can_react_to(title):
+            return Why("lockedon.refuse.react_to", card=t.label, title=title)
+        return None
+
+    def ace_skill(self, p: Plane, seat: str, x: Exchange | None) -> str | None:
+        """The skill letting ``p`` play a card as an Ace Pilot now: Jink when reacting
+        to a gun attack (the narrower, used first), else Agile (L352, L357)."""
+        found: str | None = None
+        for s in p.skills:
+            skill = self.skills[s]
+            if skill.kind is not SkillKind.ANY_AS_ACE or (skill.once_per_game and s in p.used):
+                continue
+            if skill.against:
+                if x is not None and x.kind == "guns" and seat != x.actor:
+                    return s
+            elif found is None:
+                found = s
+        return found
+
+    def _timely_refusal(self, c: Ctx, a: Action) -> Why | None:
+        """Timely: once per game, at any time, discard any cards and draw as many (L362)."""
+        if self.can_use(c.p, SkillKind.REDRAW) is None:
+            return Why("lockedon.refuse.no_timely")
+        if not a.cards:
+            return Why("lockedon.refuse.timely_empty")
+        if not self.has_codes(c.state, c.p.hand, a.cards):
+            return Why("lockedon.refuse.not_held", cards=" ".join(a.cards))
+        return None
+
+
+_RANGE_KEYS = {r: f"lockedon.range.{r.code}" for r in Range}
+_POSITION_KEYS = {p: f"lockedon.position.{p.name.lower()}" for p in Position}
+_TYPE_KEYS = {t: f"lockedon.missile_type.{t.value}" for t in MissileType}
+
+
+def _without(
+    engine: EngineBase, state: GameState, hand: Sequence[int], code: str | None
+) -> list[int]:
+    rest = list(hand)
+    if code is not None:
+        card = engine.find(state, rest, code)
+        if card is not None:
+            rest.remove(card)
+    return rest
+
+
+def _submultisets(codes: Counter[str], size: int | None = None) -> Iterator[tuple[str, ...]]:
+    """Every sub-multiset of ``codes`` as a sorted tuple (of ``size`` cards if given)."""
+    keys = sorted(codes)
+    if size is not None and (size < 0 or size > sum(codes.values())):
+        return
+    if size is not None and size <= 3:
+        seen: set[tuple[str, ...]] = set()
+        flat = [k for k in keys for _ in range(codes[k])]
+        for combo in combinations(flat, size):
+            if combo not in seen:
+                seen.add(combo)
+                yield combo
+        return
+    for counts in product(*(range(codes[k] + 1) for k in keys)):
+        if size is not None and sum(counts) != size:
+            continue
+        yield tuple(k for k, n in zip(keys, counts, strict=True) for _ in range(n))

@@ -107,7 +107,7 @@ def pick_problem(
         why = _rating_problem(ac, skill, ratings.get(s, {}))
         if why is not None:
             return why
-    if custom is not None:
+    if custom:  # flying without missiles (``()``) is the card's top value, no option needed
         if not custom_allowed:
             return "no_custom_loads", {}
         seen: set[str] = set()

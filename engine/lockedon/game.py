@@ -16,7 +16,7 @@ The class is built in layers, one concern per module: :mod:`~engine.lockedon.bas
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine.core.errors import RuleViolation, SetupError
 from engine.core.events import Event
@@ -27,7 +27,7 @@ from engine.lockedon.components import SkillKind
 from engine.lockedon.exchange import Resolution
 from engine.lockedon.loader import load_components
 from engine.lockedon.present import build_view
-from engine.lockedon.setup import LockedOnOptions, LockedOnPick, LockedOnSetup
+from engine.lockedon.setup import LockedOnOptions, LockedOnPick, LockedOnSetup, SeatSetup
 from engine.lockedon.state import GameState, Plane
 from engine.lockedon.view import LockedOnView
 from strings import Term
@@ -62,6 +62,15 @@ class LockedOnEngine(Resolution):
         key, fields = why
         return Term(f"lockedon.pick.{key}", **fields)
 
+    def team_problem(self, seats: Sequence[SeatSetup], seat: SeatSetup) -> Term | None:
+        """Drift Factor needs 2 or more aircraft on its team at the start (L335)."""
+        for sid in seat.skills:
+            if self.skills[sid].kind is SkillKind.NO_TEAMWORK:
+                team = sum(1 for x in seats if x.side == seat.side)
+                if team < 2:
+                    return Term("lockedon.setup.drift_factor", seat=seat.seat)
+        return None
+
     def new_game(self, setup: LockedOnSetup, seed: int) -> tuple[GameState, list[Event]]:
         """Create a game (Set-Up, L59-86). Raises SetupError for an impossible setup."""
         o = setup.options
@@ -75,7 +84,7 @@ class LockedOnEngine(Resolution):
         elif sides != ["A", "B"]:
             raise SetupError(Term("lockedon.setup.two_sides"))
         for x in setup.seats:
-            why = self.seat_problem(o, x)
+            why = self.seat_problem(o, x) or self.team_problem(setup.seats, x)
             if why is not None:
                 raise SetupError(why)
         loads = {

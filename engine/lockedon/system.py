@@ -131,6 +131,14 @@ class LockedOnSystem:
                 problems.append(Term("lockedon.setup.empty_side", side=info.id))
             elif options.free_for_all and len(mine) > 1:
                 problems.append(fixed("lockedon.setup.ffa_sides"))
+        if not problems:
+            setups = [
+                SeatSetup(seat=s.seat, side=s.side, **_pick(s.pick).model_dump()) for s in seats
+            ]
+            for x in setups:
+                why = self.engine.team_problem(setups, x)
+                if why is not None:
+                    problems.append(why)
         if options.vp_limit is not None and not problems:
             picks = [(s.side, _pick(s.pick)) for s in seats]
             for side, vp in sorted(side_values(self.engine, picks).items()):

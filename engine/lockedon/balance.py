@@ -157,30 +157,38 @@ def _rating_problem(
         return "ratings_count", fields
     if total != rule.total:
         return "ratings_total", fields
+    for rating in changes:
+        if _printed(ac, rating) is None:
+            return "rating_dash", {"rating": rating.value}
     return None
 
 
-def _rating_floor(ac: Aircraft, rating: Rating, delta: int) -> tuple[str, dict[str, object]] | None:
-    printed: int | None
+def _printed(ac: Aircraft, rating: Rating) -> int | None:
+    """The card's value of a rating (the lower of the pre- and post-turn numbers for
+    Thrust and A/B); None for a "-"."""
     if rating is Rating.SPEED:
-        printed = ac.speed
-    elif rating is Rating.PERFORMANCE:
-        printed = ac.performance
-    elif rating is Rating.THRUST:
-        printed = min(ac.thrust_pre, ac.thrust_post)
-    elif rating is Rating.AFTERBURNER:
+        return ac.speed
+    if rating is Rating.PERFORMANCE:
+        return ac.performance
+    if rating is Rating.THRUST:
+        return min(ac.thrust_pre, ac.thrust_post)
+    if rating is Rating.AFTERBURNER:
         if ac.ab_pre is None or ac.ab_post is None:
-            # Grit's "+1 A/B" gives nothing to an aircraft without afterburners.
-            return None if delta > 0 else ("rating_dash", {"rating": rating.value})
-        printed = min(ac.ab_pre, ac.ab_post)
-    elif rating is Rating.GUN:
-        printed = ac.gun
-    elif rating is Rating.EW:
-        printed = ac.ew
-    else:
-        printed = ac.countermeasures
+            return None
+        return min(ac.ab_pre, ac.ab_post)
+    if rating is Rating.GUN:
+        return ac.gun
+    if rating is Rating.EW:
+        return ac.ew
+    return ac.countermeasures
+
+
+def _rating_floor(ac: Aircraft, rating: Rating, delta: int) -> tuple[str, dict[str, object]] | None:
+    """Every change together keeps a rating at its least value or above (Performance
+    1, others 0); Grit's "+1 A/B" gives nothing to an aircraft without afterburners."""
+    printed = _printed(ac, rating)
     if printed is None:
-        return "rating_dash", {"rating": rating.value}
+        return None if delta > 0 else ("rating_dash", {"rating": rating.value})
     floor = 1 if rating is Rating.PERFORMANCE else 0
     if printed + delta < floor:
         return "rating_floor", {"rating": rating.value}

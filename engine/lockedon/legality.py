@@ -391,8 +391,9 @@ class Legality(EngineBase):
         if sum(t.speed_used.values()) >= t.speed_points:
             return Why("lockedon.refuse.speed_spent")
         if a.target is not None:
-            if a.target not in c.enemies(self):
-                return Why("lockedon.refuse.not_enemy", target=a.target)
+            why = self._target_refusal(c, a.target)
+            if why is not None:
+                return why
             left = self.speed_advantage(state, c.seat, a.target) - t.speed_used.get(a.target, 0)
             if left <= 0:
                 return Why("lockedon.refuse.speed_slower", target=self.name(state, a.target))
@@ -729,6 +730,9 @@ class Legality(EngineBase):
         """Timely: once per game, at any time, discard any cards and draw as many (L362)."""
         if self.can_use(c.p, SkillKind.REDRAW) is None:
             return Why("lockedon.refuse.no_timely")
+        x = c.state.exchange
+        if x is not None and x.kind == "missile" and c.seat == x.actor:
+            return Why("lockedon.refuse.missile_hand")  # the hand is put down (L250)
         if not a.cards:
             return Why("lockedon.refuse.timely_empty")
         if not self.has_codes(c.state, c.p.hand, a.cards):

@@ -137,11 +137,19 @@ def play_and_check(lo: LockedOnEngine, seed: int) -> tuple[GameState, list[tuple
     return state, log
 
 
+def _setup_of(lo: LockedOnEngine, seed: int) -> LockedOnSetup:
+    import random
+
+    return random_setup(lo, random.Random(seed), KINDS[seed % len(KINDS)])
+
+
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_random_games_keep_every_invariant(lo: LockedOnEngine, chunk: int) -> None:
     for seed in range(chunk, GAMES, CHUNKS):
         try:
-            play_and_check(lo, seed)
+            final, log = play_and_check(lo, seed)
+            if seed % 3 == 0:  # the log replays to the same state
+                assert lo.replay(_setup_of(lo, seed), seed, log) == final
         except AssertionError as exc:
             raise AssertionError(f"seed {seed}: {exc}") from exc
 

@@ -175,3 +175,22 @@ def test_a_refused_action_names_the_rule_and_changes_nothing(
     with pytest.raises(RuleViolation, match="expected ab"):
         lo.apply(state, "A1", Action.from_text("stay"))
     assert state.to_json() == before
+
+
+def test_the_missile_attacker_cannot_touch_its_hand_not_even_with_timely(
+    lo: LockedOnEngine, game: Game, act: Act
+) -> None:
+    """L250, L262: the aircraft's cards are put down during its Missile attack."""
+    state = game(
+        seats=seats_of("A1 A f-4e", "B1 B mig-21mf", A1={"skills": ["timely"]}),
+        ab_left={"A1": 0, "B1": 0},
+        ranges={"A1": "RH", "B1": "RH"},
+        hands={"A1": ["TONE", "TT", "TT", "TT", "TT"], "B1": ["BRK"]},
+        deck_top=["BRK", "BRK"],
+    )
+    state = act(state, "A1", "discard", "stay", "play TONE B1 aim-7e-2", "B1:pass", "launch")
+    state = act(state, "B1", "react BRK")
+    legal = {str(a) for a in lo.legal_actions(state, "A1")}
+    assert legal == {"pass", "react BRK"}
+    with pytest.raises(RuleViolation, match="L262"):
+        lo.apply(state, "A1", Action.from_text("timely TT"))

@@ -13,9 +13,11 @@ one concept each:
 ``geometry``      range between aircraft (L189-193) and positions (L120-204)
 ``balance``       VP of aircraft, missile loads and skills; what a lobby may take
 ``base``          lookups, piles, drawing, who must decide now
+``candidates``    the candidate actions of a decision
 ``legality``      the one refusal predicate; ``legal_actions`` filters through it
 ``flow``          order, rounds, turn steps, altitude and following, the end
-``exchange``      card play, reactions, missiles, Teamwork, Split-S
+``exchange``      card play, reactions, Teamwork, Split-S
+``missiles``      the launch and the Missile's mini-hand
 ``game``          the engine: new game, apply, default action, replay
 ``view`` / ``present``  per-seat views (hidden information absent)
 ``system``        the game-system contract adapter (``system()``)

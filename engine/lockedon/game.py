@@ -9,8 +9,9 @@ the rulebook line.
 
 The class is built in layers, one concern per module: :mod:`~engine.lockedon.base`
 (lookups, piles, who decides), :mod:`~engine.lockedon.legality`,
-:mod:`~engine.lockedon.flow` (rounds, steps, altitude, the end) and
-:mod:`~engine.lockedon.exchange` (cards, reactions, missiles).
+:mod:`~engine.lockedon.candidates`, :mod:`~engine.lockedon.flow` (rounds, steps,
+altitude, the end), :mod:`~engine.lockedon.exchange` (cards, reactions) and
+:mod:`~engine.lockedon.missiles` (launches).
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from engine.core.rng import Rng
 from engine.lockedon import balance, geometry, ratings
 from engine.lockedon.actions import Action
 from engine.lockedon.components import SkillKind
-from engine.lockedon.exchange import Resolution
 from engine.lockedon.loader import load_components
+from engine.lockedon.missiles import Missiles
 from engine.lockedon.present import build_view
 from engine.lockedon.setup import LockedOnOptions, LockedOnPick, LockedOnSetup, SeatSetup
 from engine.lockedon.state import GameState, Plane
@@ -38,7 +39,7 @@ __all__ = ["LockedOnEngine", "default_engine"]
 _PASSIVE = ("alt M", "first", "ab off", "discard", "stay", "end", "pass", "nofollow", "nolaunch")
 
 
-class LockedOnEngine(Resolution):
+class LockedOnEngine(Missiles):
     """The rules of a Locked-On dogfight for one set of components."""
 
     def seat_problem(self, options: LockedOnOptions, seat: LockedOnPick) -> Term | None:

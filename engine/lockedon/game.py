@@ -30,6 +30,7 @@ from engine.lockedon.missiles import Missiles
 from engine.lockedon.present import build_view
 from engine.lockedon.setup import LockedOnOptions, LockedOnPick, LockedOnSetup, SeatSetup
 from engine.lockedon.state import GameState, Plane
+from engine.lockedon.texts import join
 from engine.lockedon.view import LockedOnView
 from strings import Term
 
@@ -227,7 +228,7 @@ class LockedOnEngine(Missiles):
                 self.name(state, s) for s, p in state.planes.items() if p.side == side
             )
             groups.append(Term("lockedon.event.side", side=side, planes=names))
-        return Term("lockedon.event.setup", sides="; ".join(groups), rounds=state.rounds)
+        return Term("lockedon.event.setup", sides=join(groups), rounds=state.rounds)
 
     def apply(self, state: GameState, seat: str, action: Action) -> tuple[GameState, list[Event]]:
         """Apply one action; returns the new state and what happened.

@@ -9,14 +9,26 @@ skill names stay as printed (English).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from strings import Term
 
-__all__ = ["fixed"]
+__all__ = ["fixed", "join"]
 
 
 @cache
 def fixed(key: str) -> Term:
     """The text of a key without fields (a label, a prompt, a step name), made once."""
     return Term(key)
+
+
+def join(items: Sequence[str]) -> str:
+    """``"; ".join(items)``, keeping the Terms among them translatable (a Term of
+    ``lockedon.list``, one item at a time)."""
+    if not items or not any(isinstance(item, Term) for item in items):
+        return "; ".join(items)
+    out = items[0]
+    for item in items[1:]:
+        out = Term("lockedon.list", head=out, item=item)
+    return out

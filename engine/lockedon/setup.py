@@ -50,6 +50,9 @@ class LockedOnOptions(BaseModel):
     """Rounds before the dogfight is a draw (L85, L90)."""
     missile_loads: bool = False
     """Custom missile loads may be bought (Missile Loads, L375-385)."""
+    team_games: bool = False
+    """More than one aircraft a side (Team Games, L388-394): the lobby then accepts
+    several seats on a side. The engine plays any setup it is given."""
     teamwork: bool = False
     """The side with more aircraft may add one reaction per enemy Action (L400-404)."""
     free_for_all: bool = False
@@ -66,6 +69,8 @@ class LockedOnOptions(BaseModel):
     def _sides(self) -> LockedOnOptions:
         if not self.free_for_all and self.sides != 2:
             raise ValueError("only a free-for-all has more than two sides")
+        if self.teamwork and not self.team_games:
+            raise ValueError("Teamwork is a rule of team games (L400-401)")
         if self.free_for_all and self.teamwork:
             raise ValueError("a free-for-all has no friendly aircraft, so no Teamwork (L406)")
         return self

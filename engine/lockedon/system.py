@@ -131,6 +131,8 @@ class LockedOnSystem:
                 problems.append(Term("lockedon.setup.empty_side", side=info.id))
             elif options.free_for_all and len(mine) > 1:
                 problems.append(fixed("lockedon.setup.ffa_sides"))
+            elif not options.free_for_all and not options.team_games and len(mine) > 1:
+                problems.append(Term("lockedon.setup.no_teams", side=info.id))
         if not problems:
             setups = [
                 SeatSetup(seat=s.seat, side=s.side, **_pick(s.pick).model_dump()) for s in seats

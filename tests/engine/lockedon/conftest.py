@@ -110,6 +110,7 @@ def random_setup(lo: LockedOnEngine, rng: random.Random, kind: str) -> LockedOnS
         "options": {
             "free_for_all": kind == "ffa3",
             "sides": 3 if kind == "ffa3" else 2,
+            "team_games": kind in ("2v1", "2v2"),
             "teamwork": kind in ("2v1", "2v2"),
             "second_deck": rng.random() < 0.15,
             "rounds": 6,

@@ -29,7 +29,7 @@ def test_the_registry_builds_lockedon_with_every_member_of_the_contract() -> Non
 
 def test_a_lobby_builds_a_team_game_through_the_contract() -> None:
     lo = _system()
-    options = lo.options_model(vp_limit=120, year=1985, teamwork=True)
+    options = lo.options_model(vp_limit=120, year=1985, team_games=True, teamwork=True)
     assert [s.id for s in lo.lobby_sides(options)] == ["A", "B"]
     assert str(lo.lobby_sides(options)[0].name) == "Side A"
     assert lo.seat_name("B", 2) == "B2"
@@ -59,7 +59,7 @@ def test_the_lobby_checks_the_agreed_vp_per_side() -> None:
     why = lo.pick_refusal(tight, "A", lo.pick_model(aircraft="f-14d"))  # at least 117 - 23
     assert why is not None and "worth 94 VP, over the agreed 90" in why
     assert lo.pick_refusal(tight, "A", lo.pick_model(aircraft="f-15a")) is None  # 92 - 14
-    options = lo.options_model(vp_limit=100)
+    options = lo.options_model(vp_limit=100, team_games=True)
     seats = [
         SeatPick("A1", "A", lo.pick_model(aircraft="f-15a")),
         SeatPick("A2", "A", lo.pick_model(aircraft="f-5e")),
@@ -83,9 +83,21 @@ def test_a_free_for_all_lobby_has_one_side_per_player() -> None:
     assert lo.start_problems(options, [seats[0], *seats[2:]]) == []
 
 
+def test_several_aircraft_a_side_need_the_team_games_rule() -> None:
+    lo = _system()
+    seats = [
+        SeatPick("A1", "A", lo.pick_model(aircraft="f-15a")),
+        SeatPick("A2", "A", lo.pick_model(aircraft="f-15a")),
+        SeatPick("B1", "B", lo.pick_model(aircraft="mig-29")),
+    ]
+    problems = lo.start_problems(lo.options_model(), seats)
+    assert problems and "Team Games" in problems[0]
+    assert lo.start_problems(lo.options_model(team_games=True), seats) == []
+
+
 def test_a_game_plays_to_its_typed_outcome_through_the_contract() -> None:
     lo = _system()
-    options = lo.options_model(teamwork=True)
+    options = lo.options_model(team_games=True, teamwork=True)
     seats = [
         SeatPick("A1", "A", lo.pick_model(aircraft="f-15a", skills=("timely",))),
         SeatPick("A2", "A", lo.pick_model(aircraft="f-16a")),

@@ -140,7 +140,7 @@ class _Builder:
 
     # --- primitives -------------------------------------------------------------
     def word(self, key: str, **fields: object) -> str:
-        return t(f"lockedon.picture.{key}", self.lang, **fields)
+        return t(key, self.lang, **fields)
 
     def text(
         self, x: int, y: int, text: str, face: Face, size: int, fill: RGB, anchor: str = "lm"
@@ -194,18 +194,18 @@ class _Builder:
         self.y += _PAD
         inner = WIDTH - 2 * _MARGIN
         if v.result is not None:
-            title = self.word("game_over", verdict=tr(v.result.verdict, self.lang))
+            title = self.word("lockedon.picture.game_over", verdict=tr(v.result.verdict, self.lang))
         else:
-            title = self.word("round", round=max(v.round, 1), rounds=v.rounds)
+            title = self.word("lockedon.picture.round", round=max(v.round, 1), rounds=v.rounds)
             title += " · " + tr(v.step, self.lang)
         text, size = fit_text(title, Face.BOLD, 30, inner)
         self.text(_MARGIN, self.y + 22, text, Face.BOLD, size, _WHITE)
         self.y += 44
-        sub = [self.word("deck", deck=v.deck_count, discard=v.discard_count)]
+        sub = [self.word("lockedon.picture.deck", deck=v.deck_count, discard=v.discard_count)]
         vp = v.result.vp if v.result is not None else v.vp
         if vp:
             sub.append(
-                self.word("vp")
+                self.word("lockedon.picture.vp")
                 + " "
                 + " · ".join(
                     f"{self.sides[s].marker if s in self.sides else ''} {s} {n}".strip()
@@ -215,7 +215,11 @@ class _Builder:
         self.lines(_MARGIN, inner, [" · ".join(sub)], Face.REGULAR, _HEADER_SUB)
         if v.result is None and v.pending:
             seats = list(dict.fromkeys(p.seat for p in v.pending))
-            key = "to_move" if v.active in seats and len(seats) == 1 else "waiting_on"
+            key = (
+                "lockedon.picture.to_move"
+                if v.active in seats and len(seats) == 1
+                else "lockedon.picture.waiting_on"
+            )
             self.lines(
                 _MARGIN,
                 inner,
@@ -240,18 +244,25 @@ class _Builder:
             cards = " → ".join(tr(c, self.lang) for c in ex.cards)
             head = self.name(ex.actor)
             if ex.target is not None:
-                head = self.word("versus", actor=head, target=self.name(ex.target))
-            texts.append(f"{self.word('action')} {head}: {cards}")
+                head = self.word("lockedon.picture.versus", actor=head, target=self.name(ex.target))
+            texts.append(f"{self.word('lockedon.picture.action')} {head}: {cards}")
             if ex.missile is not None:
                 texts.append(
-                    self.word("missile", missile=ex.missile, n=ex.missiles, cards=ex.mini_count)
+                    self.word(
+                        "lockedon.picture.missile",
+                        missile=ex.missile,
+                        n=ex.missiles,
+                        cards=ex.mini_count,
+                    )
                 )
             if ex.waiting_on is not None:
-                texts.append(self.word("exchange_waiting", who=self.name(ex.waiting_on)))
+                texts.append(
+                    self.word("lockedon.picture.exchange_waiting", who=self.name(ex.waiting_on))
+                )
         if v.launch is not None:
             texts.append(
                 self.word(
-                    "launch",
+                    "lockedon.picture.launch",
                     who=self.name(v.launch.seat),
                     missile=v.launch.missile,
                     target=self.name(v.launch.target),
@@ -291,7 +302,7 @@ class _Builder:
         self.text(
             _MARGIN + 8,
             head_top + _LINE + _LINE // 2,
-            self.word("range"),
+            self.word("lockedon.picture.range"),
             Face.BOLD,
             MIN_TEXT_SIZE,
             _MUTED,
@@ -330,7 +341,7 @@ class _Builder:
             self.lines(
                 _MARGIN,
                 WIDTH - 2 * _MARGIN,
-                [self.word("secret", seats=names)],
+                [self.word("lockedon.picture.secret", seats=names)],
                 Face.REGULAR,
                 _MUTED,
             )
@@ -357,17 +368,19 @@ class _Builder:
         if v.engagements:
             parts = [
                 self.word(
-                    "tailing" if e.position is Position.TAILING else "advantaged",
+                    "lockedon.picture.tailing"
+                    if e.position is Position.TAILING
+                    else "lockedon.picture.advantaged",
                     who=e.seat,
                     on=e.on,
                 )
                 for e in v.engagements
             ]
-            texts.append(f"{self.word('positions')} " + " · ".join(parts))
+            texts.append(f"{self.word('lockedon.picture.positions')} " + " · ".join(parts))
         if v.ranges:
             parts = [f"{r.a}–{r.b} {r.range.code}" for r in v.ranges]
-            texts.append(f"{self.word('ranges')} " + " · ".join(parts))
-        texts.append(self.word("legend"))
+            texts.append(f"{self.word('lockedon.picture.ranges')} " + " · ".join(parts))
+        texts.append(self.word("lockedon.picture.legend"))
         if texts:
             self.y += 6
             top = self.y
@@ -401,9 +414,13 @@ class _Builder:
         self.box(Rect(x, top + 20, x + width, top + 40), strip)
         tag = ""
         if a.destroyed:
-            tag = self.word("shot_down")
+            tag = self.word("lockedon.picture.shot_down")
         elif a.seat in self.waiting:
-            tag = self.word("tag.to_move" if a.seat == self.view.active else "tag.waiting")
+            tag = self.word(
+                "lockedon.picture.tag.to_move"
+                if a.seat == self.view.active
+                else "lockedon.picture.tag.waiting"
+            )
         tag_w = 0
         if tag:
             tag_w = (
@@ -428,46 +445,69 @@ class _Builder:
         if a.destroyed:
             by = a.destroyed_by
             texts.append(
-                self.word("destroyed_by", who=self.name(by)) if by else self.word("destroyed")
+                self.word("lockedon.picture.destroyed_by", who=self.name(by))
+                if by
+                else self.word("lockedon.picture.destroyed")
             )
-            texts.append(self.word("value", vp=a.value))
+            texts.append(self.word("lockedon.picture.value", vp=a.value))
             self.lines(inner_x, inner_w, texts, Face.REGULAR, fill, MIN_TEXT_SIZE)
             self.close_card(x, width, top, start, a)
             return
         where = (
             self.altitude(a.altitude)
             if a.altitude is not None
-            else self.word("picked" if a.altitude_chosen else "picking")
+            else self.word(
+                "lockedon.picture.picked" if a.altitude_chosen else "lockedon.picture.picking"
+            )
         )
-        texts.append(f"{where} · {self.range_name(a.range)} · {self.word('value', vp=a.value)}")
+        texts.append(
+            f"{where} · {self.range_name(a.range)} · {self.word('lockedon.picture.value', vp=a.value)}"
+        )
         if a.ratings.ab_pre is None:
-            texts.append(self.word("no_ab"))
+            texts.append(self.word("lockedon.picture.no_ab"))
         else:
-            key = "ab_on" if a.afterburner_on else "ab_off"
+            key = "lockedon.picture.ab_on" if a.afterburner_on else "lockedon.picture.ab_off"
             texts.append(self.plural(key, a.afterburner_counters))
         missiles = " · ".join(f"{m.name} ×{m.count}" for m in a.missiles if m.count)
         texts.append(
-            (missiles or self.word("no_missiles")) + " · " + self.word("cm", n=a.countermeasures)
+            (missiles or self.word("lockedon.picture.no_missiles"))
+            + " · "
+            + self.word("lockedon.picture.cm", n=a.countermeasures)
         )
         r = a.ratings
         gun = "–" if r.gun is None else str(r.gun)
         texts.append(
-            self.word("hand", n=a.hand_count)
+            self.word("lockedon.picture.hand", n=a.hand_count)
             + " · "
-            + self.word("ratings", speed=r.speed, performance=r.performance, ew=r.ew, gun=gun)
+            + self.word(
+                "lockedon.picture.ratings",
+                speed=r.speed,
+                performance=r.performance,
+                ew=r.ew,
+                gun=gun,
+            )
         )
         for e in self.view.engagements:
             if e.seat == a.seat:
-                key = "note.tailing" if e.position is Position.TAILING else "note.advantaged"
+                key = (
+                    "lockedon.picture.note.tailing"
+                    if e.position is Position.TAILING
+                    else "lockedon.picture.note.advantaged"
+                )
                 texts.append(self.word(key, who=self.name(e.on)))
             elif e.on == a.seat:
-                key = "note.tailed" if e.position is Position.TAILING else "note.disadvantaged"
+                key = (
+                    "lockedon.picture.note.tailed"
+                    if e.position is Position.TAILING
+                    else "lockedon.picture.note.disadvantaged"
+                )
                 texts.append(self.word(key, who=self.name(e.seat)))
         if a.skills:
             names = ", ".join(
-                self.word("used", skill=s.name) if s.used else s.name for s in a.skills
+                self.word("lockedon.picture.used", skill=s.name) if s.used else s.name
+                for s in a.skills
             )
-            texts.append(self.word("skills", skills=names))
+            texts.append(self.word("lockedon.picture.skills", skills=names))
         self.lines(inner_x, inner_w, texts, Face.REGULAR, fill, MIN_TEXT_SIZE)
         self.close_card(x, width, top, start, a)
 
@@ -490,16 +530,16 @@ class _Builder:
     def plural(self, key: str, n: int) -> str:
         """``key.one`` or ``key.other`` for ``n`` (French counts 0 as singular)."""
         one = n in (0, 1) if self.lang == "fr" else n == 1
-        return self.word(f"{key}.{'one' if one else 'other'}", n=n)
+        return self.word(f"lockedon.picture.{key}.{'one' if one else 'other'}", n=n)
 
     def altitude(self, alt: Altitude) -> str:
-        return self.word(f"altitude.{alt.code}")
+        return self.word(f"lockedon.picture.altitude.{alt.code}")
 
     def range_name(self, r: Range) -> str:
-        return self.word(f"band.{r.code}")
+        return self.word(f"lockedon.picture.band.{r.code}")
 
     def side_name(self, side: str) -> str:
-        return self.word("side", side=side)
+        return self.word("lockedon.picture.side", side=side)
 
 
 def _side_order(view: LockedOnView) -> list[str]:

@@ -1,12 +1,16 @@
 """Engine benchmark: random full dogfights, 1-v-1 and 4-v-4 (not part of the test suite).
 
-    python bench/engine.py [--games N]
+    python bench/engine.py [--games N] [--system dif|lockedon|all]
 
 Prints, for each format, full random dogfights per second, the median time of one
 full game and the median time of one ``apply`` call, with the goals beside them:
 a full random 1-v-1 dogfight under 20 ms median (foundation issue) and a 4-v-4
 dogfight of mixed aircraft (jets, gunners, heavy cannons, pilots) under 100 ms
 median (team-dogfight issue), on one core.
+
+Locked-On: a random 1-v-1 dogfight under 20 ms median and a 2-v-2 under 60 ms, with
+the uniform random player (``engine.lockedon.ai.RandomPlayer``), six rounds, secret
+altitudes picked at random.
 """
 
 from __future__ import annotations
@@ -24,6 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.setup import DifSetup
+from engine.lockedon.ai import RandomPlayer as LockedOnPlayer
+from engine.lockedon.game import LockedOnEngine
+from engine.lockedon.game import default_engine as lockedon_engine
+from engine.lockedon.setup import LockedOnSetup
 
 DUELS = [
     ("zero", "buffalo-i", "ki-43", 1942),
@@ -78,6 +86,22 @@ TEAMS: list[tuple[str, int, list[tuple[str, bool, str]], list[tuple[str, bool, s
         ],
         [("a6m2", True, "A"), ("ki-43", True, ""), ("a6m2", True, ""), ("ki-27", False, "")],
     ),
+]
+
+
+# Locked-On: duels and two-a-side teams of one era each (aircraft ids of data/lockedon).
+LO_DUELS = [
+    ("f-15a", "mig-29"),
+    ("f-4e", "mig-21mf"),
+    ("sea-harrier-frs1", "dagger-a"),
+    ("f-14a", "mig-23mf"),
+    ("kfir-c2", "mig-21bis"),
+]
+LO_TEAMS = [
+    (("f-15a", "f-16a"), ("mig-29", "su-27")),
+    (("f-4e", "f-5e"), ("mig-21bis", "mig-23mf")),
+    (("kfir-c2", "mirage-iiicj"), ("mig-21mf", "mig-17f")),
+    (("sea-harrier-frs1", "harrier-gr3"), ("dagger-a", "mirage-iiiea")),
 ]
 
 
@@ -143,6 +167,47 @@ def run(engine: DifEngine, games: int, make: Any) -> Figures:
     return f
 
 
+def lo_duel(seed: int) -> LockedOnSetup:
+    a, b = LO_DUELS[seed % len(LO_DUELS)]
+    return LockedOnSetup.model_validate(
+        {
+            "seats": [
+                {"seat": "A1", "side": "A", "aircraft": a},
+                {"seat": "B1", "side": "B", "aircraft": b},
+            ]
+        }
+    )
+
+
+def lo_team(seed: int) -> LockedOnSetup:
+    a, b = LO_TEAMS[seed % len(LO_TEAMS)]
+    seats = [{"seat": f"A{i}", "side": "A", "aircraft": x} for i, x in enumerate(a, 1)]
+    seats += [{"seat": f"B{i}", "side": "B", "aircraft": x} for i, x in enumerate(b, 1)]
+    return LockedOnSetup.model_validate({"seats": seats})
+
+
+def run_lockedon(engine: LockedOnEngine, games: int, make: Any) -> Figures:
+    f = Figures(game_times=[], apply_times=[])
+    assert f.game_times is not None and f.apply_times is not None
+    start = time.perf_counter()
+    for seed in range(games):
+        setup = make(seed)
+        player = LockedOnPlayer(seed)
+        t0 = time.perf_counter()
+        state, _ = engine.new_game(setup, seed)
+        while state.step != "over":
+            seat = engine.pending(state)[0].seat
+            action = player.choose(engine, state, seat)
+            a0 = time.perf_counter()
+            state, _ = engine.apply(state, seat, action)
+            f.apply_times.append(time.perf_counter() - a0)
+            f.actions += 1
+        f.game_times.append(time.perf_counter() - t0)
+    f.games = games
+    f.total = time.perf_counter() - start
+    return f
+
+
 def report(title: str, f: Figures, goal_ms: float) -> None:
     assert f.game_times and f.apply_times
     median = statistics.median(f.game_times) * 1000
@@ -162,10 +227,16 @@ def report(title: str, f: Figures, goal_ms: float) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games per format")
+    parser.add_argument("--system", choices=("dif", "lockedon", "all"), default="all")
     args = parser.parse_args()
-    engine = default_engine()
-    report("1-v-1 duels", run(engine, args.games, duel), 20)
-    report("4-v-4 team dogfights", run(engine, max(args.games // 3, 1), team), 100)
+    if args.system in ("dif", "all"):
+        engine = default_engine()
+        report("1-v-1 duels", run(engine, args.games, duel), 20)
+        report("4-v-4 team dogfights", run(engine, max(args.games // 3, 1), team), 100)
+    if args.system in ("lockedon", "all"):
+        lo = lockedon_engine()
+        report("Locked-On 1-v-1 duels", run_lockedon(lo, args.games, lo_duel), 20)
+        report("Locked-On 2-v-2 team dogfights", run_lockedon(lo, args.games, lo_team), 60)
     print("(a full game includes choosing each move: legal_actions plus the random pick)")
     return 0
 

@@ -1,33 +1,41 @@
 """Run rules conformance vectors: ``python -m engine.conformance PATH...``.
 
-A vector is a YAML file (see ``tests/conformance/README.md``): a setup, a list of
-steps (an action in canonical text, or an action that must be refused) and the state
-expected after any step. Every worked example in the rulebooks is a vector, and so
-is every rules bug ever fixed. Exit status 0 when every vector passes.
+A vector is a YAML file (see ``tests/conformance/README.md``): the system it is for,
+a setup, a list of steps (an action in canonical text, or an action that must be
+refused) and the state expected after any step. Every worked example in the
+rulebooks is a vector, and so is every rules bug ever fixed. Exit status 0 when every
+vector passes.
+
+The runner is generic: it gets the system named by ``system:`` from the registry and
+plays the steps through the game-system contract. The expectation keys every system
+shares (``events``, ``no_events``, ``pending``, ``legal``) are checked here; the rest
+are the system's own and are checked by its ``vectors`` module
+(``engine.<system>.vectors``: ``prepare(system, data)`` and ``check(system, state,
+expect, events)``).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
 import sys
-from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import yaml
 
+from engine.core import registry
 from engine.core.errors import EngineError, RuleViolation
 from engine.core.events import Event
-from engine.dif.actions import Action
-from engine.dif.components import Aircraft, Altitude, Position
-from engine.dif.game import DifEngine, default_engine
-from engine.dif.setup import DifSetup
-from engine.dif.state import GameState
 
-__all__ = ["VectorResult", "check", "load_vector", "main", "run_file", "run_vector"]
+__all__ = ["COMMON_KEYS", "VectorResult", "check", "load_vector", "main", "run_file", "run_vector"]
+
+COMMON_KEYS = ("events", "no_events", "pending", "legal")
+"""Expectations every system's vectors may use, checked by the runner itself."""
 
 
 @dataclass
@@ -66,27 +74,31 @@ def load_vector(path: Path) -> dict[str, Any]:
     return data
 
 
-def run_file(path: Path, engine: DifEngine | None = None) -> VectorResult:
-    return run_vector(load_vector(path), str(path), engine)
+def checker(system_id: str) -> ModuleType:
+    """The system's expectation checker: ``engine.<system>.vectors`` (next to the
+    module the registry names)."""
+    package = registry.entry(system_id).module.rpartition(".")[0]
+    return importlib.import_module(f"{package}.vectors")
+
+
+def run_file(path: Path, system: Any | None = None) -> VectorResult:
+    return run_vector(load_vector(path), str(path), system)
 
 
 def run_vector(
-    data: dict[str, Any], where: str = "<vector>", engine: DifEngine | None = None
+    data: dict[str, Any], where: str = "<vector>", system: Any | None = None
 ) -> VectorResult:
-    engine = engine or default_engine()
+    """Play one vector; ``system`` overrides the registry's (tests)."""
     result = VectorResult(where, str(data.get("name", where)))
-    if data.get("system", "dif") != "dif":
-        result.failures.append(f"unknown system {data.get('system')!r}")
-        return result
-    events: list[Event] = []
+    system_id = str(data.get("system", "dif"))
     try:
-        if data.get("aircraft"):
-            # Aircraft a printed example needs that the shipped data lacks, authored in
-            # the vector itself with the data schema (like a content pack).
-            extra = [Aircraft.model_validate(a) for a in data["aircraft"]]
-            engine = DifEngine(engine.decks, {**engine.aircraft, **{a.id: a for a in extra}})
-        setup = DifSetup.model_validate(data["setup"])
-        state, events = engine.new_game(setup, int(data.get("seed", 0)))
+        module = checker(system_id)
+        system = module.prepare(system or registry.get(system_id), data)
+        setup = system.setup_model.model_validate(data["setup"])
+        state, events = system.new_game(setup, int(data.get("seed", 0)))
+    except registry.UnknownSystem:
+        result.failures.append(f"unknown system {system_id!r}")
+        return result
     except (EngineError, ValueError) as exc:
         result.failures.append(f"setup: {exc}")
         return result
@@ -96,13 +108,13 @@ def run_vector(
             seat = str(step["seat"])
             text = str(step.get("do", step.get("refuse")))
             try:
-                action = Action.from_text(text)
+                action = system.parse_action(text)
             except EngineError as exc:
                 result.failures.append(f"{label}: cannot parse: {exc}")
                 return result
             if "refuse" in step:
                 try:
-                    engine.apply(state, seat, action)
+                    system.apply(state, seat, action)
                 except RuleViolation as exc:
                     want = str(step.get("because", ""))
                     if want and want.lower() not in str(exc).lower():
@@ -115,9 +127,9 @@ def run_vector(
                     )
             else:
                 try:
-                    state, events = engine.apply(state, seat, action)
+                    state, events = system.apply(state, seat, action)
                 except EngineError as exc:
-                    legal = ", ".join(str(a) for a in engine.legal_actions(state, seat)) or "none"
+                    legal = ", ".join(str(a) for a in system.legal_actions(state, seat)) or "none"
                     result.failures.append(
                         f"{label}: {seat} '{text}' refused: {exc} (legal: {legal})"
                     )
@@ -125,21 +137,20 @@ def run_vector(
             result.steps += 1
         if "expect" in step:
             result.failures.extend(
-                f"{label}: {f}" for f in check(engine, state, step["expect"], events)
+                f"{label}: {f}" for f in check(system, module, state, step["expect"], events)
             )
     if "expect" in data:
-        result.failures.extend(f"end: {f}" for f in check(engine, state, data["expect"], events))
+        result.failures.extend(
+            f"end: {f}" for f in check(system, module, state, data["expect"], events)
+        )
     return result
 
 
-def _multiset(codes: Iterable[str]) -> list[str]:
-    return sorted(Counter(codes).elements())
-
-
 def check(
-    engine: DifEngine,
-    state: GameState,
-    expect: dict[str, Any],
+    system: Any,
+    module: ModuleType,
+    state: Any,
+    expect: Mapping[str, Any],
     events: Iterable[Event] = (),
 ) -> list[str]:
     """Compare the state with the expectations; returns what differs.
@@ -149,101 +160,32 @@ def check(
     """
     events = list(events)
     out: list[str] = []
-    view = engine.view(state, None)
 
     def differ(what: str, got: object, want: object) -> None:
         if got != want:
             out.append(f"{what}: expected {want!r}, got {got!r}")
 
+    own: dict[str, Any] = {}
     for key, want in expect.items():
-        if key == "positions":
-            for pair, pos in want.items():
-                a, b = pair.split(" on ")
-                differ(
-                    f"position {pair}",
-                    Position(engine.pos(state, a, b)).label,
-                    str(pos).capitalize(),
-                )
-        elif key in ("hits", "damaged", "status"):
-            for ref, v in want.items():
-                plane = engine._plane(state, ref) if not ref.endswith("-lost") else None
-                planes = {p.ref: p for e in state.elements.values() for p in e.planes()}
-                plane = planes.get(ref, plane)
-                if plane is None:
-                    out.append(f"{key} {ref}: no such aircraft")
-                    continue
-                differ(f"{key} {ref}", getattr(plane, key), v)
-        elif key == "altitude":
-            for seat, code in want.items():
-                alt = state.elements[seat].altitude
-                differ(f"altitude {seat}", Altitude(alt).code if alt is not None else None, code)
-        elif key == "hand":
-            for seat, codes in want.items():
-                got = _multiset(engine.code[c] for c in state.elements[seat].hand)
-                differ(f"hand {seat}", got, _multiset(codes))
-        elif key == "hand_count":
-            for seat, n in want.items():
-                differ(f"hand size {seat}", len(state.elements[seat].hand), n)
-        elif key == "counters":
-            for seat, n in want.items():
-                differ(f"Full Throttle counters {seat}", state.elements[seat].counters, n)
-        elif key == "pilot":
-            for ref, skills in want.items():
-                pilot_of = engine._plane(state, ref)
-                skills_got = sorted(pilot_of.pilot) if pilot_of is not None else None
-                differ(f"pilot skills {ref}", skills_got, sorted(skills))
-        elif key == "order":
-            differ("player order", list(state.order), list(want))
+        if key == "events":
+            public = [e.text for e in events if e.public]
+            for text in want:
+                if not any(str(text).lower() in line.lower() for line in public):
+                    out.append(f"no public event mentions {text!r}: {public!r}")
         elif key == "no_events":
             public = [e.text for e in events if e.public]
             for text in want:
                 if any(str(text).lower() in line.lower() for line in public):
                     out.append(f"a public event mentions {text!r}: {public!r}")
-        elif key == "minihand":
-            for seat, codes in want.items():
-                e = state.elements[seat]
-                differ(
-                    f"mini-hand {seat}",
-                    _multiset(engine.code[c] for c in e.minihand + e.defence),
-                    _multiset(codes),
-                )
-        elif key == "bursts_left":
-            differ("bursts left", view.bursts_left, want)
-        elif key == "turn":
-            differ("turn", state.turn, want)
-        elif key == "active":
-            differ("active seat", state.active, want)
-        elif key == "step":
-            differ("step", state.step, want)
         elif key == "pending":
             differ(
                 "pending",
-                [f"{p.seat} {p.kind}" for p in engine.pending(state)],
+                [f"{p.seat} {p.kind}" for p in system.pending(state)],
                 list(want) if isinstance(want, list) else [want],
             )
-        elif key == "vp":
-            differ("VP", {k.value: v for k, v in engine.victory_points(state).items()}, want)
-        elif key == "winner":
-            differ("winner", state.result["winner"] if state.result else None, want)
-        elif key == "in_play":
-            differ(
-                "cards in play", _multiset(engine.code[c] for c in state.in_play), _multiset(want)
-            )
-        elif key == "discard_count":
-            differ("discard pile size", len(state.discard), want)
-        elif key == "events":
-            public = [e.text for e in events if e.public]
-            for text in want:
-                if not any(str(text).lower() in line.lower() for line in public):
-                    out.append(f"no public event mentions {text!r}: {public!r}")
-        elif key == "verdict":
-            differ("verdict", state.result["verdict"] if state.result else None, want)
-        elif key == "deck_top":
-            got = [engine.code[c] for c in reversed(state.deck[-len(want) :])] if want else []
-            differ("next cards", got, list(want))
         elif key == "legal":
             seat = want["seat"]
-            legal = {str(a) for a in engine.legal_actions(state, seat)}
+            legal = {str(a) for a in system.legal_actions(state, seat)}
             for a in want.get("includes", []):
                 if a not in legal:
                     out.append(f"legal {seat}: {a!r} should be legal")
@@ -252,11 +194,10 @@ def check(
                     out.append(f"legal {seat}: {a!r} should not be legal")
             if "exactly" in want:
                 differ(f"legal {seat}", sorted(legal), sorted(want["exactly"]))
-        elif key == "engaged":
-            for seat, other in want.items():
-                differ(f"engaged {seat}", engine.engaged_with(state, seat), other)
         else:
-            out.append(f"unknown expectation {key!r}")
+            own[key] = want
+    if own:
+        out.extend(module.check(system, state, own, events))
     return out
 
 

@@ -31,7 +31,10 @@ class SystemEntry:
     """The game's published name (not translated: it is a title)."""
 
 
-SYSTEMS: tuple[SystemEntry, ...] = (SystemEntry("dif", "engine.dif.system", "Down in Flames"),)
+SYSTEMS: tuple[SystemEntry, ...] = (
+    SystemEntry("dif", "engine.dif.system", "Down in Flames"),
+    SystemEntry("lockedon", "engine.lockedon.system", "Down in Flames: Locked-On"),
+)
 
 
 class UnknownSystem(KeyError):

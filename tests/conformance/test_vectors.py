@@ -16,6 +16,21 @@ def test_there_are_vectors() -> None:
     assert len(VECTORS) >= 40
 
 
+def test_both_systems_have_vectors_and_say_which_they_are_for() -> None:
+    for system in ("dif", "lockedon"):
+        mine = sorted((HERE / system).glob("*.yaml"))
+        assert len(mine) >= 25, system
+        for path in mine:
+            assert load_vector(path).get("system", "dif") == system, path.name
+
+
+def test_every_dogfight_example_of_locked_on_has_a_vector() -> None:
+    """LO-01..LO-28 but the campaign examples LO-20, LO-21, LO-22, LO-28 (README)."""
+    names = {p.name[:5] for p in (HERE / "lockedon").glob("lo-*.yaml")}
+    wanted = {f"lo-{n:02d}" for n in range(1, 29)} - {"lo-20", "lo-21", "lo-22", "lo-28"}
+    assert sorted(wanted - names) == []
+
+
 @pytest.mark.parametrize("path", VECTORS, ids=lambda p: str(p.relative_to(HERE)))
 def test_vector(path: Path) -> None:
     result = run_file(path)

@@ -105,7 +105,8 @@ def test_every_key_the_engine_names_exists_in_english() -> None:
     en = _file("en")
     called: set[str] = set()
     for path, _ in _sources():
-        called |= set(re.findall(KEY_CALL, path.read_text(encoding="utf-8")))
+        found = re.findall(KEY_CALL, path.read_text(encoding="utf-8"))
+        called |= {k for k in found if k.startswith("dif.")}  # other systems test their own
     literal, runtime = _literal_keys(), _runtime_keys()
     assert called <= literal, "a Term key written as a literal is also found by the AST scan"
     assert len(literal) > 150 and len(runtime) > 40

@@ -452,6 +452,9 @@ ALLOWED: dict[str, str] = {
     "card:{}": "a region id (Layout.regions)",
     "plane:{}": "a region id (Layout.regions)",
     "arrow:{}>{}": "a region id (Layout.regions)",
+    "chart": "a region id (Layout.regions, rendering/lockedon.py)",
+    "relations": "a region id (Layout.regions, rendering/lockedon.py)",
+    "chip:{}": "a region id (Layout.regions, rendering/lockedon.py)",
     "shot down": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
     "damaged": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
     "evaded": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
@@ -488,7 +491,7 @@ def inline_words(source: str) -> Iterator[tuple[int, str]]:
         tree, keyed=KEYED, internal_errors=INTERNAL_ERRORS, methods=False, dropped=_not_texts
     )
     for line, literal in literals(tree, skip):
-        if literal.startswith("picture.") or literal in ALLOWED:
+        if literal.startswith(("picture.", "lockedon.picture.")) or literal in ALLOWED:
             continue
         if WORDY.search(literal):
             yield line, literal

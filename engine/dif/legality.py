@@ -287,6 +287,19 @@ class Legality(EngineBase):
                 return Why("dif.refuse.engaged_elsewhere", target=self._plane_label(state, ref))
         return None
 
+    def _rolled_refusal(self, state: GameState, ref: str) -> Why | None:
+        """RotL L212-214: a leader attacks an aircraft it reached with a Vertical Roll
+        only if it was not Engaged and the roll was its first card this Play Cards step.
+        An enemy that was at its altitude at its first card (one that followed it
+        through the roll, 7.22) is no such aircraft. Zero! 7.3 has no such clause:
+        6.5 lets a leader break free by playing a card (docs/rules-decisions.md)."""
+        t = state.t
+        if Ruleset(state.ruleset) is not Ruleset.ROTL or t.level is None or t.roll_first:
+            return None
+        if ref[:-1] in t.level:
+            return None
+        return Why("dif.refuse.rolled_to_attack")
+
     def _lone_engaged(self, state: GameState, me: str, them: str) -> str | None:
         """The friendly leader an enemy leader without a wingman is Advantaged on or
         Tailing, when that is not ``me`` (6.71, RotL "Attacking a Lone Leader")."""
@@ -449,7 +462,9 @@ class Legality(EngineBase):
         if kind in BURST_KINDS and self._gunner_target(state, e, ref):
             # RotL "Gunners", 9.23: separate bursts, never increased (but by skill G).
             return self._burst_refusal(code, t.gun_used, lr.gunner, gunner=True)
-        why = self._target_refusal(state, e, ref, by_leader=True)
+        why = self._target_refusal(state, e, ref, by_leader=True) or self._rolled_refusal(
+            state, ref
+        )
         if why:
             return why
         target = self._plane(state, ref)

@@ -178,6 +178,13 @@ class TurnState:
     """The active element's altitude when its turn began."""
     moved: bool = False
     """The active element changed altitude this turn."""
+    level: list[str] | None = None
+    """Enemy elements at the leader's altitude when it played its first card of the
+    Play Cards step (RotL "Altitude Attack Restrictions", L212-214); None before it.
+    A state stored before this field existed loads with None: no restriction."""
+    roll_first: bool = False
+    """That first card was a Vertical Roll played while not Engaged, so the leader may
+    attack aircraft at the altitude it rolled to (RotL L214)."""
 
     def clone(self) -> TurnState:
         return TurnState(
@@ -191,6 +198,8 @@ class TurnState:
             self.fut_used,
             self.start_alt,
             self.moved,
+            self.level[:] if self.level is not None else None,
+            self.roll_first,
         )
 
 

@@ -418,9 +418,13 @@ class Legality(EngineBase):
         if a.verb == "giveup":
             if t.played:
                 return Why("dif.refuse.giveup_late")
-            if not any(self.pos(state, e.seat, o) > 0 for o in self._enemy_seats(state, e)):
-                return Why("dif.refuse.giveup_nothing")
-            return None
+            if self.given_up(state, e):
+                return None
+            gained = [o for o in self._enemy_seats(state, e) if self.pos(state, e.seat, o) > 0]
+            if gained:
+                other = self._el_label(state, state.elements[gained[0]])
+                return Why("dif.refuse.giveup_gained", other=other)
+            return Why("dif.refuse.giveup_nothing")
         if a.verb == "evade":
             if t.played:
                 return Why("dif.refuse.evade_late")
@@ -490,6 +494,17 @@ class Legality(EngineBase):
                 return Why("dif.refuse.no_bursts")
             return self._burst_refusal(code, t.bursts_used, lr.bursts + bonus - small)
         return self._position_card_refusal(kind, p)
+
+    def given_up(self, state: GameState, e: Element) -> list[str]:
+        """The enemy leaders ``e``'s leader would stop being Advantaged on or Tailing by
+        giving up its position now: only those it held when its player-turn began
+        (6.36, RotL L170), not one its wingman or its cards won since."""
+        held = state.t.held
+        return [
+            o
+            for o in self._enemy_seats(state, e)
+            if self.pos(state, e.seat, o) > 0 and (held is None or o in held)
+        ]
 
     def _as_kind_refusal(
         self, state: GameState, e: Element, as_kind: str, *, own_turn: bool

@@ -223,19 +223,18 @@ class Resolution(Flow):
             s.step = "discard"
             return
         if a.verb == "giveup":
-            for o in self._enemy_seats(s, e):
-                if self.pos(s, e.seat, o) > 0:
-                    self._set_pos(s, e.seat, o, 0)
-                    ev.append(
-                        Event(
-                            "position",
-                            Term(
-                                "dif.event.give_up",
-                                element=self._el_label(s, e),
-                                other=self._el_label(s, s.elements[o]),
-                            ),
-                        )
+            for o in self.given_up(s, e):
+                self._set_pos(s, e.seat, o, 0)
+                ev.append(
+                    Event(
+                        "position",
+                        Term(
+                            "dif.event.give_up",
+                            element=self._el_label(s, e),
+                            other=self._el_label(s, s.elements[o]),
+                        ),
                     )
+                )
             return
         if a.verb == "evade":
             self._evade(s, e, ev)

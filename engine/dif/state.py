@@ -185,6 +185,10 @@ class TurnState:
     roll_first: bool = False
     """That first card was a Vertical Roll played while not Engaged, so the leader may
     attack aircraft at the altitude it rolled to (RotL L214)."""
+    held: list[str] | None = None
+    """Enemy leaders the active leader was Advantaged on or Tailing when its
+    player-turn began: the only positions it may give up (6.36, RotL L170). A state
+    stored before this field existed loads with None: any position may be given up."""
 
     def clone(self) -> TurnState:
         return TurnState(
@@ -200,6 +204,7 @@ class TurnState:
             self.moved,
             self.level[:] if self.level is not None else None,
             self.roll_first,
+            self.held[:] if self.held is not None else None,
         )
 
 

@@ -79,7 +79,8 @@ class Action:
     arg: str | None = None
     """Altitude code for ``alt``; ``up``/``down`` for a Vertical Roll."""
     cards: tuple[str, ...] = ()
-    """Extra cards: discards for ``follow``, ``discard`` and a climbing VER."""
+    """Extra cards: discards for ``follow``, ``discard`` and a climbing VER (sorted for
+    ``follow``, ``discard`` and ``redraw``: one text per move)."""
 
     @property
     def as_sci(self) -> bool:
@@ -104,7 +105,7 @@ class Action:
 
     @classmethod
     def follow(cls, cards: tuple[str, ...] = ()) -> Action:
-        return cls("follow", cards=tuple(cards))
+        return cls("follow", cards=tuple(sorted(cards)))
 
     @classmethod
     def play(

@@ -355,7 +355,7 @@ class Legality(EngineBase):
         code = a.card or ""
         if self._find(e.minihand, code) is None:
             return Why("dif.refuse.not_in_wingman_hand", code=code)
-        if a.as_sci or a.arg is not None:
+        if a.as_kind is not None or a.arg is not None or a.cards:
             return Why("dif.refuse.wingman_as_drawn")
         kind = CardKind(code.split("-")[0])
         target = self._plane(state, a.target or "")
@@ -437,7 +437,11 @@ class Legality(EngineBase):
         elif self._find(e.hand, code) is None:
             return Why("dif.refuse.not_in_hand", code=code)
         kind = CardKind.FUT if counter else CardKind(code.split("-")[0])
+        if a.as_kind is not None and (counter or a.as_kind == kind.value):
+            return self._as_itself(a, kind)
         if a.arg is not None:  # Vertical Roll altitude change (7.22)
+            if code != "VER" or a.arg not in ("up", "down") or a.as_kind or a.target:
+                return Why("dif.refuse.vertical_form", shown=str(a))
             alt = e.altitude or 0
             if a.arg == "down":
                 if alt <= Altitude.VERY_LOW:
@@ -569,6 +573,8 @@ class Legality(EngineBase):
             return Why("dif.refuse.not_in_minihand", code=code)
         responds = self.cards[c].type.responds_to
         if a.as_kind is not None:
+            if code == COUNTER or a.as_kind == self.kind[c].value:
+                return self._as_itself(a, self.kind[c])
             if not from_hand:
                 return Why("dif.refuse.leader_declares")
             own_turn = not x.defender_to_move and x.source == "hand"
@@ -581,6 +587,12 @@ class Legality(EngineBase):
             shown = f"{code}={a.as_kind}" if a.as_kind else code
             return Why("dif.refuse.no_response", shown=shown, card=last.label)
         return None
+
+    def _as_itself(self, a: Action, kind: CardKind) -> Why:
+        """A card is declared only as another kind (``MAN=SCI``), never as what it is
+        (``SCI=SCI``); a Full Throttle counter is only ever a FUT. One text per move,
+        the one :meth:`legal_actions` lists."""
+        return Why("dif.refuse.as_itself", shown=str(a), card=kind.label)
 
     def _responds_as(self, kind: CardKind) -> frozenset[CardKind]:
         for c in self.cards:

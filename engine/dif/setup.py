@@ -13,7 +13,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from engine.dif.actions import CARD_CODE, PLANE_REF
+from engine.dif.actions import CARD_CODE, PLANE_REF, quoted
 from engine.dif.components import Altitude, PilotSkill, Position, Ruleset, Side
 from strings import Term
 
@@ -54,7 +54,7 @@ class ElementSetup(BaseModel):
     @classmethod
     def _seat(cls, v: str) -> str:
         if not SEAT.match(v):
-            raise ValueError(f"seat {v!r} must be a capital letter and a number, e.g. A1")
+            raise ValueError(f"seat {quoted(v)} must be a capital letter and a number, e.g. A1")
         return v
 
 
@@ -76,7 +76,7 @@ class PositionSetup(BaseModel):
                 return Position[v.strip().upper()]
             except KeyError:
                 names = ", ".join(p.label for p in Position)
-                raise ValueError(f"unknown position {v!r} (use one of {names})") from None
+                raise ValueError(f"unknown position {quoted(v)} (use one of {names})") from None
         return v
 
 
@@ -126,7 +126,7 @@ class DifSetup(BaseModel):
     def _codes(cls, v: tuple[str, ...]) -> tuple[str, ...]:
         for code in v:
             if not CARD_CODE.match(code):
-                raise ValueError(f"{code!r} is not a card code")
+                raise ValueError(f"{quoted(code)} is not a card code")
         return v
 
     @field_validator("hits")
@@ -134,5 +134,5 @@ class DifSetup(BaseModel):
     def _refs(cls, v: dict[str, int]) -> dict[str, int]:
         for ref in v:
             if not PLANE_REF.match(ref):
-                raise ValueError(f"{ref!r} is not an aircraft reference like A1L")
+                raise ValueError(f"{quoted(ref)} is not an aircraft reference like A1L")
         return v

@@ -418,7 +418,7 @@ class Legality(EngineBase):
         if a.verb == "giveup":
             if t.played:
                 return Why("dif.refuse.giveup_late")
-            if self.given_up(state, e):
+            if self._given_up(state, e):
                 return None
             gained = [o for o in self._enemy_seats(state, e) if self.pos(state, e.seat, o) > 0]
             if gained:
@@ -499,7 +499,7 @@ class Legality(EngineBase):
             return self._burst_refusal(code, t.bursts_used, lr.bursts + bonus - small)
         return self._position_card_refusal(kind, p)
 
-    def given_up(self, state: GameState, e: Element) -> list[str]:
+    def _given_up(self, state: GameState, e: Element) -> list[str]:
         """The enemy leaders ``e``'s leader would stop being Advantaged on or Tailing by
         giving up its position now: only those it held when its player-turn began
         (6.36, RotL L170), not one its wingman or its cards won since."""

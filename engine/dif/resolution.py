@@ -223,7 +223,7 @@ class Resolution(Flow):
             s.step = "discard"
             return
         if a.verb == "giveup":
-            for o in self.given_up(s, e):
+            for o in self._given_up(s, e):
                 self._set_pos(s, e.seat, o, 0)
                 ev.append(
                     Event(

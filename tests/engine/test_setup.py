@@ -91,3 +91,9 @@ def test_the_unequal_sides_warning_names_the_rule_of_each_ruleset() -> None:
     assert "Japanese 2" in zero and "Allied 4" in zero
     assert rotl is not None and "should" in rotl and "L51" in rotl
     assert balance.unequal_sides_warning(Ruleset.ZERO, elements([True], [True])) is None
+
+
+def test_an_unknown_aircraft_is_quoted_short(engine: DifEngine) -> None:
+    # A lobby pick is free text: a 3 MB one must not come back whole in the refusal.
+    why = engine.aircraft_refusal(Ruleset.ROTL, 1941, "x" * 3_000_000)
+    assert why is not None and len(why) < 200 and "Unknown aircraft 'xxx" in why

@@ -51,7 +51,17 @@ from dataclasses import dataclass
 from engine.core.errors import MalformedAction
 from strings import Term
 
-__all__ = ["AS_KINDS", "CARD_CODE", "COUNTER", "PLANE_REF", "SEAT_REF", "Action"]
+__all__ = [
+    "AS_KINDS",
+    "CARD_CODE",
+    "COUNTER",
+    "PLANE_REF",
+    "QUOTE_LIMIT",
+    "SEAT_REF",
+    "Action",
+    "clipped",
+    "quoted",
+]
 
 CARD_CODE = re.compile(r"^(?:(?:IMS|OOS)-[1-3]B(?:[0-9]D|FT)|MAN|HAL|SCI|VER|FUT|TIT|BAR|ACE|FTC)$")
 PLANE_REF = re.compile(r"^[A-Z][0-9]{1,2}[LW]$")
@@ -60,6 +70,9 @@ COUNTER = "FTC"
 """The code of a Full Throttle counter, played and paid like a card."""
 AS_KINDS = ("SCI", "FUT", "ACE")
 """What a card may be declared as: agile (SCI), Ta-152H-1 (FUT), Ace pilot (ACE)."""
+QUOTE_LIMIT = 40
+"""The most characters of a player's input a message quotes (a 3 MB ``/play`` text
+must not come back as a 6 MB refusal)."""
 _ALTITUDES = ("VL", "L", "M", "H", "VH")
 _BARE = frozenset({"skip", "stay", "dive", "nofollow", "pass", "giveup", "evade", "done"})
 
@@ -79,7 +92,8 @@ class Action:
     arg: str | None = None
     """Altitude code for ``alt``; ``up``/``down`` for a Vertical Roll."""
     cards: tuple[str, ...] = ()
-    """Extra cards: discards for ``follow``, ``discard`` and a climbing VER."""
+    """Extra cards: discards for ``follow``, ``discard`` and a climbing VER (sorted for
+    ``follow``, ``discard`` and ``redraw``: one text per move)."""
 
     @property
     def as_sci(self) -> bool:
@@ -104,7 +118,7 @@ class Action:
 
     @classmethod
     def follow(cls, cards: tuple[str, ...] = ()) -> Action:
-        return cls("follow", cards=tuple(cards))
+        return cls("follow", cards=tuple(sorted(cards)))
 
     @classmethod
     def play(
@@ -166,19 +180,19 @@ class Action:
         verb, args = words[0].lower(), [w.upper() for w in words[1:]]
         if verb in _BARE:
             if args:
-                raise MalformedAction(Term("dif.action.bare", text=repr(text), verb=verb))
+                raise MalformedAction(Term("dif.action.bare", text=quoted(text), verb=verb))
             return cls(verb)
         if verb == "alt":
             if len(args) != 1 or args[0] not in _ALTITUDES:
-                raise MalformedAction(Term("dif.action.alt", text=repr(text)))
+                raise MalformedAction(Term("dif.action.alt", text=quoted(text)))
             return cls.altitude(args[0])
         if verb == "wm":
             if len(args) != 1:
-                raise MalformedAction(Term("dif.action.wm", text=repr(text)))
+                raise MalformedAction(Term("dif.action.wm", text=quoted(text)))
             return cls.wingman(_ref(args[0], text))
         if verb == "climb":
             if len(args) != 1:
-                raise MalformedAction(Term("dif.action.climb", text=repr(text)))
+                raise MalformedAction(Term("dif.action.climb", text=quoted(text)))
             return cls.climb(_code(args[0], text))
         if verb in ("follow", "discard", "redraw"):
             codes = tuple(_code(a, text) for a in args)
@@ -187,41 +201,52 @@ class Action:
             return cls.discard(codes) if verb == "discard" else cls.redraw(codes)
         if verb == "next":
             if len(args) != 1 or not SEAT_REF.match(args[0]):
-                raise MalformedAction(Term("dif.action.next", text=repr(text)))
+                raise MalformedAction(Term("dif.action.next", text=quoted(text)))
             return cls.next(args[0])
         if verb in ("play", "respond"):
             if not args:
-                raise MalformedAction(Term("dif.action.no_card", text=repr(text)))
+                raise MalformedAction(Term("dif.action.no_card", text=quoted(text)))
             card, _, as_kind = args[0].partition("=")
             if as_kind and as_kind not in AS_KINDS:
                 raise MalformedAction(
-                    Term("dif.action.as_kind", text=repr(text), kinds=", ".join(AS_KINDS))
+                    Term("dif.action.as_kind", text=quoted(text), kinds=", ".join(AS_KINDS))
                 )
             card = _code(card, text)
             if as_kind and card == COUNTER:
-                raise MalformedAction(Term("dif.action.counter_as", text=repr(text)))
+                raise MalformedAction(Term("dif.action.counter_as", text=quoted(text)))
             if verb == "respond":
                 if len(args) != 1:
-                    raise MalformedAction(Term("dif.action.respond", text=repr(text)))
+                    raise MalformedAction(Term("dif.action.respond", text=quoted(text)))
                 return cls.respond(card, as_kind=as_kind or None)
             if len(args) >= 2 and args[1] in ("UP", "DOWN"):
                 if card != "VER" or as_kind or len(args) > 3:
-                    raise MalformedAction(Term("dif.action.vertical", text=repr(text)))
+                    raise MalformedAction(Term("dif.action.vertical", text=quoted(text)))
                 discard = _code(args[2], text) if len(args) == 3 else None
                 return cls.vertical(args[1].lower(), discard)
             if len(args) != 2:
-                raise MalformedAction(Term("dif.action.play", text=repr(text)))
+                raise MalformedAction(Term("dif.action.play", text=quoted(text)))
             return cls.play(card, _ref(args[1], text), as_kind=as_kind or None)
-        raise MalformedAction(Term("dif.action.unknown", text=repr(text), verb=verb))
+        raise MalformedAction(Term("dif.action.unknown", text=quoted(text), verb=clipped(verb)))
+
+
+def clipped(text: str) -> str:
+    """``text`` for a message: whole if short, else its first :data:`QUOTE_LIMIT`
+    characters and an ellipsis."""
+    return text[:QUOTE_LIMIT] + "…" if len(text) > QUOTE_LIMIT else text
+
+
+def quoted(text: str) -> str:
+    """:func:`clipped`, in quotes (``repr``)."""
+    return repr(clipped(text))
 
 
 def _code(word: str, text: str) -> str:
     if not CARD_CODE.match(word):
-        raise MalformedAction(Term("dif.action.not_card", text=repr(text), word=repr(word)))
+        raise MalformedAction(Term("dif.action.not_card", text=quoted(text), word=quoted(word)))
     return word
 
 
 def _ref(word: str, text: str) -> str:
     if not PLANE_REF.match(word):
-        raise MalformedAction(Term("dif.action.not_aircraft", text=repr(text), word=repr(word)))
+        raise MalformedAction(Term("dif.action.not_aircraft", text=quoted(text), word=quoted(word)))
     return word

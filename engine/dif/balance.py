@@ -11,10 +11,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from engine.dif.components import Aircraft, Side
+from engine.dif.components import Aircraft, Ruleset, Side
 from engine.dif.setup import ElementSetup
+from strings import Term
 
-__all__ = ["SidePoints", "element_points", "side_points", "vp_bonus"]
+__all__ = [
+    "SidePoints",
+    "aircraft_counts",
+    "element_points",
+    "side_points",
+    "unequal_sides",
+    "unequal_sides_warning",
+    "vp_bonus",
+]
 
 
 def element_points(ac: Aircraft, *, wingman: bool, pilot_skills: int = 0) -> int | None:
@@ -94,3 +103,38 @@ def vp_bonus(
     if axis == allied:
         return None, 0
     return (Side.AXIS, allied - axis) if axis < allied else (Side.ALLIED, axis - allied)
+
+
+def aircraft_counts(elements: Iterable[ElementSetup]) -> dict[Side, int]:
+    """Aircraft each side flies: a leader, and its wingman unless it flies alone."""
+    count = dict.fromkeys(Side, 0)
+    for e in elements:
+        count[e.side] += 2 if e.wingman else 1
+    return count
+
+
+def unequal_sides(elements: Iterable[ElementSetup]) -> dict[Side, int] | None:
+    """Each side's aircraft when the sides differ, else None.
+
+    Zero! 4.2: "The number of players on each team can be unequal, but the number of
+    aircraft must be the same" (a player may fly two elements, or a leader alone);
+    RotL L51: it "should be the same". Neither refuses the game: the lobby warns.
+    """
+    count = aircraft_counts(elements)
+    return count if count[Side.ALLIED] != count[Side.AXIS] else None
+
+
+def unequal_sides_warning(ruleset: Ruleset, elements: Iterable[ElementSetup]) -> Term | None:
+    """The lobby's warning when the sides differ (:func:`unequal_sides`), worded by
+    each ruleset's rule (Zero! "must", RotL "should"), or None."""
+    count = unequal_sides(elements)
+    if count is None:
+        return None
+    key = "dif.setup.unequal.zero" if ruleset is Ruleset.ZERO else "dif.setup.unequal.rotl"
+    return Term(
+        key,
+        allied=Side.ALLIED.label(ruleset),
+        n_allied=count[Side.ALLIED],
+        axis=Side.AXIS.label(ruleset),
+        n_axis=count[Side.AXIS],
+    )

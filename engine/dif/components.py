@@ -17,6 +17,7 @@ from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from engine.dif.actions import quoted
 from engine.dif.texts import fixed
 from strings import Term
 
@@ -85,7 +86,7 @@ class Altitude(IntEnum):
         try:
             return codes[code.upper()]
         except KeyError:
-            raise ValueError(Term("dif.error.unknown_altitude", code=repr(code))) from None
+            raise ValueError(Term("dif.error.unknown_altitude", code=quoted(code))) from None
 
 
 class Position(IntEnum):
@@ -393,7 +394,7 @@ class PilotSkill(StrEnum):
         except ValueError:
             names = ", ".join(k.value for k in cls)
             raise ValueError(
-                Term("dif.error.unknown_skill", text=repr(text), names=names)
+                Term("dif.error.unknown_skill", text=quoted(text), names=names)
             ) from None
 
     @property

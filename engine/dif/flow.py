@@ -172,7 +172,8 @@ class Flow(Legality):
             self._next_player(s, ev)
             return
         e = s.elements[s.order[s.index]]
-        s.t = TurnState(start_alt=e.altitude)
+        held = [o for o in self._enemy_seats(s, e) if self.pos(s, e.seat, o) > 0]
+        s.t = TurnState(start_alt=e.altitude, held=held)
         ev.append(
             Event(
                 "player_turn",

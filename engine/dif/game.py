@@ -21,12 +21,12 @@ from engine.core.errors import RuleViolation, SetupError
 from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.dif import balance
-from engine.dif.actions import Action
+from engine.dif.actions import Action, quoted
 from engine.dif.base import Pending
 from engine.dif.components import PilotSkill, Ruleset, Side
 from engine.dif.present import build_view
 from engine.dif.resolution import Resolution
-from engine.dif.setup import DifSetup, ElementSetup
+from engine.dif.setup import JAPANESE, DifSetup, ElementSetup
 from engine.dif.state import Element, GameState, Plane
 from engine.dif.texts import fixed
 from engine.dif.view import DifView
@@ -75,12 +75,20 @@ class DifEngine(Resolution):
     """The rules of the basic game for one set of components."""
 
     def aircraft_refusal(
-        self, ruleset: Ruleset, year: int, aircraft: str, side: Side | None = None
+        self,
+        ruleset: Ruleset,
+        year: int,
+        aircraft: str,
+        side: Side | None = None,
+        *,
+        mixed: bool = False,
     ) -> Term | None:
-        """Why this aircraft may not fly in a game of this ruleset and year (4.3, 4.4)."""
+        """Why this aircraft may not fly in a game of this ruleset and year (4.3, 4.4),
+        for ``side`` (its own side when None). In a Zero! game the Japanese side flies
+        Japanese aircraft only (4.2, 5.0), unless the game is ``mixed``."""
         ac = self.aircraft.get(aircraft)
         if ac is None:
-            return Term("dif.refuse.unknown_aircraft", aircraft=repr(aircraft))
+            return Term("dif.refuse.unknown_aircraft", aircraft=quoted(aircraft))
         if side is not None and ac.side is not side:
             return Term(
                 "dif.refuse.wrong_side",
@@ -92,13 +100,17 @@ class DifEngine(Resolution):
             if ruleset is Ruleset.ZERO:
                 return Term("dif.refuse.not_in_ruleset.zero", aircraft=ac.name)
             return Term("dif.refuse.not_in_ruleset.rotl", aircraft=ac.name)
+        if ruleset is Ruleset.ZERO and ac.side is Side.AXIS and ac.nation != JAPANESE and not mixed:
+            return Term("dif.refuse.not_japanese", aircraft=ac.name)
         if ac.year > year:
             return Term("dif.refuse.too_early", aircraft=ac.name, service=ac.year, year=year)
         return None
 
-    def element_refusal(self, ruleset: Ruleset, year: int, e: ElementSetup) -> Term | None:
+    def element_refusal(
+        self, ruleset: Ruleset, year: int, e: ElementSetup, *, mixed: bool = False
+    ) -> Term | None:
         """Why this element (aircraft, wingman, pilot) may not fly in such a game."""
-        why = self.aircraft_refusal(ruleset, year, e.aircraft, e.side)
+        why = self.aircraft_refusal(ruleset, year, e.aircraft, e.side, mixed=mixed)
         if why is not None:
             return why
         ac = self.aircraft[e.aircraft]
@@ -118,8 +130,9 @@ class DifEngine(Resolution):
                 raise SetupError(Term("dif.setup.empty_side", side=side.label(setup.ruleset)))
         elements: dict[str, Element] = {}
         count = 0
+        mixed = setup.mixed is not False  # not chosen (an older setup): not checked
         for e in setup.elements:
-            why = self.element_refusal(setup.ruleset, setup.year, e)
+            why = self.element_refusal(setup.ruleset, setup.year, e, mixed=mixed)
             if why is not None:
                 raise SetupError(why)
             ac = self.aircraft[e.aircraft]

@@ -287,6 +287,19 @@ class Legality(EngineBase):
                 return Why("dif.refuse.engaged_elsewhere", target=self._plane_label(state, ref))
         return None
 
+    def _rolled_refusal(self, state: GameState, ref: str) -> Why | None:
+        """RotL L212-214: a leader attacks an aircraft it reached with a Vertical Roll
+        only if it was not Engaged and the roll was its first card this Play Cards step.
+        An enemy that was at its altitude at its first card (one that followed it
+        through the roll, 7.22) is no such aircraft. Zero! 7.3 has no such clause:
+        6.5 lets a leader break free by playing a card (docs/rules-decisions.md)."""
+        t = state.t
+        if Ruleset(state.ruleset) is not Ruleset.ROTL or t.level is None or t.roll_first:
+            return None
+        if ref[:-1] in t.level:
+            return None
+        return Why("dif.refuse.rolled_to_attack")
+
     def _lone_engaged(self, state: GameState, me: str, them: str) -> str | None:
         """The friendly leader an enemy leader without a wingman is Advantaged on or
         Tailing, when that is not ``me`` (6.71, RotL "Attacking a Lone Leader")."""
@@ -342,7 +355,7 @@ class Legality(EngineBase):
         code = a.card or ""
         if self._find(e.minihand, code) is None:
             return Why("dif.refuse.not_in_wingman_hand", code=code)
-        if a.as_sci or a.arg is not None:
+        if a.as_kind is not None or a.arg is not None or a.cards:
             return Why("dif.refuse.wingman_as_drawn")
         kind = CardKind(code.split("-")[0])
         target = self._plane(state, a.target or "")
@@ -405,9 +418,13 @@ class Legality(EngineBase):
         if a.verb == "giveup":
             if t.played:
                 return Why("dif.refuse.giveup_late")
-            if not any(self.pos(state, e.seat, o) > 0 for o in self._enemy_seats(state, e)):
-                return Why("dif.refuse.giveup_nothing")
-            return None
+            if self._given_up(state, e):
+                return None
+            gained = [o for o in self._enemy_seats(state, e) if self.pos(state, e.seat, o) > 0]
+            if gained:
+                other = self._el_label(state, state.elements[gained[0]])
+                return Why("dif.refuse.giveup_gained", other=other)
+            return Why("dif.refuse.giveup_nothing")
         if a.verb == "evade":
             if t.played:
                 return Why("dif.refuse.evade_late")
@@ -420,7 +437,11 @@ class Legality(EngineBase):
         elif self._find(e.hand, code) is None:
             return Why("dif.refuse.not_in_hand", code=code)
         kind = CardKind.FUT if counter else CardKind(code.split("-")[0])
+        if a.as_kind is not None and (counter or a.as_kind == kind.value):
+            return self._as_itself(a, kind)
         if a.arg is not None:  # Vertical Roll altitude change (7.22)
+            if code != "VER" or a.arg not in ("up", "down") or a.as_kind or a.target:
+                return Why("dif.refuse.vertical_form", shown=str(a))
             alt = e.altitude or 0
             if a.arg == "down":
                 if alt <= Altitude.VERY_LOW:
@@ -449,7 +470,9 @@ class Legality(EngineBase):
         if kind in BURST_KINDS and self._gunner_target(state, e, ref):
             # RotL "Gunners", 9.23: separate bursts, never increased (but by skill G).
             return self._burst_refusal(code, t.gun_used, lr.gunner, gunner=True)
-        why = self._target_refusal(state, e, ref, by_leader=True)
+        why = self._target_refusal(state, e, ref, by_leader=True) or self._rolled_refusal(
+            state, ref
+        )
         if why:
             return why
         target = self._plane(state, ref)
@@ -475,6 +498,17 @@ class Legality(EngineBase):
                 return Why("dif.refuse.no_bursts")
             return self._burst_refusal(code, t.bursts_used, lr.bursts + bonus - small)
         return self._position_card_refusal(kind, p)
+
+    def _given_up(self, state: GameState, e: Element) -> list[str]:
+        """The enemy leaders ``e``'s leader would stop being Advantaged on or Tailing by
+        giving up its position now: only those it held when its player-turn began
+        (6.36, RotL L170), not one its wingman or its cards won since."""
+        held = state.t.held
+        return [
+            o
+            for o in self._enemy_seats(state, e)
+            if self.pos(state, e.seat, o) > 0 and (held is None or o in held)
+        ]
 
     def _as_kind_refusal(
         self, state: GameState, e: Element, as_kind: str, *, own_turn: bool
@@ -539,6 +573,8 @@ class Legality(EngineBase):
             return Why("dif.refuse.not_in_minihand", code=code)
         responds = self.cards[c].type.responds_to
         if a.as_kind is not None:
+            if code == COUNTER or a.as_kind == self.kind[c].value:
+                return self._as_itself(a, self.kind[c])
             if not from_hand:
                 return Why("dif.refuse.leader_declares")
             own_turn = not x.defender_to_move and x.source == "hand"
@@ -551,6 +587,12 @@ class Legality(EngineBase):
             shown = f"{code}={a.as_kind}" if a.as_kind else code
             return Why("dif.refuse.no_response", shown=shown, card=last.label)
         return None
+
+    def _as_itself(self, a: Action, kind: CardKind) -> Why:
+        """A card is declared only as another kind (``MAN=SCI``), never as what it is
+        (``SCI=SCI``); a Full Throttle counter is only ever a FUT. One text per move,
+        the one :meth:`legal_actions` lists."""
+        return Why("dif.refuse.as_itself", shown=str(a), card=kind.label)
 
     def _responds_as(self, kind: CardKind) -> frozenset[CardKind]:
         for c in self.cards:

@@ -223,24 +223,28 @@ class Resolution(Flow):
             s.step = "discard"
             return
         if a.verb == "giveup":
-            for o in self._enemy_seats(s, e):
-                if self.pos(s, e.seat, o) > 0:
-                    self._set_pos(s, e.seat, o, 0)
-                    ev.append(
-                        Event(
-                            "position",
-                            Term(
-                                "dif.event.give_up",
-                                element=self._el_label(s, e),
-                                other=self._el_label(s, s.elements[o]),
-                            ),
-                        )
+            for o in self._given_up(s, e):
+                self._set_pos(s, e.seat, o, 0)
+                ev.append(
+                    Event(
+                        "position",
+                        Term(
+                            "dif.event.give_up",
+                            element=self._el_label(s, e),
+                            other=self._el_label(s, s.elements[o]),
+                        ),
                     )
+                )
             return
         if a.verb == "evade":
             self._evade(s, e, ev)
             return
         assert e.leader is not None
+        if not s.t.played:
+            # RotL L212-214: what the first card finds at the leader's altitude, and
+            # whether a Vertical Roll opens the altitude it rolls to.
+            s.t.level = [o for o in self._enemy_seats(s, e) if self._same_altitude(s, e.seat, o)]
+            s.t.roll_first = a.arg is not None and self.engaged_with(s, e.seat) is None
         s.t.played = True
         self._open_exchange(s, e, e.leader.ref, a, "hand", ev)
 

@@ -13,16 +13,22 @@ import re
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from engine.dif.actions import CARD_CODE, PLANE_REF
+from engine.dif.actions import CARD_CODE, PLANE_REF, quoted
 from engine.dif.components import Altitude, PilotSkill, Position, Ruleset, Side
 from strings import Term
 
-__all__ = ["MAX_AIRCRAFT", "DifSetup", "ElementSetup", "PositionSetup"]
+__all__ = ["JAPANESE", "MAX_AIRCRAFT", "DifSetup", "ElementSetup", "PositionSetup"]
 
 SEAT = re.compile(r"^[A-Z][0-9]{1,2}$")
 
 MAX_AIRCRAFT = 15
-"""The largest column of RotL's victory table ("14 to 15" aircraft at the start)."""
+"""The most aircraft a game starts with, in both rulesets: the largest column of
+RotL's victory table ("14 to 15" aircraft at the start, L69). Zero! prints no limit
+(docs/rules-decisions.md)."""
+
+JAPANESE = "Japan"
+"""The nation of Zero!'s red-bordered aircraft cards (5.0): in a Zero! game the
+Japanese side flies these only, unless the host chose a mixed game (4.2)."""
 
 
 class ElementSetup(BaseModel):
@@ -54,7 +60,7 @@ class ElementSetup(BaseModel):
     @classmethod
     def _seat(cls, v: str) -> str:
         if not SEAT.match(v):
-            raise ValueError(f"seat {v!r} must be a capital letter and a number, e.g. A1")
+            raise ValueError(f"seat {quoted(v)} must be a capital letter and a number, e.g. A1")
         return v
 
 
@@ -76,7 +82,7 @@ class PositionSetup(BaseModel):
                 return Position[v.strip().upper()]
             except KeyError:
                 names = ", ".join(p.label for p in Position)
-                raise ValueError(f"unknown position {v!r} (use one of {names})") from None
+                raise ValueError(f"unknown position {quoted(v)} (use one of {names})") from None
         return v
 
 
@@ -92,6 +98,12 @@ class DifSetup(BaseModel):
     """Fight until one side has no aircraft left instead of six turns (Zero! 4.8)."""
     vp_bonus: bool = False
     """Give the side with the lower aircraft points the difference as VP (13.1)."""
+    mixed: bool | None = None
+    """A Zero! game where the Japanese side may also fly European Axis aircraft (the
+    host's choice; 4.2 and 5.0 give that side Japanese aircraft only). The lobby sets
+    it, True or False, and :meth:`~engine.dif.game.DifEngine.new_game` then checks the
+    Japanese side's aircraft. None: not chosen, as in a setup stored before this option
+    existed (which must still replay) or built by a test; nationality is not checked."""
 
     # Fixed instead of random or secret: for rulebook examples and tests only.
     altitudes: dict[str, Altitude] | None = None
@@ -126,7 +138,7 @@ class DifSetup(BaseModel):
     def _codes(cls, v: tuple[str, ...]) -> tuple[str, ...]:
         for code in v:
             if not CARD_CODE.match(code):
-                raise ValueError(f"{code!r} is not a card code")
+                raise ValueError(f"{quoted(code)} is not a card code")
         return v
 
     @field_validator("hits")
@@ -134,5 +146,5 @@ class DifSetup(BaseModel):
     def _refs(cls, v: dict[str, int]) -> dict[str, int]:
         for ref in v:
             if not PLANE_REF.match(ref):
-                raise ValueError(f"{ref!r} is not an aircraft reference like A1L")
+                raise ValueError(f"{quoted(ref)} is not an aircraft reference like A1L")
         return v

@@ -178,6 +178,17 @@ class TurnState:
     """The active element's altitude when its turn began."""
     moved: bool = False
     """The active element changed altitude this turn."""
+    level: list[str] | None = None
+    """Enemy elements at the leader's altitude when it played its first card of the
+    Play Cards step (RotL "Altitude Attack Restrictions", L212-214); None before it.
+    A state stored before this field existed loads with None: no restriction."""
+    roll_first: bool = False
+    """That first card was a Vertical Roll played while not Engaged, so the leader may
+    attack aircraft at the altitude it rolled to (RotL L214)."""
+    held: list[str] | None = None
+    """Enemy leaders the active leader was Advantaged on or Tailing when its
+    player-turn began: the only positions it may give up (6.36, RotL L170). A state
+    stored before this field existed loads with None: any position may be given up."""
 
     def clone(self) -> TurnState:
         return TurnState(
@@ -191,6 +202,9 @@ class TurnState:
             self.fut_used,
             self.start_alt,
             self.moved,
+            self.level[:] if self.level is not None else None,
+            self.roll_first,
+            self.held[:] if self.held is not None else None,
         )
 
 

@@ -122,7 +122,7 @@ def evasion_shift(
     * non-dogfight missions, attacker only: up 1 for each "6+ turns" condition met
       (``late_mission``: target-bound turn 6+, over target after 6+ target-bound
       turns, home-bound with 6+ turns to go);
-    * a Heavy Bomber: RotL down 1, Zero! up 1 (the tables differ, C-X1).
+    * a Heavy Bomber: RotL down 1, Zero! up 1 (the tables differ, C-X2).
 
     The basic game uses position, damage, enemies present and the voluntary row.
     """

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.core.errors import EngineError, MalformedAction
 from engine.dif.actions import Action
+from engine.dif.components import Altitude, PilotSkill
 
 from .conftest import Step
 
@@ -126,3 +129,42 @@ def test_malformed_action_is_an_engine_error_and_a_value_error() -> None:
         Action.from_text("nonsense")
     with pytest.raises(ValueError):
         Action.from_text("nonsense")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x" * 3_000_000,  # one unknown verb
+        "play " + "M" * 3_000_000 + " X1L",  # one huge word that is no card
+        "play MAN " + "X1L " * 750_000,  # too many words
+        "discard MAN " + "Z" * 3_000_000,
+        "wm " + "X" * 3_000_000,
+        "pass " + "TIT " * 750_000,
+        "alt " + "M " * 1_500_000,
+        "play MAN=" + "SCI" * 1_000_000 + " X1L",
+    ],
+    ids=["verb", "card", "words", "discard", "wm", "bare", "alt", "as_kind"],
+)
+def test_bug_a_3_mb_action_was_quoted_whole_in_its_refusal(text: str) -> None:
+    # A 3 MB /play text gave a 6 MB refusal: the message quotes a short prefix only.
+    with pytest.raises(MalformedAction) as caught:
+        Action.from_text(text)
+    message = str(caught.value)
+    assert len(message) < 300, message[:300]
+    assert repr(text[:40] + "…") in message
+
+
+def test_a_short_input_is_quoted_whole() -> None:
+    text = "play MAN " + "X" * 31  # 40 characters
+    with pytest.raises(MalformedAction, match=re.escape(repr(text))):
+        Action.from_text(text)
+
+
+def test_lobby_input_is_quoted_short_too() -> None:
+    huge = "Z" * 3_000_000
+    with pytest.raises(ValueError) as caught:
+        PilotSkill.parse(huge)
+    assert len(str(caught.value)) < 300
+    with pytest.raises(ValueError) as caught:
+        Altitude.from_code(huge)
+    assert len(str(caught.value)) < 300

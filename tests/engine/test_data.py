@@ -670,6 +670,52 @@ def test_elements_rate_in_the_order_of_their_values(planes: dict[str, Aircraft])
                 assert element_sum(a) > element_sum(b), (a.id, b.id)
 
 
+def ratings(plane: Aircraft, *, element: bool = False) -> dict[str, int]:
+    """Every rating of the leader card, both sides, and every special ability, weighed
+    as SOURCES.md 2.2 weighs them (one point each, Full Throttle counters and Thrust
+    by number); for an element, the wingman card's ratings too. Higher is better for
+    each. (Double victory points and a rocket's lack of a wingman only ever hurt.)"""
+    out: dict[str, int] = {}
+    for side, r in (("undamaged", plane.leader.undamaged), ("damaged", plane.leader.damaged)):
+        for name in ("damage_capacity", "hand_size", "draw", "bursts", "heavy_cannon", "gunner"):
+            out[f"leader {side} {name}"] = getattr(r, name)
+    out["agile"] = int(plane.agile)
+    out["turbocharged"] = int(plane.turbocharged)
+    out["small target"] = int(plane.small_target)
+    out["Full Throttle counters"] = plane.counters_max
+    out["Thrust"] = plane.thrust or 0
+    out["Very High Full Throttle"] = int(plane.very_high_fut)
+    out["ceiling"] = int(plane.max_altitude)
+    if element:
+        assert plane.wingman is not None
+        for side, w in (("undamaged", plane.wingman.undamaged), ("damaged", plane.wingman.damaged)):
+            for name in ("damage_capacity", "offensive", "defensive", "heavy_cannon"):
+                out[f"wingman {side} {name}"] = getattr(w, name)
+    return out
+
+
+def test_no_aircraft_is_worse_on_every_rating_than_a_cheaper_or_equal_one(
+    planes: dict[str, Aircraft],
+) -> None:
+    # Every pair, whatever the gap (SOURCES.md 2.2): a leader (by its leader-only value)
+    # or an element (by its value) is never matched or beaten on every rating, and
+    # beaten on one, by one that costs as much or less.
+    found = []
+    for element in (False, True):
+        pool = [p for p in planes.values() if p.wingman is not None or not element]
+        for a in pool:
+            for b in pool:
+                va = a.value if element else a.leader_only_value
+                vb = b.value if element else b.leader_only_value
+                if a is b or va is None or vb is None or va < vb:
+                    continue
+                ra, rb = ratings(a, element=element), ratings(b, element=element)
+                if ra != rb and all(rb[k] >= ra[k] for k in ra):
+                    what = "element" if element else "leader"
+                    found.append(f"{what} {a.id} ({va}) is outrated by {b.id} ({vb})")
+    assert found == [], "\n".join(found)
+
+
 def test_wingmen_follow_the_value_of_the_wingman(planes: dict[str, Aircraft]) -> None:
     # Offensive + Defensive = (element value - leader-only value) + 2, each at most 3
     # (the largest mini-hand an example draws, RotL L275); SOURCES.md 2.2.

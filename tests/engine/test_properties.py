@@ -17,7 +17,8 @@ picked ones, the turn-1 player order chosen in play. After every action:
 * no hidden card leaks: the spectator view holds no hand, mini-hand, secret pick,
   deck order or seed, a seat's view holds no other seat's cards, and every public
   narration line names only cards that this action made public (played, discarded,
-  drawn face up for an evasion) or that were already in play;
+  paid, drawn face up for an evasion), cards already in play, or cards that lay face
+  up in a discard pile this action reshuffled (even if drawn straight back);
 * until the game is over someone is pending, and every pending seat has a legal
   action; the game ends within six game turns.
 
@@ -39,12 +40,12 @@ from collections import Counter
 import pytest
 
 from engine.core.events import Event
-from engine.dif.actions import CARD_CODE
+from engine.dif.actions import CARD_CODE, Action
 from engine.dif.components import Ruleset, Side
 from engine.dif.game import DifEngine
 from engine.dif.state import GameState, Plane
 
-from .conftest import Step, random_game, random_setup
+from .conftest import GameFactory, Play, Step, random_game, random_setup
 
 GAMES = int(os.environ.get("TALLYHO_PROPERTY_GAMES", "600"))
 CHUNKS = 8
@@ -163,7 +164,8 @@ def check_views(engine: DifEngine, state: GameState, seats: list[str] | None = N
         assert not codes, f"card codes in {seat}'s view outside its own hand: {codes}"
 
 
-_AS_SCI = re.compile(r"\s*\(?as Scissors\)?")
+# A declared kind names the kind, not a card: "plays Barrel Roll as Full Throttle".
+_AS_KIND = re.compile(r"\s*\(?as (?:Scissors|Full Throttle)\)?")
 
 
 def check_narration(engine: DifEngine, step: Step) -> None:
@@ -173,22 +175,24 @@ def check_narration(engine: DifEngine, step: Step) -> None:
     revealed = hidden_before - hidden_after  # left a hand / the deck for a public pile
     public_after = Counter(step.after.discard) + Counter(step.after.in_play)
     shown = {c for c in revealed if public_after[c]} | set(step.before.in_play)
-    if any(e.kind == "reshuffle" for e in step.events):
-        # The deck ran out: every card of the new draw pile lay face up in the discard
-        # pile, including cards just drawn (an evasion) or discarded in this action.
-        shown |= set(step.after.deck) | set(step.before.discard)
     # Full Throttle counters are public: they lie on the table (RotL L134).
     allowed = {engine.label[c] for c in shown} | {engine.label[engine.counter]}
+    if any(e.kind == "reshuffle" for e in step.events):
+        # The deck ran out (4.61): every card of the new draw pile lay face up in the
+        # discard pile, including cards just paid, discarded or drawn (an evasion) in
+        # this action. Some are in the draw pile now; the others were drawn from it,
+        # maybe straight back into the hand that paid them: the piles after the action
+        # cannot show those, the draws can. The old draw pile was emptied first, so
+        # whatever was drawn beyond its cards came from the shuffled pile.
+        shown = set(step.after.deck) | set(step.before.discard)
+        drawn = Counter(code for e in step.events if e.kind == "drew" for code in e.data["cards"])
+        from_shuffle = drawn - Counter(engine.code[c] for c in step.before.deck)
+        allowed |= {engine.label[c] for c in shown} | {engine.card_label(c) for c in from_shuffle}
     labels = sorted(set(engine.label), key=len, reverse=True)
-    reshuffled = any(e.kind == "reshuffle" for e in step.events)
     for event in step.events:
         if not event.public:
             continue
-        if reshuffled and event.kind == "discard":
-            # The discarded cards may be shuffled back and redrawn by the same action:
-            # they were public when discarded, which the piles after it cannot show.
-            continue
-        text = _AS_SCI.sub("", event.text)
+        text = _AS_KIND.sub("", event.text)
         for label in labels:
             if label in text:
                 assert label in allowed, f"public line names a hidden card: {event.text!r}"
@@ -305,3 +309,65 @@ def test_the_narration_check_catches_a_card_named_from_a_hidden_hand(engine: Dif
         check_narration(engine, Step(step.before, step.seat, step.action, step.after, [leak]))
     private = Event("drew", f"You drew {engine.label[hand[0]]}.", seat=step.seat)
     check_narration(engine, Step(step.before, step.seat, step.action, step.after, [private]))
+
+
+def test_bug_a_payment_reshuffled_and_drawn_back_is_no_leak(
+    engine: DifEngine, new_game: GameFactory, play: Play
+) -> None:
+    # The Zero, Advantaged, follows the F4F's dive paying a Maneuvering (named in public:
+    # it is discarded face up), the deck is empty, so the discard pile (that card) is
+    # shuffled and the Zero draws it straight back (7.21d, 4.61). The narration named a
+    # card that was public when named; the check read it as a hidden card of a hand.
+    state = new_game(
+        positions=[{"leader": "X1", "on": "A1", "position": "Advantaged"}],
+        hands={"A1": ["TIT", "BAR", "HAL"], "X1": ["MAN", "TIT", "BAR"]},
+    )
+    state.deck = state.deck[-1:]  # one card left: the F4F's dive draws it
+    state.discard = []
+    state = play(state, "A1", "dive")
+    before = state
+    after, events = engine.apply(before, "X1", Action.from_text("follow MAN"))
+    assert [e.kind for e in events][:2] == ["follow", "reshuffle"]
+    assert sorted(engine.code[c] for c in after.elements["X1"].hand) == ["BAR", "MAN", "TIT"]
+    assert any("Maneuvering" in e.text for e in events if e.public)
+    check_narration(engine, Step(before, "X1", Action.from_text("follow MAN"), after, events))
+    # ... and the check still catches a hidden card named in the same situation.
+    leak = Event("follow", "Zero (X1) keeps a Barrel Roll.")
+    with pytest.raises(AssertionError, match="names a hidden card"):
+        check_narration(engine, Step(before, "X1", Action.from_text("follow MAN"), after, [leak]))
+
+
+def test_a_discard_reshuffled_and_drawn_back_is_no_leak(
+    engine: DifEngine, new_game: GameFactory, play: Play
+) -> None:
+    # The Draw step after discarding: the discarded card comes straight back (4.61).
+    state = new_game(hands={"A1": ["MAN", "TIT", "BAR", "BAR"]})
+    for text in ("stay", "done"):
+        state = play(state, "A1", text)
+    state.deck, state.discard = [], []
+    after, events = engine.apply(state, "A1", Action.from_text("discard MAN"))
+    assert "reshuffle" in [e.kind for e in events]
+    assert "MAN" in [engine.code[c] for c in after.elements["A1"].hand]
+    check_narration(engine, Step(state, "A1", Action.from_text("discard MAN"), after, events))
+
+
+def test_a_card_played_as_full_throttle_is_no_leak_of_a_full_throttle_card(
+    engine: DifEngine, new_game: GameFactory, play: Play
+) -> None:
+    # "plays Barrel Roll as Full Throttle" names the kind the Ta-152H-1 declares (RotL
+    # L330-332), not a Full Throttle card from a hand; the check read it as one.
+    state = new_game(
+        ruleset="rotl",
+        allied="p-51d",
+        axis="ta-152h-1",
+        year=1945,
+        altitudes={"A1": "VH", "X1": "VH"},
+        first_side="axis",
+        positions=[{"leader": "A1", "on": "X1", "position": "Advantaged"}],
+        hands={"X1": ["BAR", "TIT", "MAN"], "A1": ["TIT", "BAR"]},
+    )
+    state = play(state, "X1", "stay")
+    action = Action.from_text("play BAR=FUT A1L")
+    after, events = engine.apply(state, "X1", action)
+    assert any("as Full Throttle" in e.text for e in events if e.public)
+    check_narration(engine, Step(state, "X1", action, after, events))

@@ -8,6 +8,7 @@ from engine.core.errors import RuleViolation
 from engine.dif.actions import Action
 from engine.dif.game import DifEngine
 from engine.dif.setup import DifSetup
+from engine.dif.state import GameState
 
 from .conftest import GameFactory, Play
 
@@ -195,3 +196,89 @@ def test_rotl_discards_each_exchange_zero_at_the_end_of_the_turn(
         state = play(state, "A1", "done")
         state = play(state, "A1", "discard")
         assert state.in_play == []
+
+
+def _roll_game(engine: DifEngine, ruleset: str, position: dict[str, str]) -> GameState:
+    """F4F (A1) and a Zero (X1) at Medium, a Ki-43 (X2) at High; the F4F moves first."""
+    setup = DifSetup.model_validate(
+        {
+            "ruleset": ruleset,
+            "year": 1941,
+            "elements": [
+                {"seat": "A1", "side": "allied", "aircraft": "f4f"},
+                {"seat": "X1", "side": "axis", "aircraft": "a6m2"},
+                {"seat": "X2", "side": "axis", "aircraft": "ki-43"},
+            ],
+            "altitudes": {"A1": "M", "X1": "M", "X2": "H"},
+            "first_side": "allied",
+            "order": ["A1", "X1", "X2"],
+            "positions": [position] if position else [],
+            "hands": {
+                "A1": ["VER", "MAN", "IMS-1B1D", "TIT", "BAR"],
+                "X1": ["MAN", "MAN", "TIT", "BAR", "BAR", "HAL"],
+            },
+        }
+    )
+    return engine.new_game(setup, 0)[0]
+
+
+def test_bug_tailed_leader_rolled_away_and_attacked_another_enemy_rotl(
+    engine: DifEngine, play: Play
+) -> None:
+    # RotL L212-214: Tailed by the Zero (Engaged), the F4F rolls up; the Zero lets it
+    # go (no stop, no follow): Neutral at High, it still may not attack the Ki-43.
+    tailed = {"leader": "X1", "on": "A1", "position": "Tailing"}
+    state = _roll_game(engine, "rotl", tailed)
+    for text in ("stay", "play VER up TIT"):
+        state = play(state, "A1", text)
+    state = play(state, "X1", "pass")
+    state = play(state, "X1", "nofollow")
+    assert state.elements["A1"].altitude == state.elements["X2"].altitude
+    assert engine.engaged_with(state, "A1") is None
+    legal = {str(a) for a in engine.legal_actions(state, "A1")}
+    assert not {a for a in legal if a.startswith("play") and "X2" in a}, legal
+    with pytest.raises(RuleViolation, match="L212-214"):
+        engine.apply(state, "A1", Action.from_text("play MAN X2L"))
+
+
+def test_a_leader_followed_through_its_roll_may_fight_its_follower_rotl(
+    engine: DifEngine, play: Play
+) -> None:
+    # The Zero follows the F4F up (7.22): it was at the F4F's altitude, not found there.
+    tailed = {"leader": "X1", "on": "A1", "position": "Tailing"}
+    state = _roll_game(engine, "rotl", tailed)
+    for text in ("stay", "play VER up TIT"):
+        state = play(state, "A1", text)
+    state = play(state, "X1", "pass")
+    state = play(state, "X1", "follow BAR MAN")  # RotL: Tailing follows a VER climb for 1 + 1
+    follow = next(a for a in engine.legal_actions(state, "A1") if str(a) == "play MAN X1L")
+    state = engine.apply(state, "A1", follow)[0]
+    assert [p.kind for p in engine.pending(state)] == ["respond"]
+
+
+def test_a_leader_that_gave_up_its_position_may_roll_and_attack_rotl(
+    engine: DifEngine, play: Play
+) -> None:
+    # RotL L170: giving up the position at the start of Play Cards frees the leader;
+    # then the roll is its first card and it is not Engaged (L214).
+    advantaged = {"leader": "A1", "on": "X1", "position": "Advantaged"}
+    state = _roll_game(engine, "rotl", advantaged)
+    for text in ("stay", "giveup", "play VER up TIT", "play MAN X2L"):
+        state = play(state, "A1", text)
+    assert [p.seat for p in engine.pending(state)] == ["X2"]
+
+
+def test_a_roll_after_another_card_does_not_open_a_new_target_rotl(
+    engine: DifEngine, play: Play
+) -> None:
+    # RotL L214 b: the roll must be the first card. (The one-target rule, 8.5b, already
+    # keeps a leader that attacked the Zero from attacking anything else this turn.)
+    state = _roll_game(engine, "rotl", {})
+    for text in ("stay", "play MAN X1L"):
+        state = play(state, "A1", text)
+    state = play(state, "X1", "respond TIT")
+    state = play(state, "A1", "pass")
+    state = play(state, "A1", "play VER up TIT")
+    assert not any(a.target == "X2L" for a in engine.legal_actions(state, "A1"))
+    with pytest.raises(RuleViolation):
+        engine.apply(state, "A1", Action.from_text("play MAN X2L"))

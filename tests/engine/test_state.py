@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
+from engine.dif.game import DifEngine
 from engine.dif.state import GameState
 
-from .conftest import Step
+from .conftest import GameFactory, Play, Step
 
 
 def dump(state: GameState) -> str:
@@ -63,3 +64,23 @@ def test_clone_equals_the_original_and_shares_no_mutable_part(sample_steps: list
         if copy.result is not None:
             copy.result["winner"] = "nobody"
         assert dump(state) == before
+
+
+def test_a_state_stored_by_the_previous_release_loads_and_plays(
+    engine: DifEngine, new_game: GameFactory, play: Play
+) -> None:
+    # The previous release stored TurnState without ``held`` (6.36), ``level`` and
+    # ``roll_first`` (RotL L212-214). Such a state loads; those rules then fall back to
+    # what that release did: any position may be given up, no altitude restriction.
+    state = new_game(positions=[{"leader": "A1", "on": "X1", "position": "Advantaged"}])
+    state = play(state, "A1", "stay")
+    data = json.loads(json.dumps(state.to_json()))
+    for name in ("held", "level", "roll_first"):
+        assert name in data["t"]
+        del data["t"][name]
+    old = GameState.from_json(data)
+    assert old.t.held is None and old.t.level is None and not old.t.roll_first
+    assert "giveup" in {str(a) for a in engine.legal_actions(old, "A1")}
+    after = play(old, "A1", "giveup")
+    assert engine.pos(after, "A1", "X1") == 0
+    assert GameState.from_json(json.loads(json.dumps(after.to_json()))) == after

@@ -33,7 +33,7 @@ from cogs.ui import guarded, reply, service_of
 from strings import SUPPORTED, pick, t
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = ["AdminCog", "lobby_channel", "settings_lines"]
 

@@ -28,7 +28,7 @@ from engine.dif.components import Side
 from strings import t
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = ["DogfightCog"]
 

@@ -17,7 +17,7 @@ from cogs.ui import guarded, language_of, perform, publish, reply, send_hand, se
 from strings import t
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = ["GameCog"]
 

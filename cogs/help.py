@@ -22,7 +22,7 @@ from cogs.ui import guarded, language_of, reply
 from strings import DEFAULT, catalogue, normalize, t
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = [
     "PAGES",

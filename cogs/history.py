@@ -24,8 +24,8 @@ from cogs.ui import language_of, reply, service_of
 from strings import t
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
     from bot.service import LoadedGame
+    from cogs.app import TallyHoBot
 
 __all__ = ["post_after_action", "send_list", "send_log", "send_replay", "send_verify"]
 

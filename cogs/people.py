@@ -22,7 +22,7 @@ from engine.dif.orders import Order
 from strings import t, tr
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = ["deadline_lines", "follow", "orders", "vacation"]
 

@@ -33,7 +33,7 @@ from cogs.ui import (
 from strings import t, tr
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = [
     "SEAT_COMPONENTS",

@@ -21,7 +21,7 @@ from cogs.ui import guarded, reply, service_of
 from strings import t
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = ["SettingsCog"]
 
@@ -106,7 +106,7 @@ class SettingsCog(commands.Cog):
         ops = self.bot.deadlines
         if ops is None:
             return
-        for seat in await ops.bot.service.storage.seats_of_user(user_id, [GameStatus.ACTIVE]):
+        for seat in await ops.service.storage.seats_of_user(user_id, [GameStatus.ACTIVE]):
             await ops.scheduler.reschedule_seat(seat.game_id, seat.seat)
 
     async def _set(self, interaction: discord.Interaction, key: str, on: bool) -> None:

@@ -37,7 +37,7 @@ from engine.dif.components import Position, Ruleset
 from strings import normalize, t, tr
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = [
     "ActionButton",

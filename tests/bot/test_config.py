@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from bot.app import TallyHoBot
 from bot.deadlines import DeadlineSettings
 from bot.settings import (
     DeadlinePolicy,
@@ -19,6 +18,7 @@ from bot.settings import (
 from bot.storage.sqlite import SQLiteStorage
 from bot.testing import FakeDiscord
 from bot.testing.driver import UiPlayer, wait_for_new_game
+from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
 
 SEED = 20261130

@@ -12,9 +12,9 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from bot.app import TallyHoBot
 from bot.clock import FakeClock
 from bot.testing import FakeDiscord, FakeUser
+from cogs.app import TallyHoBot
 from tests.bot.clocked import FIXED, START, advance, log_of, make_bot, open_duel
 
 

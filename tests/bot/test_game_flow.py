@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from bot.app import TallyHoBot
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
 
 SEED = 20261130
@@ -221,7 +221,7 @@ async def test_refused_dm_falls_back_to_a_ping_in_the_thread(
 
 
 async def test_the_demo_on_a_french_server_speaks_french(tmp_path: Path) -> None:
-    from bot.demo import play_demo
+    from cogs.demo import play_demo
 
     lines = await play_demo(2, tmp_path, language="fr")
     text = "\n".join(lines[:-1])
@@ -237,7 +237,7 @@ async def test_the_demo_on_a_french_server_speaks_french(tmp_path: Path) -> None
 async def test_demo_is_deterministic(
     seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.demo import play_demo
+    from cogs.demo import play_demo
 
     first = await play_demo(seed, tmp_path / "a")
     second = await play_demo(seed, tmp_path / "b")

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from bot.app import TallyHoBot
 from bot.testing import FakeDiscord
 from bot.testing.driver import components_of, wait_for_new_game
+from cogs.app import TallyHoBot
 from cogs.help import PAGE_LIMIT, PAGES, page_text
 from strings import SUPPORTED, t
 

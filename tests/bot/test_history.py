@@ -21,7 +21,6 @@ from PIL import Image
 
 from bot import listing
 from bot.__main__ import main as bot_main
-from bot.app import TallyHoBot
 from bot.history import (
     after_action_report,
     parse_log,
@@ -32,6 +31,7 @@ from bot.history import (
 )
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import UiPlayer, wait_for_new_game
+from cogs.app import TallyHoBot
 from engine.dif.actions import Action
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine

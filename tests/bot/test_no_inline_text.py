@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SKIPPED_MODULES = {
     "bot/__init__.py",
     "bot/__main__.py",  # the command line: an admin's terminal
-    "bot/demo.py",  # `python -m bot demo`: an admin's terminal
+    "cogs/demo.py",  # `python -m bot demo`: an admin's terminal
     "cogs/__init__.py",
 }
 MODULES = sorted(

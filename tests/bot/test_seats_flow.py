@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from bot import seats
-from bot.app import TallyHoBot
 from bot.clock import FakeClock
 from bot.errors import Refusal
 from bot.history import archive
@@ -25,6 +24,7 @@ from bot.settings import GuildSettings
 from bot.storage import GameStatus
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
 from tests.bot.clocked import START, advance, log_of, make_bot, open_duel
 

@@ -18,24 +18,11 @@ from strings import DEFAULT, SUPPORTED, catalogue, normalize, pick, placeholders
 PLURAL = ("one", "other")
 
 ROOT = Path(__file__).resolve().parents[2]
-USERS = (
-    "bot/app.py",
-    "bot/deadlines.py",
-    "bot/history.py",
-    "bot/operations.py",
-    "bot/seats.py",
-    "bot/listing.py",
-    "bot/service.py",
-    "bot/settings.py",
-    "cogs/admin.py",
-    "cogs/dogfight.py",
-    "cogs/game.py",
-    "cogs/people.py",
-    "cogs/help.py",
-    "cogs/history.py",
-    "cogs/seats.py",
-    "cogs/settings.py",
-    "cogs/ui.py",
+USERS = sorted(
+    str(p.relative_to(ROOT))
+    for folder in ("bot", "cogs")
+    for p in (ROOT / folder).glob("*.py")
+    if p.name not in ("__init__.py", "__main__.py", "demo.py")
 )
 """Modules whose user-facing texts come from the catalogue (the keys they name are checked)."""
 KEY = re.compile(r"""(?:\bt|SettingsError|Refusal|Term|cmd_text|say)\(\s*["']([a-z_.0-9-]+)["']""")

@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.app import TallyHoBot
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine
 from engine.dif.setup import DifSetup

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bot.testing import FakeDiscord
 from bot.testing.driver import UiPlayer, wait_for_new_game
+from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
 from engine.dif.components import Ruleset, Side
 from strings import SUPPORTED
@@ -47,8 +48,6 @@ async def play_demo(
 
     ``language``: the server's language (``/config language``), so the thread, its
     pictures and the players' messages are in it; the result line stays English."""
-    from bot.app import TallyHoBot
-
     allied_team: tuple[str, ...]
     axis_team: tuple[str, ...]
     if format == "2v2":

@@ -1,4 +1,9 @@
-"""The discord.py client: start-up, cogs, persistent components, error boundary."""
+"""The discord.py client: start-up, cogs, persistent components, error boundary.
+
+The composition of the Discord side: it builds the application (``bot.service``,
+``bot.operations``) and hands it the :class:`~cogs.publisher.DiscordPublisher` through
+which the application posts.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,9 @@ from bot.clock import Clock
 from bot.operations import DeadlineOps
 from bot.service import GameService
 from bot.storage.sqlite import SQLiteStorage
+from cogs.help import Translator
+from cogs.publisher import DiscordPublisher
+from cogs.ui import COMPONENTS
 from engine.dif.game import DifEngine, default_engine
 from strings import normalize, t
 
@@ -56,12 +64,8 @@ class TallyHoBot(commands.Bot):
         self.service = GameService(
             self.storage, engine, seed_source=self._seed_source, clock=self.clock
         )
-        from cogs.ui import COMPONENTS
-
         # Buttons and menus are DynamicItems: they work on messages sent before a restart.
         self.add_dynamic_items(*COMPONENTS)
-        from cogs.help import Translator
-
         await self.tree.set_translator(Translator())  # command descriptions per locale
         for name in COGS:
             await self.load_extension(name)
@@ -73,7 +77,7 @@ class TallyHoBot(commands.Bot):
             else:
                 await self.tree.sync()
         open_games = await self.storage.list_open_games()
-        self.deadlines = DeadlineOps(self, clock=self.clock)
+        self.deadlines = DeadlineOps(self.service, DiscordPublisher(self), clock=self.clock)
         live = await self.deadlines.start()  # overdue deadlines fire once, now
         log.info(
             "ready: %d open game(s), %d live deadline(s) in %s",

@@ -17,12 +17,25 @@ from engine.dif.actions import CARD_CODE, PLANE_REF
 from engine.dif.components import Altitude, PilotSkill, Position, Ruleset, Side
 from strings import Term
 
-__all__ = ["MAX_AIRCRAFT", "DifSetup", "ElementSetup", "PositionSetup"]
+__all__ = ["MAX_AIRCRAFT", "DifSetup", "ElementSetup", "PositionSetup", "parse_skills"]
 
 SEAT = re.compile(r"^[A-Z][0-9]{1,2}$")
 
 MAX_AIRCRAFT = 15
 """The largest column of RotL's victory table ("14 to 15" aircraft at the start)."""
+
+
+def parse_skills(v: object) -> object:
+    """Pilot skills as a setup or a lobby gives them: ``"A,BU"``, ``["A", "BV"]`` or
+    :class:`PilotSkill` values; each at most once, in the printed order."""
+    if isinstance(v, str):
+        v = [w for w in v.replace(",", " ").split() if w]
+    if isinstance(v, (list, tuple)):
+        out = [PilotSkill.parse(x) if isinstance(x, str) else x for x in v]
+        if len(set(out)) != len(out):
+            raise ValueError(Term("dif.setup.skill_twice"))
+        return tuple(sorted(out, key=list(PilotSkill).index))
+    return v
 
 
 class ElementSetup(BaseModel):
@@ -40,15 +53,7 @@ class ElementSetup(BaseModel):
     @field_validator("pilot", mode="before")
     @classmethod
     def _skills(cls, v: object) -> object:
-        # Accept "A,BU" or ["A", "BV"] as well as PilotSkill values.
-        if isinstance(v, str):
-            v = [w for w in v.replace(",", " ").split() if w]
-        if isinstance(v, (list, tuple)):
-            out = [PilotSkill.parse(x) if isinstance(x, str) else x for x in v]
-            if len(set(out)) != len(out):
-                raise ValueError(Term("dif.setup.skill_twice"))
-            return tuple(sorted(out, key=list(PilotSkill).index))
-        return v
+        return parse_skills(v)
 
     @field_validator("seat")
     @classmethod

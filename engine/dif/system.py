@@ -3,7 +3,9 @@
 :class:`DifSystem` is what the registry hands the generic layers: the rules of
 :class:`~engine.dif.game.DifEngine` plus what the contract adds around them (the lobby's
 options and picks, typed decisions and outcome, notation, the public form of an
-action, what cannot be undone, the state's JSON).
+action, what cannot be undone, the state's JSON), what hosting games for people needs
+(:class:`~engine.core.contract.HostedSystem`: the aircraft catalogue, the turn, computer
+players, standing orders) and its presenter (:mod:`engine.dif.ui`).
 """
 
 from __future__ import annotations
@@ -11,8 +13,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.contract import (
     AircraftChoice,
@@ -27,11 +27,16 @@ from engine.core.contract import (
 from engine.core.errors import EngineError
 from engine.core.events import Event
 from engine.dif.actions import Action
-from engine.dif.components import PilotSkill, Ruleset, Side
+from engine.dif.ai import RandomPlayer
+from engine.dif.components import Ruleset, Side
 from engine.dif.game import DifEngine, default_engine
+from engine.dif.orders import Order, expired, order_action
+from engine.dif.picks import DifOptions, DifPick
+from engine.dif.present import _verdict
 from engine.dif.setup import MAX_AIRCRAFT, DifSetup, ElementSetup
 from engine.dif.state import GameState
 from engine.dif.texts import fixed
+from engine.dif.ui import DifPresenter
 from engine.dif.view import DifView
 from strings import Term
 
@@ -39,29 +44,6 @@ __all__ = ["SEAT_PREFIX", "DifOptions", "DifPick", "DifSystem", "system"]
 
 SEAT_PREFIX = {Side.ALLIED: "A", Side.AXIS: "X"}
 """Seats are named by side and number: Allied A1..An, Axis X1..Xn."""
-
-
-class DifOptions(BaseModel):
-    """What a Down in Flames lobby asks."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    ruleset: Ruleset
-    year: int = Field(ge=1930, le=1950)
-    to_the_death: bool = False
-    """Fight until one side has no aircraft left instead of six turns (Zero! 4.8)."""
-    vp_bonus: bool = False
-    """The side with the lower aircraft points gets the difference as VP (13.1)."""
-
-
-class DifPick(BaseModel):
-    """What one seat flies: an element (13.3), with its leader's pilot skills."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    aircraft: str
-    wingman: bool = True
-    pilot: tuple[PilotSkill, ...] = ()
 
 
 class DifSystem:
@@ -77,8 +59,11 @@ class DifSystem:
     options_model = DifOptions
     pick_model = DifPick
 
+    standing_orders = tuple(o.value for o in Order)
+
     def __init__(self, engine: DifEngine) -> None:
         self.engine = engine
+        self._presenter = DifPresenter(engine)
 
     # --- the lobby ----------------------------------------------------------------
     def lobby_sides(self, options: DifOptions) -> tuple[SideInfo, ...]:
@@ -94,8 +79,31 @@ class DifSystem:
         out = []
         for ac in sorted(self.engine.aircraft.values(), key=lambda a: (a.side, a.name)):
             if self.engine.aircraft_refusal(options.ruleset, options.year, ac.id, wanted) is None:
-                out.append(AircraftChoice(ac.id, f"{ac.name} ({ac.year})", ac.side.value))
+                out.append(self._choice(ac.id))
         return out
+
+    def _choice(self, aircraft: str) -> AircraftChoice:
+        ac = self.engine.aircraft[aircraft]
+        return AircraftChoice(ac.id, ac.name, ac.side.value, f"{ac.nation}, {ac.year}")
+
+    def aircraft_catalogue(self) -> list[AircraftChoice]:
+        return [self._choice(a) for a in self.engine.aircraft]
+
+    def aircraft_refusal(self, options: DifOptions, side: str | None, aircraft: str) -> str | None:
+        wanted = Side(side) if side is not None else None
+        return self.engine.aircraft_refusal(options.ruleset, options.year, aircraft, wanted)
+
+    def make_pick(self, aircraft: str, fields: Mapping[str, Any]) -> DifPick:
+        """Leader and wingman unless told otherwise (13.3: an aircraft without a wingman
+        card flies alone); the leader's pilot skills as typed (``A,BU``)."""
+        wingman = fields.get("wingman")
+        if wingman is None:
+            wingman = self.engine.aircraft[aircraft].wingman is not None
+        return DifPick(aircraft=aircraft, wingman=wingman, pilot=fields.get("pilot") or "")
+
+    def seats_full(self, options: DifOptions, seats: Sequence[SeatPick]) -> bool:
+        """The largest dogfight RotL's victory table reads (MAX_AIRCRAFT) is flown."""
+        return sum(2 if getattr(s.pick, "wingman", True) else 1 for s in seats) >= MAX_AIRCRAFT
 
     def pick_refusal(self, options: DifOptions, side: str, pick: DifPick) -> str | None:
         e = ElementSetup(seat="A1", side=Side(side), **pick.model_dump())
@@ -105,7 +113,8 @@ class DifSystem:
         problems: list[str] = []
         for side in (Side.ALLIED, Side.AXIS):
             if not any(s.side == side.value for s in seats):
-                problems.append(Term("dif.setup.empty_side", side=side.label(options.ruleset)))
+                label = side.label(options.ruleset)
+                problems.append(Term("dif.ui.lobby.problem.side", side=label))
         count = sum(2 if getattr(s.pick, "wingman", True) else 1 for s in seats)
         if count > MAX_AIRCRAFT:
             problems.append(Term("dif.setup.too_many", n=count, max=MAX_AIRCRAFT))
@@ -185,7 +194,7 @@ class DifSystem:
             return Outcome(
                 over=True,
                 winner=r.get("winner"),
-                verdict=str(r.get("verdict", "")),
+                verdict=_verdict(state),
                 vp=dict(r.get("vp", {})),
                 fates=tuple(fates),
                 rounds=state.turn,
@@ -199,6 +208,37 @@ class DifSystem:
             fates=tuple(fates),
             rounds=state.turn,
         )
+
+    # --- hosting games ----------------------------------------------------------------
+    def turn_of(self, state: GameState) -> str | None:
+        """The element whose player-turn it is."""
+        return state.active
+
+    def picks_hidden(self, state: GameState) -> bool:
+        """The secret starting altitudes (4.5) are not revealed yet."""
+        return state.step == "setup"
+
+    def forced_action(self, state: GameState, seat: str) -> Action | None:
+        """A defender who holds no legal response has only ``pass``."""
+        if not any(p.seat == seat and p.kind == "respond" for p in self.engine.pending(state)):
+            return None
+        legal = self.engine.legal_actions(state, seat)
+        return legal[0] if [str(a) for a in legal] == ["pass"] else None
+
+    def computer_action(self, state: GameState, seat: str, seed: int) -> Action:
+        return RandomPlayer(seed).choose(self.engine, state, seat)
+
+    def order_label(self, order: str) -> str:
+        return Order(order).label
+
+    def order_action(self, state: GameState, seat: str, orders: Sequence[str]) -> Action | None:
+        return order_action(self.engine, state, seat, [Order(o) for o in orders])
+
+    def order_expired(self, order: str, state: GameState, seat: str) -> bool:
+        return expired(Order(order), self.engine, state, seat)
+
+    def presenter(self) -> DifPresenter:
+        return self._presenter
 
     # --- notation -----------------------------------------------------------------
     def parse_action(self, text: str) -> Action:

@@ -32,12 +32,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return demo(args[1:])
     if args and args[0] == "verify":
-        from bot.history import verify_main
+        from bot.verify import verify_main
 
         return verify_main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):
         sys.stdout.write(
-            "usage: python -m bot [demo [--seed N] [--out DIR] [--ruleset zero|rotl] [--format 1v1|2v2]]\n"
+            "usage: python -m bot [demo [--seed N] [--out DIR] [--ruleset ID] [--format 1v1|2v2]]\n"
             "       python -m bot verify LOGFILE   (check a finished game's log; see /game log)\n\n"
             + NO_TOKEN
         )

@@ -30,13 +30,14 @@ from datetime import datetime, timedelta
 
 from bot import seats
 from bot.clock import Clock
+from bot.games import LoadedGame
+from bot.prompts import decision_words
 from bot.publishing import Publisher
 from bot.scheduler import DeadlineScheduler, PendingDecision, StoredTerms
-from bot.service import GameService, LoadedGame, decision_words, seat_side, side_term
+from bot.service import GameService
 from bot.settings import DeadlinePolicy, PlayerSettings, server_language, wants_dm
 from bot.storage import GameStatus
 from bot.storage.models import DeadlineRecord, SeatClockRecord
-from engine.dif.components import Ruleset
 from strings import t, tr
 
 __all__ = ["DeadlineOps", "discord_time"]
@@ -121,13 +122,13 @@ class DeadlineOps:
     # -- the game changed ------------------------------------------------------------
     async def changed(self, game: LoadedGame, actor: str | None) -> None:
         state = game.state
-        if game.record.status is not GameStatus.ACTIVE or state is None or state.step == "over":
+        system = game.system
+        if game.record.status is not GameStatus.ACTIVE or state is None or system.is_over(state):
             await self.scheduler.cancel_game(game.id)
             await self.close_lapsed(game.id)  # the game is over: no prompt holds
             return
-        engine = self.service.engine
         pending = [
-            PendingDecision(p.seat, p.kind, game.holder(p.seat)) for p in engine.pending(state)
+            PendingDecision(p.seat, p.kind, game.holder(p.seat)) for p in system.pending(state)
         ]
         await self.scheduler.sync(game.id, game.record.version, pending, actor=actor)
         if actor is not None and await seats.returned(self.service, game.id, actor):
@@ -157,7 +158,7 @@ class DeadlineOps:
         if game.state is None or d.user_id is None:
             return
         total = len(d.reminder_ats)
-        label = service.element_label(game.state, d.seat)
+        label = game.seat_label(d.seat)
         public = await server_language(service.storage, game.record.guild_id)  # DMs too
         text = t(
             "deadline.reminder",
@@ -166,7 +167,7 @@ class DeadlineOps:
             total=total,
             user=f"<@{d.user_id}>",
             element=label,
-            decision=tr(decision_words(d.kind), public),
+            decision=tr(decision_words(game, d.kind), public),
             when=discord_time(d.expires_at),
         )
         await self._say(game, text)
@@ -205,9 +206,9 @@ class DeadlineOps:
         if policy.abandon_action == "computer" and policy.computer_players:
             then = t("deadline.then_computer", public)
         else:
-            side = side_term(seat_side(d.seat), Ruleset(game.record.ruleset)).text(public)
+            side = tr(game.side_name(game.side_of(d.seat) or ""), public)
             then = t("deadline.then_forfeit", public, side=side)
-        label = d.seat if game.state is None else self.service.element_label(game.state, d.seat)
+        label = game.seat_label(d.seat)
         text = t(
             "deadline.abandoned",
             public,

@@ -1,38 +1,77 @@
-"""The discord.py client: start-up, cogs, persistent components, error boundary.
+"""The discord.py client, and the composition of the Discord side.
 
-The composition of the Discord side: it builds the application (``bot.service``,
-``bot.operations``) and hands it the :class:`~cogs.publisher.DiscordPublisher` through
-which the application posts.
+:class:`TallyHoBot` opens the database and builds the application in
+``setup_hook`` (``bot.service``, ``bot.operations``), hands it the
+:class:`DiscordPublisher` through which it posts, registers the persistent components
+and the cogs, installs the one error boundary and syncs the commands. The generic
+components reach what a click does through it (:meth:`TallyHoBot.show_hand`,
+:meth:`TallyHoBot.act`, :meth:`TallyHoBot.menu_context`), so no module of ``cogs/``
+imports another in a circle.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock
+from bot.errors import Refusal
+from bot.games import LoadedGame
 from bot.operations import DeadlineOps
+from bot.outcome import Outcome
+from bot.publishing import Publisher
 from bot.service import GameService
 from bot.storage.sqlite import SQLiteStorage
+from cogs import hand, lobby, publisher, seats
+from cogs.boundary import on_tree_error
+from cogs.components import COMPONENTS, MenuContext
 from cogs.help import Translator
-from cogs.publisher import DiscordPublisher
-from cogs.ui import COMPONENTS
-from engine.dif.game import DifEngine, default_engine
-from strings import normalize, t
 
-__all__ = ["TallyHoBot"]
+__all__ = ["DiscordPublisher", "TallyHoBot"]
 
 log = logging.getLogger(__name__)
 
 COGS = ("cogs.dogfight", "cogs.game", "cogs.admin", "cogs.help", "cogs.settings")
+MENUS: dict[str, Callable[[Sequence[str]], tuple[MenuContext, tuple[int, ...]]]] = {
+    "s": hand.SeatDecision.parse,
+    "o": hand.SideDecision.parse,
+    "j": lobby.LobbySeats.parse,
+    "ac": lobby.LobbyAircraft.parse,
+}
+"""What each kind of menu (``th:{kind}:...``) is about."""
+
+
+class DiscordPublisher(Publisher):
+    """The application's :class:`~bot.publishing.Publisher`, through one bot's
+    connection (:mod:`cogs.publisher`)."""
+
+    def __init__(self, bot: TallyHoBot) -> None:
+        self.bot = bot
+
+    async def publish(self, outcome: Outcome, *, skip_user: int | None = None) -> None:
+        await publisher.publish(self.bot, outcome, skip_user=skip_user)
+
+    async def say(self, game: LoadedGame, text: str) -> None:
+        await publisher.say(self.bot, game, text)
+
+    async def direct(self, user_id: int, text: str) -> bool:
+        return await publisher.send_dm(self.bot, user_id, text, None)
+
+    async def offer_seat(self, game: LoadedGame, seat: str, kind: str, text: str) -> None:
+        public = await publisher.public_language(self.bot, game)
+        view = seats.take_seat_view(game.id, seat, public)
+        await publisher.post_prompt(self.bot, game, kind, text, view)
+
+    async def close_lapsed(self, game_id: int) -> None:
+        await publisher.close_lapsed(self.bot, game_id)
 
 
 class TallyHoBot(commands.Bot):
-    """Opens the database, loads data, registers components and cogs in ``setup_hook``."""
+    """Opens the database, builds the application, registers components and cogs in
+    ``setup_hook``."""
 
     service: GameService
 
@@ -41,7 +80,6 @@ class TallyHoBot(commands.Bot):
         *,
         database: str,
         guild_id: int | None = None,
-        engine: DifEngine | None = None,
         seed_source: Callable[[], int] | None = None,
         sync_commands: bool = True,
         clock: Clock | None = None,
@@ -50,20 +88,17 @@ class TallyHoBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
         self.database = database
         self.guild_id = guild_id
-        self._engine = engine
         self._seed_source = seed_source
         self._sync = sync_commands
         self.storage: SQLiteStorage | None = None
         self.clock = clock
         self.deadlines: DeadlineOps | None = None
-        self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        self.publisher = DiscordPublisher(self)
+        self.tree.on_error = on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         self.storage = await SQLiteStorage.open(self.database)
-        engine = self._engine or default_engine()
-        self.service = GameService(
-            self.storage, engine, seed_source=self._seed_source, clock=self.clock
-        )
+        self.service = GameService(self.storage, seed_source=self._seed_source, clock=self.clock)
         # Buttons and menus are DynamicItems: they work on messages sent before a restart.
         self.add_dynamic_items(*COMPONENTS)
         await self.tree.set_translator(Translator())  # command descriptions per locale
@@ -77,7 +112,7 @@ class TallyHoBot(commands.Bot):
             else:
                 await self.tree.sync()
         open_games = await self.storage.list_open_games()
-        self.deadlines = DeadlineOps(self.service, DiscordPublisher(self), clock=self.clock)
+        self.deadlines = DeadlineOps(self.service, self.publisher, clock=self.clock)
         live = await self.deadlines.start()  # overdue deadlines fire once, now
         log.info(
             "ready: %d open game(s), %d live deadline(s) in %s",
@@ -95,22 +130,18 @@ class TallyHoBot(commands.Bot):
             await self.storage.close()
             self.storage = None
 
-    async def _on_tree_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    # -- what the generic components do ----------------------------------------------
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        await hand.send_hand(interaction, game_id)
+
+    async def act(
+        self, interaction: discord.Interaction, game_id: int, seat: str, action: str, version: int
     ) -> None:
-        log.error(
-            "app command error (user %s, channel %s)",
-            interaction.user.id,
-            interaction.channel_id,
-            exc_info=error,
-        )
-        text = t("error.internal", normalize(interaction.locale))
-        if isinstance(error, app_commands.CheckFailure):
-            text = str(error)
+        await hand.perform(interaction, game_id, seat, action, version)
+
+    def menu_context(self, kind: str, args: Sequence[str]) -> tuple[MenuContext, tuple[int, ...]]:
+        """The context of a menu's ``custom_id`` (``th:{kind}:{args}``), and its path."""
         try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not report the error to the user", exc_info=True)
+            return MENUS[kind](args)
+        except (KeyError, ValueError, IndexError) as exc:
+            raise Refusal("refusal.stale_buttons") from exc

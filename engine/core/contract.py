@@ -41,6 +41,7 @@ __all__ = [
     "Action",
     "AircraftChoice",
     "AircraftFate",
+    "ComputerPlayer",
     "Decision",
     "Fate",
     "GameSystem",
@@ -324,6 +325,18 @@ class GameSystem(Protocol[S, A, V]):
         ...
 
 
+S_in = TypeVar("S_in", contravariant=True)
+A_out = TypeVar("A_out", bound=Action, covariant=True)
+
+
+class ComputerPlayer(Protocol[S_in, A_out]):
+    """A computer player of one system."""
+
+    def choose(self, state: S_in, seat: str) -> A_out:
+        """One of ``legal_actions(state, seat)``."""
+        ...
+
+
 @runtime_checkable
 class HostedSystem(GameSystem[S, A, V], Protocol[S, A, V]):
     """A system the bot can host: the rules contract, plus what running games for
@@ -350,8 +363,9 @@ class HostedSystem(GameSystem[S, A, V], Protocol[S, A, V]):
         ValidationError; a validator's message may be a Term."""
         ...
 
-    def seats_full(self, options: Any, seats: Sequence[SeatPick]) -> bool:
-        """No room for one more seat (the largest game the rules allow)."""
+    def room_refusal(self, options: Any, seats: Sequence[SeatPick]) -> str | None:
+        """Why no more seat may join these (the largest game the rules allow, a
+        :class:`strings.Term`), or None while there is room for one more."""
         ...
 
     # --- a game's flow ------------------------------------------------------------
@@ -370,9 +384,10 @@ class HostedSystem(GameSystem[S, A, V], Protocol[S, A, V]):
         takes at once, telling everyone. None when the seat has a real choice."""
         ...
 
-    def computer_action(self, state: S, seat: str, seed: int) -> A:
-        """What a computer player seeded with ``seed`` does for ``seat`` now (one of
-        ``legal_actions``). Its choice is logged like any move."""
+    def computer_player(self, seed: int) -> ComputerPlayer[S, A]:
+        """A computer player whose choices follow from ``seed`` (its own random
+        stream: a player's decisions are inputs logged like any move, not the game's
+        randomness)."""
         ...
 
     standing_orders: tuple[str, ...]

@@ -38,6 +38,7 @@ from engine.core.events import Event
 
 __all__ = [
     "Choice",
+    "DemoGame",
     "Field",
     "FieldKind",
     "HelpPage",
@@ -193,6 +194,16 @@ class Switch:
     """The option it sets (a field of the system's ``options_model``)."""
     param: Field
     """The subcommand's one parameter."""
+
+
+@dataclass(frozen=True, slots=True)
+class DemoGame:
+    """What ``python -m bot demo`` plays: the options ``/dogfight new`` gets besides
+    the ruleset and the format, and each seat's side and aircraft, in joining order."""
+
+    options: Mapping[str, Any]
+    seats: tuple[tuple[str, str, str], ...]
+    """``(seat, side, aircraft)``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +366,10 @@ class Presenter(Protocol):
 
     def help_pages(self) -> tuple[HelpPage, ...]: ...
 
+    def demo(self, ruleset: str, format: str) -> DemoGame | None:
+        """A game for ``python -m bot demo`` (None: no demo in this format)."""
+        ...
+
     # --- history ------------------------------------------------------------------
     def log_title(self, setup: Any) -> str:
         """The exported log's title words (English): ``Zero!, 1942``."""
@@ -367,6 +382,11 @@ class Presenter(Protocol):
     def full_log_lines(self, event: Event, after: Any) -> list[str]:
         """Lines the full log adds after ``event`` (English): the hand of a seat whose
         turn begins."""
+        ...
+
+    def final_lines(self, state: Any) -> list[str]:
+        """The state at the end of a log, for ``python -m bot verify`` (English): each
+        aircraft and what became of it."""
         ...
 
     def notable(self, event: Event) -> bool:

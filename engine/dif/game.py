@@ -28,34 +28,11 @@ from engine.dif.present import build_view
 from engine.dif.resolution import Resolution
 from engine.dif.setup import DifSetup, ElementSetup
 from engine.dif.state import Element, GameState, Plane
-from engine.dif.texts import fixed
+from engine.dif.texts import STEPS, step_label
 from engine.dif.view import DifView
 from strings import Term
 
 __all__ = ["STEPS", "DifEngine", "Pending", "default_engine", "step_label"]
-
-
-STEPS = {
-    step: f"dif.step.{step}"
-    for step in (
-        "setup",
-        "redraw",
-        "order",
-        "wingman",
-        "wingman_attack",
-        "altitude",
-        "play",
-        "discard",
-        "over",
-    )
-}
-"""Each value of ``GameState.step``, and the catalogue key of its name for views
-(``Play cards``): see :func:`step_label`."""
-
-
-def step_label(step: str) -> Term:
-    """The human-readable name of a step, e.g. ``Play cards``."""
-    return fixed(STEPS[step])
 
 
 # In order of preference: the first legal one is the passive default (default_action).

@@ -28,6 +28,7 @@ __all__ = [
     "menu_hint",
     "notes",
     "pick_text",
+    "ruleset_title",
     "side_heading",
     "switch_line",
     "title",
@@ -62,7 +63,11 @@ HELP_PAGES = (
     HelpPage("rules_zero", "dif.ui.help.rules_zero.title", "dif.ui.help.rules_zero.body", True),
     HelpPage("rules_rotl", "dif.ui.help.rules_rotl.title", "dif.ui.help.rules_rotl.body", True),
 )
-RULESET_NAMES = {Ruleset.ZERO: "Zero!", Ruleset.ROTL: "Rise of the Luftwaffe"}
+
+
+def ruleset_title(ruleset: Ruleset, language: str = "en") -> str:
+    """A rulebook's title (``dif.ui.ruleset.<id>``: the same in every language so far)."""
+    return t(f"dif.ui.ruleset.{ruleset.value}", language)
 
 
 def _count(key: str, n: int, language: str) -> str:
@@ -81,7 +86,7 @@ def title(options: DifOptions, game_id: int, format: str, language: str) -> str:
         "dif.ui.lobby.head",
         language,
         id=game_id,
-        ruleset=RULESET_NAMES[options.ruleset],
+        ruleset=ruleset_title(options.ruleset, language),
         year=options.year,
         format=format,
         length=t(length, language),

@@ -101,9 +101,11 @@ class DifSystem:
             wingman = self.engine.aircraft[aircraft].wingman is not None
         return DifPick(aircraft=aircraft, wingman=wingman, pilot=fields.get("pilot") or "")
 
-    def seats_full(self, options: DifOptions, seats: Sequence[SeatPick]) -> bool:
-        """The largest dogfight RotL's victory table reads (MAX_AIRCRAFT) is flown."""
-        return sum(2 if getattr(s.pick, "wingman", True) else 1 for s in seats) >= MAX_AIRCRAFT
+    def room_refusal(self, options: DifOptions, seats: Sequence[SeatPick]) -> str | None:
+        """No room for another element once the largest dogfight RotL's victory table
+        reads (MAX_AIRCRAFT) is flown."""
+        count = sum(2 if getattr(s.pick, "wingman", True) else 1 for s in seats)
+        return Term("dif.ui.lobby.no_room", max=MAX_AIRCRAFT) if count >= MAX_AIRCRAFT else None
 
     def pick_refusal(self, options: DifOptions, side: str, pick: DifPick) -> str | None:
         e = ElementSetup(seat="A1", side=Side(side), **pick.model_dump())
@@ -225,8 +227,9 @@ class DifSystem:
         legal = self.engine.legal_actions(state, seat)
         return legal[0] if [str(a) for a in legal] == ["pass"] else None
 
-    def computer_action(self, state: GameState, seat: str, seed: int) -> Action:
-        return RandomPlayer(seed).choose(self.engine, state, seat)
+    def computer_player(self, seed: int) -> _Computer:
+        """The random computer player (``engine.dif.ai``), lightly steered."""
+        return _Computer(self.engine, RandomPlayer(seed))
 
     def order_label(self, order: str) -> str:
         return Order(order).label
@@ -286,6 +289,16 @@ class DifSystem:
 
     def replay(self, setup: DifSetup, seed: int, log: Iterable[tuple[str, str]]) -> GameState:
         return self.engine.replay(setup, seed, log)
+
+
+class _Computer:
+    """:class:`RandomPlayer` as the contract's computer player."""
+
+    def __init__(self, engine: DifEngine, player: RandomPlayer) -> None:
+        self.engine, self.player = engine, player
+
+    def choose(self, state: GameState, seat: str) -> Action:
+        return self.player.choose(self.engine, state, seat)
 
 
 @functools.cache

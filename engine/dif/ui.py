@@ -17,6 +17,7 @@ from typing import Any
 from engine.core.contract import Decision, Outcome, SeatPick, SideInfo
 from engine.core.events import Event
 from engine.core.present import (
+    DemoGame,
     Field,
     HelpPage,
     Menu,
@@ -36,12 +37,33 @@ from engine.dif.setup import DifSetup
 from engine.dif.state import GameState
 from strings import Term, has, t, tr
 
-__all__ = ["NOTABLE", "RULESET_TITLES", "DifPresenter", "plane_name"]
+__all__ = ["NOTABLE", "DifPresenter", "plane_name"]
 
 NOTABLE = frozenset({"destroyed", "damaged", "evade", "promoted", "eliminated", "result", "reveal"})
 """Events worth a caption under a replay frame."""
-RULESET_TITLES = {Ruleset.ZERO: "Zero!", Ruleset.ROTL: "Rise of the Luftwaffe"}
-"""The rulebooks' titles (not translated: titles), for the exported log."""
+DEMOS = {
+    ("zero", "1v1"): ({"year": 1942}, (("A1", "allied", "buffalo-i"), ("X1", "axis", "ki-43"))),
+    ("rotl", "1v1"): ({"year": 1940}, (("A1", "allied", "spitfire-i"), ("X1", "axis", "bf-109e"))),
+    ("zero", "2v2"): (
+        {"year": 1942},
+        (
+            ("A1", "allied", "buffalo-i"),
+            ("A2", "allied", "p-40b"),
+            ("X1", "axis", "ki-43"),
+            ("X2", "axis", "a6m2"),
+        ),
+    ),
+    ("rotl", "2v2"): (
+        {"year": 1941},
+        (
+            ("A1", "allied", "spitfire-i"),
+            ("A2", "allied", "hurricane-iib"),
+            ("X1", "axis", "bf-109e"),
+            ("X2", "axis", "bf-110c"),
+        ),
+    ),
+}
+"""``python -m bot demo``'s games: a year, and each seat's aircraft."""
 SIMPLE_ACTIONS = frozenset({"skip", "stay", "nofollow", "pass", "giveup", "evade"})
 """Actions whose label is a fixed text (``dif.ui.action.<verb>``)."""
 
@@ -387,14 +409,18 @@ class DifPresenter:
         return lobbytext.menu_hint(more, language)
 
     def game_title(self, options: DifOptions, language: str) -> str:
-        return f"{RULESET_TITLES[options.ruleset]} {options.year}"
+        return f"{lobbytext.ruleset_title(options.ruleset, language)} {options.year}"
 
     def help_pages(self) -> tuple[HelpPage, ...]:
         return lobbytext.HELP_PAGES
 
+    def demo(self, ruleset: str, format: str) -> DemoGame | None:
+        found = DEMOS.get((ruleset, format))
+        return DemoGame(found[0], found[1]) if found is not None else None
+
     # --- history ------------------------------------------------------------------
     def log_title(self, setup: DifSetup) -> str:
-        return f"{RULESET_TITLES[setup.ruleset]}, {setup.year}"
+        return f"{lobbytext.ruleset_title(setup.ruleset)}, {setup.year}"
 
     def log_fields(self, setup: DifSetup) -> dict[str, str]:
         return {"ruleset": setup.ruleset.value}
@@ -418,6 +444,18 @@ class DifPresenter:
         if el.counters:
             text += f"; {el.counters} Full Throttle counter(s)"
         return text
+
+    def final_lines(self, state: GameState) -> list[str]:
+        """``  X2L-lost1  A6M2 Zero  damaged, destroyed, 3 hits`` per aircraft."""
+        lines = []
+        for el in self.engine.view(state, None).elements:
+            for p in (*el.lost, el.leader, el.wingman):
+                if p is not None:
+                    damaged = "damaged, " if p.damaged else ""
+                    lines.append(
+                        f"  {p.ref:<10} {p.aircraft:<20} {damaged}{p.status.value}, {p.hits} hits"
+                    )
+        return lines
 
     def notable(self, event: Event) -> bool:
         return event.kind in NOTABLE

@@ -227,8 +227,8 @@ async def test_players_flying_two_elements_get_separate_labelled_hands(
         assert state is not None
         if state.step == "over":
             break
-        p = bot.service.engine.pending(state)[0]
-        action = brains[p.seat].choose(bot.service.engine, state, p.seat)
+        p = default_engine().pending(state)[0]
+        action = brains[p.seat].choose(default_engine(), state, p.seat)
         await pilots[p.seat].act(str(action), via_dm=p.kind in ("respond", "follow"), seat=p.seat)
     final = await bot.service.load(game.id)
     assert final.record.status == "finished"

@@ -107,6 +107,7 @@ def _runtime_keys() -> set[str]:
     keys |= {f"dif.ui.lobby.bonus.even_{v}" for v in ("on", "off")}
     keys |= {f"dif.ui.dogfight.bonus_{v}" for v in ("on", "off")}
     keys |= {f"dif.ui.dogfight.tag.{v}" for v in ("agile", "turbo")}
+    keys |= {f"dif.ui.ruleset.{rs.value}" for rs in Ruleset}
     return keys
 
 

@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 
-from bot.history import archive, report_text
+from bot.archive import archive
 from bot.listing import list_text, open_games
+from bot.prompts import hand_text
+from bot.report import report_text
 from bot.service import GameService
 from bot.storage.sqlite import SQLiteStorage
-from cogs.ui import hand_text
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine
 from strings import tr
@@ -38,7 +39,7 @@ async def service(tmp_path: Path) -> AsyncIterator[GameService]:
     shutil.copy(FIXTURES / "release-0.1.sqlite3", db)
     storage = await SQLiteStorage.open(str(db))
     try:
-        yield GameService(storage, default_engine())
+        yield GameService(storage)
     finally:
         await storage.close()
 
@@ -54,11 +55,10 @@ async def test_every_game_shows_what_the_release_showed(service: GameService) ->
         if game.state is None:
             continue
         assert game.record.version == expected["version"]
-        view = service.view(game, None)
         for lang in LANGUAGES:
-            assert service.status_text(game, view, lang) == expected["status_text"][lang]
+            assert service.status_text(game, lang) == expected["status_text"][lang]
         assert [list(f) for f in await history.log_files(game)] == expected["log_files"]
-        pending = [p for p in service.engine.pending(game.state)]
+        pending = game.system.pending(game.state)
         assert [(p.seat, p.kind) for p in pending] == [
             (e["seat"], e["kind"]) for e in expected["pending"]
         ]
@@ -66,7 +66,7 @@ async def test_every_game_shows_what_the_release_showed(service: GameService) ->
             assert [str(a) for a in service.legal(game, p.seat)] == e["legal"]
             for lang in LANGUAGES:
                 assert tr(service.prompt_text(game, p), lang) == e["prompt"][lang]
-                assert hand_text(service, game, p.seat, language=lang) == e["hand"][lang]
+                assert hand_text(game, p.seat, language=lang) == e["hand"][lang]
         if "verify" in expected:
             verified = await history.verify(game)
             assert verified.ok
@@ -80,7 +80,7 @@ async def test_every_game_shows_what_the_release_showed(service: GameService) ->
     guild = (await service.load(1)).record.guild_id
     lines, total = await open_games(service, guild)
     for lang in LANGUAGES:
-        assert list_text(service, lines, total, language=lang) == EXPECTED["list"][lang]
+        assert list_text(lines, total, language=lang) == EXPECTED["list"][lang]
 
 
 async def test_the_open_game_plays_on_to_the_end_and_verifies(service: GameService) -> None:
@@ -94,8 +94,8 @@ async def test_the_open_game_plays_on_to_the_end_and_verifies(service: GameServi
         assert state is not None
         if game.record.status.value != "active":
             break
-        p = service.engine.pending(state)[0]
-        action = brain.choose(service.engine, state, p.seat)
+        p = default_engine().pending(state)[0]
+        action = brain.choose(default_engine(), state, p.seat)
         await service.act(game.id, players[p.seat], p.seat, str(action))
     game = await service.load(2)
     assert game.record.status.value == "finished" and game.record.result

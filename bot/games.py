@@ -220,7 +220,7 @@ class GameStore:
                 log.exception("game %s: a change listener failed", game.id)
 
     @staticmethod
-    def _require_active(game: LoadedGame) -> Any:
+    def require_active(game: LoadedGame) -> Any:
         """The state of a running game (refused in the lobby and once it is over)."""
         if game.record.status is GameStatus.LOBBY or game.state is None:
             raise Refusal("refusal.not_started")

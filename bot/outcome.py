@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.games import LoadedGame
+from engine.core.contract import Scope
 from engine.core.events import Event
 
 __all__ = ["Outcome", "Prompt", "outcome_of"]
@@ -68,6 +69,6 @@ def outcome_of(
     for p in system.pending(state):
         text = presenter.prompt(state, p)
         new = before is None or (p.seat, p.kind) not in before
-        side = p.side if p.scope.value == "side" else None
+        side = p.side if p.scope is Scope.SIDE else None
         out.prompts.append(Prompt(p.seat, game.holder(p.seat), p.kind, text, p.urgent, new, side))
     return out

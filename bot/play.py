@@ -96,7 +96,7 @@ class Play(GameStore):
                 action = system.parse_action(text)
             except EngineError as exc:
                 raise engine_refusal(exc) from exc
-            state = self._require_active(game)
+            state = self.require_active(game)
             seat = self._seat_for(game, user_id, seat, state, action)
             stale = version is not None and version != game.record.version
             if stale and not await self._still_valid(game, seat, version or 0, state):
@@ -403,7 +403,7 @@ class Play(GameStore):
         settings' ``computer_seats``); the seat's offers, abandonment, standing orders
         and any undo request are dropped; the seat listeners (the scheduler) drop its
         deadlines, which named the old holder. A computer seat decides at once."""
-        state = self._require_active(game)
+        state = self.require_active(game)
         record = next((s for s in game.seats if s.seat == seat), None)
         if record is None:
             raise Refusal("refusal.no_seat_named", seat=seat)
@@ -447,7 +447,7 @@ class Play(GameStore):
         """Take back action ``seq``, the latest in effect: append the marker ``undo
         seq`` (the log stays append-only) and return to the game without it. Under the
         game's lock; the caller checked that the undo is allowed (``bot.seats``)."""
-        self._require_active(game)
+        self.require_active(game)
         assert game.setup is not None and game.state is not None
         system = game.system
         before = _pending(game, game.state)

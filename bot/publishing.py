@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from bot.service import LoadedGame, Outcome
+    from bot.games import LoadedGame
+    from bot.outcome import Outcome
 
 __all__ = ["Publisher"]
 

@@ -68,7 +68,7 @@ class Results(Play):
     async def resign(self, game_id: int, user_id: int) -> Outcome:
         async with self.locks(game_id):
             game = await self.load(game_id)
-            self._require_active(game)
+            self.require_active(game)
             mine = game.seats_of(user_id)
             if not mine:
                 raise Refusal("refusal.not_playing")
@@ -83,7 +83,7 @@ class Results(Play):
         at that moment. Call it under the game's lock, the game just loaded. The
         result keeps the verdict in English (stored with the game); ``line`` is the
         public line (a :class:`Term`, put in the thread's language when published)."""
-        state = self._require_active(game)
+        state = self.require_active(game)
         vp = dict(game.system.outcome(state).vp)
         result = {"vp": vp, "winner": _winner(game, side), "verdict": str(verdict)}
         record = await self.storage.update_game(
@@ -97,7 +97,7 @@ class Results(Play):
     async def forfeit(self, game: LoadedGame, seat: str, why: str) -> Outcome:
         """The side of ``seat`` forfeits (an abandoned seat nobody took over): a result
         like a resignation. Under the game's lock."""
-        self._require_active(game)
+        self.require_active(game)
         side = game.side_of(seat)
         assert side is not None
         verdict = _verdict(game, "end.forfeits", side)

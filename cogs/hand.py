@@ -74,7 +74,7 @@ class SeatDecision:
         game = await service.load(self.game_id)
         if self.seat not in game.seats_of(interaction.user.id):
             raise Refusal("refusal.others_seat")
-        state = service._require_active(game)
+        state = service.require_active(game)
         mine = [p for p in game.system.pending(state) if p.seat == self.seat]
         picking = bool(mine) and all(p.timing is Timing.SIMULTANEOUS for p in mine)
         if self.version != game.record.version and not picking:

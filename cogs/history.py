@@ -26,7 +26,7 @@ from rendering.report import render_report
 from strings import t
 
 if TYPE_CHECKING:
-    from bot.service import LoadedGame
+    from bot.games import LoadedGame
     from cogs.app import TallyHoBot
 
 __all__ = ["post_after_action", "send_list", "send_log", "send_replay", "send_verify"]

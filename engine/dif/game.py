@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from engine.core.errors import RuleViolation, SetupError
 from engine.core.events import Event
 from engine.core.rng import Rng
-from engine.dif import balance
+from engine.dif import balance, fates
 from engine.dif.actions import Action
 from engine.dif.base import Pending
 from engine.dif.components import PilotSkill, Ruleset, Side
@@ -121,6 +121,7 @@ class DifEngine(Resolution):
             deck=deck,
             aircraft_at_start=count,
         )
+        state.fates = fates.start(state)
         if setup.vp_bonus:
             lower, vp = balance.vp_bonus(setup.elements, self.aircraft)
             if lower is not None:
@@ -185,6 +186,7 @@ class DifEngine(Resolution):
         kind = next(p.kind for p in self.pending(state) if p.seat == seat)
         getattr(self, f"_do_{kind}")(s, s.elements[seat], action, events)
         self._check_end(s, events)
+        fates.record(state, s, seat, str(action), events)
         return s, events
 
     def default_action(self, state: GameState, seat: str) -> Action:

@@ -29,6 +29,7 @@ from engine.core.events import Event
 from engine.dif.actions import Action
 from engine.dif.ai import RandomPlayer
 from engine.dif.components import Ruleset, Side
+from engine.dif.fates import origin_refs
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.orders import Order, expired, order_action
 from engine.dif.picks import DifOptions, DifPick
@@ -168,29 +169,47 @@ class DifSystem:
 
     def outcome(self, state: GameState) -> Outcome:
         """4.9 / RotL "Victory": the stored result once over; VP so far while running.
-        Each aircraft's fate is read from its card (destroyed, evaded, damaged)."""
-        fates = []
+        Each aircraft (by the ref it started with: a promoted wingman stays ``A1W``)
+        with its fate read from its card (destroyed, evaded, damaged) and who caused it,
+        on which turn, and its hits taken and given, from the game's bookkeeping
+        (:mod:`engine.dif.fates`)."""
+        f = state.fates or {}
+        killer, damager, left = f.get("killer", {}), f.get("damager", {}), f.get("left", {})
+        taken, given = f.get("taken", {}), f.get("given", {})
+        out = []
         for e in state.elements.values():
-            for p in e.planes():
+            planes = origin_refs(e.seat, e.leader, e.wingman, e.lost)
+            for ref, p in sorted(planes.items()):
+                by: str | None = None
+                turn: int | None = None
                 if p.status == "destroyed":
                     fate = Fate.SHOT_DOWN
+                    if ref in killer:
+                        by, turn = killer[ref][0], killer[ref][1]
                 elif p.status == "evaded":
                     fate = Fate.LEFT
+                    turn = left.get(ref)
                 elif p.damaged:
                     fate = Fate.DAMAGED
+                    if ref in damager:
+                        by, turn = damager[ref][0], damager[ref][1]
                 else:
                     fate = Fate.UNHARMED
-                fates.append(
+                out.append(
                     AircraftFate(
-                        ref=p.ref,
+                        ref=ref,
                         seat=e.seat,
                         side=e.side,
                         aircraft=p.aircraft,
                         fate=fate,
+                        by=by,
                         damaged=p.damaged,
-                        hits_taken=p.hits,
+                        hits_taken=int(taken.get(ref, 0)),
+                        hits_given=int(given.get(ref, 0)),
+                        turn=turn,
                     )
                 )
+        fates = tuple(out)
         if state.result is not None:
             r = state.result
             return Outcome(
@@ -198,7 +217,7 @@ class DifSystem:
                 winner=r.get("winner"),
                 verdict=_verdict(state),
                 vp=dict(r.get("vp", {})),
-                fates=tuple(fates),
+                fates=fates,
                 rounds=state.turn,
             )
         vp = {k.value: v for k, v in self.engine.victory_points(state).items()}
@@ -207,7 +226,7 @@ class DifSystem:
             winner=None,
             verdict=fixed("dif.outcome.running"),
             vp=vp,
-            fates=tuple(fates),
+            fates=fates,
             rounds=state.turn,
         )
 

@@ -42,6 +42,10 @@ def offered(
     each branch of a menu to the level it shows (the view at that path)."""
     out: set[str] = set()
     for item in view.children:
+        if path and not (
+            isinstance(item, MenuSelect) and item.custom_id.endswith(":" + ".".join(map(str, path)))
+        ):
+            continue  # the view of an opened branch: only that menu is new
         if isinstance(item, ActionButton):
             out.add(item.action)
         elif isinstance(item, MenuSelect):

@@ -108,6 +108,7 @@ def _runtime_keys() -> set[str]:
     keys |= {f"dif.ui.dogfight.bonus_{v}" for v in ("on", "off")}
     keys |= {f"dif.ui.dogfight.tag.{v}" for v in ("agile", "turbo")}
     keys |= {f"dif.ui.ruleset.{rs.value}" for rs in Ruleset}
+    keys |= {f"dif.ui.report.fate.{k}" for k in ("damaged", "shot_down", "shot_down_fuel")}
     return keys
 
 

@@ -122,10 +122,7 @@ def export_log(history: History, info: LogInfo, *, full: bool = False) -> str:
         "# what it caused. Check a finished game with: python -m bot verify THIS_FILE",
     ]
     if full:
-        lines.append(
-            "# (A1 only) lines were private to that seat; [A1 hand] is the element's hand "
-            "as its player-turn began."
-        )
+        lines.append(f"# {presenter.full_log_legend()}")
     lines += ["", "[0] start"]
     lines += [
         f"    {t}" for t in event_lines(system, history.start_events, history.start, full=full)

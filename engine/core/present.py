@@ -379,6 +379,10 @@ class Presenter(Protocol):
         """The system's fields of the exported log's header (English, canonical)."""
         ...
 
+    def full_log_legend(self) -> str:
+        """The full log's header line saying what its extra lines are (English)."""
+        ...
+
     def full_log_lines(self, event: Event, after: Any) -> list[str]:
         """Lines the full log adds after ``event`` (English): the hand of a seat whose
         turn begins."""

@@ -425,6 +425,12 @@ class DifPresenter:
     def log_fields(self, setup: DifSetup) -> dict[str, str]:
         return {"ruleset": setup.ruleset.value}
 
+    def full_log_legend(self) -> str:
+        return (
+            "(A1 only) lines were private to that seat; [A1 hand] is the element's hand "
+            "as its player-turn began."
+        )
+
     def full_log_lines(self, event: Event, after: GameState) -> list[str]:
         """The hand of each element whose player-turn begins (from its owner's view)."""
         if event.kind == "player_turn" and event.data.get("seat") in after.elements:

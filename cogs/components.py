@@ -262,9 +262,13 @@ class ActionButton(
 class MenuSelect(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"th:(?P<kind>s|o|j|ac):(?P<args>[A-Za-z0-9:.]*)",
+    template=r"th:(?P<kind>s|o|j|ac|t|d|r):(?P<args>[A-Za-z0-9:.]*)",
 ):
-    """The one menu: a level of a tree of choices, or a multi-pick."""
+    """The one menu: a level of a tree of choices, or a multi-pick.
+
+    (Kinds ``t``, ``d`` and ``r`` are the target, discard and redraw menus of the
+    release before this one: refused as out of date, so their players press **My
+    hand** for fresh menus instead of seeing the interaction fail.)"""
 
     def __init__(
         self,
@@ -322,8 +326,10 @@ class MenuSelect(
                 return
             await context.choose(interaction, chosen.action, chosen.label)
             return
-        label = next((c.label for c in kids if c.action == value), value)
-        await context.choose(interaction, value, label)
+        chosen_leaf = next((c for c in kids if c.action == value), None)
+        if chosen_leaf is None:  # not offered now: an older menu
+            raise Refusal("refusal.stale_buttons")
+        await context.choose(interaction, value, chosen_leaf.label)
 
     @staticmethod
     async def _show(

@@ -221,6 +221,22 @@ async def test_a_target_menu_opens_in_place_goes_back_and_plays(
         and any(o["value"].startswith(">") for o in c.get("options", []))
     )
     branch = targets["options"][0]["value"]
+    token = await fake.click(alice, hand, targets["custom_id"], values=["play MAN A1L"])
+    assert "out of date" in fake.original(token)["content"], "only what the menu offers"
+    # A target menu of the previous release, on a message sent before the upgrade.
+    old = f"th:t:{game.id}:{p.seat}:1"
+    stored = fake.messages[int(hand["id"])]
+    saved = targets["custom_id"]
+    targets["custom_id"] = old
+    for c in components_of(stored):
+        if c.get("custom_id") == saved:
+            c["custom_id"] = old
+    token = await fake.click(alice, stored, old, values=["X1L"])
+    assert "out of date" in fake.original(token)["content"]
+    for c in components_of(stored):
+        if c.get("custom_id") == old:
+            c["custom_id"] = saved
+    targets["custom_id"] = saved
     await fake.click(alice, hand, targets["custom_id"], values=[branch])
     opened = fake.messages[int(hand["id"])]
     assert opened["content"] == hand["content"], "the hand stays; its menu shows the next level"

@@ -131,7 +131,13 @@ async def test_2v2_four_players_order_wingman_defence_and_promotion(
     assert alice.mention in menu["content"] and bob.mention in menu["content"]
     assert carol.mention not in menu["content"]
     select = fake.custom_id(menu, "Buffalo I (A1)")
-    token = await fake.click(carol, menu, select, values=["A1"])
+    (option,) = [
+        o["value"]
+        for c in components_of(menu)
+        for o in c.get("options", [])
+        if o["label"] == "Buffalo I (A1)"
+    ]
+    token = await fake.click(carol, menu, select, values=[option])
     assert "Only the players of the Allied side" in last_answer(fake, token)
     await pilots["bob"].act("next A1")
     assert pilots["bob"].order_menus == 1

@@ -12,6 +12,7 @@ the system has room for one more (``room_refusal``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -44,8 +45,9 @@ MAX_SEAT_NUMBER = 99
 """Seats of a side are numbered 1 to 99 at most."""
 
 
+@functools.cache
 def hosted(system_id: str) -> Hosted:
-    """The system with this id, as the bot hosts it."""
+    """The system with this id, as the bot hosts it (checked once)."""
     found = registry.get(system_id)
     if not isinstance(found, HostedSystem):
         raise TypeError(f"system {system_id!r} does not implement HostedSystem")

@@ -14,11 +14,14 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel
+
 from engine.core.contract import (
     AircraftChoice,
     AircraftFate,
     Decision,
     Fate,
+    HostedSystem,
     Outcome,
     RulesetInfo,
     SeatPick,
@@ -26,6 +29,7 @@ from engine.core.contract import (
 )
 from engine.core.errors import EngineError
 from engine.core.events import Event
+from engine.core.present import Presenter
 from engine.dif.actions import Action
 from engine.dif.ai import RandomPlayer
 from engine.dif.components import Ruleset, Side
@@ -52,15 +56,15 @@ class DifSystem:
 
     id = "dif"
     name = "Down in Flames"
-    rulesets = (
+    rulesets: tuple[RulesetInfo, ...] = (
         RulesetInfo(Ruleset.ZERO.value, "Zero!"),
         RulesetInfo(Ruleset.ROTL.value, "Rise of the Luftwaffe"),
     )
-    setup_model = DifSetup
-    options_model = DifOptions
-    pick_model = DifPick
+    setup_model: type[BaseModel] = DifSetup
+    options_model: type[BaseModel] = DifOptions
+    pick_model: type[BaseModel] = DifPick
 
-    standing_orders = tuple(o.value for o in Order)
+    standing_orders: tuple[str, ...] = tuple(o.value for o in Order)
 
     def __init__(self, engine: DifEngine) -> None:
         self.engine = engine
@@ -324,3 +328,13 @@ class _Computer:
 def system() -> DifSystem:
     """The system over the shipped components (the registry's factory)."""
     return DifSystem(default_engine())
+
+
+def _conforms(dif: DifSystem) -> HostedSystem[GameState, Action, DifView]:
+    """Checked by mypy: Down in Flames implements the whole contract."""
+    return dif
+
+
+def _presents(presenter: DifPresenter) -> Presenter:
+    """Checked by mypy: its presenter implements the presentation contract."""
+    return presenter

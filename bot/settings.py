@@ -52,7 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.deadlines import DeadlineSettings
 from bot.errors import Refusal
 from bot.storage import Storage
-from bot.systems import hosted, rulesets
+from bot.systems import hosted, hosted_ids, rulesets
 from engine.core import registry
 from strings import SUPPORTED
 
@@ -138,7 +138,7 @@ class GuildSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     deadlines: DeadlinePolicy = Field(default_factory=DeadlinePolicy)
-    systems: tuple[str, ...] = Field(default_factory=registry.system_ids)
+    systems: tuple[str, ...] = Field(default_factory=hosted_ids)
     """Game systems allowed on this server (every registered system by default)."""
     rulesets: tuple[str, ...] = Field(default_factory=lambda: tuple(rulesets()))
     """Rulesets allowed for new games (a game already open keeps its own)."""
@@ -150,7 +150,7 @@ class GuildSettings(BaseModel):
     @field_validator("systems")
     @classmethod
     def _systems(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        known = registry.system_ids()
+        known = hosted_ids()
         unknown = [s for s in value if s not in known]
         if unknown or not value:
             raise ValueError(f"systems must be some of {list(known)}, not {list(value)}")

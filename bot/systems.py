@@ -13,6 +13,7 @@ the system has room for one more (``room_refusal``).
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -29,6 +30,7 @@ __all__ = [
     "commitment_prefix",
     "format_seats",
     "hosted",
+    "hosted_ids",
     "next_seat",
     "options_of",
     "picks_of",
@@ -37,6 +39,8 @@ __all__ = [
     "seat_number",
     "system_of_ruleset",
 ]
+
+log = logging.getLogger(__name__)
 
 Hosted = HostedSystem[Any, Any, Any]
 FORMATS: tuple[str, ...] = ("1v1", "2v2", "custom")
@@ -52,6 +56,20 @@ def hosted(system_id: str) -> Hosted:
     if not isinstance(found, HostedSystem):
         raise TypeError(f"system {system_id!r} does not implement HostedSystem")
     return found
+
+
+@functools.cache
+def hosted_ids() -> tuple[str, ...]:
+    """The registered systems the bot can host, in registry order. A system still
+    being written (registered, but not yet a :class:`HostedSystem`) is left out, with
+    a warning, rather than keeping the bot from starting."""
+    out = []
+    for system_id in registry.system_ids():
+        if isinstance(registry.get(system_id), HostedSystem):
+            out.append(system_id)
+        else:
+            log.warning("system %r is registered but cannot be hosted yet: left out", system_id)
+    return tuple(out)
 
 
 def presenter(system_id: str) -> Presenter:

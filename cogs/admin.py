@@ -28,10 +28,9 @@ from bot.settings import (
     ruleset_name,
     system_title,
 )
-from bot.systems import rulesets
+from bot.systems import hosted_ids, rulesets
 from cogs.context import reply, service_of
 from cogs.help import choices, cmd_text
-from engine.core import registry
 from strings import SUPPORTED, pick, t
 
 if TYPE_CHECKING:
@@ -145,7 +144,7 @@ async def lobby_channel(
 Change = Callable[[GuildSettings], Awaitable[GuildSettings]]
 RULESETS = tuple(rulesets())
 """Every registered system's rulesets."""
-SYSTEMS = registry.system_ids()
+SYSTEMS = hosted_ids()
 RULESET_CHOICES = [app_commands.Choice(name=ruleset_name(r), value=r) for r in RULESETS]
 SYSTEM_CHOICES = [app_commands.Choice(name=system_title(s), value=s) for s in SYSTEMS]
 """Titles, not translated."""

@@ -17,16 +17,15 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.systems import hosted
+from bot.systems import hosted, hosted_ids
 from cogs.help import cmd_text
-from engine.core import registry
 from engine.core.present import Field, FieldKind, Presenter, Switch
 
 __all__ = ["describe", "fields_of", "signature", "switches"]
 
 
 def _presenters() -> list[Presenter]:
-    return [hosted(s).presenter() for s in registry.system_ids()]
+    return [hosted(s).presenter() for s in hosted_ids()]
 
 
 def fields_of(which: Callable[[Presenter], Iterable[Field]]) -> tuple[Field, ...]:

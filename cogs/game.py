@@ -11,12 +11,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal
-from bot.systems import hosted
+from bot.systems import hosted, hosted_ids
 from cogs import history, people, seats
 from cogs.context import app_of, language_of, reply, service_of
 from cogs.hand import perform, send_hand
 from cogs.help import cmd_text
-from engine.core import registry
 from rendering.registry import picture
 from strings import t
 
@@ -25,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GameCog"]
 
-ORDERS = tuple(dict.fromkeys(o for s in registry.system_ids() for o in hosted(s).standing_orders))
+ORDERS = tuple(dict.fromkeys(o for s in hosted_ids() for o in hosted(s).standing_orders))
 """Every registered system's standing orders (``/game orders``)."""
 ORDER_CHOICES = [app_commands.Choice(name=o, value=o) for o in ORDERS]
 

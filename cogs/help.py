@@ -20,10 +20,9 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.systems import presenter
+from bot.systems import hosted_ids, presenter
 from cogs.boundary import Guarded
 from cogs.context import language_of, reply
-from engine.core import registry
 from strings import DEFAULT, catalogue, normalize, t
 
 if TYPE_CHECKING:
@@ -50,7 +49,7 @@ def _pages() -> dict[str, tuple[str, str]]:
     def generic(*ids: str) -> dict[str, tuple[str, str]]:
         return {i: (f"help.pages.{i}.title", f"help.pages.{i}.body") for i in ids}
 
-    system_pages = [p for s in registry.system_ids() for p in presenter(s).help_pages()]
+    system_pages = [p for s in hosted_ids() for p in presenter(s).help_pages()]
     return {
         **generic("start"),
         **{p.id: (p.title, p.body) for p in system_pages if not p.rules},

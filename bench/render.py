@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run from a checkout without `pip install -e .`
     sys.path.insert(0, str(ROOT))
 
-from rendering import layout_table, render_table  # noqa: E402
+from rendering.dif import layout_table, render_table  # noqa: E402
 from rendering.table import draw_layout, encode_png  # noqa: E402
 
 GOAL_MS = 50.0

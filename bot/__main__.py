@@ -1,4 +1,9 @@
-"""``python -m bot`` runs the bot; ``python -m bot demo`` plays a game offline."""
+"""``python -m bot`` runs the bot; ``python -m bot demo`` plays a game offline.
+
+The composition root: the one module of ``bot/`` that may import ``cogs/`` (the
+Discord application it starts), because ``python -m bot`` is the command people run.
+Nothing imports it (``tests/test_layers.py`` checks both).
+"""
 
 from __future__ import annotations
 
@@ -23,16 +28,16 @@ To see the bot play a whole dogfight offline, with no token, try:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "demo":
-        from bot.demo import main as demo
+        from cogs.demo import main as demo
 
         return demo(args[1:])
     if args and args[0] == "verify":
-        from bot.history import verify_main
+        from bot.verify import verify_main
 
         return verify_main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):
         sys.stdout.write(
-            "usage: python -m bot [demo [--seed N] [--out DIR] [--ruleset zero|rotl] [--format 1v1|2v2]]\n"
+            "usage: python -m bot [demo [--seed N] [--out DIR] [--ruleset ID] [--format 1v1|2v2]]\n"
             "       python -m bot verify LOGFILE   (check a finished game's log; see /game log)\n\n"
             + NO_TOKEN
         )
@@ -47,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         sys.stderr.write(NO_TOKEN)
         return 2
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"

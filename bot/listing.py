@@ -1,8 +1,8 @@
-"""``/game list``: the open dogfights of a server (or of one player), with whose move
-it is and, once deadlines exist, until when.
+"""``/game list``: the open games of a server (or of one player), with whose move it
+is and until when.
 
 No Discord here (the cog formats nothing but calls :func:`list_text`), no rules:
-who is awaited comes from the engine's ``pending``.
+who is awaited comes from the game's system (``pending``), in its presenter's words.
 """
 
 from __future__ import annotations
@@ -11,13 +11,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from bot.service import FORMATS, decision_words, side_term
+from bot.games import LoadedGame
+from bot.prompts import decision_words
 from bot.storage import OPEN_STATUSES, GameStatus
-from engine.dif.components import Ruleset
+from bot.systems import format_seats
+from engine.core.contract import Scope
 from strings import Term, t, tr
 
 if TYPE_CHECKING:
-    from bot.service import GameService, LoadedGame
+    from bot.service import GameService
 
 __all__ = ["MAX_LISTED", "Awaited", "GameLine", "deadline_of", "list_text", "open_games"]
 
@@ -38,7 +40,7 @@ class Awaited:
     """One decision a game waits on."""
 
     seat: str | None
-    """None for a decision of a whole side (the turn-1 order, 4.7)."""
+    """None for a decision of a whole side (``Scope.SIDE``)."""
     label: str
     """``Buffalo I (A1)``, or ``the Allied side``."""
     user_ids: tuple[int, ...]
@@ -53,34 +55,37 @@ class GameLine:
     deadline: datetime | None
 
 
-def awaited(service: GameService, game: LoadedGame) -> tuple[Awaited, ...]:
-    """Who the game waits on now, one entry per seat (or side), from the engine."""
+def awaited(game: LoadedGame) -> tuple[Awaited, ...]:
+    """Who the game waits on now, one entry per seat (or side), from its system."""
     state = game.state
     if state is None or game.record.status is not GameStatus.ACTIVE:
         return ()
     out: dict[str, Awaited] = {}
-    for p in service.engine.pending(state):
-        if p.kind == "order":
-            side, _ = service.engine.order_choice(state)
-            key = f"side:{side.value}"
+    pending = game.system.pending(state)
+    for p in pending:
+        if p.scope is Scope.SIDE and p.side is not None:
             users = tuple(
                 dict.fromkeys(
                     uid
-                    for q in service.engine.pending(state)
-                    if q.kind == "order" and (uid := game.holder(q.seat)) is not None
+                    for q in pending
+                    if q.scope is Scope.SIDE
+                    and q.side == p.side
+                    and (uid := game.holder(q.seat)) is not None
                 )
             )
-            label = Term("listing.side", side=side_term(side, Ruleset(state.ruleset)))
-            out.setdefault(key, Awaited(None, label, users, decision_words(p.kind)))
+            label = Term("listing.side", side=game.side_name(p.side))
+            out.setdefault(
+                f"side:{p.side}", Awaited(None, label, users, decision_words(game, p.kind))
+            )
             continue
         holder = game.holder(p.seat)
         out.setdefault(
             p.seat,
             Awaited(
                 p.seat,
-                service.element_label(state, p.seat),
+                game.seat_label(p.seat),
                 (holder,) if holder is not None else (),
-                decision_words(p.kind),
+                decision_words(game, p.kind),
             ),
         )
     return tuple(out.values())
@@ -103,7 +108,7 @@ async def open_games(
                 ids.append(game_id)  # another server's game is not this server's business
     newest = sorted(ids, reverse=True)[:MAX_LISTED]
     games = [await service.load(game_id) for game_id in newest]
-    lines = [GameLine(g, awaited(service, g), await deadline_of(g, service)) for g in games]
+    lines = [GameLine(g, awaited(g), await deadline_of(g, service)) for g in games]
     return lines, len(ids)
 
 
@@ -113,7 +118,6 @@ def _when(deadline: datetime) -> str:
 
 
 def list_text(
-    service: GameService,
     lines: list[GameLine],
     total: int,
     *,
@@ -133,10 +137,10 @@ def list_text(
         g = line.game
         rec = g.record
         where = f"<#{rec.thread_id}>" if rec.thread_id else t("listing.no_thread", language)
-        rs = t(f"ruleset.{Ruleset(rec.ruleset).value}", language)
-        head = f"**#{g.id}** {where} · {rs} {rec.options.get('year', '')} · {g.format}"
+        title = g.presenter.game_title(g.options, language)
+        head = f"**#{g.id}** {where} · {title} · {g.format}"
         if rec.status is GameStatus.LOBBY:
-            fixed = FORMATS.get(g.format, ())
+            fixed = format_seats(g.system, g.options, g.format)
             seats = (
                 t("listing.seats_of", language, n=len(g.seats), total=len(fixed))
                 if fixed
@@ -145,7 +149,7 @@ def list_text(
             host = f"<@{rec.host_id}>"
             head += t("listing.lobby", language, seats=seats, host=host)
         else:
-            turn = g.state.turn if g.state is not None else 0
+            turn = g.presenter.phase(g.state).turn if g.state is not None else 0
             head += t("listing.turn", language, turn=turn)
             waits = [
                 f"{tr(a.label, language)} "

@@ -15,7 +15,10 @@ lapses, whose message is then closed (:meth:`DeadlineOps.watch`); the time is al
 checked at every later deadline of the game and at start-up
 (:meth:`DeadlineOps.sweep`), which re-arms the timers and lets computer players make
 any move a crash left them owing. Every committed change of a game also closes its
-prompts that no longer hold (``cogs.seats.close_lapsed``).
+prompts that no longer hold.
+
+What it posts goes through the :class:`~bot.publishing.Publisher` the chat layer hands
+it: this module knows nothing of Discord.
 """
 
 from __future__ import annotations
@@ -24,20 +27,18 @@ import asyncio
 import contextlib
 import logging
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from bot import seats
 from bot.clock import Clock
+from bot.games import LoadedGame
+from bot.prompts import decision_words
+from bot.publishing import Publisher
 from bot.scheduler import DeadlineScheduler, PendingDecision, StoredTerms
-from bot.service import LoadedGame, decision_words, seat_side, side_term
+from bot.service import GameService
 from bot.settings import DeadlinePolicy, PlayerSettings, server_language, wants_dm
 from bot.storage import GameStatus
 from bot.storage.models import DeadlineRecord, SeatClockRecord
-from engine.dif.components import Ruleset
 from strings import t, tr
-
-if TYPE_CHECKING:
-    from bot.app import TallyHoBot
 
 __all__ = ["DeadlineOps", "discord_time"]
 
@@ -53,19 +54,21 @@ def discord_time(when: datetime) -> str:
 class DeadlineOps:
     """Owns the bot's :class:`DeadlineScheduler`."""
 
-    def __init__(self, bot: TallyHoBot, *, clock: Clock | None = None) -> None:
-        assert bot.storage is not None
-        self.bot = bot
-        self.terms = StoredTerms(bot.storage, DeadlinePolicy)
+    def __init__(
+        self, service: GameService, publisher: Publisher, *, clock: Clock | None = None
+    ) -> None:
+        self.service = service
+        self.publisher = publisher
+        self.terms = StoredTerms(service.storage, DeadlinePolicy)
         self.scheduler = DeadlineScheduler(
-            bot.storage,
+            service.storage,
             on_reminder=self.on_reminder,
             on_due=self.on_due,
             clock=clock,
             terms=self.terms,
         )
-        bot.service.listeners.append(self.changed)
-        bot.service.seat_listeners.append(self.seat_changed)
+        service.listeners.append(self.changed)
+        service.seat_listeners.append(self.seat_changed)
         self.swept: asyncio.Task[None] | None = None
         """The start-up sweep (:meth:`sweep`), running in the background."""
         self.clock: Clock = self.scheduler.clock
@@ -97,7 +100,7 @@ class DeadlineOps:
         bot was down gets its ``abandon_action``, prompts that lapsed meanwhile are
         closed and the timers re-armed (:meth:`watch`); a computer player makes the
         moves a crash left it owing (it has no deadline to wake it)."""
-        storage = self.bot.service.storage
+        storage = self.service.storage
         for record in await storage.list_open_games():
             if record.status is not GameStatus.ACTIVE:
                 continue
@@ -110,28 +113,26 @@ class DeadlineOps:
                     await self.close_lapsed(record.id)  # lapsed while the bot was down
                     await self.watch(record.id)
                 if settings.get("computer_seats"):
-                    outcome = await self.bot.service.resume(record.id)
+                    outcome = await self.service.resume(record.id)
                     if outcome is not None:
-                        from cogs.ui import publish
-
-                        await publish(self.bot, outcome)
+                        await self.publisher.publish(outcome)
             except Exception:
                 log.exception("game %s: the start-up sweep failed", record.id)
 
     # -- the game changed ------------------------------------------------------------
     async def changed(self, game: LoadedGame, actor: str | None) -> None:
         state = game.state
-        if game.record.status is not GameStatus.ACTIVE or state is None or state.step == "over":
+        system = game.system
+        if game.record.status is not GameStatus.ACTIVE or state is None or system.is_over(state):
             await self.scheduler.cancel_game(game.id)
             await self.close_lapsed(game.id)  # the game is over: no prompt holds
             return
-        engine = self.bot.service.engine
         pending = [
-            PendingDecision(p.seat, p.kind, game.holder(p.seat)) for p in engine.pending(state)
+            PendingDecision(p.seat, p.kind, game.holder(p.seat)) for p in system.pending(state)
         ]
         await self.scheduler.sync(game.id, game.record.version, pending, actor=actor)
-        if actor is not None and await seats.returned(self.bot.service, game.id, actor):
-            public = await server_language(self.bot.service.storage, game.record.guild_id)
+        if actor is not None and await seats.returned(self.service, game.id, actor):
+            public = await server_language(self.service.storage, game.record.guild_id)
             await self._say(game, t("deadline.returned", public, seat=actor))
         await self.close_lapsed(game.id)  # an undo request overtaken, a seat taken...
 
@@ -143,7 +144,7 @@ class DeadlineOps:
         for d in self.scheduler.of_game(game.id):
             if d.seat == seat and not d.is_claimed:
                 await self.scheduler.settle(d, acted=False)
-        await self.bot.service.storage.reset_missed(game.id, seat)
+        await self.service.storage.reset_missed(game.id, seat)
 
     def deadline_of(self, game_id: int) -> DeadlineRecord | None:
         """The game's earliest live deadline (for /game list and /game status)."""
@@ -152,12 +153,12 @@ class DeadlineOps:
 
     # -- scheduler callbacks ---------------------------------------------------------
     async def on_reminder(self, d: DeadlineRecord, n: int) -> None:
-        service = self.bot.service
+        service = self.service
         game = await service.load(d.game_id)
         if game.state is None or d.user_id is None:
             return
         total = len(d.reminder_ats)
-        label = service.element_label(game.state, d.seat)
+        label = game.seat_label(d.seat)
         public = await server_language(service.storage, game.record.guild_id)  # DMs too
         text = t(
             "deadline.reminder",
@@ -166,18 +167,16 @@ class DeadlineOps:
             total=total,
             user=f"<@{d.user_id}>",
             element=label,
-            decision=tr(decision_words(d.kind), public),
+            decision=tr(decision_words(game, d.kind), public),
             when=discord_time(d.expires_at),
         )
         await self._say(game, text)
         if await wants_dm(service.storage, d.user_id):
-            from cogs.ui import send_dm
-
             dm = t("deadline.dm", public, id=game.id, text=text)
-            await send_dm(self.bot, d.user_id, dm, None)
+            await self.publisher.direct(d.user_id, dm)
 
     async def on_due(self, d: DeadlineRecord, seat_clock: SeatClockRecord) -> None:
-        service = self.bot.service
+        service = self.service
         await self.expire_abandoned(d.game_id)  # a substitute's time may be up
         policy = await self.terms.settings(d.game_id)
         computer = False
@@ -190,9 +189,7 @@ class DeadlineOps:
         outcome = await service.default_move(d.id, d.game_id, d.seat, d.kind, computer=computer)
         if outcome is None:
             return
-        from cogs.ui import publish
-
-        await publish(self.bot, outcome)
+        await self.publisher.publish(outcome)
         if isinstance(policy, DeadlinePolicy) and policy.abandoned(seat_clock.missed_in_a_row):
             await self.abandon(outcome.game, d, seat_clock.missed_in_a_row, policy)
 
@@ -201,17 +198,17 @@ class DeadlineOps:
     ) -> None:
         """The seat of ``d`` is abandoned: record it (once) and offer it in the thread
         to anyone not playing (**Take this seat**), until ``substitute_hours`` pass."""
-        at = await seats.abandon(self.bot.service, game.id, d.seat, d.user_id)
+        at = await seats.abandon(self.service, game.id, d.seat, d.user_id)
         if at is None:
             return
         until = at + timedelta(hours=policy.substitute_hours)
-        public = await server_language(self.bot.service.storage, game.record.guild_id)
+        public = await server_language(self.service.storage, game.record.guild_id)
         if policy.abandon_action == "computer" and policy.computer_players:
             then = t("deadline.then_computer", public)
         else:
-            side = side_term(seat_side(d.seat), Ruleset(game.record.ruleset)).text(public)
+            side = tr(game.side_name(game.side_of(d.seat) or ""), public)
             then = t("deadline.then_forfeit", public, side=side)
-        label = d.seat if game.state is None else self.bot.service.element_label(game.state, d.seat)
+        label = game.seat_label(d.seat)
         text = t(
             "deadline.abandoned",
             public,
@@ -222,20 +219,14 @@ class DeadlineOps:
             until=discord_time(until),
             then=then,
         )
-        from cogs.seats import post_prompt, take_seat_view
-
-        view = take_seat_view(game.id, d.seat, public)
-        await post_prompt(self.bot, game, seats.take_kind(d.seat, at), text, view)
+        await self.publisher.offer_seat(game, d.seat, seats.take_kind(d.seat, at), text)
         await self.expire_abandoned(game.id)  # substitute_hours may be 0
 
     async def expire_abandoned(self, game_id: int) -> None:
         """Apply ``abandon_action`` to the game's abandoned seats whose time is up."""
-        outcomes = await seats.expire_abandoned(self.bot.service, game_id)
-        if outcomes:
-            from cogs.ui import publish
-
-            for outcome in outcomes:
-                await publish(self.bot, outcome)
+        outcomes = await seats.expire_abandoned(self.service, game_id)
+        for outcome in outcomes:
+            await self.publisher.publish(outcome)
 
     async def watch(self, game_id: int) -> None:
         """Arm the game's timer for the next moment something lapses (if it is still to
@@ -244,7 +235,7 @@ class DeadlineOps:
         deadline), an offer or an undo request (its message is closed)."""
         policy = await self.terms.settings(game_id)
         hours = policy.substitute_hours if isinstance(policy, DeadlinePolicy) else None
-        when = await seats.next_lapse(self.bot.service, game_id, hours)
+        when = await seats.next_lapse(self.service, game_id, hours)
         armed = self._timers.get(game_id)
         if armed is not None and not armed[1].done():
             if when is not None and armed[0] == when:
@@ -272,15 +263,11 @@ class DeadlineOps:
 
     async def close_lapsed(self, game_id: int) -> None:
         """Close the game's posted prompts that no longer hold (see
-        ``cogs.seats.close_lapsed``); a failure is logged, the game goes on."""
-        from cogs.seats import close_lapsed
-
+        :meth:`Publisher.close_lapsed`); a failure is logged, the game goes on."""
         try:
-            await close_lapsed(self.bot, game_id)
+            await self.publisher.close_lapsed(game_id)
         except Exception:
             log.exception("game %s: could not close lapsed prompts", game_id)
 
     async def _say(self, game: LoadedGame, text: str) -> None:
-        from cogs.seats import say
-
-        await say(self.bot, game, text)
+        await self.publisher.say(game, text)

@@ -2,11 +2,11 @@
 seat, computer players, and taking an action back with the opponents' consent.
 
 No Discord here (the thin side is :mod:`cogs.seats`) and no rules: legal moves,
-hidden information and randomness are the engine's. Every change happens under the
-game's lock through :class:`~bot.service.GameService` (``hand_over``, ``take_back``,
-``forfeit``), so it is committed before anyone is told, and the cached game is
-replaced at once: every later click and ``/play`` checks the seat against the new
-holder.
+hidden information and randomness are the game's system's. Every change happens under
+the game's lock through :class:`~bot.service.GameService` (``hand_over``,
+``take_back``, ``forfeit``), so it is committed before anyone is told, and the cached
+game is replaced at once: every later click and ``/play`` checks the seat against the
+new holder.
 
 What is stored (no migration): the holder in the ``seats`` table (``user_id`` NULL
 for a computer player), and in the game settings JSON::
@@ -35,10 +35,11 @@ to look next.
 
 **Undo.** Only the latest action, only by a player holding its seat, only while
 nobody has acted since (the game version is unchanged), only with the consent of
-every opposing human player within :data:`UNDO_HOURS`, and never an action that
-used the game's randomness, drew cards, revealed secret altitudes or showed anyone a
-private line: the action is applied again to the state before it and compared. The
-log stays append-only: an undo is a marker row (:mod:`bot.actionlog`).
+every opposing human player within :data:`UNDO_HOURS`, and never an action the
+system says cannot be taken back (``undo_refusal``: it used the game's randomness,
+drew cards, revealed a secret, showed anyone a private line): the action is applied
+again to the state before it and compared. The log stays append-only: an undo is a
+marker row (:mod:`bot.actionlog`).
 """
 
 from __future__ import annotations
@@ -50,12 +51,16 @@ from typing import Any
 
 from bot.actionlog import effective, undone_seq
 from bot.errors import Refusal
-from bot.service import GameService, LoadedGame, Outcome, computer_seats, seat_side
+from bot.games import LoadedGame
+from bot.logfile import public_notation
+from bot.outcome import Outcome
+from bot.play import computer_seats
+from bot.scheduler import StoredTerms
+from bot.service import GameService
+from bot.settings import DeadlinePolicy
 from bot.storage import GameStatus
+from bot.systems import Hosted
 from engine.core.events import Event
-from engine.dif.actions import Action
-from engine.dif.state import GameState
-from engine.dif.system import system as dif_system
 from strings import Term
 
 __all__ = [
@@ -133,7 +138,7 @@ async def _save(service: GameService, game_id: int, settings: dict[str, Any]) ->
     await service.storage.put_game_settings(game_id, settings)
 
 
-def _active(game: LoadedGame) -> GameState:
+def _active(game: LoadedGame) -> Any:
     if game.record.status is GameStatus.LOBBY or game.state is None:
         raise Refusal("seats.not_started")
     if game.record.status is not GameStatus.ACTIVE:
@@ -158,8 +163,8 @@ def _check_newcomer(game: LoadedGame, user_id: int, seat: str) -> None:
     """A member may take a seat unless they hold it already or fly for the other side."""
     if game.holder(seat) == user_id:
         raise Refusal("seats.already_flies", user=f"<@{user_id}>", seat=seat)
-    side = seat_side(seat)
-    if any(seat_side(s) is not side for s in game.seats_of(user_id)):
+    side = game.side_of(seat)
+    if any(game.side_of(s) != side for s in game.seats_of(user_id)):
         raise Refusal("seats.other_side", user=f"<@{user_id}>")
 
 
@@ -169,9 +174,6 @@ def _mention(user_id: int | None) -> str:
 
 async def computer_allowed(service: GameService, game_id: int) -> bool:
     """Whether the server (and the game) let a computer player fly a seat."""
-    from bot.scheduler import StoredTerms
-    from bot.settings import DeadlinePolicy
-
     policy = await StoredTerms(service.storage, DeadlinePolicy).settings(game_id)
     return isinstance(policy, DeadlinePolicy) and policy.computer_players
 
@@ -192,7 +194,7 @@ async def substitute(
     a computer player for the rest of the game."""
     async with service.locks(game_id):
         game = await service.load(game_id)
-        state = _active(game)
+        _active(game)
         named = _seat_name(game, seat)
         mine = game.seats_of(user_id)
         if named is None:
@@ -203,7 +205,7 @@ async def substitute(
                     else "seats.no_seat"
                 )
             named = mine[0]
-        label = service.element_label(state, named)
+        label = game.seat_label(named)
         old = game.holder(named)
         if computer:
             if not _may_manage(game, user_id, admin):
@@ -285,7 +287,7 @@ async def accept(
     """The member takes a seat offered to them (or, with no offer, an abandoned seat)."""
     async with service.locks(game_id):
         game = await service.load(game_id)
-        state = _active(game)
+        _active(game)
         settings = await _settings(service, game_id)
         offers: dict[str, dict[str, Any]] = dict(settings.get("offers", {}))
         named = seat.strip().upper() if seat else None
@@ -307,7 +309,7 @@ async def accept(
         if game.holder(named) != o["from"]:
             raise Refusal("seats.changed_hands", seat=named)
         _check_newcomer(game, user_id, named)
-        label = service.element_label(state, named)
+        label = game.seat_label(named)
         note = Term(
             "seats.note.took_over",
             user=f"<@{user_id}>",
@@ -428,14 +430,14 @@ async def take_abandoned(
 async def _take(
     service: GameService, game: LoadedGame, user_id: int, name: str, seat: str
 ) -> Handover:
-    state = _active(game)
+    _active(game)
     settings = await _settings(service, game.id)
     if seat not in settings.get("abandoned", {}):
         raise Refusal("seats.not_abandoned", seat=seat)
     if game.seats_of(user_id):
         raise Refusal("seats.plays_already")
     old = game.holder(seat)
-    label = service.element_label(state, seat)
+    label = game.seat_label(seat)
     note = Term(
         "seats.note.took_abandoned",
         user=f"<@{user_id}>",
@@ -451,9 +453,6 @@ async def expire_abandoned(service: GameService, game_id: int) -> list[Outcome]:
     """Apply the server's ``abandon_action`` to every abandoned seat of the game whose
     ``substitute_hours`` have run out: a computer player flies it (if computer players
     are allowed), else its side forfeits. Returns what to publish."""
-    from bot.scheduler import StoredTerms
-    from bot.settings import DeadlinePolicy
-
     policy = await StoredTerms(service.storage, DeadlinePolicy).settings(game_id)
     if not isinstance(policy, DeadlinePolicy):
         return []
@@ -482,18 +481,16 @@ async def expire_abandoned(service: GameService, game_id: int) -> list[Outcome]:
 
 
 # ---------------------------------------------------------------- undo
-def undo_refusal(before: GameState, after: GameState, events: list[Event]) -> str | None:
+def undo_refusal(system: Hosted, before: Any, after: Any, events: list[Event]) -> str | None:
     """Why an action from ``before`` to ``after`` may not be taken back, or None (the
     system's rule: :meth:`engine.core.contract.GameSystem.undo_refusal`)."""
-    return dif_system().undo_refusal(before, after, events)
+    return system.undo_refusal(before, after, events)
 
 
 async def request_undo(service: GameService, game_id: int, user_id: int) -> UndoRequest | Outcome:
     """``/game undo``: ask to take back the latest action, which must be the user's.
     Returns the request to post, or the outcome if no opposing human must consent
     (every opponent is a computer player)."""
-    from bot.history import public_notation
-
     async with service.locks(game_id):
         game = await service.load(game_id)
         state = _active(game)
@@ -514,26 +511,18 @@ async def request_undo(service: GameService, game_id: int, user_id: int) -> Undo
             and service.clock.now() <= datetime.fromisoformat(req["until"])
         ):
             raise Refusal("seats.undo_asked")
+        system = game.system
         kept = effective((r.seq, r.seat or "", r.action) for r in rows)
         prior = await asyncio.to_thread(
-            service.engine.replay,
-            game.setup,
-            game.record.seed,
-            [(s, t) for _, s, t in kept[:-1]],
+            system.replay, game.setup, game.record.seed, [(s, t) for _, s, t in kept[:-1]]
         )
-        after, events = service.engine.apply(prior, last.seat, Action.from_text(last.action))
-        why = undo_refusal(prior, after, events)
+        after, events = system.apply(prior, last.seat, system.parse_action(last.action))
+        why = undo_refusal(system, prior, after, events)
         if why is not None:
             raise Refusal("seats.undo_refused", seq=last.seq, seat=last.seat, why=why)
-        shown = public_notation(last.action, picks_secret=state.step == "setup")
-        side = seat_side(last.seat)
-        needed = sorted(
-            {
-                s.user_id
-                for s in game.seats
-                if s.user_id is not None and seat_side(s.seat) is not side
-            }
-        )
+        shown = public_notation(system, last.action, picks_secret=system.picks_hidden(state))
+        side = game.side_of(last.seat)
+        needed = sorted({s.user_id for s in game.seats if s.user_id is not None and s.side != side})
         if not needed:  # only computer players oppose: nobody to ask
             line = Term(
                 "seats.note.taken_back",

@@ -22,8 +22,9 @@ The server's JSON, with every field this module knows and its default::
         "substitute_hours": 48.0,      # time to find a human substitute before that
         "vacation_max_days": 14        # the longest vacation a player may take
       },
-      "systems": ["dif"],              # game systems allowed on the server
-      "rulesets": ["zero", "rotl"],    # rulesets allowed for /dogfight new
+      "systems": [...],                # game systems allowed on the server (every
+                                       # registered one: engine.core.registry)
+      "rulesets": [...],               # rulesets allowed for /dogfight new (all)
       "game_channel_id": null,         # where /dogfight new opens its threads
       "language": "en"                 # the server's language (strings.SUPPORTED)
     }
@@ -51,32 +52,42 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.deadlines import DeadlineSettings
 from bot.errors import Refusal
 from bot.storage import Storage
-from strings import SUPPORTED, t
+from bot.systems import hosted, hosted_ids, rulesets
+from engine.core import registry
+from strings import SUPPORTED
 
 __all__ = [
     "MAX_REMINDERS",
-    "RULESETS",
-    "SYSTEMS",
     "DeadlinePolicy",
     "GuildSettings",
     "PlayerSettings",
     "SettingsError",
     "allowed_list",
     "parse_fractions",
+    "ruleset_name",
     "server_language",
+    "system_title",
     "wants_dm",
 ]
 
 log = logging.getLogger(__name__)
 
-SYSTEMS: dict[str, tuple[str, ...]] = {"dif": ("zero", "rotl")}
-"""Every game system the bot runs, with its rulesets (``engine.dif.components.Ruleset``)."""
-RULESETS: tuple[str, ...] = tuple(r for rs in SYSTEMS.values() for r in rs)
 MAX_REMINDERS = 5
 """The most reminders a server may plan for one decision."""
 
 DefaultAction = Literal["pass", "computer"]
 AbandonAction = Literal["computer", "forfeit"]
+
+
+def system_title(system: str) -> str:
+    """A system's published name (a title: not translated)."""
+    return registry.entry(system).title
+
+
+def ruleset_name(ruleset: str) -> str:
+    """A ruleset's name, as its system gives it."""
+    system = hosted(rulesets()[ruleset])
+    return next(r.name for r in system.rulesets if r.id == ruleset)
 
 
 class SettingsError(Refusal):
@@ -127,9 +138,9 @@ class GuildSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore")
 
     deadlines: DeadlinePolicy = Field(default_factory=DeadlinePolicy)
-    systems: tuple[str, ...] = tuple(SYSTEMS)
-    """Game systems allowed on this server."""
-    rulesets: tuple[str, ...] = RULESETS
+    systems: tuple[str, ...] = Field(default_factory=hosted_ids)
+    """Game systems allowed on this server (every registered system by default)."""
+    rulesets: tuple[str, ...] = Field(default_factory=lambda: tuple(rulesets()))
     """Rulesets allowed for new games (a game already open keeps its own)."""
     game_channel_id: int | None = None
     """The text channel where new game threads open (None: where /dogfight new is used)."""
@@ -139,17 +150,19 @@ class GuildSettings(BaseModel):
     @field_validator("systems")
     @classmethod
     def _systems(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [s for s in value if s not in SYSTEMS]
+        known = hosted_ids()
+        unknown = [s for s in value if s not in known]
         if unknown or not value:
-            raise ValueError(f"systems must be some of {list(SYSTEMS)}, not {list(value)}")
+            raise ValueError(f"systems must be some of {list(known)}, not {list(value)}")
         return tuple(dict.fromkeys(value))
 
     @field_validator("rulesets")
     @classmethod
     def _rulesets(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [r for r in value if r not in RULESETS]
+        known = tuple(rulesets())
+        unknown = [r for r in value if r not in known]
         if unknown or not value:
-            raise ValueError(f"rulesets must be some of {list(RULESETS)}, not {list(value)}")
+            raise ValueError(f"rulesets must be some of {list(known)}, not {list(value)}")
         return tuple(dict.fromkeys(value))
 
     @field_validator("language")
@@ -180,11 +193,11 @@ class GuildSettings(BaseModel):
     def check_new_game(self, system: str, ruleset: str) -> None:
         """Raises :class:`SettingsError` if this server refuses such a game."""
         if system not in self.systems:
-            raise SettingsError("config.refused.system", system=t(f"system.{system}"))
+            raise SettingsError("config.refused.system", system=system_title(system))
         if ruleset not in self.rulesets:
-            allowed = ", ".join(t(f"ruleset.{r}") for r in self.rulesets)
+            allowed = ", ".join(ruleset_name(r) for r in self.rulesets)
             raise SettingsError(
-                "config.refused.ruleset", ruleset=t(f"ruleset.{ruleset}"), allowed=allowed
+                "config.refused.ruleset", ruleset=ruleset_name(ruleset), allowed=allowed
             )
 
     # ---------------------------------------------------------------- writing

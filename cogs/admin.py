@@ -21,19 +21,20 @@ from discord.ext import commands
 
 from bot.errors import UserError
 from bot.settings import (
-    RULESETS,
-    SYSTEMS,
     GuildSettings,
     SettingsError,
     allowed_list,
     parse_fractions,
+    ruleset_name,
+    system_title,
 )
+from bot.systems import hosted_ids, rulesets
+from cogs.context import reply, service_of
 from cogs.help import choices, cmd_text
-from cogs.ui import guarded, reply, service_of
 from strings import SUPPORTED, pick, t
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = ["AdminCog", "lobby_channel", "settings_lines"]
 
@@ -96,8 +97,8 @@ def settings_lines(settings: GuildSettings, language: str) -> dict[str, str]:
     lines["rulesets"] = t(
         "config.show.rulesets",
         lang,
-        systems=", ".join(t(f"system.{s}", lang) for s in settings.systems),
-        rulesets=", ".join(t(f"ruleset.{r}", lang) for r in settings.rulesets),
+        systems=", ".join(system_title(s) for s in settings.systems),
+        rulesets=", ".join(ruleset_name(r) for r in settings.rulesets),
     )
     if settings.game_channel_id is not None:
         lines["channel"] = t("config.show.channel", lang, channel=f"<#{settings.game_channel_id}>")
@@ -141,6 +142,12 @@ async def lobby_channel(
 
 
 Change = Callable[[GuildSettings], Awaitable[GuildSettings]]
+RULESETS = tuple(rulesets())
+"""Every registered system's rulesets."""
+SYSTEMS = hosted_ids()
+RULESET_CHOICES = [app_commands.Choice(name=ruleset_name(r), value=r) for r in RULESETS]
+SYSTEM_CHOICES = [app_commands.Choice(name=system_title(s), value=s) for s in SYSTEMS]
+"""Titles, not translated."""
 
 
 class AdminCog(commands.Cog):
@@ -166,37 +173,33 @@ class AdminCog(commands.Cog):
     ) -> None:
         """Check the permission, apply ``change`` (None: only show), answer with the
         lines of the settings ``shown`` (all of them when only showing)."""
-
-        async def work() -> None:
-            storage = service_of(interaction).storage
-            guild_id = interaction.guild_id
-            current = await GuildSettings.load(storage, guild_id)
-            language = pick(interaction.locale, current.language)
-            if guild_id is None:
-                raise UserError(t("config.not_in_guild", language))
-            if not interaction.permissions.manage_guild:
-                raise UserError(t("config.no_permission", language))
-            if change is None:
-                lines = settings_lines(current, language)
-                text = "\n".join(
-                    [
-                        t("config.show.title", language),
-                        *lines.values(),
-                        t("config.show.footer", language),
-                    ]
-                )
-                await reply(interaction, text)
-                return
-            try:
-                updated = await change(current)
-            except SettingsError as exc:
-                raise UserError(exc.text(language)) from exc
-            language = pick(interaction.locale, updated.language)
-            lines = settings_lines(updated, language)
-            text = "\n".join([t(done, language), *(lines[k] for k in shown)])
+        storage = service_of(interaction).storage
+        guild_id = interaction.guild_id
+        current = await GuildSettings.load(storage, guild_id)
+        language = pick(interaction.locale, current.language)
+        if guild_id is None:
+            raise UserError(t("config.not_in_guild", language))
+        if not interaction.permissions.manage_guild:
+            raise UserError(t("config.no_permission", language))
+        if change is None:
+            lines = settings_lines(current, language)
+            text = "\n".join(
+                [
+                    t("config.show.title", language),
+                    *lines.values(),
+                    t("config.show.footer", language),
+                ]
+            )
             await reply(interaction, text)
-
-        await guarded(interaction, work)
+            return
+        try:
+            updated = await change(current)
+        except SettingsError as exc:
+            raise UserError(exc.text(language)) from exc
+        language = pick(interaction.locale, updated.language)
+        lines = settings_lines(updated, language)
+        text = "\n".join([t(done, language), *(lines[k] for k in shown)])
+        await reply(interaction, text)
 
     def _storage(self) -> Any:
         return self.bot.service.storage
@@ -323,7 +326,7 @@ class AdminCog(commands.Cog):
         ruleset=cmd_text("cmd.config.rulesets.param.ruleset"),
         allowed=cmd_text("cmd.config.rulesets.param.allowed"),
     )
-    @app_commands.choices(ruleset=choices("ruleset", RULESETS))
+    @app_commands.choices(ruleset=RULESET_CHOICES)
     async def rulesets(
         self, interaction: discord.Interaction, ruleset: app_commands.Choice[str], allowed: bool
     ) -> None:
@@ -342,14 +345,14 @@ class AdminCog(commands.Cog):
         system=cmd_text("cmd.config.systems.param.system"),
         allowed=cmd_text("cmd.config.systems.param.allowed"),
     )
-    @app_commands.choices(system=choices("system", tuple(SYSTEMS)))
+    @app_commands.choices(system=SYSTEM_CHOICES)
     async def systems(
         self, interaction: discord.Interaction, system: app_commands.Choice[str], allowed: bool
     ) -> None:
         guild_id = interaction.guild_id
 
         async def change(current: GuildSettings) -> GuildSettings:
-            chosen = allowed_list(current.systems, tuple(SYSTEMS), system.value, allowed)
+            chosen = allowed_list(current.systems, SYSTEMS, system.value, allowed)
             if not chosen:
                 raise SettingsError("config.error.no_system")
             return await self._top(guild_id, systems=chosen)(current)

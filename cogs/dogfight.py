@@ -1,38 +1,100 @@
-"""``/dogfight``: open a lobby in a thread, join a side, start the fight."""
+"""``/dogfight``: open a lobby in a thread, join a side, start the fight.
+
+Generic over systems: the ruleset is any registered system's (the registry), the
+other options of ``new``, ``join`` and ``aircraft`` and the host's switches (DiF's
+``bonus``) are what the systems declare (:mod:`cogs.fields`), the sides and aircraft
+offered come from the game's system. Each callback resolves its inputs, calls the
+service and answers; refusals go through the one error boundary (:mod:`cogs.boundary`).
+"""
 
 from __future__ import annotations
 
+import inspect
 import logging
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal
-from bot.service import SYSTEM, seat_side
+from bot.lobby import RESPONSE_MODES
 from bot.settings import server_language
+from bot.systems import FORMATS, hosted, options_of, rulesets
+from cogs import fields
 from cogs.admin import lobby_channel
+from cogs.components import hand_view
+from cogs.context import app_of, language_of, reply, service_of
 from cogs.help import cmd_text
-from cogs.ui import (
-    guarded,
-    hand_view,
-    language_of,
-    lobby_view,
-    publish,
-    refresh_lobby,
-    reply,
-    service_of,
-)
-from engine.dif.components import Side
-from strings import t
+from cogs.lobby import lobby_view, refresh_lobby
+from engine.core.present import Field, FieldKind, Switch
+from strings import t, tr
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from bot.games import LoadedGame
+    from cogs.app import TallyHoBot
 
 __all__ = ["DogfightCog"]
 
 log = logging.getLogger(__name__)
+
+RULESETS = tuple(rulesets())
+"""Every registered system's rulesets (their ids are unique across systems)."""
+OPTIONS = fields.fields_of(lambda p: p.option_fields())
+PICKS = fields.fields_of(lambda p: p.pick_fields())
+CATALOGUE = fields.fields_of(lambda p: p.catalogue_fields())
+HOURS = app_commands.Range[float, 0.05, 1440.0] | None
+
+_NEW = [
+    fields.parameter(Field("format", FieldKind.CHOICE, "", "1v1", choices=FORMATS)),
+    fields.parameter(Field("ruleset", FieldKind.CHOICE, "", RULESETS[0], choices=RULESETS)),
+    *(fields.parameter(f) for f in OPTIONS),
+    fields.parameter(Field("responses", FieldKind.CHOICE, "", "normal", choices=RESPONSE_MODES)),
+    fields.parameter(Field("turn_hours", FieldKind.TEXT, ""), HOURS, None),
+    fields.parameter(Field("response_hours", FieldKind.TEXT, ""), HOURS, None),
+]
+_JOIN = [
+    fields.parameter(Field("side", FieldKind.TEXT, ""), str),
+    fields.parameter(Field("aircraft", FieldKind.TEXT, ""), str),
+    fields.parameter(Field("seat", FieldKind.TEXT, "")),
+    *(fields.parameter(f) for f in PICKS),
+]
+_AIRCRAFT = [
+    fields.parameter(Field("ruleset", FieldKind.CHOICE, "", RULESETS[0], choices=RULESETS)),
+    *(fields.parameter(f) for f in CATALOGUE),
+]
+
+
+def _own(options: dict[str, Any], declared: tuple[Field, ...]) -> dict[str, Any]:
+    """The options a system declared, as given (None: not given)."""
+    names = {f.name for f in declared}
+    return {k: v for k, v in options.items() if k in names and v is not None}
+
+
+async def _game_here(interaction: discord.Interaction, command: str) -> LoadedGame:
+    game = await service_of(interaction).game_in_channel(interaction.channel_id)
+    if game is None:
+        raise Refusal("dogfight.in_thread", command=command)
+    return game
+
+
+def _switch_command(switch: Switch) -> Any:
+    """The callback of one host switch (``/dogfight bonus apply:True``)."""
+
+    async def callback(self: DogfightCog, interaction: discord.Interaction, **given: Any) -> None:
+        game = await _game_here(interaction, f"/dogfight {switch.command}")
+        value = given[switch.param.name]
+        service = service_of(interaction)
+        game = await service.set_option(game, interaction.user.id, switch.option, value)
+        public = await server_language(service.storage, interaction.guild_id)
+        line = game.presenter.switch_line(switch.option, value)
+        await interaction.response.send_message(tr(line, public))
+        await refresh_lobby(interaction, game)
+
+    callback.__qualname__ = f"DogfightCog.{switch.command}"
+    param = fields.parameter(switch.param, bool, inspect.Parameter.empty)
+    callback.__signature__ = fields.signature([param])  # type: ignore[attr-defined]
+    return callback
 
 
 class DogfightCog(commands.Cog):
@@ -43,105 +105,97 @@ class DogfightCog(commands.Cog):
     def __init__(self, bot: TallyHoBot) -> None:
         self.bot = bot
 
-    @dogfight.command(name="new", description=cmd_text("cmd.dogfight.new.description"))
-    @app_commands.describe(
+    async def _new(self, interaction: discord.Interaction, **given: Any) -> None:
+        ruleset = str(given["ruleset"])
+        system = rulesets()[ruleset]
+        # The server's settings: allowed systems and rulesets, the games channel.
+        channel = await lobby_channel(interaction, system, ruleset)
+        service = service_of(interaction)
+        own = _own(given, hosted(system).presenter().option_fields())
+        game = await service.new_lobby(
+            guild_id=channel.guild.id,
+            channel_id=channel.id,
+            host_id=interaction.user.id,
+            system=system,
+            ruleset=ruleset,
+            format=given["format"],
+            responses=given["responses"],
+            turn_hours=given["turn_hours"],
+            response_hours=given["response_hours"],
+            **own,
+        )
+        public = await server_language(service.storage, channel.guild.id)
+        await interaction.response.send_message(t("dogfight.opening", public, id=game.id))
+        thread = await channel.create_thread(
+            name=t("dogfight.thread_name", public, id=game.id),
+            type=discord.ChannelType.public_thread,
+        )
+        view = lobby_view(service, game, public) or discord.ui.View(timeout=None)
+        lobby = await thread.send(
+            service.lobby_text(game, public),
+            allowed_mentions=discord.AllowedMentions.none(),
+            view=view,
+        )
+        view.stop()  # its menu is a DynamicItem: see cogs.context.forget_view
+        await service.attach_thread(game, thread.id, lobby.id)
+        await interaction.edit_original_response(
+            content=t("dogfight.opened", public, id=game.id, thread=thread.mention)
+        )
+
+    _new.__signature__ = fields.signature(_NEW)  # type: ignore[attr-defined]
+    _new = app_commands.describe(
         format=cmd_text("cmd.dogfight.new.param.format"),
         ruleset=cmd_text("cmd.dogfight.new.param.ruleset"),
-        year=cmd_text("cmd.dogfight.new.param.year"),
-        to_the_death=cmd_text("cmd.dogfight.new.param.to_the_death"),
-        vp_bonus=cmd_text("cmd.dogfight.new.param.vp_bonus"),
         responses=cmd_text("cmd.dogfight.new.param.responses"),
         turn_hours=cmd_text("cmd.dogfight.new.param.turn_hours"),
         response_hours=cmd_text("cmd.dogfight.new.param.response_hours"),
-    )
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        format: Literal["1v1", "2v2", "custom"] = "1v1",
-        ruleset: Literal["zero", "rotl"] = "zero",
-        year: app_commands.Range[int, 1936, 1945] = 1942,
-        to_the_death: bool = False,
-        vp_bonus: bool = False,
-        responses: Literal["normal", "fast", "fog"] = "normal",
-        turn_hours: app_commands.Range[float, 0.05, 1440.0] | None = None,
-        response_hours: app_commands.Range[float, 0.05, 1440.0] | None = None,
-    ) -> None:
-        async def work() -> None:
-            # The server's settings: allowed rulesets, and the channel for game threads.
-            channel = await lobby_channel(interaction, SYSTEM, ruleset)
-            service = service_of(interaction)
-            game = await service.new_lobby(
-                guild_id=channel.guild.id,
-                channel_id=channel.id,
-                host_id=interaction.user.id,
-                ruleset=ruleset,
-                year=year,
-                to_the_death=to_the_death,
-                format=format,
-                vp_bonus=vp_bonus,
-                responses=responses,
-                turn_hours=turn_hours,
-                response_hours=response_hours,
-            )
-            public = await server_language(service.storage, channel.guild.id)
-            await interaction.response.send_message(t("dogfight.opening", public, id=game.id))
-            thread = await channel.create_thread(
-                name=t("dogfight.thread_name", public, id=game.id),
-                type=discord.ChannelType.public_thread,
-            )
-            view = lobby_view(service, game, public) or discord.ui.View(timeout=None)
-            lobby = await thread.send(
-                service.lobby_text(game, public),
-                allowed_mentions=discord.AllowedMentions.none(),
-                view=view,
-            )
-            view.stop()  # its menu is a DynamicItem: see cogs.ui.forget_view
-            await service.attach_thread(game, thread.id, lobby.id)
-            await interaction.edit_original_response(
-                content=t("dogfight.opened", public, id=game.id, thread=thread.mention)
-            )
+        **fields.describe(OPTIONS),
+    )(_new)
+    new = dogfight.command(name="new", description=cmd_text("cmd.dogfight.new.description"))(_new)
 
-        await guarded(interaction, work)
+    async def _join(self, interaction: discord.Interaction, **given: Any) -> None:
+        game = await _game_here(interaction, "/dogfight join")
+        service = service_of(interaction)
+        game, taken = await service.join(
+            game,
+            interaction.user.id,
+            interaction.user.display_name,
+            given["aircraft"],
+            given["side"],
+            seat=given["seat"],
+            **_own(given, game.presenter.pick_fields()),
+        )
+        public = await server_language(service.storage, interaction.guild_id)
+        await interaction.response.send_message(
+            service.joined_text(game, interaction.user.id, taken, public)
+        )
+        await refresh_lobby(interaction, game)
 
-    @dogfight.command(name="join", description=cmd_text("cmd.dogfight.join.description"))
-    @app_commands.describe(
+    _join.__signature__ = fields.signature(_JOIN)  # type: ignore[attr-defined]
+    _join = app_commands.describe(
         side=cmd_text("cmd.dogfight.join.param.side"),
         aircraft=cmd_text("cmd.dogfight.join.param.aircraft"),
         seat=cmd_text("cmd.dogfight.join.param.seat"),
-        wingman=cmd_text("cmd.dogfight.join.param.wingman"),
-        pilot=cmd_text("cmd.dogfight.join.param.pilot"),
+        **fields.describe(PICKS),
+    )(_join)
+    join = dogfight.command(name="join", description=cmd_text("cmd.dogfight.join.description"))(
+        _join
     )
-    async def join(
-        self,
-        interaction: discord.Interaction,
-        side: Literal["allied", "axis"],
-        aircraft: str,
-        seat: str | None = None,
-        wingman: bool | None = None,
-        pilot: str | None = None,
-    ) -> None:
-        async def work() -> None:
-            service = service_of(interaction)
-            game = await service.game_in_channel(interaction.channel_id)
-            if game is None:
-                raise Refusal("dogfight.in_thread", command="/dogfight join")
-            game, taken = await service.join(
-                game,
-                interaction.user.id,
-                interaction.user.display_name,
-                aircraft,
-                side,
-                seat=seat,
-                wingman=wingman,
-                pilot=pilot,
-            )
-            public = await server_language(service.storage, interaction.guild_id)
-            await interaction.response.send_message(
-                service.joined_text(game, interaction.user.id, taken, public)
-            )
-            await refresh_lobby(interaction, game)
 
-        await guarded(interaction, work)
+    @join.autocomplete("side")
+    async def side_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        game = await service_of(interaction).game_in_channel(interaction.channel_id)
+        if game is None:
+            return []
+        language = await language_of(interaction)
+        key = current.strip().lower()
+        return [
+            app_commands.Choice(name=tr(s.name, language)[:100], value=s.id)
+            for s in game.sides()
+            if s.id.startswith(key) or tr(s.name, language).lower().startswith(key)
+        ][:25]
 
     @join.autocomplete("aircraft")
     async def aircraft_autocomplete(
@@ -149,12 +203,17 @@ class DogfightCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         service = service_of(interaction)
         game = await service.game_in_channel(interaction.channel_id)
-        ruleset = game.record.ruleset if game else "zero"
-        year = int(game.record.options.get("year", 1945)) if game else 1945
-        side = getattr(interaction.namespace, "side", None)
+        if game is None:
+            return []
+        side = getattr(interaction.namespace, "side", None) or None
+        if side is not None and side not in {s.id for s in game.sides()}:
+            side = None
         return [
-            app_commands.Choice(name=f"{ac.name} ({ac.nation}, {ac.year})"[:100], value=ac.id)
-            for ac in service.aircraft_choices(ruleset, year, side, current)
+            app_commands.Choice(
+                name=(f"{c.label} ({c.description})" if c.description else c.label)[:100],
+                value=c.id,
+            )
+            for c in service.aircraft_choices(game, side, current)
         ][:25]
 
     @join.autocomplete("seat")
@@ -166,11 +225,11 @@ class DogfightCog(commands.Cog):
         if game is None:
             return []
         side = getattr(interaction.namespace, "side", None)
-        wanted = Side(side) if side in ("allied", "axis") else None
+        wanted = side if side in {s.id for s in game.sides()} else None
         mine = [
             s
             for s in game.seats_of(interaction.user.id)
-            if wanted is None or seat_side(s) is wanted
+            if wanted is None or game.side_of(s) == wanted
         ]
         language = await language_of(interaction)
         choices = [
@@ -187,96 +246,51 @@ class DogfightCog(commands.Cog):
     @dogfight.command(name="leave", description=cmd_text("cmd.dogfight.leave.description"))
     @app_commands.describe(seat=cmd_text("cmd.dogfight.leave.param.seat"))
     async def leave(self, interaction: discord.Interaction, seat: str | None = None) -> None:
-        async def work() -> None:
-            service = service_of(interaction)
-            game = await service.game_in_channel(interaction.channel_id)
-            if game is None:
-                raise Refusal("dogfight.in_thread", command="/dogfight leave")
-            game, left = await service.leave(game, interaction.user.id, seat)
-            public = await server_language(service.storage, interaction.guild_id)
-            await interaction.response.send_message(
-                t("dogfight.left", public, user=f"<@{interaction.user.id}>", seat=left),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            await refresh_lobby(interaction, game)
+        game = await _game_here(interaction, "/dogfight leave")
+        service = service_of(interaction)
+        game, left = await service.leave(game, interaction.user.id, seat)
+        public = await server_language(service.storage, interaction.guild_id)
+        await interaction.response.send_message(
+            t("dogfight.left", public, user=f"<@{interaction.user.id}>", seat=left),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await refresh_lobby(interaction, game)
 
-        await guarded(interaction, work)
-
-    @dogfight.command(name="bonus", description=cmd_text("cmd.dogfight.bonus.description"))
-    @app_commands.describe(apply=cmd_text("cmd.dogfight.bonus.param.apply"))
-    async def bonus(self, interaction: discord.Interaction, apply: bool) -> None:
-        async def work() -> None:
-            service = service_of(interaction)
-            game = await service.game_in_channel(interaction.channel_id)
-            if game is None:
-                raise Refusal("dogfight.in_thread", command="/dogfight bonus")
-            game = await service.set_vp_bonus(game, interaction.user.id, apply)
-            public = await server_language(service.storage, interaction.guild_id)
-            await interaction.response.send_message(
-                t(f"dogfight.bonus_{'on' if apply else 'off'}", public)
-            )
-            await refresh_lobby(interaction, game)
-
-        await guarded(interaction, work)
+    for _switch in fields.switches():
+        dogfight.command(name=_switch.command, description=cmd_text(_switch.description))(
+            app_commands.describe(**fields.describe([_switch.param]))(_switch_command(_switch))
+        )
+    del _switch
 
     @dogfight.command(name="start", description=cmd_text("cmd.dogfight.start.description"))
     async def start(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            service = service_of(interaction)
-            game = await service.game_in_channel(interaction.channel_id)
-            if game is None:
-                raise Refusal("dogfight.in_thread", command="/dogfight start")
-            outcome = await service.start(game, interaction.user.id)
-            view = hand_view(game.id)
-            public = await server_language(service.storage, interaction.guild_id)
-            await interaction.response.send_message(t("dogfight.begins", public), view=view)
-            view.stop()  # its button is a DynamicItem: see cogs.ui.forget_view
-            await refresh_lobby(interaction, outcome.game)
-            await publish(self.bot, outcome)
+        game = await _game_here(interaction, "/dogfight start")
+        service = service_of(interaction)
+        outcome = await service.start(game, interaction.user.id)
+        view = hand_view(game.id)
+        public = await server_language(service.storage, interaction.guild_id)
+        begins = tr(game.presenter.begins(game.options), public)
+        await interaction.response.send_message(begins, view=view)
+        view.stop()  # its button is a DynamicItem: see cogs.context.forget_view
+        await refresh_lobby(interaction, outcome.game)
+        await app_of(interaction).publisher.publish(outcome)
 
-        await guarded(interaction, work)
+    async def _aircraft(self, interaction: discord.Interaction, **given: Any) -> None:
+        ruleset = str(given["ruleset"])
+        system = hosted(rulesets()[ruleset])
+        presenter = system.presenter()
+        language = await language_of(interaction)
+        chosen = {f.name: given[f.name] for f in presenter.catalogue_fields()}
+        options = options_of(system, ruleset, chosen)
+        await reply(interaction, "\n".join(presenter.aircraft_lines(options, language)))
 
-    @dogfight.command(name="aircraft", description=cmd_text("cmd.dogfight.aircraft.description"))
-    @app_commands.describe(
-        ruleset=cmd_text("cmd.dogfight.aircraft.param.ruleset"),
-        year=cmd_text("cmd.dogfight.aircraft.param.year"),
-    )
-    async def aircraft(
-        self,
-        interaction: discord.Interaction,
-        ruleset: Literal["zero", "rotl"] = "zero",
-        year: app_commands.Range[int, 1936, 1945] = 1945,
-    ) -> None:
-        async def work() -> None:
-            service = service_of(interaction)
-            language = await language_of(interaction)
-            lines = []
-            for ac in service.aircraft_choices(ruleset, year, None, ""):
-                u = ac.leader.undamaged
-                tags = ", ".join(
-                    t(f"dogfight.tag.{tag}", language)
-                    for tag, on in (("agile", ac.agile), ("turbo", ac.turbocharged))
-                    if on
-                )
-                lines.append(
-                    t(
-                        "dogfight.aircraft_line",
-                        language,
-                        id=ac.id,
-                        name=ac.name,
-                        side=ac.side.value,
-                        year=ac.year,
-                        hand=u.hand_size,
-                        draw=u.draw,
-                        bursts=u.bursts,
-                        hits=u.damage_capacity,
-                        damaged=ac.leader.damaged.damage_capacity,
-                        tags=", " + tags if tags else "",
-                    )
-                )
-            await reply(interaction, "\n".join(lines) or t("dogfight.no_aircraft", language))
-
-        await guarded(interaction, work)
+    _aircraft.__signature__ = fields.signature(_AIRCRAFT)  # type: ignore[attr-defined]
+    _aircraft = app_commands.describe(
+        ruleset=cmd_text("cmd.dogfight.aircraft.param.ruleset"), **fields.describe(CATALOGUE)
+    )(_aircraft)
+    aircraft = dogfight.command(
+        name="aircraft", description=cmd_text("cmd.dogfight.aircraft.description")
+    )(_aircraft)
 
 
 async def setup(bot: TallyHoBot) -> None:

@@ -4,22 +4,29 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal
+from bot.systems import hosted, hosted_ids
 from cogs import history, people, seats
+from cogs.context import app_of, language_of, reply, service_of
+from cogs.hand import perform, send_hand
 from cogs.help import cmd_text
-from cogs.ui import guarded, language_of, perform, publish, reply, send_hand, service_of
+from rendering.registry import picture
 from strings import t
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = ["GameCog"]
+
+ORDERS = tuple(dict.fromkeys(o for s in hosted_ids() for o in hosted(s).standing_orders))
+"""Every registered system's standing orders (``/game orders``)."""
+ORDER_CHOICES = [app_commands.Choice(name=o, value=o) for o in ORDERS]
 
 
 class GameCog(commands.Cog):
@@ -32,13 +39,10 @@ class GameCog(commands.Cog):
 
     @app_commands.command(name="hand", description=cmd_text("cmd.hand.description"))
     async def hand(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            game = await service_of(interaction).resolve_game(
-                interaction.channel_id, interaction.user.id
-            )
-            await send_hand(interaction, game.id)
-
-        await guarded(interaction, work)
+        game = await service_of(interaction).resolve_game(
+            interaction.channel_id, interaction.user.id
+        )
+        await send_hand(interaction, game.id)
 
     @app_commands.command(name="play", description=cmd_text("cmd.play.description"))
     @app_commands.describe(
@@ -47,47 +51,39 @@ class GameCog(commands.Cog):
     async def play(
         self, interaction: discord.Interaction, text: str, seat: str | None = None
     ) -> None:
-        async def work() -> None:
-            game = await service_of(interaction).resolve_game(
-                interaction.channel_id, interaction.user.id
-            )
-            await perform(interaction, game.id, seat, text, None)
-
-        await guarded(interaction, work)
+        game = await service_of(interaction).resolve_game(
+            interaction.channel_id, interaction.user.id
+        )
+        await perform(interaction, game.id, seat, text, None)
 
     @game.command(name="status", description=cmd_text("cmd.game.status.description"))
     async def status(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            service = service_of(interaction)
-            game = await service.resolve_game(interaction.channel_id, interaction.user.id)
-            if game.state is None:
-                await reply(interaction, service.lobby_text(game, await language_of(interaction)))
-                return
-            from rendering import render_table
-
-            view = service.view(game, None)
-            language = await language_of(interaction)
-            png = await asyncio.to_thread(render_table, view, language=language)
-            text = service.status_text(game, view, language)
-            text += await people.deadline_lines(service, game, language)
-            await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="sky.png"))
-
-        await guarded(interaction, work)
+        service = service_of(interaction)
+        game = await service.resolve_game(interaction.channel_id, interaction.user.id)
+        if game.state is None:
+            await reply(interaction, service.lobby_text(game, await language_of(interaction)))
+            return
+        view = service.view(game, None)
+        language = await language_of(interaction)
+        png = await asyncio.to_thread(picture, game.record.system, view, language)
+        text = service.status_text(game, language)
+        text += await people.deadline_lines(service, game, language)
+        await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="sky.png"))
 
     @game.command(name="follow", description=cmd_text("cmd.game.follow.description"))
     async def follow(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: people.follow(interaction, on=True))
+        await people.follow(interaction, on=True)
 
     @game.command(name="unfollow", description=cmd_text("cmd.game.unfollow.description"))
     async def unfollow(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: people.follow(interaction, on=False))
+        await people.follow(interaction, on=False)
 
     @game.command(name="vacation", description=cmd_text("cmd.game.vacation.description"))
     @app_commands.describe(days=cmd_text("cmd.game.vacation.param.days"))
     async def vacation(
         self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 60]
     ) -> None:
-        await guarded(interaction, lambda: people.vacation(self.bot, interaction, days))
+        await people.vacation(self.bot, interaction, days)
 
     @game.command(name="orders", description=cmd_text("cmd.game.orders.description"))
     @app_commands.describe(
@@ -95,47 +91,44 @@ class GameCog(commands.Cog):
         cancel=cmd_text("cmd.game.orders.param.cancel"),
         seat=cmd_text("cmd.game.orders.param.seat"),
     )
+    @app_commands.choices(order=ORDER_CHOICES)
     async def orders(
         self,
         interaction: discord.Interaction,
-        order: Literal["pass-responses", "cheapest-response", "save-ace", "auto-pass"]
-        | None = None,
+        order: app_commands.Choice[str] | None = None,
         cancel: bool = False,
         seat: str | None = None,
     ) -> None:
-        await guarded(interaction, lambda: people.orders(interaction, order, cancel, seat))
+        await people.orders(interaction, order.value if order else None, cancel, seat)
 
     @game.command(name="log", description=cmd_text("cmd.game.log.description"))
     async def log(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: history.send_log(interaction))
+        await history.send_log(interaction)
 
     @game.command(name="verify", description=cmd_text("cmd.game.verify.description"))
     async def verify(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: history.send_verify(interaction))
+        await history.send_verify(interaction)
 
     @game.command(name="replay", description=cmd_text("cmd.game.replay.description"))
     async def replay(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: history.send_replay(interaction))
+        await history.send_replay(interaction)
 
     @game.command(name="list", description=cmd_text("cmd.game.list.description"))
     @app_commands.describe(user=cmd_text("cmd.game.list.param.user"))
     async def list_games(
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
-        await guarded(interaction, lambda: history.send_list(interaction, user))
+        await history.send_list(interaction, user)
 
     @game.command(name="resign", description=cmd_text("cmd.game.resign.description"))
     async def resign(self, interaction: discord.Interaction, confirm: bool = False) -> None:
-        async def work() -> None:
-            if not confirm:
-                raise Refusal("game.resign_confirm")
-            service = service_of(interaction)
-            game = await service.resolve_game(interaction.channel_id, interaction.user.id)
-            outcome = await service.resign(game.id, interaction.user.id)
-            await reply(interaction, t("game.resigned", await language_of(interaction)))
-            await publish(self.bot, outcome)
-
-        await guarded(interaction, work)
+        if not confirm:
+            raise Refusal("game.resign_confirm")
+        service = service_of(interaction)
+        game = await service.resolve_game(interaction.channel_id, interaction.user.id)
+        outcome = await service.resign(game.id, interaction.user.id)
+        await reply(interaction, t("game.resigned", await language_of(interaction)))
+        await app_of(interaction).publisher.publish(outcome)
 
     @game.command(name="sub", description=cmd_text("cmd.game.sub.description"))
     @app_commands.describe(
@@ -152,20 +145,20 @@ class GameCog(commands.Cog):
         computer: bool = False,
         withdraw: bool = False,
     ) -> None:
-        await guarded(interaction, lambda: seats.sub(interaction, member, seat, computer, withdraw))
+        await seats.sub(interaction, member, seat, computer, withdraw)
 
     @game.command(name="accept", description=cmd_text("cmd.game.accept.description"))
     @app_commands.describe(seat=cmd_text("cmd.game.accept.param.seat"))
     async def accept(self, interaction: discord.Interaction, seat: str | None = None) -> None:
-        await guarded(interaction, lambda: seats.accept(interaction, seat))
+        await seats.accept(interaction, seat)
 
     @game.command(name="abort", description=cmd_text("cmd.game.abort.description"))
     async def abort(self, interaction: discord.Interaction, confirm: bool = False) -> None:
-        await guarded(interaction, lambda: seats.abort(interaction, confirm))
+        await seats.abort(interaction, confirm)
 
     @game.command(name="undo", description=cmd_text("cmd.game.undo.description"))
     async def undo(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: seats.undo(interaction))
+        await seats.undo(interaction)
 
 
 async def setup(bot: TallyHoBot) -> None:

@@ -1,10 +1,12 @@
 """``/help``: short paged explanations of the commands and a one-screen rules summary
 per ruleset, in the reader's language; the **Help** button under game messages.
 
-Pages are catalogue texts (``help.pages.<id>.title`` and ``.body`` in
-``strings/*/*.yaml``). Navigation buttons and the topic menu are DynamicItems, so an
-old help message keeps working after a restart; each click answers by editing the
-ephemeral message in place.
+Pages are catalogue texts: the generic ones (``help.pages.<id>.title`` and ``.body``
+in ``strings/*/bot.yaml``) and each registered system's (its presenter's
+``help_pages``, in its own strings: its commands' options before the generic pages
+about games, its rules summaries at the end). Navigation buttons and the topic menu
+are DynamicItems, so an old help message keeps working after a restart; each click
+answers by editing the ephemeral message in place.
 """
 
 from __future__ import annotations
@@ -18,14 +20,17 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from cogs.ui import guarded, language_of, reply
+from bot.systems import hosted_ids, presenter
+from cogs.boundary import Guarded
+from cogs.context import language_of, reply
 from strings import DEFAULT, catalogue, normalize, t
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = [
     "PAGES",
+    "PAGE_KEYS",
     "HelpButton",
     "HelpCog",
     "HelpTopicSelect",
@@ -33,20 +38,28 @@ __all__ = [
     "choices",
     "cmd_text",
     "help_view",
-    "language_of",
     "page_text",
 ]
 
-PAGES: tuple[str, ...] = (
-    "start",
-    "lobby",
-    "play",
-    "game",
-    "away",
-    "admin",
-    "rules_zero",
-    "rules_rotl",
-)
+
+def _pages() -> dict[str, tuple[str, str]]:
+    """Every page's (title, body) keys, in reading order: getting started, each
+    system's command pages, the generic pages about games, each system's rules."""
+
+    def generic(*ids: str) -> dict[str, tuple[str, str]]:
+        return {i: (f"help.pages.{i}.title", f"help.pages.{i}.body") for i in ids}
+
+    system_pages = [p for s in hosted_ids() for p in presenter(s).help_pages()]
+    return {
+        **generic("start"),
+        **{p.id: (p.title, p.body) for p in system_pages if not p.rules},
+        **generic("game", "away", "admin"),
+        **{p.id: (p.title, p.body) for p in system_pages if p.rules},
+    }
+
+
+PAGE_KEYS: dict[str, tuple[str, str]] = _pages()
+PAGES: tuple[str, ...] = tuple(PAGE_KEYS)
 """The help pages in reading order: the commands, then the rules of each ruleset."""
 PAGE_LIMIT = 2000
 """A message's content limit: every page fits one screen (a test checks each language)."""
@@ -66,9 +79,9 @@ def choices(prefix: str, values: Iterable[str]) -> list[app_commands.Choice[str]
 
 def page_text(n: int, language: str) -> str:
     """Page ``n`` (0-based) of the help: title, body and where we are."""
-    page = PAGES[n]
-    title = t(f"help.pages.{page}.title", language)
-    body = t(f"help.pages.{page}.body", language)
+    title_key, body_key = PAGE_KEYS[PAGES[n]]
+    title = t(title_key, language)
+    body = t(body_key, language)
     footer = t("help.page_of", language, n=n + 1, total=len(PAGES))
     return f"**{title}**\n{body}\n-# {footer}"
 
@@ -83,9 +96,7 @@ def help_view(n: int, language: str) -> discord.ui.View:
     )
     options = [
         discord.SelectOption(
-            label=t(f"help.pages.{page}.title", language)[:100],
-            value=str(i),
-            default=i == n,
+            label=t(PAGE_KEYS[page][0], language)[:100], value=str(i), default=i == n
         )
         for i, page in enumerate(PAGES)
     ]
@@ -101,12 +112,13 @@ async def show_page(interaction: discord.Interaction, n: int, *, edit: bool) -> 
     text = page_text(n, language)[:PAGE_LIMIT]
     if edit and interaction.message is not None and not interaction.response.is_done():
         await interaction.response.edit_message(content=text, view=view)
-        view.stop()  # every item is a DynamicItem: see cogs.ui.forget_view
+        view.stop()  # every item is a DynamicItem: see cogs.context.forget_view
     else:
         await reply(interaction, text, view=view)
 
 
 class HelpPageButton(
+    Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"th:help:(?P<page>\d+):(?P<way>[pn])",
 ):
@@ -130,11 +142,13 @@ class HelpPageButton(
     ) -> HelpPageButton:
         return cls(int(match["page"]), match["way"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: show_page(interaction, self.page, edit=True))
+    async def run(self, interaction: discord.Interaction) -> None:
+        await show_page(interaction, self.page, edit=True)
 
 
-class HelpTopicSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"th:help:topic"):
+class HelpTopicSelect(
+    Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"th:help:topic"
+):
     """The topic menu of a help message."""
 
     def __init__(
@@ -154,14 +168,14 @@ class HelpTopicSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r
     ) -> HelpTopicSelect:
         return cls()
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [str(v) for v in data.get("values", [])]
         page = int(values[0]) if values and values[0].isdigit() else 0
-        await guarded(interaction, lambda: show_page(interaction, page, edit=True))
+        await show_page(interaction, page, edit=True)
 
 
-class HelpButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th:help"):
+class HelpButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th:help"):
     """The **Help** button (an emoji, so it needs no language) under game messages:
     opens the help privately."""
 
@@ -176,8 +190,8 @@ class HelpButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th:h
     ) -> HelpButton:
         return cls()
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: show_page(interaction, 0, edit=False))
+    async def run(self, interaction: discord.Interaction) -> None:
+        await show_page(interaction, 0, edit=False)
 
 
 HELP_COMPONENTS = (HelpPageButton, HelpTopicSelect, HelpButton)
@@ -220,10 +234,7 @@ class Translator(app_commands.Translator):
 
 
 TOPICS = [
-    app_commands.Choice(
-        name=locale_str(t(f"help.pages.{page}.title"), key=f"help.pages.{page}.title"),
-        value=page,
-    )
+    app_commands.Choice(name=locale_str(t(PAGE_KEYS[page][0]), key=PAGE_KEYS[page][0]), value=page)
     for page in PAGES
 ]
 
@@ -241,7 +252,7 @@ class HelpCog(commands.Cog):
         self, interaction: discord.Interaction, topic: app_commands.Choice[str] | None = None
     ) -> None:
         page = PAGES.index(topic.value) if topic is not None and topic.value in PAGES else 0
-        await guarded(interaction, lambda: show_page(interaction, page, edit=False))
+        await show_page(interaction, page, edit=False)
 
 
 async def setup(bot: TallyHoBot) -> None:

@@ -2,9 +2,9 @@
 replay``, ``/game list``, and the after-action report posted when a game ends.
 
 Thin on purpose: the commands themselves are declared in :mod:`cogs.game` (one
-``/game`` group) and call these functions through the ``guarded`` boundary; the
-work is in :mod:`bot.history` and :mod:`bot.listing`, the pictures in
-:mod:`rendering.report` and :mod:`rendering.replay`.
+``/game`` group) and call these functions; the work is in :mod:`bot.archive` and
+:mod:`bot.listing`, the pictures in :mod:`rendering.report` and the game's system's
+(:mod:`rendering.registry`).
 """
 
 from __future__ import annotations
@@ -16,16 +16,18 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.archive import archive
 from bot.errors import Refusal
-from bot.history import archive, report_text
 from bot.listing import list_text, open_games
+from bot.report import report_text
 from bot.settings import server_language
-from cogs.ui import language_of, reply, service_of
+from cogs.context import language_of, reply, service_of
+from rendering.report import render_report
 from strings import t
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
-    from bot.service import LoadedGame
+    from bot.games import LoadedGame
+    from cogs.app import TallyHoBot
 
 __all__ = ["post_after_action", "send_list", "send_log", "send_replay", "send_verify"]
 
@@ -88,7 +90,7 @@ async def send_list(interaction: discord.Interaction, user: discord.abc.User | N
     )
     language = await language_of(interaction)
     user_id = user.id if user is not None else None
-    text = list_text(service, lines, total, user_id=user_id, language=language)
+    text = list_text(lines, total, user_id=user_id, language=language)
     await reply(interaction, text, allowed_mentions=NO_MENTIONS)
 
 
@@ -108,8 +110,6 @@ async def post_after_action(
     try:
         public = await server_language(bot.service.storage, game.record.guild_id)
         report = await history.report(game)
-        from rendering.report import render_report
-
         png = await asyncio.to_thread(render_report, report, language=public)
         files.append(_file(png, "report.png"))
         text = report_text(report, limit=1500, language=public) + "\n"

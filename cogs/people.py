@@ -1,7 +1,7 @@
 """``/game follow|unfollow|vacation|orders``: spectators and players who are away.
 
-Thin: storage and the scheduler do the work; the engine's standing orders
-(:mod:`engine.dif.orders`) decide the moves. Every answer is ephemeral.
+Thin: storage and the scheduler do the work; the game's system's standing orders
+decide the moves. Every answer is ephemeral.
 """
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.errors import Refusal, UserError
+from bot.games import LoadedGame
 from bot.operations import discord_time
-from bot.service import GameService, LoadedGame
+from bot.service import GameService
 from bot.settings import server_language
 from bot.storage import GameStatus
-from cogs.seats import say
-from cogs.ui import language_of, reply, service_of
-from engine.dif.orders import Order
+from cogs.context import language_of, reply, service_of
+from cogs.publisher import say
 from strings import t, tr
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = ["deadline_lines", "follow", "orders", "vacation"]
 
@@ -33,12 +33,12 @@ async def deadline_lines(service: GameService, game: LoadedGame, language: str =
         return ""
     lines = []
     for d in sorted(await service.storage.live_deadlines(game.id), key=lambda d: d.expires_at):
-        label = service.element_label(game.state, d.seat)
+        label = game.seat_label(d.seat)
         when = discord_time(d.expires_at)
         lines.append(t("people.deadline", language, element=label, when=when))
     for c in await service.storage.list_seat_clocks(game.id):
         if c.vacation_until is not None:
-            label = service.element_label(game.state, c.seat)
+            label = game.seat_label(c.seat)
             when = discord_time(c.vacation_until)
             lines.append(t("people.on_vacation", language, element=label, until=when))
     return "".join("\n" + line for line in lines)
@@ -108,10 +108,9 @@ async def orders(
     if seat is not None and seat.strip().upper() not in mine:
         raise Refusal("people.others_seat")
     seat = seat.strip().upper() if seat else mine[0]
-    current = await service.update_orders(
-        game.id, seat, Order(order) if order is not None else None, cancel=cancel
-    )
+    current = await service.update_orders(game.id, seat, order, cancel=cancel)
     language = await language_of(interaction)
-    shown = "\n".join(f"• {tr(Order(o).label, language)} (`{o}`)" for o in current)
+    label = game.system.order_label
+    shown = "\n".join(f"• {tr(label(o), language)} (`{o}`)" for o in current)
     shown = shown or "• " + t("people.no_orders", language)
     await reply(interaction, t("people.orders", language, seat=seat) + "\n" + shown)

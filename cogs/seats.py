@@ -16,24 +16,20 @@ import discord
 
 from bot import seats
 from bot.errors import Refusal
+from bot.games import LoadedGame
 from bot.operations import discord_time
-from bot.service import LoadedGame, Outcome
+from bot.outcome import Outcome
+from bot.prompts import hand_text
 from bot.settings import server_language, wants_dm
 from bot.storage import GameStatus
-from cogs.ui import (
-    action_view,
-    guarded,
-    hand_text,
-    language_of,
-    publish,
-    reply,
-    send_dm,
-    service_of,
-)
+from cogs.boundary import Guarded
+from cogs.context import language_of, reply, service_of
+from cogs.hand import seat_view
+from cogs.publisher import close_lapsed, post_prompt, public_language, publish, say, send_dm
 from strings import t, tr
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = [
     "SEAT_COMPONENTS",
@@ -60,92 +56,6 @@ def _bot(interaction: discord.Interaction) -> TallyHoBot:
 def _admin(interaction: discord.Interaction) -> bool:
     """Manage Server, as for /config (no such permission in a DM)."""
     return interaction.guild_id is not None and interaction.permissions.manage_guild
-
-
-async def public_language(bot: TallyHoBot, game: LoadedGame) -> str:
-    """The language of the game's thread: the server's."""
-    return await server_language(bot.service.storage, game.record.guild_id)
-
-
-async def say(
-    bot: TallyHoBot, game: LoadedGame, text: str, view: discord.ui.View | None = None
-) -> discord.Message | None:
-    """Post in the game's thread and return the message (None if it failed: that is
-    logged, the change is committed); a :class:`strings.Term` is put in the server's
-    language."""
-    thread_id = game.record.thread_id
-    if thread_id is None:
-        return None
-    extra: dict[str, Any] = {"view": view} if view is not None else {}
-    try:
-        said = tr(text, await public_language(bot, game))
-        channel = bot.get_channel(thread_id) or await bot.fetch_channel(thread_id)
-        assert isinstance(channel, discord.abc.Messageable)
-        return await channel.send(said[:2000], allowed_mentions=MENTIONS, **extra)
-    except discord.HTTPException:
-        log.warning("game %s: could not post in the thread", game.id, exc_info=True)
-        return None
-    finally:
-        if view is not None:
-            view.stop()  # DynamicItems: see cogs.ui.forget_view
-
-
-async def post_prompt(
-    bot: TallyHoBot, game: LoadedGame, kind: str, text: str, view: discord.ui.View
-) -> None:
-    """Post a prompt with buttons (a seat offer, an abandoned seat, an undo request)
-    and remember it as ``kind`` (``bot.seats.offer_kind``...), so it is closed once it
-    no longer holds (:func:`close_lapsed`), and watch for its lapse."""
-    posted = await say(bot, game, text, view)
-    if posted is None:
-        return
-    await bot.service.storage.set_message(game.id, kind, posted.channel.id, posted.id)
-    if bot.deadlines is not None:
-        await bot.deadlines.watch(game.id)
-
-
-LAPSED = {
-    "offer": "seats.ui.closed.lapsed_offer",
-    "take": "seats.ui.closed.lapsed_take",
-    "undo": "seats.ui.closed.lapsed_undo",
-}
-"""The line added to a prompt closed by :func:`close_lapsed`, by kind."""
-
-
-async def close_lapsed(bot: TallyHoBot, game_id: int) -> None:
-    """Close the game's posted prompts that no longer hold: an offer that lapsed or
-    was withdrawn or settled by command, a seat no longer abandoned, an undo request
-    overtaken or expired, anything once the game is over. Their buttons go and a line
-    says so (in the server's language); a message its own button already closed is
-    only forgotten."""
-    storage = bot.service.storage
-    posted = [m for m in await storage.list_messages(game_id) if m.kind.startswith(seats.PROMPTS)]
-    if not posted:
-        return
-    game = await bot.service.load(game_id)
-    live = await seats.open_prompts(bot.service, game)
-    language: str | None = None
-    for record in posted:
-        if record.kind in live:
-            continue
-        await storage.delete_message(game_id, record.kind)  # first: closed once only
-        try:
-            channel = bot.get_channel(record.channel_id) or await bot.fetch_channel(
-                record.channel_id
-            )
-            assert isinstance(channel, discord.abc.Messageable)
-            message = await channel.fetch_message(record.message_id)
-            if not message.components:
-                continue  # closed by its own button
-            language = language or await public_language(bot, game)
-            note = t(LAPSED[record.kind.split(":", 1)[0]], language)
-            await message.edit(
-                content=f"{message.content}\n{note}"[:2000],
-                view=None,
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except discord.HTTPException:
-            log.warning("game %s: could not close prompt %s", game_id, record.kind, exc_info=True)
 
 
 async def close_message(interaction: discord.Interaction, key: str, **fields: Any) -> None:
@@ -187,8 +97,8 @@ async def give_hand(
     else:
         return
     head = t("seats.ui.now_flying", language, id=game.id, seat=seat)
-    text = head + "\n" + hand_text(service, game, seat, language=language)
-    view = action_view(service, game, seat, language=language)
+    text = head + "\n" + hand_text(game, seat, language=language)
+    view = seat_view(service, game, seat, language=language)
     if interaction is not None and clicked:
         await reply(interaction, text, **({"view": view} if view else {}))
     else:
@@ -197,6 +107,7 @@ async def give_hand(
 
 # ---------------------------------------------------------------- components
 class OfferButton(
+    Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"th:sub:(?P<game>\d+):(?P<seat>[A-Z]\d+):(?P<what>accept|decline|withdraw)",
 ):
@@ -220,23 +131,21 @@ class OfferButton(
     ) -> OfferButton:
         return cls(int(match["game"]), match["seat"], match["what"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            bot, service = _bot(interaction), service_of(interaction)
-            if self.what == "accept":
-                await _accept(interaction, self.game_id, self.seat, from_button=True)
-                return
-            line = await seats.close_offer(
-                service, self.game_id, interaction.user.id, self.seat, self.what
-            )
-            await reply(interaction, t("hand.done", await language_of(interaction)))
-            await close_message(interaction, f"seats.ui.closed.{self.what}")
-            await say(bot, await service.load(self.game_id), line)
-
-        await guarded(interaction, work)
+    async def run(self, interaction: discord.Interaction) -> None:
+        bot, service = _bot(interaction), service_of(interaction)
+        if self.what == "accept":
+            await _accept(interaction, self.game_id, self.seat, from_button=True)
+            return
+        line = await seats.close_offer(
+            service, self.game_id, interaction.user.id, self.seat, self.what
+        )
+        await reply(interaction, t("hand.done", await language_of(interaction)))
+        await close_message(interaction, f"seats.ui.closed.{self.what}")
+        await say(bot, await service.load(self.game_id), line)
 
 
 class TakeSeatButton(
+    Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"th:take:(?P<game>\d+):(?P<seat>[A-Z]\d+)",
 ):
@@ -259,20 +168,18 @@ class TakeSeatButton(
     ) -> TakeSeatButton:
         return cls(int(match["game"]), match["seat"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            service = service_of(interaction)
-            user = interaction.user
-            handover = await seats.take_abandoned(
-                service, self.game_id, user.id, user.display_name, self.seat
-            )
-            await _handed(interaction, handover)
-            await close_message(interaction, "seats.ui.closed.took", user=f"<@{user.id}>")
-
-        await guarded(interaction, work)
+    async def run(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        user = interaction.user
+        handover = await seats.take_abandoned(
+            service, self.game_id, user.id, user.display_name, self.seat
+        )
+        await _handed(interaction, handover)
+        await close_message(interaction, "seats.ui.closed.took", user=f"<@{user.id}>")
 
 
 class UndoButton(
+    Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"th:undo:(?P<game>\d+):(?P<seq>\d+):(?P<what>yes|no)",
 ):
@@ -295,28 +202,25 @@ class UndoButton(
     ) -> UndoButton:
         return cls(int(match["game"]), int(match["seq"]), match["what"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            bot, service = _bot(interaction), service_of(interaction)
-            agree = self.what == "yes"
-            line, outcome = await seats.answer_undo(
-                service, self.game_id, interaction.user.id, self.seq, agree
-            )
-            key = "seats.ui.agreed" if agree else "seats.ui.declined"
-            await reply(interaction, t(key, await language_of(interaction)))
-            if outcome is not None:
-                await close_message(interaction, "seats.ui.closed.taken_back")
-                await publish(bot, outcome)
-                return
-            if not agree:
-                await close_message(interaction, "seats.ui.closed.decline")
-            await say(bot, await service.load(self.game_id), line)
-
-        await guarded(interaction, work)
+    async def run(self, interaction: discord.Interaction) -> None:
+        bot, service = _bot(interaction), service_of(interaction)
+        agree = self.what == "yes"
+        line, outcome = await seats.answer_undo(
+            service, self.game_id, interaction.user.id, self.seq, agree
+        )
+        key = "seats.ui.agreed" if agree else "seats.ui.declined"
+        await reply(interaction, t(key, await language_of(interaction)))
+        if outcome is not None:
+            await close_message(interaction, "seats.ui.closed.taken_back")
+            await publish(bot, outcome)
+            return
+        if not agree:
+            await close_message(interaction, "seats.ui.closed.decline")
+        await say(bot, await service.load(self.game_id), line)
 
 
 class AbortButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th:abort:(?P<game>\d+)"
+    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th:abort:(?P<game>\d+)"
 ):
     """The confirmation of ``/game abort`` (only the host or an admin sees it)."""
 
@@ -337,8 +241,8 @@ class AbortButton(
     ) -> AbortButton:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda: _abort(interaction, self.game_id))
+    async def run(self, interaction: discord.Interaction) -> None:
+        await _abort(interaction, self.game_id)
 
 
 SEAT_COMPONENTS = (OfferButton, TakeSeatButton, UndoButton, AbortButton)
@@ -510,8 +414,8 @@ async def _taken_back(interaction: discord.Interaction, outcome: Outcome) -> Non
     language = await language_of(interaction)
     done = t("seats.ui.taken_back", language)
     if mine and game.state is not None:
-        view = action_view(service, game, mine[0], language=language)
-        text = done + "\n" + hand_text(service, game, mine[0], language=language)
+        view = seat_view(service, game, mine[0], language=language)
+        text = done + "\n" + hand_text(game, mine[0], language=language)
         await reply(interaction, text, **({"view": view} if view else {}))
     else:
         await reply(interaction, done)

@@ -1,7 +1,7 @@
 """``/settings``: a player's own settings (DMs, auto-pass), the same on every server.
 
 Stored by :class:`bot.settings.PlayerSettings` in the storage's user settings;
-``cogs.ui.publish`` asks :func:`bot.settings.wants_dm` before sending a DM.
+``cogs.publisher.publish`` asks :func:`bot.settings.wants_dm` before sending a DM.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from bot.deadlines import quiet_hours_of
 from bot.errors import UserError
 from bot.settings import PlayerSettings
 from bot.storage import GameStatus
-from cogs.help import choices, cmd_text, language_of
-from cogs.ui import guarded, reply, service_of
+from cogs.context import language_of, reply, service_of
+from cogs.help import choices, cmd_text
 from strings import t
 
 if TYPE_CHECKING:
-    from bot.app import TallyHoBot
+    from cogs.app import TallyHoBot
 
 __all__ = ["SettingsCog"]
 
@@ -38,19 +38,16 @@ class SettingsCog(commands.Cog):
 
     @settings.command(name="show", description=cmd_text("cmd.settings.show.description"))
     async def show(self, interaction: discord.Interaction) -> None:
-        async def work() -> None:
-            language = await language_of(interaction)
-            mine = await PlayerSettings.load(service_of(interaction).storage, interaction.user.id)
-            on, off = t("common.on", language), t("common.off", language)
-            text = t(
-                "settings.show",
-                language,
-                dm=on if mine.dm else off,
-                auto_pass=on if mine.auto_pass else off,
-            )
-            await reply(interaction, text)
-
-        await guarded(interaction, work)
+        language = await language_of(interaction)
+        mine = await PlayerSettings.load(service_of(interaction).storage, interaction.user.id)
+        on, off = t("common.on", language), t("common.off", language)
+        text = t(
+            "settings.show",
+            language,
+            dm=on if mine.dm else off,
+            auto_pass=on if mine.auto_pass else off,
+        )
+        await reply(interaction, text)
 
     @settings.command(name="dm", description=cmd_text("cmd.settings.dm.description"))
     @app_commands.describe(enabled=cmd_text("cmd.settings.dm.param.enabled"))
@@ -79,44 +76,38 @@ class SettingsCog(commands.Cog):
         end: str | None = None,
         tz: str = "UTC",
     ) -> None:
-        async def work() -> None:
-            language = await language_of(interaction)
-            storage = service_of(interaction).storage
-            record = await storage.get_user_settings(interaction.user.id)
-            stored = dict(record.settings) if record else {}
-            if start is None and end is None:
-                stored.pop("quiet_hours", None)
-                text = t("settings.quiet.off", language)
-            else:
-                candidate = {**stored, "tz": tz, "quiet_hours": {"start": start, "end": end}}
-                try:  # validated now, so stored quiet hours are always usable
-                    quiet_hours_of(candidate)
-                except (KeyError, ValueError, TypeError) as exc:
-                    raise UserError(t("settings.quiet.bad", language, error=exc)) from exc
-                stored = candidate
-                text = t("settings.quiet.set", language, start=start, end=end, tz=tz)
-            await storage.put_user_settings(interaction.user.id, stored)
-            await self._reschedule(interaction.user.id)
-            await reply(interaction, text)
-
-        await guarded(interaction, work)
+        language = await language_of(interaction)
+        storage = service_of(interaction).storage
+        record = await storage.get_user_settings(interaction.user.id)
+        stored = dict(record.settings) if record else {}
+        if start is None and end is None:
+            stored.pop("quiet_hours", None)
+            text = t("settings.quiet.off", language)
+        else:
+            candidate = {**stored, "tz": tz, "quiet_hours": {"start": start, "end": end}}
+            try:  # validated now, so stored quiet hours are always usable
+                quiet_hours_of(candidate)
+            except (KeyError, ValueError, TypeError) as exc:
+                raise UserError(t("settings.quiet.bad", language, error=exc)) from exc
+            stored = candidate
+            text = t("settings.quiet.set", language, start=start, end=end, tz=tz)
+        await storage.put_user_settings(interaction.user.id, stored)
+        await self._reschedule(interaction.user.id)
+        await reply(interaction, text)
 
     async def _reschedule(self, user_id: int) -> None:
         """Move the open deadlines of the player's seats to their new quiet hours."""
         ops = self.bot.deadlines
         if ops is None:
             return
-        for seat in await ops.bot.service.storage.seats_of_user(user_id, [GameStatus.ACTIVE]):
+        for seat in await ops.service.storage.seats_of_user(user_id, [GameStatus.ACTIVE]):
             await ops.scheduler.reschedule_seat(seat.game_id, seat.seat)
 
     async def _set(self, interaction: discord.Interaction, key: str, on: bool) -> None:
-        async def work() -> None:
-            language = await language_of(interaction)
-            storage = service_of(interaction).storage
-            await PlayerSettings.update(storage, interaction.user.id, **{key: on})
-            await reply(interaction, t(f"settings.{key}.{'on' if on else 'off'}", language))
-
-        await guarded(interaction, work)
+        language = await language_of(interaction)
+        storage = service_of(interaction).storage
+        await PlayerSettings.update(storage, interaction.user.id, **{key: on})
+        await reply(interaction, t(f"settings.{key}.{'on' if on else 'off'}", language))
 
 
 async def setup(bot: TallyHoBot) -> None:

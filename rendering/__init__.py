@@ -1,12 +1,14 @@
-"""Pictures of games for Discord: PNG images drawn with Pillow from engine views.
+"""Pictures of games for Discord: PNG images drawn with Pillow from views.
 
-The renderer reads views only (``engine.dif.view``), never game state, and ships its
-own fonts, so an image depends on nothing but the view it is given.
+A renderer reads views only (never game state) and ships its own fonts, so an image
+depends on nothing but the view it is given. The shared core is here (shapes, fonts,
+palette, the painter, the after-action report, the replay's GIF); each system has its
+layout of the sky (``rendering/<system>/``), found through :mod:`rendering.registry`.
 """
 
 from __future__ import annotations
 
-from rendering.layout import Layout, layout_table
-from rendering.table import render_table
+from rendering.shapes import Layout
+from rendering.table import draw_layout, encode_png
 
-__all__ = ["Layout", "layout_table", "render_table"]
+__all__ = ["Layout", "draw_layout", "encode_png"]

@@ -1,8 +1,8 @@
-"""The replay of a finished dogfight as an animated GIF.
+"""The replay of a finished game as an animated GIF.
 
-Each frame is the spectators' picture of the sky (:mod:`rendering.layout`) of one
-moment (the bot picks when play begins, after every player-turn, and the end, see
-:func:`bot.history.replay_frames`), under a dark caption strip saying which frame
+Each frame is the spectators' picture of the sky of one moment (the game's system's
+layout, :mod:`rendering.registry`; the bot picks when play begins, after every turn,
+and the end, see :func:`bot.history.replay_frames`), under a dark caption strip saying which frame
 it is and what notable happened since the previous one (shoot-downs, damage,
 evasions). Frames are drawn straight onto palette images by the painter of the
 picture of the sky, so every colour is exact and the output is deterministic.
@@ -16,15 +16,14 @@ even :data:`MIN_FRAMES` frames at :data:`MIN_SCALE` do not fit.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from io import BytesIO
+from typing import Any
 
 from PIL import Image
 
-from engine.dif.view import DifView
 from rendering.fonts import Face
-from rendering.layout import layout_table
 from rendering.shapes import RGB, Box, Item, Layout, Line, Polygon, Rect, Text, fit_text, wrap_text
 from rendering.table import draw_layout
 from strings import t
@@ -63,8 +62,10 @@ _CAPTION_LINES = 2
 _LINE_H = 32
 _PAD = 10
 
-Frame = tuple[DifView, str]
+Frame = tuple[Any, str]
 """A spectator view and its caption."""
+Sky = Callable[..., Layout]
+"""A system's picture of the sky: ``sky(view, language=...)``."""
 
 
 def _shift(item: Item, dy: int) -> Item:
@@ -80,11 +81,10 @@ def _shift(item: Item, dy: int) -> Item:
 
 
 def frame_layout(
-    view: DifView, caption: str, index: int, total: int, *, language: str = "en"
+    table: Layout, caption: str, index: int, total: int, *, language: str = "en"
 ) -> Layout:
-    """One frame: the caption strip, then the picture of the sky under it, in
-    ``language`` (the caption is given in it already)."""
-    table = layout_table(view, language=language)
+    """One frame: the caption strip, then the picture of the sky (``table``) under it,
+    in ``language`` (the caption is given in it already)."""
     width = table.width
     counter = f"{index + 1}/{total}"
     inner = width - 2 * 16 - 110
@@ -160,13 +160,15 @@ def _scaled(image: Image.Image, scale: float) -> Image.Image:
 
 def render_replay(
     frames: Sequence[Frame],
+    sky: Sky,
     *,
     max_bytes: int = MAX_BYTES,
     max_frames: int = MAX_FRAMES,
     language: str = "en",
 ) -> bytes:
-    """The frames as a looping animated GIF of at most ``max_bytes`` bytes, its
-    pictures in ``language`` (the captions are given in it already).
+    """The frames as a looping animated GIF of at most ``max_bytes`` bytes, each view
+    drawn by ``sky`` (its system's layout), in ``language`` (the captions are given in
+    it already).
 
     Raises ValueError if there is no frame, or if it cannot fit (see the module).
     """
@@ -177,7 +179,8 @@ def render_replay(
     for _ in range(8):
         chosen = pick_frames(frames, count)
         layouts = [
-            frame_layout(v, c, i, len(chosen), language=language) for i, (v, c) in enumerate(chosen)
+            frame_layout(sky(v, language=language), c, i, len(chosen), language=language)
+            for i, (v, c) in enumerate(chosen)
         ]
         height = max(layout.height for layout in layouts)
         # Every frame has the canvas of the tallest: the background fills the rest.

@@ -1,6 +1,7 @@
-"""Paint a :class:`~rendering.layout.Layout` with Pillow and encode it as PNG.
+"""Paint a :class:`~rendering.shapes.Layout` with Pillow and encode it as PNG.
 
-All the decisions are in :mod:`rendering.layout`; this module only draws the items
+All the decisions are in the layouts (each system's sky, the report); this module
+only draws the items
 in order, straight onto a palette ("P") image:
 
 - Boxes, lines and polygons are flat colours (Pillow draws them without
@@ -15,7 +16,7 @@ turns white off-white), is faster, and gives a small PNG. The result is
 deterministic: no text chunks, no timestamp, palette entries allocated in drawing
 order, and fonts from the package (:mod:`rendering.fonts`).
 
-Rendering is CPU work: the bot calls :func:`render_table` through
+Rendering is CPU work: the bot calls :func:`rendering.registry.picture` through
 ``asyncio.to_thread``, never on the event loop.
 """
 
@@ -26,12 +27,10 @@ from io import BytesIO
 
 from PIL import Image, ImageDraw
 
-from engine.dif.view import DifView
 from rendering.fonts import font
-from rendering.layout import layout_table
 from rendering.shapes import RGB, Box, Layout, Line, Polygon, Text
 
-__all__ = ["AA_LEVELS", "draw_layout", "encode_png", "render_table"]
+__all__ = ["AA_LEVELS", "draw_layout", "encode_png"]
 
 AA_LEVELS = 8
 """Coverage steps of anti-aliased text (0 = background, 8 = text colour).
@@ -152,12 +151,3 @@ def encode_png(image: Image.Image) -> bytes:
     out = BytesIO()
     image.save(out, format="PNG", compress_level=3)
     return out.getvalue()
-
-
-def render_table(view: DifView, *, language: str = "en") -> bytes:
-    """The spectators' picture of the sky for ``view``, in ``language``, as PNG bytes.
-
-    Pass the spectators' view (``view(state, None)``): the picture shows everything
-    the view holds except hands and mini-hands, which it never reads.
-    """
-    return encode_png(draw_layout(layout_table(view, language=language)))

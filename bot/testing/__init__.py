@@ -1,7 +1,10 @@
 """Test support that ships with the bot: the offline Discord harness.
 
-`FakeDiscord` runs the real discord.py client against an in-memory Discord; the test suite
-and ``python -m bot demo`` both use it. See :mod:`bot.testing.fakediscord`.
+Not part of the running bot: nothing outside the tests and ``python -m bot demo``
+(``cogs.demo``) imports it. `FakeDiscord` runs the real discord.py client against an
+in-memory Discord (see :mod:`bot.testing.fakediscord`); :mod:`bot.testing.driver`
+clicks through the bot's generic components like a player. It ships in the package
+because the demo uses it.
 """
 
 from __future__ import annotations

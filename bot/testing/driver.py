@@ -1,9 +1,12 @@
-"""Play a game through the real UI of the offline Discord: used by the demo and tests.
+"""Play a game through the real UI of the offline Discord: test support, used by the
+tests and by ``python -m bot demo``.
 
 A :class:`UiPlayer` acts as a human would: it presses **My hand** in the game thread
 (or uses the buttons of the DM it was sent), then clicks the button or picks the menu
-option of the action it wants. Only when an action is not offered as a component
-does it fall back to the typed ``/play`` command.
+option of the action it wants, opening the menus' branches one level at a time (the
+menu is edited in place) and backing up when the action is not under one. Only when
+an action is not offered as a component does it fall back to the typed ``/play``
+command. It knows the generic components only (``cogs.components``), no system.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ class UiPlayer:
         self.typed = 0
         """How many actions had to be typed with /play (none, when the UI offers everything)."""
         self.order_menus = 0
-        """How many turn-1 order choices were made in the thread's public menu."""
+        """How many side decisions were made in the thread's public menu."""
 
     def _hand_message(self) -> Payload:
         cid = f"th:hand:{self.game_id}"
@@ -91,12 +94,11 @@ class UiPlayer:
     async def act(self, action: str, *, via_dm: bool = False, seat: str | None = None) -> str:
         """Perform ``action`` (canonical text) for ``seat`` (any of the user's seats if
         None); returns the interaction token."""
-        if action.startswith("next "):
-            menu = self._order_menu()
-            token = await self._click_order(menu, action) if menu is not None else None
-            if token is not None:
-                self.order_menus += 1
-                return token
+        menu = self._order_menu()
+        token = await self._click_order(menu, action) if menu is not None else None
+        if token is not None:
+            self.order_menus += 1
+            return token
         messages: list[Payload] = []
         if via_dm:
             dms = [m for m in self.fake.dms(self.user) if any(True for _ in components_of(m))]
@@ -111,16 +113,17 @@ class UiPlayer:
         return await self.fake.slash(self.user, "play", channel_id=self.thread_id, **options)
 
     async def _click_order(self, message: Payload, action: str) -> str | None:
-        wanted = action.split()[1]
         for c in components_of(message):
             cid = str(c.get("custom_id", ""))
             if cid.startswith(f"th:o:{self.game_id}:") and any(
-                o["value"] == wanted for o in c.get("options", [])
+                o["value"] == action for o in c.get("options", [])
             ):
-                return await self.fake.click(self.user, message, cid, values=[wanted])
+                return await self.fake.click(self.user, message, cid, values=[action])
         return None
 
-    async def _click_action(self, message: Payload, action: str, seat: str | None) -> str | None:
+    async def _click_action(
+        self, message: Payload, action: str, seat: str | None, depth: int = 0
+    ) -> str | None:
         mine = f"{self.game_id}:{seat}:" if seat else f"{self.game_id}:"
         words = action.split()
         for c in components_of(message):
@@ -128,30 +131,46 @@ class UiPlayer:
             options = c.get("options", [])
             if c.get("type") == 2 and cid.startswith(f"th:a:{mine}") and cid.endswith(":" + action):
                 return await self.fake.click(self.user, message, cid)
-            if c.get("type") != 3:
+            if c.get("type") != 3 or not cid.startswith(f"th:s:{mine}"):
                 continue
-            if cid.startswith(f"th:s:{mine}") and any(o["value"] == action for o in options):
+            if any(o["value"] == action for o in options):
                 return await self.fake.click(self.user, message, cid, values=[action])
-            if (
-                cid.startswith(f"th:t:{mine}")
-                and words[0] == "play"
-                and any(o["value"] == words[-1] for o in options)
-            ):
-                token = await self.fake.click(self.user, message, cid, values=[words[-1]])
-                for answer in self.answers(token):
-                    done = await self._click_action(answer, action, seat)
-                    if done is not None:
-                        return done
-                return None
-            for prefix, verb in (("th:d:", "discard"), ("th:r:", "redraw")):
-                if cid.startswith(f"{prefix}{mine}") and words[0] == verb and len(words) > 1:
-                    want = Counter(words[1:])
-                    picked = []
-                    for o in options:
-                        code = o["value"].split(":", 1)[1]
-                        if want[code] > 0:
-                            want[code] -= 1
-                            picked.append(o["value"])
-                    if not +want:
-                        return await self.fake.click(self.user, message, cid, values=picked)
+            picked = self._pick_several(options, words)
+            if picked is not None:
+                return await self.fake.click(self.user, message, cid, values=picked)
+            for o in options:
+                if not o["value"].startswith(">") or depth > 6:
+                    continue
+                # Open the branch (the menu is edited in place), look, and back up.
+                await self.fake.click(self.user, message, cid, values=[o["value"]])
+                opened = self.fake.messages[int(message["id"])]
+                done = await self._click_action(opened, action, seat, depth + 1)
+                if done is not None:
+                    return done
+                back = next(
+                    (
+                        x
+                        for x in components_of(opened)
+                        if any(y["value"] == "<" for y in x.get("options", []))
+                    ),
+                    None,
+                )
+                if back is not None:
+                    await self.fake.click(self.user, opened, back["custom_id"], values=["<"])
+                message = self.fake.messages[int(message["id"])]
         return None
+
+    @staticmethod
+    def _pick_several(options: list[Payload], words: list[str]) -> list[str] | None:
+        """The options of a multi-pick (values ``index:token``) that make ``words``'
+        tokens after the first, or None."""
+        if len(words) < 2 or not options or not all(":" in o["value"] for o in options):
+            return None
+        want = Counter(words[1:])
+        picked = []
+        for o in options:
+            token = o["value"].split(":", 1)[1]
+            if want[token] > 0:
+                want[token] -= 1
+                picked.append(o["value"])
+        return picked if not +want else None

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from engine.core.errors import RuleViolation, SetupError
 from engine.core.events import Event
 from engine.core.rng import Rng
-from engine.dif import balance
+from engine.dif import balance, fates
 from engine.dif.actions import Action, quoted
 from engine.dif.base import Pending
 from engine.dif.components import PilotSkill, Ruleset, Side
@@ -28,34 +28,11 @@ from engine.dif.present import build_view
 from engine.dif.resolution import Resolution
 from engine.dif.setup import JAPANESE, DifSetup, ElementSetup
 from engine.dif.state import Element, GameState, Plane
-from engine.dif.texts import fixed
+from engine.dif.texts import STEPS, step_label
 from engine.dif.view import DifView
 from strings import Term
 
 __all__ = ["STEPS", "DifEngine", "Pending", "default_engine", "step_label"]
-
-
-STEPS = {
-    step: f"dif.step.{step}"
-    for step in (
-        "setup",
-        "redraw",
-        "order",
-        "wingman",
-        "wingman_attack",
-        "altitude",
-        "play",
-        "discard",
-        "over",
-    )
-}
-"""Each value of ``GameState.step``, and the catalogue key of its name for views
-(``Play cards``): see :func:`step_label`."""
-
-
-def step_label(step: str) -> Term:
-    """The human-readable name of a step, e.g. ``Play cards``."""
-    return fixed(STEPS[step])
 
 
 # In order of preference: the first legal one is the passive default (default_action).
@@ -157,6 +134,7 @@ class DifEngine(Resolution):
             deck=deck,
             aircraft_at_start=count,
         )
+        state.fates = fates.start(state)
         if setup.vp_bonus:
             lower, vp = balance.vp_bonus(setup.elements, self.aircraft)
             if lower is not None:
@@ -221,6 +199,7 @@ class DifEngine(Resolution):
         kind = next(p.kind for p in self.pending(state) if p.seat == seat)
         getattr(self, f"_do_{kind}")(s, s.elements[seat], action, events)
         self._check_end(s, events)
+        fates.record(state, s, seat, str(action), events)
         return s, events
 
     def default_action(self, state: GameState, seat: str) -> Action:

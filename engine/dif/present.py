@@ -12,7 +12,7 @@ from engine.dif import tables
 from engine.dif.base import DECISIONS
 from engine.dif.components import Aircraft, Altitude, Position, Ruleset, Side
 from engine.dif.state import GameState, Plane
-from engine.dif.texts import fixed
+from engine.dif.texts import fixed, step_label
 from engine.dif.view import (
     DifView,
     ElementView,
@@ -92,8 +92,6 @@ _ABILITIES: dict[str, tuple[Aircraft, tuple[str, ...]]] = {}
 
 def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
     """The state as ``viewer`` may see it (None: a spectator)."""
-    from engine.dif.game import step_label
-
     rs = Ruleset(s.ruleset)
     elements = []
     for e in s.elements.values():

@@ -17,7 +17,7 @@ from engine.dif.actions import CARD_CODE, PLANE_REF, quoted
 from engine.dif.components import Altitude, PilotSkill, Position, Ruleset, Side
 from strings import Term
 
-__all__ = ["JAPANESE", "MAX_AIRCRAFT", "DifSetup", "ElementSetup", "PositionSetup"]
+__all__ = ["JAPANESE", "MAX_AIRCRAFT", "DifSetup", "ElementSetup", "PositionSetup", "parse_skills"]
 
 SEAT = re.compile(r"^[A-Z][0-9]{1,2}$")
 
@@ -29,6 +29,19 @@ RotL's victory table ("14 to 15" aircraft at the start, L69). Zero! prints no li
 JAPANESE = "Japan"
 """The nation of Zero!'s red-bordered aircraft cards (5.0): in a Zero! game the
 Japanese side flies these only, unless the host chose a mixed game (4.2)."""
+
+
+def parse_skills(v: object) -> object:
+    """Pilot skills as a setup or a lobby gives them: ``"A,BU"``, ``["A", "BV"]`` or
+    :class:`PilotSkill` values; each at most once, in the printed order."""
+    if isinstance(v, str):
+        v = [w for w in v.replace(",", " ").split() if w]
+    if isinstance(v, (list, tuple)):
+        out = [PilotSkill.parse(x) if isinstance(x, str) else x for x in v]
+        if len(set(out)) != len(out):
+            raise ValueError(Term("dif.setup.skill_twice"))
+        return tuple(sorted(out, key=list(PilotSkill).index))
+    return v
 
 
 class ElementSetup(BaseModel):
@@ -46,15 +59,7 @@ class ElementSetup(BaseModel):
     @field_validator("pilot", mode="before")
     @classmethod
     def _skills(cls, v: object) -> object:
-        # Accept "A,BU" or ["A", "BV"] as well as PilotSkill values.
-        if isinstance(v, str):
-            v = [w for w in v.replace(",", " ").split() if w]
-        if isinstance(v, (list, tuple)):
-            out = [PilotSkill.parse(x) if isinstance(x, str) else x for x in v]
-            if len(set(out)) != len(out):
-                raise ValueError(Term("dif.setup.skill_twice"))
-            return tuple(sorted(out, key=list(PilotSkill).index))
-        return v
+        return parse_skills(v)
 
     @field_validator("seat")
     @classmethod

@@ -239,6 +239,9 @@ class GameState:
     """VP given at the start to a side by the balancing rule 13.1 (side -> VP)."""
     pending_order: list[str] | None = None
     """A player order fixed by the setup (tests), kept while Combat Vision redraws."""
+    fates: dict[str, Any] = field(default_factory=dict)
+    """Who did what to whom so far (:mod:`engine.dif.fates`): bookkeeping for the
+    outcome and the report, never read by a rule."""
 
     @property
     def active(self) -> str | None:
@@ -270,6 +273,7 @@ class GameState:
             dict(self.result) if self.result is not None else None,
             dict(self.bonus),
             self.pending_order[:] if self.pending_order is not None else None,
+            _copy_fates(self.fates),
         )
 
     # -- JSON -------------------------------------------------------------------
@@ -298,3 +302,16 @@ class GameState:
         d["exchange"] = Exchange(**data["exchange"]) if data["exchange"] else None
         d["follow"] = FollowOffer(**data["follow"]) if data["follow"] else None
         return cls(**d)
+
+
+def _copy_fates(fates: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the fates' bookkeeping to change (see :func:`engine.dif.fates.copy`)."""
+    out: dict[str, Any] = {}
+    for key, value in fates.items():
+        if isinstance(value, dict):
+            out[key] = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+        elif isinstance(value, list):
+            out[key] = [list(v) if isinstance(v, list) else v for v in value]
+        else:
+            out[key] = value
+    return out

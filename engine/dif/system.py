@@ -3,7 +3,9 @@
 :class:`DifSystem` is what the registry hands the generic layers: the rules of
 :class:`~engine.dif.game.DifEngine` plus what the contract adds around them (the lobby's
 options and picks, typed decisions and outcome, notation, the public form of an
-action, what cannot be undone, the state's JSON).
+action, what cannot be undone, the state's JSON), what hosting games for people needs
+(:class:`~engine.core.contract.HostedSystem`: the aircraft catalogue, the turn, computer
+players, standing orders) and its presenter (:mod:`engine.dif.ui`).
 """
 
 from __future__ import annotations
@@ -12,13 +14,14 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
 from engine.core.contract import (
     AircraftChoice,
     AircraftFate,
     Decision,
     Fate,
+    HostedSystem,
     Outcome,
     RulesetInfo,
     SeatPick,
@@ -26,12 +29,19 @@ from engine.core.contract import (
 )
 from engine.core.errors import EngineError
 from engine.core.events import Event
+from engine.core.present import Presenter
 from engine.dif.actions import Action
-from engine.dif.components import PilotSkill, Ruleset, Side
+from engine.dif.ai import RandomPlayer
+from engine.dif.components import Ruleset, Side
+from engine.dif.fates import origin_refs
 from engine.dif.game import DifEngine, default_engine
+from engine.dif.orders import Order, expired, order_action
+from engine.dif.picks import DifOptions, DifPick
+from engine.dif.present import _verdict
 from engine.dif.setup import MAX_AIRCRAFT, DifSetup, ElementSetup
 from engine.dif.state import GameState
 from engine.dif.texts import fixed
+from engine.dif.ui import DifPresenter
 from engine.dif.view import DifView
 from strings import Term
 
@@ -41,44 +51,24 @@ SEAT_PREFIX = {Side.ALLIED: "A", Side.AXIS: "X"}
 """Seats are named by side and number: Allied A1..An, Axis X1..Xn."""
 
 
-class DifOptions(BaseModel):
-    """What a Down in Flames lobby asks."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    ruleset: Ruleset
-    year: int = Field(ge=1930, le=1950)
-    to_the_death: bool = False
-    """Fight until one side has no aircraft left instead of six turns (Zero! 4.8)."""
-    vp_bonus: bool = False
-    """The side with the lower aircraft points gets the difference as VP (13.1)."""
-
-
-class DifPick(BaseModel):
-    """What one seat flies: an element (13.3), with its leader's pilot skills."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    aircraft: str
-    wingman: bool = True
-    pilot: tuple[PilotSkill, ...] = ()
-
-
 class DifSystem:
     """The ``dif`` system: Zero! and Rise of the Luftwaffe."""
 
     id = "dif"
     name = "Down in Flames"
-    rulesets = (
+    rulesets: tuple[RulesetInfo, ...] = (
         RulesetInfo(Ruleset.ZERO.value, "Zero!"),
         RulesetInfo(Ruleset.ROTL.value, "Rise of the Luftwaffe"),
     )
-    setup_model = DifSetup
-    options_model = DifOptions
-    pick_model = DifPick
+    setup_model: type[BaseModel] = DifSetup
+    options_model: type[BaseModel] = DifOptions
+    pick_model: type[BaseModel] = DifPick
+
+    standing_orders: tuple[str, ...] = tuple(o.value for o in Order)
 
     def __init__(self, engine: DifEngine) -> None:
         self.engine = engine
+        self._presenter = DifPresenter(engine)
 
     # --- the lobby ----------------------------------------------------------------
     def lobby_sides(self, options: DifOptions) -> tuple[SideInfo, ...]:
@@ -94,8 +84,33 @@ class DifSystem:
         out = []
         for ac in sorted(self.engine.aircraft.values(), key=lambda a: (a.side, a.name)):
             if self.engine.aircraft_refusal(options.ruleset, options.year, ac.id, wanted) is None:
-                out.append(AircraftChoice(ac.id, f"{ac.name} ({ac.year})", ac.side.value))
+                out.append(self._choice(ac.id))
         return out
+
+    def _choice(self, aircraft: str) -> AircraftChoice:
+        ac = self.engine.aircraft[aircraft]
+        return AircraftChoice(ac.id, ac.name, ac.side.value, f"{ac.nation}, {ac.year}")
+
+    def aircraft_catalogue(self) -> list[AircraftChoice]:
+        return [self._choice(a) for a in self.engine.aircraft]
+
+    def aircraft_refusal(self, options: DifOptions, side: str | None, aircraft: str) -> str | None:
+        wanted = Side(side) if side is not None else None
+        return self.engine.aircraft_refusal(options.ruleset, options.year, aircraft, wanted)
+
+    def make_pick(self, aircraft: str, fields: Mapping[str, Any]) -> DifPick:
+        """Leader and wingman unless told otherwise (13.3: an aircraft without a wingman
+        card flies alone); the leader's pilot skills as typed (``A,BU``)."""
+        wingman = fields.get("wingman")
+        if wingman is None:
+            wingman = self.engine.aircraft[aircraft].wingman is not None
+        return DifPick(aircraft=aircraft, wingman=wingman, pilot=fields.get("pilot") or "")
+
+    def room_refusal(self, options: DifOptions, seats: Sequence[SeatPick]) -> str | None:
+        """No room for another element once the largest dogfight RotL's victory table
+        reads (MAX_AIRCRAFT) is flown."""
+        count = sum(2 if getattr(s.pick, "wingman", True) else 1 for s in seats)
+        return Term("dif.ui.lobby.no_room", max=MAX_AIRCRAFT) if count >= MAX_AIRCRAFT else None
 
     def pick_refusal(self, options: DifOptions, side: str, pick: DifPick) -> str | None:
         e = ElementSetup(seat="A1", side=Side(side), **pick.model_dump())
@@ -105,7 +120,8 @@ class DifSystem:
         problems: list[str] = []
         for side in (Side.ALLIED, Side.AXIS):
             if not any(s.side == side.value for s in seats):
-                problems.append(Term("dif.setup.empty_side", side=side.label(options.ruleset)))
+                label = side.label(options.ruleset)
+                problems.append(Term("dif.ui.lobby.problem.side", side=label))
         count = sum(2 if getattr(s.pick, "wingman", True) else 1 for s in seats)
         if count > MAX_AIRCRAFT:
             problems.append(Term("dif.setup.too_many", n=count, max=MAX_AIRCRAFT))
@@ -157,37 +173,55 @@ class DifSystem:
 
     def outcome(self, state: GameState) -> Outcome:
         """4.9 / RotL "Victory": the stored result once over; VP so far while running.
-        Each aircraft's fate is read from its card (destroyed, evaded, damaged)."""
-        fates = []
+        Each aircraft (by the ref it started with: a promoted wingman stays ``A1W``)
+        with its fate read from its card (destroyed, evaded, damaged) and who caused it,
+        on which turn, and its hits taken and given, from the game's bookkeeping
+        (:mod:`engine.dif.fates`)."""
+        f = state.fates or {}
+        killer, damager, left = f.get("killer", {}), f.get("damager", {}), f.get("left", {})
+        taken, given = f.get("taken", {}), f.get("given", {})
+        out = []
         for e in state.elements.values():
-            for p in e.planes():
+            planes = origin_refs(e.seat, e.leader, e.wingman, e.lost)
+            for ref, p in sorted(planes.items()):
+                by: str | None = None
+                turn: int | None = None
                 if p.status == "destroyed":
                     fate = Fate.SHOT_DOWN
+                    if ref in killer:
+                        by, turn = killer[ref][0], killer[ref][1]
                 elif p.status == "evaded":
                     fate = Fate.LEFT
+                    turn = left.get(ref)
                 elif p.damaged:
                     fate = Fate.DAMAGED
+                    if ref in damager:
+                        by, turn = damager[ref][0], damager[ref][1]
                 else:
                     fate = Fate.UNHARMED
-                fates.append(
+                out.append(
                     AircraftFate(
-                        ref=p.ref,
+                        ref=ref,
                         seat=e.seat,
                         side=e.side,
                         aircraft=p.aircraft,
                         fate=fate,
+                        by=by,
                         damaged=p.damaged,
-                        hits_taken=p.hits,
+                        hits_taken=int(taken.get(ref, 0)),
+                        hits_given=int(given.get(ref, 0)),
+                        turn=turn,
                     )
                 )
+        fates = tuple(out)
         if state.result is not None:
             r = state.result
             return Outcome(
                 over=True,
                 winner=r.get("winner"),
-                verdict=str(r.get("verdict", "")),
+                verdict=_verdict(state),
                 vp=dict(r.get("vp", {})),
-                fates=tuple(fates),
+                fates=fates,
                 rounds=state.turn,
             )
         vp = {k.value: v for k, v in self.engine.victory_points(state).items()}
@@ -196,9 +230,41 @@ class DifSystem:
             winner=None,
             verdict=fixed("dif.outcome.running"),
             vp=vp,
-            fates=tuple(fates),
+            fates=fates,
             rounds=state.turn,
         )
+
+    # --- hosting games ----------------------------------------------------------------
+    def turn_of(self, state: GameState) -> str | None:
+        """The element whose player-turn it is."""
+        return state.active
+
+    def picks_hidden(self, state: GameState) -> bool:
+        """The secret starting altitudes (4.5) are not revealed yet."""
+        return state.step == "setup"
+
+    def forced_action(self, state: GameState, seat: str) -> Action | None:
+        """A defender who holds no legal response has only ``pass``."""
+        if not any(p.seat == seat and p.kind == "respond" for p in self.engine.pending(state)):
+            return None
+        legal = self.engine.legal_actions(state, seat)
+        return legal[0] if [str(a) for a in legal] == ["pass"] else None
+
+    def computer_player(self, seed: int) -> _Computer:
+        """The random computer player (``engine.dif.ai``), lightly steered."""
+        return _Computer(self.engine, RandomPlayer(seed))
+
+    def order_label(self, order: str) -> str:
+        return Order(order).label
+
+    def order_action(self, state: GameState, seat: str, orders: Sequence[str]) -> Action | None:
+        return order_action(self.engine, state, seat, [Order(o) for o in orders])
+
+    def order_expired(self, order: str, state: GameState, seat: str) -> bool:
+        return expired(Order(order), self.engine, state, seat)
+
+    def presenter(self) -> DifPresenter:
+        return self._presenter
 
     # --- notation -----------------------------------------------------------------
     def parse_action(self, text: str) -> Action:
@@ -248,7 +314,27 @@ class DifSystem:
         return self.engine.replay(setup, seed, log)
 
 
+class _Computer:
+    """:class:`RandomPlayer` as the contract's computer player."""
+
+    def __init__(self, engine: DifEngine, player: RandomPlayer) -> None:
+        self.engine, self.player = engine, player
+
+    def choose(self, state: GameState, seat: str) -> Action:
+        return self.player.choose(self.engine, state, seat)
+
+
 @functools.cache
 def system() -> DifSystem:
     """The system over the shipped components (the registry's factory)."""
     return DifSystem(default_engine())
+
+
+def _conforms(dif: DifSystem) -> HostedSystem[GameState, Action, DifView]:
+    """Checked by mypy: Down in Flames implements the whole contract."""
+    return dif
+
+
+def _presents(presenter: DifPresenter) -> Presenter:
+    """Checked by mypy: its presenter implements the presentation contract."""
+    return presenter

@@ -13,7 +13,7 @@ from functools import cache
 
 from strings import Term
 
-__all__ = ["fixed", "join"]
+__all__ = ["STEPS", "fixed", "join", "step_label"]
 
 
 @cache
@@ -36,3 +36,26 @@ def join(items: Sequence[str]) -> str:
     for item in items[1:]:
         out = Term("dif.list", head=out, item=item)
     return out
+
+
+STEPS = {
+    step: f"dif.step.{step}"
+    for step in (
+        "setup",
+        "redraw",
+        "order",
+        "wingman",
+        "wingman_attack",
+        "altitude",
+        "play",
+        "discard",
+        "over",
+    )
+}
+"""Each value of ``GameState.step``, and the catalogue key of its name for views
+(``Play cards``): see :func:`step_label`."""
+
+
+def step_label(step: str) -> Term:
+    """The human-readable name of a step, e.g. ``Play cards``."""
+    return fixed(STEPS[step])

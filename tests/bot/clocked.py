@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.app import TallyHoBot
 from bot.clock import FakeClock
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import wait_for_new_game
+from cogs.app import TallyHoBot
 from engine.dif.setup import DifSetup
 
 SEED = 20261130

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from bot.app import TallyHoBot
 from bot.deadlines import DeadlineSettings
 from bot.settings import (
     DeadlinePolicy,
@@ -19,7 +18,9 @@ from bot.settings import (
 from bot.storage.sqlite import SQLiteStorage
 from bot.testing import FakeDiscord
 from bot.testing.driver import UiPlayer, wait_for_new_game
+from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
+from engine.dif.game import default_engine
 
 SEED = 20261130
 
@@ -256,10 +257,10 @@ async def test_settings_dm_off_stops_dms_but_not_the_thread_ping(
         assert state is not None
         if state.step == "over" or min(asked.values()) >= 1:
             break
-        p = bot.service.engine.pending(state)[0]
+        p = default_engine().pending(state)[0]
         urgent = p.kind in ("respond", "follow")
         asked[p.seat] += urgent
-        action = brains[p.seat].choose(bot.service.engine, state, p.seat)
+        action = brains[p.seat].choose(default_engine(), state, p.seat)
         await pilots[p.seat].act(str(action), via_dm=urgent and p.seat == "X1")
     assert min(asked.values()) >= 1, "both players had to respond during the other's turn"
     assert fake.dms(alice) == [] and fake.dms(bob) != []

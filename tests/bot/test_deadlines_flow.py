@@ -12,9 +12,10 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from bot.app import TallyHoBot
 from bot.clock import FakeClock
 from bot.testing import FakeDiscord, FakeUser
+from cogs.app import TallyHoBot
+from engine.dif.game import default_engine
 from tests.bot.clocked import FIXED, START, advance, log_of, make_bot, open_duel
 
 
@@ -24,7 +25,7 @@ async def attack(
     for text in ("stay", "play MAN X1L"):
         await fake.slash(alice, "play", channel_id=thread, text=text)
     state = (await bot.service.load(game_id)).state
-    assert state is not None and [p.kind for p in bot.service.engine.pending(state)] == ["respond"]
+    assert state is not None and [p.kind for p in default_engine().pending(state)] == ["respond"]
 
 
 def thread_texts(fake: FakeDiscord, thread: int) -> list[str]:

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from bot.app import TallyHoBot
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
+from engine.dif.game import default_engine
 
 SEED = 20261130
 
@@ -56,8 +57,8 @@ async def play(
         assert state is not None
         if state.step == "over":
             break
-        p = bot.service.engine.pending(state)[0]
-        action = brains[p.seat].choose(bot.service.engine, state, p.seat)
+        p = default_engine().pending(state)[0]
+        action = brains[p.seat].choose(default_engine(), state, p.seat)
         await pilots[p.seat].act(str(action), via_dm=p.kind in ("respond", "follow"))
     return pilots
 
@@ -143,7 +144,7 @@ async def test_restart_mid_game_resumes_from_the_database(
         for m in fake.sent_to(thread)
         if any(c.get("custom_id") == f"th:hand:{game_id}" for c in components_of(m))
     )
-    seat_user = alice if bot2.service.engine.pending(after.state)[0].seat == "A1" else bob
+    seat_user = alice if default_engine().pending(after.state)[0].seat == "A1" else bob
     token = await fake.click(seat_user, old, f"th:hand:{game_id}")
     assert "Your decision" in fake.original(token)["content"]
     await play(fake, bot2, game_id, thread, {"A1": alice, "X1": bob})
@@ -221,7 +222,7 @@ async def test_refused_dm_falls_back_to_a_ping_in_the_thread(
 
 
 async def test_the_demo_on_a_french_server_speaks_french(tmp_path: Path) -> None:
-    from bot.demo import play_demo
+    from cogs.demo import play_demo
 
     lines = await play_demo(2, tmp_path, language="fr")
     text = "\n".join(lines[:-1])
@@ -237,7 +238,7 @@ async def test_the_demo_on_a_french_server_speaks_french(tmp_path: Path) -> None
 async def test_demo_is_deterministic(
     seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.demo import play_demo
+    from cogs.demo import play_demo
 
     first = await play_demo(seed, tmp_path / "a")
     second = await play_demo(seed, tmp_path / "b")
@@ -256,7 +257,7 @@ async def test_two_simultaneous_clicks_never_both_apply(fake: FakeDiscord, tmp_p
         await UiPlayer(fake, user, game_id, thread).act("alt M")
     game = await bot.service.load(game_id)
     assert game.state is not None
-    seat = bot.service.engine.pending(game.state)[0].seat
+    seat = default_engine().pending(game.state)[0].seat
     user = alice if seat == "A1" else bob
     actions_before = len(await bot.service.storage.load_actions(game_id))
     hand = await UiPlayer(fake, user, game_id, thread).open_hand()

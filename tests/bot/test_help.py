@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from bot.app import TallyHoBot
 from bot.testing import FakeDiscord
 from bot.testing.driver import components_of, wait_for_new_game
-from cogs.help import PAGE_LIMIT, PAGES, page_text
+from cogs.app import TallyHoBot
+from cogs.help import PAGE_KEYS, PAGE_LIMIT, PAGES, page_text
 from strings import SUPPORTED, t
 
 SEED = 20261130
@@ -31,16 +31,16 @@ def test_every_page_fits_one_message(language: str) -> None:
     for n, page in enumerate(PAGES):
         text = page_text(n, language)
         assert len(text) <= PAGE_LIMIT, (language, page, len(text))
-        assert t(f"help.pages.{page}.title", language) in text
+        assert t(PAGE_KEYS[page][0], language) in text
 
 
 def test_the_rules_pages_cite_their_sections() -> None:
-    zero = t("help.pages.rules_zero.body")
+    zero = t(PAGE_KEYS["rules_zero"][1])
     for section in ("3.0", "4.7", "6.0", "6.4", "7.0", "8.3", "10.0", "4.92"):
         assert f"{section}" in zero
     for word in ("Sequence of play", "Position", "Bursts", "Responses", "Wingmen", "Altitude"):
         assert word.lower() in zero.lower()
-    rotl = t("help.pages.rules_rotl.body")
+    rotl = t(PAGE_KEYS["rules_rotl"][1])
     assert "Victory Point Table" in rotl and "Following an Altitude Change" in rotl
     assert "shared" not in zero + rotl  # the rulebooks' own titles, never a local path
 

@@ -21,17 +21,15 @@ from PIL import Image
 
 from bot import listing
 from bot.__main__ import main as bot_main
-from bot.app import TallyHoBot
-from bot.history import (
-    after_action_report,
-    parse_log,
-    public_notation,
-    replay_history,
-    seed_commitment,
-    verify_log,
-)
+from bot.commitment import seed_commitment
+from bot.history import replay_history
+from bot.logfile import LogInfo, export_log, parse_log, public_notation
+from bot.report import after_action_report
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import UiPlayer, wait_for_new_game
+from bot.verify import verify_log
+from cogs.app import TallyHoBot
+from engine.core import registry
 from engine.dif.actions import Action
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine
@@ -39,6 +37,7 @@ from engine.dif.setup import DifSetup
 
 SEED = 0x2C0FFEE1234567
 """Fifteen digits: found in a message only if the seed itself was written there."""
+DIF: Any = registry.get("dif")
 HIDDEN = re.compile(r"You drew|hand\]|Hand \(\d+\)|mini-hand: |Your secret altitude")
 
 
@@ -81,9 +80,9 @@ async def play(
         assert state is not None
         if state.step == "over":
             return
-        p = bot.service.engine.pending(state)[0]
-        action = brains[p.seat].choose(bot.service.engine, state, p.seat)
-        await pilots[p.seat].act(str(action), via_dm=p.kind in ("respond", "follow"))
+        p = default_engine().pending(state)[0]
+        action = brains[p.seat].choose(default_engine(), state, p.seat)
+        await pilots[p.seat].act(str(action), via_dm=p.urgent)
 
 
 def answer(fake: FakeDiscord, token: str) -> str:
@@ -111,7 +110,7 @@ async def start_cv_game(
     await UiPlayer(fake, bob, game_id, thread).act("alt M")
     state = (await bot.service.load(game_id)).state
     assert state is not None and state.step == "redraw"
-    code = bot.service.engine.code[state.elements["A1"].hand[0]]
+    code = default_engine().code[state.elements["A1"].hand[0]]
     await UiPlayer(fake, alice, game_id, thread).act(f"redraw {code}")
     return bot, game_id, thread, code
 
@@ -125,7 +124,7 @@ async def test_before_the_end_nothing_hidden_is_public_and_verify_replay_refuse(
     bot = make_bot(tmp_path / "game.sqlite3")
     game_id, thread = await open_game(fake, bot, alice, bob, pilot="CV")
     # The start shows the commitment, never the seed.
-    commitment = seed_commitment(game_id, SEED)
+    commitment = seed_commitment("dif", game_id, SEED)
     assert f"sha256:{commitment}" in public_text(fake)
     record = await bot.service.storage.get_game(game_id)
     assert record is not None and record.options["commitment"] == commitment
@@ -139,7 +138,7 @@ async def test_before_the_end_nothing_hidden_is_public_and_verify_replay_refuse(
     await UiPlayer(fake, bob, game_id, thread).act("alt M")
     state = (await bot.service.load(game_id)).state
     assert state is not None and state.step == "redraw"
-    code = bot.service.engine.code[state.elements["A1"].hand[0]]
+    code = default_engine().code[state.elements["A1"].hand[0]]
     await UiPlayer(fake, alice, game_id, thread).act(f"redraw {code}")
     await play(fake, bot, game_id, thread, {"A1": alice, "X1": bob}, max_actions=12)
     assert (await bot.service.load(game_id)).record.status == "active"
@@ -188,29 +187,28 @@ async def test_a_finished_game_reveals_the_seed_and_verifies_replays_and_reports
     assert "(A1 only) You drew" in full and "(X1 only) You drew" in full
     assert "[A1 hand] " in full and "[X1 hand] " in full
     for text in (public, full):
-        assert verify_log(bot.service.engine, text).ok
+        assert verify_log(text).ok
 
     # Replayed from its canonical notation, the export gives the very same game.
     parsed = parse_log(public)
     setup = DifSetup.model_validate(json.loads(parsed.fields["setup"]))
-    state = bot.service.engine.replay(
+    state = default_engine().replay(
         setup, int(parsed.fields["seed"]), [(seat, a) for _, seat, a in parsed.log]
     )
     assert state.to_json() == final.state.to_json()
 
     # A tampered seed or move is caught.
     tampered = public.replace(f"# seed: {SEED}", f"# seed: {SEED + 1}")
-    bad = verify_log(bot.service.engine, tampered)
+    bad = verify_log(tampered)
     assert not bad.ok and "does NOT match the commitment" in bad.text()
     seq, seat, action = next((s, st, a) for s, st, a in parsed.log if a.startswith("play "))
     other = "pass" if action != "pass" else "done"
     bad = verify_log(
-        bot.service.engine,
         public.replace(f"[{seq}] {seat}: {action}\n", f"[{seq}] {seat}: {other}\n"),
     )
     assert not bad.ok
     narrated = public.replace("    Game turn 2 begins.", "    Game turn 2 begins!", 1)
-    assert not verify_log(bot.service.engine, narrated).ok
+    assert not verify_log(narrated).ok
 
     # /game verify and /game replay, for anyone.
     tok = await fake.slash(carol, "game verify", channel_id=thread)
@@ -282,13 +280,13 @@ async def test_game_list_shows_whose_move_it_is(
 
 
 def test_public_notation_masks_only_what_the_narration_does_not_tell() -> None:
-    assert public_notation("alt VH", picks_secret=True) == "alt ?"
-    assert public_notation("alt VH", picks_secret=False) == "alt VH"
-    assert public_notation("redraw MAN TIT", picks_secret=False) == "redraw ?×2"
-    assert public_notation("redraw", picks_secret=False) == "redraw"
-    assert public_notation("play VER up MAN", picks_secret=False) == "play VER up ?"
+    assert public_notation(DIF, "alt VH", picks_secret=True) == "alt ?"
+    assert public_notation(DIF, "alt VH", picks_secret=False) == "alt VH"
+    assert public_notation(DIF, "redraw MAN TIT", picks_secret=False) == "redraw ?×2"
+    assert public_notation(DIF, "redraw", picks_secret=False) == "redraw"
+    assert public_notation(DIF, "play VER up MAN", picks_secret=False) == "play VER up ?"
     for text in ("play VER down", "play MAN X1L", "discard MAN", "climb TIT", "follow MAN"):
-        assert public_notation(text, picks_secret=True) == text
+        assert public_notation(DIF, text, picks_secret=True) == text
 
 
 # ---------------------------------------------------------------- without Discord
@@ -344,7 +342,7 @@ def shoot_down_game() -> tuple[DifSetup, list[tuple[int, str, str]]]:
 def test_the_report_says_who_shot_down_whom_and_every_fate() -> None:
     engine = default_engine()
     setup, log = shoot_down_game()
-    history = replay_history(engine, setup, 11, log)
+    history = replay_history(DIF, setup, 11, log)
     state = history.final
     # Finish the game with computer players; the report must agree with the state.
     brains = [RandomPlayer(5), RandomPlayer(6)]
@@ -355,10 +353,9 @@ def test_the_report_says_who_shot_down_whom_and_every_fate() -> None:
         state, _ = engine.apply(state, p.seat, action)
         seq += 1
         log.append((seq, p.seat, str(action)))
-    history = replay_history(engine, setup, 11, log)
+    history = replay_history(DIF, setup, 11, log)
     assert history.final.to_json() == state.to_json()
     report = after_action_report(
-        engine,
         history,
         title="Dogfight #1: after-action report",
         result=state.result,
@@ -389,19 +386,16 @@ def test_the_report_says_who_shot_down_whom_and_every_fate() -> None:
             expected = {"destroyed": "shot down", "evaded": "evaded"}.get(p.status.value)
             assert fate == (expected or ("damaged" if p.damaged else "unharmed"))
     assert state.result is not None
-    assert {s.value: v for s, v in report.vp.items()} == state.result["vp"]
+    assert report.vp == state.result["vp"]
     assert sum(a.hits_given for a in report.aircraft) == sum(a.hits_taken for a in report.aircraft)
 
 
 def test_python_m_bot_verify_reads_an_exported_log(tmp_path: Path) -> None:
-    from bot.history import LogInfo, export_log
-
-    engine = default_engine()
     setup, log = shoot_down_game()
-    history = replay_history(engine, setup, 11, log)
-    info = LogInfo(7, "aborted", seed_commitment(7, 11), 11, None, {"A1": "alice"})
+    history = replay_history(DIF, setup, 11, log)
+    info = LogInfo(7, "aborted", seed_commitment("dif", 7, 11), 11, None, {"A1": "alice"})
     path = tmp_path / "dogfight-7.txt"
-    path.write_text(export_log(engine, history, info, full=True))
+    path.write_text(export_log(history, info, full=True))
     out = io.StringIO()
     with redirect_stdout(out):
         code = bot_main(["verify", str(path)])
@@ -423,17 +417,14 @@ def test_the_seed_commitment_scheme() -> None:
     import hashlib
 
     expected = hashlib.sha256(b"tally-ho/dif/seed/v1:12:345").hexdigest()
-    assert seed_commitment(12, 345) == expected
-    assert seed_commitment(13, 345) != expected
+    assert seed_commitment("dif", 12, 345) == expected
+    assert seed_commitment("dif", 13, 345) != expected
 
 
 def test_actions_in_an_export_round_trip() -> None:
-    engine = default_engine()
     setup, log = shoot_down_game()
-    history = replay_history(engine, setup, 11, log)
-    from bot.history import LogInfo, export_log
-
+    history = replay_history(DIF, setup, 11, log)
     info = LogInfo(7, "finished", None, 11, None)
-    parsed = parse_log(export_log(engine, history, info))
+    parsed = parse_log(export_log(history, info))
     assert parsed.log == log
     assert all(str(Action.from_text(a)) == a for _, _, a in parsed.log)

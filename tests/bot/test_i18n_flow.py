@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.archive import archive
 from bot.clock import FakeClock
-from bot.history import archive
 from bot.testing import FakeDiscord
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
 from engine.dif.actions import Action
+from engine.dif.game import default_engine
 from strings import tr
 from tests.bot.clocked import FIXED, START, advance, log_of, make_bot, open_duel
 from tests.bot.test_deadlines_flow import attack, thread_texts
@@ -114,7 +115,7 @@ async def test_a_french_table_gets_moves_seats_deadlines_and_verification_in_fre
     # The engine's refusal of a move, in the player's language.
     state = (await bot.service.load(game_id)).state
     assert state is not None
-    why = bot.service.engine.refusal(state, "X1", Action.from_text("stay"))
+    why = default_engine().refusal(state, "X1", Action.from_text("stay"))
     assert why is not None and tr(why, "fr") != str(why)
     tok = await fake.slash(bob, "play", channel_id=thread, text="stay")
     assert answer(fake, tok) == f"⛔ {tr(why, 'fr')}"

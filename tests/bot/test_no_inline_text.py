@@ -23,17 +23,23 @@ ROOT = Path(__file__).resolve().parents[2]
 SKIPPED_MODULES = {
     "bot/__init__.py",
     "bot/__main__.py",  # the command line: an admin's terminal
-    "bot/demo.py",  # `python -m bot demo`: an admin's terminal
+    "cogs/demo.py",  # `python -m bot demo`: an admin's terminal
     "cogs/__init__.py",
 }
+PRESENTATION = ("ui.py", "menus.py", "lobbytext.py", "report.py")
+"""A system's modules of what the bot shows (its presenter: ``engine/<system>/ui.py``)."""
 MODULES = sorted(
-    str(p.relative_to(ROOT))
-    for folder in ("bot", "cogs")
-    for p in (ROOT / folder).glob("*.py")
-    if str(p.relative_to(ROOT)) not in SKIPPED_MODULES
+    [
+        str(p.relative_to(ROOT))
+        for folder in ("bot", "cogs")
+        for p in (ROOT / folder).glob("*.py")
+        if str(p.relative_to(ROOT)) not in SKIPPED_MODULES
+    ]
+    + [str(p.relative_to(ROOT)) for p in (ROOT / "engine").glob("*/*.py") if p.name in PRESENTATION]
 )
 """Every module of the bot and the cogs but the command line (not ``bot/testing``, the
-test harness, nor ``bot/storage``, which speaks to the database only)."""
+test harness, nor ``bot/storage``, which speaks to the database only), and every
+system's presentation modules."""
 
 KEYED = frozenset({"t", "Term", "Refusal", "SettingsError", "cmd_text", "has", "say", "locale_str"})
 """Calls whose first argument is a catalogue key, not a text."""
@@ -56,10 +62,12 @@ INTERNAL_ERRORS = frozenset(
 ALLOWED: dict[tuple[str, str], str] = {
     ("bot/actionlog.py", "undo_narration"): "an undo marker's line in the exported log and "
     "its verification: the canonical record, English in every language",
-    ("bot/history.py", "export_log"): "the exported log file: the canonical record, English "
+    ("bot/logfile.py", "export_log"): "the exported log file: the canonical record, English "
     "in every language (read back by parse_log and `python -m bot verify`)",
-    ("bot/history.py", "_hand_line"): "the exported full log's hand lines (canonical record)",
-    ("bot/history.py", "verify_main"): "`python -m bot verify`: the command line's output",
+    ("bot/verify.py", "verify_main"): "`python -m bot verify`: the command line's output",
+    ("engine/dif/ui.py", "_hand_line"): "the exported full log's hand lines (canonical record)",
+    ("engine/dif/ui.py", "final_lines"): "`python -m bot verify`: the command line's output",
+    ("engine/dif/ui.py", "full_log_legend"): "the exported full log's header (canonical record)",
 }
 """``(module, function)`` whose texts stay inline on purpose, with why."""
 

@@ -17,15 +17,16 @@ from typing import Any
 import pytest
 
 from bot import seats
-from bot.app import TallyHoBot
+from bot.archive import archive
 from bot.clock import FakeClock
 from bot.errors import Refusal
-from bot.history import archive
 from bot.settings import GuildSettings
 from bot.storage import GameStatus
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
+from engine.dif.game import default_engine
 from tests.bot.clocked import START, advance, log_of, make_bot, open_duel
 
 
@@ -83,9 +84,9 @@ async def play_seat(
         state = game.state
         if state is None or game.record.status is not GameStatus.ACTIVE:
             break
-        if not any(p.seat == seat for p in bot.service.engine.pending(state)):
+        if not any(p.seat == seat for p in default_engine().pending(state)):
             break
-        action = brain.choose(bot.service.engine, state, seat)
+        action = brain.choose(default_engine(), state, seat)
         await fake.slash(user, "play", channel_id=thread, text=str(action), seat=seat)
         n += 1
     return n
@@ -241,7 +242,7 @@ async def abandon_x1(
     assert game.state is not None
     again = next(
         a
-        for a in bot.service.engine.legal_actions(game.state, "A1")
+        for a in default_engine().legal_actions(game.state, "A1")
         if a.verb == "play" and a.target == "X1L"
     )
     await fake.slash(alice, "play", channel_id=thread, text=str(again))
@@ -459,9 +460,9 @@ async def test_an_undo_accepted_replays_as_if_never_played(
     assert await log_of(bot, game_id) == ["A1 stay", "A1 play MAN X1L", "None undo 2"]
     game = await bot.service.load(game_id)
     assert game.setup is not None and game.state is not None
-    without = bot.service.engine.replay(game.setup, game.record.seed, [("A1", "stay")])
+    without = default_engine().replay(game.setup, game.record.seed, [("A1", "stay")])
     assert game.state.to_json() == without.to_json()
-    assert [p.seat for p in bot.service.engine.pending(game.state)] == ["A1"]
+    assert [p.seat for p in default_engine().pending(game.state)] == ["A1"]
     assert not bot.deadlines or all(
         d.seat == "A1" for d in bot.deadlines.scheduler.of_game(game_id)
     )
@@ -480,9 +481,9 @@ async def test_an_undo_accepted_replays_as_if_never_played(
     verification = await archive(bot.service).verify(over)
     assert verification.ok, verification.text()
     files = await archive(bot.service).log_files(over)
-    from bot.history import verify_log
+    from bot.verify import verify_log
 
-    assert verify_log(bot.service.engine, files[1][1]).ok  # the full log file too
+    assert verify_log(files[1][1]).ok  # the full log file too
 
 
 async def test_undo_is_refused_when_someone_acted_or_cards_were_drawn(
@@ -499,7 +500,7 @@ async def test_undo_is_refused_when_someone_acted_or_cards_were_drawn(
     await play_seat(fake, bot, game_id, thread, alice, "A1")  # alice's turn ends
     game = await bot.service.load(game_id)
     assert game.state is not None
-    first = bot.service.engine.legal_actions(game.state, "X1")[0]
+    first = default_engine().legal_actions(game.state, "X1")[0]
     await fake.slash(bob, "play", channel_id=thread, text=str(first))  # bob acts
     assert (await log_of(bot, game_id))[-1].startswith("X1 ")
     tok = await fake.slash(alice, "game undo", channel_id=thread)

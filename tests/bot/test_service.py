@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from bot.errors import UserError
-from bot.service import GameService, LoadedGame, describe_action
+from bot.service import GameService, LoadedGame
 from bot.storage.sqlite import SQLiteStorage
-from engine.dif.actions import Action
+from engine.core import registry
 from engine.dif.components import Side
 from engine.dif.game import default_engine
 
@@ -20,7 +20,7 @@ ALICE, BOB, CAROL = 101, 202, 303
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[GameService]:
     storage = await SQLiteStorage.open(str(tmp_path / "games.sqlite3"))
-    yield GameService(storage, default_engine(), seed_source=lambda: 77)
+    yield GameService(storage, seed_source=lambda: 77)
     await storage.close()
 
 
@@ -94,7 +94,7 @@ async def test_a_stale_button_is_refused(service: GameService) -> None:
     await service.act(game.id, BOB, "X1", "alt M", version=old)
     state = (await service.load(game.id)).state
     assert state is not None
-    seat = service.engine.pending(state)[0].seat
+    seat = default_engine().pending(state)[0].seat
     user = ALICE if seat == "A1" else BOB
     with pytest.raises(UserError, match="out of date"):  # the game moved on
         await service.act(game.id, user, seat, "stay", version=old)
@@ -111,7 +111,7 @@ async def test_moves_are_stored_and_a_new_service_resumes_them(service: GameServ
     assert any("You drew" in line for line in outcome.private["A1"])
     state = (await service.load(game.id)).state
     assert state is not None
-    fresh = GameService(service.storage, default_engine())
+    fresh = GameService(service.storage)
     again = (await fresh.load(game.id)).state
     assert again is not None and again.to_json() == state.to_json()
 
@@ -129,8 +129,9 @@ async def test_button_labels_read_like_moves(service: GameService) -> None:
     await service.act(game.id, BOB, None, "alt M")
     state = (await service.load(game.id)).state
     assert state is not None
+    presenter = registry.get("dif").presenter()  # type: ignore[attr-defined]
     labels = {
-        t: describe_action(service.engine, state, Action.from_text(t))
+        t: presenter.describe(state, t, "en")
         for t in (
             "play MAN X1L",
             "play VER down",
@@ -248,7 +249,7 @@ async def test_custom_lobby_grows_to_the_aircraft_limit(service: GameService) ->
         await service.join(game, ALICE, "alice", "hurricane-iib", "allied", seat="A5")
     for _ in range(6):  # 2 + 1 + 12 = 15 aircraft
         game, _ = await service.join(game, ALICE, "alice", "hurricane-iib", "allied")
-    assert service.lobby_aircraft(game) == 15
+    assert sum(2 if p.pick.wingman else 1 for p in game.picks) == 15  # type: ignore[attr-defined]
     assert service.open_seats(game) == []
     with pytest.raises(UserError, match="at most 15 aircraft"):
         await service.join(game, BOB, "bob", "bf-109e", "axis", seat="X2")
@@ -267,8 +268,8 @@ async def test_vp_bonus_is_a_lobby_option_of_the_host(service: GameService) -> N
     game, _ = await service.join(game, BOB, "bob", "a6m2", "axis")
     assert "VP bonus (13.1) off: it would give the Allied side 2 VP." in service.lobby_text(game)
     with pytest.raises(UserError, match="host"):
-        await service.set_vp_bonus(game, BOB, True)
-    game = await service.set_vp_bonus(game, ALICE, True)
+        await service.set_option(game, BOB, "vp_bonus", True)
+    game = await service.set_option(game, ALICE, "vp_bonus", True)
     assert "VP bonus (13.1) **on**: the Allied side starts with 2 VP." in service.lobby_text(game)
     outcome = await service.start(game, ALICE)
     assert outcome.game.setup is not None and outcome.game.setup.vp_bonus

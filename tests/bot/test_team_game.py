@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.app import TallyHoBot
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine
 from engine.dif.setup import DifSetup
@@ -131,7 +131,13 @@ async def test_2v2_four_players_order_wingman_defence_and_promotion(
     assert alice.mention in menu["content"] and bob.mention in menu["content"]
     assert carol.mention not in menu["content"]
     select = fake.custom_id(menu, "Buffalo I (A1)")
-    token = await fake.click(carol, menu, select, values=["A1"])
+    (option,) = [
+        o["value"]
+        for c in components_of(menu)
+        for o in c.get("options", [])
+        if o["label"] == "Buffalo I (A1)"
+    ]
+    token = await fake.click(carol, menu, select, values=[option])
     assert "Only the players of the Allied side" in last_answer(fake, token)
     await pilots["bob"].act("next A1")
     assert pilots["bob"].order_menus == 1
@@ -227,8 +233,8 @@ async def test_players_flying_two_elements_get_separate_labelled_hands(
         assert state is not None
         if state.step == "over":
             break
-        p = bot.service.engine.pending(state)[0]
-        action = brains[p.seat].choose(bot.service.engine, state, p.seat)
+        p = default_engine().pending(state)[0]
+        action = brains[p.seat].choose(default_engine(), state, p.seat)
         await pilots[p.seat].act(str(action), via_dm=p.kind in ("respond", "follow"), seat=p.seat)
     final = await bot.service.load(game.id)
     assert final.record.status == "finished"

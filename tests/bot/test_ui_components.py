@@ -1,7 +1,9 @@
-"""The buttons and menus built from legal_actions: every move offered, within Discord's limits.
+"""The buttons and menus built from a system's menus (its presenter's ``menu``), as the
+generic components show them: every legal move offered, within Discord's limits.
 
 Team games included: with eight elements a side at one altitude, a leader has a
-hundred or more card-and-target moves, so the menus go through a menu of targets.
+hundred or more card-and-target moves, so the menus go through a menu of targets:
+a branch of the tree, walked level by level (``open_at``).
 """
 
 from __future__ import annotations
@@ -13,18 +15,11 @@ from typing import Any
 import discord
 import pytest
 
-from bot.service import GameService, LoadedGame
+from bot.games import LoadedGame
 from bot.storage import GameRecord, GameStatus
-from cogs.ui import (
-    MAX_ROWS,
-    ActionButton,
-    ActionSelect,
-    CardsSelect,
-    OrderSelect,
-    TargetSelect,
-    action_view,
-    order_view,
-)
+from cogs.components import MAX_ROWS, ActionButton, MenuSelect, menu_view
+from cogs.hand import SeatDecision, seating, side_view
+from engine.core.present import Menu
 from engine.dif.actions import Action
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import DifEngine, default_engine
@@ -40,24 +35,36 @@ ALLIED = ["buffalo-i", "f4f", "p-40b", "spitfire-i"]
 AXIS = ["ki-43", "a6m2", "bf-109e", "ki-43"]
 
 
-def offered(service: GameService, game: LoadedGame, seat: str, view: discord.ui.View) -> set[str]:
-    """The action texts a player can reach from the components of ``view``, following a
-    menu of targets to the moves it answers with."""
+def offered(
+    context: SeatDecision, menu: Menu, view: discord.ui.View, path: tuple[int, ...] = ()
+) -> set[str]:
+    """The action texts a player can reach from the components of ``view``, opening
+    each branch of a menu to the level it shows (the view at that path)."""
     out: set[str] = set()
     for item in view.children:
+        if path and not (
+            isinstance(item, MenuSelect) and item.custom_id.endswith(":" + ".".join(map(str, path)))
+        ):
+            continue  # the view of an opened branch: only that menu is new
         if isinstance(item, ActionButton):
             out.add(item.action)
-        elif isinstance(item, TargetSelect):
+        elif isinstance(item, MenuSelect):
+            here = tuple(int(p) for p in item.custom_id.rsplit(":", 1)[1].split(".") if p)
             for option in item.item.options:
-                sub = action_view(service, game, seat, target=option.value)
-                assert sub is not None, f"target {option.value} offers no move"
-                check_limits(sub)
-                out |= offered(service, game, seat, sub)
-                sub.stop()
-        elif isinstance(item, ActionSelect):
-            out.update(o.value for o in item.item.options)
-        elif isinstance(item, CardsSelect):
-            out.add("cards <menu>")
+                value = option.value
+                if value == "<":
+                    continue
+                if value.startswith(">"):
+                    deeper = (*here, int(value[1:]))
+                    sub = menu_view(context, menu, open_at=deeper)
+                    assert sub is not None, f"branch {deeper} offers nothing"
+                    check_limits(sub)
+                    out |= offered(context, menu, sub, deeper)
+                    sub.stop()
+                elif ":" in value and value.split(":", 1)[0].isdigit():
+                    out.add("cards <menu>")
+                else:
+                    out.add(value)
     return out
 
 
@@ -78,7 +85,7 @@ def check_limits(view: discord.ui.View) -> None:
     assert len(view.children) <= 25 and rows_used(view) <= MAX_ROWS
     for item in view.children:
         labels = [getattr(getattr(item, "item", None), "label", None) or ""]
-        if isinstance(item, (ActionSelect, TargetSelect)):
+        if isinstance(item, MenuSelect):
             labels += [o.label for o in item.item.options]
         for label in labels:
             assert not NOTATION.search(label), f"notation in a label: {label!r}"
@@ -122,7 +129,6 @@ def team_setup(ruleset: str, per_side: int, seed: int, *, same_altitude: bool) -
 
 def play_checking_menus(
     engine: DifEngine,
-    service: GameService,
     setup: DifSetup,
     seed: int,
     max_steps: int = 100_000,
@@ -132,7 +138,9 @@ def play_checking_menus(
     Returns the number of checks, the verbs seen and how many views went through a
     menu of targets.
     """
-    record: Any = GameRecord.model_construct(id=1, version=3, status=GameStatus.ACTIVE)
+    record: Any = GameRecord.model_construct(
+        id=1, version=3, status=GameStatus.ACTIVE, system="dif", ruleset=setup.ruleset.value
+    )
     state: GameState
     state, _ = engine.new_game(setup, seed)
     player = RandomPlayer(seed)
@@ -147,11 +155,16 @@ def play_checking_menus(
             legal = {str(a) for a in engine.legal_actions(state, seat)}
             verbs |= {t.split()[0] for t in legal}
             verbs |= {k for t in legal for k in ("=SCI", "=FUT", "=ACE", "FTC") if k in t}
-            view = action_view(service, game, seat)
+            context = SeatDecision(game.id, seat, record.version)
+            menu = game.presenter.menu(state, seat, seating(game, "en"), "en")
+            view = menu_view(context, menu)
             assert view is not None
             check_limits(view)
-            reachable = offered(service, game, seat, view)
-            by_target += any(isinstance(i, TargetSelect) for i in view.children)
+            reachable = offered(context, menu, view)
+            by_target += any(
+                isinstance(i, MenuSelect) and any(o.value.startswith(">") for o in i.item.options)
+                for i in view.children
+            )
             if "cards <menu>" in reachable:
                 bare = next(t for t in legal if " " not in t)
                 assert {a for a in legal if a != bare} and bare in reachable
@@ -160,12 +173,14 @@ def play_checking_menus(
             view.stop()
             checked += 1
         if any(p.kind == "order" for p in pending):
-            menu = order_view(service, game)
-            assert menu is not None
-            check_limits(menu)
-            (select,) = [i for i in menu.children if isinstance(i, OrderSelect)]
-            assert {o.value for o in select.item.options} == set(engine.order_choice(state)[1])
-            menu.stop()
+            side = side_view(game)
+            assert side is not None
+            check_limits(side)
+            (select,) = [i for i in side.children if isinstance(i, MenuSelect)]
+            assert {o.value for o in select.item.options} == {
+                f"next {s}" for s in engine.order_choice(state)[1]
+            }
+            side.stop()
         seat = pending[0].seat
         legal_actions = engine.legal_actions(state, seat)
         action = (
@@ -177,7 +192,6 @@ def play_checking_menus(
 
 async def test_every_legal_move_is_offered_and_fits_in_one_message() -> None:
     engine = default_engine()
-    service = GameService(storage=None, engine=engine)  # type: ignore[arg-type]
     checked = 0
     for seed in range(40):
         ruleset, allied, axis = MATCHUPS[seed % len(MATCHUPS)]
@@ -191,21 +205,20 @@ async def test_every_legal_move_is_offered_and_fits_in_one_message() -> None:
                 ],
             }
         )
-        checked += play_checking_menus(engine, service, setup, seed)[0]
+        checked += play_checking_menus(engine, setup, seed)[0]
     assert checked > 1000
 
 
 @pytest.mark.parametrize("per_side", [2, 3])
 async def test_team_games_offer_every_move_including_order_and_redraw(per_side: int) -> None:
     engine = default_engine()
-    service = GameService(storage=None, engine=engine)  # type: ignore[arg-type]
     verbs: set[str] = set()
     checked = 0
     for seed in range(12):
         setup = team_setup(
             "zero" if seed % 3 else "rotl", per_side, seed, same_altitude=seed % 2 == 0
         )
-        n, seen, _ = play_checking_menus(engine, service, setup, seed)
+        n, seen, _ = play_checking_menus(engine, setup, seed)
         checked += n
         verbs |= seen
     assert {"next", "redraw", "wm", "play", "respond", "discard"} <= verbs
@@ -216,7 +229,6 @@ async def test_special_aircraft_and_pilot_moves_are_offered_in_plain_words() -> 
     """Jets' and the Bf-109G's Full Throttle counters, the Ta-152H-1's Very High Full
     Throttle, Ace pilots and Combat Vision: every such move offered, labelled in words."""
     engine = default_engine()
-    service = GameService(storage=None, engine=engine)  # type: ignore[arg-type]
     verbs: set[str] = set()
     for seed in range(6):
         elements = [
@@ -230,15 +242,14 @@ async def test_special_aircraft_and_pilot_moves_are_offered_in_plain_words() -> 
         data: dict[str, Any] = {"ruleset": "rotl", "year": 1945, "elements": elements}
         if seed % 2:
             data["altitudes"] = {e["seat"]: "VH" for e in elements}
-        verbs |= play_checking_menus(engine, service, DifSetup.model_validate(data), seed)[1]
+        verbs |= play_checking_menus(engine, DifSetup.model_validate(data), seed)[1]
     assert {"redraw", "next", "play", "respond", "climb", "=FUT", "=ACE", "FTC"} <= verbs
 
 
 async def test_eight_elements_a_side_at_one_altitude_fit_through_a_target_menu() -> None:
     engine = default_engine()
-    service = GameService(storage=None, engine=engine)  # type: ignore[arg-type]
     by_target = 0
     for seed in (1, 2, 3):
         setup = team_setup("zero", 8, seed, same_altitude=True)
-        by_target += play_checking_menus(engine, service, setup, seed, max_steps=600)[2]
+        by_target += play_checking_menus(engine, setup, seed, max_steps=600)[2]
     assert by_target >= 3, "the worst case was reached: moves offered through a target menu"

@@ -8,16 +8,23 @@ and reveals.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.actionlog import effective, undo_text, undone_seq
-from bot.history import LogInfo, export_log, parse_log, replay_history, verify_game
+from bot.history import replay_history
+from bot.logfile import LogInfo, export_log, parse_log
 from bot.seats import undo_refusal
+from bot.verify import verify_game
+from engine.core import registry
 from engine.core.events import Event
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.setup import DifSetup, ElementSetup
 from engine.dif.state import GameState
+
+DIF: Any = registry.get("dif")
 
 SEED = 11
 
@@ -64,7 +71,8 @@ def test_a_game_with_undos_replays_as_the_game_without_them() -> None:
     undoable = [
         i
         for i, (seat, text, before) in enumerate(game)
-        if i + 1 < len(game) and undo_refusal(before, *_applied(engine, before, seat, text)) is None
+        if i + 1 < len(game)
+        and undo_refusal(DIF, before, *_applied(engine, before, seat, text)) is None
     ]
     assert len(undoable) >= 3
     # Take back a few actions: each is played, taken back, then the game goes on.
@@ -74,8 +82,8 @@ def test_a_game_with_undos_replays_as_the_game_without_them() -> None:
         if i in undoable[:3]:
             log.append((len(log) + 1, "", undo_text(len(log))))
             log.append((len(log) + 1, seat, text))  # played again
-    with_undos = replay_history(engine, setup, SEED, log)
-    plain = replay_history(engine, setup, SEED, [(n, s, t) for n, (s, t, _) in enumerate(game, 1)])
+    with_undos = replay_history(DIF, setup, SEED, log)
+    plain = replay_history(DIF, setup, SEED, [(n, s, t) for n, (s, t, _) in enumerate(game, 1)])
     assert with_undos.final.to_json() == plain.final.to_json()
     assert [m.text for m in with_undos.moves] == [m.text for m in plain.moves]
     assert len(with_undos.log_rows) == len(log)
@@ -83,14 +91,14 @@ def test_a_game_with_undos_replays_as_the_game_without_them() -> None:
     assert state.to_json() == plain.final.to_json()
 
     info = LogInfo(3, "finished", None, SEED, plain.final.result)
-    text = export_log(engine, with_undos, info, full=True)
+    text = export_log(with_undos, info, full=True)
     marker = log[undoable[0] + 1]
     assert f"[{marker[0]}] -: undo {marker[0] - 1}" in text
     assert f"↩ Action {marker[0] - 1} of" in text
     parsed = parse_log(text)
     assert parsed.log == log
     checked = verify_game(
-        engine,
+        DIF,
         game_id=3,
         setup=setup,
         seed=SEED,
@@ -110,7 +118,7 @@ def test_a_marker_that_does_not_name_the_latest_action_fails_the_replay() -> Non
     log = [(n, s, t) for n, (s, t, _) in enumerate(game, 1)]
     log.append((5, "", "undo 3"))
     checked = verify_game(
-        engine,
+        DIF,
         game_id=3,
         setup=setup,
         seed=SEED,
@@ -137,7 +145,7 @@ def test_undo_is_refused_for_draws_shuffles_and_reveals() -> None:
     reasons = set()
     for seat, text, before in game:
         after, events = _applied(engine, before, seat, text)
-        why = undo_refusal(before, after, events)
+        why = undo_refusal(DIF, before, after, events)
         if after.deck != before.deck or after.rng != before.rng:
             assert why is not None, text
         if any(not e.public for e in events):

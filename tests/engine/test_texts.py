@@ -1,4 +1,5 @@
-"""The engine's user-facing texts come from the strings catalogue (strings/<lang>/dif.yaml).
+"""The engine's user-facing texts come from the strings catalogue (strings/<lang>/dif.yaml,
+and dif-ui.yaml for what the bot shows of a game: engine/dif/ui.py and its modules).
 
 Every key the engine names exists in English, every English key is used, the texts
 the engine hands out are Terms (English ``str``, translatable with ``.text(lang)``),
@@ -21,8 +22,10 @@ from engine.core.errors import RuleViolation
 from engine.dif import game as game_module
 from engine.dif import legality as legality_module
 from engine.dif import present as present_module
+from engine.dif import ui as ui_module
 from engine.dif.actions import Action
 from engine.dif.ai import RandomPlayer
+from engine.dif.base import DECISIONS
 from engine.dif.components import (
     RATED,
     Altitude,
@@ -33,6 +36,7 @@ from engine.dif.components import (
     rating_label,
 )
 from engine.dif.game import DifEngine
+from engine.dif.menus import MENU_PLACEHOLDERS
 from engine.dif.orders import Order
 from engine.dif.state import GameState
 from strings import Term, catalogue, placeholders, tr
@@ -57,8 +61,11 @@ def _flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
 
 
 def _file(language: str) -> dict[str, str]:
-    path = ROOT / "strings" / language / "dif.yaml"
-    return _flatten(yaml.safe_load(path.read_text(encoding="utf-8")))
+    out: dict[str, str] = {}
+    for name in ("dif.yaml", "dif-ui.yaml"):
+        path = ROOT / "strings" / language / name
+        out.update(_flatten(yaml.safe_load(path.read_text(encoding="utf-8"))))
+    return out
 
 
 def _sources() -> Iterator[tuple[Path, ast.Module]]:
@@ -88,6 +95,20 @@ def _runtime_keys() -> set[str]:
     keys |= set(game_module.STEPS.values())
     keys |= set(present_module._PROMPTS.values())
     keys |= set(legality_module._DECISION.values())
+    # The presenter (engine/dif/ui.py, menus.py, lobbytext.py):
+    plural = ("one", "other")
+    keys |= {f"dif.ui.decision.{k}" for k in DECISIONS}
+    keys |= {f"dif.ui.menu.{v}" for v in (*MENU_PLACEHOLDERS, "choose", "discard", "redraw")}
+    keys |= {f"dif.ui.action.{v}" for v in ui_module.SIMPLE_ACTIONS}
+    keys |= {f"dif.ui.action.spend.{q}" for q in plural}
+    keys |= {
+        f"dif.ui.lobby.{n}.{q}" for n in ("element", "aircraft", "point", "pt") for q in plural
+    }
+    keys |= {f"dif.ui.lobby.bonus.even_{v}" for v in ("on", "off")}
+    keys |= {f"dif.ui.dogfight.bonus_{v}" for v in ("on", "off")}
+    keys |= {f"dif.ui.dogfight.tag.{v}" for v in ("agile", "turbo")}
+    keys |= {f"dif.ui.ruleset.{rs.value}" for rs in Ruleset}
+    keys |= {f"dif.ui.report.fate.{k}" for k in ("damaged", "shot_down", "shot_down_fuel")}
     return keys
 
 
@@ -110,7 +131,8 @@ def test_every_key_the_engine_names_exists_in_english() -> None:
     literal, runtime = _literal_keys(), _runtime_keys()
     assert called <= literal, "a Term key written as a literal is also found by the AST scan"
     assert len(literal) > 150 and len(runtime) > 40
-    assert sorted(k for k in literal | runtime if k not in en) == []
+    plural = {k.rpartition(".")[0] for k in en if k.endswith((".one", ".other"))}
+    assert sorted(k for k in literal | runtime if k not in en and k not in plural) == []
 
 
 def test_every_english_key_is_used() -> None:

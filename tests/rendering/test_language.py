@@ -22,10 +22,12 @@ from types import ModuleType
 import pytest
 from PIL import Image
 
+from engine.core.contract import SideInfo
 from engine.dif.components import Position, Ruleset, Side
 from engine.dif.view import DifView, PendingView, ResultView
-from rendering import fonts, layout_table, render_table
-from rendering.layout import MIN_TEXT_SIZE, WIDTH, Layout, Text
+from rendering import fonts
+from rendering.dif import layout_table, render_table
+from rendering.dif.sky import MIN_TEXT_SIZE, WIDTH, Layout, Text
 from rendering.replay import frame_layout
 from rendering.report import (
     FATES,
@@ -311,29 +313,32 @@ def test_the_french_picture_is_deterministic() -> None:
 
 def _plane(name: str, seat: str, role: str = "leader") -> Term:
     if role == "leader":
-        return Term("plane.leader", name=name, seat=seat)
-    return Term("plane.wingman", name=name, seat=seat)
+        return Term("dif.ui.plane.leader", name=name, seat=seat)
+    return Term("dif.ui.plane.wingman", name=name, seat=seat)
 
 
 def report_in_terms(exchanges: int = 1) -> ReportView:
-    """A report as :func:`bot.history.after_action_report` makes it: Terms."""
+    """A report as :func:`bot.report.after_action_report` makes it: Terms."""
     buffalo, oscar = _plane("Buffalo I", "A1"), _plane("Ki-43 Oscar", "X1", "wingman")
     shot = ExchangeLine(
         4,
         Term(
-            "report.exchange",
+            "dif.ui.report.exchange",
             by=oscar,
             target=buffalo,
             card="In My Sights (2B/3D)",
-            outcome=Term("report.fate.shot_down"),
+            outcome=Term("dif.ui.report.fate.shot_down"),
         ),
     )
     return ReportView(
         title=Term("report.title", id=12),
-        ruleset=Ruleset.ZERO,
         verdict=Term("dif.verdict.zero.axis"),
-        winner=Side.AXIS,
-        vp={Side.AXIS: 7, Side.ALLIED: 2},
+        sides=(
+            SideInfo("allied", Side.ALLIED.label(Ruleset.ZERO)),
+            SideInfo("axis", Side.AXIS.label(Ruleset.ZERO)),
+        ),
+        winner="axis",
+        vp={"axis": 7, "allied": 2},
         turns=6,
         aircraft=(
             AircraftLine(
@@ -341,23 +346,25 @@ def report_in_terms(exchanges: int = 1) -> ReportView:
                 Side.ALLIED,
                 buffalo,
                 "alice",
-                Term("report.fate.shot_down"),
-                Term("report.by", plane=oscar, turn=4),
+                Term("dif.ui.report.fate.shot_down"),
+                Term("dif.ui.report.by", plane=oscar, turn=4),
                 5,
                 2,
             ),
             AircraftLine(
                 "A1W",
                 Side.ALLIED,
-                Term("plane.wingman_promoted", name="Buffalo I", seat="A1"),
+                Term("dif.ui.plane.wingman_promoted", name="Buffalo I", seat="A1"),
                 "alice",
-                Term("report.fate.evaded"),
-                Term("report.promoted_then", detail=Term("report.left_damaged")),
+                Term("dif.ui.report.fate.evaded"),
+                Term("dif.ui.report.promoted_then", detail=Term("dif.ui.report.left_damaged")),
                 3,
                 0,
             ),
             AircraftLine("X1L", Side.AXIS, _plane("Ki-43 Oscar", "X1"), "bob", "damaged", "", 2, 3),
-            AircraftLine("X1W", Side.AXIS, oscar, "bob", Term("report.fate.unharmed"), "", 0, 0),
+            AircraftLine(
+                "X1W", Side.AXIS, oscar, "bob", Term("dif.ui.report.fate.unharmed"), "", 0, 0
+            ),
         ),
         exchanges=(shot,) * exchanges,
     )
@@ -394,7 +401,7 @@ def test_the_report_in_english_is_unchanged_by_terms() -> None:
 
 def test_a_replay_frame_in_french() -> None:
     view = termed(views.view_damaged_leader())
-    layout = frame_layout(view, "", 0, 25, language="fr")
+    layout = frame_layout(layout_table(view, language="fr"), "", 0, 25, language="fr")
     check_legible(layout)
     assert english_in(layout) == []
     texts = shown(layout)
@@ -402,13 +409,13 @@ def test_a_replay_frame_in_french() -> None:
     assert "Tour 8 · jusqu'à la mort" in texts
     assert "▶ En poursuite de Ki-43 (J1)" in texts
     caption = "Ki-43 (X1) est abattu ! " * 3  # the narration, given in French already
-    texts = shown(frame_layout(view, caption, 3, 25, language="fr"))
+    texts = shown(frame_layout(layout_table(view, language="fr"), caption, 3, 25, language="fr"))
     assert texts[1].startswith("Ki-43 (X1) est abattu !")
 
 
 # --- the catalogue and the code agree ----------------------------------------------------
 
-RENDERING = sorted((ROOT / "rendering").glob("*.py"))
+RENDERING = sorted((ROOT / "rendering").rglob("*.py"))
 PLURALS = ("picture.sky.cards", "picture.sky.setup.turns", "picture.report.turns")
 BUILT_KEYS = {
     *(f"picture.sky.note.{p.name.lower()}" for p in Position),
@@ -441,6 +448,7 @@ ALLOWED: dict[str, str] = {
     "RGB": "an image mode",
     "fonts": "the package folder holding the font files",
     "rendering": "the package name, to read its fonts",
+    "rendering.dif": "a module path (rendering.registry)",
     "en": "the default language code",
     "fr": "a language code: French plurals take the singular for 0 and 1",
     "header": "a region id (Layout.regions)",
@@ -464,7 +472,7 @@ ALLOWED: dict[str, str] = {
 }
 """Literals of ``rendering/*.py`` with letters in them that are no text for a reader."""
 
-KEYED = frozenset({"t", "_plural"})
+KEYED = frozenset({"t", "_plural", "plural"})
 """Calls whose first argument is a catalogue key."""
 INTERNAL_ERRORS = frozenset({"ValueError", "TypeError", "KeyError", "AssertionError"})
 """Exceptions for programmers and logs (the bot turns them into catalogue texts)."""

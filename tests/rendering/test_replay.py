@@ -9,13 +9,17 @@ from functools import cache
 import pytest
 from PIL import Image
 
-from bot.history import History, after_action_report, replay_frames, replay_history
+from bot.history import History, replay_frames, replay_history
+from bot.report import after_action_report
+from engine.core import registry
+from engine.core.contract import SideInfo
 from engine.dif.ai import RandomPlayer
 from engine.dif.components import Ruleset, Side
 from engine.dif.game import default_engine
 from engine.dif.setup import DifSetup, ElementSetup
 from engine.dif.view import DifView
-from rendering.layout import MIN_TEXT_SIZE
+from rendering.dif import layout as sky
+from rendering.dif.sky import MIN_TEXT_SIZE
 from rendering.replay import (
     LAST_MS,
     MAX_BYTES,
@@ -56,11 +60,11 @@ def game(elements: int = 2, seed: int = 4) -> History:
         action = brain.choose(engine, state, p.seat)
         state, _ = engine.apply(state, p.seat, action)
         log.append((len(log) + 1, p.seat, str(action)))
-    return replay_history(engine, setup, seed, log)
+    return replay_history(registry.get("dif"), setup, seed, log)  # type: ignore[arg-type]
 
 
 def frames_of(history: History) -> list[tuple[DifView, str]]:
-    return replay_frames(default_engine(), history)
+    return replay_frames(history)
 
 
 def test_one_frame_per_player_turn_and_the_end() -> None:
@@ -75,8 +79,8 @@ def test_one_frame_per_player_turn_and_the_end() -> None:
 
 def test_the_gif_is_deterministic_and_fits_discord() -> None:
     frames = frames_of(game())
-    gif = render_replay(frames)
-    assert gif == render_replay(frames)
+    gif = render_replay(frames, sky)
+    assert gif == render_replay(frames, sky)
     assert len(gif) <= MAX_BYTES
     image = Image.open(io.BytesIO(gif))
     assert image.format == "GIF" and image.width == 960
@@ -87,23 +91,23 @@ def test_the_gif_is_deterministic_and_fits_discord() -> None:
 
 def test_a_tight_budget_keeps_fewer_frames_then_shrinks_them() -> None:
     frames = frames_of(game())
-    full = render_replay(frames)
-    fewer = render_replay(frames, max_bytes=len(full) // 2)
+    full = render_replay(frames, sky)
+    fewer = render_replay(frames, sky, max_bytes=len(full) // 2)
     image = Image.open(io.BytesIO(fewer))
     assert len(fewer) <= len(full) // 2 and image.n_frames < len(frames)
-    tiny = render_replay(frames, max_bytes=len(full) // 3)
+    tiny = render_replay(frames, sky, max_bytes=len(full) // 3)
     small = Image.open(io.BytesIO(tiny))
     assert len(tiny) <= len(full) // 3 and small.width < 960 and small.n_frames >= 12
     with pytest.raises(ValueError):
-        render_replay(frames, max_bytes=10_000)
+        render_replay(frames, sky, max_bytes=10_000)
     with pytest.raises(ValueError):
-        render_replay([])
+        render_replay([], sky)
 
 
 def test_the_largest_dogfight_fits_under_the_limit() -> None:
     """Seven elements without wingmen a side (14 aircraft): the tallest frames."""
     frames = frames_of(game(7, 3))
-    gif = render_replay(frames)
+    gif = render_replay(frames, sky)
     assert len(gif) <= MAX_BYTES
     assert Image.open(io.BytesIO(gif)).n_frames >= 12
 
@@ -120,7 +124,7 @@ def test_dropped_frames_hand_their_captions_on() -> None:
 
 def test_frame_caption_text_is_legible() -> None:
     view, _ = frames_of(game())[3]
-    layout = frame_layout(view, "Buffalo I (A1) is shot down! " * 8, 3, 20)
+    layout = frame_layout(sky(view), "Buffalo I (A1) is shot down! " * 8, 3, 20)
     texts = [i for i in layout.items if isinstance(i, Text)]
     assert all(t.size >= MIN_TEXT_SIZE for t in texts)
     assert texts[0].text == "4/20"
@@ -129,10 +133,10 @@ def test_frame_caption_text_is_legible() -> None:
 
 REPORT = ReportView(
     title="Dogfight #12: after-action report",
-    ruleset=Ruleset.ZERO,
     verdict="Japanese victory",
-    winner=Side.AXIS,
-    vp={Side.AXIS: 7, Side.ALLIED: 2},
+    sides=(SideInfo("allied", "Allied"), SideInfo("axis", "Japanese")),
+    winner="axis",
+    vp={"axis": 7, "allied": 2},
     turns=6,
     aircraft=(
         AircraftLine(
@@ -184,9 +188,8 @@ def test_the_report_picture_is_legible_and_deterministic(tmp_path: object) -> No
 
 def test_a_real_game_report_renders() -> None:
     history = game()
-    engine = default_engine()
     report = after_action_report(
-        engine, history, title="Dogfight #1: after-action report", result=None, players={}
+        history, title="Dogfight #1: after-action report", result=None, players={}
     )
     assert report.verdict == (history.final.result or {})["verdict"]
     assert len(report.aircraft) == 8

@@ -39,8 +39,9 @@ from engine.dif.view import (
     PlaneView,
     ResultView,
 )
-from rendering import fonts, layout_table, render_table
-from rendering.layout import MIN_TEXT_SIZE, WIDTH, Layout, Polygon, Text
+from rendering import fonts
+from rendering.dif import layout_table, render_table
+from rendering.dif.sky import MIN_TEXT_SIZE, WIDTH, Layout, Polygon, Text
 from rendering.table import draw_layout
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -621,7 +622,7 @@ def test_png_is_identical_across_processes_and_hash_seeds() -> None:
         "import sys, importlib.util\n"
         f"spec = importlib.util.spec_from_file_location('t', {str(Path(__file__))!r})\n"
         "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
-        "from rendering import render_table\n"
+        "from rendering.dif import render_table\n"
         "sys.stdout.buffer.write(render_table(m.view_8v8()))\n"
     )
     outputs = [

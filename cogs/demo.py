@@ -1,10 +1,12 @@
-"""``python -m bot demo``: a whole dogfight played offline by two computer players.
+"""``python -m bot demo``: a whole game played offline by computer players.
 
 The real bot (cogs, service, SQLite storage, renderer) runs against the offline
-Discord of :mod:`bot.testing`; two fake users open a lobby, join, start, and then
-play random legal moves by clicking the bot's buttons and menus. The public thread
-is printed as a transcript, each picture of the sky is written to ``--out``, and the
-last line states the result. The same seed gives the same transcript, byte for byte.
+Discord of :mod:`bot.testing` (test support, shipped for this demo); fake users open a
+lobby, join, start, and then play the system's computer player's moves by clicking
+the bot's buttons and menus. The public thread is printed as a transcript, each
+picture of the sky is written to ``--out``, and the last line states the result. The
+same seed gives the same transcript, byte for byte. Any registered system with a demo
+(its presenter's ``demo``) plays: pick it by ruleset.
 """
 
 from __future__ import annotations
@@ -16,29 +18,22 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bot.games import LoadedGame
+from bot.systems import hosted, rulesets
 from bot.testing import FakeDiscord
 from bot.testing.driver import UiPlayer, wait_for_new_game
-from engine.dif.ai import RandomPlayer
-from engine.dif.components import Ruleset, Side
+from cogs.app import TallyHoBot
 from strings import SUPPORTED
 
 __all__ = ["main", "play_demo"]
 
-MATCHUPS = {
-    "zero": ("buffalo-i", "ki-43", 1942),
-    "rotl": ("spitfire-i", "bf-109e", 1940),
-}
-TEAMS = {
-    "zero": (("buffalo-i", "p-40b"), ("ki-43", "a6m2"), 1942),
-    "rotl": (("spitfire-i", "hurricane-iib"), ("bf-109e", "bf-110c"), 1941),
-}
-"""2v2: two players a side, each flying one element."""
+NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
 
 async def play_demo(
     seed: int,
     out: Path | None,
-    ruleset: str = "zero",
+    ruleset: str | None = None,
     database: str | None = None,
     format: str = "1v1",
     language: str = "en",
@@ -46,21 +41,17 @@ async def play_demo(
     """Play one game; returns the transcript lines (the last one is the result).
 
     ``language``: the server's language (``/config language``), so the thread, its
-    pictures and the players' messages are in it; the result line stays English."""
-    from bot.app import TallyHoBot
-
-    allied_team: tuple[str, ...]
-    axis_team: tuple[str, ...]
-    if format == "2v2":
-        allied_team, axis_team, year = TEAMS[ruleset]
-    else:
-        allied, axis, year = MATCHUPS[ruleset]
-        allied_team, axis_team = (allied,), (axis,)
+    pictures and the players' messages are in it; the result line stays English.
+    ``ruleset``: any registered system's (default: the registry's first)."""
+    ruleset = ruleset or next(iter(rulesets()))
+    system = hosted(rulesets()[ruleset])
+    demo = system.presenter().demo(ruleset, format)
+    if demo is None:
+        raise ValueError(f"no demo of {ruleset} in format {format}")
     with tempfile.TemporaryDirectory() as tmp:
         db = database or str(Path(tmp) / "demo.sqlite3")
         async with FakeDiscord() as fake:
-            names = ("alice", "bob", "carol", "dave") if format == "2v2" else ("alice", "bob")
-            members = [fake.add_member(n) for n in names]
+            members = [fake.add_member(n) for n in NAMES[: len(demo.seats)]]
             bot = TallyHoBot(database=db, seed_source=lambda: seed)
             await fake.start(bot)
             host = members[0]
@@ -72,45 +63,38 @@ async def play_demo(
                 "dogfight new",
                 channel_id=fake.channel_id,
                 ruleset=ruleset,
-                year=year,
                 format=format,
+                **demo.options,
             )
             game = await wait_for_new_game(fake, bot.service.storage)
             thread = game.thread_id
             assert thread is not None
-            allied_users = members[: len(allied_team)]
-            axis_users = members[len(allied_team) :]
             users = {}
-            for side, team, people in (
-                ("allied", allied_team, allied_users),
-                ("axis", axis_team, axis_users),
-            ):
-                for n, (aircraft, user) in enumerate(zip(team, people, strict=True), start=1):
-                    seat = f"{'A' if side == 'allied' else 'X'}{n}"
-                    await fake.slash(
-                        user,
-                        "dogfight join",
-                        channel_id=thread,
-                        side=side,
-                        aircraft=aircraft,
-                        seat=seat,
-                    )
-                    users[seat] = user
+            for (seat, side, aircraft), user in zip(demo.seats, members, strict=True):
+                await fake.slash(
+                    user,
+                    "dogfight join",
+                    channel_id=thread,
+                    side=side,
+                    aircraft=aircraft,
+                    seat=seat,
+                )
+                users[seat] = user
             await fake.slash(host, "dogfight start", channel_id=thread)
             pilots = {s: UiPlayer(fake, u, game.id, thread) for s, u in users.items()}
-            brains = {s: RandomPlayer(seed * 2 + i + 1) for i, s in enumerate(sorted(users))}
+            brains = {
+                s: system.computer_player(seed * 2 + i + 1) for i, s in enumerate(sorted(users))
+            }
             service = bot.service
             for _ in range(10000):
                 loaded = await service.load(game.id)
                 state = loaded.state
                 assert state is not None
-                if state.step == "over":
+                if system.is_over(state):
                     break
-                p = service.engine.pending(state)[0]
-                action = brains[p.seat].choose(service.engine, state, p.seat)
-                await pilots[p.seat].act(
-                    str(action), via_dm=p.kind in ("respond", "follow"), seat=p.seat
-                )
+                p = system.pending(state)[0]
+                action = brains[p.seat].choose(state, p.seat)
+                await pilots[p.seat].act(str(action), via_dm=p.urgent, seat=p.seat)
             lines = []
             n_image = 0
             for m in fake.sent_to(thread):
@@ -121,37 +105,36 @@ async def play_demo(
                         out.mkdir(parents=True, exist_ok=True)
                         (out / f"{n_image:03d}-{name}").write_bytes(data)
             final = await service.load(game.id)
-            lines.append(result_line(final.record.result or {}, ruleset))
+            lines.append(result_line(final))
             problems = fake.problems()
             if problems:
                 raise RuntimeError("the offline Discord saw problems: " + "; ".join(problems))
             return lines
 
 
-def result_line(result: dict[str, object], ruleset: str) -> str:
-    """The demo's last line: verdict, winner and VP of both sides."""
-    rs = Ruleset(ruleset)
+def result_line(game: LoadedGame) -> str:
+    """The demo's last line: verdict, winner and VP of every side."""
+    result = game.record.result or {}
     vp = result.get("vp") or {}
     assert isinstance(vp, dict)
+    sides = game.sides()
     winner = result.get("winner")
-    who = Side(str(winner)).label(rs) if winner else "nobody (draw)"
-    return (
-        f"RESULT: {result.get('verdict', 'unfinished')}. Winner: {who}. "
-        f"VP {Side.ALLIED.label(rs)} {vp.get('allied', 0)}, {Side.AXIS.label(rs)} {vp.get('axis', 0)}."
-    )
+    who = next((str(s.name) for s in sides if s.id == winner), "nobody (draw)")
+    scores = ", ".join(f"{s.name} {vp.get(s.id, 0)}" for s in sides)
+    return f"RESULT: {result.get('verdict', 'unfinished')}. Winner: {who}. VP {scores}."
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bot demo", description="Play a whole dogfight offline."
+        prog="python -m bot demo", description="Play a whole game offline."
     )
     parser.add_argument(
         "--seed", type=int, default=1, help="game and computer-player seed (default 1)"
     )
     parser.add_argument("--out", type=Path, default=None, help="folder for the pictures of the sky")
-    parser.add_argument("--ruleset", choices=sorted(MATCHUPS), default="zero")
+    parser.add_argument("--ruleset", choices=sorted(rulesets()), default=next(iter(rulesets())))
     parser.add_argument(
-        "--format", choices=("1v1", "2v2"), default="1v1", help="one or two elements a side"
+        "--format", choices=("1v1", "2v2"), default="1v1", help="one or two seats a side"
     )
     parser.add_argument(
         "--language", choices=SUPPORTED, default="en", help="the server's language (default en)"

@@ -42,6 +42,21 @@ from itertools import zip_longest
 from engine.dif.components import Altitude, Position, Side
 from engine.dif.view import DifView, ElementView, EngagementView, PlaneStatus, PlaneView
 from rendering.fonts import Face
+from rendering.palette import (
+    CARD_BG,
+    CARD_BORDER,
+    GOLD_LIGHT,
+    HEADER_BG,
+    HEADER_SUB,
+    INK,
+    MUTED,
+    PAGE,
+    SIDE_COLOURS,
+    SIDE_MARKERS,
+    SIDE_ON_DARK,
+    WHITE,
+    plural,
+)
 from rendering.shapes import (
     MIN_TEXT_SIZE,
     RGB,
@@ -92,30 +107,23 @@ _WING_H = 40
 _NOTE_H = 34
 _FOOT_H = 34
 
-# Colours. Side colours keep >= 4.5:1 contrast with white text; on the dark header
-# the lighter tints are used instead.
-_INK: RGB = (17, 24, 39)
-_MUTED: RGB = (75, 85, 99)
+# Colours (rendering.palette: shared with the report; sides by their order, Allied first).
+_INK, _MUTED, _WHITE, _PAGE = INK, MUTED, WHITE, PAGE
+_HEADER_BG, _HEADER_SUB, _CARD_BG, _CARD_BORDER = HEADER_BG, HEADER_SUB, CARD_BG, CARD_BORDER
 _GREY: RGB = (115, 120, 130)
-_WHITE: RGB = (255, 255, 255)
-_PAGE: RGB = (241, 245, 249)
-_HEADER_BG: RGB = (15, 23, 42)
-_HEADER_SUB: RGB = (203, 213, 225)
-_CARD_BG: RGB = (255, 255, 255)
-_CARD_BORDER: RGB = (100, 116, 139)
 _OUT_BG: RGB = (229, 231, 235)
 _OUT_STRIP: RGB = (107, 114, 128)
 _WING_BG: RGB = (241, 245, 249)
 _GOLD: RGB = (245, 158, 11)
-_GOLD_LIGHT: RGB = (252, 211, 77)
+_GOLD_LIGHT = GOLD_LIGHT
 _DAMAGED: RGB = (251, 191, 36)
 _DESTROYED: RGB = (55, 65, 81)
 _PROMOTED: RGB = (15, 118, 110)
 _EXCHANGE_BG: RGB = (255, 247, 224)
 _DRAW_BG: RGB = (71, 85, 105)
-_SIDE: dict[Side, RGB] = {Side.ALLIED: (29, 78, 216), Side.AXIS: (185, 28, 28)}
-_SIDE_ON_DARK: dict[Side, RGB] = {Side.ALLIED: (147, 197, 253), Side.AXIS: (252, 165, 165)}
-_MARKER: dict[Side, str] = {Side.ALLIED: "●", Side.AXIS: "◆"}
+_SIDE: dict[Side, RGB] = {Side.ALLIED: SIDE_COLOURS[0], Side.AXIS: SIDE_COLOURS[1]}
+_SIDE_ON_DARK: dict[Side, RGB] = {Side.ALLIED: SIDE_ON_DARK[0], Side.AXIS: SIDE_ON_DARK[1]}
+_MARKER: dict[Side, str] = {Side.ALLIED: SIDE_MARKERS[0], Side.AXIS: SIDE_MARKERS[1]}
 # Sky tints, deeper blue higher up; empty bands and the off-sky sections are grey.
 _BAND_BG: dict[Altitude, RGB] = {
     Altitude.VERY_HIGH: (199, 219, 242),
@@ -253,10 +261,7 @@ def _badges(plane: PlaneView, language: str) -> list[tuple[str, RGB, RGB]]:
     return badges
 
 
-def _plural(key: str, language: str, n: int) -> str:
-    """``key.one`` or ``key.other`` for ``n`` (French uses the singular for 0 and 1)."""
-    one = n <= 1 if language == "fr" else n == 1
-    return t(f"{key}.{'one' if one else 'other'}", language, n=n)
+_plural = plural
 
 
 # --- the builder ------------------------------------------------------------------

@@ -1,0 +1,229 @@
+"""Games as the service holds them: :class:`LoadedGame` and the store that loads them.
+
+A game is ``(system, setup, seed, action log)``: loading one replays its log from its
+setup with its system's rules (an undo marker takes back the latest action in effect,
+see :mod:`bot.actionlog`). Loaded games are cached by version; writes to one game are
+serialised by a per-game lock and the storage's version check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from bot.actionlog import effective
+from bot.clock import Clock, SystemClock
+from bot.errors import Refusal, UserError
+from bot.storage import GameRecord, GameStatus, SeatRecord, Storage
+from bot.storage.locks import GameLocks
+from bot.systems import Hosted, hosted, options_of, picks_of
+from engine.core.contract import Outcome, SeatPick, SideInfo
+from engine.core.errors import EngineError
+from engine.core.present import Presenter
+from strings import Term
+
+__all__ = [
+    "GameStore",
+    "LoadedGame",
+    "engine_refusal",
+    "result_record",
+    "validation_refusal",
+]
+
+log = logging.getLogger(__name__)
+
+
+def validation_refusal(exc: ValidationError) -> UserError:
+    """The first message of a model's refusal, without pydantic's wording.
+
+    A validator of a system's model that raised a :class:`Term` keeps it (so it is
+    translated); pydantic's own messages (a wrong type) exist in English only."""
+    err = exc.errors()[0]
+    inner = (err.get("ctx") or {}).get("error")
+    why = inner.args[0] if isinstance(inner, Exception) and inner.args else None
+    if isinstance(why, Term):  # its own last period, if it has one
+        return UserError(why) if why.endswith(".") else Refusal("refusal.setup", why=why)
+    msg = str(err.get("msg", exc)).removeprefix("Value error, ")
+    return Refusal("refusal.setup", why=msg.rstrip("."))
+
+
+def engine_refusal(exc: EngineError) -> UserError:
+    """An engine error as a refusal, its message untouched (a :class:`Term` stays one)."""
+    return UserError(exc.args[0] if exc.args else str(exc))
+
+
+def result_record(outcome: Outcome) -> dict[str, Any]:
+    """A game's result as stored with it: ``{"vp": {side: n}, "winner": side or None,
+    "verdict": text}`` (the verdict's English text: the canonical record, which
+    ``/game verify`` compares)."""
+    return {"vp": dict(outcome.vp), "winner": outcome.winner, "verdict": str(outcome.verdict)}
+
+
+@dataclass
+class LoadedGame:
+    """A game as the service holds it: its record, seats, setup and current state."""
+
+    record: GameRecord
+    seats: list[SeatRecord]
+    setup: Any = None
+    """The system's setup (``setup_model``), once started."""
+    state: Any = None
+    """The system's state, once started."""
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def system(self) -> Hosted:
+        return hosted(self.record.system)
+
+    @property
+    def presenter(self) -> Presenter:
+        return self.system.presenter()
+
+    @property
+    def options(self) -> BaseModel:
+        """The lobby's options, as the system's ``options_model``."""
+        return options_of(self.system, self.record.ruleset, self.record.options)
+
+    @property
+    def picks(self) -> list[SeatPick]:
+        """The seats taken, as the contract's seat picks."""
+        return picks_of(self.system, self.seats)
+
+    def sides(self) -> tuple[SideInfo, ...]:
+        """The game's sides, with their names."""
+        if self.state is not None:
+            return self.system.sides(self.state)
+        return self.system.lobby_sides(self.options)
+
+    def side_name(self, side: str) -> str:
+        """A side's name (a Term): ``Allied``."""
+        return next((s.name for s in self.sides() if s.id == side), side)
+
+    def holder(self, seat: str) -> int | None:
+        return next((s.user_id for s in self.seats if s.seat == seat), None)
+
+    def side_of(self, seat: str) -> str | None:
+        return next((s.side for s in self.seats if s.seat == seat), None)
+
+    def seats_of(self, user_id: int) -> list[str]:
+        return [s.seat for s in self.seats if s.user_id == user_id]
+
+    def seat_label(self, seat: str) -> str:
+        """How narration names the seat's aircraft: ``Buffalo I (A1)``."""
+        return self.presenter.seat_label(self.state, seat) if self.state is not None else seat
+
+    @property
+    def format(self) -> str:
+        """``1v1``, ``2v2`` or ``custom`` (games from before team games: 1v1)."""
+        return str(self.record.options.get("format", "1v1"))
+
+
+class GameStore:
+    """Loads, caches and watches the games of one bot process."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        seed_source: Callable[[], int] | None = None,
+        cache_size: int = 512,
+        clock: Clock | None = None,
+    ) -> None:
+        self.storage = storage
+        self.clock: Clock = clock or SystemClock()
+        """Times of offers and requests that expire (``bot.seats``)."""
+        self.locks = GameLocks()
+        self._seed = seed_source or (lambda: secrets.randbits(62))
+        self._cache: OrderedDict[int, LoadedGame] = OrderedDict()
+        self._cache_size = cache_size
+        self.setup_filter: Callable[[Any], Any] | None = None
+        """Tests only: rewrites the lobby's setup at the start, e.g. to fix hands,
+        the top of the deck or altitudes (a system's test-only setup fields)."""
+        self.listeners: list[Callable[[LoadedGame, str | None], Awaitable[None]]] = []
+        """Called after every committed change of a game, under its lock, with the
+        seat that acted (None: the game started, or a deadline's default action):
+        the deadline scheduler keeps its deadlines in line with the pending decisions."""
+        self.seat_listeners: list[Callable[[LoadedGame, str], Awaitable[None]]] = []
+        """Called when a seat changes hands (``bot.seats``), under the game's lock and
+        before the change listeners: the scheduler drops the seat's deadlines (they
+        named the old holder) and forgets its missed deadlines."""
+
+    async def load(self, game_id: int) -> LoadedGame:
+        cached = self._cache.get(game_id)
+        record = await self.storage.get_game(game_id)
+        if record is None:
+            raise Refusal("refusal.no_game")
+        if cached is not None and cached.record.version == record.version:
+            self._cache.move_to_end(game_id)
+            return cached
+        game = LoadedGame(record, await self.storage.get_seats(game_id))
+        if "setup" in record.options:
+            system = game.system
+            game.setup = system.setup_model.model_validate(record.options["setup"])
+            log_rows = await self.storage.load_actions(game_id)
+            rows = effective((r.seq, r.seat or "", r.action) for r in log_rows)  # undo markers
+            game.state = await asyncio.to_thread(
+                system.replay, game.setup, record.seed, [(seat, text) for _, seat, text in rows]
+            )
+        self._remember(game)
+        return game
+
+    def _remember(self, game: LoadedGame) -> None:
+        self._cache[game.id] = game
+        self._cache.move_to_end(game.id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def _forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+
+    async def game_in_channel(self, channel_id: int | None) -> LoadedGame | None:
+        if channel_id is None:
+            return None
+        record = await self.storage.get_game_by_thread(channel_id)
+        return await self.load(record.id) if record else None
+
+    async def resolve_game(self, channel_id: int | None, user_id: int) -> LoadedGame:
+        """The game of this thread, or the user's only open game."""
+        game = await self.game_in_channel(channel_id)
+        if game is not None:
+            return game
+        seats = await self.storage.seats_of_user(
+            user_id, statuses=(GameStatus.LOBBY, GameStatus.ACTIVE)
+        )
+        ids = sorted({s.game_id for s in seats})
+        if len(ids) == 1:
+            return await self.load(ids[0])
+        if not ids:
+            raise Refusal("refusal.no_open_game")
+        raise Refusal("refusal.several_games")
+
+    async def game_settings(self, game_id: int) -> dict[str, Any]:
+        record = await self.storage.get_game_settings(game_id)
+        return dict(record.settings) if record is not None else {}
+
+    async def _changed(self, game: LoadedGame, actor: str | None) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(game, actor)
+            except Exception:  # a listener must never undo or block a committed move
+                log.exception("game %s: a change listener failed", game.id)
+
+    @staticmethod
+    def require_active(game: LoadedGame) -> Any:
+        """The state of a running game (refused in the lobby and once it is over)."""
+        if game.record.status is GameStatus.LOBBY or game.state is None:
+            raise Refusal("refusal.not_started")
+        if game.record.status is not GameStatus.ACTIVE:
+            raise Refusal("refusal.over")
+        return game.state

@@ -1,0 +1,478 @@
+"""Playing: applying a seat's action, the moves made without asking (standing orders,
+``fast`` passes, computer players), a deadline's default move, handing a seat over and
+taking an action back.
+
+Every action is checked by the game's system and appended to the log **before**
+anyone is answered; generic code reads a decision's timing and scope, never its
+kind, and asks the system (:class:`~engine.core.contract.HostedSystem`) what its flow
+means: whose turn it is, a forced pass, a computer player's move, standing orders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from dataclasses import replace
+from typing import Any
+
+from bot.actionlog import effective, undo_text
+from bot.errors import Refusal
+from bot.games import GameStore, LoadedGame, engine_refusal, result_record
+from bot.outcome import Outcome, outcome_of
+from bot.storage import GameStatus, StaleGameVersion
+from bot.storage.base import DeadlineClosed
+from bot.words import and_list
+from engine.core.contract import Decision, Scope, Timing
+from engine.core.errors import EngineError
+from engine.core.events import Event
+from strings import Term
+
+__all__ = ["AUTO_MOVES", "COMPUTER", "Play", "computer_seats", "computer_seed"]
+
+log = logging.getLogger(__name__)
+
+AUTO_MOVES = 5000
+"""The most moves made without asking after one change: enough for a whole game
+between two computer players (a random game takes a few hundred actions)."""
+COMPUTER = "computer"
+"""Why a move was made without asking: a computer player's (``narration.computer``
+marks its first public line, ``Ki-43 Oscar (X1) stays at Medium. (computer)``; the
+log's narration, which verification compares with a replay, stays the system's)."""
+AUTO_WHY = {"orders": "narration.orders", "fast": "narration.fast"}
+"""The other moves made without asking, and the catalogue key that says why."""
+
+
+def computer_seats(game: LoadedGame, settings: dict[str, Any]) -> set[str]:
+    """The seats a computer player flies: listed in the game settings'
+    ``computer_seats`` and held by nobody (``user_id`` NULL in the seats table)."""
+    listed = set(settings.get("computer_seats", []))
+    return {s.seat for s in game.seats if s.seat in listed and s.user_id is None}
+
+
+def computer_seed(game: LoadedGame) -> int:
+    """The seed of a game's computer player at its current version, hashed from the
+    game (its choices say nothing of the secret seed). Its moves are logged like any
+    other, so replays never need it."""
+    key = f"tally-ho/{game.record.system}/computer/v1:{game.id}:{game.record.seed}:{game.record.version}"
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+
+
+def _own_turn(d: Decision) -> bool:
+    """A step of the seat's own turn: a missed deadline passes the rest of the turn."""
+    return d.timing is Timing.TURN and d.scope is Scope.SEAT
+
+
+def _pending(game: LoadedGame, state: Any) -> set[tuple[str, str]]:
+    return {(p.seat, p.kind) for p in game.system.pending(state)}
+
+
+class Play(GameStore):
+    """Playing verbs of the service."""
+
+    # ------------------------------------------------------------ reading
+    def view(self, game: LoadedGame, seat: str | None) -> Any:
+        assert game.state is not None
+        return game.system.view(game.state, seat)
+
+    def legal(self, game: LoadedGame, seat: str) -> list[Any]:
+        if game.state is None or game.record.status is not GameStatus.ACTIVE:
+            return []
+        return game.system.legal_actions(game.state, seat)
+
+    def prompt_text(self, game: LoadedGame, p: Decision) -> str:
+        """What ``p.seat`` must decide, naming its aircraft (a :class:`Term`)."""
+        return game.presenter.prompt(game.state, p)
+
+    # ------------------------------------------------------------ acting
+    async def act(
+        self, game_id: int, user_id: int, seat: str | None, text: str, *, version: int | None = None
+    ) -> Outcome:
+        """Apply one action for the user. Raises UserError and changes nothing on refusal."""
+        async with self.locks(game_id):
+            game = await self.load(game_id)
+            system = game.system
+            try:
+                action = system.parse_action(text)
+            except EngineError as exc:
+                raise engine_refusal(exc) from exc
+            state = self.require_active(game)
+            seat = self._seat_for(game, user_id, seat, state, action)
+            stale = version is not None and version != game.record.version
+            if stale and not await self._still_valid(game, seat, version or 0, state):
+                raise Refusal("refusal.stale_buttons")
+            try:
+                new_state, events = system.apply(state, seat, action)
+            except EngineError as exc:
+                raise engine_refusal(exc) from exc
+            before_turn = system.turn_of(state)
+            before = _pending(game, state)
+            try:
+                game = await self._commit(game, seat, action, new_state)
+            except StaleGameVersion as exc:
+                self._forget(game.id)
+                raise Refusal("refusal.race") from exc
+            game, events = await self._auto_moves(game, events)
+            await self._changed(game, seat)
+            return self._after(game, events, before_turn, before)
+
+    def _after(
+        self,
+        game: LoadedGame,
+        events: list[Event],
+        before_turn: str | None,
+        before: set[tuple[str, str]],
+    ) -> Outcome:
+        """The outcome of a change: a new picture once the turn passed or the game ended."""
+        system = game.system
+        assert game.state is not None
+        turn_over = system.is_over(game.state) or system.turn_of(game.state) != before_turn
+        return outcome_of(game, events, image=turn_over, before=before)
+
+    async def _commit(
+        self,
+        game: LoadedGame,
+        seat: str,
+        action: Any,
+        new_state: Any,
+        *,
+        deadline_id: int | None = None,
+    ) -> LoadedGame:
+        """Append one applied action to the log (under the game's lock) and return the
+        game after it. A deadline's default action closes its deadline in the same
+        transaction. Raises StaleGameVersion if someone moved meanwhile."""
+        if deadline_id is None:
+            new_version = await self.storage.append_action(
+                game.id, game.record.version, seat, str(action)
+            )
+        else:
+            new_version = await self.storage.append_deadline_action(
+                deadline_id, game.record.version, str(action)
+            )
+        record = game.record.model_copy(
+            update={"version": new_version, "last_seq": game.record.last_seq + 1}
+        )
+        system = game.system
+        if system.is_over(new_state):
+            record = await self.storage.update_game(
+                game.id,
+                new_version,
+                status=GameStatus.FINISHED,
+                result=result_record(system.outcome(new_state)),
+            )
+        game = LoadedGame(record, game.seats, game.setup, new_state)
+        self._remember(game)
+        return game
+
+    async def _auto_moves(
+        self, game: LoadedGame, events: list[Event]
+    ) -> tuple[LoadedGame, list[Event]]:
+        """Moves made for a seat without asking, each logged like any other action:
+
+        * a game in ``fast`` response mode passes at once for a seat that must answer
+          and holds nothing to answer with (``forced_action``), and says so (this mode
+          reveals it, everyone was told);
+        * a seat's standing orders (``/game orders``) choose among its legal actions;
+        * a seat handed to a computer player (``bot.seats``) decides at once
+          (``computer_player``), its first public line marked "(computer)".
+        """
+        events = list(events)
+        system = game.system
+        for _ in range(AUTO_MOVES):  # every auto move is a real decision: a game cannot loop
+            state = game.state
+            if state is None or system.is_over(state):
+                break
+            await self._expire_orders(game, state)
+            settings = await self.game_settings(game.id)
+            orders: dict[str, list[str]] = settings.get("orders", {})
+            fast = settings.get("responses") == "fast"
+            computers = computer_seats(game, settings)
+            move: tuple[str, Any, str] | None = None
+            pending = system.pending(state)
+            for p in pending:
+                if p.seat in computers:
+                    if p.scope is Scope.SIDE and any(
+                        q.scope is Scope.SIDE and q.seat not in computers for q in pending
+                    ):
+                        continue  # a human player of the side decides for it
+                    decided = system.computer_player(computer_seed(game)).choose(state, p.seat)
+                    move = (p.seat, decided, COMPUTER)
+                    break
+                chosen = system.order_action(state, p.seat, orders.get(p.seat, []))
+                if chosen is not None:
+                    move = (p.seat, chosen, "orders")
+                    break
+                if fast:
+                    forced = system.forced_action(state, p.seat)
+                    if forced is not None:
+                        move = (p.seat, forced, "fast")
+                        break
+            if move is None:
+                break
+            seat, action, why = move
+            new_state, more = system.apply(state, seat, action)
+            game = await self._commit(game, seat, action, new_state)
+            if why == COMPUTER:  # marked on its first public line, if it has one
+                first = next((i for i, e in enumerate(more) if e.public), None)
+                if first is not None:
+                    e = more[first]
+                    more[first] = replace(e, text=Term("narration.computer", line=e.text))
+                events.extend(more)
+                continue
+            label = game.presenter.seat_label(state, seat)
+            note = Term("narration.auto", element=label, why=Term(AUTO_WHY[why]))
+            events.append(Event("auto", note))
+            events.extend(more)
+        return game, events
+
+    async def update_orders(
+        self, game_id: int, seat: str, order: str | None, *, cancel: bool = False
+    ) -> list[str]:
+        """Add (or with ``cancel`` remove) one of ``seat``'s standing orders; returns
+        the seat's orders. Under the game's lock, like every other write of the game's
+        settings (offers, abandoned seats, expired orders), so none is lost."""
+        async with self.locks(game_id):
+            game = await self.load(game_id)
+            if order is not None and order not in game.system.standing_orders:
+                raise Refusal("people.no_such_order", seat=seat)
+            settings = await self.game_settings(game_id)
+            all_orders: dict[str, list[str]] = dict(settings.get("orders", {}))
+            current = list(all_orders.get(seat, []))
+            if order is None:
+                return current
+            if cancel:
+                if order not in current:
+                    raise Refusal("people.no_such_order", seat=seat)
+                current.remove(order)
+            elif order not in current:
+                current.append(order)
+            all_orders[seat] = current
+            await self.storage.put_game_settings(game_id, {**settings, "orders": all_orders})
+            return current
+
+    async def _expire_orders(self, game: LoadedGame, state: Any) -> None:
+        """Drop standing orders that ran out (e.g. until the seat's next turn)."""
+        settings = await self.game_settings(game.id)
+        orders: dict[str, list[str]] = settings.get("orders", {})
+        system = game.system
+        left = {
+            seat: [o for o in mine if not system.order_expired(o, state, seat)]
+            for seat, mine in orders.items()
+        }
+        if left != orders:
+            await self.storage.put_game_settings(game.id, {**settings, "orders": left})
+
+    async def default_move(
+        self, deadline_id: int, game_id: int, seat: str, kind: str, *, computer: bool = False
+    ) -> Outcome | None:
+        """A deadline passed: the seat takes its passive default (``default_action``)
+        or, where the server allows it, a computer player takes that one decision.
+
+        None if there is nothing to do (the game ended, the decision was taken or is
+        gone). The action and the closing of the deadline are one transaction, so a
+        retry after a crash never applies it twice (``DeadlineClosed``)."""
+        async with self.locks(game_id):
+            game = await self.load(game_id)
+            state = game.state
+            if game.record.status is not GameStatus.ACTIVE or state is None:
+                return None
+            system = game.system
+            decision = next(
+                (p for p in system.pending(state) if p.seat == seat and p.kind == kind), None
+            )
+            if decision is None:
+                return None
+            if computer:
+                action = system.computer_player(game.record.version).choose(state, seat)
+            else:
+                action = system.default_action(state, seat)
+            before_turn = system.turn_of(state)
+            before = _pending(game, state)
+            new_state, events = system.apply(state, seat, action)
+            try:
+                game = await self._commit(game, seat, action, new_state, deadline_id=deadline_id)
+            except (StaleGameVersion, DeadlineClosed):
+                self._forget(game_id)
+                return None
+            label = game.presenter.seat_label(state, seat)
+            who = (
+                Term("deadline.by_computer")
+                if computer
+                else Term("deadline.by_default", action=str(action))
+            )
+            note = Event("deadline", Term("deadline.passed", element=label, who=who))
+            events = [note, *events]
+            if not computer and _own_turn(decision):
+                # A missed turn passes as a whole: the seat's later steps of the same
+                # turn take their defaults too, instead of waiting a full deadline each.
+                while game.state is not None and system.turn_of(game.state) == seat:
+                    now = system.pending(game.state)
+                    if [(p.seat, _own_turn(p)) for p in now] != [(seat, True)]:
+                        break
+                    step = system.default_action(game.state, seat)
+                    after, more = system.apply(game.state, seat, step)
+                    game = await self._commit(game, seat, step, after)
+                    events.extend(more)
+            game, events = await self._auto_moves(game, events)
+            await self._changed(game, None)
+            return self._after(game, events, before_turn, before)
+
+    async def resume(self, game_id: int) -> Outcome | None:
+        """Make the moves nobody is asked for that are owed now (a computer player's,
+        after a restart that interrupted them); None if there were none."""
+        async with self.locks(game_id):
+            game = await self.load(game_id)
+            state = game.state
+            if game.record.status is not GameStatus.ACTIVE or state is None:
+                return None
+            before = _pending(game, state)
+            before_turn = game.system.turn_of(state)
+            version = game.record.version
+            game, events = await self._auto_moves(game, [])
+            if game.record.version == version:
+                return None
+            await self._changed(game, None)
+            return self._after(game, events, before_turn, before)
+
+    def _seat_for(
+        self,
+        game: LoadedGame,
+        user_id: int,
+        seat: str | None,
+        state: Any,
+        action: Any = None,
+    ) -> str:
+        """The seat a user acts for: the one named (if theirs), else their seat that
+        must decide now. A player holding several seats that decide at once (secret
+        picks) names the seat unless only one of them may take this action."""
+        mine = game.seats_of(user_id)
+        if not mine:
+            raise Refusal("refusal.not_playing")
+        if seat is not None:
+            seat = seat.strip().upper()
+            if seat not in mine:
+                raise Refusal("refusal.others_seat")
+            return seat
+        system = game.system
+        pending = [p for p in system.pending(state) if p.seat in mine]
+        waiting = list(dict.fromkeys(p.seat for p in pending))
+        if len(waiting) > 1 and action is not None:
+            if all(p.scope is Scope.SIDE for p in pending):
+                return waiting[0]  # one choice for the whole side
+            fits = [s for s in waiting if self._may(game, state, s, action)]
+            if len(fits) == 1:
+                return fits[0]
+            if fits:
+                raise Refusal("refusal.which_seat", seats=and_list(waiting))
+        return waiting[0] if waiting else mine[0]
+
+    @staticmethod
+    def _may(game: LoadedGame, state: Any, seat: str, action: Any) -> bool:
+        """Whether the rules let ``seat`` take ``action`` now (``apply``: one truth)."""
+        try:
+            game.system.apply(state, seat, action)
+        except EngineError:
+            return False
+        return True
+
+    async def _still_valid(self, game: LoadedGame, seat: str, version: int, state: Any) -> bool:
+        """Whether an outdated button may still be used.
+
+        Normally not (a double click must never apply twice). The exception is a
+        decision every seat takes at once (secret picks): while only other seats moved
+        since the button was sent, this seat's choices are the same, and in a team game
+        four players picking at once would otherwise keep spoiling each other's menus.
+        Every version bump of an active game is one action.
+        """
+        mine = [p for p in game.system.pending(state) if p.seat == seat]
+        behind = game.record.version - version
+        simultaneous = bool(mine) and all(p.timing is Timing.SIMULTANEOUS for p in mine)
+        if not simultaneous or not 0 < behind <= game.record.last_seq:
+            return False
+        rows = await self.storage.load_actions(game.id, after_seq=game.record.last_seq - behind)
+        return all(r.seat != seat for r in rows)
+
+    # ------------------------------------------------------------ seats and undo
+    async def hand_over(
+        self, game: LoadedGame, seat: str, user_id: int | None, name: str, note: str
+    ) -> Outcome:
+        """Give ``seat`` to ``user_id`` for the rest of the game; None: a computer
+        player flies it. Under the game's lock, the game just loaded.
+
+        The seats table holds the new holder (NULL for a computer, listed in the game
+        settings' ``computer_seats``); the seat's offers, abandonment, standing orders
+        and any undo request are dropped; the seat listeners (the scheduler) drop its
+        deadlines, which named the old holder. A computer seat decides at once."""
+        state = self.require_active(game)
+        record = next((s for s in game.seats if s.seat == seat), None)
+        if record is None:
+            raise Refusal("refusal.no_seat_named", seat=seat)
+        before = _pending(game, state)
+        before_turn = game.system.turn_of(state)
+        settings = await self.game_settings(game.id)
+        listed = [s for s in settings.get("computer_seats", []) if s != seat]
+        settings["computer_seats"] = sorted([*listed, seat] if user_id is None else listed)
+        for key in ("offers", "abandoned", "orders"):
+            if key in settings:
+                settings[key] = {k: v for k, v in settings[key].items() if k != seat}
+        settings.pop("undo", None)
+        await self.storage.put_game_settings(game.id, settings)
+        try:
+            await self.storage.put_seat(
+                game.id,
+                seat,
+                record.side,
+                user_id,
+                name,
+                dict(record.payload),
+                expected_version=game.record.version,
+            )
+        except StaleGameVersion as exc:
+            self._forget(game.id)
+            raise Refusal("refusal.race_seat") from exc
+        fresh = await self.storage.get_game(game.id)
+        assert fresh is not None
+        game = LoadedGame(fresh, await self.storage.get_seats(game.id), game.setup, state)
+        self._remember(game)  # every later action checks the seat against these seats
+        for listener in self.seat_listeners:
+            try:
+                await listener(game, seat)
+            except Exception:
+                log.exception("game %s: a seat listener failed", game.id)
+        game, events = await self._auto_moves(game, [Event("seat", note)])
+        await self._changed(game, None)
+        return self._after(game, events, before_turn, before)
+
+    async def take_back(self, game: LoadedGame, seq: int, line: str) -> Outcome:
+        """Take back action ``seq``, the latest in effect: append the marker ``undo
+        seq`` (the log stays append-only) and return to the game without it. Under the
+        game's lock; the caller checked that the undo is allowed (``bot.seats``)."""
+        self.require_active(game)
+        assert game.setup is not None and game.state is not None
+        system = game.system
+        before = _pending(game, game.state)
+        rows = effective(
+            (r.seq, r.seat or "", r.action) for r in await self.storage.load_actions(game.id)
+        )
+        if not rows or rows[-1][0] != seq:
+            raise Refusal("refusal.undo_latest")
+        state = await asyncio.to_thread(
+            system.replay, game.setup, game.record.seed, [(s, t) for _, s, t in rows[:-1]]
+        )
+        try:
+            version = await self.storage.append_action(
+                game.id, game.record.version, None, undo_text(seq)
+            )
+        except StaleGameVersion as exc:
+            self._forget(game.id)
+            raise Refusal("refusal.undo_moved_on") from exc
+        record = game.record.model_copy(
+            update={"version": version, "last_seq": game.record.last_seq + 1}
+        )
+        old_turn = system.turn_of(game.state)
+        game = LoadedGame(record, game.seats, game.setup, state)
+        self._remember(game)
+        game, events = await self._auto_moves(game, [Event("undo", line)])
+        await self._changed(game, None)
+        assert game.state is not None
+        return outcome_of(game, events, image=system.turn_of(game.state) != old_turn, before=before)

@@ -1,0 +1,147 @@
+"""The discord.py client, and the composition of the Discord side.
+
+:class:`TallyHoBot` opens the database and builds the application in
+``setup_hook`` (``bot.service``, ``bot.operations``), hands it the
+:class:`DiscordPublisher` through which it posts, registers the persistent components
+and the cogs, installs the one error boundary and syncs the commands. The generic
+components reach what a click does through it (:meth:`TallyHoBot.show_hand`,
+:meth:`TallyHoBot.act`, :meth:`TallyHoBot.menu_context`), so no module of ``cogs/``
+imports another in a circle.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+import discord
+from discord.ext import commands
+
+from bot.clock import Clock
+from bot.errors import Refusal
+from bot.games import LoadedGame
+from bot.operations import DeadlineOps
+from bot.outcome import Outcome
+from bot.publishing import Publisher
+from bot.service import GameService
+from bot.storage.sqlite import SQLiteStorage
+from cogs import hand, lobby, publisher, seats
+from cogs.boundary import on_tree_error
+from cogs.components import COMPONENTS, MenuContext
+from cogs.help import Translator
+
+__all__ = ["DiscordPublisher", "TallyHoBot"]
+
+log = logging.getLogger(__name__)
+
+COGS = ("cogs.dogfight", "cogs.game", "cogs.admin", "cogs.help", "cogs.settings")
+MENUS: dict[str, Callable[[Sequence[str]], tuple[MenuContext, tuple[int, ...]]]] = {
+    "s": hand.SeatDecision.parse,
+    "o": hand.SideDecision.parse,
+    "j": lobby.LobbySeats.parse,
+    "ac": lobby.LobbyAircraft.parse,
+}
+"""What each kind of menu (``th:{kind}:...``) is about."""
+
+
+class DiscordPublisher(Publisher):
+    """The application's :class:`~bot.publishing.Publisher`, through one bot's
+    connection (:mod:`cogs.publisher`)."""
+
+    def __init__(self, bot: TallyHoBot) -> None:
+        self.bot = bot
+
+    async def publish(self, outcome: Outcome, *, skip_user: int | None = None) -> None:
+        await publisher.publish(self.bot, outcome, skip_user=skip_user)
+
+    async def say(self, game: LoadedGame, text: str) -> None:
+        await publisher.say(self.bot, game, text)
+
+    async def direct(self, user_id: int, text: str) -> bool:
+        return await publisher.send_dm(self.bot, user_id, text, None)
+
+    async def offer_seat(self, game: LoadedGame, seat: str, kind: str, text: str) -> None:
+        public = await publisher.public_language(self.bot, game)
+        view = seats.take_seat_view(game.id, seat, public)
+        await publisher.post_prompt(self.bot, game, kind, text, view)
+
+    async def close_lapsed(self, game_id: int) -> None:
+        await publisher.close_lapsed(self.bot, game_id)
+
+
+class TallyHoBot(commands.Bot):
+    """Opens the database, builds the application, registers components and cogs in
+    ``setup_hook``."""
+
+    service: GameService
+
+    def __init__(
+        self,
+        *,
+        database: str,
+        guild_id: int | None = None,
+        seed_source: Callable[[], int] | None = None,
+        sync_commands: bool = True,
+        clock: Clock | None = None,
+    ) -> None:
+        intents = discord.Intents.default()
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.database = database
+        self.guild_id = guild_id
+        self._seed_source = seed_source
+        self._sync = sync_commands
+        self.storage: SQLiteStorage | None = None
+        self.clock = clock
+        self.deadlines: DeadlineOps | None = None
+        self.publisher = DiscordPublisher(self)
+        self.tree.on_error = on_tree_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        self.storage = await SQLiteStorage.open(self.database)
+        self.service = GameService(self.storage, seed_source=self._seed_source, clock=self.clock)
+        # Buttons and menus are DynamicItems: they work on messages sent before a restart.
+        self.add_dynamic_items(*COMPONENTS)
+        await self.tree.set_translator(Translator())  # command descriptions per locale
+        for name in COGS:
+            await self.load_extension(name)
+        if self._sync:
+            if self.guild_id:
+                guild = discord.Object(self.guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+        open_games = await self.storage.list_open_games()
+        self.deadlines = DeadlineOps(self.service, self.publisher, clock=self.clock)
+        live = await self.deadlines.start()  # overdue deadlines fire once, now
+        log.info(
+            "ready: %d open game(s), %d live deadline(s) in %s",
+            len(open_games),
+            live,
+            self.database,
+        )
+
+    async def close(self) -> None:
+        if self.deadlines is not None:
+            await self.deadlines.stop()
+            self.deadlines = None
+        await super().close()
+        if self.storage is not None:
+            await self.storage.close()
+            self.storage = None
+
+    # -- what the generic components do ----------------------------------------------
+    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        await hand.send_hand(interaction, game_id)
+
+    async def act(
+        self, interaction: discord.Interaction, game_id: int, seat: str, action: str, version: int
+    ) -> None:
+        await hand.perform(interaction, game_id, seat, action, version)
+
+    def menu_context(self, kind: str, args: Sequence[str]) -> tuple[MenuContext, tuple[int, ...]]:
+        """The context of a menu's ``custom_id`` (``th:{kind}:{args}``), and its path."""
+        try:
+            return MENUS[kind](args)
+        except (KeyError, ValueError, IndexError) as exc:
+            raise Refusal("refusal.stale_buttons") from exc

@@ -1,0 +1,67 @@
+"""What every cog needs of an interaction: the application, the reader's language,
+and an ephemeral answer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.service import GameService
+from bot.settings import server_language
+from strings import normalize
+
+if TYPE_CHECKING:
+    from cogs.app import TallyHoBot
+
+__all__ = [
+    "EPHEMERAL_LIMIT",
+    "MENTIONS",
+    "app_of",
+    "forget_view",
+    "language_of",
+    "reply",
+    "service_of",
+]
+
+EPHEMERAL_LIMIT = 2000
+"""A message's content limit."""
+MENTIONS = discord.AllowedMentions(users=True)
+
+
+def app_of(interaction: discord.Interaction) -> TallyHoBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def service_of(interaction: discord.Interaction) -> GameService:
+    return app_of(interaction).service
+
+
+async def language_of(interaction: discord.Interaction) -> str:
+    """The reader's language: their Discord locale where translated, else the server's."""
+    locale = normalize(interaction.locale)
+    if locale is not None:
+        return locale
+    return await server_language(service_of(interaction).storage, interaction.guild_id)
+
+
+def forget_view(kwargs: dict[str, Any]) -> None:
+    """Stop tracking a view once its message is sent.
+
+    Every component is a DynamicItem, dispatched by its custom_id alone, so the view
+    object is not needed after sending. Stopping it frees the memory discord.py would
+    keep per message, and the 15-minute timeout task it starts for an ephemeral one.
+    """
+    view = kwargs.get("view")
+    if isinstance(view, discord.ui.View):
+        view.stop()
+
+
+async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+    """Answer an interaction ephemerally, whether or not it was answered already."""
+    content = content[:EPHEMERAL_LIMIT]
+    if interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(content, ephemeral=True, **kwargs)
+    forget_view(kwargs)

@@ -1,0 +1,109 @@
+"""A database written by the previous release loads, shows the same texts, and its
+open game plays on to the end.
+
+``fixtures/release-0.1.sqlite3`` was written by the release before the generic bot
+(``fixtures/make_release_db.py`` says how); ``fixtures/release-0.1.json`` is what that
+release showed about it. Stored payloads (seats' ``aircraft``/``wingman``/``pilot``,
+lobby options ``year``/``to_the_death``/``vp_bonus``/``format``) and logs must keep
+loading, replaying and verifying unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.archive import archive
+from bot.listing import list_text, open_games
+from bot.prompts import hand_text
+from bot.report import report_text
+from bot.service import GameService
+from bot.storage.sqlite import SQLiteStorage
+from engine.dif.ai import RandomPlayer
+from engine.dif.game import default_engine
+from strings import tr
+
+FIXTURES = Path(__file__).parent / "fixtures"
+EXPECTED: dict[str, Any] = json.loads((FIXTURES / "release-0.1.json").read_text("utf-8"))
+LANGUAGES = ("en", "fr")
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    db = tmp_path / "release.sqlite3"
+    shutil.copy(FIXTURES / "release-0.1.sqlite3", db)
+    storage = await SQLiteStorage.open(str(db))
+    try:
+        yield GameService(storage)
+    finally:
+        await storage.close()
+
+
+async def test_every_game_shows_what_the_release_showed(service: GameService) -> None:
+    history = archive(service)
+    for gid in (1, 2, 3, 4):
+        expected = EXPECTED[str(gid)]
+        game = await service.load(gid)
+        assert game.record.status.value == expected["status"]
+        for lang in LANGUAGES:
+            assert service.lobby_text(game, lang) == expected["lobby"][lang]
+        if game.state is None:
+            continue
+        assert game.record.version == expected["version"]
+        for lang in LANGUAGES:
+            assert service.status_text(game, lang) == expected["status_text"][lang]
+        assert [list(f) for f in await history.log_files(game)] == expected["log_files"]
+        pending = game.system.pending(game.state)
+        assert [(p.seat, p.kind) for p in pending] == [
+            (e["seat"], e["kind"]) for e in expected["pending"]
+        ]
+        for p, e in zip(pending, expected["pending"], strict=True):
+            assert [str(a) for a in service.legal(game, p.seat)] == e["legal"]
+            for lang in LANGUAGES:
+                assert tr(service.prompt_text(game, p), lang) == e["prompt"][lang]
+                assert hand_text(game, p.seat, language=lang) == e["hand"][lang]
+        if "verify" in expected:
+            verified = await history.verify(game)
+            assert verified.ok
+            for lang in LANGUAGES:
+                assert verified.text(lang) == expected["verify"][lang]
+        if "report" in expected:
+            assert game.record.result == expected["result"]
+            report = await history.report(game)
+            for lang in LANGUAGES:
+                assert report_text(report, language=lang) == expected["report"][lang]
+    guild = (await service.load(1)).record.guild_id
+    lines, total = await open_games(service, guild)
+    for lang in LANGUAGES:
+        assert list_text(lines, total, language=lang) == EXPECTED["list"][lang]
+
+
+async def test_the_open_game_plays_on_to_the_end_and_verifies(service: GameService) -> None:
+    game = await service.load(2)
+    assert game.state is not None
+    players = EXPECTED["2"]["players"]
+    brain = RandomPlayer(2026)
+    for _ in range(5000):
+        game = await service.load(2)
+        state = game.state
+        assert state is not None
+        if game.record.status.value != "active":
+            break
+        p = default_engine().pending(state)[0]
+        action = brain.choose(default_engine(), state, p.seat)
+        await service.act(game.id, players[p.seat], p.seat, str(action))
+    game = await service.load(2)
+    assert game.record.status.value == "finished" and game.record.result
+    verified = await archive(service).verify(game)
+    assert verified.ok, verified.text()
+    files = await archive(service).log_files(game)
+    assert [name for name, _ in files] == ["dogfight-2.txt", "dogfight-2-full.txt"]
+    # the log written before the upgrade is the beginning of the log after it
+    before = EXPECTED["2"]["log_files"][0][1].split("\n[")
+    after = files[0][1].split("\n[")
+    assert after[1 : len(before) - 1] == before[1:-1]

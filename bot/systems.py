@@ -79,7 +79,7 @@ def presenter(system_id: str) -> Presenter:
 def rulesets() -> dict[str, str]:
     """Every ruleset id of every registered system, with its system's id."""
     return {
-        r.id: system_id for system_id in registry.system_ids() for r in hosted(system_id).rulesets
+        r.id: system_id for system_id in hosted_ids() for r in hosted(system_id).rulesets
     }
 
 

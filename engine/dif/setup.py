@@ -10,8 +10,16 @@ example can be replayed exactly; the bot never sets those.
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 from engine.dif.actions import CARD_CODE, PLANE_REF, quoted
 from engine.dif.components import Altitude, PilotSkill, Position, Ruleset, Side
@@ -109,6 +117,15 @@ class DifSetup(BaseModel):
     it, True or False, and :meth:`~engine.dif.game.DifEngine.new_game` then checks the
     Japanese side's aircraft. None: not chosen, as in a setup stored before this option
     existed (which must still replay) or built by a test; nationality is not checked."""
+
+    @model_serializer(mode="wrap")
+    def _without_unset_mixed(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A setup that never chose ``mixed`` dumps as before the option existed, so the
+        # exported logs and stored setups of such games stay byte for byte the same.
+        data: dict[str, Any] = handler(self)
+        if self.mixed is None:
+            data.pop("mixed", None)
+        return data
 
     # Fixed instead of random or secret: for rulebook examples and tests only.
     altitudes: dict[str, Altitude] | None = None

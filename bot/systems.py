@@ -78,9 +78,7 @@ def presenter(system_id: str) -> Presenter:
 
 def rulesets() -> dict[str, str]:
     """Every ruleset id of every registered system, with its system's id."""
-    return {
-        r.id: system_id for system_id in hosted_ids() for r in hosted(system_id).rulesets
-    }
+    return {r.id: system_id for system_id in hosted_ids() for r in hosted(system_id).rulesets}
 
 
 def system_of_ruleset(ruleset: str) -> str:

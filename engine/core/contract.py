@@ -28,11 +28,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
 from engine.core.events import Event
+
+if TYPE_CHECKING:
+    from engine.core.present import Presenter
 
 __all__ = [
     "Action",
@@ -41,6 +44,7 @@ __all__ = [
     "Decision",
     "Fate",
     "GameSystem",
+    "HostedSystem",
     "Outcome",
     "RulesetInfo",
     "Scope",
@@ -177,9 +181,12 @@ class AircraftChoice:
 
     id: str
     label: str
-    """What the player reads: name, nation, year and VP ('F-15A Eagle (USA 1976, 62/92 VP)')."""
+    """What the player reads: its name ('F-15A Eagle'), or name, nation, year and VP."""
     side: str | None = None
     """The only side that may fly it, if the system restricts sides."""
+    description: str | None = None
+    """More about it, shown beside the label (a menu option's description): its
+    nation and year ('USA, 1976')."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,4 +321,76 @@ class GameSystem(Protocol[S, A, V]):
 
     def replay(self, setup: Any, seed: int, log: Iterable[tuple[str, str]]) -> S:
         """The state after replaying ``(seat, action text)`` rows from the setup."""
+        ...
+
+
+@runtime_checkable
+class HostedSystem(GameSystem[S, A, V], Protocol[S, A, V]):
+    """A system the bot can host: the rules contract, plus what running games for
+    people at a distance needs (added after :class:`GameSystem`, which stays the rules).
+
+    Generic code reads a decision's ``timing`` and ``scope``, never its ``kind``; the
+    few things it needs to know beyond that about a system's flow are asked here.
+    """
+
+    # --- the lobby ----------------------------------------------------------------
+    def aircraft_catalogue(self) -> list[AircraftChoice]:
+        """Every aircraft the system knows, whatever the game (to name one a player
+        typed, then say why it may not fly: :meth:`aircraft_refusal`)."""
+        ...
+
+    def aircraft_refusal(self, options: Any, side: str | None, aircraft: str) -> str | None:
+        """Why ``aircraft`` may not fly for ``side`` (None: any side) in such a game (a
+        :class:`strings.Term` naming the rule), or None."""
+        ...
+
+    def make_pick(self, aircraft: str, fields: Mapping[str, Any]) -> BaseModel:
+        """A seat's pick (``pick_model``) from the aircraft and the extras the player
+        gave (absent ones take the aircraft's defaults). Raises pydantic's
+        ValidationError; a validator's message may be a Term."""
+        ...
+
+    def seats_full(self, options: Any, seats: Sequence[SeatPick]) -> bool:
+        """No room for one more seat (the largest game the rules allow)."""
+        ...
+
+    # --- a game's flow ------------------------------------------------------------
+    def turn_of(self, state: S) -> str | None:
+        """The seat whose turn it is, if any: a new picture is posted when it changes."""
+        ...
+
+    def picks_hidden(self, state: S) -> bool:
+        """Secret simultaneous picks are made or being made and not yet revealed (the
+        public log masks them: ``public_text(..., secret_picks=True)``)."""
+        ...
+
+    def forced_action(self, state: S, seat: str) -> A | None:
+        """The action of a seat that must answer but holds nothing to answer with (its
+        only legal action is the passive one): what a game in ``fast`` response mode
+        takes at once, telling everyone. None when the seat has a real choice."""
+        ...
+
+    def computer_action(self, state: S, seat: str, seed: int) -> A:
+        """What a computer player seeded with ``seed`` does for ``seat`` now (one of
+        ``legal_actions``). Its choice is logged like any move."""
+        ...
+
+    standing_orders: tuple[str, ...]
+    """The standing orders a player may leave (``/game orders``), by id."""
+
+    def order_label(self, order: str) -> str:
+        """What a standing order does, in words (a Term)."""
+        ...
+
+    def order_action(self, state: S, seat: str, orders: Sequence[str]) -> A | None:
+        """The move ``seat``'s standing orders make now (one of ``legal_actions``), or
+        None: the player decides."""
+        ...
+
+    def order_expired(self, order: str, state: S, seat: str) -> bool:
+        """A time-limited standing order has run out."""
+        ...
+
+    def presenter(self) -> Presenter:
+        """The system's words and menus (:mod:`engine.core.present`)."""
         ...

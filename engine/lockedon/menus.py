@@ -310,6 +310,7 @@ def _play(b: _Builder, actions: list[Action]) -> Built:
         mine = [a for a in played if a.side is side]
         cards = list(dict.fromkeys(a.card for a in mine))
         children = [_card(b, code, [a for a in mine if a.card == code]) for code in cards]
+        children.sort(key=lambda c: c.label)
         if children:
             menus.append(b.menu(children, b.say(placeholder)))
     return menus, buttons
@@ -411,7 +412,7 @@ def _vertical_leaf(b: _Builder, a: Action) -> Choice:
 
 
 def _pos_leaf(b: _Builder, a: Action) -> Choice:
-    to = b.p._pos_after(b.state, a, b.language)
+    to = b.p.pos_after(b.state, a, b.language)
     return b.leaf(a, b.say("menu.pos", n=a.n, plane=b.plane(a.target), to=to))
 
 

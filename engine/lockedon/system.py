@@ -83,11 +83,12 @@ class LockedOnSystem:
         return f"{side}{number}"
 
     def aircraft_choices(self, options: LockedOnOptions, side: str | None) -> list[AircraftChoice]:
-        """Every aircraft in service by the battle's year (C-L3), labelled with nation,
-        year and VP without / with its Standard Missile Load (L23)."""
+        """Every aircraft in service by the battle's year (C-L3) and not over the agreed
+        VP even at its least (:meth:`aircraft_refusal`), labelled with nation, year and
+        VP without / with its Standard Missile Load (L23)."""
         out = []
         for ac in sorted(self.engine.aircraft.values(), key=lambda a: (a.nation, a.name)):
-            if options.year is not None and ac.year > options.year:
+            if self.aircraft_refusal(options, side, ac.id) is not None:
                 continue
             vp = f"{ac.vp}/{ac.vp_missiles}" if ac.vp_missiles is not None else str(ac.vp)
             out.append(AircraftChoice(ac.id, f"{ac.name} ({ac.nation} {ac.year}, {vp} VP)"))

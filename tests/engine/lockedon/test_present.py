@@ -956,3 +956,7 @@ def test_the_ui_strings_are_complete_in_english_and_french() -> None:
     assert unused == []
     for key in DECISIONS:
         assert f"lockedon.ui.decision.{key}" in en
+    for texts in (en, fr):
+        for key, text in texts.items():
+            if ".cmd." in key:
+                assert 1 <= len(text) <= 100, key  # a command option's description

@@ -28,7 +28,7 @@ from bot.settings import (
     ruleset_name,
     system_title,
 )
-from bot.systems import hosted_ids, rulesets
+from bot.systems import hosted, hosted_ids, rulesets
 from cogs.context import reply, service_of
 from cogs.help import choices, cmd_text
 from strings import SUPPORTED, pick, t
@@ -47,6 +47,20 @@ THREAD_PERMISSIONS = discord.Permissions(
     send_messages_in_threads=True,
 )
 """What the bot needs in a games channel."""
+
+
+def _games(settings: GuildSettings) -> str:
+    """``Down in Flames (Zero!, Rise of the Luftwaffe), Down in Flames: Locked-On``: each
+    allowed system with its allowed rulesets, unless its only one is the game itself."""
+    out = []
+    for system in settings.systems:
+        mine = [r for r in settings.rulesets if rulesets().get(r) == system]
+        title = system_title(system)
+        if len(mine) == 1 and len(hosted(system).rulesets) == 1:
+            out.append(title)
+        else:
+            out.append(f"{title} ({', '.join(ruleset_name(r) for r in mine)})")
+    return ", ".join(out)
 
 
 def _hours(value: float, language: str) -> str:
@@ -94,12 +108,7 @@ def settings_lines(settings: GuildSettings, language: str) -> dict[str, str]:
     else:
         lines["abandonment"] = t("config.show.abandon_never", lang)
     lines["vacation"] = t("config.show.vacation", lang, days=d.vacation_max_days)
-    lines["rulesets"] = t(
-        "config.show.rulesets",
-        lang,
-        systems=", ".join(system_title(s) for s in settings.systems),
-        rulesets=", ".join(ruleset_name(r) for r in settings.rulesets),
-    )
+    lines["rulesets"] = t("config.show.rulesets", lang, games=_games(settings))
     if settings.game_channel_id is not None:
         lines["channel"] = t("config.show.channel", lang, channel=f"<#{settings.game_channel_id}>")
     else:

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from bot.games import LoadedGame
-from bot.systems import hosted, rulesets
+from bot.systems import hosted, hosted_ids, rulesets
 from bot.testing import FakeDiscord
 from bot.testing.driver import UiPlayer, wait_for_new_game
 from cogs.app import TallyHoBot
@@ -132,7 +132,18 @@ def main(argv: list[str] | None = None) -> int:
         "--seed", type=int, default=1, help="game and computer-player seed (default 1)"
     )
     parser.add_argument("--out", type=Path, default=None, help="folder for the pictures of the sky")
-    parser.add_argument("--ruleset", choices=sorted(rulesets()), default=next(iter(rulesets())))
+    parser.add_argument(
+        "--system",
+        choices=hosted_ids(),
+        default=None,
+        help="the game system (default: the first one's first ruleset)",
+    )
+    parser.add_argument(
+        "--ruleset",
+        choices=sorted(rulesets()),
+        default=None,
+        help="a ruleset of that system (default: its first)",
+    )
     parser.add_argument(
         "--format", choices=("1v1", "2v2"), default="1v1", help="one or two seats a side"
     )
@@ -140,6 +151,12 @@ def main(argv: list[str] | None = None) -> int:
         "--language", choices=SUPPORTED, default="en", help="the server's language (default en)"
     )
     args = parser.parse_args(argv)
+    owner = rulesets()
+    if args.system is not None and args.ruleset is None:
+        args.ruleset = hosted(args.system).rulesets[0].id
+    elif args.system is not None and owner[args.ruleset] != args.system:
+        parser.error(f"ruleset {args.ruleset} is not one of {args.system}'s")
+    args.ruleset = args.ruleset or next(iter(owner))
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice: not needed
     lines = asyncio.run(

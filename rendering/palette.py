@@ -39,14 +39,28 @@ HEADER_SUB: RGB = (203, 213, 225)
 CARD_BG: RGB = (255, 255, 255)
 CARD_BORDER: RGB = (100, 116, 139)
 GOLD_LIGHT: RGB = (252, 211, 77)
-SIDE_COLOURS: tuple[RGB, ...] = ((29, 78, 216), (185, 28, 28), (21, 128, 61), (126, 34, 206))
+# Eight sides: a Locked-On free-for-all has up to one side a player.
+SIDE_COLOURS: tuple[RGB, ...] = (
+    (29, 78, 216),
+    (185, 28, 28),
+    (21, 128, 61),
+    (126, 34, 206),
+    (180, 83, 9),
+    (14, 116, 144),
+    (190, 24, 93),
+    (63, 63, 70),
+)
 SIDE_ON_DARK: tuple[RGB, ...] = (
     (147, 197, 253),
     (252, 165, 165),
     (134, 239, 172),
     (216, 180, 254),
+    (253, 186, 116),
+    (103, 232, 249),
+    (249, 168, 212),
+    (212, 212, 216),
 )
-SIDE_MARKERS: tuple[str, ...] = ("●", "◆", "▲", "■")
+SIDE_MARKERS: tuple[str, ...] = ("●", "◆", "▲", "■", "★", "✚", "⬟", "◉")
 
 
 def side_colour(index: int) -> RGB:

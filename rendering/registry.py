@@ -18,7 +18,7 @@ from rendering.table import draw_layout, encode_png
 
 __all__ = ["RENDERERS", "Renderer", "picture", "renderer", "replay_gif"]
 
-RENDERERS: dict[str, str] = {"dif": "rendering.dif"}
+RENDERERS: dict[str, str] = {"dif": "rendering.dif", "lockedon": "rendering.lockedon"}
 """System id -> the module of its pictures."""
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.storage import GameRecord, Storage
 from bot.testing.fakediscord import FakeDiscord, FakeUser
+from strings import t
 
 __all__ = ["UiPlayer", "components_of", "wait_for_new_game"]
 
@@ -104,10 +105,14 @@ class UiPlayer:
             dms = [m for m in self.fake.dms(self.user) if any(True for _ in components_of(m))]
             messages.extend(reversed(dms[-1:]))
         messages.extend(await self.open_hands())
+        stale = t("refusal.stale_buttons", "en")
         for message in messages:
             token = await self._click_action(message, action, seat)
-            if token is not None:
-                return token
+            if token is None:
+                continue
+            if any(m.get("content") == f"⛔ {stale}" for m in self.answers(token)):
+                continue  # an older prompt: as a player would, press My hand instead
+            return token
         self.typed += 1
         options = {"text": action} if seat is None else {"text": action, "seat": seat}
         return await self.fake.slash(self.user, "play", channel_id=self.thread_id, **options)

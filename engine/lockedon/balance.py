@@ -22,14 +22,20 @@ Readings (docs/rules-decisions.md, "Locked-On"):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from engine.lockedon.components import Aircraft, Missile, MissileLoad, Rating, Skill, load_cost
+
+if TYPE_CHECKING:
+    from engine.lockedon.base import EngineBase
+    from engine.lockedon.setup import LockedOnPick
 
 __all__ = [
     "aircraft_value",
     "carries_missiles",
     "load_of",
     "pick_problem",
+    "side_values",
     "skill_cost",
 ]
 
@@ -193,3 +199,27 @@ def _rating_floor(ac: Aircraft, rating: Rating, delta: int) -> tuple[str, dict[s
     if printed + delta < floor:
         return "rating_floor", {"rating": rating.value}
     return None
+
+
+def side_values(engine: EngineBase, seats: Sequence[tuple[str, LockedOnPick]]) -> dict[str, int]:
+    """Each side's VP total (L24 "Aircraft's VPs are added up", L321, L327), with the
+    modifier rule: an aircraft loses its modifier if no opposing aircraft carries
+    missiles (L23-24)."""
+    loads = {
+        i: carries_missiles(engine.aircraft[pick.aircraft], pick.missiles)
+        for i, (_, pick) in enumerate(seats)
+    }
+    out: dict[str, int] = {}
+    for side, pick in seats:
+        enemy_missiles = any(loads[j] for j, (other, _) in enumerate(seats) if other != side)
+        ac = engine.aircraft[pick.aircraft]
+        value = aircraft_value(
+            ac,
+            pick.missiles,
+            engine.missiles,
+            enemy_missiles=enemy_missiles,
+            skills=pick.skills,
+            catalogue=engine.skills,
+        )
+        out[side] = out.get(side, 0) + value
+    return out

@@ -160,7 +160,11 @@ class Flow(Legality):
         s.active = seat
         s.turns += 1
         s.t = TurnState()
-        events.append(Event("turn", Term("lockedon.event.turn", plane=self.name(s, seat))))
+        events.append(
+            Event(
+                "turn", Term("lockedon.event.turn", plane=self.name(s, seat)), data={"seat": seat}
+            )
+        )
         if p.ab_on:  # L102: the counter is discarded at the start of the next turn
             p.ab_on = False
             events.append(Event("ab_off", Term("lockedon.event.ab_off", plane=self.name(s, seat))))
@@ -420,6 +424,7 @@ class Flow(Legality):
             Event(
                 "destroyed",
                 Term("lockedon.event.destroyed", plane=self.name(s, seat), by=self.name(s, by)),
+                data={"seat": seat, "by": by, "round": s.round},
             )
         )
         flying = {q.side for q in s.planes.values() if q.flying}

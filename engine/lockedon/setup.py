@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engine.lockedon.actions import CARD_CODE
 from engine.lockedon.components import Altitude, MissileLoad, Position, Range, Rating
@@ -43,9 +43,13 @@ class LockedOnOptions(BaseModel):
 
     vp_limit: int | None = Field(default=None, ge=1, le=2000)
     """The agreed Victory Point total a side may not exceed (L68-70); None: no limit."""
-    year: int | None = Field(default=None, ge=1945, le=2000)
+    battle_year: int | None = Field(
+        default=None, ge=1945, le=2000, validation_alias=AliasChoices("battle_year", "year")
+    )
     """The year of the battle: an aircraft (and a missile bought for a custom load)
-    must have entered service by then (L70; C-L3 in docs/rules-decisions.md)."""
+    must have entered service by then (L70; C-L3 in docs/rules-decisions.md). Named
+    ``battle_year`` because the lobby's options are typed by name and Down in Flames
+    already asks a ``year`` of its own range (1936-1945); ``year`` is read too."""
     rounds: int = Field(default=6, ge=1, le=20)
     """Rounds before the dogfight is a draw (L85, L90)."""
     missile_loads: bool = False
@@ -64,6 +68,11 @@ class LockedOnOptions(BaseModel):
     the engine plays seats, one aircraft each, either way."""
     second_deck: bool = False
     """Two Action decks combined (L414-415)."""
+
+    @property
+    def year(self) -> int | None:
+        """The year of the battle (``battle_year``)."""
+        return self.battle_year
 
     @model_validator(mode="after")
     def _sides(self) -> LockedOnOptions:

@@ -3,7 +3,10 @@
 :class:`LockedOnSystem` is what the registry hands the generic layers: the rules of
 :class:`~engine.lockedon.game.LockedOnEngine` plus what the contract adds around them
 (the lobby's options and picks, point balancing, typed decisions and outcome,
-notation, the public form of an action, what cannot be undone, the state's JSON).
+notation, the public form of an action, what cannot be undone, the state's JSON),
+what hosting games for people needs (:class:`~engine.core.contract.HostedSystem`: the
+aircraft catalogue, typed join extras, the largest dogfight, the turn, forced passes,
+computer players, standing orders) and its presenter (:mod:`engine.lockedon.ui`).
 """
 
 from __future__ import annotations
@@ -12,71 +15,63 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel
+
 from engine.core.contract import (
     AircraftChoice,
     AircraftFate,
     Decision,
     Fate,
+    HostedSystem,
     Outcome,
     RulesetInfo,
     SeatPick,
     SideInfo,
+    Timing,
 )
 from engine.core.errors import EngineError
 from engine.core.events import Event
+from engine.core.present import Presenter
 from engine.lockedon import balance
 from engine.lockedon.actions import Action
+from engine.lockedon.ai import RandomPlayer
+from engine.lockedon.balance import side_values
 from engine.lockedon.game import LockedOnEngine, default_engine
+from engine.lockedon.orders import Order, expired, order_action
+from engine.lockedon.picks import make_pick
 from engine.lockedon.setup import LockedOnOptions, LockedOnPick, LockedOnSetup, SeatSetup, side_ids
 from engine.lockedon.state import GameState
 from engine.lockedon.texts import fixed
+from engine.lockedon.ui import LockedOnPresenter
 from engine.lockedon.view import LockedOnView
 from strings import Term
 
-__all__ = ["LockedOnSystem", "side_values", "system"]
+__all__ = ["MAX_AIRCRAFT", "LockedOnSystem", "side_values", "system"]
+
+MAX_AIRCRAFT = 8
+"""The largest dogfight a lobby seats: the rules set no limit ("more than two players",
+L389), the table picture is drawn and tested for eight aircraft (four a side, or eight
+in a free-for-all: ``LockedOnOptions.sides`` is at most 8 too)."""
+_PASSIVE = frozenset({"pass", "nofollow"})
 
 _MASKED = ("discard", "trim", "follow", "timely", "climb")
 """Verbs whose cards are thrown away unseen: their public text shows only how many."""
 
 
-def side_values(
-    engine: LockedOnEngine, seats: Sequence[tuple[str, LockedOnPick]]
-) -> dict[str, int]:
-    """Each side's VP total (L24 "Aircraft's VPs are added up", L321, L327), with the
-    modifier rule: an aircraft loses its modifier if no opposing aircraft carries
-    missiles (L23-24)."""
-    loads = {
-        i: balance.carries_missiles(engine.aircraft[pick.aircraft], pick.missiles)
-        for i, (_, pick) in enumerate(seats)
-    }
-    out: dict[str, int] = {}
-    for side, pick in seats:
-        enemy_missiles = any(loads[j] for j, (other, _) in enumerate(seats) if other != side)
-        ac = engine.aircraft[pick.aircraft]
-        value = balance.aircraft_value(
-            ac,
-            pick.missiles,
-            engine.missiles,
-            enemy_missiles=enemy_missiles,
-            skills=pick.skills,
-            catalogue=engine.skills,
-        )
-        out[side] = out.get(side, 0) + value
-    return out
-
-
 class LockedOnSystem:
     """The ``lockedon`` system: Down in Flames: Locked-On."""
 
-    id = "lockedon"
-    name = "Down in Flames: Locked-On"
-    rulesets = (RulesetInfo("lockedon", "Locked-On"),)
-    setup_model = LockedOnSetup
-    options_model = LockedOnOptions
-    pick_model = LockedOnPick
+    id: str = "lockedon"
+    name: str = "Down in Flames: Locked-On"
+    rulesets: tuple[RulesetInfo, ...] = (RulesetInfo("lockedon", "Locked-On"),)
+    setup_model: type[BaseModel] = LockedOnSetup
+    options_model: type[BaseModel] = LockedOnOptions
+    pick_model: type[BaseModel] = LockedOnPick
+    standing_orders: tuple[str, ...] = tuple(o.value for o in Order)
 
     def __init__(self, engine: LockedOnEngine) -> None:
         self.engine = engine
+        self._presenter = LockedOnPresenter(engine)
 
     # --- the lobby ----------------------------------------------------------------
     def lobby_sides(self, options: LockedOnOptions) -> tuple[SideInfo, ...]:
@@ -88,11 +83,12 @@ class LockedOnSystem:
         return f"{side}{number}"
 
     def aircraft_choices(self, options: LockedOnOptions, side: str | None) -> list[AircraftChoice]:
-        """Every aircraft in service by the battle's year (C-L3), labelled with nation,
-        year and VP without / with its Standard Missile Load (L23)."""
+        """Every aircraft in service by the battle's year (C-L3) and not over the agreed
+        VP even at its least (:meth:`aircraft_refusal`), labelled with nation, year and
+        VP without / with its Standard Missile Load (L23)."""
         out = []
         for ac in sorted(self.engine.aircraft.values(), key=lambda a: (a.nation, a.name)):
-            if options.year is not None and ac.year > options.year:
+            if self.aircraft_refusal(options, side, ac.id) is not None:
                 continue
             vp = f"{ac.vp}/{ac.vp_missiles}" if ac.vp_missiles is not None else str(ac.vp)
             out.append(AircraftChoice(ac.id, f"{ac.name} ({ac.nation} {ac.year}, {vp} VP)"))
@@ -125,6 +121,8 @@ class LockedOnSystem:
         """Every side needs an aircraft, a free-for-all one per side, and no side may
         be worth more than the agreed VP total (L68-70, L389)."""
         problems: list[str] = []
+        if len(seats) > MAX_AIRCRAFT:
+            problems.append(Term("lockedon.ui.lobby.too_many", n=len(seats), max=MAX_AIRCRAFT))
         for info in self.lobby_sides(options):
             mine = [s for s in seats if s.side == info.id]
             if not mine:
@@ -232,6 +230,96 @@ class LockedOnSystem:
             rounds=state.round - 1,
         )
 
+    # --- hosting games: the lobby ---------------------------------------------------
+    def aircraft_catalogue(self) -> list[AircraftChoice]:
+        """Every aircraft card, named as printed, with its nation and service year."""
+        return [
+            AircraftChoice(ac.id, ac.name, None, f"{ac.nation}, {ac.year}")
+            for ac in sorted(self.engine.aircraft.values(), key=lambda a: (a.nation, a.name))
+        ]
+
+    def aircraft_refusal(
+        self, options: LockedOnOptions, side: str | None, aircraft: str
+    ) -> str | None:
+        """Unknown, not in service by the battle's year (L70, C-L3), or worth more than
+        the agreed VP even at its least: without missiles and with its modifier taken
+        off (L23-24, L68-70). Any side may fly any aircraft."""
+        ac = self.engine.aircraft.get(aircraft)
+        if ac is None:
+            return Term("lockedon.pick.unknown_aircraft", aircraft=repr(aircraft))
+        if options.year is not None and ac.year > options.year:
+            return Term(
+                "lockedon.pick.too_late", aircraft=ac.name, service=ac.year, year=options.year
+            )
+        least = ac.vp - ac.modifier
+        if options.vp_limit is not None and least > options.vp_limit:
+            return Term(
+                "lockedon.pick.over_limit", aircraft=ac.name, vp=least, limit=options.vp_limit
+            )
+        return None
+
+    def make_pick(self, aircraft: str, fields: Mapping[str, Any]) -> LockedOnPick:
+        """The aircraft with the join command's typed extras (``skills``, ``ratings``,
+        ``missiles``: :mod:`engine.lockedon.picks`); absent ones: no skill, the
+        Standard Missile Load."""
+        return make_pick(aircraft, fields, self.engine.skills, self.engine.missiles)
+
+    def seats_full(self, options: LockedOnOptions, seats: Sequence[SeatPick]) -> bool:
+        """Eight aircraft (:data:`MAX_AIRCRAFT`); a free-for-all also ends at one seat
+        per side."""
+        return self.room_refusal(options, seats) is not None
+
+    def room_refusal(self, options: LockedOnOptions, seats: Sequence[SeatPick]) -> str | None:
+        """Why no seat may join any more (the contract's next form of ``seats_full``)."""
+        if len(seats) >= MAX_AIRCRAFT:
+            return Term("lockedon.ui.lobby.no_room", max=MAX_AIRCRAFT)
+        if options.free_for_all and len(seats) >= options.sides:
+            return Term("lockedon.ui.lobby.no_room_ffa", sides=options.sides)
+        return None
+
+    # --- hosting games: the flow ----------------------------------------------------
+    def turn_of(self, state: GameState) -> str | None:
+        """The aircraft whose turn it is (None before the first turn, while a team names
+        its next aircraft, and once the game is over)."""
+        return state.active
+
+    def picks_hidden(self, state: GameState) -> bool:
+        """The secret starting altitudes (L76) are not revealed yet."""
+        return state.step == "setup"
+
+    def forced_action(self, state: GameState, seat: str) -> Action | None:
+        """A seat that must answer (a reaction, a Teamwork call, an altitude change to
+        follow) whose only legal answer is the passive one: no card reacts, no
+        Countermeasures counter or Alert applies, no Timely is left, following is
+        unaffordable."""
+        mine = [d for d in self.engine.pending(state) if d.seat == seat]
+        if not mine or mine[0].timing is not Timing.RESPONSE:
+            return None
+        legal = self.engine.legal_actions(state, seat)
+        return legal[0] if len(legal) == 1 and legal[0].verb in _PASSIVE else None
+
+    def computer_action(self, state: GameState, seat: str, seed: int) -> Action:
+        """The random computer player (:mod:`engine.lockedon.ai`), steered toward
+        attacks and reactions rather than card shuffling."""
+        return RandomPlayer(seed, steer=True).choose(self.engine, state, seat)
+
+    def computer_player(self, seed: int) -> _Computer:
+        """The contract's next form of :meth:`computer_action`: one player whose
+        choices follow from ``seed``."""
+        return _Computer(self.engine, RandomPlayer(seed, steer=True))
+
+    def order_label(self, order: str) -> str:
+        return Order(order).label
+
+    def order_action(self, state: GameState, seat: str, orders: Sequence[str]) -> Action | None:
+        return order_action(self.engine, state, seat, orders)
+
+    def order_expired(self, order: str, state: GameState, seat: str) -> bool:
+        return expired(order, state, seat)
+
+    def presenter(self) -> LockedOnPresenter:
+        return self._presenter
+
     # --- notation -----------------------------------------------------------------
     def parse_action(self, text: str) -> Action:
         return Action.from_text(text)
@@ -280,12 +368,29 @@ class LockedOnSystem:
         return self.engine.replay(setup, seed, log)
 
 
+class _Computer:
+    """:class:`RandomPlayer` as the contract's computer player."""
+
+    def __init__(self, engine: LockedOnEngine, player: RandomPlayer) -> None:
+        self.engine, self.player = engine, player
+
+    def choose(self, state: GameState, seat: str) -> Action:
+        return self.player.choose(self.engine, state, seat)
+
+
 def _pick(pick: Any) -> LockedOnPick:
     return pick if isinstance(pick, LockedOnPick) else LockedOnPick.model_validate(pick)
 
 
 def _fields(a: Action) -> dict[str, Any]:
     return {f: getattr(a, f) for f in Action.__dataclass_fields__}
+
+
+def _conforms(s: LockedOnSystem) -> tuple[HostedSystem[GameState, Action, LockedOnView], Presenter]:
+    """For the type checker: the system is a hosted system, its presenter a presenter."""
+    hosted: HostedSystem[GameState, Action, LockedOnView] = s
+    presenter: Presenter = s.presenter()
+    return hosted, presenter
 
 
 @functools.cache

@@ -72,8 +72,11 @@ async def test_help_pages_forward_and_back(fake: FakeDiscord, tmp_path: Path) ->
 
     message = fake.messages[int(first["id"])]
     await fake.click(alice, message, "th:help:topic", values=[str(PAGES.index("rules_rotl"))])
+    rotl = fake.messages[int(first["id"])]
+    assert "Rise of the Luftwaffe, what differs" in rotl["content"]
+    await fake.click(alice, rotl, "th:help:topic", values=[str(len(PAGES) - 1)])
     last = fake.messages[int(first["id"])]
-    assert "Rise of the Luftwaffe, what differs" in last["content"]
+    assert "Rules: Down in Flames: Locked-On" in last["content"], "each system's rules page"
     assert button(last, "n").get("disabled") is True
 
     token = await fake.slash(alice, "help", topic="rules_zero")

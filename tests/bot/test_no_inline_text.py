@@ -68,6 +68,11 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("engine/dif/ui.py", "_hand_line"): "the exported full log's hand lines (canonical record)",
     ("engine/dif/ui.py", "final_lines"): "`python -m bot verify`: the command line's output",
     ("engine/dif/ui.py", "full_log_legend"): "the exported full log's header (canonical record)",
+    ("engine/lockedon/ui.py", "final_lines"): "`python -m bot verify`: the command line's output",
+    (
+        "engine/lockedon/ui.py",
+        "full_log_legend",
+    ): "the exported full log's header (canonical record)",
 }
 """``(module, function)`` whose texts stay inline on purpose, with why."""
 

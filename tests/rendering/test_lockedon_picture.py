@@ -68,6 +68,19 @@ def test_every_flying_aircraft_is_a_chip_in_its_altitude_band_and_range_column(v
                 assert distance > 280
 
 
+def test_every_word_comes_from_the_catalogue(views) -> None:
+    """A missing key would be drawn as the key itself."""
+    for language in ("en", "fr"):
+        for view, _ in views:
+            texts = [
+                i.text
+                for i in layout_lockedon(view, language=language).items
+                if isinstance(i, Text)
+            ]
+            assert not [t for t in texts if "lockedon." in t or "picture." in t]
+            assert any("fterburner" in t or "ostcombustion" in t for t in texts)
+
+
 def test_the_bands_run_high_to_low(views) -> None:
     layout = layout_lockedon(views[0][0])
     high, medium, low = (

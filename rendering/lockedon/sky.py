@@ -36,6 +36,21 @@ from dataclasses import dataclass
 from engine.lockedon.components import Altitude, Position, Range
 from engine.lockedon.view import AircraftView, LockedOnView
 from rendering.fonts import Face
+from rendering.palette import (
+    CARD_BG,
+    CARD_BORDER,
+    GOLD_LIGHT,
+    HEADER_BG,
+    HEADER_SUB,
+    INK,
+    MUTED,
+    PAGE,
+    SIDE_ON_DARK,
+    WHITE,
+    side_colour,
+    side_marker,
+)
+from rendering.palette import plural as plural_of
 from rendering.shapes import (
     MIN_TEXT_SIZE,
     RGB,
@@ -60,18 +75,9 @@ _PAD = 12
 _LINE = 32
 _CHIP_H = 34
 
-_INK: RGB = (17, 24, 39)
-_MUTED: RGB = (75, 85, 99)
-_WHITE: RGB = (255, 255, 255)
-_PAGE: RGB = (241, 245, 249)
-_HEADER_BG: RGB = (15, 23, 42)
-_HEADER_SUB: RGB = (203, 213, 225)
-_CARD_BG: RGB = (255, 255, 255)
-_CARD_BORDER: RGB = (100, 116, 139)
+_GOLD: RGB = (245, 158, 11)
 _OUT_BG: RGB = (229, 231, 235)
 _OUT_STRIP: RGB = (107, 114, 128)
-_GOLD: RGB = (245, 158, 11)
-_GOLD_LIGHT: RGB = (252, 211, 77)
 _EXCHANGE_BG: RGB = (255, 247, 224)
 _AB_ON: RGB = (234, 88, 12)
 _GRID_LINE: RGB = (148, 163, 184)
@@ -81,29 +87,6 @@ _ALT_BG: dict[Altitude, RGB] = {
     Altitude.MEDIUM: (221, 235, 249),
     Altitude.LOW: (230, 240, 251),
 }
-# Side colours keep >= 4.5:1 contrast with white text; the markers tell sides apart
-# without colour. Free-for-all games have up to eight sides.
-_SIDE_COLOURS: tuple[RGB, ...] = (
-    (29, 78, 216),
-    (185, 28, 28),
-    (21, 128, 61),
-    (126, 34, 206),
-    (180, 83, 9),
-    (14, 116, 144),
-    (190, 24, 93),
-    (63, 63, 70),
-)
-_SIDE_ON_DARK: tuple[RGB, ...] = (
-    (147, 197, 253),
-    (252, 165, 165),
-    (134, 239, 172),
-    (216, 180, 254),
-    (253, 186, 116),
-    (103, 232, 249),
-    (249, 168, 212),
-    (212, 212, 216),
-)
-_MARKERS = ("●", "◆", "■", "▲", "★", "✚", "⬟", "◉")
 _BANDS_OUT = (Range.ACTIVE, Range.RADAR, Range.HEAT, Range.GUN)
 """A half of the chart, from its outer edge to the middle."""
 _LABEL_W = 116  # the altitude labels' column
@@ -128,9 +111,9 @@ class _Builder:
         self.sides = {
             side: _Side(
                 side,
-                _SIDE_COLOURS[i % len(_SIDE_COLOURS)],
-                _SIDE_ON_DARK[i % len(_SIDE_ON_DARK)],
-                _MARKERS[i % len(_MARKERS)],
+                side_colour(i),
+                SIDE_ON_DARK[i % len(SIDE_ON_DARK)],
+                side_marker(i),
                 i % 2 == 0,
             )
             for i, side in enumerate(_side_order(view))
@@ -185,7 +168,7 @@ class _Builder:
         self.chart()
         self.relations()
         self.cards()
-        return Layout(WIDTH, self.y + _MARGIN, _PAGE, tuple(self.items), dict(self.regions))
+        return Layout(WIDTH, self.y + _MARGIN, PAGE, tuple(self.items), dict(self.regions))
 
     def header(self) -> None:
         v = self.view
@@ -199,7 +182,7 @@ class _Builder:
             title = self.word("lockedon.picture.round", round=max(v.round, 1), rounds=v.rounds)
             title += " · " + tr(v.step, self.lang)
         text, size = fit_text(title, Face.BOLD, 30, inner)
-        self.text(_MARGIN, self.y + 22, text, Face.BOLD, size, _WHITE)
+        self.text(_MARGIN, self.y + 22, text, Face.BOLD, size, WHITE)
         self.y += 44
         sub = [self.word("lockedon.picture.deck", deck=v.deck_count, discard=v.discard_count)]
         vp = v.result.vp if v.result is not None else v.vp
@@ -212,7 +195,7 @@ class _Builder:
                     for s, n in vp.items()
                 )
             )
-        self.lines(_MARGIN, inner, [" · ".join(sub)], Face.REGULAR, _HEADER_SUB)
+        self.lines(_MARGIN, inner, [" · ".join(sub)], Face.REGULAR, HEADER_SUB)
         if v.result is None and v.pending:
             seats = list(dict.fromkeys(p.seat for p in v.pending))
             key = (
@@ -225,10 +208,10 @@ class _Builder:
                 inner,
                 [f"{self.word(key)} {', '.join(self.name(s) for s in seats)}"],
                 Face.BOLD,
-                _GOLD_LIGHT,
+                GOLD_LIGHT,
             )
         self.y += _PAD
-        self.items.insert(start, Box(Rect(0, top, WIDTH, self.y), _HEADER_BG))
+        self.items.insert(start, Box(Rect(0, top, WIDTH, self.y), HEADER_BG))
         self.regions["header"] = Rect(0, top, WIDTH, self.y)
 
     def exchange(self) -> None:
@@ -268,7 +251,7 @@ class _Builder:
                     target=self.name(v.launch.target),
                 )
             )
-        self.lines(x, width, texts, Face.REGULAR, _INK)
+        self.lines(x, width, texts, Face.REGULAR, INK)
         self.y += _PAD // 2
         self.items.insert(
             start,
@@ -291,13 +274,13 @@ class _Builder:
         for sides, hx in ((left, x0), (right, x0 + half_w)):
             label = " ".join(f"{s.marker} {self.side_name(s.id)}" for s in sides)
             text, size = fit_text(label, Face.BOLD, MIN_TEXT_SIZE, half_w - 8)
-            colour = sides[0].colour if len(sides) == 1 else _INK
+            colour = sides[0].colour if len(sides) == 1 else INK
             self.text(hx + half_w // 2, head_top + _LINE // 2, text, Face.BOLD, size, colour, "mm")
         for i in range(8):
             band = _BANDS_OUT[i] if i < 4 else _BANDS_OUT[7 - i]
             cx = x0 + i * cell_w + cell_w // 2
             self.text(
-                cx, head_top + _LINE + _LINE // 2, band.code, Face.BOLD, MIN_TEXT_SIZE, _MUTED, "mm"
+                cx, head_top + _LINE + _LINE // 2, band.code, Face.BOLD, MIN_TEXT_SIZE, MUTED, "mm"
             )
         self.text(
             _MARGIN + 8,
@@ -305,7 +288,7 @@ class _Builder:
             self.word("lockedon.picture.range"),
             Face.BOLD,
             MIN_TEXT_SIZE,
-            _MUTED,
+            MUTED,
         )
         self.y = head_top + 2 * _LINE
         flying = [a for a in v.aircraft if not a.destroyed]
@@ -319,7 +302,7 @@ class _Builder:
             height = max(_CHIP_H + 12, rows * (_CHIP_H + 6) + 6)
             top = self.y
             self.box(Rect(_MARGIN, top, WIDTH - _MARGIN, top + height), _ALT_BG[alt])
-            self.text(_MARGIN + 8, top + height // 2, self.altitude(alt), Face.BOLD, 24, _INK)
+            self.text(_MARGIN + 8, top + height // 2, self.altitude(alt), Face.BOLD, 24, INK)
             self.regions[f"band:{alt.code}"] = Rect(_MARGIN, top, WIDTH - _MARGIN, top + height)
             for col, chips in sorted(cells.items()):
                 cx = x0 + col * cell_w
@@ -343,7 +326,7 @@ class _Builder:
                 WIDTH - 2 * _MARGIN,
                 [self.word("lockedon.picture.secret", seats=names)],
                 Face.REGULAR,
-                _MUTED,
+                MUTED,
             )
 
     def column(self, a: AircraftView) -> int:
@@ -356,7 +339,7 @@ class _Builder:
         side = self.sides[a.side]
         rect = Rect(x, y, x + 46, y + _CHIP_H)
         self.box(rect, side.colour, radius=8)
-        self.text(rect.center[0], rect.center[1], a.seat, Face.BOLD, MIN_TEXT_SIZE, _WHITE, "mm")
+        self.text(rect.center[0], rect.center[1], a.seat, Face.BOLD, MIN_TEXT_SIZE, WHITE, "mm")
         if a.afterburner_on:  # a flame mark on the chip's corner
             self.box(Rect(x + 38, y - 3, x + 49, y + 8), _AB_ON, radius=5)
         self.regions[f"chip:{a.seat}"] = rect
@@ -384,7 +367,7 @@ class _Builder:
         if texts:
             self.y += 6
             top = self.y
-            self.lines(_MARGIN, width, texts, Face.REGULAR, _INK, MIN_TEXT_SIZE)
+            self.lines(_MARGIN, width, texts, Face.REGULAR, INK, MIN_TEXT_SIZE)
             self.regions["relations"] = Rect(_MARGIN, top, WIDTH - _MARGIN, self.y)
 
     # the aircraft cards
@@ -428,8 +411,8 @@ class _Builder:
                     x + width - 8,
                     top + 20,
                     tag,
-                    _GOLD if not a.destroyed else _INK,
-                    _INK if not a.destroyed else _WHITE,
+                    _GOLD if not a.destroyed else INK,
+                    INK if not a.destroyed else WHITE,
                     right=True,
                 )
                 + 8
@@ -437,10 +420,10 @@ class _Builder:
         title, size = fit_text(
             f"{side.marker} {a.seat} {a.name}", Face.CONDENSED, 26, width - 2 * _PAD - tag_w
         )
-        self.text(x + _PAD, top + 20, title, Face.CONDENSED, size, _WHITE)
+        self.text(x + _PAD, top + 20, title, Face.CONDENSED, size, WHITE)
         self.y = top + 44
         inner_x, inner_w = x + _PAD, width - 2 * _PAD
-        fill = _MUTED if a.destroyed else _INK
+        fill = MUTED if a.destroyed else INK
         texts = []
         if a.destroyed:
             by = a.destroyed_by
@@ -518,8 +501,8 @@ class _Builder:
             start,
             Box(
                 Rect(x, top, x + width, self.y),
-                _OUT_BG if a.destroyed else _CARD_BG,
-                _CARD_BORDER,
+                _OUT_BG if a.destroyed else CARD_BG,
+                CARD_BORDER,
                 2,
                 10,
             ),
@@ -528,9 +511,7 @@ class _Builder:
 
     # words
     def plural(self, key: str, n: int) -> str:
-        """``key.one`` or ``key.other`` for ``n`` (French counts 0 as singular)."""
-        one = n in (0, 1) if self.lang == "fr" else n == 1
-        return self.word(f"lockedon.picture.{key}.{'one' if one else 'other'}", n=n)
+        return plural_of(key, self.lang, n)
 
     def altitude(self, alt: Altitude) -> str:
         return self.word(f"lockedon.picture.altitude.{alt.code}")

@@ -1,0 +1,155 @@
+"""Locked-On through the real cogs on the offline Discord: the same commands as a
+Down in Flames dogfight, a whole 2v2 team game played by four users clicking the
+bot's menus and DMs, and the checks every game gets (hidden information, the picture,
+the log, verification).
+
+The players choose their moves with the engine's random player (steered towards
+attacks so that the game sees missiles and guns), and then make them through the
+UI: ``UiPlayer.act`` clicks the button or walks the menu tree to the leaf holding
+that action, and types it with ``/play`` only if no component offers it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from bot.testing import FakeDiscord, FakeUser
+from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from cogs.app import TallyHoBot
+from engine.core.contract import Timing
+from engine.lockedon.ai import RandomPlayer
+from engine.lockedon.system import system
+
+SEED = 20261130
+PRIVATE = re.compile(
+    r"Hand \(\d+, limit|Your Missile's cards|Your secret starting altitude|You draw|"
+    r"Aircraft Expertise cards:"
+)
+SEAT_HEADER = re.compile(r"\*\*[^*\n]+ \(([AB]\d+)\)\*\*")
+
+
+def text_of(message: dict[str, Any]) -> str:
+    parts = [message.get("content") or ""]
+    for c in components_of(message):
+        parts.append(str(c.get("label", "")))
+        parts.extend(str(o.get("label", "")) for o in c.get("options", []))
+    return "\n".join(parts)
+
+
+async def play_out(
+    fake: FakeDiscord, bot: TallyHoBot, game_id: int, thread: int, seats: dict[str, FakeUser]
+) -> dict[str, UiPlayer]:
+    """Every pending decision made through the UI until the game is over."""
+    lo = system()
+    pilots = {u.name: UiPlayer(fake, u, game_id, thread) for u in set(seats.values())}
+    brains = {s: RandomPlayer(i + 5, steer=True) for i, s in enumerate(sorted(seats))}
+    for _ in range(900):
+        state = (await bot.service.load(game_id)).state
+        if lo.is_over(state):
+            break
+        d = lo.pending(state)[0]
+        action = brains[d.seat].choose(lo.engine, state, d.seat)
+        pilot = pilots[seats[d.seat].name]
+        token = await pilot.act(str(action), via_dm=d.timing is Timing.RESPONSE, seat=d.seat)
+        said = [m.get("content") for m in pilot.answers(token)]
+        assert (await bot.service.load(game_id)).state != state, (d, str(action), said)
+    assert lo.is_over((await bot.service.load(game_id)).state)
+    return pilots
+
+
+async def test_a_lockedon_team_game_through_the_ui(fake: FakeDiscord, tmp_path: Path) -> None:
+    users = [fake.add_member(n) for n in ("alice", "bob", "carol", "dave")]
+    alice, bob, carol, dave = users
+    bot = TallyHoBot(database=str(tmp_path / "g.sqlite3"), seed_source=lambda: SEED)
+    await fake.start(bot)
+    token = await fake.slash(
+        alice, "dogfight aircraft", ruleset="lockedon", battle_year=1962, vp_limit=40
+    )
+    catalogue = fake.original(token)["content"]
+    assert "MiG-15bis" in catalogue and "F-15" not in catalogue, "in service by 1962, within 40 VP"
+
+    await fake.slash(
+        alice,
+        "dogfight new",
+        channel_id=fake.channel_id,
+        format="2v2",
+        ruleset="lockedon",
+        battle_year=1985,
+        vp_limit=250,
+        team_games=True,
+        teamwork=True,
+    )
+    game = await wait_for_new_game(fake, bot.service.storage)
+    thread = game.thread_id
+    assert thread is not None
+    refused = await fake.slash(
+        alice, "dogfight join", channel_id=thread, side="A", aircraft="f-15a", skills="top gun"
+    )
+    assert "top gun" in fake.original(refused)["content"].lower(), "an unknown skill is named"
+    for user, side, aircraft, extra in (
+        (alice, "A", "f-15a", {"skills": "eagle-eyes, Skilled", "ratings": "speed+1"}),
+        (bob, "A", "f-16a", {"missiles": "none"}),
+        (carol, "B", "mig-29", {}),
+        (dave, "B", "mig-23mf", {"skills": "agile, timely"}),
+    ):
+        await fake.slash(
+            user, "dogfight join", channel_id=thread, side=side, aircraft=aircraft, **extra
+        )
+    lobby = fake.sent_to(thread)[0]["content"]
+    assert "F-15A" in lobby and "MiG-23MF" in lobby and "VP" in lobby
+    await fake.slash(alice, "dogfight start", channel_id=thread)
+
+    seats = {"A1": alice, "A2": bob, "B1": carol, "B2": dave}
+    pilots = await play_out(fake, bot, game.id, thread, seats)
+    typed = sum(p.typed for p in pilots.values())
+    assert typed <= 2, f"{typed} moves had to be typed: the menus should offer them"
+    assert sum(p.order_menus for p in pilots.values()) > 0, "the teams chose who flies next"
+
+    # Everything public is free of hands, mini-hands and secret picks; each private
+    # message names only its reader's aircraft.
+    for m in fake.public_messages():
+        assert not PRIVATE.search(text_of(m)), f"hidden information in public: {m['content']!r}"
+    holders = {alice: {"A1"}, bob: {"A2"}, carol: {"B1"}, dave: {"B2"}}
+    checked = 0
+    for user, mine in holders.items():
+        for m in fake.ephemeral_for(user) + fake.dms(user):
+            text = text_of(m)
+            if PRIVATE.search(text):
+                assert set(SEAT_HEADER.findall(text)) <= mine, (user.name, text[:200])
+                checked += 1
+    assert checked > 20
+
+    pictures = [m for m in fake.sent_to(thread) if m.get("attachments")]
+    assert len(pictures) > 5, "a picture of the sky after the turns"
+    record = (await bot.service.load(game.id)).record
+    assert record.result is not None
+
+    token = await fake.slash(alice, "game verify", channel_id=thread)
+    assert "✅" in fake.original(token)["content"]
+    token = await fake.slash(carol, "game log", channel_id=thread)
+    assert fake.original(token).get("attachments"), "the public log as a file"
+
+
+async def test_a_lockedon_duel_in_french_through_the_ui(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob = fake.add_member("alice", locale="fr"), fake.add_member("bob")
+    bot = TallyHoBot(database=str(tmp_path / "d.sqlite3"), seed_source=lambda: 7)
+    await fake.start(bot)
+    await fake.slash(
+        alice, "dogfight new", channel_id=fake.channel_id, format="1v1", ruleset="lockedon"
+    )
+    game = await wait_for_new_game(fake, bot.service.storage)
+    thread = game.thread_id
+    assert thread is not None
+    await fake.slash(
+        alice, "dogfight join", channel_id=thread, side="A", aircraft="sea-harrier-frs1"
+    )
+    await fake.slash(bob, "dogfight join", channel_id=thread, side="B", aircraft="dagger-a")
+    await fake.slash(alice, "dogfight start", channel_id=thread)
+    pilots = await play_out(fake, bot, game.id, thread, {"A1": alice, "B1": bob})
+    assert sum(p.typed for p in pilots.values()) <= 1
+    mine = [text_of(m) for m in fake.ephemeral_for(alice)]
+    assert any("Main (" in text for text in mine), "alice's own hand, in French"
+    record = (await bot.service.load(game.id)).record
+    assert record.result is not None

@@ -19,6 +19,7 @@ from typing import Any
 from engine.core.contract import Decision, Outcome, SeatPick, SideInfo
 from engine.core.events import Event
 from engine.core.present import (
+    DemoGame,
     Field,
     HelpPage,
     Menu,
@@ -120,16 +121,11 @@ class LockedOnPresenter(Prompting, SeatLines):
     def help_pages(self) -> tuple[HelpPage, ...]:
         return lobbytext.HELP_PAGES
 
-    def demo(self, ruleset: str, format: str) -> Any:
-        """A game for ``python -m bot demo`` (the presentation contract's next member,
-        ``DemoGame``; None where this contract has no such class yet)."""
-        from engine.core import present
-
+    def demo(self, ruleset: str, format: str) -> DemoGame | None:
+        """A game for ``python -m bot demo``: an F-15A against a MiG-29, or a 2v2
+        team game with Teamwork; None for another format."""
         found = DEMOS.get(format)
-        demo_game = getattr(present, "DemoGame", None)
-        if found is None or demo_game is None:
-            return None
-        return demo_game(found[0], found[1])
+        return DemoGame(found[0], found[1]) if found is not None else None
 
     # --- history ------------------------------------------------------------------
     def log_title(self, setup: LockedOnSetup) -> str:
@@ -159,8 +155,7 @@ class LockedOnPresenter(Prompting, SeatLines):
         return out
 
     def full_log_legend(self) -> str:
-        """The full log's header line on its extra lines (the presentation contract's
-        next member; English, the canonical record)."""
+        """The full log's header line on its extra lines (English, the canonical record)."""
         return (
             "(A1 only) lines were private to that seat; [A1 hand] is the aircraft's hand "
             "(and Aircraft Expertise cards) as its turn began."
@@ -175,7 +170,7 @@ class LockedOnPresenter(Prompting, SeatLines):
 
     def final_lines(self, state: GameState) -> list[str]:
         """``  B1  MiG-29 Fulcrum  shot down by A1, round 3`` per aircraft (the
-        presentation contract's next member, for ``python -m bot verify``)."""
+        lines ``python -m bot verify`` prints)."""
         lines = []
         for seat, p in state.planes.items():
             name = self.engine.aircraft[p.aircraft].name

@@ -44,3 +44,17 @@ def test_demo_plays_a_2v2_with_four_players(capsys: pytest.CaptureFixture[str]) 
     assert "names which of its elements plays next (4.7)" in out
     assert "P-40B (A2)" in out and "A6M2 Zero (X2)" in out
     assert out.splitlines()[-1].startswith("RESULT: ")
+
+
+def test_demo_plays_lockedon_the_same_way_for_a_seed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--system", "lockedon", "--seed", "4", "--out", str(tmp_path)]) == 0
+    first = capsys.readouterr().out
+    assert "F-15A Eagle (A1)" in first and "MiG-29 (B1)" in first
+    assert first.splitlines()[-1].startswith("RESULT: ")
+    assert any(tmp_path.iterdir()), "the pictures of the range chart"
+    assert main(["demo", "--system", "lockedon", "--seed", "4"]) == 0
+    assert capsys.readouterr().out == first, "deterministic per seed"
+    with pytest.raises(SystemExit):
+        main(["demo", "--system", "lockedon", "--ruleset", "zero"])

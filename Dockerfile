@@ -17,6 +17,7 @@ COPY cogs ./cogs
 COPY engine ./engine
 COPY rendering ./rendering
 COPY data ./data
+COPY strings ./strings
 RUN pip install --no-cache-dir .
 
 USER tallyho

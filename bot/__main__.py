@@ -1,14 +1,18 @@
 """``python -m bot`` runs the bot; ``python -m bot demo`` plays a game offline.
 
-The composition root: the one module of ``bot/`` that may import ``cogs/`` (the
-Discord application it starts), because ``python -m bot`` is the command people run.
-Nothing imports it (``tests/test_layers.py`` checks both).
+The Discord application (and the offline demo that drives it) live in ``cogs/``,
+which imports ``bot/``, never the reverse: this command finds them as the installed
+package's ``tally_ho.frontends`` entry points (``pyproject.toml``), not by importing
+them (``tests/test_layers.py`` checks that no module of ``bot/`` imports ``cogs/``).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -25,19 +29,33 @@ To see the bot play a whole dogfight offline, with no token, try:
 """
 
 
+FRONTENDS = "tally_ho.frontends"
+
+
+def frontend(name: str) -> Callable[..., Any]:
+    """The front end ``name`` (``discord``, ``demo``) of the installed package."""
+    found = entry_points(group=FRONTENDS, name=name)
+    if not found:
+        raise SystemExit(
+            f"Tally-Ho's {name!r} front end is not installed: run "
+            "`python -m pip install -e .` in the project first."
+        )
+    loaded: Callable[..., Any] = next(iter(found)).load()
+    return loaded
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "demo":
-        from cogs.demo import main as demo
-
-        return demo(args[1:])
+        code: int = frontend("demo")(args[1:])
+        return code
     if args and args[0] == "verify":
         from bot.verify import verify_main
 
         return verify_main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):
         sys.stdout.write(
-            "usage: python -m bot [demo [--seed N] [--out DIR] [--ruleset ID] [--format 1v1|2v2]]\n"
+            "usage: python -m bot [demo [--seed N] [--out DIR] [--system ID] [--ruleset ID] [--format 1v1|2v2]]\n"
             "       python -m bot verify LOGFILE   (check a finished game's log; see /game log)\n\n"
             + NO_TOKEN
         )
@@ -52,13 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         sys.stderr.write(NO_TOKEN)
         return 2
-    from cogs.app import TallyHoBot
-
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    bot = TallyHoBot(database=settings.database, guild_id=settings.guild_id)
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    frontend("discord")(settings)
     return 0
 
 

@@ -18,6 +18,7 @@ import discord
 from discord.ext import commands
 
 from bot.clock import Clock
+from bot.config import Settings
 from bot.errors import Refusal
 from bot.games import LoadedGame
 from bot.operations import DeadlineOps
@@ -145,3 +146,10 @@ class TallyHoBot(commands.Bot):
             return MENUS[kind](args)
         except (KeyError, ValueError, IndexError) as exc:
             raise Refusal("refusal.stale_buttons") from exc
+
+
+def run(settings: Settings) -> None:
+    """Connect to Discord and serve until stopped (``python -m bot``'s front end)."""
+    assert settings.discord_token is not None
+    bot = TallyHoBot(database=settings.database, guild_id=settings.guild_id)
+    bot.run(settings.discord_token.get_secret_value(), log_handler=None)

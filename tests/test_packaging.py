@@ -19,7 +19,7 @@ def test_runtime_files_are_declared_as_package_data() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     package_data: dict[str, list[str]] = config["tool"]["setuptools"]["package-data"]
     missing = []
-    for top in ("bot", "cogs", "engine", "rendering", "data"):
+    for top in ("bot", "cogs", "engine", "rendering", "data", "strings"):
         for path in (ROOT / top).rglob("*"):
             if path.suffix not in RUNTIME_SUFFIXES or "__pycache__" in path.parts:
                 continue
@@ -38,3 +38,21 @@ def test_runtime_files_are_declared_as_package_data() -> None:
 def test_the_shipped_fonts_carry_their_license() -> None:
     fonts = ROOT / "rendering" / "fonts"
     assert list(fonts.glob("*.ttf")) and (fonts / "LICENSE-DejaVu.txt").is_file()
+
+
+def test_the_image_copies_every_package_the_project_installs() -> None:
+    """The Dockerfile copies sources by hand before ``pip install .``: a package left
+    out installs nothing and the image cannot start (``strings/`` once was). No Docker
+    engine runs where the tests do, so this reads the Dockerfile."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = {p.rstrip("*") for p in patterns}
+    copied = set()
+    for line in (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines():
+        words = line.split()
+        if words[:1] == ["COPY"]:
+            copied |= {w.rstrip("/") for w in words[1:-1]}
+    assert {"pyproject.toml", "README.md"} <= copied
+    assert sorted(packages - copied) == [], "COPY them in the Dockerfile"
+    for package in packages:
+        assert (ROOT / package / "__init__.py").is_file(), package

@@ -11,16 +11,21 @@ that action, and types it with ``/play`` only if no component offers it.
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
+from bot.clock import FakeClock
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
 from cogs.app import TallyHoBot
 from engine.core.contract import Timing
 from engine.lockedon.ai import RandomPlayer
 from engine.lockedon.system import system
+from tests.bot.clocked import START, advance, log_of
 
 SEED = 20261130
 PRIVATE = re.compile(
@@ -130,6 +135,12 @@ async def test_a_lockedon_team_game_through_the_ui(fake: FakeDiscord, tmp_path: 
     assert "✅" in fake.original(token)["content"]
     token = await fake.slash(carol, "game log", channel_id=thread)
     assert fake.original(token).get("attachments"), "the public log as a file"
+    token = await fake.slash(bob, "game replay", channel_id=thread)
+    ((name, gif),) = fake.files(fake.original(token))
+    assert name.endswith("-replay.gif") and gif.startswith(b"GIF8")
+    assert Image.open(io.BytesIO(gif)).n_frames > 5, "one picture of the range chart a turn"
+    token = await fake.slash(dave, "game status", channel_id=thread)
+    assert fake.files(fake.original(token)), "the final picture"
 
 
 async def test_a_lockedon_duel_in_french_through_the_ui(fake: FakeDiscord, tmp_path: Path) -> None:
@@ -153,3 +164,39 @@ async def test_a_lockedon_duel_in_french_through_the_ui(fake: FakeDiscord, tmp_p
     assert any("Main (" in text for text in mine), "alice's own hand, in French"
     record = (await bot.service.load(game.id)).record
     assert record.result is not None
+
+
+async def test_lockedon_deadlines_take_the_passive_defaults(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The generic timer drives a Locked-On game: unpicked secret altitudes become
+    Medium, and a turn left alone ends with nothing spent (the system's defaults)."""
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    clock = FakeClock(START)
+    bot = TallyHoBot(database=str(tmp_path / "t.sqlite3"), seed_source=lambda: SEED, clock=clock)
+    await fake.start(bot)
+    await fake.slash(
+        alice,
+        "dogfight new",
+        channel_id=fake.channel_id,
+        ruleset="lockedon",
+        turn_hours=12.0,
+        response_hours=2.0,
+    )
+    game = await wait_for_new_game(fake, bot.service.storage)
+    thread = game.thread_id
+    assert thread is not None
+    await fake.slash(alice, "dogfight join", channel_id=thread, side="A", aircraft="f-15a")
+    await fake.slash(bob, "dogfight join", channel_id=thread, side="B", aircraft="mig-29")
+    await fake.slash(alice, "dogfight start", channel_id=thread)
+    await advance(fake, bot, clock, 11.9)
+    assert await log_of(bot, game.id) == [], "not yet"
+    await advance(fake, bot, clock, 0.2)
+    assert await log_of(bot, game.id) == ["A1 alt M", "B1 alt M"]
+    for _ in range(8):
+        await advance(fake, bot, clock, 12.1)
+    log = await log_of(bot, game.id)
+    print(log)
+    assert len(log) > 4 and all(row.split()[0] in ("A1", "B1") for row in log)
+    state = (await bot.service.load(game.id)).state
+    assert (system().outcome(state).fates and not system().is_over(state)) or len(log) > 8

@@ -25,6 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.core import registry
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.setup import DifSetup
@@ -224,19 +225,35 @@ def report(title: str, f: Figures, goal_ms: float) -> None:
     print(f"  median apply():        {statistics.median(f.apply_times) * 1e6:.0f} us")
 
 
+def bench_dif(games: int) -> None:
+    engine = default_engine()
+    report("1-v-1 duels", run(engine, games, duel), 20)
+    report("4-v-4 team dogfights", run(engine, max(games // 3, 1), team), 100)
+
+
+def bench_lockedon(games: int) -> None:
+    lo = lockedon_engine()
+    report("Locked-On 1-v-1 duels", run_lockedon(lo, games, lo_duel), 20)
+    report("Locked-On 2-v-2 team dogfights", run_lockedon(lo, games, lo_team), 60)
+
+
+BENCHES = {"dif": bench_dif, "lockedon": bench_lockedon}
+"""Each registered system's games and goals (a new system adds its own here)."""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games per format")
-    parser.add_argument("--system", choices=("dif", "lockedon", "all"), default="all")
+    parser.add_argument("--system", choices=(*registry.system_ids(), "all"), default="all")
     args = parser.parse_args()
-    if args.system in ("dif", "all"):
-        engine = default_engine()
-        report("1-v-1 duels", run(engine, args.games, duel), 20)
-        report("4-v-4 team dogfights", run(engine, max(args.games // 3, 1), team), 100)
-    if args.system in ("lockedon", "all"):
-        lo = lockedon_engine()
-        report("Locked-On 1-v-1 duels", run_lockedon(lo, args.games, lo_duel), 20)
-        report("Locked-On 2-v-2 team dogfights", run_lockedon(lo, args.games, lo_team), 60)
+    for system_id in registry.system_ids():
+        if args.system not in (system_id, "all"):
+            continue
+        bench = BENCHES.get(system_id)
+        if bench is None:
+            print(f"{system_id}: registered, but no benchmark yet: add one to BENCHES")
+            continue
+        bench(args.games)
     print("(a full game includes choosing each move: legal_actions plus the random pick)")
     return 0
 

@@ -106,7 +106,11 @@ class Play(GameStore):
             except EngineError as exc:
                 raise engine_refusal(exc) from exc
             before_turn = system.turn_of(state)
-            before = _pending(game, state)
+            # A response the seat still owes after its own move (a skill used while
+            # answering) is asked again: the buttons it pressed are out of date.
+            before = _pending(game, state) - {
+                (d.seat, d.kind) for d in system.pending(state) if d.seat == seat and d.urgent
+            }
             try:
                 game = await self._commit(game, seat, action, new_state)
             except StaleGameVersion as exc:

@@ -108,6 +108,8 @@ async def test_a_lockedon_team_game_through_the_ui(fake: FakeDiscord, tmp_path: 
 
     seats = {"A1": alice, "A2": bob, "B1": carol, "B2": dave}
     pilots = await play_out(fake, bot, game.id, thread, seats)
+    stale = [m for m in fake.messages.values() if "out of date" in (m.get("content") or "")]
+    assert not stale, "a response still owed after the seat's own move is asked afresh"
     typed = sum(p.typed for p in pilots.values())
     assert typed <= 2, f"{typed} moves had to be typed: the menus should offer them"
     assert sum(p.order_menus for p in pilots.values()) > 0, "the teams chose who flies next"

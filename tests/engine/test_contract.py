@@ -7,7 +7,7 @@ import json
 from engine.core import registry
 from engine.core.contract import Decision, Fate, GameSystem, HostedSystem, Scope, SeatPick, Timing
 from engine.dif.ai import RandomPlayer
-from engine.dif.setup import DifSetup
+from tests.scenarios import SHOOT_DOWN_SEED, shoot_down_game
 
 
 def test_the_registry_lists_each_system_once_and_builds_dif() -> None:
@@ -93,49 +93,8 @@ def test_dif_is_hosted_and_its_outcome_says_who_shot_down_whom_and_when() -> Non
     started with, the attacker and the turn, and hits given match hits taken."""
     dif = registry.get("dif")
     assert isinstance(dif, HostedSystem)
-    cap = dif.engine.aircraft["a6m2"].leader.damaged.damage_capacity  # type: ignore[attr-defined]
-    setup = DifSetup.model_validate(
-        {
-            "ruleset": "zero",
-            "year": 1942,
-            "elements": [
-                {"seat": "A1", "side": "allied", "aircraft": "buffalo-i"},
-                {"seat": "A2", "side": "allied", "aircraft": "p-40b", "pilot": "CV"},
-                {"seat": "X1", "side": "axis", "aircraft": "ki-43"},
-                {"seat": "X2", "side": "axis", "aircraft": "a6m2"},
-            ],
-            "altitudes": {"A1": "M", "A2": "M", "X1": "M", "X2": "M"},
-            "first_side": "allied",
-            "hands": {
-                "A1": ["IMS-1B2D", "MAN", "MAN", "HAL", "IMS-1B1D"],
-                "A2": ["IMS-1B2D", "MAN", "MAN", "HAL", "MAN"],
-                "X1": ["MAN", "MAN", "MAN", "IMS-1B1D", "IMS-1B1D", "IMS-1B1D"],
-                "X2": ["MAN", "MAN", "MAN", "MAN", "MAN"],
-            },
-            "deck_top": ["IMS-2B2D", "TIT", "MAN"],
-            "hits": {"X2L": cap - 2},
-        }
-    )
-    moves = [
-        ("A2", "redraw MAN"),
-        ("A1", "next A1"),
-        ("A1", "stay"),
-        ("A1", "play IMS-1B2D X1W"),
-        ("X1", "respond TIT"),
-        ("A1", "pass"),
-        ("A1", "done"),
-        ("A1", "discard"),
-        ("X2", "next X2"),
-        ("X2", "skip"),
-        ("X2", "stay"),
-        ("X2", "done"),
-        ("X2", "discard"),
-        ("A2", "skip"),
-        ("A2", "stay"),
-        ("A2", "play IMS-1B2D X2L"),
-        ("X2", "pass"),
-    ]
-    state = dif.replay(setup, 11, moves)
+    setup, log = shoot_down_game()
+    state = dif.replay(setup, SHOOT_DOWN_SEED, [(seat, text) for _, seat, text in log])
     fates = {f.ref: f for f in dif.outcome(state).fates}
     assert set(fates) == {"A1L", "A1W", "A2L", "A2W", "X1L", "X1W", "X2L", "X2W"}
     x2l = fates["X2L"]

@@ -29,6 +29,7 @@ from engine.core.contract import (
 )
 from engine.core.errors import EngineError
 from engine.core.events import Event
+from engine.core.hosting import BoundPlayer, UndoReason, undo_reason
 from engine.core.present import Presenter
 from engine.dif.actions import Action
 from engine.dif.ai import RandomPlayer
@@ -46,6 +47,14 @@ from engine.dif.view import DifView
 from strings import Term
 
 __all__ = ["SEAT_PREFIX", "DifOptions", "DifPick", "DifSystem", "system"]
+
+_UNDO: dict[UndoReason, str] = {
+    "revealed": "dif.undo.revealed",
+    "random": "dif.undo.random",
+    "drawn": "dif.undo.drawn",
+    "hidden": "dif.undo.hidden",
+}
+"""The catalogue keys of why an action cannot be taken back (:func:`undo_reason`)."""
 
 SEAT_PREFIX = {Side.ALLIED: "A", Side.AXIS: "X"}
 """Seats are named by side and number: Allied A1..An, Axis X1..Xn."""
@@ -250,9 +259,9 @@ class DifSystem:
         legal = self.engine.legal_actions(state, seat)
         return legal[0] if [str(a) for a in legal] == ["pass"] else None
 
-    def computer_player(self, seed: int) -> _Computer:
+    def computer_player(self, seed: int) -> BoundPlayer[DifEngine, GameState, Action]:
         """The random computer player (``engine.dif.ai``), lightly steered."""
-        return _Computer(self.engine, RandomPlayer(seed))
+        return BoundPlayer(self.engine, RandomPlayer(seed))
 
     def order_label(self, order: str) -> str:
         return Order(order).label
@@ -293,15 +302,13 @@ class DifSystem:
         the action used the game's randomness (a shuffle, an evasion), drew cards,
         revealed the secret altitudes, or showed anyone a private line. A card played
         from the hand is no such secret: everyone saw it."""
-        if before.step == "setup" and after.step != "setup":
-            return fixed("dif.undo.revealed")
-        if after.rng != before.rng:
-            return fixed("dif.undo.random")
-        if after.deck != before.deck:
-            return fixed("dif.undo.drawn")
-        if any(not e.public for e in events):
-            return fixed("dif.undo.hidden")
-        return None
+        reason = undo_reason(
+            revealed=before.step == "setup" and after.step != "setup",
+            randomness=after.rng != before.rng,
+            drew=after.deck != before.deck,
+            events=events,
+        )
+        return fixed(_UNDO[reason]) if reason is not None else None
 
     # --- storage ------------------------------------------------------------------
     def dump_state(self, state: GameState) -> dict[str, Any]:
@@ -312,16 +319,6 @@ class DifSystem:
 
     def replay(self, setup: DifSetup, seed: int, log: Iterable[tuple[str, str]]) -> GameState:
         return self.engine.replay(setup, seed, log)
-
-
-class _Computer:
-    """:class:`RandomPlayer` as the contract's computer player."""
-
-    def __init__(self, engine: DifEngine, player: RandomPlayer) -> None:
-        self.engine, self.player = engine, player
-
-    def choose(self, state: GameState, seat: str) -> Action:
-        return self.player.choose(self.engine, state, seat)
 
 
 @functools.cache

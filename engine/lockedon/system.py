@@ -31,6 +31,7 @@ from engine.core.contract import (
 )
 from engine.core.errors import EngineError
 from engine.core.events import Event
+from engine.core.hosting import BoundPlayer, UndoReason, undo_reason
 from engine.core.present import Presenter
 from engine.lockedon import balance
 from engine.lockedon.actions import Action
@@ -47,6 +48,14 @@ from engine.lockedon.view import LockedOnView
 from strings import Term
 
 __all__ = ["MAX_AIRCRAFT", "LockedOnSystem", "side_values", "system"]
+
+_UNDO: dict[UndoReason, str] = {
+    "revealed": "lockedon.undo.revealed",
+    "random": "lockedon.undo.random",
+    "drawn": "lockedon.undo.drawn",
+    "hidden": "lockedon.undo.hidden",
+}
+"""The catalogue keys of why an action cannot be taken back (:func:`undo_reason`)."""
 
 MAX_AIRCRAFT = 8
 """The largest dogfight a lobby seats: the rules set no limit ("more than two players",
@@ -303,10 +312,10 @@ class LockedOnSystem:
         attacks and reactions rather than card shuffling."""
         return RandomPlayer(seed, steer=True).choose(self.engine, state, seat)
 
-    def computer_player(self, seed: int) -> _Computer:
+    def computer_player(self, seed: int) -> BoundPlayer[LockedOnEngine, GameState, Action]:
         """The contract's next form of :meth:`computer_action`: one player whose
         choices follow from ``seed``."""
-        return _Computer(self.engine, RandomPlayer(seed, steer=True))
+        return BoundPlayer(self.engine, RandomPlayer(seed, steer=True))
 
     def order_label(self, order: str) -> str:
         return Order(order).label
@@ -347,15 +356,13 @@ class LockedOnSystem:
         """Taking back must never let anyone see a card again or roll again: refused if
         the action revealed the secret altitudes, used the game's randomness (a
         reshuffle, a coin flip), drew cards, or showed anyone a private line."""
-        if before.step == "setup" and after.step != "setup":
-            return fixed("lockedon.undo.revealed")
-        if after.rng != before.rng:
-            return fixed("lockedon.undo.random")
-        if after.deck != before.deck:
-            return fixed("lockedon.undo.drawn")
-        if any(not e.public for e in events):
-            return fixed("lockedon.undo.hidden")
-        return None
+        reason = undo_reason(
+            revealed=before.step == "setup" and after.step != "setup",
+            randomness=after.rng != before.rng,
+            drew=after.deck != before.deck,
+            events=events,
+        )
+        return fixed(_UNDO[reason]) if reason is not None else None
 
     # --- storage ------------------------------------------------------------------
     def dump_state(self, state: GameState) -> dict[str, Any]:
@@ -366,16 +373,6 @@ class LockedOnSystem:
 
     def replay(self, setup: LockedOnSetup, seed: int, log: Iterable[tuple[str, str]]) -> GameState:
         return self.engine.replay(setup, seed, log)
-
-
-class _Computer:
-    """:class:`RandomPlayer` as the contract's computer player."""
-
-    def __init__(self, engine: LockedOnEngine, player: RandomPlayer) -> None:
-        self.engine, self.player = engine, player
-
-    def choose(self, state: GameState, seat: str) -> Action:
-        return self.player.choose(self.engine, state, seat)
 
 
 def _pick(pick: Any) -> LockedOnPick:

@@ -15,6 +15,7 @@ __all__ = [
     "MIN_TEXT_SIZE",
     "RGB",
     "Box",
+    "Drawing",
     "Item",
     "Layout",
     "Line",
@@ -118,6 +119,52 @@ class Layout:
     background: RGB
     items: tuple[Item, ...]
     regions: Mapping[str, Rect] = field(default_factory=dict)
+
+
+# --- drawing a layout ---------------------------------------------------------
+
+
+class Drawing:
+    """What a layout builder draws with: items in painting order, named regions, and
+    the primitives every picture uses (text, boxes, the rounded badge)."""
+
+    def __init__(self) -> None:
+        self.items: list[Item] = []
+        self.regions: dict[str, Rect] = {}
+
+    def text(
+        self,
+        x: int,
+        y: int,
+        text: str,
+        face: Face,
+        size: int,
+        fill: RGB,
+        anchor: str = "lm",
+    ) -> None:
+        self.items.append(Text(x, y, text, face, size, fill, anchor))
+
+    def box(
+        self,
+        rect: Rect,
+        fill: RGB | None,
+        outline: RGB | None = None,
+        width: int = 0,
+        radius: int = 0,
+    ) -> None:
+        self.items.append(Box(rect, fill, outline, width, radius))
+
+    def pill(self, x: int, y: int, text: str, fill: RGB, ink: RGB, *, right: bool = False) -> int:
+        """A rounded badge centred on ``y``, starting (or ending if ``right``) at ``x``.
+
+        Returns its width.
+        """
+        size = MIN_TEXT_SIZE
+        width = text_width(text, Face.CONDENSED, size) + 18
+        x0 = x - width if right else x
+        self.box(Rect(x0, y - 15, x0 + width, y + 15), fill, radius=8)
+        self.text(x0 + width // 2, y, text, Face.CONDENSED, size, ink, anchor="mm")
+        return width
 
 
 # --- text -----------------------------------------------------------------

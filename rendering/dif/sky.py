@@ -61,6 +61,7 @@ from rendering.shapes import (
     MIN_TEXT_SIZE,
     RGB,
     Box,
+    Drawing,
     Item,
     Layout,
     Line,
@@ -275,51 +276,14 @@ class _Card:
     leader_y: int  # centre line of the leader row: where arrows attach
 
 
-class _Builder:
+class _Builder(Drawing):
     def __init__(self, view: DifView, language: str = "en") -> None:
+        super().__init__()
         self.view = view
         self.language = language
         self.index = _Index(view, language)
-        self.items: list[Item] = []
-        self.regions: dict[str, Rect] = {}
         self.cards: dict[str, _Card] = {}
         self.y = 0
-
-    # primitives
-
-    def text(
-        self,
-        x: int,
-        y: int,
-        text: str,
-        face: Face,
-        size: int,
-        fill: RGB,
-        anchor: str = "lm",
-    ) -> None:
-        self.items.append(Text(x, y, text, face, size, fill, anchor))
-
-    def box(
-        self,
-        rect: Rect,
-        fill: RGB | None,
-        outline: RGB | None = None,
-        width: int = 0,
-        radius: int = 0,
-    ) -> None:
-        self.items.append(Box(rect, fill, outline, width, radius))
-
-    def pill(self, x: int, y: int, text: str, fill: RGB, ink: RGB, *, right: bool = False) -> int:
-        """A rounded badge centred on ``y``, starting (or ending if ``right``) at ``x``.
-
-        Returns its width.
-        """
-        size = MIN_TEXT_SIZE
-        width = text_width(text, Face.CONDENSED, size) + 18
-        x0 = x - width if right else x
-        self.box(Rect(x0, y - 15, x0 + width, y + 15), fill, radius=8)
-        self.text(x0 + width // 2, y, text, Face.CONDENSED, size, ink, anchor="mm")
-        return width
 
     # the picture
 

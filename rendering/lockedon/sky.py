@@ -55,12 +55,10 @@ from rendering.shapes import (
     MIN_TEXT_SIZE,
     RGB,
     Box,
-    Item,
+    Drawing,
     Layout,
     Rect,
-    Text,
     fit_text,
-    text_width,
     wrap_text,
 )
 from rendering.table import draw_layout, encode_png
@@ -101,12 +99,11 @@ class _Side:
     left: bool
 
 
-class _Builder:
+class _Builder(Drawing):
     def __init__(self, view: LockedOnView, language: str) -> None:
+        super().__init__()
         self.view = view
         self.lang = language
-        self.items: list[Item] = []
-        self.regions: dict[str, Rect] = {}
         self.y = 0
         self.sides = {
             side: _Side(
@@ -124,28 +121,6 @@ class _Builder:
     # --- primitives -------------------------------------------------------------
     def word(self, key: str, **fields: object) -> str:
         return t(key, self.lang, **fields)
-
-    def text(
-        self, x: int, y: int, text: str, face: Face, size: int, fill: RGB, anchor: str = "lm"
-    ) -> None:
-        self.items.append(Text(x, y, text, face, size, fill, anchor))
-
-    def box(
-        self,
-        rect: Rect,
-        fill: RGB | None,
-        outline: RGB | None = None,
-        width: int = 0,
-        radius: int = 0,
-    ) -> None:
-        self.items.append(Box(rect, fill, outline, width, radius))
-
-    def pill(self, x: int, y: int, text: str, fill: RGB, ink: RGB, *, right: bool = False) -> int:
-        width = text_width(text, Face.CONDENSED, MIN_TEXT_SIZE) + 18
-        x0 = x - width if right else x
-        self.box(Rect(x0, y - 15, x0 + width, y + 15), fill, radius=8)
-        self.text(x0 + width // 2, y, text, Face.CONDENSED, MIN_TEXT_SIZE, ink, anchor="mm")
-        return width
 
     def lines(
         self, x: int, width: int, texts: Sequence[str], face: Face, fill: RGB, size: int = 24

@@ -25,7 +25,7 @@ from bot.testing.driver import UiPlayer, wait_for_new_game
 from cogs.app import TallyHoBot
 from strings import SUPPORTED
 
-__all__ = ["main", "play_demo"]
+__all__ = ["main", "parser", "play_demo"]
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
@@ -124,38 +124,66 @@ def result_line(game: LoadedGame) -> str:
     return f"RESULT: {result.get('verdict', 'unfinished')}. Winner: {who}. VP {scores}."
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot demo", description="Play a whole game offline."
+def parser() -> argparse.ArgumentParser:
+    """The demo's command line (``python -m bot demo --help`` prints every option)."""
+    p = argparse.ArgumentParser(
+        prog="python -m bot demo",
+        description=(
+            "Play a whole game offline: computer players click the bot's real buttons "
+            "on an in-memory Discord. Prints the thread's transcript (the last line is "
+            "the result); the same options always give the same transcript."
+        ),
     )
-    parser.add_argument(
-        "--seed", type=int, default=1, help="game and computer-player seed (default 1)"
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        metavar="N",
+        help="the game's seed and the computer players' (default 1)",
     )
-    parser.add_argument("--out", type=Path, default=None, help="folder for the pictures of the sky")
-    parser.add_argument(
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="save every picture of the sky in this folder (default: none saved)",
+    )
+    p.add_argument(
         "--system",
         choices=hosted_ids(),
         default=None,
-        help="the game system (default: the first one's first ruleset)",
+        help="the game system, played in its first ruleset unless --ruleset says "
+        "otherwise (default: the ruleset's system)",
     )
-    parser.add_argument(
+    p.add_argument(
         "--ruleset",
         choices=sorted(rulesets()),
         default=None,
-        help="a ruleset of that system (default: its first)",
+        help="a ruleset of that system (default: the first system's first ruleset)",
     )
-    parser.add_argument(
-        "--format", choices=("1v1", "2v2"), default="1v1", help="one or two seats a side"
+    p.add_argument(
+        "--format",
+        choices=("1v1", "2v2"),
+        default="1v1",
+        help="one or two seats a side, each a computer player (default 1v1)",
     )
-    parser.add_argument(
-        "--language", choices=SUPPORTED, default="en", help="the server's language (default en)"
+    p.add_argument(
+        "--language",
+        choices=SUPPORTED,
+        default="en",
+        help="the server's language: the thread, its pictures and the report (default en)",
     )
-    args = parser.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = parser()
+    args = cli.parse_args(argv)
     owner = rulesets()
     if args.system is not None and args.ruleset is None:
         args.ruleset = hosted(args.system).rulesets[0].id
     elif args.system is not None and owner[args.ruleset] != args.system:
-        parser.error(f"ruleset {args.ruleset} is not one of {args.system}'s")
+        cli.error(f"ruleset {args.ruleset} is not one of {args.system}'s")
     args.ruleset = args.ruleset or next(iter(owner))
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice: not needed

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
+from bot.config import Settings
+from cogs import demo
 
 
 def test_without_a_token_the_bot_explains_what_to_set(
@@ -58,3 +61,35 @@ def test_demo_plays_lockedon_the_same_way_for_a_seed(
     assert capsys.readouterr().out == first, "deterministic per seed"
     with pytest.raises(SystemExit):
         main(["demo", "--system", "lockedon", "--ruleset", "zero"])
+
+
+def _options(parser: argparse.ArgumentParser) -> list[str]:
+    return [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+
+
+def test_help_lists_every_way_to_run_it_and_every_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "python -m bot demo" in out and "python -m bot verify LOGFILE" in out
+    for name, setting in Settings.model_fields.items():
+        assert setting.alias and setting.alias in out, name
+        assert setting.description and setting.description in out, name
+    options = _options(demo.parser())
+    assert {"--seed", "--out", "--system", "--ruleset", "--format", "--language"} <= set(options)
+    for option in options:
+        assert option in out, option
+
+
+def test_demo_help_lists_every_option_with_what_it_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["demo", "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    for action in demo.parser()._actions:
+        for option in action.option_strings:
+            assert option in out, option
+        assert action.help and action.help.split(" (")[0] in " ".join(out.split()), action.dest

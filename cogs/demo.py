@@ -3,8 +3,10 @@
 The real bot (cogs, service, SQLite storage, renderer) runs against the offline
 Discord of :mod:`bot.testing` (test support, shipped for this demo); fake users open a
 lobby, join, start, and then play the system's computer player's moves by clicking
-the bot's buttons and menus. The public thread is printed as a transcript, each
-picture of the sky is written to ``--out``, and the last line states the result. The
+the bot's buttons and menus. The public thread is printed as a transcript, in
+the order its readers saw it (a message edited later, like the lobby message, again
+where it changed, marked ``(edited)``; mentions as Discord shows them, ``@alice``),
+each picture of the sky is written to ``--out``, and the last line states the result. The
 same seed gives the same transcript, byte for byte. Any registered system with a demo
 (its presenter's ``demo``) plays: pick it by ruleset.
 """
@@ -14,8 +16,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from bot.games import LoadedGame
@@ -95,10 +99,13 @@ async def play_demo(
                 p = system.pending(state)[0]
                 action = brains[p.seat].choose(state, p.seat)
                 await pilots[p.seat].act(str(action), via_dm=p.urgent, seat=p.seat)
-            lines = []
+            names = {u.id: u.name for u in (fake.bot_user, *fake.members.values())}
+            lines = [
+                ("(edited) " if edited else "") + shown_names(content, names)
+                for _, content, edited in fake.timeline(thread)
+            ]
             n_image = 0
             for m in fake.sent_to(thread):
-                lines.append(m["content"])
                 for name, data in fake.files(m):
                     n_image += 1
                     if out is not None:
@@ -110,6 +117,14 @@ async def play_demo(
             if problems:
                 raise RuntimeError("the offline Discord saw problems: " + "; ".join(problems))
             return lines
+
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def shown_names(text: str, names: Mapping[int, str]) -> str:
+    """``<@123>`` as Discord shows it to a reader: ``@alice``."""
+    return MENTION.sub(lambda m: "@" + names.get(int(m[1]), m[1]), text)
 
 
 def result_line(game: LoadedGame) -> str:

@@ -33,6 +33,27 @@ def test_demo_plays_a_whole_game_and_writes_the_pictures(
     assert pictures and all(p.read_bytes().startswith(b"\x89PNG") for p in pictures)
 
 
+def test_demo_transcript_names_players_and_shows_the_lobby_when_it_changes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Mentions read as Discord shows them (``@alice``, not ``<@123>``), and the lobby
+    message is written when it is posted and again, marked, at every edit."""
+    assert main(["demo", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert "<@" not in out and "@alice" in out and "@bob" in out
+    lobby = [i for i, line in enumerate(lines) if "**Dogfight #1**:" in line]
+    assert lobby[0] == 0 and lines[1] == "● **Allied**: nobody yet"
+    assert all(lines[i].startswith("(edited) **Dogfight #1**:") for i in lobby[1:])
+    joined = lines.index(next(line for line in lines if line.startswith("@alice flies for")))
+    assert lobby[0] < joined < lobby[1], "alice's seat shows in the lobby once she joined"
+    assert lines[lobby[1] + 2] == "• A1 @alice: Buffalo I with wingman: 4 pts"
+    begins = next(i for i, line in enumerate(lines) if line.startswith("The dogfight begins!"))
+    assert any(i > begins for i in lobby), "the lobby is shown again when the game starts"
+    last = lines[lobby[-1] :]
+    assert next(line for line in last if line.startswith("Finished: "))
+
+
 def test_demo_plays_rise_of_the_luftwaffe_too(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--seed", "5", "--ruleset", "rotl"]) == 0
     out = capsys.readouterr().out

@@ -31,6 +31,26 @@ from strings import tr
 FIXTURES = Path(__file__).parent / "fixtures"
 EXPECTED: dict[str, Any] = json.loads((FIXTURES / "release-0.1.json").read_text("utf-8"))
 LANGUAGES = ("en", "fr")
+SINCE_RELEASE: tuple[tuple[str, str, str], ...] = (
+    # An aircraft that took hits that flipped no card (5.21) reads "hit", not "unharmed".
+    ("en", "bob: **unharmed** (hits taken 2,", "bob: **hit**, card not flipped (hits taken 2,"),
+    (
+        "fr",
+        "bob : **indemne** (coups reçus 2,",
+        "bob : **touché**, carte non retournée (coups reçus 2,",
+    ),
+)
+"""Texts reworded on purpose since the release: ``(language, what the release showed,
+what is shown now)``. The fixture stays as the release wrote it; a rewording is added
+here, so every difference from the release is one somebody chose."""
+
+
+def shown_now(text: str, language: str) -> str:
+    """What the release showed, with the rewordings made since (:data:`SINCE_RELEASE`)."""
+    for lang, before, after in SINCE_RELEASE:
+        if lang == language:
+            text = text.replace(before, after)
+    return text
 
 
 @pytest.fixture
@@ -76,7 +96,8 @@ async def test_every_game_shows_what_the_release_showed(service: GameService) ->
             assert game.record.result == expected["result"]
             report = await history.report(game)
             for lang in LANGUAGES:
-                assert report_text(report, language=lang) == expected["report"][lang]
+                shown = shown_now(expected["report"][lang], lang)
+                assert report_text(report, language=lang) == shown
     guild = (await service.load(1)).record.guild_id
     lines, total = await open_games(service, guild)
     for lang in LANGUAGES:

@@ -18,15 +18,18 @@ from typing import Any
 
 import pytest
 
-from bot.archive import archive
+from bot.archive import Archive, archive
+from bot.games import LoadedGame
 from bot.listing import list_text, open_games
+from bot.logfile import export_log
 from bot.prompts import hand_text
 from bot.report import report_text
 from bot.service import GameService
 from bot.storage.sqlite import SQLiteStorage
+from bot.verify import verify_log
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine
-from strings import tr
+from strings import NARRATION, tr
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXPECTED: dict[str, Any] = json.loads((FIXTURES / "release-0.1.json").read_text("utf-8"))
@@ -77,7 +80,15 @@ async def test_every_game_shows_what_the_release_showed(service: GameService) ->
         assert game.record.version == expected["version"]
         for lang in LANGUAGES:
             assert service.status_text(game, lang) == expected["status_text"][lang]
-        assert [list(f) for f in await history.log_files(game)] == expected["log_files"]
+        assert [list(f) for f in await release_logs(history, game)] == expected["log_files"]
+        assert [name for name, _ in await history.log_files(game)] == [
+            name for name, _ in expected["log_files"]
+        ]
+        for name, text in expected["log_files"]:  # the files players saved then
+            if game.record.status.value != "active":  # the seed is revealed
+                checked = verify_log(text)
+                assert checked.ok, (name, checked.text())
+                assert checked.checks[2].text.key == narration_checked(1), name
         pending = game.system.pending(game.state)
         assert [(p.seat, p.kind) for p in pending] == [
             (e["seat"], e["kind"]) for e in expected["pending"]
@@ -104,6 +115,33 @@ async def test_every_game_shows_what_the_release_showed(service: GameService) ->
         assert list_text(lines, total, language=lang) == EXPECTED["list"][lang]
 
 
+async def release_logs(history: Archive, game: LoadedGame) -> list[tuple[str, str]]:
+    """The game's log files in the narration wording of the release (version 1): the
+    same bytes as the files it exported, although the narration was reworded since."""
+    replayed, info = await history.history(game), history.info(game)
+    files = [(f"dogfight-{game.id}.txt", export_log(replayed, info, narration=1))]
+    if info.over:
+        full = export_log(replayed, info, full=True, narration=1)
+        files.append((f"dogfight-{game.id}-full.txt", full))
+    return files
+
+
+def narration_checked(version: int) -> str:
+    """The key of the verification's line for narration of ``version`` found right."""
+    return "verify.narration_ok" if version == NARRATION else "verify.narration_ok_then"
+
+
+async def test_a_log_saved_by_the_release_still_verifies_and_an_edit_still_fails() -> None:
+    name, text = EXPECTED["1"]["log_files"][1]  # the full log of the finished game
+    assert name == "dogfight-1-full.txt" and "# narration:" not in text
+    assert verify_log(text).ok
+    edited = text.replace("draws 2 cards.", "draws 3 cards.", 1)
+    assert edited != text and not verify_log(edited).ok
+    newer = text.replace("# hands: shown", f"# hands: shown\n# narration: {NARRATION + 1}")
+    refused = verify_log(newer)
+    assert not refused.ok and refused.checks[0].text.key == "verify.narration_unknown"
+
+
 async def test_the_open_game_plays_on_to_the_end_and_verifies(service: GameService) -> None:
     game = await service.load(2)
     assert game.state is not None
@@ -124,7 +162,12 @@ async def test_the_open_game_plays_on_to_the_end_and_verifies(service: GameServi
     assert verified.ok, verified.text()
     files = await archive(service).log_files(game)
     assert [name for name, _ in files] == ["dogfight-2.txt", "dogfight-2-full.txt"]
-    # the log written before the upgrade is the beginning of the log after it
+    # the log written before the upgrade is the beginning of the log after it, in the
+    # release's wording; in today's, the same actions (and it verifies: above)
     before = EXPECTED["2"]["log_files"][0][1].split("\n[")
-    after = files[0][1].split("\n[")
+    after = (await release_logs(archive(service), game))[0][1].split("\n[")
     assert after[1 : len(before) - 1] == before[1:-1]
+    today = [part.split("\n")[0] for part in files[0][1].split("\n[")]
+    assert today[1 : len(before) - 1] == [part.split("\n")[0] for part in before[1:-1]]
+    assert verify_log(files[1][1]).ok
+    assert (f"# narration: {NARRATION}" in files[1][1]) == (NARRATION > 1)

@@ -67,7 +67,7 @@ SUPPORTED: tuple[str, ...] = ("en", "fr")
 """Languages with a catalogue, English first."""
 LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
 """Each language in its own words (for menus)."""
-NARRATION = 1
+NARRATION = 2
 """The version of the English wording of the narration (the engine's event texts, the
 canonical record of logs). Rewording any of them makes a new version: bump this and
 write ``strings/narration/<previous>.yaml`` with what the previous version said for

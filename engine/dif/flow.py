@@ -47,7 +47,7 @@ class Flow(Legality):
         for e in state.elements.values():
             # 4.6: deal each hand; a hand fixed by the setup (examples, tests) is kept.
             if not e.hand:
-                self._draw(state, e, self._leader_ratings(e).hand_size, e.hand, events)
+                self._draw(state, e, self._leader_ratings(e).hand_size, e.hand, events, "deal")
         if any(e.cv for e in state.elements.values()):
             # RotL "Pilots" (CV): after the first hand and before play starts.
             state.step = "redraw"

@@ -110,6 +110,14 @@ class LoadedGame:
         """A side's name (a Term): ``Allied``."""
         return next((s.name for s in self.sides() if s.id == side), side)
 
+    def side_phrase(self, side: str) -> str:
+        """A side inside a sentence (a Term): ``the Allied side``, ``side A``; the
+        system's (:attr:`SideInfo.phrase`), else ``the <name> side``."""
+        info = next((s for s in self.sides() if s.id == side), None)
+        if info is not None and info.phrase is not None:
+            return info.phrase
+        return Term("side.phrase", name=info.name if info is not None else side)
+
     def holder(self, seat: str) -> int | None:
         return next((s.user_id for s in self.seats if s.seat == seat), None)
 

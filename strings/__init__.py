@@ -68,10 +68,11 @@ SUPPORTED: tuple[str, ...] = ("en", "fr")
 LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
 """Each language in its own words (for menus)."""
 NARRATION = 2
-"""The version of the English wording of the narration (the engine's event texts, the
-canonical record of logs). Rewording any of them makes a new version: bump this and
-write ``strings/narration/<previous>.yaml`` with what the previous version said for
-every key that changed (or is new), so logs written before still verify."""
+"""The version of the English wording of the record: the narration (the engine's
+event texts, written in logs) and the verdicts stored with a result. Rewording any of
+them makes a new version: bump this and write ``strings/narration/<previous>.yaml``
+with what the previous version said for every key that changed (or is new, or fills
+a field of one that did), so logs written before still verify."""
 
 
 class _Formatter(string.Formatter):

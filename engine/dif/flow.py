@@ -68,7 +68,7 @@ class Flow(Legality):
             state.first_side = Side.AXIS.value if rng.coin() else Side.ALLIED.value
         state.rng = rng.state
         first = Side(state.first_side)
-        events.append(Event("initiative", Term("dif.event.initiative", side=first.label(rs))))
+        events.append(Event("initiative", Term("dif.event.initiative", side=first.phrase(rs))))
         state.order = list(order) if order is not None else []
         if order is not None:
             names = ", ".join(self._el_label(state, state.elements[s]) for s in order)
@@ -147,7 +147,7 @@ class Flow(Legality):
         e = s.elements[seat]
         place = len(s.order)
         fields = {
-            "side": Side(e.side).label(rs),
+            "side": Side(e.side).phrase(rs),
             "element": self._el_label(s, e),
             "place": _ordinal(place),
         }

@@ -59,6 +59,16 @@ def test_demo_plays_rise_of_the_luftwaffe_too(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "Spitfire I (A1)" in out and "Bf-109E (X1)" in out
     assert out.splitlines()[-1].startswith("RESULT: ")
+    # RotL's sides are "Allies" and "Axis": in a sentence, "the Allied side".
+    assert "@alice flies for the Allied side in seat A1" in out
+    assert "Coin flip: the Allied side goes first (4.7)." in out
+    assert "The Allied side has Spitfire I (A1) to play first (4.7)." in out
+    assert "Allies side" not in out
+    assert main(["demo", "--seed", "5", "--ruleset", "rotl", "--language", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert "@alice vole pour le camp allié à la place A1" in out
+    assert "Le camp allié : Spitfire I (A1) joue en premier (4.7)." in out
+    assert "@bob vole pour le camp de l'Axe" in out and "camp Alliés" not in out
 
 
 def test_demo_plays_a_2v2_with_four_players(capsys: pytest.CaptureFixture[str]) -> None:
@@ -77,6 +87,7 @@ def test_demo_plays_lockedon_the_same_way_for_a_seed(
     first = capsys.readouterr().out
     assert "F-15A Eagle (A1)" in first and "MiG-29 (B1)" in first
     assert first.splitlines()[-1].startswith("RESULT: ")
+    assert "@alice flies for side A in seat A1" in first and "Side A side" not in first
     assert any(tmp_path.iterdir()), "the pictures of the range chart"
     assert main(["demo", "--system", "lockedon", "--seed", "4"]) == 0
     assert capsys.readouterr().out == first, "deterministic per seed"

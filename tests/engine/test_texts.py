@@ -39,7 +39,7 @@ from engine.dif.game import DifEngine
 from engine.dif.menus import MENU_PLACEHOLDERS
 from engine.dif.orders import Order
 from engine.dif.state import GameState
-from strings import Term, catalogue, placeholders, tr
+from strings import Term, catalogue, english, narration_wording, placeholders, tr
 from tests.textscan import callee, holds_text, parse, string_constants
 
 from .conftest import GameFactory
@@ -91,6 +91,7 @@ def _runtime_keys() -> set[str]:
     keys |= {p.label.key for p in Position}
     keys |= {k.label.key for k in PilotSkill}
     keys |= {s.label(rs).key for s in Side for rs in Ruleset}
+    keys |= {s.phrase(rs).key for s in Side for rs in Ruleset}
     keys |= {getattr(rating_label(f, rs), "key", "") for f in RATED for rs in Ruleset}
     keys |= set(game_module.STEPS.values())
     keys |= set(present_module._PROMPTS.values())
@@ -255,6 +256,40 @@ def test_no_line_of_narration_repeats_the_line_before(
             if e.kind == "draw":  # what for, not a bare "draws 1 card."
                 assert re.fullmatch(r".* draws \d+ cards?\.", e.text) is None, e.text
             before = e.text
+
+
+def test_a_side_in_a_sentence_is_its_phrase_never_its_name_and_side() -> None:
+    """Issue 15: RotL's allied side is named "Allies"; a sentence says "the Allied
+    side", and a log written before (narration version 1) still reads as it did."""
+    rotl, second = Ruleset.ROTL, Term("dif.ordinal.second")
+    coin = Term("dif.event.initiative", side=Side.ALLIED.phrase(rotl))
+    _check(
+        coin,
+        "Coin flip: the Allied side goes first (4.7).",
+        "Pile ou face : le camp allié en premier (4.7).",
+    )
+    given = Term(
+        "dif.event.order_given", side=Side.AXIS.phrase(rotl), element="Bf-109E (X1)", place=second
+    )
+    _check(
+        given,
+        "The Axis side has Bf-109E (X1) to play second (4.7).",
+        "Le camp de l'Axe : Bf-109E (X1) joue en deuxième (4.7).",
+    )
+    wrong = Term(
+        "dif.refuse.wrong_side",
+        aircraft="Bf-109E",
+        side=Side.AXIS.phrase(rotl),
+        wanted=Side.ALLIED.phrase(rotl),
+    )
+    _check(
+        wrong,
+        "Bf-109E flies for the Axis side, not for the Allied side (4.2).",
+        "Bf-109E vole pour le camp de l'Axe, pas pour le camp allié (4.2).",
+    )
+    v1 = narration_wording(1)
+    assert english(coin, v1) == "Coin flip: the Allies side goes first (4.7)."
+    assert english(given, v1) == "The Axis side has Bf-109E (X1) to play second (4.7)."
 
 
 def _events_of_a_game(

@@ -16,14 +16,23 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.config import settings_help
+
 __all__ = ["main"]
+
+USAGE = """\
+usage: python -m bot                  run the bot on Discord (settings below)
+       python -m bot demo [OPTIONS]   play a whole game offline, no token needed
+       python -m bot verify LOGFILE   check a finished game's log (see /game log)
+       python -m bot --help           this help
+"""
+
+SETTINGS = "Settings, from the environment or a .env file in the working directory:\n"
 
 NO_TOKEN = """\
 Tally-Ho needs a Discord bot token to connect.
 Set DISCORD_TOKEN in the environment (or in a .env file), for example:
     DISCORD_TOKEN=your-token python -m bot
-Optional: TALLYHO_DATABASE (SQLite file, default tallyho.sqlite3),
-          TALLYHO_GUILD_ID (sync commands to one server at once).
 To see the bot play a whole dogfight offline, with no token, try:
     python -m bot demo
 """
@@ -54,12 +63,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return verify_main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):
-        sys.stdout.write(
-            "usage: python -m bot [demo [--seed N] [--out DIR] [--system ID] [--ruleset ID] [--format 1v1|2v2]]\n"
-            "       python -m bot verify LOGFILE   (check a finished game's log; see /game log)\n\n"
-            + NO_TOKEN
-        )
-        return 0
+        return _help()
     from bot.config import Settings
 
     try:
@@ -68,12 +72,24 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"Invalid configuration:\n{exc}\n")
         return 2
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        sys.stderr.write(NO_TOKEN)
+        sys.stderr.write(NO_TOKEN + "\n" + SETTINGS + settings_help())
         return 2
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     frontend("discord")(settings)
+    return 0
+
+
+def _help() -> int:
+    """Every way to run the bot and every option: the settings (from their model) and
+    the demo's options (from the demo's own parser, which prints them and exits)."""
+    sys.stdout.write(USAGE + "\n" + SETTINGS + settings_help() + "\n")
+    sys.stdout.flush()
+    try:
+        frontend("demo")(["--help"])
+    except SystemExit as done:  # argparse's way to end --help
+        return int(done.code or 0)
     return 0
 
 

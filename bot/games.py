@@ -24,6 +24,7 @@ from bot.errors import Refusal, UserError
 from bot.storage import GameRecord, GameStatus, SeatRecord, Storage
 from bot.storage.locks import GameLocks
 from bot.systems import Hosted, hosted, options_of, picks_of
+from bot.words import and_list
 from engine.core.contract import Outcome, SeatPick, SideInfo
 from engine.core.errors import EngineError
 from engine.core.present import Presenter
@@ -109,6 +110,14 @@ class LoadedGame:
         """A side's name (a Term): ``Allied``."""
         return next((s.name for s in self.sides() if s.id == side), side)
 
+    def side_phrase(self, side: str) -> str:
+        """A side inside a sentence (a Term): ``the Allied side``, ``side A``; the
+        system's (:attr:`SideInfo.phrase`), else ``the <name> side``."""
+        info = next((s for s in self.sides() if s.id == side), None)
+        if info is not None and info.phrase is not None:
+            return info.phrase
+        return Term("side.phrase", name=info.name if info is not None else side)
+
     def holder(self, seat: str) -> int | None:
         return next((s.user_id for s in self.seats if s.seat == seat), None)
 
@@ -117,6 +126,19 @@ class LoadedGame:
 
     def seats_of(self, user_id: int) -> list[str]:
         return [s.seat for s in self.seats if s.user_id == user_id]
+
+    def require_seat(self, seat: str) -> SeatRecord:
+        """The record of ``seat`` (already upper-cased); refused, naming the game's seats,
+        when the game has no such seat (a typo, a malformed name: ``ZZ9``)."""
+        found = next((s for s in self.seats if s.seat == seat), None)
+        if found is None:
+            raise Refusal("refusal.no_seat_named", seat=seat, seats=and_list(self.seat_ids()))
+        return found
+
+    def seat_ids(self) -> list[str]:
+        """Every seat of the game, in the order of its sides."""
+        order = {side.id: n for n, side in enumerate(self.sides())}
+        return [s.seat for s in sorted(self.seats, key=lambda s: (order.get(s.side, 99), s.seat))]
 
     def seat_label(self, seat: str) -> str:
         """How narration names the seat's aircraft: ``Buffalo I (A1)``."""

@@ -73,7 +73,7 @@ def awaited(game: LoadedGame) -> tuple[Awaited, ...]:
                     and (uid := game.holder(q.seat)) is not None
                 )
             )
-            label = Term("listing.side", side=game.side_name(p.side))
+            label = Term("listing.side", side=game.side_phrase(p.side))
             out.setdefault(
                 f"side:{p.side}", Awaited(None, label, users, decision_words(game, p.kind))
             )

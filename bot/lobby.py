@@ -231,7 +231,7 @@ class Lobbies(GameStore):
 
     def _pick_seat(self, game: LoadedGame, user_id: int, side: str, seat: str | None) -> str:
         system = game.system
-        label = game.side_name(side)
+        label = game.side_phrase(side)
         if seat is None:
             free = self.open_seats(game, side)
             if free:
@@ -363,7 +363,7 @@ class Lobbies(GameStore):
                 "lobby.joined",
                 language,
                 user=mention(user_id),
-                side=tr(game.side_name(record.side), language),
+                side=tr(game.side_phrase(record.side), language),
                 seat=seat,
                 element=self.pick_text(game, record, language),
             )

@@ -12,7 +12,10 @@ the seed is given, and the **full log** adds the private lines (``(A1 only) You 
 The file is the canonical record, in English in every language: ``python -m bot
 verify`` reads it back (:mod:`bot.verify`). A log of the original system (the
 registry's first) carries no ``system`` field, as every log written before systems
-were many; any other system's log names it.
+were many; any other system's log names it. Its ``narration`` field gives the
+version of the narration's wording it was written in (:data:`strings.NARRATION`; no
+field: version 1, every log written before the wording was versioned), so that
+verification compares its lines with the replay narrated in that same wording.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from bot.history import History
 from bot.systems import Hosted, commitment_prefix
 from engine.core import registry
 from engine.core.events import Event
+from strings import NARRATION, english, narration_wording
 
 __all__ = [
     "LOG_FORMAT",
@@ -34,6 +38,7 @@ __all__ = [
     "ParsedLog",
     "event_lines",
     "export_log",
+    "log_narration",
     "log_system",
     "parse_log",
     "public_notation",
@@ -65,35 +70,52 @@ def log_system(fields: Mapping[str, str]) -> str:
     return fields.get("system") or registry.system_ids()[0]
 
 
+def log_narration(fields: Mapping[str, str]) -> int:
+    """The narration version a log file was written in (no ``narration`` field: 1).
+    Raises ValueError on a version this release does not know."""
+    text = fields.get("narration", "1")
+    if not text.isdigit() or not 1 <= int(text) <= NARRATION:
+        raise ValueError(f"narration version {text!r} (this release knows 1 to {NARRATION})")
+    return int(text)
+
+
 def public_notation(system: Hosted, text: str, *, picks_secret: bool) -> str:
     """An action as the public log shows it while the game runs (the system masks
     what the narration does not tell)."""
     return system.public_text(text, secret_picks=picks_secret)
 
 
-def event_lines(system: Hosted, events: Sequence[Event], after: Any, *, full: bool) -> list[str]:
+def event_lines(
+    system: Hosted, events: Sequence[Event], after: Any, *, full: bool, narration: int = NARRATION
+) -> list[str]:
     """The narration lines of one action: public ones, and with ``full`` the private
     ones (``(A1 only) …``) and what the system adds after an event (a seat's hand as
-    its turn begins)."""
+    its turn begins); worded as narration version ``narration`` wrote them."""
     presenter = system.presenter()
+    wording = narration_wording(narration)
     lines = []
     for e in events:
+        text = english(e.text, wording)
         if e.public:
-            lines.append(e.text)
+            lines.append(text)
         elif full:
-            lines.append(f"({e.seat} only) {e.text}")
+            lines.append(f"({e.seat} only) {text}")
         if full:
             lines += presenter.full_log_lines(e, after)
     return lines
 
 
-def export_log(history: History, info: LogInfo, *, full: bool = False) -> str:
+def export_log(
+    history: History, info: LogInfo, *, full: bool = False, narration: int = NARRATION
+) -> str:
     """The log as a text file: a header of ``# key: value`` fields, then one line per
     action (``[seq] SEAT: action``) with the narration it produced indented below.
 
     ``full`` (only once the game is over) adds the private lines and the hands. A
     log of a finished game carries everything ``python -m bot verify`` needs: the
-    setup, the seed, the commitment and the canonical actions.
+    setup, the seed, the commitment and the canonical actions. ``narration``: the
+    version of the narration's wording (an older one writes the file as the release
+    that had it did, which is how the tests check old logs still verify).
     """
     if full and not info.over:
         raise ValueError("the full log exists only once the game is over")
@@ -113,6 +135,8 @@ def export_log(history: History, info: LogInfo, *, full: bool = False) -> str:
         "result": json.dumps(dict(info.result), ensure_ascii=False) if info.result else "none",
         "hands": "shown" if full else "hidden",
     }
+    if narration != 1:  # version 1's logs have no such field
+        header["narration"] = str(narration)
     title = presenter.log_title(setup)
     lines = [f"# Tally-Ho dogfight #{info.game_id} ({title}): {LOG_FORMAT}"]
     lines += [f"# {k}: {v}" for k, v in header.items()]
@@ -124,13 +148,13 @@ def export_log(history: History, info: LogInfo, *, full: bool = False) -> str:
     if full:
         lines.append(f"# {presenter.full_log_legend()}")
     lines += ["", "[0] start"]
-    lines += [
-        f"    {t}" for t in event_lines(system, history.start_events, history.start, full=full)
-    ]
+    start = event_lines(system, history.start_events, history.start, full=full, narration=narration)
+    lines += [f"    {t}" for t in start]
     for m in history.log_rows:
         shown = m.text if info.over else public_notation(system, m.text, picks_secret=picks_secret)
         lines.append(f"[{m.seq}] {m.seat or '-'}: {shown}")
-        lines += [f"    {t}" for t in event_lines(system, m.events, m.after, full=full)]
+        said = event_lines(system, m.events, m.after, full=full, narration=narration)
+        lines += [f"    {t}" for t in said]
     return "\n".join(lines) + "\n"
 
 

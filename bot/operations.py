@@ -206,7 +206,7 @@ class DeadlineOps:
         if policy.abandon_action == "computer" and policy.computer_players:
             then = t("deadline.then_computer", public)
         else:
-            side = tr(game.side_name(game.side_of(d.seat) or ""), public)
+            side = tr(game.side_phrase(game.side_of(d.seat) or ""), public)
             then = t("deadline.then_forfeit", public, side=side)
         label = game.seat_label(d.seat)
         text = t(

@@ -355,7 +355,8 @@ class Play(GameStore):
         if seat is not None:
             seat = seat.strip().upper()
             if seat not in mine:
-                raise Refusal("refusal.others_seat")
+                game.require_seat(seat)  # a seat of no one: say which seats there are
+                raise Refusal("refusal.seat_of_other", seat=seat, mine=and_list(mine))
             return seat
         system = game.system
         pending = [p for p in system.pending(state) if p.seat in mine]
@@ -408,9 +409,7 @@ class Play(GameStore):
         and any undo request are dropped; the seat listeners (the scheduler) drop its
         deadlines, which named the old holder. A computer seat decides at once."""
         state = self.require_active(game)
-        record = next((s for s in game.seats if s.seat == seat), None)
-        if record is None:
-            raise Refusal("refusal.no_seat_named", seat=seat)
+        record = game.require_seat(seat)
         before = _pending(game, state)
         before_turn = game.system.turn_of(state)
         settings = await self.game_settings(game.id)

@@ -60,7 +60,7 @@ def status_text(game: LoadedGame, language: str = "en") -> str:
     for p in game.system.pending(state):
         words = tr(decision_words(game, p.kind), language)
         if p.scope is Scope.SIDE and p.side is not None:
-            side = tr(game.side_name(p.side), language)
+            side = tr(game.side_phrase(p.side), language)
             seen[t("status.side", language, side=side, decision=words)] = None
         else:
             holder = game.holder(p.seat)

@@ -47,6 +47,7 @@ def after_action_report(
         turns=outcome.rounds,
         aircraft=written.aircraft,
         exchanges=tuple(ExchangeLine(turn, text) for turn, text in written.exchanges),
+        no_exchanges=written.no_exchanges,
     )
 
 
@@ -76,6 +77,8 @@ def report_text(report: ReportView, *, limit: int = 1900, language: str = "en") 
     if report.exchanges:
         lines.append(say("report.exchanges"))
         lines += [say("report.exchange_line", turn=x.turn, text=x.text) for x in report.exchanges]
+    elif report.no_exchanges:
+        lines.append(tr(report.no_exchanges, language))
     out: list[str] = []
     size = 0
     for i, line in enumerate(lines):

@@ -14,17 +14,18 @@ from bot.outcome import Outcome
 from bot.play import Play
 from bot.storage import GameStatus
 from bot.words import mention
-from strings import Term, tr
+from strings import NARRATION, Term, english, narration_wording, tr
 
 __all__ = ["Results", "result_record", "verdict_term", "verdict_text"]
 
 
 def _verdict(game: LoadedGame, key: str, loser: str) -> Term:
-    """A conceded game's verdict: ``Allied victory: the Japanese side resigned``."""
+    """A conceded game's verdict: ``Victory for the Allied side: the Japanese side
+    resigned``."""
     others = [s for s in game.sides() if s.id != loser]
     if len(others) == 1:
-        return Term(key, winner=others[0].name, loser=game.side_name(loser))
-    return Term(f"{key}_many", loser=game.side_name(loser))
+        return Term(key, winner=game.side_phrase(others[0].id), loser=game.side_phrase(loser))
+    return Term(f"{key}_many", loser=game.side_phrase(loser))
 
 
 def _winner(game: LoadedGame, loser: str) -> str | None:
@@ -38,7 +39,9 @@ def verdict_term(game: LoadedGame) -> str:
     The result stores the verdict's English text (the canonical record, compared by
     ``/game verify``); it is matched here with the verdicts the rules give for the
     final state, or a resignation or forfeit would, so it can be put in another
-    language. A verdict matching none of them is returned as stored."""
+    language; a verdict stored in an older wording of the record (an earlier
+    :data:`strings.NARRATION`) is matched in that wording. A verdict matching none of
+    them is returned as stored."""
     stored = str((game.record.result or {}).get("verdict", ""))
     candidates: list[str] = [
         _verdict(game, key, side.id)
@@ -48,7 +51,12 @@ def verdict_term(game: LoadedGame) -> str:
     state = game.state
     if state is not None and game.system.is_over(state):
         candidates.append(game.system.outcome(state).verdict)
-    return next((c for c in candidates if c == stored), stored)
+    for c in candidates:
+        if c == stored or any(
+            english(c, narration_wording(v)) == stored for v in range(1, NARRATION)
+        ):
+            return c
+    return stored
 
 
 def verdict_text(game: LoadedGame, language: str = "en") -> str:

@@ -150,8 +150,7 @@ def _seat_name(game: LoadedGame, seat: str | None) -> str | None:
     if seat is None:
         return None
     seat = seat.strip().upper()
-    if not any(s.seat == seat for s in game.seats):
-        raise Refusal("refusal.no_seat_named", seat=seat)
+    game.require_seat(seat)
     return seat
 
 
@@ -495,6 +494,8 @@ async def request_undo(service: GameService, game_id: int, user_id: int) -> Undo
         game = await service.load(game_id)
         state = _active(game)
         assert game.setup is not None
+        if not game.seats_of(user_id):
+            raise Refusal("seats.undo_no_seat")
         rows = await service.storage.load_actions(game_id)
         if not rows:
             raise Refusal("seats.nothing_played")

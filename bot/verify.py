@@ -4,6 +4,11 @@ every narration line of a log file equal to the replay's (which ties a file to w
 the thread showed), and the recorded result reproduced (a resigned game: the VP at
 the resignation). A changed seed fails the commitment and, almost surely, the replay;
 a changed move fails legality or the narration.
+
+The narration is compared in the wording the file was written in (its ``narration``
+field, :func:`bot.logfile.log_narration`): the replay is narrated as that version of
+the catalogue narrated it (:func:`strings.english`), so a log saved before a rewording
+still verifies word for word, and a line edited in it still fails.
 """
 
 from __future__ import annotations
@@ -18,13 +23,13 @@ from typing import Any
 from bot.commitment import seed_commitment
 from bot.games import result_record
 from bot.history import History, ReplayError, replay_history
-from bot.logfile import event_lines, log_system, parse_log
+from bot.logfile import event_lines, log_narration, log_system, parse_log
 from bot.storage import GameStatus
 from bot.systems import Hosted, hosted
 from bot.words import comma_list
 from engine.core.contract import SideInfo
 from engine.core.errors import EngineError
-from strings import Term, tr
+from strings import NARRATION, Term, tr
 
 __all__ = ["Check", "Verification", "verify_game", "verify_log", "verify_main", "vp_words"]
 
@@ -87,9 +92,11 @@ def verify_game(
     narration: Mapping[int, Sequence[str]] | None = None,
     full: bool = False,
     aborted: bool = False,
+    wording: int = NARRATION,
 ) -> Verification:
     """Check a revealed seed against its commitment, replay the log from it, and
-    compare with the recorded result (and, for a log file, every narration line)."""
+    compare with the recorded result (and, for a log file, every narration line, in
+    the narration version ``wording`` it was written in)."""
     checks: list[Check] = []
     if commitment is None:
         checks.append(Check(False, Term("verify.no_commitment")))
@@ -110,7 +117,7 @@ def verify_game(
         return Verification(tuple(checks))
     checks.append(Check(True, Term("verify.legal", n=len(log))))
     if narration is not None:
-        checks.append(_narration_check(history, narration, full=full))
+        checks.append(_narration_check(history, narration, full=full, wording=wording))
     final = history.final
     sides = system.sides(final)
     if system.is_over(final):
@@ -149,13 +156,15 @@ def verify_game(
 
 
 def _narration_check(
-    history: History, narration: Mapping[int, Sequence[str]], *, full: bool
+    history: History, narration: Mapping[int, Sequence[str]], *, full: bool, wording: int
 ) -> Check:
-    """Every action's narration in the file is what the replay narrates."""
+    """Every action's narration in the file is what the replay narrates (in the
+    narration version the file was written in)."""
     system = history.system
-    expected = {0: event_lines(system, history.start_events, history.start, full=full)}
+    start = event_lines(system, history.start_events, history.start, full=full, narration=wording)
+    expected = {0: start}
     for m in history.log_rows:
-        expected[m.seq] = event_lines(system, m.events, m.after, full=full)
+        expected[m.seq] = event_lines(system, m.events, m.after, full=full, narration=wording)
     for seq in sorted(expected):
         got = list(narration.get(seq, []))
         if got != expected[seq]:
@@ -172,6 +181,8 @@ def _narration_check(
                     got=repr(str(diff[1])),
                 ),
             )
+    if wording != NARRATION:
+        return Check(True, Term("verify.narration_ok_then", version=wording))
     return Check(True, Term("verify.narration_ok"))
 
 
@@ -185,6 +196,11 @@ def verify_log(text: str) -> Verification:
         setup = system.setup_model.model_validate(json.loads(f["setup"]))
     except (ValueError, KeyError) as exc:
         return Verification((Check(False, Term("verify.not_a_log", why=str(exc))),))
+    try:
+        wording = log_narration(f)
+    except ValueError:
+        said = Term("verify.narration_unknown", version=f.get("narration"), newest=NARRATION)
+        return Verification((Check(False, said),))
     seed_text = f.get("seed", "")
     if not seed_text.lstrip("-").isdigit():
         return Verification((Check(False, Term("verify.seed_hidden")),))
@@ -205,6 +221,7 @@ def verify_log(text: str) -> Verification:
         narration=parsed.lines,
         full=parsed.full,
         aborted=f.get("status") == GameStatus.ABORTED.value,
+        wording=wording,
     )
 
 

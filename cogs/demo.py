@@ -3,8 +3,10 @@
 The real bot (cogs, service, SQLite storage, renderer) runs against the offline
 Discord of :mod:`bot.testing` (test support, shipped for this demo); fake users open a
 lobby, join, start, and then play the system's computer player's moves by clicking
-the bot's buttons and menus. The public thread is printed as a transcript, each
-picture of the sky is written to ``--out``, and the last line states the result. The
+the bot's buttons and menus. The public thread is printed as a transcript, in
+the order its readers saw it (a message edited later, like the lobby message, again
+where it changed, marked ``(edited)``; mentions as Discord shows them, ``@alice``),
+each picture of the sky is written to ``--out``, and the last line states the result. The
 same seed gives the same transcript, byte for byte. Any registered system with a demo
 (its presenter's ``demo``) plays: pick it by ruleset.
 """
@@ -14,8 +16,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import re
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from bot.games import LoadedGame
@@ -25,7 +29,7 @@ from bot.testing.driver import UiPlayer, wait_for_new_game
 from cogs.app import TallyHoBot
 from strings import SUPPORTED
 
-__all__ = ["main", "play_demo"]
+__all__ = ["main", "parser", "play_demo"]
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
@@ -95,10 +99,13 @@ async def play_demo(
                 p = system.pending(state)[0]
                 action = brains[p.seat].choose(state, p.seat)
                 await pilots[p.seat].act(str(action), via_dm=p.urgent, seat=p.seat)
-            lines = []
+            names = {u.id: u.name for u in (fake.bot_user, *fake.members.values())}
+            lines = [
+                ("(edited) " if edited else "") + shown_names(content, names)
+                for _, content, edited in fake.timeline(thread)
+            ]
             n_image = 0
             for m in fake.sent_to(thread):
-                lines.append(m["content"])
                 for name, data in fake.files(m):
                     n_image += 1
                     if out is not None:
@@ -110,6 +117,14 @@ async def play_demo(
             if problems:
                 raise RuntimeError("the offline Discord saw problems: " + "; ".join(problems))
             return lines
+
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def shown_names(text: str, names: Mapping[int, str]) -> str:
+    """``<@123>`` as Discord shows it to a reader: ``@alice``."""
+    return MENTION.sub(lambda m: "@" + names.get(int(m[1]), m[1]), text)
 
 
 def result_line(game: LoadedGame) -> str:
@@ -124,38 +139,66 @@ def result_line(game: LoadedGame) -> str:
     return f"RESULT: {result.get('verdict', 'unfinished')}. Winner: {who}. VP {scores}."
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot demo", description="Play a whole game offline."
+def parser() -> argparse.ArgumentParser:
+    """The demo's command line (``python -m bot demo --help`` prints every option)."""
+    p = argparse.ArgumentParser(
+        prog="python -m bot demo",
+        description=(
+            "Play a whole game offline: computer players click the bot's real buttons "
+            "on an in-memory Discord. Prints the thread's transcript (the last line is "
+            "the result); the same options always give the same transcript."
+        ),
     )
-    parser.add_argument(
-        "--seed", type=int, default=1, help="game and computer-player seed (default 1)"
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        metavar="N",
+        help="the game's seed and the computer players' (default 1)",
     )
-    parser.add_argument("--out", type=Path, default=None, help="folder for the pictures of the sky")
-    parser.add_argument(
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="save every picture of the sky in this folder (default: none saved)",
+    )
+    p.add_argument(
         "--system",
         choices=hosted_ids(),
         default=None,
-        help="the game system (default: the first one's first ruleset)",
+        help="the game system, played in its first ruleset unless --ruleset says "
+        "otherwise (default: the ruleset's system)",
     )
-    parser.add_argument(
+    p.add_argument(
         "--ruleset",
         choices=sorted(rulesets()),
         default=None,
-        help="a ruleset of that system (default: its first)",
+        help="a ruleset of that system (default: the first system's first ruleset)",
     )
-    parser.add_argument(
-        "--format", choices=("1v1", "2v2"), default="1v1", help="one or two seats a side"
+    p.add_argument(
+        "--format",
+        choices=("1v1", "2v2"),
+        default="1v1",
+        help="one or two seats a side, each a computer player (default 1v1)",
     )
-    parser.add_argument(
-        "--language", choices=SUPPORTED, default="en", help="the server's language (default en)"
+    p.add_argument(
+        "--language",
+        choices=SUPPORTED,
+        default="en",
+        help="the server's language: the thread, its pictures and the report (default en)",
     )
-    args = parser.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    cli = parser()
+    args = cli.parse_args(argv)
     owner = rulesets()
     if args.system is not None and args.ruleset is None:
         args.ruleset = hosted(args.system).rulesets[0].id
     elif args.system is not None and owner[args.ruleset] != args.system:
-        parser.error(f"ruleset {args.ruleset} is not one of {args.system}'s")
+        cli.error(f"ruleset {args.ruleset} is not one of {args.system}'s")
     args.ruleset = args.ruleset or next(iter(owner))
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice: not needed

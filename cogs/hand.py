@@ -123,7 +123,7 @@ class SideDecision:
         mine = [s for s in game.seats_of(interaction.user.id) if s in choosing]
         if choosing and not mine:
             side = deciding[0].side or ""
-            raise Refusal("hand.side_only", side=game.side_name(side))
+            raise Refusal("hand.side_only", side=game.side_phrase(side))
         await perform(interaction, self.game_id, mine[0] if mine else None, action, self.version)
         message = interaction.message
         if message is not None:

@@ -17,6 +17,7 @@ from bot.operations import discord_time
 from bot.service import GameService
 from bot.settings import server_language
 from bot.storage import GameStatus
+from bot.words import and_list
 from cogs.context import language_of, reply, service_of
 from cogs.publisher import say
 from strings import t, tr
@@ -105,9 +106,10 @@ async def orders(
     mine = game.seats_of(interaction.user.id)
     if not mine:
         raise Refusal("refusal.not_playing")
-    if seat is not None and seat.strip().upper() not in mine:
-        raise Refusal("people.others_seat")
     seat = seat.strip().upper() if seat else mine[0]
+    if seat not in mine:
+        game.require_seat(seat)  # a seat of no one: say which seats there are
+        raise Refusal("refusal.seat_of_other", seat=seat, mine=and_list(mine))
     current = await service.update_orders(game.id, seat, order, cancel=cancel)
     language = await language_of(interaction)
     label = game.system.order_label

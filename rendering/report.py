@@ -64,7 +64,7 @@ __all__ = [
     "render_report",
 ]
 
-FATES = ("shot down", "damaged", "evaded", "unharmed")
+FATES = ("shot down", "damaged", "evaded", "hit", "unharmed")
 """An aircraft's fate, worst first: ids (the English words of ``report.fate.*``); the
 picture writes them with ``picture.report.fate.*``."""
 _FATE_KEYS = {fate: f"picture.report.fate.{fate.replace(' ', '_')}" for fate in FATES}
@@ -100,6 +100,9 @@ class ReportView:
     """Game turns played."""
     aircraft: tuple[AircraftLine, ...]
     exchanges: tuple[ExchangeLine, ...]
+    no_exchanges: str | None = None
+    """What the exchanges section says when it has none (a Term, the system's words);
+    None: ``picture.report.no_exchanges``."""
 
 
 # --- layout -------------------------------------------------------------------
@@ -114,12 +117,14 @@ _FATE_BG: dict[str, RGB] = {
     "shot down": (55, 65, 81),
     "damaged": (251, 191, 36),
     "evaded": (15, 118, 110),
+    "hit": (194, 65, 12),
     "unharmed": (22, 101, 52),
 }
 _FATE_INK: dict[str, RGB] = {
     "shot down": WHITE,
     "damaged": INK,
     "evaded": WHITE,
+    "hit": WHITE,
     "unharmed": WHITE,
 }
 
@@ -239,8 +244,13 @@ def layout_report(report: ReportView, *, language: str = "en") -> Layout:
     _section(t("picture.report.exchanges", language), col)
     shown = report.exchanges[:MAX_EXCHANGES]
     if not shown:
-        none = t("picture.report.no_exchanges", language)
-        col.text(_M, none, Face.REGULAR, 22, MUTED, 34)
+        none = (
+            tr(report.no_exchanges, language)
+            if report.no_exchanges
+            else t("picture.report.no_exchanges", language)
+        )
+        for part in wrap_text(none, Face.REGULAR, 22, WIDTH - 2 * _M):
+            col.text(_M, part, Face.REGULAR, 22, MUTED, 34)
     for x in shown:
         said = t("picture.report.exchange", language, turn=x.turn, text=tr(x.text, language))
         parts = wrap_text(said, Face.REGULAR, 22, WIDTH - 2 * _M - 16)

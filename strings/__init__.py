@@ -17,11 +17,18 @@ server's language.
 Keys are the contract: code names keys, never English sentences, so a translation
 can change without touching code. Placeholders are ``str.format`` fields
 (``{hours}``); a translation must use the same ones as English (a test checks).
+``{side!c}`` puts a field's first letter in upper case, for a field that begins a
+sentence (``the Allied side`` -> ``The Allied side has...``).
 
 The engine's texts are :class:`Term` texts: a ``str`` holding the English text (the
 canonical record: logs, conformance vectors and ``/game verify`` read English),
 which remembers its key and fields, so the bot shows it in the reader's language
 with :func:`tr`.
+
+The narration's English wording is versioned (:data:`NARRATION`): a log file says
+which wording it was written in, and ``strings/narration/<version>.yaml`` keeps, for
+every key a later version reworded, what that version said, so that :func:`english`
+gives a Term as an older version wrote it and old logs still verify word for word.
 """
 
 from __future__ import annotations
@@ -38,10 +45,13 @@ import yaml
 __all__ = [
     "DEFAULT",
     "LANGUAGE_NAMES",
+    "NARRATION",
     "SUPPORTED",
     "Term",
     "catalogue",
+    "english",
     "has",
+    "narration_wording",
     "normalize",
     "pick",
     "placeholders",
@@ -57,6 +67,30 @@ SUPPORTED: tuple[str, ...] = ("en", "fr")
 """Languages with a catalogue, English first."""
 LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
 """Each language in its own words (for menus)."""
+NARRATION = 2
+"""The version of the English wording of the record: the narration (the engine's
+event texts, written in logs) and the verdicts stored with a result. Rewording any of
+them makes a new version: bump this and write ``strings/narration/<previous>.yaml``
+with what the previous version said for every key that changed (or is new, or fills
+a field of one that did), so logs written before still verify."""
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` plus the ``!c`` conversion: the field's first letter upper-cased."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "c":
+            text = str(value)
+            return text[:1].upper() + text[1:]
+        return super().convert_field(value, conversion)
+
+
+_FORMATTER = _Formatter()
+
+
+def _format(text: str, fields: Mapping[str, Any]) -> str:
+    """``text`` with its fields filled (``str.format``'s speed unless it uses ``!c``)."""
+    return _FORMATTER.vformat(text, (), fields) if "!c}" in text else text.format(**fields)
 
 
 def _flatten(tree: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
@@ -138,7 +172,7 @@ def t(key: str, locale: object | None = None, /, **kwargs: Any) -> str:
             continue
         raw = raw if raw is not None else text
         try:
-            return text.format(**kwargs)
+            return _format(text, kwargs)
         except (KeyError, IndexError, ValueError):
             log.warning("bad placeholders in %s text %r", lang, key, exc_info=True)
     if raw is None:
@@ -172,3 +206,30 @@ class Term(str):
 def tr(value: object, locale: object | None) -> str:
     """``value`` in ``locale``'s language if it is a :class:`Term`, else as it is."""
     return value.text(locale) if isinstance(value, Term) else str(value)
+
+
+@cache
+def narration_wording(version: int) -> Mapping[str, str]:
+    """The English texts narration ``version`` had where they differ from today's,
+    by key (empty for the current version): ``strings/narration/<v>.yaml`` for
+    ``version`` and every later one, the oldest text of a key winning."""
+    if not 1 <= version <= NARRATION:
+        raise ValueError(f"no narration version {version} (1 to {NARRATION})")
+    wording: dict[str, str] = {}
+    folder = resources.files(__package__).joinpath("narration")
+    for v in range(version, NARRATION):
+        data = yaml.safe_load(folder.joinpath(f"{v}.yaml").read_text(encoding="utf-8")) or {}
+        for key, text in _flatten(data).items():
+            wording.setdefault(key, text)
+    return wording
+
+
+def english(value: object, wording: Mapping[str, str]) -> str:
+    """``value``'s English text with ``wording``'s texts in place of the catalogue's
+    for the keys it holds, in the Term and in the Terms of its fields: the text as an
+    older narration version wrote it (:func:`narration_wording`)."""
+    if not isinstance(value, Term) or not wording:
+        return str(value)
+    fields = {k: english(v, wording) if isinstance(v, Term) else v for k, v in value.fields.items()}
+    text = wording.get(value.key)
+    return t(value.key, None, **fields) if text is None else _format(text, fields)

@@ -479,6 +479,9 @@ class FakeDiscord:
         """Every live message the bot produced, by id, in order; edits apply in place."""
         self.deleted: dict[int, Payload] = {}
         """Messages the bot deleted."""
+        self.contents: list[tuple[int, str]] = []
+        """Every message's content as the bot posted it and each time an edit changed
+        it, in order: ``(message id, content)`` (see :meth:`timeline`)."""
         self.calls: list[Call] = []
         """Every request, in order."""
         self.unhandled: list[Call] = []
@@ -850,6 +853,23 @@ class FakeDiscord:
             if int(m["channel_id"]) == channel_id and not m["flags"] & _EPHEMERAL
         ]
 
+    def timeline(self, channel_id: int) -> list[tuple[Payload, str, bool]]:
+        """What everyone saw in a channel, thread or DM, in order: each message's
+        content when it was posted and again whenever an edit changed it, as
+        ``(message, content then, edited)``; ``edited`` when the message had shown a
+        content before (a deferred answer's empty placeholder does not count)."""
+        out: list[tuple[Payload, str, bool]] = []
+        shown: set[int] = set()
+        for message_id, content in self.contents:
+            message = self.messages.get(message_id) or self.deleted.get(message_id)
+            if message is None or int(message["channel_id"]) != channel_id:
+                continue
+            if message["flags"] & _EPHEMERAL or not content:
+                continue
+            out.append((message, content, message_id in shown))
+            shown.add(message_id)
+        return out
+
     def dms(self, user: Any) -> list[Payload]:
         """Messages the bot sent ``user`` in their DM channel."""
         channel_id = self._dm_by_user.get(self._user(user).id)
@@ -1086,14 +1106,18 @@ class FakeDiscord:
                 metadata["interacted_message_id"] = str(interaction.message_id)
             message["interaction_metadata"] = metadata
         self.messages[message_id] = message
+        self.contents.append((message_id, message["content"]))
         return message
 
     def _edit_message(
         self, message: Payload, body: Payload, files: list[tuple[str, bytes]]
     ) -> None:
+        before = message["content"]
         for key in ("content", "embeds", "components"):
             if key in body:
                 message[key] = body[key] or ("" if key == "content" else [])
+        if message["content"] != before:
+            self.contents.append((int(message["id"]), message["content"]))
         if body.get("flags") is not None:
             message["flags"] = int(body["flags"]) | (message["flags"] & _EPHEMERAL)
         message["flags"] &= ~_LOADING

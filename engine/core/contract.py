@@ -174,6 +174,10 @@ class SideInfo:
     """Its name in this game (a :class:`strings.Term`): 'Japanese', 'Team B'."""
     seats: tuple[str, ...] = ()
     """The seats of the side in a started game."""
+    phrase: str | None = None
+    """The side inside a sentence, a :class:`strings.Term` that needs no 'side' added:
+    'the Allied side', 'side A' (fr 'le camp allié', 'le camp A'). None: the bot says
+    'the <name> side' (``side.phrase``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -261,6 +261,9 @@ class WrittenReport:
 
     aircraft: tuple[ReportLine, ...]
     exchanges: tuple[tuple[int, str], ...] = ()
+    no_exchanges: str | None = None
+    """What to say when no exchange was decisive (a Term), in the system's words (hits
+    landed but none counted); None: the report's generic line."""
 
 
 # ---------------------------------------------------------------- the presenter

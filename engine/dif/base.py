@@ -31,13 +31,20 @@ from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
 from engine.dif.texts import fixed, join
 from strings import Term
 
-__all__ = ["BURST_BUY", "POSITION_DELTA", "EngineBase", "Pending"]
+__all__ = ["BURST_BUY", "DRAWS", "POSITION_DELTA", "EngineBase", "Pending"]
 
 
 # Position steps a successful card gives its leader (6.31-6.34): SCI goes from
 # Disadvantaged to Advantaged, two steps.
 POSITION_DELTA = {CardKind.MAN: 1, CardKind.HAL: 2, CardKind.SCI: 2, CardKind.FUT: 1}
 BURST_BUY = {CardKind.MAN: 1, CardKind.HAL: 2}  # vs a wingman (10.61)
+DRAWS = {
+    why: (f"dif.event.draws.{why}.one", f"dif.event.draws.{why}.other")
+    for why in ("deal", "dive", "step", "redraw", "promoted", "minihand", "defence")
+}
+"""Each reason to draw (the first hand 4.6, a dive 7.21, the Draw step 3.5, a Combat
+Vision redraw, a new leader's hand 11.2, the attacking and the defending wingman's
+mini-hands), and the narration keys of drawing one card and drawing ``n``."""
 
 
 DECISIONS = (
@@ -238,10 +245,12 @@ class EngineBase:
         n: int,
         into: list[int],
         events: list[Event],
-        what: str = "hand",
+        why: str,
     ) -> None:
-        """Draw ``n`` cards into ``into``: the ``hand``, the attacking wingman's
-        ``minihand`` or its ``defence`` (the defending wingman's mini-hand)."""
+        """Draw ``n`` cards into ``into`` (the hand, the attacking wingman's
+        ``minihand`` or the defending wingman's ``defence``), and say whose draw it is
+        and what for (``why``, a key of :data:`DRAWS`): a spectator tells a dive's
+        card from the Draw step's."""
         drawn: list[int] = []
         for _ in range(max(n, 0)):
             c = self._draw_one(state, events)
@@ -252,30 +261,14 @@ class EngineBase:
         if drawn or n > 0:
             el = self._el_label(state, e)
             count = len(drawn)
-            if what == "minihand":
-                text = (
-                    Term("dif.event.draws.minihand.one", element=el)
-                    if count == 1
-                    else Term("dif.event.draws.minihand.other", element=el, n=count)
-                )
-            elif what == "defence":
-                text = (
-                    Term("dif.event.draws.defence.one", element=el)
-                    if count == 1
-                    else Term("dif.event.draws.defence.other", element=el, n=count)
-                )
-            else:
-                text = (
-                    Term("dif.event.draws.hand.one", element=el)
-                    if count == 1
-                    else Term("dif.event.draws.hand.other", element=el, n=count)
-                )
+            one, other = DRAWS[why]
+            text = Term(one, element=el) if count == 1 else Term(other, element=el, n=count)
             events.append(Event("draw", text, data={"seat": e.seat, "count": count}))
             if drawn:
                 cards = join([self.label[c] for c in drawn])
-                if what == "minihand":
+                if why == "minihand":
                     text = Term("dif.event.drew.minihand", cards=cards)
-                elif what == "defence":
+                elif why == "defence":
                     text = Term("dif.event.drew.defence", cards=cards)
                 else:
                     text = Term("dif.event.drew.hand", cards=cards)

@@ -62,6 +62,10 @@ class Side(StrEnum):
         """The side's name in this ruleset (Zero!: Japanese / Allied; RotL: Axis / Allies)."""
         return fixed(f"dif.side.{ruleset.value}.{self.value}")
 
+    def phrase(self, ruleset: Ruleset) -> Term:
+        """The side inside a sentence: "the Allied side", never "the Allies side"."""
+        return fixed(f"dif.side_phrase.{ruleset.value}.{self.value}")
+
 
 class Altitude(IntEnum):
     """The five altitude bands (Zero! 7.0), lowest first."""

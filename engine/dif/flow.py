@@ -47,7 +47,7 @@ class Flow(Legality):
         for e in state.elements.values():
             # 4.6: deal each hand; a hand fixed by the setup (examples, tests) is kept.
             if not e.hand:
-                self._draw(state, e, self._leader_ratings(e).hand_size, e.hand, events)
+                self._draw(state, e, self._leader_ratings(e).hand_size, e.hand, events, "deal")
         if any(e.cv for e in state.elements.values()):
             # RotL "Pilots" (CV): after the first hand and before play starts.
             state.step = "redraw"
@@ -68,7 +68,7 @@ class Flow(Legality):
             state.first_side = Side.AXIS.value if rng.coin() else Side.ALLIED.value
         state.rng = rng.state
         first = Side(state.first_side)
-        events.append(Event("initiative", Term("dif.event.initiative", side=first.label(rs))))
+        events.append(Event("initiative", Term("dif.event.initiative", side=first.phrase(rs))))
         state.order = list(order) if order is not None else []
         if order is not None:
             names = ", ".join(self._el_label(state, state.elements[s]) for s in order)
@@ -147,7 +147,7 @@ class Flow(Legality):
         e = s.elements[seat]
         place = len(s.order)
         fields = {
-            "side": Side(e.side).label(rs),
+            "side": Side(e.side).phrase(rs),
             "element": self._el_label(s, e),
             "place": _ordinal(place),
         }

@@ -70,8 +70,8 @@ class DifEngine(Resolution):
             return Term(
                 "dif.refuse.wrong_side",
                 aircraft=ac.name,
-                side=ac.side.label(ruleset),
-                wanted=side.label(ruleset),
+                side=ac.side.phrase(ruleset),
+                wanted=side.phrase(ruleset),
             )
         if ruleset not in ac.rulesets:
             if ruleset is Ruleset.ZERO:
@@ -104,7 +104,7 @@ class DifEngine(Resolution):
             raise SetupError(Term("dif.setup.shared_seat"))
         for side in Side:
             if not any(e.side is side for e in setup.elements):
-                raise SetupError(Term("dif.setup.empty_side", side=side.label(setup.ruleset)))
+                raise SetupError(Term("dif.setup.empty_side", side=side.phrase(setup.ruleset)))
         elements: dict[str, Element] = {}
         count = 0
         mixed = setup.mixed is not False  # not chosen (an older setup): not checked

@@ -157,10 +157,10 @@ def notes(
         if lower is None:
             lines.append(t(f"dif.ui.lobby.bonus.even_{'on' if on else 'off'}", language))
         elif on:
-            side = tr(lower.label(rs), language)
+            side = tr(lower.phrase(rs), language)
             lines.append(t("dif.ui.lobby.bonus.on", language, side=side, vp=vp))
         else:
-            side = tr(lower.label(rs), language)
+            side = tr(lower.phrase(rs), language)
             tail = t("dif.ui.lobby.bonus.can_apply", language) if open_lobby else ""
             lines.append(t("dif.ui.lobby.bonus.off", language, side=side, vp=vp) + tail)
         if rs is Ruleset.ROTL:

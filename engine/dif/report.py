@@ -25,7 +25,8 @@ FATE_KEYS = {
     Fate.DAMAGED: "dif.ui.report.fate.damaged",
     Fate.UNHARMED: "dif.ui.report.fate.unharmed",
 }
-"""Each fate in words (their English texts are the picture's fate ids)."""
+"""Each fate in words (their English texts are the picture's fate ids); an aircraft
+unharmed in the rules' sense that took hits is ``dif.ui.report.fate.hit``."""
 
 
 def written(
@@ -57,13 +58,19 @@ def written(
                 if detail
                 else Term("dif.ui.report.promoted")
             )
+        fate_words = Term(FATE_KEYS[fate.fate])
+        if fate.fate is Fate.UNHARMED and fate.hits_taken:
+            # Hits below the damage threshold leave the card as it was (5.21): a
+            # spectator reads "hit", not "unharmed" next to the hits it took.
+            fate_words = Term("dif.ui.report.fate.hit")
+            detail = Term("dif.ui.report.not_flipped")
         lines.append(
             ReportLine(
                 ref=ref,
                 side=el.side.value,
                 label=labels[ref],
                 player=players.get(el.seat, "?"),
-                fate=Term(FATE_KEYS[fate.fate]),
+                fate=fate_words,
                 detail=detail,
                 hits_taken=fate.hits_taken,
                 hits_given=fate.hits_given,
@@ -82,7 +89,11 @@ def written(
         )
         for turn, by, target, card, outcome_key in books.get("exchanges", [])
     )
-    return WrittenReport(tuple(lines), exchanges)
+    quiet = None
+    if not exchanges:
+        hit = any(line.hits_taken for line in lines)
+        quiet = Term("dif.ui.report.no_flip" if hit else "dif.ui.report.no_hit")
+    return WrittenReport(tuple(lines), exchanges, quiet)
 
 
 def _detail(fate: AircraftFate, books: Mapping[str, object], labels: Mapping[str, str]) -> str:

@@ -47,7 +47,7 @@ class Resolution(Flow):
                     Term("dif.event.redraw", element=self._el_label(s, e), n=len(gone)),
                 )
             )
-            self._draw(s, e, len(gone), e.hand, ev)
+            self._draw(s, e, len(gone), e.hand, ev, "redraw")
         else:
             ev.append(Event("redraw", Term("dif.event.keep_hand", element=self._el_label(s, e))))
         if not any(o.cv for o in s.elements.values()):
@@ -170,7 +170,7 @@ class Resolution(Flow):
         else:
             key = "dif.event.dives_vertical" if vertical else "dif.event.dives"
             ev.append(Event("altitude", Term(key, element=el, altitude=altitude)))
-            self._draw(s, e, 1, e.hand, ev)
+            self._draw(s, e, 1, e.hand, ev, "dive")
         follower = None
         for o in self._enemy_seats(s, e):
             p = self.pos(s, e.seat, o)
@@ -215,7 +215,7 @@ class Resolution(Flow):
             )
             ev.append(Event("follow", text))
             if f.direction < 0:
-                self._draw(s, e, 1, e.hand, ev)
+                self._draw(s, e, 1, e.hand, ev, "dive")  # it dives too (7.21d)
         self._after_exchange(s, ev)
 
     def _do_play(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
@@ -541,7 +541,7 @@ class Resolution(Flow):
         e.leader = Plane(f"{e.seat}L", wm.aircraft, "leader", wm.hits, wm.damaged, "flying", True)
         e.wingman = None
         ev.append(Event("promoted", Term("dif.event.promoted", element=self._el_label(s, e))))
-        self._draw(s, e, self._leader_ratings(e).hand_size - 1, e.hand, ev)
+        self._draw(s, e, self._leader_ratings(e).hand_size - 1, e.hand, ev, "promoted")
         ac = self._ac(e)
         if ac.speed is not None:  # RotL L286e: Speed - 1 counters for the new leader
             e.counters = max(ac.speed - 1, 0)
@@ -635,7 +635,7 @@ class Resolution(Flow):
         if not ac.rocket:  # RotL L122: a rocket's Horsepower ignores altitude
             n += tables.draw_modifier(Altitude(e.altitude or 0), ac.turbocharged)
         room = lr.hand_size - len(e.hand)
-        self._draw(s, e, max(min(n, room), 0), e.hand, ev)
+        self._draw(s, e, max(min(n, room), 0), e.hand, ev, "step")
         if ac.thrust and ac.speed is not None:
             # RotL L135-136: Thrust counters each Draw step, never more than Speed.
             gained = min(ac.speed, e.counters + ac.thrust) - e.counters

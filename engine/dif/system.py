@@ -82,7 +82,12 @@ class DifSystem:
     # --- the lobby ----------------------------------------------------------------
     def lobby_sides(self, options: DifOptions) -> tuple[SideInfo, ...]:
         return tuple(
-            SideInfo(side.value, side.label(options.ruleset)) for side in (Side.ALLIED, Side.AXIS)
+            SideInfo(
+                side.value,
+                side.label(options.ruleset),
+                phrase=side.phrase(options.ruleset),
+            )
+            for side in (Side.ALLIED, Side.AXIS)
         )
 
     def seat_name(self, side: str, number: int) -> str:
@@ -129,7 +134,7 @@ class DifSystem:
         problems: list[str] = []
         for side in (Side.ALLIED, Side.AXIS):
             if not any(s.side == side.value for s in seats):
-                label = side.label(options.ruleset)
+                label = side.phrase(options.ruleset)
                 problems.append(Term("dif.ui.lobby.problem.side", side=label))
         count = sum(2 if getattr(s.pick, "wingman", True) else 1 for s in seats)
         if count > MAX_AIRCRAFT:
@@ -158,6 +163,7 @@ class DifSystem:
                 side.value,
                 side.label(rs),
                 tuple(e.seat for e in state.elements.values() if e.side == side.value),
+                side.phrase(rs),
             )
             for side in (Side.ALLIED, Side.AXIS)
         )

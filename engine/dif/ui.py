@@ -163,7 +163,8 @@ class DifPresenter:
         if p.kind == "order":
             side, seats = self.engine.order_choice(state)
             names = ", ".join(self.seat_label(state, s) for s in seats)
-            return Term("dif.ui.prompt.order", side=side.label(Ruleset(state.ruleset)), names=names)
+            side_phrase = side.phrase(Ruleset(state.ruleset))
+            return Term("dif.ui.prompt.order", side=side_phrase, names=names)
         return Term("dif.ui.prompt.decide", me=me, decision=self.decision_words(p.kind))
 
     def phase(self, state: GameState) -> Phase:

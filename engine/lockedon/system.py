@@ -86,7 +86,14 @@ class LockedOnSystem:
     def lobby_sides(self, options: LockedOnOptions) -> tuple[SideInfo, ...]:
         """Two teams, or one side per player in a free-for-all (L389, L405-406)."""
         n = options.sides if options.free_for_all else 2
-        return tuple(SideInfo(s, Term("lockedon.side_name", side=s)) for s in side_ids(n))
+        return tuple(
+            SideInfo(
+                s,
+                Term("lockedon.side_name", side=s),
+                phrase=Term("lockedon.side_phrase", side=s),
+            )
+            for s in side_ids(n)
+        )
 
     def seat_name(self, side: str, number: int) -> str:
         return f"{side}{number}"
@@ -182,6 +189,7 @@ class LockedOnSystem:
                 side,
                 Term("lockedon.side_name", side=side),
                 tuple(seat for seat, p in state.planes.items() if p.side == side),
+                Term("lockedon.side_phrase", side=side),
             )
             for side in sorted(state.sides)
         )

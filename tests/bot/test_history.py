@@ -338,7 +338,8 @@ def test_the_report_says_who_shot_down_whom_and_every_fate() -> None:
                 origin = f"{el.seat}W"
             fate = lines[origin].fate
             expected = {"destroyed": "shot down", "evaded": "evaded"}.get(p.status.value)
-            assert fate == (expected or ("damaged" if p.damaged else "unharmed"))
+            untouched = "hit" if lines[origin].hits_taken else "unharmed"  # card not flipped
+            assert fate == (expected or ("damaged" if p.damaged else untouched))
     assert state.result is not None
     assert report.vp == state.result["vp"]
     assert sum(a.hits_given for a in report.aircraft) == sum(a.hits_taken for a in report.aircraft)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bot.archive import archive
 from bot.clock import FakeClock
+from bot.results import verdict_text
 from bot.testing import FakeDiscord
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
 from engine.dif.actions import Action
@@ -61,7 +62,7 @@ async def test_a_french_server_gets_a_french_lobby_and_french_reminders(
     lobby = (await bot.service.load(game_id)).record.lobby_message_id
     texts = thread_texts(fake, thread)
     assert texts[0].startswith("**Combat #") and "1 contre 1, six tours" in texts[0]
-    assert any("vole pour le camp Alliés à la place A1" in t for t in texts)
+    assert any("vole pour le camp allié à la place A1" in t for t in texts)
     assert lobby is not None
     shown = bot.service.lobby_text(await bot.service.load(game_id), "fr")
     assert "En cours : appuyez sur **My hand**" in shown
@@ -147,7 +148,7 @@ async def test_a_french_table_gets_moves_seats_deadlines_and_verification_in_fre
     # The end: the resignation line, the after-action post and /game verify.
     await fake.slash(carol, "game resign", channel_id=thread, confirm=True)
     said = "\n".join(thread_texts(fake, thread))
-    resigned = "Victoire du camp Alliés : le camp Japonais a abandonné"
+    resigned = "Victoire pour le camp allié : le camp japonais a abandonné"
     assert f"<@{carol.id}> abandonne. {resigned}." in said
     report = thread_texts(fake, thread)[-1]
     assert "📋 **Combat #" in report and "rapport après action" in report
@@ -159,9 +160,15 @@ async def test_a_french_table_gets_moves_seats_deadlines_and_verification_in_fre
     # The stored verdict stays English: it is the game's record.
     record = (await bot.service.load(game_id)).record
     assert record.result is not None
-    assert record.result["verdict"] == "Allied victory: the Japanese side resigned"
+    assert record.result["verdict"] == "Victory for the Allied side: the Japanese side resigned"
     # ... and is shown in French: in the lobby message and in /game status.
     lobby = record.lobby_message_id
     assert lobby is not None and f"Terminé : {resigned}." in fake.messages[lobby]["content"]
     status = answer(fake, await fake.slash(alice, "game status", channel_id=thread))
     assert resigned in status
+    # A verdict stored in the first release's words is still recognised and translated.
+    old = {**record.result, "verdict": "Allied victory: the Japanese side resigned"}
+    await bot.service.storage.update_game(game_id, record.version, result=old)
+    game = await bot.service.load(game_id)
+    assert verdict_text(game, "fr") == resigned
+    assert verdict_text(game, "en") == "Victory for the Allied side: the Japanese side resigned"

@@ -486,6 +486,35 @@ async def test_an_undo_accepted_replays_as_if_never_played(
     assert verify_log(files[1][1]).ok  # the full log file too
 
 
+async def test_a_spectators_undo_and_a_seat_of_no_one_are_refused_for_what_they_are(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A spectator's undo is refused because they hold no seat (not because the action
+    is A1's), and a malformed or unknown seat is named as such, with the game's seats
+    (not as another player's seat), in /play and /game orders alike."""
+    alice, bob, carol = (fake.add_member(n) for n in ("alice", "bob", "carol"))
+    bot = make_bot(tmp_path / "g.sqlite3", FakeClock(START))
+    game_id, thread = await open_duel(fake, bot, alice, bob)
+    await attack(fake, alice, thread)
+    version = (await bot.service.load(game_id)).record.version
+
+    tok = await fake.slash(carol, "game undo", channel_id=thread)
+    assert answer(fake, tok) == (
+        "⛔ You have no seat in this game: only a player can ask to take back their own "
+        "latest action."
+    )
+    tok = await fake.slash(bob, "play", channel_id=thread, text="pass", seat="ZZ9")
+    assert answer(fake, tok) == "⛔ This game has no seat ZZ9: its seats are A1 and X1."
+    tok = await fake.slash(bob, "play", channel_id=thread, text="pass", seat="a1")
+    assert answer(fake, tok) == "⛔ Seat A1 is another player's: you fly X1."
+    tok = await fake.slash(bob, "game orders", channel_id=thread, seat="zz9")
+    assert answer(fake, tok) == "⛔ This game has no seat ZZ9: its seats are A1 and X1."
+    tok = await fake.slash(bob, "game orders", channel_id=thread, seat="A1")
+    assert answer(fake, tok) == "⛔ Seat A1 is another player's: you fly X1."
+    assert (await bot.service.load(game_id)).record.version == version
+    assert not any("undo" in line for line in await log_of(bot, game_id))
+
+
 async def test_undo_is_refused_when_someone_acted_or_cards_were_drawn(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:

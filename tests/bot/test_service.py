@@ -245,7 +245,7 @@ async def test_custom_lobby_grows_to_the_aircraft_limit(service: GameService) ->
     assert "⚠ Rise of the Luftwaffe: both sides should field the same number of aircraft" in text
     assert "(Allies 2, Axis 1)" in text
     assert "Ready" in text
-    with pytest.raises(UserError, match="next seat of the Allies side is A2"):
+    with pytest.raises(UserError, match="next seat of the Allied side is A2"):
         await service.join(game, ALICE, "alice", "hurricane-iib", "allied", seat="A5")
     for _ in range(6):  # 2 + 1 + 12 = 15 aircraft
         game, _ = await service.join(game, ALICE, "alice", "hurricane-iib", "allied")

@@ -109,3 +109,37 @@ def test_command_texts_fit_discords_limits(language: str) -> None:
 def test_a_bare_yaml_boolean_key_is_refused() -> None:
     with pytest.raises(ValueError, match="quoted"):
         i18n._flatten(yaml.safe_load("settings:\n  on: 'x'\n"))
+
+
+def test_a_field_that_begins_a_sentence_gets_a_capital(monkeypatch: pytest.MonkeyPatch) -> None:
+    en = {**catalogue("en"), "x.first": "{side!c} goes first; then {side}."}
+    monkeypatch.setattr(i18n, "catalogue", lambda lang: en if lang == "en" else catalogue(lang))
+    said = i18n.t("x.first", side="the Allied side")
+    assert said == "The Allied side goes first; then the Allied side."
+    assert placeholders(en["x.first"]) == {"side"}
+
+
+def test_english_words_a_term_as_an_older_narration_did(monkeypatch: pytest.MonkeyPatch) -> None:
+    en = {**catalogue("en"), "x.outer": "{who!c} plays {inner}.", "x.inner": "a new word"}
+    monkeypatch.setattr(i18n, "catalogue", lambda lang: en if lang == "en" else catalogue(lang))
+    term = i18n.Term("x.outer", who="the Allied side", inner=i18n.Term("x.inner"))
+    assert term == "The Allied side plays a new word."
+    assert i18n.english(term, {}) == term
+    assert i18n.english(term, {"x.inner": "an old word"}) == "The Allied side plays an old word."
+    assert (
+        i18n.english(term, {"x.outer": "{who} played {inner}"})
+        == "the Allied side played a new word"
+    )
+    assert i18n.english("not a term", {"x.inner": "old"}) == "not a term"
+
+
+def test_every_older_narration_wording_names_known_keys_and_fields() -> None:
+    """``strings/narration/<v>.yaml``: what narration version v said for each key
+    reworded since; every key exists today and keeps its fields (the replay fills the
+    old wording with today's fields)."""
+    en = catalogue(DEFAULT)
+    assert i18n.narration_wording(i18n.NARRATION) == {}
+    for version in range(1, i18n.NARRATION):
+        for key, text in i18n.narration_wording(version).items():
+            assert key in en, (version, key)
+            assert placeholders(text) <= placeholders(en[key]), (version, key)

@@ -311,6 +311,6 @@ async def test_custom_lobby_menu_autocomplete_bonus_and_leave(
     await fake.slash(carol, "dogfight leave", channel_id=thread)
     lobby = fake.messages[int(lobby["id"])]
     assert "Hurricane IIB" not in lobby["content"]
-    assert "The Allies side needs at least one element (4.2)." in lobby["content"]
+    assert "The Allied side needs at least one element (4.2)." in lobby["content"]
     token = await fake.slash(alice, "dogfight start", channel_id=thread)
     assert "needs at least one element" in last_answer(fake, token)

@@ -25,7 +25,7 @@ from engine.dif import present as present_module
 from engine.dif import ui as ui_module
 from engine.dif.actions import Action
 from engine.dif.ai import RandomPlayer
-from engine.dif.base import DECISIONS
+from engine.dif.base import DECISIONS, DRAWS
 from engine.dif.components import (
     RATED,
     Altitude,
@@ -39,7 +39,7 @@ from engine.dif.game import DifEngine
 from engine.dif.menus import MENU_PLACEHOLDERS
 from engine.dif.orders import Order
 from engine.dif.state import GameState
-from strings import Term, catalogue, placeholders, tr
+from strings import Term, catalogue, english, narration_wording, placeholders, tr
 from tests.textscan import callee, holds_text, parse, string_constants
 
 from .conftest import GameFactory
@@ -91,10 +91,12 @@ def _runtime_keys() -> set[str]:
     keys |= {p.label.key for p in Position}
     keys |= {k.label.key for k in PilotSkill}
     keys |= {s.label(rs).key for s in Side for rs in Ruleset}
+    keys |= {s.phrase(rs).key for s in Side for rs in Ruleset}
     keys |= {getattr(rating_label(f, rs), "key", "") for f in RATED for rs in Ruleset}
     keys |= set(game_module.STEPS.values())
     keys |= set(present_module._PROMPTS.values())
     keys |= set(legality_module._DECISION.values())
+    keys |= {key for pair in DRAWS.values() for key in pair}
     # The presenter (engine/dif/ui.py, menus.py, lobbytext.py):
     plural = ("one", "other")
     keys |= {f"dif.ui.decision.{k}" for k in DECISIONS}
@@ -204,13 +206,90 @@ def test_narration_is_a_term_in_english_and_french(
     assert [e.kind for e in events] == ["stay"]
     _check(
         events[0].text,
-        "F4F Wildcat (A1) stays at Medium.",
-        "F4F Wildcat (A1) reste à l'altitude Moyenne.",
+        "F4F Wildcat (A1) stays at Medium (adjust altitude step, 3.2).",
+        "F4F Wildcat (A1) reste à l'altitude Moyenne (étape d'ajustement d'altitude, 3.2).",
     )
     # Every line of a whole game is a Term with a French text of its own.
     for e in _events_of_a_game(engine, after):
         assert isinstance(e.text, Term), e.text
         assert e.text.key.startswith("dif.event.") and e.text.text("fr") != e.text, e.text
+
+
+def test_each_line_of_a_turn_adds_something_and_says_whose_draw_it_is(
+    engine: DifEngine, new_game: GameFactory
+) -> None:
+    """Issue 15: a climb's discard and the discard step's, a dive's card and the Draw
+    step's, a stay and a Vertical Roll after it, read as different things."""
+    state = new_game(hands={"A1": ["TIT", "TIT", "VER", "MAN"], "X1": ["MAN"] * 5})
+    said: list[str] = []
+    for text in ("climb TIT", "play VER down", "done", "discard TIT"):
+        state, events = engine.apply(state, "A1", Action.from_text(text))
+        said += [e.text for e in events if e.public and e.kind != "player_turn"]
+    assert said[:7] == [
+        "F4F Wildcat (A1) climbs to High, discarding Tight Turn.",
+        "F4F Wildcat (A1) plays Vertical Roll to dive.",
+        "F4F Wildcat (A1) rolls down to Medium (7.22).",
+        "F4F Wildcat (A1) draws 1 card for diving (7.21).",
+        "F4F Wildcat (A1) discards Tight Turn (discard step, 3.4).",
+        "F4F Wildcat (A1) draws 2 cards (draw step, 3.5).",
+        "The Japanese side has A6M2 Zero (X1) to play second (4.7).",
+    ]
+    _check(
+        Term("dif.event.draws.minihand.one", element="Ki-43 (X1)"),
+        "Ki-43 (X1) draws 1 card for its wingman's mini-hand.",
+        "Ki-43 (X1) pioche 1 carte pour la mini-main de son ailier.",
+    )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_no_line_of_narration_repeats_the_line_before(
+    engine: DifEngine, new_game: GameFactory, seed: int
+) -> None:
+    state = new_game(seed=seed, allied="p-40b", axis="ki-43", altitudes=None, first_side=None)
+    player = RandomPlayer(seed)
+    before = ""
+    while state.step != "over":
+        seat = engine.pending(state)[0].seat
+        state, events = engine.apply(state, seat, player.choose(engine, state, seat))
+        for e in (e for e in events if e.public):
+            assert e.text != before, e.text
+            if e.kind == "draw":  # what for, not a bare "draws 1 card."
+                assert re.fullmatch(r".* draws \d+ cards?\.", e.text) is None, e.text
+            before = e.text
+
+
+def test_a_side_in_a_sentence_is_its_phrase_never_its_name_and_side() -> None:
+    """Issue 15: RotL's allied side is named "Allies"; a sentence says "the Allied
+    side", and a log written before (narration version 1) still reads as it did."""
+    rotl, second = Ruleset.ROTL, Term("dif.ordinal.second")
+    coin = Term("dif.event.initiative", side=Side.ALLIED.phrase(rotl))
+    _check(
+        coin,
+        "Coin flip: the Allied side goes first (4.7).",
+        "Pile ou face : le camp allié en premier (4.7).",
+    )
+    given = Term(
+        "dif.event.order_given", side=Side.AXIS.phrase(rotl), element="Bf-109E (X1)", place=second
+    )
+    _check(
+        given,
+        "The Axis side has Bf-109E (X1) to play second (4.7).",
+        "Le camp de l'Axe : Bf-109E (X1) joue en deuxième (4.7).",
+    )
+    wrong = Term(
+        "dif.refuse.wrong_side",
+        aircraft="Bf-109E",
+        side=Side.AXIS.phrase(rotl),
+        wanted=Side.ALLIED.phrase(rotl),
+    )
+    _check(
+        wrong,
+        "Bf-109E flies for the Axis side, not for the Allied side (4.2).",
+        "Bf-109E vole pour le camp de l'Axe, pas pour le camp allié (4.2).",
+    )
+    v1 = narration_wording(1)
+    assert english(coin, v1) == "Coin flip: the Allies side goes first (4.7)."
+    assert english(given, v1) == "The Axis side has Bf-109E (X1) to play second (4.7)."
 
 
 def _events_of_a_game(

@@ -467,6 +467,7 @@ ALLOWED: dict[str, str] = {
     "shot down": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
     "damaged": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
     "evaded": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
+    "hit": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
     "unharmed": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
     "one": "a plural form, the end of a catalogue key",
     "other": "a plural form, the end of a catalogue key",

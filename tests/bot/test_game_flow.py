@@ -7,17 +7,20 @@ menus); the tests assert on what the bot sent, to whom, and that hidden informat
 
 from __future__ import annotations
 
+import logging
 import re
+import traceback
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.testing import FakeDiscord, FakeUser
+from bot.testing import FakeDiscord, FakeUser, discord_log_errors
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
 from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine
+from strings import t
 
 SEED = 20261130
 
@@ -329,3 +332,50 @@ async def test_join_autocompletes_aircraft_of_the_side_and_year(
         alice, "dogfight join", "aircraft", "spit", channel_id=thread, side="allied"
     )
     assert [c["value"] for c in choices] == ["spitfire-i"]
+
+
+async def test_a_system_failing_to_apply_a_move_is_a_logged_internal_error_that_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    fake = FakeDiscord(monkeypatch)
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob)
+    storage = bot.service.storage
+    before = await storage.get_game(game_id)
+    actions = await storage.load_actions(game_id)
+    posted = len(fake.sent_to(thread))
+    system = (await bot.service.load(game_id)).system
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("a bug deep in the rules")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(system, "apply", broken)
+        hand = await UiPlayer(fake, alice, game_id, thread).open_hand()
+        clicked = await fake.click(alice, hand, fake.custom_id(hand, "Medium"), values=["alt M"])
+        typed = await fake.slash(alice, "play", channel_id=thread, text="alt M")
+
+    # The player reads a short apology, privately, and nothing of the failure.
+    for token in (clicked, typed):
+        answer = fake.original(token)
+        assert answer["content"] == t("error.internal", "en")
+        assert answer["flags"] & 64, "ephemeral"
+    # The log has the failure with its traceback, naming the game but not the move.
+    failures = [r for r in caplog.records if r.name == "bot.play" and r.levelno >= logging.ERROR]
+    assert len(failures) == 2
+    for record in failures:
+        assert record.exc_info is not None
+        assert "a bug deep in the rules" in "".join(traceback.format_exception(record.exc_info[1]))
+        assert f"game {game_id}" in record.getMessage() and "alt M" not in record.getMessage()
+    # The stored game is unchanged, nothing was said in the thread, and the game goes on.
+    assert await storage.get_game(game_id) == before
+    assert await storage.load_actions(game_id) == actions
+    assert len(fake.sent_to(thread)) == posted
+    token = await fake.slash(alice, "play", channel_id=thread, text="alt M")
+    assert fake.original(token)["content"].startswith("✅")
+    assert len(await storage.load_actions(game_id)) == len(actions) + 1
+    await fake.shutdown()
+    assert fake.problems() == []
+    logged = discord_log_errors(caplog.records, prefixes=("discord", "cogs", "bot"))
+    assert len(logged) == 2, "only the two failures, logged once each"

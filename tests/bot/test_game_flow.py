@@ -30,9 +30,17 @@ def make_bot(db: Path) -> TallyHoBot:
 
 
 async def open_game(
-    fake: FakeDiscord, bot: TallyHoBot, alice: FakeUser, bob: FakeUser
+    fake: FakeDiscord,
+    bot: TallyHoBot,
+    alice: FakeUser,
+    bob: FakeUser,
+    *,
+    before_start: FakeUser | None = None,
 ) -> tuple[int, int]:
+    """A Zero! 1v1 started; ``before_start`` turns their DMs off first."""
     await fake.start(bot)
+    if before_start is not None:
+        await fake.slash(before_start, "settings dm", enabled="off")
     await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1942)
     game = await wait_for_new_game(fake, bot.service.storage)
     assert game.thread_id is not None
@@ -379,3 +387,53 @@ async def test_a_system_failing_to_apply_a_move_is_a_logged_internal_error_that_
     assert fake.problems() == []
     logged = discord_log_errors(caplog.records, prefixes=("discord", "cogs", "bot"))
     assert len(logged) == 2, "only the two failures, logged once each"
+
+
+async def test_the_move_comes_by_dm_and_a_whole_game_plays_from_the_dms(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """When the move passes to a player (their turn, a response, a secret pick), the
+    bot DMs them the hand with its buttons, and the thread still pings them. A turn of
+    several steps is one DM, kept up to date in place; once nothing is left to decide
+    there its buttons go. So a player on a phone plays the whole game from DMs."""
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob)
+    users = {"A1": alice, "X1": bob}
+    pilots = {s: UiPlayer(fake, u, game_id, thread) for s, u in users.items()}
+    assert all(len(p.live_dms()) == 1 for p in pilots.values()), "both pick an altitude"
+    brains = {s: RandomPlayer(i + 7) for i, s in enumerate(users)}
+    moves = {"A1": 0, "X1": 0}
+    for _ in range(10_000):
+        state = (await bot.service.load(game_id)).state
+        assert state is not None
+        if state.step == "over":
+            break
+        p = default_engine().pending(state)[0]
+        action = brains[p.seat].choose(default_engine(), state, p.seat)
+        await pilots[p.seat].act(str(action), via_dm=True)
+        moves[p.seat] += 1
+        assert len(pilots[p.seat].live_dms()) <= 1, "one live DM a seat, never a stale one"
+    assert (await bot.service.load(game_id)).record.status == "finished"
+    for seat, pilot in pilots.items():
+        assert pilot.hands == 0 and pilot.typed == 0, f"{seat} played from the DMs alone"
+        assert pilot.live_dms() == [], "the game is over: no button is left in a DM"
+        dms = fake.dms(users[seat])
+        assert len(dms) < moves[seat] * 0.8, "a DM when the move passes, not one a step"
+        assert any(t("publish.dm_done", "en") in m["content"] for m in dms)
+    assert not any("out of date" in (m.get("content") or "") for m in fake.messages.values())
+    public = "\n".join(m["content"] for m in fake.sent_to(thread))
+    assert f"➡ <@{alice.id}>:" in public and f"➡ <@{bob.id}>:" in public, "the pings stay"
+    assert assert_private_messages_reach_only_owners(fake, users) > 10
+
+
+async def test_no_dm_for_a_player_who_turned_them_off(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob, before_start=bob)
+    pilots = await play(fake, bot, game_id, thread, {"A1": alice, "X1": bob}, max_actions=40)
+    assert fake.dms(bob) == [], "no DM at all"
+    assert pilots["X1"].hands > 0, "Bob plays from My hand"
+    assert fake.dms(alice), "Alice still gets hers"
+    public = "\n".join(m["content"] for m in fake.sent_to(thread))
+    assert f"➡ <@{bob.id}>:" in public, "Bob is pinged in the thread"

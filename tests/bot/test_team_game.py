@@ -170,9 +170,22 @@ async def test_2v2_four_players_order_wingman_defence_and_promotion(
     await pilots["alice"].act("done")
     await pilots["alice"].act("discard")
 
-    # The Japanese side chooses next; Dave names his own element.
+    # The Japanese side chooses next; Dave names his own element through My hand. The
+    # thread's menu of that choice is then closed, as the other prompts are, instead of
+    # staying live to answer "out of date" later.
+    menu = next(
+        m
+        for m in reversed(fake.sent_to(thread))
+        if any(str(c.get("custom_id", "")).startswith("th:o:") for c in components_of(m))
+    )
+    pilots["dave"].side_menus = False
     await pilots["dave"].act("next X2")
-    assert pilots["dave"].order_menus == 1
+    assert pilots["dave"].order_menus == 0 and pilots["dave"].typed == 0
+    closed = fake.messages[int(menu["id"])]
+    assert closed["content"].endswith("✔ Decided: see below.")
+    assert next(str(c.get("custom_id", "")) for c in components_of(closed)) == f"th:hand:{game_id}"
+    assert not any(str(c.get("custom_id", "")).startswith("th:o:") for c in components_of(closed))
+    assert "The Japanese side chooses A6M2 Zero (X2)" in fake.sent_to(thread)[-1]["content"]
     for action in ("skip", "stay", "done", "discard"):
         await pilots["dave"].act(action)
 

@@ -24,10 +24,11 @@ from bot.errors import Refusal, UserError
 from bot.storage import GameRecord, GameStatus, SeatRecord, Storage
 from bot.storage.locks import GameLocks
 from bot.systems import Hosted, hosted, options_of, picks_of
+from bot.words import player_name
 from engine.core.contract import Outcome, SeatPick, SideInfo
 from engine.core.errors import EngineError
 from engine.core.present import Presenter
-from strings import Term
+from strings import Term, tr
 
 __all__ = [
     "GameStore",
@@ -117,6 +118,11 @@ class LoadedGame:
 
     def seats_of(self, user_id: int) -> list[str]:
         return [s.seat for s in self.seats if s.user_id == user_id]
+
+    def players(self, language: str) -> dict[str, str]:
+        """Who flies each seat, in ``language``: the member's name as stored, or "a
+        computer player" (for menus, and the pictures that name them)."""
+        return {s.seat: tr(player_name(s), language) for s in self.seats}
 
     def seat_label(self, seat: str) -> str:
         """How narration names the seat's aircraft: ``Buffalo I (A1)``."""

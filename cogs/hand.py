@@ -22,7 +22,6 @@ from bot.prompts import hand_text, side_kind
 from bot.service import GameService
 from bot.settings import server_language
 from bot.storage import GameStatus
-from bot.words import player_name
 from cogs.components import ActionButton, hand_view, menu_view
 from cogs.context import EPHEMERAL_LIMIT, app_of, forget_view, language_of, reply, service_of
 from engine.core.contract import Scope, Timing
@@ -46,8 +45,7 @@ log = logging.getLogger(__name__)
 def seating(game: LoadedGame, language: str) -> Seating:
     """Who holds each seat, for the menus' descriptions."""
     return Seating(
-        names={s.seat: s.display_name for s in game.seats},
-        players={s.seat: tr(player_name(s), language) for s in game.seats},
+        names={s.seat: s.display_name for s in game.seats}, players=game.players(language)
     )
 
 

@@ -33,7 +33,7 @@ from bot.prompts import (
 )
 from bot.settings import server_language, wants_dm
 from cogs.components import hand_view
-from cogs.context import EPHEMERAL_LIMIT, MENTIONS, forget_view
+from cogs.context import EPHEMERAL_LIMIT, MENTIONS, alt_text, forget_view
 from cogs.hand import seat_view, side_view
 from cogs.history import post_after_action
 from rendering.registry import picture
@@ -50,6 +50,7 @@ __all__ = [
     "publish",
     "say",
     "send_dm",
+    "sky_file",
 ]
 
 log = logging.getLogger(__name__)
@@ -125,9 +126,7 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
     text = "\n".join(lines) or t("publish.sky", public)
     files: list[discord.File] = []
     if outcome.image and game.state is not None:
-        view = service.view(game, None)
-        png = await asyncio.to_thread(picture, game.record.system, view, public)
-        files.append(discord.File(io.BytesIO(png), filename="sky.png"))
+        files.append(await sky_file(game, public))
     chunks = [text[i : i + 1900] for i in range(0, len(text), 1900)]
     for i, chunk in enumerate(chunks):
         last = i == len(chunks) - 1
@@ -144,6 +143,18 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
     await notify_followers(bot, game.id, narration, public)
     if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
         await post_after_action(bot, game, channel)
+
+
+async def sky_file(game: LoadedGame, language: str) -> discord.File:
+    """The picture of the sky of the game now (the spectators' view), its players named
+    on it, with its alt text: what it shows in words, in ``language`` (the system's
+    presenter, from the same view)."""
+    assert game.state is not None
+    view = game.system.view(game.state, None)
+    players = game.players(language)
+    png = await asyncio.to_thread(picture, game.record.system, view, language, players)
+    words = game.presenter.picture_text(view, players, language)
+    return discord.File(io.BytesIO(png), filename="sky.png", description=alt_text(words))
 
 
 async def dm_hand(

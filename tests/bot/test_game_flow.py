@@ -18,8 +18,11 @@ import pytest
 from bot.testing import FakeDiscord, FakeUser, discord_log_errors
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
 from cogs.app import TallyHoBot
+from cogs.context import ALT_LIMIT, alt_text
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine
+from rendering.registry import renderer
+from rendering.shapes import Text
 from strings import t
 
 SEED = 20261130
@@ -128,6 +131,49 @@ async def test_whole_game_through_buttons_keeps_hands_private(
     # The end is announced once; the after-action report follows it (cogs.history).
     assert fake.sent_to(thread)[-2]["content"].count("Game over") == 1
     assert "after-action report" in fake.sent_to(thread)[-1]["content"]
+
+
+async def test_every_picture_says_in_words_what_it_shows(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Every picture carries alt text (the attachment's description) built from the
+    spectators' view by the system's presenter: whose move, each element's player,
+    altitude, position and damage; the report's picture has the report, the replay its
+    last picture. The picture names the players next to their seats."""
+    alice, bob = fake.add_member("alice"), fake.add_member("bob", locale="fr")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob)
+    await play(fake, bot, game_id, thread, {"A1": alice, "X1": bob}, max_actions=30)
+    skies = [m for m in fake.sent_to(thread) if m.get("attachments")]
+    assert len(skies) > 2
+    for m in skies:
+        (sky,) = m["attachments"]
+        alt = sky["description"]
+        assert alt.startswith("Picture of the sky") and len(alt) <= 1024
+        assert "Buffalo I (A1), flown by alice, Allied: " in alt
+        assert "Ki-43 Oscar (X1), flown by bob, Japanese: " in alt
+        assert "leader " in alt and " hits" in alt
+    moving = [m["attachments"][0]["description"] for m in skies[1:]]
+    assert any("To move: " in alt for alt in moving)
+    assert not any(re.search(r"Hand|mini-hand", alt) for alt in moving), "no hidden information"
+    # The picture draws the players' names on their cards (the layout is data).
+    loaded = await bot.service.load(game_id)
+    layout = renderer("dif").layout(bot.service.view(loaded, None), players=loaded.players("en"))
+    shown = {i.text for i in layout.items if isinstance(i, Text)}
+    assert {"● A1 · alice", "◆ X1 · bob"} <= shown
+
+    # /game status: in the reader's language (Bob's client is in French).
+    token = await fake.slash(bob, "game status", channel_id=thread)
+    alt = fake.original(token)["attachments"][0]["description"]
+    assert alt.startswith("Image du ciel") and "Ki-43 Oscar (X1), piloté par bob" in alt
+
+    await play(fake, bot, game_id, thread, {"A1": alice, "X1": bob})
+    report = fake.sent_to(thread)[-1]
+    (picture,) = report["attachments"]
+    assert picture["filename"] == "report.png"
+    assert "after-action report" in picture["description"] and "alice" in picture["description"]
+    token = await fake.slash(alice, "game replay", channel_id=thread)
+    (gif,) = fake.original(token)["attachments"]
+    assert gif["description"].startswith(f"Replay of dogfight #{game_id}")
+    assert "Picture of the sky at the end" in gif["description"]
     lobby = fake.sent_to(thread)[0]["content"]
     assert "Buffalo I" in lobby and "Ki-43" in lobby and "Finished:" in lobby
 
@@ -437,3 +483,11 @@ async def test_no_dm_for_a_player_who_turned_them_off(fake: FakeDiscord, tmp_pat
     assert fake.dms(alice), "Alice still gets hers"
     public = "\n".join(m["content"] for m in fake.sent_to(thread))
     assert f"➡ <@{bob.id}>:" in public, "Bob is pinged in the thread"
+
+
+def test_alt_text_is_cut_between_lines_within_discords_limit() -> None:
+    lines = [f"Line {i}: " + "x" * 90 for i in range(20)]
+    cut = alt_text("\n".join(lines))
+    assert len(cut) <= ALT_LIMIT and cut.endswith("\n…")
+    assert cut.splitlines()[:-1] == lines[: len(cut.splitlines()) - 1], "whole lines only"
+    assert alt_text("short") == "short"

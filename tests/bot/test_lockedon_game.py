@@ -151,6 +151,10 @@ async def test_a_lockedon_team_game_through_the_ui(fake: FakeDiscord, tmp_path: 
 
     pictures = [m for m in fake.sent_to(thread) if m.get("attachments")]
     assert len(pictures) > 5, "a picture of the sky after the turns"
+    skies = [m["attachments"][0] for m in pictures if m["attachments"][0]["filename"] == "sky.png"]
+    for sky in skies:  # each says what it shows, naming every aircraft's player
+        alt = sky["description"]
+        assert all(f"{seat} " in alt and f"flown by {u.name}" in alt for seat, u in seats.items())
     record = (await bot.service.load(game.id)).record
     assert record.result is not None
 
@@ -185,6 +189,9 @@ async def test_a_lockedon_duel_in_french_through_the_ui(fake: FakeDiscord, tmp_p
     assert sum(p.typed for p in pilots.values()) <= 1
     mine = [text_of(m) for m in fake.ephemeral_for(alice)]
     assert any("Main (" in text for text in mine), "alice's own hand, in French"
+    token = await fake.slash(alice, "game status", channel_id=thread)
+    alt = fake.original(token)["attachments"][0]["description"]
+    assert "A1 Sea Harrier" in alt and "piloté par alice" in alt, "the picture in French words"
     record = (await bot.service.load(game.id)).record
     assert record.result is not None
 

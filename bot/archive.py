@@ -132,7 +132,7 @@ class Archive:
 
         def work() -> bytes:
             frames = replay_frames(history, language)
-            return replay_gif(game.record.system, frames, language)
+            return replay_gif(game.record.system, frames, language, game.players(language))
 
         gif = await asyncio.to_thread(work)
         self._gifs[key] = gif

@@ -6,7 +6,7 @@ from typing import Any
 
 from strings import t, tr
 
-__all__ = ["Refusal", "UserError"]
+__all__ = ["InternalError", "Refusal", "UserError"]
 
 
 class UserError(Exception):
@@ -32,3 +32,14 @@ class Refusal(UserError):
 
     def text(self, language: str | None) -> str:
         return t(self.key, language, **self.fields)
+
+
+class InternalError(Refusal):
+    """A bug met while serving a request (a system failing in an unexpected way).
+
+    Raised where it happened, after logging it there with its traceback and nothing
+    committed: the user reads only the generic apology (``error.internal``: nothing was
+    changed), never the failure itself."""
+
+    def __init__(self) -> None:
+        super().__init__("error.internal")

@@ -24,11 +24,11 @@ from bot.errors import Refusal, UserError
 from bot.storage import GameRecord, GameStatus, SeatRecord, Storage
 from bot.storage.locks import GameLocks
 from bot.systems import Hosted, hosted, options_of, picks_of
-from bot.words import and_list
+from bot.words import and_list, player_name
 from engine.core.contract import Outcome, SeatPick, SideInfo
 from engine.core.errors import EngineError
 from engine.core.present import Presenter
-from strings import Term
+from strings import Term, tr
 
 __all__ = [
     "GameStore",
@@ -139,6 +139,11 @@ class LoadedGame:
         """Every seat of the game, in the order of its sides."""
         order = {side.id: n for n, side in enumerate(self.sides())}
         return [s.seat for s in sorted(self.seats, key=lambda s: (order.get(s.side, 99), s.seat))]
+
+    def players(self, language: str) -> dict[str, str]:
+        """Who flies each seat, in ``language``: the member's name as stored, or "a
+        computer player" (for menus, and the pictures that name them)."""
+        return {s.seat: tr(player_name(s), language) for s in self.seats}
 
     def seat_label(self, seat: str) -> str:
         """How narration names the seat's aircraft: ``Buffalo I (A1)``."""

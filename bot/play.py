@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.actionlog import effective, undo_text
-from bot.errors import Refusal
+from bot.errors import InternalError, Refusal, UserError
 from bot.games import GameStore, LoadedGame, engine_refusal, result_record
 from bot.outcome import Outcome, outcome_of
 from bot.storage import GameStatus, StaleGameVersion
@@ -63,8 +63,59 @@ def _own_turn(d: Decision) -> bool:
     return d.timing is Timing.TURN and d.scope is Scope.SEAT
 
 
+def _checked(game: LoadedGame, seat: str | None, what: str, call: Any, *args: Any) -> Any:
+    """``call(*args)``, one of the system's rules (parse or apply an action), before
+    anything is committed. The rules' refusal (an :class:`EngineError`) becomes the
+    player's refusal; anything else the system raises is a bug: logged here with its
+    traceback (the game, the seat and the step, not the move: it may be a secret
+    pick), and the player is told only that nothing changed (:class:`InternalError`),
+    so a faulty system can never leave a game half-changed or stuck on a failure."""
+    try:
+        return call(*args)
+    except EngineError as exc:
+        raise engine_refusal(exc) from exc
+    except Exception as exc:
+        log.exception(
+            "game %s (%s): the system failed to %s a move of seat %s; nothing was changed",
+            game.id,
+            game.record.system,
+            what,
+            seat,
+        )
+        raise InternalError from exc
+
+
 def _pending(game: LoadedGame, state: Any) -> set[tuple[str, str]]:
     return {(p.seat, p.kind) for p in game.system.pending(state)}
+
+
+def _auto_move(
+    game: LoadedGame,
+    state: Any,
+    orders: dict[str, list[str]],
+    *,
+    fast: bool,
+    computers: set[str],
+) -> tuple[str, Any, str] | None:
+    """The next move made without asking, as ``(seat, action, why)``, or None."""
+    system = game.system
+    pending = system.pending(state)
+    for p in pending:
+        if p.seat in computers:
+            if p.scope is Scope.SIDE and any(
+                q.scope is Scope.SIDE and q.seat not in computers for q in pending
+            ):
+                continue  # a human player of the side decides for it
+            decided = system.computer_player(computer_seed(game)).choose(state, p.seat)
+            return (p.seat, decided, COMPUTER)
+        chosen = system.order_action(state, p.seat, orders.get(p.seat, []))
+        if chosen is not None:
+            return (p.seat, chosen, "orders")
+        if fast:
+            forced = system.forced_action(state, p.seat)
+            if forced is not None:
+                return (p.seat, forced, "fast")
+    return None
 
 
 class Play(GameStore):
@@ -92,19 +143,13 @@ class Play(GameStore):
         async with self.locks(game_id):
             game = await self.load(game_id)
             system = game.system
-            try:
-                action = system.parse_action(text)
-            except EngineError as exc:
-                raise engine_refusal(exc) from exc
+            action = _checked(game, None, "parse", system.parse_action, text)
             state = self.require_active(game)
             seat = self._seat_for(game, user_id, seat, state, action)
             stale = version is not None and version != game.record.version
             if stale and not await self._still_valid(game, seat, version or 0, state):
                 raise Refusal("refusal.stale_buttons")
-            try:
-                new_state, events = system.apply(state, seat, action)
-            except EngineError as exc:
-                raise engine_refusal(exc) from exc
+            new_state, events = _checked(game, seat, "apply", system.apply, state, seat, action)
             before_turn = system.turn_of(state)
             # A response the seat still owes after its own move (a skill used while
             # answering) is asked again: the buttons it pressed are out of date.
@@ -191,30 +236,21 @@ class Play(GameStore):
             orders: dict[str, list[str]] = settings.get("orders", {})
             fast = settings.get("responses") == "fast"
             computers = computer_seats(game, settings)
-            move: tuple[str, Any, str] | None = None
-            pending = system.pending(state)
-            for p in pending:
-                if p.seat in computers:
-                    if p.scope is Scope.SIDE and any(
-                        q.scope is Scope.SIDE and q.seat not in computers for q in pending
-                    ):
-                        continue  # a human player of the side decides for it
-                    decided = system.computer_player(computer_seed(game)).choose(state, p.seat)
-                    move = (p.seat, decided, COMPUTER)
-                    break
-                chosen = system.order_action(state, p.seat, orders.get(p.seat, []))
-                if chosen is not None:
-                    move = (p.seat, chosen, "orders")
-                    break
-                if fast:
-                    forced = system.forced_action(state, p.seat)
-                    if forced is not None:
-                        move = (p.seat, forced, "fast")
-                        break
+            try:
+                move = _auto_move(game, state, orders, fast=fast, computers=computers)
+            except Exception:  # a bug of the system: what was committed stands
+                log.exception("game %s: choosing a move without asking failed", game.id)
+                break
             if move is None:
                 break
             seat, action, why = move
-            new_state, more = system.apply(state, seat, action)
+            try:
+                new_state, more = _checked(game, seat, "apply", system.apply, state, seat, action)
+            except InternalError:
+                break  # logged: what was committed stands, and the seat is asked instead
+            except UserError:
+                log.error("game %s: the system refused its own %s move for %s", game.id, why, seat)
+                break
             game = await self._commit(game, seat, action, new_state)
             if why == COMPUTER:  # marked on its first public line, if it has one
                 first = next((i for i, e in enumerate(more) if e.public), None)
@@ -375,8 +411,8 @@ class Play(GameStore):
     def _may(game: LoadedGame, state: Any, seat: str, action: Any) -> bool:
         """Whether the rules let ``seat`` take ``action`` now (``apply``: one truth)."""
         try:
-            game.system.apply(state, seat, action)
-        except EngineError:
+            _checked(game, seat, "apply", game.system.apply, state, seat, action)
+        except UserError:
             return False
         return True
 

@@ -1,16 +1,42 @@
 """What a player reads about a game's decisions: a seat's own message (its hand and
 its decision), and ``/game status``'s line. The system's presenter gives its words;
-this module puts the generic parts around them."""
+this module puts the generic parts around them.
+
+It also says which posted messages carry a decision's components and when they hold:
+a seat's DM (its hand with its buttons, sent when the move passes to its player:
+:func:`dm_now`) and the thread's menu of a side's decision. Both are remembered with
+the game (storage's ``messages``, kinds :func:`dm_kind` and :func:`side_kind`, with
+the game's version they were built at), so the chat layer can bring a DM up to date or
+close it, and close a side's menu once it was answered some other way.
+"""
 
 from __future__ import annotations
 
 from bot.games import LoadedGame
+from bot.outcome import Prompt
 from bot.results import verdict_text
 from bot.storage import GameStatus
-from engine.core.contract import Scope
+from engine.core.contract import Decision, Scope
 from strings import t, tr
 
-__all__ = ["decision_words", "hand_text", "status_text"]
+__all__ = [
+    "DM",
+    "SIDE",
+    "DmKind",
+    "decision_words",
+    "dm_kind",
+    "dm_now",
+    "dm_text",
+    "hand_text",
+    "seat_decision",
+    "side_deciding",
+    "side_kind",
+    "status_text",
+]
+
+DM = "dm:"
+SIDE = "side:"
+"""Kind prefixes of the remembered DMs and side menus."""
 
 
 def decision_words(game: LoadedGame, kind: str) -> str:
@@ -68,3 +94,61 @@ def status_text(game: LoadedGame, language: str = "en") -> str:
             seen[t("status.seat", language, who=who, seat=p.seat, decision=words)] = None
     waiting = ", ".join(seen)
     return text + (t("status.waiting", language, waiting=waiting) if waiting else "")
+
+
+# ---------------------------------------------------------------- posted decisions
+def dm_now(prompt: Prompt, acted: int | None) -> bool:
+    """Whether ``prompt`` is DMed to its player now, with the seat's hand and buttons.
+
+    A response at once (someone waits on it). Any other decision of the seat's own
+    (its turn, a secret pick) when the move passes to its player: not when it follows
+    their own move (``acted``: the user whose action this is), whose answer already
+    shows the next step's buttons, so a turn of several steps sends one DM, not one a
+    step. A side's decision is asked in the thread's menu instead."""
+    if prompt.user_id is None or prompt.side is not None or not prompt.new:
+        return False
+    return prompt.urgent or prompt.user_id != acted
+
+
+def seat_decision(game: LoadedGame, seat: str) -> Decision | None:
+    """The seat's own decision pending now (not a side's), if the game runs."""
+    if game.state is None or game.record.status is not GameStatus.ACTIVE:
+        return None
+    pending = game.system.pending(game.state)
+    return next((d for d in pending if d.seat == seat and d.scope is Scope.SEAT), None)
+
+
+def dm_text(game: LoadedGame, seat: str, language: str) -> str:
+    """A seat's DM: the game and what it must decide, then its hand."""
+    decision = seat_decision(game, seat)
+    assert decision is not None and game.state is not None
+    prompt = tr(game.presenter.prompt(game.state, decision), language)
+    head = t("publish.dm", language, id=game.id, prompt=prompt)
+    return head + "\n" + hand_text(game, seat, decision=False, language=language)
+
+
+def dm_kind(seat: str, user_id: int, version: int) -> str:
+    """The DM of ``seat`` to ``user_id`` whose buttons were built at game ``version``."""
+    return f"{DM}{seat}:{user_id}:{version}"
+
+
+class DmKind:
+    """A remembered DM's kind, read back."""
+
+    def __init__(self, kind: str) -> None:
+        seat, user, version = kind.removeprefix(DM).split(":")
+        self.seat, self.user_id, self.version = seat, int(user), int(version)
+
+
+def side_kind(version: int, side: str = "") -> str:
+    """The thread's menu of ``side``'s decision, built at game ``version`` (without
+    ``side``: the prefix of every side's menu at that version)."""
+    return f"{SIDE}{version}:{side}"
+
+
+def side_deciding(game: LoadedGame) -> str | None:
+    """The side whose decision is pending now (its players choose in the thread)."""
+    if game.state is None or game.record.status is not GameStatus.ACTIVE:
+        return None
+    pending = game.system.pending(game.state)
+    return next((d.side for d in pending if d.scope is Scope.SIDE and d.side), None)

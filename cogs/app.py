@@ -59,7 +59,7 @@ class DiscordPublisher(Publisher):
         await publisher.say(self.bot, game, text)
 
     async def direct(self, user_id: int, text: str) -> bool:
-        return await publisher.send_dm(self.bot, user_id, text, None)
+        return await publisher.send_dm(self.bot, user_id, text, None) is not None
 
     async def offer_seat(self, game: LoadedGame, seat: str, kind: str, text: str) -> None:
         public = await publisher.public_language(self.bot, game)

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import UserError
+from bot.errors import InternalError, UserError
 from cogs.context import language_of, reply
 from strings import normalize, t
 
@@ -46,6 +46,9 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     try:
+        if isinstance(error, InternalError):  # logged where it happened
+            await reply(interaction, t("error.internal", await _language_or_en(interaction)))
+            return
         if isinstance(error, UserError):
             await reply(interaction, f"⛔ {error.text(await language_of(interaction))}")
             return

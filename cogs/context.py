@@ -15,8 +15,10 @@ if TYPE_CHECKING:
     from cogs.app import TallyHoBot
 
 __all__ = [
+    "ALT_LIMIT",
     "EPHEMERAL_LIMIT",
     "MENTIONS",
+    "alt_text",
     "app_of",
     "forget_view",
     "language_of",
@@ -26,6 +28,8 @@ __all__ = [
 
 EPHEMERAL_LIMIT = 2000
 """A message's content limit."""
+ALT_LIMIT = 1024
+"""An attachment's description (its alt text) limit."""
 MENTIONS = discord.AllowedMentions(users=True)
 
 
@@ -43,6 +47,16 @@ async def language_of(interaction: discord.Interaction) -> str:
     if locale is not None:
         return locale
     return await server_language(service_of(interaction).storage, interaction.guild_id)
+
+
+def alt_text(text: str) -> str:
+    """``text`` as an attachment's alt text: whole lines while they fit Discord's limit,
+    then "…" (a picture's text has its most important lines first)."""
+    if len(text) <= ALT_LIMIT:
+        return text
+    kept = text[: ALT_LIMIT - 2]
+    cut = kept.rfind("\n")
+    return (kept[:cut] if cut > 0 else kept).rstrip() + "\n…"
 
 
 def forget_view(kwargs: dict[str, Any]) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import io
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,7 +14,7 @@ from cogs import history, people, seats
 from cogs.context import app_of, language_of, reply, service_of
 from cogs.hand import perform, send_hand
 from cogs.help import cmd_text
-from rendering.registry import picture
+from cogs.publisher import sky_file
 from strings import t
 
 if TYPE_CHECKING:
@@ -63,12 +61,11 @@ class GameCog(commands.Cog):
         if game.state is None:
             await reply(interaction, service.lobby_text(game, await language_of(interaction)))
             return
-        view = service.view(game, None)
         language = await language_of(interaction)
-        png = await asyncio.to_thread(picture, game.record.system, view, language)
+        sky = await sky_file(game, language)
         text = service.status_text(game, language)
         text += await people.deadline_lines(service, game, language)
-        await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="sky.png"))
+        await reply(interaction, text, file=sky)
 
     @game.command(name="follow", description=cmd_text("cmd.game.follow.description"))
     async def follow(self, interaction: discord.Interaction) -> None:

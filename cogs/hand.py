@@ -17,11 +17,11 @@ import discord
 
 from bot.errors import Refusal
 from bot.games import LoadedGame
-from bot.prompts import hand_text
+from bot.outcome import Outcome
+from bot.prompts import hand_text, side_kind
 from bot.service import GameService
 from bot.settings import server_language
 from bot.storage import GameStatus
-from bot.words import player_name
 from cogs.components import ActionButton, hand_view, menu_view
 from cogs.context import EPHEMERAL_LIMIT, app_of, forget_view, language_of, reply, service_of
 from engine.core.contract import Scope, Timing
@@ -31,6 +31,7 @@ from strings import t, tr
 __all__ = [
     "SeatDecision",
     "SideDecision",
+    "answer",
     "perform",
     "seat_view",
     "seating",
@@ -44,8 +45,7 @@ log = logging.getLogger(__name__)
 def seating(game: LoadedGame, language: str) -> Seating:
     """Who holds each seat, for the menus' descriptions."""
     return Seating(
-        names={s.seat: s.display_name for s in game.seats},
-        players={s.seat: tr(player_name(s), language) for s in game.seats},
+        names={s.seat: s.display_name for s in game.seats}, players=game.players(language)
     )
 
 
@@ -124,9 +124,16 @@ class SideDecision:
         if choosing and not mine:
             side = deciding[0].side or ""
             raise Refusal("hand.side_only", side=game.side_phrase(side))
-        await perform(interaction, self.game_id, mine[0] if mine else None, action, self.version)
+        seat = mine[0] if mine else None
+        outcome = await answer(interaction, self.game_id, seat, action, self.version)
         message = interaction.message
         if message is not None:
+            # This menu is closed here, saying who chose what; the publisher closes a
+            # side's menu answered some other way (My hand, a default).
+            for record in await service.storage.list_messages(
+                self.game_id, side_kind(self.version)
+            ):
+                await service.storage.delete_message(self.game_id, record.kind)
             public = await server_language(service.storage, interaction.guild_id)
             chose = t("hand.chose", public, user=f"<@{interaction.user.id}>", element=label)
             view = hand_view(self.game_id)
@@ -142,6 +149,7 @@ class SideDecision:
                 )
             finally:
                 view.stop()
+        await app_of(interaction).publisher.publish(outcome, skip_user=interaction.user.id)
 
     def button(self, choice: Choice) -> discord.ui.Item[Any] | None:
         return None
@@ -209,6 +217,19 @@ async def perform(
     version: int | None,
 ) -> None:
     """Apply an action for the clicking user; answer them, then tell everyone else."""
+    outcome = await answer(interaction, game_id, seat, action, version)
+    await app_of(interaction).publisher.publish(outcome, skip_user=interaction.user.id)
+
+
+async def answer(
+    interaction: discord.Interaction,
+    game_id: int,
+    seat: str | None,
+    action: str,
+    version: int | None,
+) -> Outcome:
+    """Apply an action for the clicking user and answer them (privately: what they
+    drew, and their next step's buttons); returns what to tell everyone else."""
     service = service_of(interaction)
     outcome = await service.act(game_id, interaction.user.id, seat, action, version=version)
     game = outcome.game
@@ -226,4 +247,4 @@ async def perform(
     if still:
         text += "\n" + hand_text(game, still[0].seat, language=language)
     await reply(interaction, text, **({"view": view} if view else {}))
-    await app_of(interaction).publisher.publish(outcome, skip_user=interaction.user.id)
+    return outcome

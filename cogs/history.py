@@ -21,7 +21,7 @@ from bot.errors import Refusal
 from bot.listing import list_text, open_games
 from bot.report import report_text
 from bot.settings import server_language
-from cogs.context import language_of, reply, service_of
+from cogs.context import ALT_LIMIT, alt_text, language_of, reply, service_of
 from rendering.report import render_report
 from strings import t
 
@@ -36,8 +36,10 @@ log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-def _file(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+def _file(data: bytes, name: str, description: str | None = None) -> discord.File:
+    """An attachment; a picture's ``description`` is its alt text (what it shows)."""
+    alt = alt_text(description) if description else None
+    return discord.File(io.BytesIO(data), filename=name, description=alt)
 
 
 async def send_log(interaction: discord.Interaction) -> None:
@@ -73,10 +75,14 @@ async def send_replay(interaction: discord.Interaction) -> None:
         gif = await archive(service).replay_gif(game, language)
     except ValueError as exc:
         raise Refusal("history.too_long") from exc
+    assert game.state is not None  # a finished game
+    final = game.system.view(game.state, None)
+    words = game.presenter.picture_text(final, game.players(language), language)
+    alt = t("history.replay_alt", language, id=game.id) + "\n" + words
     await reply(
         interaction,
         t("history.replay", language, id=game.id),
-        file=_file(gif, f"dogfight-{game.id}-replay.gif"),
+        file=_file(gif, f"dogfight-{game.id}-replay.gif", alt),
     )
 
 
@@ -111,7 +117,8 @@ async def post_after_action(
         public = await server_language(bot.service.storage, game.record.guild_id)
         report = await history.report(game)
         png = await asyncio.to_thread(render_report, report, language=public)
-        files.append(_file(png, "report.png"))
+        words = report_text(report, limit=ALT_LIMIT, language=public)
+        files.append(_file(png, "report.png", words))
         text = report_text(report, limit=1500, language=public) + "\n"
     except Exception:
         log.exception("after-action report of game %s failed", game.id)

@@ -19,11 +19,21 @@ import discord
 
 from bot import seats
 from bot.games import LoadedGame
-from bot.outcome import Outcome
-from bot.prompts import hand_text
+from bot.outcome import Outcome, Prompt
+from bot.prompts import (
+    DM,
+    SIDE,
+    DmKind,
+    dm_kind,
+    dm_now,
+    dm_text,
+    seat_decision,
+    side_deciding,
+    side_kind,
+)
 from bot.settings import server_language, wants_dm
 from cogs.components import hand_view
-from cogs.context import EPHEMERAL_LIMIT, MENTIONS, forget_view
+from cogs.context import EPHEMERAL_LIMIT, MENTIONS, alt_text, forget_view
 from cogs.hand import seat_view, side_view
 from cogs.history import post_after_action
 from rendering.registry import picture
@@ -40,6 +50,7 @@ __all__ = [
     "publish",
     "say",
     "send_dm",
+    "sky_file",
 ]
 
 log = logging.getLogger(__name__)
@@ -58,7 +69,14 @@ async def public_language(bot: TallyHoBot, game: LoadedGame) -> str:
 
 
 async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) -> None:
-    """Narrate in the game thread (with the picture when a turn ended) and prompt."""
+    """Narrate in the game thread (with the picture when a turn ended) and prompt.
+
+    Whoever must now decide is pinged in the thread and, unless they turned DMs off,
+    sent their hand with its buttons by DM (:func:`bot.prompts.dm_now`: a response at
+    once, any other decision when the move passes to them); ``skip_user`` made the
+    move and was answered already. The game's earlier DMs are brought up to date or
+    closed, and a side's menu answered some other way is closed (:func:`close_stale`).
+    """
     game = outcome.game
     service = bot.service
     thread_id = game.record.thread_id
@@ -74,51 +92,160 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
             )
         except discord.HTTPException:
             log.warning("could not update the lobby message of game %s", game.id, exc_info=True)
+    dm_failed: set[int] = set()  # a response that could not go by DM: pinged instead
+    fresh: list[Prompt] = []
+    for p in outcome.prompts:
+        if p.user_id is not None and dm_now(p, skip_user):
+            if await wants_dm(service.storage, p.user_id):
+                fresh.append(p)
+            elif p.urgent:
+                dm_failed.add(p.user_id)
+    menu = side_view(game, public)
+    deciding = side_deciding(game) if menu is not None else None
+    reopened = await close_stale(bot, game, public, renewed={p.seat for p in fresh}, menu=deciding)
     pings: list[str] = []
-    dm_failed: set[int] = set()
-    side = [p for p in outcome.prompts if p.side is not None and p.new]
-    if side:  # one decision for the whole side: ping all its players, menu below
+    side = [p for p in outcome.prompts if p.side is not None and (p.new or reopened)]
+    if side:  # one decision for the whole side: ping its players, its menu below
         users = " ".join(dict.fromkeys(f"<@{p.user_id}>" for p in side if p.user_id))
         pings.append(t("publish.order", public, users=users, prompt=tr(side[0].text, public)))
+    for p in fresh:
+        assert p.user_id is not None
+        if not await dm_hand(bot, game, p.seat, p.user_id, public) and p.urgent:
+            dm_failed.add(p.user_id)
     for p in outcome.prompts:
         if p.user_id is None or p.side is not None or not p.new:
             continue
-        if p.urgent:  # a DM, unless the player turned them off (/settings dm)
-            head = t("publish.dm", public, id=game.id, prompt=tr(p.text, public))
-            ok = await wants_dm(service.storage, p.user_id) and await send_dm(
-                bot,
-                p.user_id,
-                head + "\n" + hand_text(game, p.seat, decision=False, language=public),
-                seat_view(service, game, p.seat, language=public),
-            )
-            if not ok:
-                dm_failed.add(p.user_id)
         if p.user_id != skip_user or p.user_id in dm_failed:
             key = "publish.ping_urgent" if p.urgent else "publish.ping"
             pings.append(t(key, public, user=f"<@{p.user_id}>", prompt=tr(p.text, public)))
     narration = [tr(line, public) for line in outcome.public]
     lines = narration + sorted(set(pings), key=pings.index)
     if not lines and not outcome.image:
+        forget_view({"view": menu})
         return  # nothing public happened (e.g. the end of a step): stay quiet
     text = "\n".join(lines) or t("publish.sky", public)
     files: list[discord.File] = []
     if outcome.image and game.state is not None:
-        view = service.view(game, None)
-        png = await asyncio.to_thread(picture, game.record.system, view, public)
-        files.append(discord.File(io.BytesIO(png), filename="sky.png"))
+        files.append(await sky_file(game, public))
     chunks = [text[i : i + 1900] for i in range(0, len(text), 1900)]
     for i, chunk in enumerate(chunks):
         last = i == len(chunks) - 1
         kwargs: dict[str, Any] = {}
         if last:
-            kwargs["view"] = side_view(game, public) or hand_view(game.id)
+            kwargs["view"] = menu or hand_view(game.id)
             if files:
                 kwargs["files"] = files
-        await channel.send(chunk, allowed_mentions=MENTIONS, **kwargs)
+        sent = await channel.send(chunk, allowed_mentions=MENTIONS, **kwargs)
         forget_view(kwargs)
+        if last and deciding is not None:
+            kind = side_kind(game.record.version, deciding)
+            await service.storage.set_message(game.id, kind, sent.channel.id, sent.id)
     await notify_followers(bot, game.id, narration, public)
     if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
         await post_after_action(bot, game, channel)
+
+
+async def sky_file(game: LoadedGame, language: str) -> discord.File:
+    """The picture of the sky of the game now (the spectators' view), its players named
+    on it, with its alt text: what it shows in words, in ``language`` (the system's
+    presenter, from the same view)."""
+    assert game.state is not None
+    view = game.system.view(game.state, None)
+    players = game.players(language)
+    png = await asyncio.to_thread(picture, game.record.system, view, language, players)
+    words = game.presenter.picture_text(view, players, language)
+    return discord.File(io.BytesIO(png), filename="sky.png", description=alt_text(words))
+
+
+async def dm_hand(
+    bot: TallyHoBot, game: LoadedGame, seat: str, user_id: int, language: str
+) -> bool:
+    """DM ``seat``'s hand and buttons to its player and remember the message, so it is
+    brought up to date or closed later (:func:`close_stale`); False if it could not be
+    delivered."""
+    view = seat_view(bot.service, game, seat, language=language)
+    sent = await send_dm(bot, user_id, dm_text(game, seat, language), view)
+    if sent is None:
+        return False
+    kind = dm_kind(seat, user_id, game.record.version)
+    await bot.service.storage.set_message(game.id, kind, sent.channel.id, sent.id)
+    return True
+
+
+async def close_stale(
+    bot: TallyHoBot, game: LoadedGame, language: str, *, renewed: set[str], menu: str | None
+) -> bool:
+    """Bring the game's remembered DMs and side menus up to date after a change.
+
+    A DM whose buttons are out of date (the game moved since) is edited in place with
+    the seat's hand and fresh buttons while its player still has a decision to take,
+    so the latest DM always works (no new notification: the player is still on it);
+    it is closed (its buttons removed, a line saying why) once the seat has nothing to
+    decide, changed hands, or gets a new DM now (``renewed``). A side's menu is closed
+    once out of date, or when a new one is posted (``menu``: the side deciding), as
+    the other prompts are: its answer came some other way (**My hand**, a default) or
+    its menu moves below. Returns whether the menu of a decision still open was
+    closed (its side is pinged again with the new one)."""
+    storage = bot.service.storage
+    version, reposted = game.record.version, False
+    for record in await storage.list_messages(game.id, DM):
+        dm = DmKind(record.kind)
+        if dm.version == version and dm.seat not in renewed:
+            continue
+        await storage.delete_message(game.id, record.kind)  # first: handled once only
+        asked = seat_decision(game, dm.seat) is not None and game.holder(dm.seat) == dm.user_id
+        try:
+            if asked and dm.seat not in renewed:
+                view = seat_view(bot.service, game, dm.seat, language=language)
+                message = bot.get_partial_messageable(record.channel_id).get_partial_message(
+                    record.message_id
+                )
+                await message.edit(
+                    content=dm_text(game, dm.seat, language)[:EPHEMERAL_LIMIT], view=view
+                )
+                forget_view({"view": view})
+                kind = dm_kind(dm.seat, dm.user_id, version)
+                await storage.set_message(game.id, kind, record.channel_id, record.message_id)
+            else:
+                note = "publish.dm_newer" if dm.seat in renewed else "publish.dm_done"
+                await _close(bot, record.channel_id, record.message_id, t(note, language), None)
+        except discord.HTTPException:
+            log.warning("game %s: could not update the DM of %s", game.id, dm.seat, exc_info=True)
+    deciding = side_deciding(game)
+    for record in await storage.list_messages(game.id, SIDE):
+        side = record.kind.rsplit(":", 1)[-1]
+        if record.kind == side_kind(version, side) and menu is None:
+            continue
+        await storage.delete_message(game.id, record.kind)
+        still_open = side == deciding
+        reposted = reposted or still_open
+        note = "hand.side_newer" if still_open else "hand.side_decided"
+        try:
+            await _close(
+                bot, record.channel_id, record.message_id, t(note, language), hand_view(game.id)
+            )
+        except discord.HTTPException:
+            log.warning("game %s: could not close a side's menu", game.id, exc_info=True)
+    return reposted
+
+
+async def _close(
+    bot: TallyHoBot, channel_id: int, message_id: int, note: str, view: discord.ui.View | None
+) -> None:
+    """Take a message's components away (``view``: what it keeps, e.g. **My hand**)
+    and add ``note`` under it; a message closed already is left alone."""
+    try:
+        channel = bot.get_partial_messageable(channel_id)
+        message = await channel.fetch_message(message_id)
+        if not message.components:
+            return
+        await message.edit(
+            content=f"{message.content}\n{note}"[:2000],
+            view=view,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    finally:
+        forget_view({"view": view})
 
 
 async def notify_followers(
@@ -137,22 +264,24 @@ async def notify_followers(
             await send_dm(bot, user_id, text[:1990], None)
 
 
-async def send_dm(bot: TallyHoBot, user_id: int, text: str, view: discord.ui.View | None) -> bool:
-    """DM a player; False when Discord refuses (closed DMs, error 50007)."""
+async def send_dm(
+    bot: TallyHoBot, user_id: int, text: str, view: discord.ui.View | None
+) -> discord.Message | None:
+    """DM a player; None when Discord refuses (closed DMs, error 50007)."""
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
         if view is not None:
-            await user.send(text[:EPHEMERAL_LIMIT], view=view)
+            sent = await user.send(text[:EPHEMERAL_LIMIT], view=view)
             view.stop()  # see forget_view
         else:
-            await user.send(text[:EPHEMERAL_LIMIT])
-        return True
+            sent = await user.send(text[:EPHEMERAL_LIMIT])
+        return sent
     except discord.Forbidden:
         log.info("DM to %s refused; falling back to a ping in the thread", user_id)
-        return False
+        return None
     except discord.HTTPException:
         log.warning("DM to %s failed", user_id, exc_info=True)
-        return False
+        return None
 
 
 async def say(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from rendering.replay import render_replay
@@ -25,8 +25,11 @@ RENDERERS: dict[str, str] = {"dif": "rendering.dif", "lockedon": "rendering.lock
 class Renderer(Protocol):
     """A system's pictures."""
 
-    def layout(self, view: Any, *, language: str = "en") -> Layout:
-        """The spectators' picture of the sky, as shapes (see :mod:`rendering.shapes`)."""
+    def layout(
+        self, view: Any, *, language: str = "en", players: Mapping[str, str] | None = None
+    ) -> Layout:
+        """The spectators' picture of the sky, as shapes (see :mod:`rendering.shapes`);
+        ``players``: who flies each seat (the bot's seat table), named next to it."""
         ...
 
 
@@ -37,11 +40,21 @@ def renderer(system_id: str) -> Renderer:
     return found
 
 
-def picture(system_id: str, view: Any, language: str = "en") -> bytes:
-    """The picture of the sky of a spectator's ``view``, as PNG bytes."""
-    return encode_png(draw_layout(renderer(system_id).layout(view, language=language)))
+def picture(
+    system_id: str, view: Any, language: str = "en", players: Mapping[str, str] | None = None
+) -> bytes:
+    """The picture of the sky of a spectator's ``view``, as PNG bytes; ``players``: who
+    flies each seat."""
+    sky = renderer(system_id).layout(view, language=language, players=players)
+    return encode_png(draw_layout(sky))
 
 
-def replay_gif(system_id: str, frames: Sequence[tuple[Any, str]], language: str = "en") -> bytes:
+def replay_gif(
+    system_id: str,
+    frames: Sequence[tuple[Any, str]],
+    language: str = "en",
+    players: Mapping[str, str] | None = None,
+) -> bytes:
     """A finished game's replay as a GIF, one picture of the sky per frame."""
-    return render_replay(frames, renderer(system_id).layout, language=language)
+    sky = functools.partial(renderer(system_id).layout, players=players)
+    return render_replay(frames, sky, language=language)

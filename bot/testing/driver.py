@@ -1,8 +1,8 @@
 """Play a game through the real UI of the offline Discord: test support, used by the
 tests and by ``python -m bot demo``.
 
-A :class:`UiPlayer` acts as a human would: it presses **My hand** in the game thread
-(or uses the buttons of the DM it was sent), then clicks the button or picks the menu
+A :class:`UiPlayer` acts as a human would: it uses the buttons of the DMs it was sent
+(``via_dm``), or presses **My hand** in the game thread, then clicks the button or picks the menu
 option of the action it wants, opening the menus' branches one level at a time (the
 menu is edited in place) and backing up when the action is not under one. Only when
 an action is not offered as a component does it fall back to the typed ``/play``
@@ -54,12 +54,24 @@ class UiPlayer:
     seat, and ``act(..., seat=...)`` clicks in that seat's message.
     """
 
-    def __init__(self, fake: FakeDiscord, user: FakeUser, game_id: int, thread_id: int) -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        user: FakeUser,
+        game_id: int,
+        thread_id: int,
+        *,
+        side_menus: bool = True,
+    ) -> None:
         self.fake, self.user, self.game_id, self.thread_id = fake, user, game_id, thread_id
+        self.side_menus = side_menus
+        """Take a side's decision in the thread's menu (else through **My hand**)."""
         self.typed = 0
         """How many actions had to be typed with /play (none, when the UI offers everything)."""
         self.order_menus = 0
         """How many side decisions were made in the thread's public menu."""
+        self.hands = 0
+        """How many times **My hand** was pressed (the DMs did not offer the move)."""
 
     def _hand_message(self) -> Payload:
         cid = f"th:hand:{self.game_id}"
@@ -78,13 +90,22 @@ class UiPlayer:
         ]
 
     async def open_hand(self) -> Payload:
-        token = await self.fake.click(self.user, self._hand_message(), f"th:hand:{self.game_id}")
-        return self.fake.original(token)
+        return (await self.open_hands())[0]
 
     async def open_hands(self) -> list[Payload]:
         """Press **My hand**: one message per seat the user holds."""
+        self.hands += 1
         token = await self.fake.click(self.user, self._hand_message(), f"th:hand:{self.game_id}")
         return self.answers(token)
+
+    def live_dms(self) -> list[Payload]:
+        """The user's DMs about this game that still carry buttons, newest first."""
+        mine = f":{self.game_id}:"
+        return [
+            m
+            for m in reversed(self.fake.dms(self.user))
+            if any(mine in str(c.get("custom_id", "")) for c in components_of(m))
+        ]
 
     def _order_menu(self) -> Payload | None:
         for m in reversed(self.fake.sent_to(self.thread_id)):
@@ -95,27 +116,35 @@ class UiPlayer:
     async def act(self, action: str, *, via_dm: bool = False, seat: str | None = None) -> str:
         """Perform ``action`` (canonical text) for ``seat`` (any of the user's seats if
         None); returns the interaction token."""
-        menu = self._order_menu()
+        menu = self._order_menu() if self.side_menus else None
         token = await self._click_order(menu, action) if menu is not None else None
         if token is not None:
             self.order_menus += 1
             return token
-        messages: list[Payload] = []
         if via_dm:
-            dms = [m for m in self.fake.dms(self.user) if any(True for _ in components_of(m))]
-            messages.extend(reversed(dms[-1:]))
-        messages.extend(await self.open_hands())
-        stale = t("refusal.stale_buttons", "en")
-        for message in messages:
-            token = await self._click_action(message, action, seat)
-            if token is None:
-                continue
-            if any(m.get("content") == f"⛔ {stale}" for m in self.answers(token)):
-                continue  # an older prompt: as a player would, press My hand instead
+            token = await self._click_first(self.live_dms(), action, seat)
+            if token is not None:
+                return token
+        # Not in a DM (or an older one): as a player would, press My hand instead.
+        token = await self._click_first(await self.open_hands(), action, seat)
+        if token is not None:
             return token
         self.typed += 1
         options = {"text": action} if seat is None else {"text": action, "seat": seat}
         return await self.fake.slash(self.user, "play", channel_id=self.thread_id, **options)
+
+    async def _click_first(
+        self, messages: list[Payload], action: str, seat: str | None
+    ) -> str | None:
+        """Click ``action`` in the first of ``messages`` offering it that is not out of date."""
+        stale = f"⛔ {t('refusal.stale_buttons', 'en')}"
+        for message in messages:
+            token = await self._click_action(message, action, seat)
+            if token is not None and not any(
+                m.get("content") == stale for m in self.answers(token)
+            ):
+                return token
+        return None
 
     async def _click_order(self, message: Payload, action: str) -> str | None:
         for c in components_of(message):

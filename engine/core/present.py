@@ -313,6 +313,14 @@ class Presenter(Protocol):
         """An action in words, for a button: ``Maneuvering → Ki-43 Oscar (X1 leader)``."""
         ...
 
+    # --- the picture --------------------------------------------------------------
+    def picture_text(self, view: Any, players: Mapping[str, str], language: str) -> str:
+        """What the picture of the sky of the spectators' ``view`` shows, in words (its
+        alt text): the turn, whose move it is or the result, and each aircraft's
+        player, altitude, position and damage; one line per aircraft after the first
+        lines, so a reader may cut it between lines. ``players``: who flies each seat."""
+        ...
+
     # --- the lobby ----------------------------------------------------------------
     def option_fields(self) -> tuple[Field, ...]:
         """What ``/dogfight new`` asks besides the ruleset (the lobby's options)."""

@@ -41,6 +41,7 @@ OPTION_FIELDS = (
     Field("year", FieldKind.INT, "dif.ui.cmd.year", default=1942, low=1936, high=1945),
     Field("to_the_death", FieldKind.BOOL, "dif.ui.cmd.to_the_death", default=False),
     Field("vp_bonus", FieldKind.BOOL, "dif.ui.cmd.vp_bonus", default=False),
+    Field("mixed", FieldKind.BOOL, "dif.ui.cmd.mixed", default=False),
 )
 PICK_FIELDS = (
     Field("wingman", FieldKind.BOOL, "dif.ui.cmd.wingman"),
@@ -52,6 +53,12 @@ SWITCHES = (
         "dif.ui.cmd.bonus",
         "vp_bonus",
         Field("apply", FieldKind.BOOL, "dif.ui.cmd.bonus_apply"),
+    ),
+    Switch(
+        "mixed",
+        "dif.ui.cmd.mixed_switch",
+        "mixed",
+        Field("allow", FieldKind.BOOL, "dif.ui.cmd.mixed_allow"),
     ),
 )
 CATALOGUE_FIELDS = (
@@ -147,10 +154,17 @@ def notes(
     open_lobby: bool,
     language: str,
 ) -> list[str]:
-    """The 13.1 VP bonus and RotL's equal-numbers advice, for the lobby."""
+    """Zero!'s mixed-game choice, the 13.1 VP bonus and the rules' word on equal
+    numbers (RotL L51 "should", as that line always read; Zero! 4.2 "must", with the
+    ways to even the sides, while the lobby is open), for the lobby."""
     elements = _elements(seats)
     rs = options.ruleset
     lines = []
+    if rs is Ruleset.ZERO:
+        if options.mixed:
+            lines.append(t("dif.ui.lobby.mixed.on", language))
+        elif open_lobby:
+            lines.append(t("dif.ui.lobby.mixed.off", language))
     if len({e.side for e in elements}) == 2:
         lower, vp = balance.vp_bonus(elements, engine.aircraft)
         on = options.vp_bonus
@@ -163,24 +177,30 @@ def notes(
             side = tr(lower.phrase(rs), language)
             tail = t("dif.ui.lobby.bonus.can_apply", language) if open_lobby else ""
             lines.append(t("dif.ui.lobby.bonus.off", language, side=side, vp=vp) + tail)
-        if rs is Ruleset.ROTL:
-            count = {s: sum(2 if e.wingman else 1 for e in elements if e.side is s) for s in Side}
-            if count[Side.ALLIED] != count[Side.AXIS]:
-                lines.append(
-                    t(
-                        "dif.ui.lobby.rotl_numbers",
-                        language,
-                        allied=tr(Side.ALLIED.label(rs), language),
-                        axis=tr(Side.AXIS.label(rs), language),
-                        n_allied=count[Side.ALLIED],
-                        n_axis=count[Side.AXIS],
-                    )
+        count = balance.unequal_sides(elements)
+        if count is not None and rs is Ruleset.ROTL:
+            lines.append(
+                t(
+                    "dif.ui.lobby.rotl_numbers",
+                    language,
+                    allied=tr(Side.ALLIED.label(rs), language),
+                    axis=tr(Side.AXIS.label(rs), language),
+                    n_allied=count[Side.ALLIED],
+                    n_axis=count[Side.AXIS],
                 )
+            )
+        unequal = balance.unequal_sides_warning(rs, elements)
+        if unequal is not None and rs is Ruleset.ZERO and open_lobby:
+            # Zero! 4.2 "must": the host hears it before the start (it refuses nothing).
+            lines.append(t("dif.ui.lobby.warning", language, warning=tr(unequal, language)))
     return lines
 
 
 def switch_line(option: str, value: Any) -> str:
-    """The thread's line once the host turned the 13.1 VP bonus on or off."""
+    """The thread's line once the host turned the 13.1 VP bonus, or Zero!'s mixed
+    game, on or off."""
+    if option == "mixed":
+        return Term("dif.ui.dogfight.mixed_on" if value else "dif.ui.dogfight.mixed_off")
     return Term(f"dif.ui.dogfight.bonus_{'on' if value else 'off'}")
 
 

@@ -10,10 +10,18 @@ pick dumps to that same payload.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
 
 from engine.dif.components import PilotSkill, Ruleset
 from engine.dif.setup import parse_skills
+from strings import Term
 
 __all__ = ["DifOptions", "DifPick"]
 
@@ -29,6 +37,16 @@ class DifOptions(BaseModel):
     """Fight until one side has no aircraft left instead of six turns (Zero! 4.8)."""
     vp_bonus: bool = False
     """The side with the lower aircraft points gets the difference as VP (13.1)."""
+    mixed: bool = False
+    """A Zero! game whose Japanese side may fly any Axis aircraft (the host's choice:
+    4.2 and 5.0 give it Japanese aircraft only). Rise of the Luftwaffe has no such
+    restriction, so the option is Zero!'s alone."""
+
+    @model_validator(mode="after")
+    def _mixed_is_zero_only(self) -> DifOptions:
+        if self.mixed and self.ruleset is not Ruleset.ZERO:
+            raise ValueError(Term("dif.ui.lobby.mixed_zero_only"))
+        return self
 
 
 class DifPick(BaseModel):

@@ -97,7 +97,10 @@ class DifSystem:
         wanted = Side(side) if side is not None else None
         out = []
         for ac in sorted(self.engine.aircraft.values(), key=lambda a: (a.side, a.name)):
-            if self.engine.aircraft_refusal(options.ruleset, options.year, ac.id, wanted) is None:
+            why = self.engine.aircraft_refusal(
+                options.ruleset, options.year, ac.id, wanted, mixed=options.mixed
+            )
+            if why is None:
                 out.append(self._choice(ac.id))
         return out
 
@@ -110,7 +113,9 @@ class DifSystem:
 
     def aircraft_refusal(self, options: DifOptions, side: str | None, aircraft: str) -> str | None:
         wanted = Side(side) if side is not None else None
-        return self.engine.aircraft_refusal(options.ruleset, options.year, aircraft, wanted)
+        return self.engine.aircraft_refusal(
+            options.ruleset, options.year, aircraft, wanted, mixed=options.mixed
+        )
 
     def make_pick(self, aircraft: str, fields: Mapping[str, Any]) -> DifPick:
         """Leader and wingman unless told otherwise (13.3: an aircraft without a wingman
@@ -128,7 +133,7 @@ class DifSystem:
 
     def pick_refusal(self, options: DifOptions, side: str, pick: DifPick) -> str | None:
         e = ElementSetup(seat="A1", side=Side(side), **pick.model_dump())
-        return self.engine.element_refusal(options.ruleset, options.year, e)
+        return self.engine.element_refusal(options.ruleset, options.year, e, mixed=options.mixed)
 
     def start_problems(self, options: DifOptions, seats: Sequence[SeatPick]) -> list[str]:
         problems: list[str] = []
@@ -139,6 +144,11 @@ class DifSystem:
         count = sum(2 if getattr(s.pick, "wingman", True) else 1 for s in seats)
         if count > MAX_AIRCRAFT:
             problems.append(Term("dif.setup.too_many", n=count, max=MAX_AIRCRAFT))
+        for s in seats:  # an option changed since the seat was taken (mixed turned off)
+            e = ElementSetup(seat=s.seat, side=Side(s.side), **s.pick.model_dump())
+            why = self.engine.element_refusal(options.ruleset, options.year, e, mixed=options.mixed)
+            if why is not None:
+                problems.append(Term("dif.ui.lobby.problem.seat", seat=s.seat, why=why))
         return problems
 
     def setup_from_lobby(self, options: DifOptions, seats: Sequence[SeatPick]) -> DifSetup:
@@ -147,6 +157,8 @@ class DifSystem:
             year=options.year,
             to_the_death=options.to_the_death,
             vp_bonus=options.vp_bonus,
+            # Zero!'s choice, checked at the start (4.2, 5.0); RotL's setup dumps as before.
+            mixed=options.mixed if options.ruleset is Ruleset.ZERO else None,
             elements=tuple(
                 ElementSetup(seat=s.seat, side=Side(s.side), **s.pick.model_dump()) for s in seats
             ),

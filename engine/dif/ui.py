@@ -27,7 +27,7 @@ from engine.core.present import (
     Switch,
     WrittenReport,
 )
-from engine.dif import lobbytext, menus, report
+from engine.dif import alttext, lobbytext, menus, report
 from engine.dif.actions import COUNTER, Action
 from engine.dif.components import Altitude, CardKind, Position, Ruleset
 from engine.dif.game import DifEngine, step_label
@@ -35,6 +35,7 @@ from engine.dif.picks import DifOptions
 from engine.dif.present import pending_prompt
 from engine.dif.setup import DifSetup
 from engine.dif.state import GameState
+from engine.dif.view import DifView
 from strings import Term, has, t, tr
 
 __all__ = ["NOTABLE", "DifPresenter", "plane_name"]
@@ -235,6 +236,9 @@ class DifPresenter:
 
     def describe(self, state: GameState, action: str, language: str) -> str:
         return self.describe_action(state, Action.from_text(action), language)
+
+    def picture_text(self, view: DifView, players: Mapping[str, str], language: str) -> str:
+        return alttext.picture_text(view, players, language)
 
     def describe_action(self, state: GameState, a: Action, language: str = "en") -> str:
         """A short button label for an action, e.g. 'Maneuvering → Ki-43 (X1 leader)'."""

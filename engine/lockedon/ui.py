@@ -28,11 +28,12 @@ from engine.core.present import (
     Switch,
     WrittenReport,
 )
-from engine.lockedon import lobbytext, menus, report
+from engine.lockedon import alttext, lobbytext, menus, report
 from engine.lockedon.hand import SeatLines
 from engine.lockedon.prompts import Prompting
 from engine.lockedon.setup import LockedOnOptions, LockedOnSetup
 from engine.lockedon.state import GameState
+from engine.lockedon.view import LockedOnView
 
 __all__ = ["NOTABLE", "TITLE", "LockedOnPresenter"]
 
@@ -69,6 +70,9 @@ class LockedOnPresenter(Prompting, SeatLines):
         return menus.side_menu(self, state, decision, seating, language)
 
     # --- the lobby ----------------------------------------------------------------
+    def picture_text(self, view: LockedOnView, players: Mapping[str, str], language: str) -> str:
+        return alttext.picture_text(view, players, language)
+
     def option_fields(self) -> tuple[Field, ...]:
         return lobbytext.OPTION_FIELDS
 

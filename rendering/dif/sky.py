@@ -21,8 +21,9 @@ The picture, top to bottom, on a 960 px wide canvas (Discord shrinks it to about
 - elements whose altitude is still secret, then elements out of the fight.
 
 Colour is never the only signal: each side also has a marker glyph (● Allied,
-◆ Axis), its name on every card and its own column; plane states are written out
-(DAMAGED, DESTROYED, EVADED, PROMOTED).
+◆ Axis), its name on every card (or, when the players are given, the player's name
+next to the seat) and its own column; plane states are written out (DAMAGED,
+DESTROYED, EVADED, PROMOTED).
 
 Every text comes from the strings catalogue (``picture.sky.*`` in
 ``strings/<lang>/picture.yaml``) in the ``language`` asked for, and the engine's
@@ -277,10 +278,13 @@ class _Card:
 
 
 class _Builder(Drawing):
-    def __init__(self, view: DifView, language: str = "en") -> None:
+    def __init__(
+        self, view: DifView, language: str = "en", players: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__()
         self.view = view
         self.language = language
+        self.players = players or {}
         self.index = _Index(view, language)
         self.cards: dict[str, _Card] = {}
         self.y = 0
@@ -586,7 +590,14 @@ class _Builder(Drawing):
         cards = _plural("picture.sky.cards", lang, element.hand_count)
         self.text(rect.x1 - _PAD, cy, cards, Face.REGULAR, 24, _WHITE, "rm")
         room = rect.width - 2 * _PAD - text_width(cards, Face.REGULAR, 24) - 12
-        title, size = fit_text(f"{side_text} · {element.seat}", Face.BOLD, 24, room)
+        player = self.players.get(element.seat)
+        # Who flies it, next to its seat; the marker and the column still say the side.
+        strip_text = (
+            f"{_MARKER[element.side]} {element.seat} · {player}"
+            if player
+            else f"{side_text} · {element.seat}"
+        )
+        title, size = fit_text(strip_text, Face.BOLD, 24, room)
         self.text(rect.x0 + _PAD, cy, title, Face.BOLD, size, _WHITE)
 
         y = strip.y1 + 6
@@ -758,7 +769,9 @@ class _Builder(Drawing):
         self.regions[name] = Rect(min(sx, ex), min(sy, ey) - 17, max(sx, ex), max(sy, ey) + 17)
 
 
-def layout_table(view: DifView, *, language: str = "en") -> Layout:
+def layout_table(
+    view: DifView, *, language: str = "en", players: Mapping[str, str] | None = None
+) -> Layout:
     """Lay out the spectators' picture of ``view`` in ``language`` (see the module
-    docstring)."""
-    return _Builder(view, language).build()
+    docstring); ``players``: who flies each seat, named next to it on its card."""
+    return _Builder(view, language, players).build()

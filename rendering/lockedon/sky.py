@@ -30,7 +30,7 @@ view gives the same layout.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.lockedon.components import Altitude, Position, Range
@@ -100,10 +100,13 @@ class _Side:
 
 
 class _Builder(Drawing):
-    def __init__(self, view: LockedOnView, language: str) -> None:
+    def __init__(
+        self, view: LockedOnView, language: str, players: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__()
         self.view = view
         self.lang = language
+        self.players = players or {}
         self.y = 0
         self.sides = {
             side: _Side(
@@ -392,8 +395,10 @@ class _Builder(Drawing):
                 )
                 + 8
             )
+        player = self.players.get(a.seat)
+        seat = f"{a.seat} · {player} ·" if player else a.seat  # who flies it, by its seat
         title, size = fit_text(
-            f"{side.marker} {a.seat} {a.name}", Face.CONDENSED, 26, width - 2 * _PAD - tag_w
+            f"{side.marker} {seat} {a.name}", Face.CONDENSED, 26, width - 2 * _PAD - tag_w
         )
         self.text(x + _PAD, top + 20, title, Face.CONDENSED, size, WHITE)
         self.y = top + 44
@@ -507,11 +512,16 @@ def _side_order(view: LockedOnView) -> list[str]:
     return order
 
 
-def layout_lockedon(view: LockedOnView, *, language: str = "en") -> Layout:
-    """The layout of ``view`` (pass the spectators' view: the picture never reads a hand)."""
-    return _Builder(view, language).build()
+def layout_lockedon(
+    view: LockedOnView, *, language: str = "en", players: Mapping[str, str] | None = None
+) -> Layout:
+    """The layout of ``view`` (pass the spectators' view: the picture never reads a
+    hand); ``players``: who flies each seat, named next to it on its card."""
+    return _Builder(view, language, players).build()
 
 
-def render_lockedon(view: LockedOnView, *, language: str = "en") -> bytes:
+def render_lockedon(
+    view: LockedOnView, *, language: str = "en", players: Mapping[str, str] | None = None
+) -> bytes:
     """The spectators' picture of a Locked-On dogfight, as PNG bytes."""
-    return encode_png(draw_layout(layout_lockedon(view, language=language)))
+    return encode_png(draw_layout(layout_lockedon(view, language=language, players=players)))

@@ -232,7 +232,7 @@ async def test_settings_dm_off_stops_dms_but_not_the_thread_ping(
     alice, bob = fake.add_member("alice"), fake.add_member("bob")
     bot = make_bot(tmp_path / "g.sqlite3")
     await fake.start(bot)
-    assert "DM when you must respond: **on**" in content(
+    assert "DM when the move is yours: **on**" in content(
         fake, await fake.slash(alice, "settings show")
     )
     token = await fake.slash(alice, "settings dm", enabled="off")
@@ -240,7 +240,7 @@ async def test_settings_dm_off_stops_dms_but_not_the_thread_ping(
     await fake.slash(alice, "settings auto-pass", enabled="on")
     shown = content(fake, await fake.slash(alice, "settings show"))
     assert (
-        "DM when you must respond: **off**" in shown and "Auto-pass at deadlines: **on**" in shown
+        "DM when the move is yours: **off**" in shown and "Auto-pass at deadlines: **on**" in shown
     )
 
     await fake.slash(alice, "dogfight new", ruleset="zero", year=1942)

@@ -124,7 +124,7 @@ class ToyCog(commands.Cog):
     @game.command(description="Render the board slowly.")
     async def think(self, interaction: discord.Interaction[ToyBot]) -> None:
         await interaction.response.defer(thinking=True)
-        board = discord.File(io.BytesIO(PNG), filename="board.png")
+        board = discord.File(io.BytesIO(PNG), filename="board.png", description="A toy board")
         await interaction.followup.send("Board ready", file=board)
 
     @game.command(description="DM your secret hand.")
@@ -144,10 +144,11 @@ class ToyCog(commands.Cog):
         thread = await interaction.channel.create_thread(
             name="table", type=discord.ChannelType.public_thread
         )
-        board = discord.File(io.BytesIO(PNG), filename="board.png")
+        board = discord.File(io.BytesIO(PNG), filename="board.png", description="The table")
         posted = await thread.send("the board", file=board)
         data = await posted.attachments[0].read()
-        await interaction.response.send_message(f"table {thread.id}: {len(data)} bytes")
+        alt = posted.attachments[0].description
+        await interaction.response.send_message(f"table {thread.id}: {len(data)} bytes, {alt}")
 
     @game.command(description="Start a discussion thread on the reply.")
     async def discuss(self, interaction: discord.Interaction[ToyBot]) -> None:
@@ -432,7 +433,10 @@ async def test_first_followup_fills_the_thinking_placeholder(table: Table) -> No
     followup = fake.calls[-1]
     assert followup.files == [("board.png", PNG)]
     assert followup.json["attachments"][0]["filename"] == "board.png"
+    # The alt text (an attachment's description) is sent and kept, as Discord does.
+    assert followup.json["attachments"][0]["description"] == "A toy board"
     board = fake.original(token)
+    assert board["attachments"][0]["description"] == "A toy board"
     assert list(fake.messages) == [int(board["id"])]
     assert board["content"] == "Board ready"
     assert board["flags"] == 0
@@ -482,7 +486,7 @@ async def test_thread_creation_and_attachment_round_trip(table: Table) -> None:
     fake, bot = table.fake, table.bot
     reply = fake.original(await fake.slash(table.alice, "game table"))
     thread_id = next(i for i, c in fake.channels.items() if c["name"] == "table")
-    assert reply["content"] == f"table {thread_id}: {len(PNG)} bytes"
+    assert reply["content"] == f"table {thread_id}: {len(PNG)} bytes, The table"
     assert "POST /channels/{channel_id}/threads" in keys(fake)
     (board,) = fake.sent_to(thread_id)
     assert fake.files(board) == [("board.png", PNG)]

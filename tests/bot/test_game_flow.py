@@ -7,17 +7,23 @@ menus); the tests assert on what the bot sent, to whom, and that hidden informat
 
 from __future__ import annotations
 
+import logging
 import re
+import traceback
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.testing import FakeDiscord, FakeUser
+from bot.testing import FakeDiscord, FakeUser, discord_log_errors
 from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
 from cogs.app import TallyHoBot
+from cogs.context import ALT_LIMIT, alt_text
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine
+from rendering.registry import renderer
+from rendering.shapes import Text
+from strings import t
 
 SEED = 20261130
 
@@ -27,9 +33,17 @@ def make_bot(db: Path) -> TallyHoBot:
 
 
 async def open_game(
-    fake: FakeDiscord, bot: TallyHoBot, alice: FakeUser, bob: FakeUser
+    fake: FakeDiscord,
+    bot: TallyHoBot,
+    alice: FakeUser,
+    bob: FakeUser,
+    *,
+    before_start: FakeUser | None = None,
 ) -> tuple[int, int]:
+    """A Zero! 1v1 started; ``before_start`` turns their DMs off first."""
     await fake.start(bot)
+    if before_start is not None:
+        await fake.slash(before_start, "settings dm", enabled="off")
     await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1942)
     game = await wait_for_new_game(fake, bot.service.storage)
     assert game.thread_id is not None
@@ -117,6 +131,49 @@ async def test_whole_game_through_buttons_keeps_hands_private(
     # The end is announced once; the after-action report follows it (cogs.history).
     assert fake.sent_to(thread)[-2]["content"].count("Game over") == 1
     assert "after-action report" in fake.sent_to(thread)[-1]["content"]
+
+
+async def test_every_picture_says_in_words_what_it_shows(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Every picture carries alt text (the attachment's description) built from the
+    spectators' view by the system's presenter: whose move, each element's player,
+    altitude, position and damage; the report's picture has the report, the replay its
+    last picture. The picture names the players next to their seats."""
+    alice, bob = fake.add_member("alice"), fake.add_member("bob", locale="fr")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob)
+    await play(fake, bot, game_id, thread, {"A1": alice, "X1": bob}, max_actions=30)
+    skies = [m for m in fake.sent_to(thread) if m.get("attachments")]
+    assert len(skies) > 2
+    for m in skies:
+        (sky,) = m["attachments"]
+        alt = sky["description"]
+        assert alt.startswith("Picture of the sky") and len(alt) <= 1024
+        assert "Buffalo I (A1), flown by alice, Allied: " in alt
+        assert "Ki-43 Oscar (X1), flown by bob, Japanese: " in alt
+        assert "leader " in alt and " hits" in alt
+    moving = [m["attachments"][0]["description"] for m in skies[1:]]
+    assert any("To move: " in alt for alt in moving)
+    assert not any(re.search(r"Hand|mini-hand", alt) for alt in moving), "no hidden information"
+    # The picture draws the players' names on their cards (the layout is data).
+    loaded = await bot.service.load(game_id)
+    layout = renderer("dif").layout(bot.service.view(loaded, None), players=loaded.players("en"))
+    shown = {i.text for i in layout.items if isinstance(i, Text)}
+    assert {"● A1 · alice", "◆ X1 · bob"} <= shown
+
+    # /game status: in the reader's language (Bob's client is in French).
+    token = await fake.slash(bob, "game status", channel_id=thread)
+    alt = fake.original(token)["attachments"][0]["description"]
+    assert alt.startswith("Image du ciel") and "Ki-43 Oscar (X1), piloté par bob" in alt
+
+    await play(fake, bot, game_id, thread, {"A1": alice, "X1": bob})
+    report = fake.sent_to(thread)[-1]
+    (picture,) = report["attachments"]
+    assert picture["filename"] == "report.png"
+    assert "after-action report" in picture["description"] and "alice" in picture["description"]
+    token = await fake.slash(alice, "game replay", channel_id=thread)
+    (gif,) = fake.original(token)["attachments"]
+    assert gif["description"].startswith(f"Replay of dogfight #{game_id}")
+    assert "Picture of the sky at the end" in gif["description"]
     lobby = fake.sent_to(thread)[0]["content"]
     assert "Buffalo I" in lobby and "Ki-43" in lobby and "Finished:" in lobby
 
@@ -348,3 +405,108 @@ async def test_join_autocompletes_aircraft_of_the_side_and_year(
         alice, "dogfight join", "aircraft", "spit", channel_id=thread, side="allied"
     )
     assert [c["value"] for c in choices] == ["spitfire-i"]
+
+
+async def test_a_system_failing_to_apply_a_move_is_a_logged_internal_error_that_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    fake = FakeDiscord(monkeypatch)
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob)
+    storage = bot.service.storage
+    before = await storage.get_game(game_id)
+    actions = await storage.load_actions(game_id)
+    posted = len(fake.sent_to(thread))
+    system = (await bot.service.load(game_id)).system
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("a bug deep in the rules")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(system, "apply", broken)
+        hand = await UiPlayer(fake, alice, game_id, thread).open_hand()
+        clicked = await fake.click(alice, hand, fake.custom_id(hand, "Medium"), values=["alt M"])
+        typed = await fake.slash(alice, "play", channel_id=thread, text="alt M")
+
+    # The player reads a short apology, privately, and nothing of the failure.
+    for token in (clicked, typed):
+        answer = fake.original(token)
+        assert answer["content"] == t("error.internal", "en")
+        assert answer["flags"] & 64, "ephemeral"
+    # The log has the failure with its traceback, naming the game but not the move.
+    failures = [r for r in caplog.records if r.name == "bot.play" and r.levelno >= logging.ERROR]
+    assert len(failures) == 2
+    for record in failures:
+        assert record.exc_info is not None
+        assert "a bug deep in the rules" in "".join(traceback.format_exception(record.exc_info[1]))
+        assert f"game {game_id}" in record.getMessage() and "alt M" not in record.getMessage()
+    # The stored game is unchanged, nothing was said in the thread, and the game goes on.
+    assert await storage.get_game(game_id) == before
+    assert await storage.load_actions(game_id) == actions
+    assert len(fake.sent_to(thread)) == posted
+    token = await fake.slash(alice, "play", channel_id=thread, text="alt M")
+    assert fake.original(token)["content"].startswith("✅")
+    assert len(await storage.load_actions(game_id)) == len(actions) + 1
+    await fake.shutdown()
+    assert fake.problems() == []
+    logged = discord_log_errors(caplog.records, prefixes=("discord", "cogs", "bot"))
+    assert len(logged) == 2, "only the two failures, logged once each"
+
+
+async def test_the_move_comes_by_dm_and_a_whole_game_plays_from_the_dms(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """When the move passes to a player (their turn, a response, a secret pick), the
+    bot DMs them the hand with its buttons, and the thread still pings them. A turn of
+    several steps is one DM, kept up to date in place; once nothing is left to decide
+    there its buttons go. So a player on a phone plays the whole game from DMs."""
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob)
+    users = {"A1": alice, "X1": bob}
+    pilots = {s: UiPlayer(fake, u, game_id, thread) for s, u in users.items()}
+    assert all(len(p.live_dms()) == 1 for p in pilots.values()), "both pick an altitude"
+    brains = {s: RandomPlayer(i + 7) for i, s in enumerate(users)}
+    moves = {"A1": 0, "X1": 0}
+    for _ in range(10_000):
+        state = (await bot.service.load(game_id)).state
+        assert state is not None
+        if state.step == "over":
+            break
+        p = default_engine().pending(state)[0]
+        action = brains[p.seat].choose(default_engine(), state, p.seat)
+        await pilots[p.seat].act(str(action), via_dm=True)
+        moves[p.seat] += 1
+        assert len(pilots[p.seat].live_dms()) <= 1, "one live DM a seat, never a stale one"
+    assert (await bot.service.load(game_id)).record.status == "finished"
+    for seat, pilot in pilots.items():
+        assert pilot.hands == 0 and pilot.typed == 0, f"{seat} played from the DMs alone"
+        assert pilot.live_dms() == [], "the game is over: no button is left in a DM"
+        dms = fake.dms(users[seat])
+        assert len(dms) < moves[seat] * 0.8, "a DM when the move passes, not one a step"
+        assert any(t("publish.dm_done", "en") in m["content"] for m in dms)
+    assert not any("out of date" in (m.get("content") or "") for m in fake.messages.values())
+    public = "\n".join(m["content"] for m in fake.sent_to(thread))
+    assert f"➡ <@{alice.id}>:" in public and f"➡ <@{bob.id}>:" in public, "the pings stay"
+    assert assert_private_messages_reach_only_owners(fake, users) > 10
+
+
+async def test_no_dm_for_a_player_who_turned_them_off(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = make_bot(tmp_path / "game.sqlite3")
+    game_id, thread = await open_game(fake, bot, alice, bob, before_start=bob)
+    pilots = await play(fake, bot, game_id, thread, {"A1": alice, "X1": bob}, max_actions=40)
+    assert fake.dms(bob) == [], "no DM at all"
+    assert pilots["X1"].hands > 0, "Bob plays from My hand"
+    assert fake.dms(alice), "Alice still gets hers"
+    public = "\n".join(m["content"] for m in fake.sent_to(thread))
+    assert f"➡ <@{bob.id}>:" in public, "Bob is pinged in the thread"
+
+
+def test_alt_text_is_cut_between_lines_within_discords_limit() -> None:
+    lines = [f"Line {i}: " + "x" * 90 for i in range(20)]
+    cut = alt_text("\n".join(lines))
+    assert len(cut) <= ALT_LIMIT and cut.endswith("\n…")
+    assert cut.splitlines()[:-1] == lines[: len(cut.splitlines()) - 1], "whole lines only"
+    assert alt_text("short") == "short"

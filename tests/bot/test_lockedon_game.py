@@ -25,6 +25,7 @@ from cogs.app import TallyHoBot
 from engine.core.contract import Timing
 from engine.lockedon.ai import RandomPlayer
 from engine.lockedon.system import system
+from strings import t
 from tests.bot.clocked import START, advance, log_of
 
 SEED = 20261130
@@ -44,11 +45,21 @@ def text_of(message: dict[str, Any]) -> str:
 
 
 async def play_out(
-    fake: FakeDiscord, bot: TallyHoBot, game_id: int, thread: int, seats: dict[str, FakeUser]
+    fake: FakeDiscord,
+    bot: TallyHoBot,
+    game_id: int,
+    thread: int,
+    seats: dict[str, FakeUser],
+    *,
+    from_hand: frozenset[str] = frozenset(),
 ) -> dict[str, UiPlayer]:
-    """Every pending decision made through the UI until the game is over."""
+    """Every pending decision made through the UI until the game is over; the users
+    named in ``from_hand`` take their side's decisions through **My hand**."""
     lo = system()
-    pilots = {u.name: UiPlayer(fake, u, game_id, thread) for u in set(seats.values())}
+    pilots = {
+        u.name: UiPlayer(fake, u, game_id, thread, side_menus=u.name not in from_hand)
+        for u in set(seats.values())
+    }
     brains = {s: RandomPlayer(i + 5, steer=True) for i, s in enumerate(sorted(seats))}
     for _ in range(900):
         state = (await bot.service.load(game_id)).state
@@ -107,12 +118,22 @@ async def test_a_lockedon_team_game_through_the_ui(fake: FakeDiscord, tmp_path: 
     await fake.slash(alice, "dogfight start", channel_id=thread)
 
     seats = {"A1": alice, "A2": bob, "B1": carol, "B2": dave}
-    pilots = await play_out(fake, bot, game.id, thread, seats)
+    # Team B names its next aircraft through My hand, team A in the thread's menu.
+    pilots = await play_out(
+        fake, bot, game.id, thread, seats, from_hand=frozenset({"carol", "dave"})
+    )
     stale = [m for m in fake.messages.values() if "out of date" in (m.get("content") or "")]
     assert not stale, "a response still owed after the seat's own move is asked afresh"
     typed = sum(p.typed for p in pilots.values())
     assert typed <= 2, f"{typed} moves had to be typed: the menus should offer them"
-    assert sum(p.order_menus for p in pilots.values()) > 0, "the teams chose who flies next"
+    assert pilots["alice"].order_menus + pilots["bob"].order_menus > 0, "team A chose in the thread"
+    assert pilots["carol"].order_menus + pilots["dave"].order_menus == 0
+    # Team B's menus in the thread were closed once it chose through My hand: no
+    # "which aircraft flies next" menu is left live to go out of date.
+    decided = [m for m in fake.sent_to(thread) if t("hand.side_decided", "en") in m["content"]]
+    assert decided, "team B's menus were closed"
+    for m in fake.sent_to(thread):
+        assert not any(str(c.get("custom_id", "")).startswith("th:o:") for c in components_of(m))
 
     # Everything public is free of hands, mini-hands and secret picks; each private
     # message names only its reader's aircraft.
@@ -130,6 +151,10 @@ async def test_a_lockedon_team_game_through_the_ui(fake: FakeDiscord, tmp_path: 
 
     pictures = [m for m in fake.sent_to(thread) if m.get("attachments")]
     assert len(pictures) > 5, "a picture of the sky after the turns"
+    skies = [m["attachments"][0] for m in pictures if m["attachments"][0]["filename"] == "sky.png"]
+    for sky in skies:  # each says what it shows, naming every aircraft's player
+        alt = sky["description"]
+        assert all(f"{seat} " in alt and f"flown by {u.name}" in alt for seat, u in seats.items())
     record = (await bot.service.load(game.id)).record
     assert record.result is not None
 
@@ -164,6 +189,9 @@ async def test_a_lockedon_duel_in_french_through_the_ui(fake: FakeDiscord, tmp_p
     assert sum(p.typed for p in pilots.values()) <= 1
     mine = [text_of(m) for m in fake.ephemeral_for(alice)]
     assert any("Main (" in text for text in mine), "alice's own hand, in French"
+    token = await fake.slash(alice, "game status", channel_id=thread)
+    alt = fake.original(token)["attachments"][0]["description"]
+    assert "A1 Sea Harrier" in alt and "piloté par alice" in alt, "the picture in French words"
     record = (await bot.service.load(game.id)).record
     assert record.result is not None
 

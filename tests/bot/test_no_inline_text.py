@@ -26,7 +26,7 @@ SKIPPED_MODULES = {
     "cogs/demo.py",  # `python -m bot demo`: an admin's terminal
     "cogs/__init__.py",
 }
-PRESENTATION = ("ui.py", "menus.py", "lobbytext.py", "report.py")
+PRESENTATION = ("ui.py", "menus.py", "lobbytext.py", "report.py", "alttext.py")
 """A system's modules of what the bot shows (its presenter: ``engine/<system>/ui.py``)."""
 MODULES = sorted(
     [

@@ -296,3 +296,24 @@ async def test_a_player_with_two_elements_names_the_seat_when_both_could_act(
     await service.act(game.id, ALICE, None, "alt L")  # only A1 is left to pick
     with pytest.raises(UserError, match="another player"):
         await service.act(game.id, ALICE, "X1", "alt M")
+
+
+async def test_a_computer_player_failing_leaves_the_players_move_made_and_logged(
+    service: GameService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = await started(service)
+    async with service.locks(game.id):
+        game = await service.load(game.id)
+        await service.hand_over(game, "X1", None, "computer", "X1 goes to a computer")
+
+    class Broken:
+        def choose(self, state: object, seat: str) -> object:
+            raise RuntimeError("the computer player crashed")
+
+    monkeypatch.setattr(game.system, "computer_player", lambda seed: Broken())
+    version = (await service.load(game.id)).record.version
+    outcome = await service.act(game.id, ALICE, None, "alt M")
+    assert outcome.game.record.version == version + 1, "Alice's pick stands, nothing more"
+    assert [p.seat for p in outcome.prompts] == ["X1"], "X1 is still asked"
+    (record,) = [r for r in caplog.records if r.name == "bot.play"]
+    assert record.exc_info is not None and "crashed" in str(record.exc_info[1])

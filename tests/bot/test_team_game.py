@@ -170,9 +170,22 @@ async def test_2v2_four_players_order_wingman_defence_and_promotion(
     await pilots["alice"].act("done")
     await pilots["alice"].act("discard")
 
-    # The Japanese side chooses next; Dave names his own element.
+    # The Japanese side chooses next; Dave names his own element through My hand. The
+    # thread's menu of that choice is then closed, as the other prompts are, instead of
+    # staying live to answer "out of date" later.
+    menu = next(
+        m
+        for m in reversed(fake.sent_to(thread))
+        if any(str(c.get("custom_id", "")).startswith("th:o:") for c in components_of(m))
+    )
+    pilots["dave"].side_menus = False
     await pilots["dave"].act("next X2")
-    assert pilots["dave"].order_menus == 1
+    assert pilots["dave"].order_menus == 0 and pilots["dave"].typed == 0
+    closed = fake.messages[int(menu["id"])]
+    assert closed["content"].endswith("✔ Decided: see below.")
+    assert next(str(c.get("custom_id", "")) for c in components_of(closed)) == f"th:hand:{game_id}"
+    assert not any(str(c.get("custom_id", "")).startswith("th:o:") for c in components_of(closed))
+    assert "The Japanese side chooses A6M2 Zero (X2)" in fake.sent_to(thread)[-1]["content"]
     for action in ("skip", "stay", "done", "discard"):
         await pilots["dave"].act(action)
 
@@ -314,3 +327,69 @@ async def test_custom_lobby_menu_autocomplete_bonus_and_leave(
     assert "The Allied side needs at least one element (4.2)." in lobby["content"]
     token = await fake.slash(alice, "dogfight start", channel_id=thread)
     assert "needs at least one element" in last_answer(fake, token)
+
+
+async def test_a_zero_lobby_offers_a_mixed_game_and_warns_of_unequal_sides(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    alice, bob, carol = (fake.add_member(n) for n in ("alice", "bob", "carol"))
+    bot = make_bot(tmp_path / "game.sqlite3")
+    await fake.start(bot)
+    token = await fake.slash(
+        alice, "dogfight new", channel_id=fake.channel_id, ruleset="rotl", year=1941, mixed=True
+    )
+    assert "a Zero! option" in last_answer(fake, token), "only Zero! restricts a side's nation"
+    await fake.slash(
+        alice,
+        "dogfight new",
+        channel_id=fake.channel_id,
+        format="custom",
+        ruleset="zero",
+        year=1942,
+    )
+    game = await wait_for_new_game(fake, bot.service.storage)
+    thread = game.thread_id
+    assert thread is not None
+    lobby_id = int(fake.sent_to(thread)[0]["id"])
+
+    def lobby() -> str:
+        return str(fake.messages[lobby_id]["content"])
+
+    assert "The Japanese side flies Japanese aircraft only (4.2, 5.0)" in lobby()
+    token = await fake.slash(
+        bob, "dogfight join", channel_id=thread, side="axis", aircraft="bf-109e"
+    )
+    assert "not a Japanese aircraft" in last_answer(fake, token)
+    offered = await fake.autocomplete(
+        bob, "dogfight join", "aircraft", "bf", channel_id=thread, side="axis"
+    )
+    assert offered == []
+
+    # Only the host chooses; a mixed game lets the Japanese side fly a Bf-109E.
+    token = await fake.slash(bob, "dogfight mixed", channel_id=thread, allow=True)
+    assert "host" in last_answer(fake, token)
+    await fake.slash(alice, "dogfight mixed", channel_id=thread, allow=True)
+    assert "A mixed game: the Japanese side may now fly" in fake.sent_to(thread)[-1]["content"]
+    assert "🔀 Mixed game" in lobby()
+    offered = await fake.autocomplete(
+        bob, "dogfight join", "aircraft", "bf", channel_id=thread, side="axis"
+    )
+    assert "bf-109e" in [c["value"] for c in offered]
+    await fake.slash(bob, "dogfight join", channel_id=thread, side="axis", aircraft="bf-109e")
+    await fake.slash(
+        carol, "dogfight join", channel_id=thread, side="allied", aircraft="p-40b", wingman=False
+    )
+    # Zero! 4.2: the sides must field as many aircraft; the lobby says so (it does not refuse).
+    assert "⚠ Both sides must field the same number of aircraft (Allied 1, Japanese 2)" in lobby()
+    assert "Ready" in lobby()
+
+    # Turned off again, the Bf-109E may not fly: the lobby names the seat, the start waits.
+    await fake.slash(alice, "dogfight mixed", channel_id=thread, allow=False)
+    assert "X1: Bf-109E is not a Japanese aircraft" in lobby()
+    token = await fake.slash(alice, "dogfight start", channel_id=thread)
+    assert "X1: Bf-109E is not a Japanese aircraft" in last_answer(fake, token)
+    await fake.slash(alice, "dogfight mixed", channel_id=thread, allow=True)
+    await fake.slash(alice, "dogfight start", channel_id=thread)
+    started = await bot.service.load(game.id)
+    assert started.setup is not None and started.setup.mixed is True
+    assert "must field the same number" not in lobby(), "a warning for the host, before the start"

@@ -115,3 +115,39 @@ def test_words_for_a_decision_and_a_seat(engine: DifEngine) -> None:
     assert tr(prompt, "fr") != prompt and "(A1)" in prompt
     assert presenter.describe(state, "alt H", "fr") == "Haute"
     assert presenter.phase(state).turn == state.turn
+
+
+# ---------------------------------------------------------------- the picture in words
+def test_the_picture_in_words_names_each_element_with_its_player_altitude_position_damage() -> None:
+    from tests.rendering.test_table import view_2v2, view_damaged_leader, view_finished
+
+    presenter = registry.get("dif").presenter()  # type: ignore[attr-defined]
+    players = {"A1": "alice", "A2": "bob", "X1": "carol", "X2": "dave"}
+    text = presenter.picture_text(view_2v2(), players, "en")
+    lines = text.splitlines()
+    assert lines[:2] == [
+        "Picture of the sky, turn 2 of 6: Play cards.",
+        "To move: Hurricane IIB (A2), flown by bob.",
+    ]
+    assert (
+        "Attack: Hurricane IIB (A2) on the wingman of Bf-109E (X1), In My Sights (2B/3D); "
+        "Bf-109E (X1) to respond or pass." in lines
+    )
+    assert (
+        "Spitfire I (A1), flown by alice, Allies: Medium; leader 1/3 hits; wingman 0/2 hits; "
+        "advantaged on Bf-109E (X1)." in lines
+    )
+    assert (
+        "Bf-110C (X2), flown by dave, Axis: Medium; first leader shot down; "
+        "leader (its promoted wingman) 1/2 hits." in lines
+    )
+    assert len([line for line in lines if "flown by" in line]) == 4 + 2, "one line an element"
+    damaged = presenter.picture_text(view_damaged_leader(), {}, "en")
+    assert "leader damaged, 4/5 hits" in damaged and "flown by" not in damaged
+    assert damaged.startswith("Picture of the sky, turn 8, to the death: ")
+    over = presenter.picture_text(view_finished(), {}, "en").splitlines()
+    assert over[0].startswith("Picture of the sky at the end, turn 6: ")
+    assert "out of the fight; leader shot down; wingman left the fight" in over[1]
+    french = presenter.picture_text(view_2v2(), players, "fr")
+    assert "Spitfire I (A1), piloté par alice, Alliés : Moyenne ; chef 1/3 coups" in french
+    assert "flown by" not in french and "hits" not in french

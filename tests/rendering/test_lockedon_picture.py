@@ -124,3 +124,13 @@ def test_french_words_and_a_png(views) -> None:
     assert any(t.startswith("Tour ") for t in texts) and any(t == "Haute" for t in texts)
     png = render_lockedon(view)
     assert png.startswith(b"\x89PNG") and render_lockedon(view) == png, "deterministic"
+
+
+def test_each_card_names_its_player_next_to_its_seat(views) -> None:
+    spectators, _ = views[1]
+    players = {a.seat: f"pilot{a.seat}" for a in spectators.aircraft}
+    named = layout_lockedon(spectators, players=players)
+    shown = [i.text for i in named.items if isinstance(i, Text)]
+    for a in spectators.aircraft:
+        assert any(f" {a.seat} · pilot{a.seat} · " in text for text in shown), a.seat
+    assert named.regions == layout_lockedon(spectators).regions, "names move nothing"

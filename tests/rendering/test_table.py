@@ -344,6 +344,22 @@ GOLDEN_VIEWS = {
     "finished": view_finished,
 }
 
+GOLDEN_PLAYERS: dict[str, dict[str, str]] = {
+    "1v1_engagement": {"A1": "alice", "J1": "bob"},
+    "2v2_wingman_attack": {"A1": "alice", "A2": "bob", "X1": "carol", "X2": "Hélène"},
+    # The largest game, with a name too long for its card's strip.
+    "8v8": {
+        **{f"A{i}": name for i, name in enumerate(("amy", "bo", "cy", "di", "ed", "flo"), 1)},
+        **{f"J{i}": name for i, name in enumerate(("kai", "lu", "mo", "ned", "oz", "pi"), 1)},
+        "A7": "Maximilian_von_Richthofen",
+        "A8": "hal",
+        "J7": "qi",
+        "J8": "a computer player",
+    },
+}
+"""Who flies the seats of the golden pictures that name their players (the others
+draw without names, as a picture of a view alone does)."""
+
 
 # --- helpers ------------------------------------------------------------------------
 
@@ -372,7 +388,7 @@ def png_chunks(png: bytes) -> list[bytes]:
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_VIEWS))
 def test_picture_matches_golden_image(name: str, tmp_path: Path) -> None:
-    png = render_table(GOLDEN_VIEWS[name]())
+    png = render_table(GOLDEN_VIEWS[name](), players=GOLDEN_PLAYERS.get(name))
     golden = GOLDEN_DIR / f"{name}.png"
     if UPDATE_GOLDEN:
         GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
@@ -459,6 +475,23 @@ def test_team_game_shows_every_element_and_whose_wingman_is_attacked() -> None:
         card, wing = layout.regions[f"card:{seat}"], layout.regions[f"plane:{seat}W"]
         assert card.x0 < wing.x0 and wing.x1 <= card.x1 and card.y0 < wing.y0 < wing.y1 <= card.y1
     assert "★ PROMOTED" in shown and "● ALLIES · A2" in shown and "◆ AXIS · X2" in shown
+
+
+def test_each_card_names_its_player_next_to_its_seat() -> None:
+    view = view_2v2()
+    players = GOLDEN_PLAYERS["2v2_wingman_attack"]
+    layout = layout_table(view, players=players)
+    strips = {
+        item.text
+        for item in layout.items
+        if isinstance(item, Text) and any(f" {seat} · " in item.text for seat in players)
+    }
+    assert strips == {"● A1 · alice", "● A2 · bob", "◆ X1 · carol", "◆ X2 · Hélène"}
+    # A name too long for the strip is cut, never the seat, and stays legible.
+    layout = layout_table(view_8v8(), players=GOLDEN_PLAYERS["8v8"])
+    (long,) = [i for i in layout.items if isinstance(i, Text) and i.text.startswith("● A7 · ")]
+    assert long.text.endswith("…") and long.size >= MIN_TEXT_SIZE
+    assert layout.regions == layout_table(view_8v8()).regions, "names move nothing"
 
 
 def test_destroyed_wingman_is_marked_and_stays_attached_to_its_card() -> None:

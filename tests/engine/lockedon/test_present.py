@@ -40,6 +40,7 @@ from .conftest import KINDS, Act, Game, random_game, seats_of
 ROOT = Path(__file__).resolve().parents[3]
 UI_MODULES = (
     "ui",
+    "alttext",
     "describe",
     "prompts",
     "hand",
@@ -965,3 +966,23 @@ def test_the_ui_strings_are_complete_in_english_and_french() -> None:
         for key, text in texts.items():
             if ".cmd." in key:
                 assert 1 <= len(text) <= 100, key  # a command option's description
+
+
+def test_the_picture_in_words_names_each_aircraft_with_its_player_and_state() -> None:
+    from tests.rendering.test_lockedon_picture import _states
+
+    presenter = _presenter()
+    views = [lo.view(state, None) for lo, state in _states(seed=3, steps=40)]
+    players = {a.seat: f"pilot-{a.seat}" for a in views[0].aircraft}
+    for view in views:
+        text = presenter.picture_text(view, players, "en")
+        lines = text.splitlines()
+        for a in view.aircraft:
+            (line,) = [x for x in lines if x.startswith(f"{a.seat} {a.name}, flown by ")]
+            if a.destroyed:
+                assert "shot down" in line
+            elif a.altitude is not None:
+                assert tr(Term(f"lockedon.picture.altitude.{a.altitude.code}"), "en") in line
+        assert "Hand" not in text, "no card of anyone"
+    final = presenter.picture_text(views[-1], players, "fr")
+    assert final.startswith("Partie terminée") and "piloté par pilot-A1" in final

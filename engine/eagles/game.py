@@ -35,6 +35,7 @@ from engine.eagles.loader import Components, load_components
 from engine.eagles.score import Tally
 from engine.eagles.setup import EaglesSetup, PlaneSetup, SideSetup
 from engine.eagles.state import ESCAPED, SHOT_DOWN, GameState, Plane
+from engine.eagles.view import EaglesView, build_view
 from strings import Term
 
 __all__ = ["EaglesEngine", "default_engine"]
@@ -359,6 +360,9 @@ class EaglesEngine(Legality):
                 "discard", cards=tuple(sorted(state.hands[side])[len(state.hands[side]) - n :])
             )
         return legal[0]
+
+    def view(self, state: GameState, seat: str | None) -> EaglesView:
+        return build_view(self, state, seat)
 
     def is_over(self, state: GameState) -> bool:
         return state.phase == "over"

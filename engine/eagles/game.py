@@ -258,11 +258,7 @@ class EaglesEngine(Legality):
     def draw_leader(self, run: Run, side: str) -> str | None:
         """A Flight Leader drawn from the side's cup (§3.6): the leader counters, not
         the Famous Aces, who fly only when named (docs/rules-decisions.md)."""
-        pool = sorted(
-            k
-            for k, v in self.leaders.items()
-            if v.side.value == side and not v.ace and v.glory is None
-        )
+        pool = sorted(k for k, v in self.leaders.items() if v.side.value == side and not v.ace)
         if not pool:
             return None
         pick = pool[run.rng.below(len(pool))]

@@ -147,6 +147,14 @@ class EaglesEngine(Legality):
         start = int(Altitude.from_code(altitude))
         for side in SIDES:
             self._flight(run, side, setup.side(side), start)
+        if setup.series_cup:
+            # Scenario 7: the enemy's aircraft is drawn from a cup, one per engagement.
+            enemy = other_side(setup.victory_side or "allied")
+            pick = setup.series_cup[run.rng.below(len(setup.series_cup))]
+            p = self.new_plane(s, enemy, pick)
+            p.altitude = p.start_altitude = start
+            p.mission = True
+            run.say("cup", side=enemy, plane=self.name(p))
         if etype is EngagementType.AIRFIELD_ATTACK and attacker:
             for p in s.planes:
                 if p.side == defender and not p.balloon:

@@ -332,6 +332,7 @@ class Combat(Base):
         p.status = SHOT_DOWN
         p.by = by.ref if by is not None else (cause or None)
         p.lost_turn = s.turn
+        p.lost_engagement = s.engagement
         mat.give_up(p)
         for q in mat.tailers(s, p.ref):
             mat.give_up(q)

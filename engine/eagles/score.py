@@ -130,7 +130,8 @@ class Scoring(Combat):
 
     # -- the end ----------------------------------------------------------------------
     def on_mat(self, state: GameState, side: str) -> bool:
-        return any(p.flying and p.side == side and not p.balloon for p in state.planes)
+        """``side`` still has an aircraft (or its balloon) on the play mat (§3.11)."""
+        return any(p.flying and p.side == side for p in state.planes)
 
     def damage_points(self, p: Plane) -> int:
         return sum(p.damage.get(k, 0) for k in DAMAGE_POINTS)
@@ -145,6 +146,8 @@ class Scoring(Combat):
             t.glory[side] = state.glory.get(side, 0)
         for p in state.planes:
             other = "german" if p.side == "allied" else "allied"
+            if p.status == SHOT_DOWN and p.lost_engagement != state.engagement:
+                continue  # lost in an earlier engagement of the series
             if p.balloon:
                 if (
                     p.status == SHOT_DOWN
@@ -208,12 +211,17 @@ class Scoring(Combat):
                 or p.crew.get("pilot") == "killed"
             ):
                 continue
-            aircraft_kills = [k for k in p.kills if not state.plane(k).balloon]
+            kills = [
+                state.plane(k)
+                for k in p.kills
+                if state.plane(k).lost_engagement == state.engagement
+            ]
+            aircraft_kills = [k for k in kills if not k.balloon]
             if len(aircraft_kills) >= 3:
                 gp += 6
             elif len(aircraft_kills) == 2:
                 gp += 3
-            if any(state.plane(k).balloon for k in p.kills):
+            if any(k.balloon for k in kills):
                 gp += 4  # §16.31, §16.48 (counted once)
         return gp
 

@@ -84,6 +84,8 @@ class Plane:
     """The ref of the aircraft that shot it down (or the cause: ``flak``, ``crash``,
     ``collision``, ``ground``)."""
     lost_turn: int | None = None
+    lost_engagement: int | None = None
+    """Which engagement of a series it was lost in."""
     kills: list[str] = field(default_factory=list)
     """Refs of the enemy aircraft and balloons it shot down."""
     traits: list[str] = field(default_factory=list)

@@ -15,7 +15,7 @@ from engine.eagles.combat import clamp_fv, half_up
 from engine.eagles.components import Card, Characteristic, DamageKind, DefenceClass, Symbol
 from engine.eagles.ratings import card_value, rating, sustained_climb
 from engine.eagles.score import Scoring
-from engine.eagles.state import ESCAPED, LANDED, Fire, Pending, Plane
+from engine.eagles.state import ESCAPED, LANDED, Fire, GameState, Pending, Plane
 
 __all__ = ["Activations"]
 
@@ -167,6 +167,9 @@ class Activations(Scoring):
         s.pending = pend
         if barred:
             run.say("no_response", plane=self.name(t))
+        if not self.target_has_choice(s):
+            # Nothing to decide: no Response card it may play, nothing it could fire.
+            self.resolve_targeted(run, Action("pass"))
 
     def resolve_targeted(self, run: Run, resp: Action) -> None:
         """Finish a Targeted Activation with the target's answer: a Response card, none
@@ -355,6 +358,8 @@ class Activations(Scoring):
             symbol="speed",
             data={"headon": True},
         )
+        if not self.gun_count(t, self.forward_group(t)):
+            self.resolve_headon(run, Action("pass"))  # it has no gun to fire back
 
     def resolve_headon(self, run: Run, resp: Action) -> None:
         s = run.state
@@ -772,7 +777,12 @@ class Activations(Scoring):
         s.pending = None
         self.end_activation(run, s.plane(pend.actor or ""))
 
-    # -- the turn goes on (:mod:`engine.eagles.flow`) -----------------------------------
+    # -- provided by the layers above -------------------------------------------------
+    def target_has_choice(self, state: GameState) -> bool:
+        """The target of the pending Targeted Activation has something to decide (a
+        Response card it may play, an Escape to allow, fire it may hold)."""
+        raise NotImplementedError  # pragma: no cover - defined by Legality
+
     def end_activation(self, run: Run, a: Plane) -> None:
         """After an activation: Heavy Fog, the phase's end, the next player."""
         raise NotImplementedError  # pragma: no cover - defined by Flow

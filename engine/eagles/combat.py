@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine.eagles import mat
 from engine.eagles.base import Base, Run
 from engine.eagles.components import Card, Characteristic, DamageKind, DefenceClass
-from engine.eagles.ratings import defence
+from engine.eagles.ratings import defence, rating
 from engine.eagles.state import SHOT_DOWN, Fire, GameState, Plane
 
 __all__ = ["GUNNER_FV", "Combat"]
@@ -232,12 +232,17 @@ class Combat(Base):
             self.shoot_down(run, p, by=by, cause=cause, reason=name)
         elif kind is DamageKind.ENGINE and p.damage.get("engine") == 1:
             pass  # a High Altitude Engine is lost (§13.42): read by ratings
+        if (
+            p.flying
+            and p.bombs
+            and min(rating(ac, p, r, altitude=1) for r in ("climb", "agility")) < 0
+        ):
+            p.bombs = 0
+            run.say("forced_jettison", plane=self.name(p))  # §15.33
         if p.flying and p.altitude == 3 and min(self._ratings_at_high(p)) < 0:
             run.say("must_dive", plane=self.name(p))  # §11.24: next activation dives
 
     def _ratings_at_high(self, p: Plane) -> list[int]:
-        from engine.eagles.ratings import rating
-
         ac = self.ac(p)
         return [rating(ac, p, r) for r in ("climb", "speed", "agility")]
 

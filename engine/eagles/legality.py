@@ -103,6 +103,27 @@ class Legality(Flow):
                         )
         return out
 
+    def target_has_choice(self, state: GameState) -> bool:
+        if any(a.verb != "pass" for a in self._responses(state)):
+            return True
+        return self.target_may_fire(state)
+
+    def target_may_fire(self, state: GameState) -> bool:
+        """Whether the target could fire if it plays no Response (§10.13): then holding
+        fire is a choice to ask it."""
+        pend = state.pending
+        assert pend is not None and pend.actor and pend.target
+        a, t = state.plane(pend.actor), state.plane(pend.target)
+        before = int(pend.data["before"])
+        new = before + pend.total - max(rating(self.ac(t), t, pend.symbol or "speed"), 0)
+        if t.climb or a.climb:
+            new = max(new, 0)  # §11.48, §11.57: a climbing aircraft does not end up tailing
+        if new < 0 and (pend.data["both_free"] or before > 0):
+            return bool(self.gun_count(t, self.forward_group(t)))
+        if new > 0 and not pend.data.get("no_gunner"):
+            return bool(self.gun_count(t, "rear"))
+        return False
+
     def _response_uses(self, t: Plane, card: Card, symbol: str) -> Iterator[tuple[str, str | None]]:
         """How ``card`` may answer a ``symbol`` maneuver (§8.43): with the same symbol,
         a Snap Turn to a Speed, a Barrel Roll to an Agility; Voss's any card as a Snap

@@ -202,10 +202,12 @@ class EaglesEngine(Legality):
             run.say("cup", side=side, plane=self.name(p))
         scouts = [p for p in planes if p.kind == "scout" and not p.mission]
         has_leader = any(p.quality in ("leader", "ace") for p in planes)
-        if scouts and not has_leader:
+        # The leader flies the first Scout not given another pilot (§3.6).
+        seat_for = next((p for p in scouts if p.quality == "experienced"), None)
+        if seat_for is not None and not has_leader:
             leader = ss.leader or self.draw_leader(run, side)
             if leader is not None:
-                self.make_leader(scouts[0], leader)
+                self.make_leader(seat_for, leader)
         qualities = [q for q, count in sorted(ss.pilots.items()) for _ in range(count)]
         for p in scouts:
             if p.quality == "experienced" and qualities:

@@ -147,6 +147,11 @@ class EaglesEngine(Legality):
         start = int(Altitude.from_code(altitude))
         for side in SIDES:
             self._flight(run, side, setup.side(side), start)
+        for side in SIDES:
+            if not any(p.side == side for p in s.planes) and not setup.series_cup:
+                raise SetupError(
+                    Term("eagles.setup_error.empty_side", side=Term(f"eagles.side.{side}"))
+                )
         if setup.series_cup:
             # Scenario 7: the enemy's aircraft is drawn from a cup, one per engagement.
             enemy = other_side(setup.victory_side or "allied")

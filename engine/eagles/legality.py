@@ -350,12 +350,16 @@ class Legality(Flow):
     ) -> Iterator[Action]:
         kind = self.etype(s)
         attacker = self.attacker(s)
+        guns = self.gun_count(p, self.forward_group(p)) > 0
         if symbol in ("speed", "dive"):
             for b in s.planes:
                 if b.balloon and b.flying and b.side != p.side and b.altitude == p.altitude:
                     for fv in range(1, 7):
                         for extra in jets:
-                            yield replace(base, verb="balloon", target=b.ref, fv=fv, flags=extra)
+                            if guns:
+                                yield replace(
+                                    base, verb="balloon", target=b.ref, fv=fv, flags=extra
+                                )
                             if p.rockets:
                                 yield replace(
                                     base,
@@ -366,9 +370,10 @@ class Legality(Flow):
                                 )
         if p.altitude != TREETOP or p.side != attacker:
             return
-        if symbol in ("speed", "dive") and kind in (
-            EngagementType.TRENCH_STRAFING,
-            EngagementType.AIRFIELD_ATTACK,
+        if (
+            guns
+            and symbol in ("speed", "dive")
+            and kind in (EngagementType.TRENCH_STRAFING, EngagementType.AIRFIELD_ATTACK)
         ):
             yield replace(base, verb="strafe", target="ground")
             if kind is EngagementType.AIRFIELD_ATTACK:
@@ -454,10 +459,10 @@ class Legality(Flow):
                 return Term("eagles.refuse.not_flying", plane=a.plane)
             if p.activated:
                 return Term("eagles.refuse.activated", plane=a.plane)  # §8.12
-            if a.target and a.target != "ground" and s.find(a.target) is None:
+            t = s.find(a.target) if a.target and a.target != "ground" else None
+            if a.target and a.target != "ground" and t is None:
                 return Term("eagles.refuse.no_target", target=a.target)
-            if a.verb == "tail" and a.target:
-                t = s.plane(a.target)
+            if a.verb == "tail" and t is not None:
                 if t.altitude != p.altitude:
                     return Term("eagles.refuse.altitude")  # §11.14
                 if t not in self.tail_targets(s, p, giveup=a.has("giveup")):

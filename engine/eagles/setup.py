@@ -121,8 +121,8 @@ class EaglesSetup(BaseModel):
 
     @model_validator(mode="after")
     def _month(self) -> EaglesSetup:
-        if not MONTH.match(self.month):
-            raise ValueError("month is written 1918-04 (1915-1918)")
+        if not MONTH.match(self.month) or self.month > "1918-11":
+            raise ValueError("month is written 1918-04, from 1915-01 to 1918-11 (the Armistice)")
         return self
 
     def side(self, side: str) -> SideSetup:

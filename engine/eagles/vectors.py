@@ -57,7 +57,9 @@ def check(
         if key == "position":
             for pair, level in want.items():
                 a, b = pair.split()
-                differ(f"position {pair}", mat.relation(state, state.plane(a), state.plane(b)), level)
+                differ(
+                    f"position {pair}", mat.relation(state, state.plane(a), state.plane(b)), level
+                )
         elif key == "altitude":
             for ref, code in want.items():
                 differ(f"altitude {ref}", _ALTITUDES[state.plane(ref).altitude], code)
@@ -67,7 +69,9 @@ def check(
                 differ(f"{key} {ref}", list(got) if key == "kills" else got, value)
         elif key in ("damage", "crew", "guns"):
             for ref, value in want.items():
-                got = {k: v for k, v in getattr(state.plane(ref), key).items() if v not in (0, "ok")}
+                got = {
+                    k: v for k, v in getattr(state.plane(ref), key).items() if v not in (0, "ok")
+                }
                 differ(f"{key} {ref}", got, dict(value))
         elif key == "hand_count":
             for side, n in want.items():

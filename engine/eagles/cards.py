@@ -189,9 +189,10 @@ class Deck(Frozen):
         """Every card number in file order (shuffle before use)."""
         return [card.number for card in self.cards]
 
-    @model_validator(mode="after")
-    def _consistent(self) -> Deck:
-        numbers = [card.number for card in self.cards]
+    @field_validator("cards")
+    @classmethod
+    def _numbered_and_as_printed(cls, cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        numbers = [card.number for card in cards]
         duplicates = sorted({n for n in numbers if numbers.count(n) > 1})
         if duplicates:
             raise ValueError(f"card numbers used twice: {duplicates}")
@@ -200,7 +201,7 @@ class Deck(Frozen):
             raise ValueError(f"the deck is cards 1-{DECK_SIZE}; missing {missing}")
         problems: list[str] = []
         for name, book in BOOK_CARDS.items():
-            named = [card for card in self.cards if card.name == name]
+            named = [card for card in cards if card.name == name]
             if not named:
                 problems.append(f"no {name!r} card (the rulebook names it, {book.source})")
             for card in named:
@@ -216,14 +217,16 @@ class Deck(Frozen):
                         f"the book gives {book.rating} ({book.source})"
                     )
                 if card.special is not book.special:
-                    problems.append(f"card {card.number} {name}: special must be {book.special}")
-        for card in self.cards:
+                    problems.append(
+                        f"card {card.number} {name}: special must be {book.special or 'none'}"
+                    )
+        for card in cards:
             if card.special is not None and card.name not in BOOK_CARDS:
                 problems.append(
                     f"card {card.number} {card.name}: only the book's named cards have {card.special}"
                 )
-        if not any(c.has(Symbol.SPEED) and c.rating >= 3 for c in self.cards):
+        if not any(c.has(Symbol.SPEED) and c.rating >= 3 for c in cards):
             problems.append("no Speed card with Maneuver Rating 3 or 4 (the book has some, L842)")
         if problems:
             raise ValueError("; ".join(problems))
-        return self
+        return cards

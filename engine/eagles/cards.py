@@ -85,9 +85,11 @@ class Card(Frozen):
 
     def responds_to(self, symbol: Symbol) -> bool:
         """Whether this card may Respond to an Activation made with ``symbol``: the same
-        symbol, or a Snap Turn against Speed, a Barrel Roll against Agility (§8.43).
-        A Falling Leaf is never a Response to anything of its own (§8.31) but may be
-        played as one by symbol; the rules module decides who may respond at all."""
+        symbol, or a Snap Turn against Speed, a Barrel Roll against Agility (§8.43). A
+        Falling Leaf is only ever a Targeted Activation (§8.31), never a Response. Who
+        may respond at all (Green pilots, Head-on attacks, Richthofen) is a rule."""
+        if self.special is CardSpecial.FALLING_LEAF:
+            return False
         if symbol in self.symbols:
             return True
         if self.special is CardSpecial.SNAP_TURN and symbol is Symbol.SPEED:

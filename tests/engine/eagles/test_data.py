@@ -228,6 +228,7 @@ def test_card_rules(deck: Deck) -> None:
     assert by_name["Barrel Roll"].responds_to(A) and by_name["Barrel Roll"].responds_to(S)
     assert not by_name["Tight Turn"].responds_to(S)
     assert by_name["Half Loop"].responds_to(C) and by_name["Half Loop"].responds_to(D)
+    assert not by_name["Falling Leaf"].responds_to(D)  # §8.31: a Targeted Activation only
     # L842: Speed maneuvers with a Maneuver Rating of 3 or 4 exist
     assert any(card.has(S) and card.rating >= 3 for card in deck.cards)
     specials = Counter(card.special for card in deck.cards if card.special)

@@ -1,106 +1,132 @@
-"""The historical scenarios of §17.0 as setups.
-
-:func:`scenario_setup` turns a scenario of ``data/eagles/scenarios.yaml`` into the
-:class:`~engine.eagles.setup.EaglesSetup` of a game: each side's aircraft with their
-pilots, the leader or Ace in the aircraft he flew that month (§18.0), the balloon,
-bombs and incendiary ammunition, and the scenario's special rules, turns and series
-of engagements.
-
-Who attacks is not printed with the scenarios; it follows from §16.13: the side whose
-Front Lines or Rear Area the engagement is over defends (the German Front Lines in a
-Balloon Busting: the Germans hold the balloon), and in No Man's Land a Patrol has no
-attacker. An attacker's aircraft of a type its Engagement lists as mission aircraft
-(§16.4) is a mission aircraft: Scenario 8's two Halberstadts, Scenario 7's
-two-seater.
-"""
+"""The historical scenarios of §17.0 (L1109-1267), as printed."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import Annotated
 
-from engine.eagles.components import Force, PilotQuality, Scenario, Side, YearMonth
-from engine.eagles.loader import Components
-from engine.eagles.setup import EaglesSetup, PlaneSetup, SideSetup
+from pydantic import Field, model_validator
 
-__all__ = ["attacker_of", "scenario_setup"]
+from engine.eagles.enums import (
+    YM,
+    Altitude,
+    EngagementType,
+    Frozen,
+    PilotQuality,
+    ScenarioRule,
+    Side,
+    VictoryKind,
+    Zone,
+    coerce,
+)
+
+__all__ = [
+    "Force",
+    "ForceAircraft",
+    "PilotCounts",
+    "Scenario",
+]
 
 
-def attacker_of(scenario: Scenario) -> str | None:
-    """The mission player of a scenario (§16.13)."""
-    owner = scenario.zone.owner
-    if scenario.type.value == "patrol" or owner is None:
-        return None
-    return "german" if owner is Side.ALLIED else "allied"
+class ForceAircraft(Frozen):
+    """Aircraft of one type in a scenario's forces: ``(6) SPAD XIII``."""
+
+    aircraft: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="an Aircraft id")
+    count: int = Field(ge=1, le=6)
+    bombs: bool = Field(default=False, description="carrying bombs (Scenario 8)")
+    incendiary: bool = Field(default=False, description="Incendiary Ammunition (§15.6)")
 
 
-def scenario_setup(
-    components: Components, number: int, seats: Mapping[str, tuple[str, ...]]
-) -> EaglesSetup:
-    """The setup of scenario ``number`` with these seats per side (a solitaire
-    scenario's German side has none: the rules play it)."""
-    sc = components.scenarios[number]
-    attacker = attacker_of(sc)
-    spec = next(e for e in components.tables.engagements if e.type is sc.type)
-    when = sc.month
-    sides = {}
-    for side in (Side.ALLIED, Side.GERMAN):
-        force = sc.force(side)
-        mission_types: set[str] = set()
-        mission = spec.mission(side) if attacker == side.value else None
-        if mission is not None:
-            mission_types = set(mission.choices)
-        sides[side.value] = SideSetup(
-            seats=tuple(seats.get(side.value, ())),
-            planes=_planes(components, force, mission_types, YearMonth(*when)),
-        )
-    return EaglesSetup(
-        engagement=sc.type.value,
-        attacker=attacker,
-        month=f"{when[0]:04d}-{when[1]:02d}",
-        zone=sc.zone.value,
-        altitude=sc.altitude.code,
-        allied=sides["allied"],
-        german=sides["german"],
-        initiative=sc.initiative.value if sc.initiative else None,
-        rules=tuple(sorted(r.value for r in sc.rules)),
-        scenario=number,
-        engagements=sc.engagements,
-        turns=sc.turns_per_engagement,
-        victory=sc.victory.value,
-        victory_side=sc.victory_side.value if sc.victory_side else None,
-        victory_ace=sc.victory_ace,
-        series_cup=tuple(sc.german.drawn_from_cup or sc.allied.drawn_from_cup),
+class PilotCounts(Frozen):
+    """Pilot counters of each quality in a scenario's force (§14.1), the leader apart.
+    YAML: ``{green: 1, experienced: 4}``; ``counts[PilotQuality.GREEN]`` reads one."""
+
+    green: int = Field(default=0, ge=0, le=6)
+    inexperienced: int = Field(default=0, ge=0, le=6)
+    experienced: int = Field(default=0, ge=0, le=6)
+
+    @property
+    def total(self) -> int:
+        return self.green + self.inexperienced + self.experienced
+
+    def __getitem__(self, quality: PilotQuality) -> int:
+        """The number of ``quality`` pilots (0 for leaders and Aces: see Force.leader)."""
+        return int(getattr(self, quality.value, 0))
+
+    def qualities(self) -> list[PilotQuality]:
+        """One entry per pilot, weakest first: ``[GREEN, EXPERIENCED, ...]``."""
+        return [q for q in PilotQuality for _ in range(self[q])]
+
+
+class Force(Frozen):
+    """One side's forces in a historical scenario (§17.0), as printed."""
+
+    aircraft: tuple[ForceAircraft, ...] = Field(default=(), description="its aircraft")
+    drawn_from_cup: tuple[str, ...] = Field(
+        default=(), description="one of these aircraft drawn per engagement (Scenario 7)"
     )
+    pilots: PilotCounts = Field(
+        default_factory=PilotCounts, description="pilot counters besides the leader"
+    )
+    leader: str | None = Field(default=None, description="a FlightLeader id (leader or Ace)")
+    leader_ace_side: bool = Field(
+        default=False, description="the Flight Leader flies on his '+1 Ace' side"
+    )
+    balloons: int = Field(default=0, ge=0, le=1, description="balloons per engagement")
 
+    @property
+    def aircraft_count(self) -> int:
+        return sum(entry.count for entry in self.aircraft) + (1 if self.drawn_from_cup else 0)
 
-def _planes(
-    components: Components, force: Force, mission: set[str], when: YearMonth
-) -> tuple[PlaneSetup, ...]:
-    out: list[PlaneSetup] = []
-    for entry in force.aircraft:
-        for _ in range(entry.count):
-            out.append(
-                PlaneSetup(
-                    aircraft=entry.aircraft,
-                    mission=entry.aircraft in mission,
-                    bombs=entry.bombs,
-                    incendiary=entry.incendiary,
-                )
+    @property
+    def pilot_count(self) -> int:
+        """Pilots listed: the counters plus the leader."""
+        return self.pilots.total + (1 if self.leader else 0)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Force:
+        if not self.aircraft and not self.drawn_from_cup and not self.balloons:
+            raise ValueError("a force has aircraft, a cup to draw from, or a balloon")
+        if self.leader_ace_side and self.leader is None:
+            raise ValueError("leader_ace_side needs a leader")
+        if self.pilots.total and self.pilot_count != sum(e.count for e in self.aircraft):
+            raise ValueError(
+                f"{self.pilot_count} pilots for {sum(e.count for e in self.aircraft)} aircraft"
             )
-    if force.leader is not None:
-        lead = components.leaders[force.leader]
-        flies = lead.aircraft_on(when)
-        scouts = [i for i, p in enumerate(out) if not p.mission]
-        at = next((i for i in scouts if out[i].aircraft == flies), scouts[0] if scouts else 0)
-        quality = "ace" if (lead.ace or force.leader_ace_side) else "leader"
-        out[at] = out[at].model_copy(update={"leader": force.leader, "quality": quality})
-    qualities = [
-        q
-        for q in (PilotQuality.GREEN, PilotQuality.INEXPERIENCED)
-        for _ in range(force.pilots.get(q, 0))
-    ]
-    for i, p in enumerate(out):
-        if p.leader is None and not p.mission and qualities:
-            out[i] = p.model_copy(update={"quality": qualities.pop(0).value})
-    out.extend(PlaneSetup(aircraft="balloon") for _ in range(force.balloons))
-    return tuple(out)
+        return self
+
+
+class Scenario(Frozen):
+    """A historical scenario (§17.0, L1109-1267), exactly as printed."""
+
+    number: int = Field(ge=1, le=8)
+    name: str = Field(min_length=1, description="a short title (authored)")
+    date: str = Field(min_length=1, description="the date as printed: 'September 16th, 1918'")
+    month: YM = Field(description="its year and month (aircraft and Aces' availability)")
+    type: Annotated[EngagementType, coerce(EngagementType)]
+    altitude: Annotated[Altitude, coerce(Altitude)]
+    zone: Annotated[Zone, coerce(Zone)]
+    initiative: Annotated[Side, coerce(Side)] | None = Field(
+        description="the side the scenario gives the Initiative ('Initiative: Germans'); "
+        "with no_initiative_phase it has it every turn (see SOURCES.md on the others)"
+    )
+    allied: Force
+    german: Force
+    rules: frozenset[Annotated[ScenarioRule, coerce(ScenarioRule)]] = frozenset()
+    engagements: int = Field(default=1, ge=1, le=3, description="consecutive engagements")
+    turns_per_engagement: int = Field(default=8, ge=1, le=8)
+    victory: Annotated[VictoryKind, coerce(VictoryKind)] = VictoryKind.STANDARD
+    victory_side: Annotated[Side, coerce(Side)] | None = None
+    victory_ace: str | None = Field(default=None, description="a FlightLeader id")
+
+    def force(self, side: Side) -> Force:
+        return self.allied if side is Side.ALLIED else self.german
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scenario:
+        if (self.victory is VictoryKind.STANDARD) != (self.victory_side is None):
+            raise ValueError("victory_side is set exactly for a non-standard victory")
+        if (self.victory is VictoryKind.STANDARD) != (self.victory_ace is None):
+            raise ValueError("victory_ace is set exactly for a non-standard victory")
+        if ScenarioRule.NO_INITIATIVE_PHASE in self.rules and self.initiative is None:
+            raise ValueError("no_initiative_phase needs the side that always has it")
+        return self

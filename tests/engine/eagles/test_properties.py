@@ -35,7 +35,7 @@ from engine.eagles import mat
 from engine.eagles.actions import Action
 from engine.eagles.components import EngagementType, Side
 from engine.eagles.game import EaglesEngine, default_engine
-from engine.eagles.scenarios import scenario_setup
+from engine.eagles.historical import scenario_setup
 from engine.eagles.setup import EaglesSetup, PlaneSetup, SideSetup
 from engine.eagles.state import GameState
 

@@ -95,9 +95,7 @@ def _planes(
         quality = "ace" if (lead.ace or force.leader_ace_side) else "leader"
         out[at] = out[at].model_copy(update={"leader": force.leader, "quality": quality})
     qualities = [
-        q
-        for q in (PilotQuality.GREEN, PilotQuality.INEXPERIENCED)
-        for _ in range(force.pilots[q])
+        q for q in (PilotQuality.GREEN, PilotQuality.INEXPERIENCED) for _ in range(force.pilots[q])
     ]
     for i, p in enumerate(out):
         if p.leader is None and not p.mission and qualities:

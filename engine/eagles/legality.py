@@ -9,7 +9,7 @@ among the legal ones; a refusal names the first rule it breaks.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from engine.eagles import mat
@@ -21,6 +21,25 @@ from engine.eagles.state import GameState, Plane
 from strings import Term
 
 __all__ = ["Legality"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """One aircraft's situation, for listing its activations."""
+
+    tailers: tuple[Plane, ...]
+    free: bool
+    """Unengaged (§9.34)."""
+    targets: tuple[Plane, ...]
+    giveup_targets: tuple[Plane, ...]
+    """Whom it may target after giving up its position (§8.25 note)."""
+    free_enemies: tuple[Plane, ...]
+    forced_dive: bool
+    gunner_flies: bool
+    jets: tuple[tuple[str, ...], ...]
+    plus: tuple[tuple[str, ...], ...]
+    may_climb: bool
+
 
 HIGH = 3
 TREETOP = 0
@@ -179,9 +198,25 @@ class Legality(Flow):
             if p.balloon:
                 out.append(Action("lower", plane=p.ref))
                 continue
+            ctx = self._context(state, p)
             for card in hand:
-                out.extend(self._plane_moves(state, p, card))
+                out.extend(self._plane_moves(state, p, card, ctx))
         return out
+
+    def _activation_ok(self, state: GameState, side: str, a: Action) -> bool:
+        """Whether ``a`` is among the legal activations, listing only those of its
+        aircraft and card (the same truth as :meth:`_activations`, quicker)."""
+        if a.verb in ("pass", "end") or a.plane is None:
+            return a in self._activations(state, side)
+        p = state.find(a.plane)
+        if p is None or p.side != side or not self.may_activate(state, p):
+            return False
+        if p.balloon:
+            return a == Action("lower", plane=p.ref)
+        card = self.cards.get(a.card or 0)
+        if card is None or card.number not in state.hands.get(side, []):
+            return False
+        return a in self._plane_moves(state, p, card, self._context(state, p))
 
     def _symbols(self, p: Plane, card: Card) -> list[tuple[str, str | None]]:
         """``(symbol, as_card)`` a card may be played with by ``p``."""
@@ -192,108 +227,113 @@ class Legality(Flow):
             out.extend((s, "medal") for s in sorted(self._medal_symbols()))
         return out
 
-    def _plane_moves(self, state: GameState, p: Plane, card: Card) -> Iterator[Action]:
-        s = state
-        if not self._may_play(p, card):
-            return
-        leaf = card.special == "falling_leaf"
+    def _context(self, s: GameState, p: Plane) -> _Context:
+        """What ``p``'s possible activations depend on but its cards do not."""
         ac = self.ac(p)
+        tailers = mat.tailers(s, p.ref)
+        free = p.tailing is None and not tailers
+        enemies = self._enemies(s, p)
+        return _Context(
+            tailers=tuple(tailers),
+            free=free,
+            targets=tuple(self.tail_targets(s, p)),
+            giveup_targets=tuple(self.tail_targets(s, p, giveup=True)) if p.tailing else (),
+            free_enemies=tuple(t for t in enemies if mat.unengaged(s, t)) if free else (),
+            forced_dive=p.altitude == HIGH
+            and min(rating(ac, p, r) for r in ("climb", "speed", "agility")) < 0,
+            gunner_flies=self.flown_by_gunner(p),
+            jets=((), ("jettison",)) if p.bombs else ((),),
+            plus=tuple(self._plus(p)),
+            may_climb=p.altitude < HIGH and self._may_climb(p),
+        )
+
+    def _plane_moves(self, s: GameState, p: Plane, card: Card, ctx: _Context) -> list[Action]:
+        """Every activation of ``p`` with ``card``."""
+        out: list[Action] = []
+        if not self._may_play(p, card):
+            return out
+        ref, number = p.ref, card.number
+        leaf = card.special == "falling_leaf"
         if p.on_ground:
             if any(sym in card.symbols for sym in (Symbol.CLIMB, Symbol.SPEED, Symbol.AGILITY)):
-                yield Action("takeoff", plane=p.ref, card=card.number)
-            return
-        jets: list[tuple[str, ...]] = [(), ("jettison",)] if p.bombs else [()]
-        plus = self._plus(p)
-        forced_dive = (
-            p.altitude == HIGH and min(rating(ac, p, r) for r in ("climb", "speed", "agility")) < 0
-        )
-        if forced_dive:
+                out.append(Action("takeoff", plane=ref, card=number))
+            return out
+        if ctx.forced_dive:
             # §11.24: it must dive to Medium, with any card.
             if not leaf:
-                yield Action("dive", plane=p.ref, card=card.number)
-            return
+                out.append(Action("dive", plane=ref, card=number))
+            return out
         # §11.56: an aircraft following a climb plays only Climb cards unless it
         # gives up its position first.
         climbing = p.climb > 0 and p.tailing is not None
-        tailers = mat.tailers(s, p.ref)
-        gunner_flies = self.flown_by_gunner(p)
+        tailers = ctx.tailers
+        holds = ((), ("hold",))
         for symbol, as_card in self._symbols(p, card):
             only_climb = climbing and symbol != "climb"
-            base = Action("idle", plane=p.ref, card=card.number, symbol=symbol, as_card=as_card)
+
+            def mk(verb: str, target: str | None = None, flags: tuple[str, ...] = ()) -> Action:
+                return Action(verb, ref, number, symbol, as_card, target, 0, flags)  # noqa: B023
+
             # Targeted Activations for position (§8.2).
             if not leaf:
-                for giveup in (False, True):
-                    if giveup and p.tailing is None:
-                        continue
+                for giveup, targets in ((False, ctx.targets), (True, ctx.giveup_targets)):
                     if only_climb and not giveup:
                         continue
-                    for t in self.tail_targets(s, p, giveup=giveup):
-                        if t.climb and mat.unengaged(s, t) and symbol != "climb":
+                    gu = ("giveup",) if giveup else ()
+                    for t in targets:
+                        if t.climb and symbol != "climb" and mat.unengaged(s, t):
                             continue  # §11.48
-                        for extra in jets:
-                            for pl in plus:
-                                for hold in ((), ("hold",)):
-                                    flags = (*hold, *(("giveup",) if giveup else ()), *extra, *pl)
-                                    yield replace(
-                                        base, verb="tail", target=t.ref, flags=_order(flags)
-                                    )
+                        for extra in ctx.jets:
+                            for pl in ctx.plus:
+                                for hold in holds:
+                                    out.append(mk("tail", t.ref, (*hold, *gu, *extra, *pl)))
             if only_climb:
                 continue
             # Head-on (§10.4).
-            if symbol == "speed" and mat.unengaged(s, p) and not gunner_flies:
-                for t in self._enemies(s, p):
-                    if mat.unengaged(s, t):
-                        for extra in jets:
-                            for pl in plus:
-                                for hold in ((), ("hold",)):
-                                    yield replace(
-                                        base,
-                                        verb="headon",
-                                        target=t.ref,
-                                        flags=_order((*hold, *extra, *pl)),
-                                    )
+            if symbol == "speed" and not ctx.gunner_flies:
+                for t in ctx.free_enemies:
+                    for extra in ctx.jets:
+                        for pl in ctx.plus:
+                            for hold in holds:
+                                out.append(mk("headon", t.ref, (*hold, *extra, *pl)))
             # Falling Leaf (§8.3), and as an Escape (§8.36).
             if (
                 leaf
                 and tailers
                 and p.quality not in ("green", "inexperienced")
-                and not gunner_flies
+                and not ctx.gunner_flies
             ):
+                sym = symbol if len(card.symbols) > 1 or as_card else None
                 for t in tailers:
                     for verb in ("leaf", "escape"):
-                        yield Action(
-                            verb,
-                            target=t.ref,
-                            plane=p.ref,
-                            card=card.number,
-                            as_card=as_card,
-                            symbol=symbol if len(card.symbols) > 1 or as_card else None,
-                        )
+                        out.append(Action(verb, ref, number, sym, as_card, t.ref))
             # Escape (§12).
             if symbol in ("dive", "climb", "speed") and not leaf:
                 if len(tailers) == 1:
-                    for pl in plus:
-                        yield replace(base, verb="escape", target=tailers[0].ref, flags=_order(pl))
+                    for pl in ctx.plus:
+                        out.append(mk("escape", tailers[0].ref, pl))
                 elif not tailers:
-                    yield replace(base, verb="escape")
+                    out.append(mk("escape"))
             if leaf:
                 continue
             # Ground targets and balloons (§15).
-            if mat.unengaged(s, p) and not gunner_flies:
-                yield from self._ground(s, p, card, symbol, base, jets)
+            if ctx.free and not ctx.gunner_flies:
+                base = mk("idle")
+                out.extend(self._ground(s, p, card, symbol, base, list(ctx.jets)))
             # Untargeted Activations (§8.5); a tailing aircraft gives up first (§8.53).
             if symbol == "dive" and p.altitude > TREETOP:
-                yield replace(base, verb="dive")
-            if symbol == "climb" and p.altitude < HIGH and self._may_climb(p):
-                yield replace(base, verb="climb")
+                out.append(mk("dive"))
+            if symbol == "climb" and ctx.may_climb:
+                out.append(mk("climb"))
         if leaf:
-            return
+            return out
         if any(v == "jammed" for v in p.guns.values()):
-            yield Action("clear", plane=p.ref, card=card.number)
+            out.append(Action("clear", plane=ref, card=number))
         if p.lewis == "out":
-            yield Action("reload", plane=p.ref, card=card.number)
-        if mat.unengaged(s, p) or (p.tailing is not None and not tailers):
-            yield Action("idle", plane=p.ref, card=card.number)
+            out.append(Action("reload", plane=ref, card=number))
+        if ctx.free or (p.tailing is not None and not tailers):
+            out.append(Action("idle", plane=ref, card=number))
+        return out
 
     def _may_climb(self, p: Plane) -> bool:
         """Not to High if a rating there would fall below 0 (§11.24)."""
@@ -428,7 +468,12 @@ class Legality(Flow):
             return None
         if who != side:
             return Term("eagles.refuse.not_your_turn")
-        if action in self.legal(state, side):
+        ok = (
+            self._activation_ok(state, side, action)
+            if kind == "activate"
+            else action in self.legal(state, side)
+        )
+        if ok:
             return None
         return self._why(state, side, kind, action)
 

@@ -80,16 +80,16 @@ def set_relation(state: GameState, a: Plane, b: Plane, value: int) -> None:
 
 def dogfight(state: GameState, p: Plane) -> list[Plane]:
     """The aircraft in ``p``'s dogfight, ``p`` included; just ``[p]`` when Unengaged."""
-    by_ref = {q.ref: q for q in flying(state)}
+    near: dict[str, list[str]] = {}
+    for q in state.planes:
+        if q.flying and q.tailing is not None:
+            near.setdefault(q.ref, []).append(q.tailing)
+            near.setdefault(q.tailing, []).append(q.ref)
     seen = {p.ref}
     todo = [p.ref]
     while todo:
-        ref = todo.pop()
-        q = by_ref[ref]
-        near = [q.tailing] if q.tailing in by_ref else []
-        near += [r.ref for r in by_ref.values() if r.tailing == ref]
-        for n in near:
-            if n is not None and n not in seen:
+        for n in near.get(todo.pop(), ()):
+            if n not in seen:
                 seen.add(n)
                 todo.append(n)
     return [q for q in state.planes if q.ref in seen]

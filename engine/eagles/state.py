@@ -15,7 +15,6 @@ a player reading "dogfight 2" in two posts hours apart reads the same fight.
 
 from __future__ import annotations
 
-from copy import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -112,14 +111,40 @@ class Plane:
         return f"{trait}*" in self.traits and self.crew.get("pilot") == "ok"
 
     def clone(self) -> Plane:
-        twin = copy(self)
-        twin.damage = dict(self.damage)
-        twin.crew = dict(self.crew)
-        twin.guns = dict(self.guns)
-        twin.kills = self.kills[:]
-        twin.traits = self.traits[:]
-        twin.used = self.used[:]
-        return twin
+        return Plane(
+            self.ref,
+            self.side,
+            self.aircraft,
+            self.kind,
+            self.quality,
+            self.leader,
+            self.mission,
+            self.original,
+            self.altitude,
+            self.start_altitude,
+            self.tailing,
+            self.level,
+            self.climb,
+            self.display,
+            self.activated,
+            dict(self.damage),
+            dict(self.crew),
+            dict(self.guns),
+            self.lewis,
+            self.bombs,
+            self.rockets,
+            self.incendiary,
+            self.on_ground,
+            self.balloon_attacked,
+            self.status,
+            self.by,
+            self.lost_turn,
+            self.lost_engagement,
+            list(self.kills),
+            list(self.traits),
+            list(self.used),
+            self.escaped_turn,
+        )
 
 
 @dataclass(slots=True)

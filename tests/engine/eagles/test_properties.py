@@ -18,7 +18,7 @@ scenarios (the solitaire one included). After every action:
 * until the game is over someone is pending with a legal action; the game ends;
 * the JSON round trip gives the same state, and the log replays to the final state.
 
-``TALLYHO_EAGLES_PROPERTY_GAMES`` sets the number of games (default 60).
+``TALLYHO_EAGLES_PROPERTY_GAMES`` sets the number of games (default 40).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from engine.eagles.historical import scenario_setup
 from engine.eagles.setup import EaglesSetup, PlaneSetup, SideSetup
 from engine.eagles.state import GameState
 
-GAMES = int(os.environ.get("TALLYHO_EAGLES_PROPERTY_GAMES", "60"))
+GAMES = int(os.environ.get("TALLYHO_EAGLES_PROPERTY_GAMES", "40"))
 MAX_ACTIONS = 2500
 TYPES = (
     "patrol",

@@ -464,6 +464,8 @@ ALLOWED: dict[str, str] = {
     "chart": "a region id (Layout.regions, rendering/lockedon/sky.py)",
     "relations": "a region id (Layout.regions, rendering/lockedon/sky.py)",
     "chip:{}": "a region id (Layout.regions, rendering/lockedon/sky.py)",
+    "dogfight:{}": "a region id (Layout.regions, rendering/eagles/display.py)",
+    "vp": "a field of a finished engagement's record (EaglesView.results)",
     "shot down": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
     "damaged": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
     "evaded": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",

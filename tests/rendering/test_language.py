@@ -450,6 +450,7 @@ ALLOWED: dict[str, str] = {
     "rendering": "the package name, to read its fonts",
     "rendering.dif": "a module path (rendering.registry)",
     "rendering.lockedon": "a module path (rendering.registry)",
+    "rendering.eagles": "a module path (rendering.registry)",
     "en": "the default language code",
     "fr": "a language code: French plurals take the singular for 0 and 1",
     "header": "a region id (Layout.regions)",

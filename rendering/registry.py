@@ -18,7 +18,11 @@ from rendering.table import draw_layout, encode_png
 
 __all__ = ["RENDERERS", "Renderer", "picture", "renderer", "replay_gif"]
 
-RENDERERS: dict[str, str] = {"dif": "rendering.dif", "lockedon": "rendering.lockedon"}
+RENDERERS: dict[str, str] = {
+    "dif": "rendering.dif",
+    "lockedon": "rendering.lockedon",
+    "eagles": "rendering.eagles",
+}
 """System id -> the module of its pictures."""
 
 

@@ -92,7 +92,12 @@ class SeatLines(Prompting):
                 say(
                     "guns",
                     guns=", ".join(
-                        t(f"eagles.ui.hand.gun_{p.guns[g]}", language, group=g) for g in bad
+                        t(
+                            f"eagles.ui.hand.gun_{p.guns[g]}",
+                            language,
+                            group=tr(Term(f"eagles.guns.{g}"), language),
+                        )
+                        for g in bad
                     ),
                 )
             )

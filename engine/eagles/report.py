@@ -87,7 +87,7 @@ def _exchanges(
             q = before.find(p.ref)
             if q is None or not q.flying:
                 continue
-            who = labels.get(actor or "", "") if actor else ""
+            who = labels.get(actor or "", "") if actor and actor != p.ref else ""
             if not p.flying and p.status == "shot_down":
                 result: str = Term("eagles.ui.report.fate.shot_down")
             elif sum(p.damage.values()) > sum(q.damage.values()):

@@ -200,7 +200,7 @@ class EaglesSystem:
                 if total > options.points:
                     problems.append(
                         Term(
-                            "eagles.ui.lobby.side_points",
+                            "eagles.ui.lobby.side_over_points",
                             side=info.name,
                             points=total,
                             limit=options.points,

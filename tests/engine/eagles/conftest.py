@@ -69,6 +69,11 @@ class Step:
     after: GameState
     events: list[Event]
 
+    @property
+    def text(self) -> str:
+        """The action's canonical text (:class:`engine.core.present.Played`)."""
+        return self.action
+
 
 def random_game(setup: EaglesSetup, seed: int, limit: int = 3000) -> Iterator[Step]:
     """A game played by steered random players, move by move."""

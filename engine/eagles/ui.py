@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.core import registry
 from engine.core.contract import Decision, Outcome, SeatPick, SideInfo
 from engine.core.events import Event
 from engine.core.present import (
@@ -38,8 +39,8 @@ from engine.eagles.state import GameState
 
 __all__ = ["DEMOS", "NOTABLE", "TITLE", "EaglesPresenter"]
 
-TITLE = "Eagles in the Sky"
-"""The game's title in lists and logs (not translated: a title)."""
+TITLE = registry.entry("eagles").title
+"""The game's title in lists and logs (not translated: a title): the registry's."""
 NOTABLE = frozenset({"over", "event"})
 """Events worth a caption under a replay frame; also every shoot-down (by key)."""
 NOTABLE_KEYS = frozenset({"eagles.shot_down", "eagles.escapes", "eagles.initiative"})

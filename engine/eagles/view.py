@@ -9,10 +9,16 @@ side's seats) and, during the Card Draw Phase, its side's own discards.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, ConfigDict
 
 from engine.eagles import mat
+from engine.eagles.ratings import defence, rating
 from engine.eagles.state import GameState, Plane
+
+if TYPE_CHECKING:
+    from engine.eagles.game import EaglesEngine
 
 __all__ = [
     "CardView",
@@ -156,12 +162,8 @@ class EaglesView(_View):
         raise KeyError(ref)
 
 
-def build_view(engine: object, state: GameState, seat: str | None) -> EaglesView:
+def build_view(engine: EaglesEngine, state: GameState, seat: str | None) -> EaglesView:
     """The view of ``seat`` (None: a spectator)."""
-    from engine.eagles.game import EaglesEngine
-    from engine.eagles.ratings import defence, rating
-
-    assert isinstance(engine, EaglesEngine)
     e = engine
     side = next((sd for sd, seats in state.seats.items() if seat in seats), None) if seat else None
     tally = e.tally(state)

@@ -77,9 +77,7 @@ class Describing:
         """``Climb / Dive · MR 2 · Fire 4``: what a card shows."""
         c = self.engine.cards[number]
         symbols = " / ".join(tr(rating_word(s.value), language) for s in c.symbols)
-        special = (
-            " · " + t(f"eagles.ui.special.{c.special.value}", language) if c.special else ""
-        )
+        special = " · " + t(f"eagles.ui.special.{c.special.value}", language) if c.special else ""
         fire = str(c.fire) if c.fire is not None else t("eagles.ui.hand.jam", language)
         return t(
             "eagles.ui.hand.card_note",
@@ -97,7 +95,10 @@ class Describing:
             return t(f"eagles.ui.action.as_{a.as_card}", language, card=card)
         if a.symbol:
             return t(
-                "eagles.ui.action.as", language, card=card, rating=tr(rating_word(a.symbol), language)
+                "eagles.ui.action.as",
+                language,
+                card=card,
+                rating=tr(rating_word(a.symbol), language),
             )
         return card
 

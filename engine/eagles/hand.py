@@ -59,9 +59,7 @@ class SeatLines(Prompting):
                 parts.append(word)
         return " · ".join(parts)
 
-    def plane_line(
-        self, state: GameState, p: Plane, legal: Sequence[Action], language: str
-    ) -> str:
+    def plane_line(self, state: GameState, p: Plane, legal: Sequence[Action], language: str) -> str:
         """One aircraft of the seat's side."""
         e = self.engine
 

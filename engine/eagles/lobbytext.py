@@ -120,7 +120,11 @@ def engagement_words(engine: EaglesEngine, options: EaglesOptions, language: str
         else ""
     )
     attacker = (
-        t("eagles.ui.lobby.attacker", language, side=tr(Term(f"eagles.ui.side.{options.attacker}"), language))
+        t(
+            "eagles.ui.lobby.attacker",
+            language,
+            side=tr(Term(f"eagles.ui.side.{options.attacker}"), language),
+        )
         if options.attacker
         else ""
     )
@@ -175,9 +179,7 @@ def side_heading(
     if options.scenario is not None:
         sc = engine.components.scenarios[options.scenario]
         force = sc.allied if side.id == "allied" else sc.german
-        planes = ", ".join(
-            f"{engine.aircraft[a.aircraft].name} ×{a.count}" for a in force.aircraft
-        )
+        planes = ", ".join(f"{engine.aircraft[a.aircraft].name} ×{a.count}" for a in force.aircraft)
         return head + t("eagles.ui.lobby.force", language, planes=planes or "-")
     if options.method == "cup":
         return head + t("eagles.ui.lobby.side_cup", language, flight=_flight(options, language))
@@ -197,9 +199,7 @@ def pick_text(engine: EaglesEngine, options: EaglesOptions, pick: Any, language:
     p = _pick(pick)
     if not p.aircraft:
         return t("eagles.ui.lobby.cup_pick", language)
-    names = ", ".join(
-        engine.aircraft[a].name if a in engine.aircraft else a for a in p.aircraft
-    )
+    names = ", ".join(engine.aircraft[a].name if a in engine.aircraft else a for a in p.aircraft)
     if options.scenario is not None:
         return t("eagles.ui.lobby.flies", language, planes=names)
     leader = ""

@@ -150,9 +150,7 @@ class _Builder:
         return " · ".join(p for p in parts if p)
 
     def leaf(self, a: Action, label: str, description: str | None = None) -> Choice:
-        return Choice(
-            cut(label or self.words(a)), action=str(a), description=_cut(description)
-        )
+        return Choice(cut(label or self.words(a)), action=str(a), description=_cut(description))
 
     # --- the levels' words ---------------------------------------------------------
     def card_label(self, a: Action) -> str:
@@ -198,7 +196,12 @@ class _Builder:
             parts.append(self.say("fv", fv=a.fv))
         if a.verb in ("tail", "headon", "respond"):
             parts.append(self.say("hold" if a.has("hold") else "fire"))
-        for flag, key in (("giveup", "giveup"), ("jettison", "jettison"), ("+1", "plus"), ("rockets", "rockets")):
+        for flag, key in (
+            ("giveup", "giveup"),
+            ("jettison", "jettison"),
+            ("+1", "plus"),
+            ("rockets", "rockets"),
+        ):
             if a.has(flag):
                 parts.append(self.say(key))
         return ", ".join(parts)

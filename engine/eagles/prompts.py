@@ -89,11 +89,7 @@ class Prompting(Describing):
                 planes=", ".join(self.plane(state, r) for r in pend.chain),
             )
         if d.kind == "activate":
-            ready = [
-                p.ref
-                for p in state.planes
-                if p.side == side and e.may_activate(state, p)
-            ]
+            ready = [p.ref for p in state.planes if p.side == side and e.may_activate(state, p)]
             return Term(
                 "eagles.ui.prompt.activate",
                 me=me,

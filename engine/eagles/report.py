@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from engine.core.contract import Fate, Outcome
+from engine.core.errors import EngineError
 from engine.core.present import Played, ReportLine, WrittenReport
 from engine.eagles.actions import Action
 from engine.eagles.state import GameState
-from engine.core.errors import EngineError
 from strings import Term, has
 
 if TYPE_CHECKING:

@@ -115,9 +115,7 @@ class EaglesSystem:
         of the side in service that month (within the points total), by name."""
         if options.scenario is not None:
             sides = [side] if side else list(SIDES)
-            return [
-                self._choice(a) for sd in sides for a in self._scenario_types(options, sd)
-            ]
+            return [self._choice(a) for sd in sides for a in self._scenario_types(options, sd)]
         if options.method == "cup":
             return [self._cup_choice()]
         out = []
@@ -289,11 +287,8 @@ class EaglesSystem:
                 last=str(ac.in_service_to),
                 month=options.month,
             )
-        if options.method == "points" and options.points is not None:
-            if ac.points > options.points:
-                return Term(
-                    "eagles.ui.pick.over_points", points=ac.points, limit=options.points
-                )
+        if options.method == "points" and options.points is not None and ac.points > options.points:
+            return Term("eagles.ui.pick.over_points", points=ac.points, limit=options.points)
         return None
 
     def make_pick(self, aircraft: str, fields: Mapping[str, Any]) -> EaglesPick:

@@ -111,7 +111,9 @@ class EaglesPresenter(SeatLines):
         open_lobby: bool,
         language: str,
     ) -> list[str]:
-        return lobbytext.notes(self.engine, options, seats, open_lobby=open_lobby, language=language)
+        return lobbytext.notes(
+            self.engine, options, seats, open_lobby=open_lobby, language=language
+        )
 
     def lobby_menu_hint(self, more: bool, language: str) -> str:
         return lobbytext.menu_hint(more, language)
@@ -171,7 +173,9 @@ class EaglesPresenter(SeatLines):
         """Each side's hand as a turn begins."""
         if event.kind != "turn":
             return []
-        return [self.hand_line(after, side) for side in ("allied", "german") if after.seats.get(side)]
+        return [
+            self.hand_line(after, side) for side in ("allied", "german") if after.seats.get(side)
+        ]
 
     def final_lines(self, state: GameState) -> list[str]:
         """``  G2  Albatros D.V  shot down by A1, turn 3`` per aircraft."""

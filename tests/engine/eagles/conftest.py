@@ -21,7 +21,10 @@ from engine.eagles.system import EaglesSystem
 LOBBIES: dict[str, tuple[dict[str, object], list[tuple[str, str, tuple[str, ...]]]]] = {
     "patrol": (
         {"engagement": "patrol", "month": "1918-04"},
-        [("A1", "allied", ("se5a", "sopwith-camel")), ("G1", "german", ("fokker-dri", "albatros-dva"))],
+        [
+            ("A1", "allied", ("se5a", "sopwith-camel")),
+            ("G1", "german", ("fokker-dri", "albatros-dva")),
+        ],
     ),
     "team": (
         {"engagement": "balloon_busting", "month": "1918-06", "flight": "cup 3"},
@@ -29,10 +32,18 @@ LOBBIES: dict[str, tuple[dict[str, object], list[tuple[str, str, tuple[str, ...]
     ),
     "bombing": (
         {"engagement": "bombing", "month": "1918-06", "attacker": "allied", "flight": "points 40"},
-        [("A1", "allied", ("spad-xiii", "sopwith-camel")), ("G1", "german", ("fokker-dvii", "pfalz-diii"))],
+        [
+            ("A1", "allied", ("spad-xiii", "sopwith-camel")),
+            ("G1", "german", ("fokker-dvii", "pfalz-diii")),
+        ],
     ),
     "strafing": (
-        {"engagement": "trench_strafing", "month": "1917-09", "attacker": "german", "flight": "cup"},
+        {
+            "engagement": "trench_strafing",
+            "month": "1917-09",
+            "attacker": "german",
+            "flight": "cup",
+        },
         [("A1", "allied", ()), ("G1", "german", ())],
     ),
 }

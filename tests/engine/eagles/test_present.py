@@ -78,9 +78,7 @@ def check_menu(menu: Menu, legal: set[str], rng: random.Random) -> list[str]:
     for sev in w.picks:
         tokens = [i.token for i in sev.items]
         most = sev.most if sev.most is not None else len(tokens)
-        combos = [
-            c for k in range(sev.least, most + 1) for c in itertools.combinations(tokens, k)
-        ]
+        combos = [c for k in range(sev.least, most + 1) for c in itertools.combinations(tokens, k)]
         for combo in combos:
             text = str(Action.from_text(sev.action(list(combo))))
             formable.add(text)
@@ -135,12 +133,16 @@ def test_prompts_name_no_card_of_a_hand(eagles: EaglesSystem) -> None:
     presenter = eagles.presenter()
     for _, state in STATES:
         names = {
-            eagles.engine.card_name(c) for hand in state.hands.values() for c in hand  # type: ignore[attr-defined]
+            eagles.engine.card_name(c)
+            for hand in state.hands.values()
+            for c in hand  # type: ignore[attr-defined]
         }
         for d in eagles.pending(state):
             text = str(presenter.prompt(state, d))
             pend = state.pending  # type: ignore[attr-defined]
-            played = Action.from_text(pend.action).card if pend is not None and pend.action else None
+            played = (
+                Action.from_text(pend.action).card if pend is not None and pend.action else None
+            )
             leaked = [n for n in names if n in text and not n.endswith(f"({played})")]
             assert not leaked, (text, leaked)
 

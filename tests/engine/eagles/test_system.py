@@ -238,7 +238,9 @@ def test_picks_are_refused_with_the_rule(eagles: EaglesSystem) -> None:
     assert "Luke" in str(eagles.pick_refusal(o, "allied", _pick("se5a", leader="luke")))
     assert eagles.pick_refusal(o, "allied", _pick("se5a", leader="mccudden")) is None
     points = EaglesOptions(month="1918-06", flight="points 20")  # type: ignore[call-arg]
-    assert "over the total" in str(eagles.pick_refusal(points, "allied", _pick("spad-xiii", "se5a")))
+    assert "over the total" in str(
+        eagles.pick_refusal(points, "allied", _pick("spad-xiii", "se5a"))
+    )
     cup = EaglesOptions.model_validate({"flight": "cup"})
     assert "cup" in str(eagles.pick_refusal(cup, "allied", _pick("se5a")))
     assert eagles.pick_refusal(cup, "allied", _pick()) is None

@@ -150,7 +150,9 @@ class _Builder:
         return " · ".join(p for p in parts if p)
 
     def leaf(self, a: Action, label: str, description: str | None = None) -> Choice:
-        return Choice(cut(label or self.words(a)), action=str(a), description=_cut(description))
+        return Choice(
+            cut(_upper(label) or self.words(a)), action=str(a), description=_cut(description)
+        )
 
     # --- the levels' words ---------------------------------------------------------
     def card_label(self, a: Action) -> str:
@@ -161,7 +163,7 @@ class _Builder:
 
     def maneuver_label(self, a: Action) -> str:
         """``Tail (Dive)``, ``Escape (Climb)``, ``Dive``..."""
-        word = t(f"eagles.ui.verb.{a.verb}", self.language).capitalize()
+        word = _upper(t(f"eagles.ui.verb.{a.verb}", self.language))
         if a.as_card:
             return self.say(f"as_{a.as_card}", maneuver=word)
         if a.symbol and a.verb not in ("dive", "climb"):
@@ -221,6 +223,11 @@ class _Builder:
             (lambda a: a.target, self.target_label, self.target_note),
         ]
         return out
+
+
+def _upper(text: str) -> str:
+    """``text`` with a capital first letter (the rest as written)."""
+    return text[:1].upper() + text[1:]
 
 
 def _cut(text: str | None) -> str | None:

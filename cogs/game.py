@@ -16,7 +16,7 @@ from cogs import history, people, seats
 from cogs.context import app_of, language_of, reply, service_of
 from cogs.hand import perform, send_hand
 from cogs.help import cmd_text
-from rendering.registry import picture
+from rendering.registry import has_pictures, picture
 from strings import t
 
 if TYPE_CHECKING:
@@ -63,11 +63,14 @@ class GameCog(commands.Cog):
         if game.state is None:
             await reply(interaction, service.lobby_text(game, await language_of(interaction)))
             return
-        view = service.view(game, None)
         language = await language_of(interaction)
-        png = await asyncio.to_thread(picture, game.record.system, view, language)
         text = service.status_text(game, language)
         text += await people.deadline_lines(service, game, language)
+        if not has_pictures(game.record.system):
+            await reply(interaction, text)
+            return
+        view = service.view(game, None)
+        png = await asyncio.to_thread(picture, game.record.system, view, language)
         await reply(interaction, text, file=discord.File(io.BytesIO(png), filename="sky.png"))
 
     @game.command(name="follow", description=cmd_text("cmd.game.follow.description"))

@@ -26,7 +26,7 @@ from cogs.components import hand_view
 from cogs.context import EPHEMERAL_LIMIT, MENTIONS, forget_view
 from cogs.hand import seat_view, side_view
 from cogs.history import post_after_action
-from rendering.registry import picture
+from rendering.registry import has_pictures, picture
 from strings import t, tr
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
         return  # nothing public happened (e.g. the end of a step): stay quiet
     text = "\n".join(lines) or t("publish.sky", public)
     files: list[discord.File] = []
-    if outcome.image and game.state is not None:
+    if outcome.image and game.state is not None and has_pictures(game.record.system):
         view = service.view(game, None)
         png = await asyncio.to_thread(picture, game.record.system, view, public)
         files.append(discord.File(io.BytesIO(png), filename="sky.png"))

@@ -709,9 +709,11 @@ class Activations(Scoring):
         else:
             fv = chosen + (2 if a.has("balloon_fire_plus_2") else 0)
             guns = self.gun_count(a, self.forward_group(a))
-            self.resolve(
-                run, [Fire(a.ref, b.ref, clamp_fv(fv), guns, self.forward_group(a), "balloon")]
-            )
+            if guns:  # every gun jammed or broken: no fire (combat has no 0-gun column)
+                self.resolve(
+                    run,
+                    [Fire(a.ref, b.ref, clamp_fv(fv), guns, self.forward_group(a), "balloon")],
+                )
         if a.flying:
             aa = half_up(chosen)
             aa_hit = self.attack(run, a, aa, 1 if a.altitude >= 1 else 2, "balloon_guns")

@@ -43,8 +43,8 @@ from engine.eagles.components import (
     YearMonth,
     Zone,
 )
-from engine.eagles.loader import Components
 from engine.eagles.historical import attacker_of, scenario_setup
+from engine.eagles.loader import Components
 from engine.eagles.setup import MONTH, EaglesSetup, PlaneSetup, SideSetup
 from strings import Term
 

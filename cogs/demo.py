@@ -41,17 +41,20 @@ async def play_demo(
     database: str | None = None,
     format: str = "1v1",
     language: str = "en",
+    scenario: int | None = None,
 ) -> list[str]:
     """Play one game; returns the transcript lines (the last one is the result).
 
     ``language``: the server's language (``/config language``), so the thread, its
     pictures and the players' messages are in it; the result line stays English.
-    ``ruleset``: any registered system's (default: the registry's first)."""
+    ``ruleset``: any registered system's (default: the registry's first). ``scenario``:
+    one of the system's numbered historical set-ups instead of its usual game."""
     ruleset = ruleset or next(iter(rulesets()))
     system = hosted(rulesets()[ruleset])
-    demo = system.presenter().demo(ruleset, format)
+    demo = system.presenter().demo(ruleset, format, scenario)
     if demo is None:
-        raise ValueError(f"no demo of {ruleset} in format {format}")
+        raise ValueError(f"no demo of {ruleset} in format {format} (scenario {scenario})")
+    options = {"format": format, **demo.options}  # a solitaire game brings its own format
     with tempfile.TemporaryDirectory() as tmp:
         db = database or str(Path(tmp) / "demo.sqlite3")
         async with FakeDiscord() as fake:
@@ -67,8 +70,7 @@ async def play_demo(
                 "dogfight new",
                 channel_id=fake.channel_id,
                 ruleset=ruleset,
-                format=format,
-                **demo.options,
+                **options,
             )
             game = await wait_for_new_game(fake, bot.service.storage)
             thread = game.thread_id
@@ -183,6 +185,12 @@ def parser() -> argparse.ArgumentParser:
         help="one or two seats a side, each a computer player (default 1v1)",
     )
     p.add_argument(
+        "--scenario",
+        type=int,
+        default=None,
+        help="a numbered historical scenario of the system, if it has them (default none)",
+    )
+    p.add_argument(
         "--language",
         choices=SUPPORTED,
         default="en",
@@ -203,7 +211,14 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice: not needed
     lines = asyncio.run(
-        play_demo(args.seed, args.out, args.ruleset, format=args.format, language=args.language)
+        play_demo(
+            args.seed,
+            args.out,
+            args.ruleset,
+            format=args.format,
+            language=args.language,
+            scenario=args.scenario,
+        )
     )
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

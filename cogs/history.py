@@ -22,6 +22,7 @@ from bot.listing import list_text, open_games
 from bot.report import report_text
 from bot.settings import server_language
 from cogs.context import ALT_LIMIT, alt_text, language_of, reply, service_of
+from rendering.registry import has_pictures
 from rendering.report import render_report
 from strings import t
 
@@ -69,6 +70,8 @@ async def send_replay(interaction: discord.Interaction) -> None:
     """An animated GIF of a finished game, one frame per player-turn."""
     service = service_of(interaction)
     game = await service.resolve_game(interaction.channel_id, interaction.user.id)
+    if not has_pictures(game.record.system):
+        raise Refusal("history.no_pictures")
     await interaction.response.defer(ephemeral=True, thinking=True)
     language = await language_of(interaction)
     try:

@@ -16,9 +16,13 @@ from rendering.replay import render_replay
 from rendering.shapes import Layout
 from rendering.table import draw_layout, encode_png
 
-__all__ = ["RENDERERS", "Renderer", "picture", "renderer", "replay_gif"]
+__all__ = ["RENDERERS", "Renderer", "has_pictures", "picture", "renderer", "replay_gif"]
 
-RENDERERS: dict[str, str] = {"dif": "rendering.dif", "lockedon": "rendering.lockedon"}
+RENDERERS: dict[str, str] = {
+    "dif": "rendering.dif",
+    "lockedon": "rendering.lockedon",
+    "eagles": "rendering.eagles",
+}
 """System id -> the module of its pictures."""
 
 
@@ -31,6 +35,12 @@ class Renderer(Protocol):
         """The spectators' picture of the sky, as shapes (see :mod:`rendering.shapes`);
         ``players``: who flies each seat (the bot's seat table), named next to it."""
         ...
+
+
+def has_pictures(system_id: str) -> bool:
+    """Whether a system's pictures exist yet: a system registered before its pictures
+    are drawn is played without them (its games post no picture of the sky)."""
+    return system_id in RENDERERS
 
 
 @functools.cache

@@ -156,13 +156,22 @@ class UiPlayer:
         return None
 
     async def _click_action(
-        self, message: Payload, action: str, seat: str | None, depth: int = 0
+        self,
+        message: Payload,
+        action: str,
+        seat: str | None,
+        depth: int = 0,
+        under: str | None = None,
     ) -> str | None:
+        """Click ``action`` in ``message``; ``under``: only inside the branch of that
+        menu just opened (a message may hold several menus: the others stay put)."""
         mine = f"{self.game_id}:{seat}:" if seat else f"{self.game_id}:"
         words = action.split()
         for c in components_of(message):
             cid = str(c.get("custom_id", ""))
             options = c.get("options", [])
+            if under is not None and not cid.startswith(under + "."):
+                continue
             if c.get("type") == 2 and cid.startswith(f"th:a:{mine}") and cid.endswith(":" + action):
                 return await self.fake.click(self.user, message, cid)
             if c.get("type") != 3 or not cid.startswith(f"th:s:{mine}"):
@@ -178,14 +187,16 @@ class UiPlayer:
                 # Open the branch (the menu is edited in place), look, and back up.
                 await self.fake.click(self.user, message, cid, values=[o["value"]])
                 opened = self.fake.messages[int(message["id"])]
-                done = await self._click_action(opened, action, seat, depth + 1)
+                done = await self._click_action(opened, action, seat, depth + 1, under=cid)
                 if done is not None:
                     return done
+                opened = self.fake.messages[int(message["id"])]
                 back = next(
                     (
                         x
                         for x in components_of(opened)
-                        if any(y["value"] == "<" for y in x.get("options", []))
+                        if str(x.get("custom_id", "")).startswith(cid + ".")
+                        and any(y["value"] == "<" for y in x.get("options", []))
                     ),
                     None,
                 )

@@ -202,6 +202,7 @@ class DemoGame:
     the ruleset and the format, and each seat's side and aircraft, in joining order."""
 
     options: Mapping[str, Any]
+    """Also ``format`` when the game needs its own (a solitaire game: ``custom``)."""
     seats: tuple[tuple[str, str, str], ...]
     """``(seat, side, aircraft)``."""
 
@@ -377,8 +378,10 @@ class Presenter(Protocol):
 
     def help_pages(self) -> tuple[HelpPage, ...]: ...
 
-    def demo(self, ruleset: str, format: str) -> DemoGame | None:
-        """A game for ``python -m bot demo`` (None: no demo in this format)."""
+    def demo(self, ruleset: str, format: str, scenario: int | None = None) -> DemoGame | None:
+        """A game for ``python -m bot demo`` (None: no demo in this format).
+        ``scenario``: one of the system's numbered historical set-ups (None: its usual
+        game; a system without such set-ups has no demo for any number)."""
         ...
 
     # --- history ------------------------------------------------------------------

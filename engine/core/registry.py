@@ -34,6 +34,7 @@ class SystemEntry:
 SYSTEMS: tuple[SystemEntry, ...] = (
     SystemEntry("dif", "engine.dif.system", "Down in Flames"),
     SystemEntry("lockedon", "engine.lockedon.system", "Down in Flames: Locked-On"),
+    SystemEntry("eagles", "engine.eagles.system", "Eagles in the Sky"),
 )
 
 

@@ -419,8 +419,10 @@ class DifPresenter:
     def help_pages(self) -> tuple[HelpPage, ...]:
         return lobbytext.HELP_PAGES
 
-    def demo(self, ruleset: str, format: str) -> DemoGame | None:
-        found = DEMOS.get((ruleset, format))
+    def demo(self, ruleset: str, format: str, scenario: int | None = None) -> DemoGame | None:
+        """A dogfight for ``python -m bot demo``; none for a scenario (Down in Flames
+        has no numbered scenarios here)."""
+        found = DEMOS.get((ruleset, format)) if scenario is None else None
         return DemoGame(found[0], found[1]) if found is not None else None
 
     # --- history ------------------------------------------------------------------

@@ -125,10 +125,10 @@ class LockedOnPresenter(Prompting, SeatLines):
     def help_pages(self) -> tuple[HelpPage, ...]:
         return lobbytext.HELP_PAGES
 
-    def demo(self, ruleset: str, format: str) -> DemoGame | None:
+    def demo(self, ruleset: str, format: str, scenario: int | None = None) -> DemoGame | None:
         """A game for ``python -m bot demo``: an F-15A against a MiG-29, or a 2v2
-        team game with Teamwork; None for another format."""
-        found = DEMOS.get(format)
+        team game with Teamwork; None for another format or a scenario (none here)."""
+        found = DEMOS.get(format) if scenario is None else None
         return DemoGame(found[0], found[1]) if found is not None else None
 
     # --- history ------------------------------------------------------------------

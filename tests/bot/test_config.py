@@ -47,7 +47,8 @@ async def test_defaults_when_nothing_is_stored(storage: SQLiteStorage) -> None:
     assert s.deadlines.reminders == (0.5, 0.9) and s.deadlines.reminder_fractions == (0.5, 0.9)
     assert s.deadlines.default_action == "pass" and not s.deadlines.computer_players
     assert s.deadlines.abandon_after == 3 and s.deadlines.abandon_action == "forfeit"
-    assert s.rulesets == ("zero", "rotl", "lockedon") and s.systems == ("dif", "lockedon")
+    assert s.rulesets == ("zero", "rotl", "lockedon", "eagles")
+    assert s.systems == ("dif", "lockedon", "eagles")
     assert s.game_channel_id is None and s.language == "en"
     assert await GuildSettings.load(storage, None) == GuildSettings()
 
@@ -92,7 +93,7 @@ async def test_invalid_stored_values_fall_back_to_defaults_one_by_one(
         },
     )
     s = await GuildSettings.load(storage, 3)
-    assert s.rulesets == ("zero", "rotl", "lockedon") and s.language == "fr"
+    assert s.rulesets == ("zero", "rotl", "lockedon", "eagles") and s.language == "fr"
     assert s.deadlines.turn_hours == 24 and s.deadlines.response_hours == 6
     assert s.deadlines.default_action == "pass"  # computer players are not allowed
 
@@ -189,6 +190,7 @@ async def test_a_disallowed_ruleset_is_refused_and_games_open_in_the_games_chann
     assert "Zero!" in content(fake, token) and "Rise of the Luftwaffe" not in content(fake, token)
     token = await fake.slash(admin, "config rulesets", ruleset="lockedon", allowed=False)
     assert "Down in Flames (Zero!)" in content(fake, token)
+    await fake.slash(admin, "config rulesets", ruleset="eagles", allowed=False)
     last = content(fake, await fake.slash(admin, "config rulesets", ruleset="zero", allowed=False))
     assert "At least one ruleset" in last
 

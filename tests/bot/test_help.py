@@ -74,9 +74,12 @@ async def test_help_pages_forward_and_back(fake: FakeDiscord, tmp_path: Path) ->
     await fake.click(alice, message, "th:help:topic", values=[str(PAGES.index("rules_rotl"))])
     rotl = fake.messages[int(first["id"])]
     assert "Rise of the Luftwaffe, what differs" in rotl["content"]
-    await fake.click(alice, rotl, "th:help:topic", values=[str(len(PAGES) - 1)])
+    await fake.click(alice, rotl, "th:help:topic", values=[str(PAGES.index("rules_lockedon"))])
+    lockedon = fake.messages[int(first["id"])]
+    assert "Rules: Down in Flames: Locked-On" in lockedon["content"], "each system's rules page"
+    await fake.click(alice, lockedon, "th:help:topic", values=[str(len(PAGES) - 1)])
     last = fake.messages[int(first["id"])]
-    assert "Rules: Down in Flames: Locked-On" in last["content"], "each system's rules page"
+    assert "Rules: Eagles in the Sky" in last["content"], "the last system's rules page last"
     assert button(last, "n").get("disabled") is True
 
     token = await fake.slash(alice, "help", topic="rules_zero")

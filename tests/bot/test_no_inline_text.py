@@ -69,6 +69,9 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("engine/dif/ui.py", "final_lines"): "`python -m bot verify`: the command line's output",
     ("engine/dif/ui.py", "full_log_legend"): "the exported full log's header (canonical record)",
     ("engine/lockedon/ui.py", "final_lines"): "`python -m bot verify`: the command line's output",
+    ("engine/eagles/ui.py", "final_lines"): "`python -m bot verify`: the command line's output",
+    ("engine/eagles/ui.py", "full_log_legend"): "the exported full log's header (canonical record)",
+    ("engine/eagles/ui.py", "log_fields"): "the exported log's header fields (canonical record)",
     (
         "engine/lockedon/ui.py",
         "full_log_legend",

@@ -1,0 +1,129 @@
+"""How an Eagles in the Sky engagement starts: the setup (§3.0).
+
+A game is ``(setup, seed, action log)``. The setup holds what the players agreed:
+the Engagement type, month, zone, altitude and attacker (each None: drawn on Tables
+E2, E5, E6 at the start, §3.3-3.7), each side's Flight (aircraft chosen, or a number
+of Scouts drawn from the cup, §3.51-3.53), pilots, Flight Leaders (None: drawn,
+§3.6), mission aircraft, weather (§3.8), and for a historical scenario its special
+rules (§17.0). Every draw is made in ``new_game`` from the game's seeded generator
+and narrated, so a game replays exactly.
+
+Tests and conformance vectors may also fix what normally comes from the shuffle
+(hands, the top of the deck) and start from any position (altitudes, damage, who
+tails whom); the bot never sets those.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = ["EaglesSetup", "PlaneSetup", "SideSetup"]
+
+MONTH = re.compile(r"^19(1[5-8])-(0[1-9]|1[0-2])$")
+
+
+class PlaneSetup(BaseModel):
+    """One aircraft (or the balloon) of a side."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    aircraft: str
+    """An aircraft id, or ``balloon``."""
+    quality: Literal["green", "inexperienced", "experienced", "leader", "ace"] = "experienced"
+    leader: str | None = None
+    """The Flight Leader's or Ace's id (quality ``leader`` / ``ace``)."""
+    mission: bool = False
+    """A Mission aircraft (§16.13), not part of the Flight."""
+    bombs: bool = False
+    """Carries its bombs (§15.3)."""
+    rockets: bool = False
+    """Carries Le Prieur rockets (§15.5)."""
+    incendiary: bool = False
+    """Incendiary ammunition (§15.6)."""
+    on_ground: bool = False
+    """Starts on the airfield (§16.47): set by the engine for the defender."""
+    # -- tests and vectors: a position to start from --------------------------------
+    altitude: Literal["T", "L", "M", "H"] | None = None
+    tailing: str | None = None
+    level: int = Field(default=0, ge=0, le=6)
+    climb: int = Field(default=0, ge=0, le=5)
+    damage: dict[str, int] = Field(default_factory=dict)
+    guns: dict[str, str] = Field(default_factory=dict)
+    wounded: bool = False
+
+
+class SideSetup(BaseModel):
+    """One side: its seats, its Flight and any mission aircraft or balloon."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seats: tuple[str, ...] = ()
+    """The players' seats (``A1``, ``A2``: several may share a side's Flight). A side
+    without seats is run by the rules (the solitaire scenario, §17.0)."""
+    planes: tuple[PlaneSetup, ...] = ()
+    """Aircraft chosen (§3.51 method 1 or 3) and mission aircraft."""
+    cup: int = Field(default=0, ge=0, le=6)
+    """Scouts to draw from the cup besides ``planes`` (§3.51 method 2)."""
+    draw_size: bool = False
+    """Draw the number of cup Scouts by Fire Value (§3.53) instead of ``cup``."""
+    leader: str | None = None
+    """The Flight Leader (or Ace) given to the first Scout; None: drawn (§3.6)."""
+    hand_rating: Literal["leadership", "flying"] | None = None
+    """Which of the leader's ratings sets the hand size when either may (§7.11); None:
+    the larger."""
+    pilots: dict[str, int] = Field(default_factory=dict)
+    """Pilot qualities of the Scouts besides the leader (``green``: 1...), assigned in
+    order; the rest are Experienced (§14.41)."""
+
+
+class EaglesSetup(BaseModel):
+    """A whole engagement (or a scenario's series of engagements)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    engagement: str | None = None
+    """An EngagementType value; None: drawn on Table E2 (§3.31)."""
+    attacker: Literal["allied", "german"] | None = None
+    """The mission player (§16.13); None: as Table E2 says, or the Allies."""
+    month: str = "1918-04"
+    """``1918-04``: which aircraft and Aces are available (§3.51, §18.0)."""
+    zone: str | None = None
+    """A Zone value; None: the Engagement type's, or Table E5 (§3.41)."""
+    altitude: Literal["T", "L", "M", "H"] | None = None
+    """None: the Engagement type's, or Table E6 (§3.7)."""
+    weather: str | None = None
+    """A Weather value; ``draw``: the Weather Table (§3.8); None: clear."""
+    allied: SideSetup = SideSetup()
+    german: SideSetup = SideSetup()
+    initiative: Literal["allied", "german"] | None = None
+    """The side with the Initiative on turn 1 (a scenario's "Initiative:"); None: by
+    §6.0."""
+    rules: tuple[str, ...] = ()
+    """Scenario rules (ScenarioRule values)."""
+    scenario: int | None = None
+    engagements: int = Field(default=1, ge=1, le=3)
+    turns: int = Field(default=8, ge=1, le=8)
+    victory: str = "standard"
+    victory_side: Literal["allied", "german"] | None = None
+    victory_ace: str | None = None
+    series_cup: tuple[str, ...] = ()
+    """Scenario 7: the German aircraft drawn one per engagement."""
+    aircraft_rules: bool = True
+    """The optional per-aircraft rules of §13.7 (Camel, Fokker DVII, SPAD XIII)."""
+    # -- tests and vectors ------------------------------------------------------------
+    hands: dict[str, tuple[int, ...]] | None = None
+    """Each side's starting hand (card numbers)."""
+    deck_top: tuple[int, ...] = ()
+    """Cards on top of the draw pile, first drawn first."""
+
+    @model_validator(mode="after")
+    def _month(self) -> EaglesSetup:
+        if not MONTH.match(self.month) or self.month > "1918-11":
+            raise ValueError("month is written 1918-04, from 1915-01 to 1918-11 (the Armistice)")
+        return self
+
+    def side(self, side: str) -> SideSetup:
+        return self.allied if side == "allied" else self.german

@@ -1,0 +1,161 @@
+"""Eagles in the Sky through the real cogs on the offline Discord: the same commands as
+the other systems, a team engagement (two players sharing the Allied flight and its
+hand against one) played by clicking the bot's menus and DMs, a solitaire scenario by
+one player in French, and the checks every game gets (hidden information, the log,
+verification).
+
+The players choose their moves with the system's steered random player, then make them
+through the UI: ``UiPlayer.act`` clicks the button or walks the menu tree (aircraft,
+card, maneuver, target, options) to the leaf holding that action, and types it with
+``/play`` only if no component offers it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.__main__ import main
+from bot.testing import FakeDiscord, FakeUser
+from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from cogs.app import TallyHoBot
+from engine.core.contract import Timing
+from engine.eagles.ai import RandomPlayer
+from engine.eagles.system import system
+
+PRIVATE = re.compile(r"Hand \(\d+ cards|Main \(\d+ cartes|You drew|Vous avez tiré|▶ may:")
+
+
+def text_of(message: dict[str, Any]) -> str:
+    parts = [message.get("content") or ""]
+    for c in components_of(message):
+        parts.append(str(c.get("label", "")))
+        parts.extend(str(o.get("label", "")) for o in c.get("options", []))
+    return "\n".join(parts)
+
+
+async def play_out(
+    fake: FakeDiscord, bot: TallyHoBot, game_id: int, thread: int, seats: dict[str, FakeUser]
+) -> dict[str, UiPlayer]:
+    """Every pending decision made through the UI until the game is over."""
+    ea = system()
+    pilots = {u.name: UiPlayer(fake, u, game_id, thread) for u in set(seats.values())}
+    brains = {s: RandomPlayer(i + 11, steer=True) for i, s in enumerate(sorted(seats))}
+    turns = random.Random(game_id)  # which player of a side answers for it
+    for _ in range(1500):
+        state = (await bot.service.load(game_id)).state
+        if ea.is_over(state):
+            break
+        d = turns.choice(ea.pending(state))
+        action = brains[d.seat].choose(ea.engine, state, d.seat)
+        pilot = pilots[seats[d.seat].name]
+        token = await pilot.act(str(action), via_dm=d.timing is Timing.RESPONSE, seat=d.seat)
+        said = [m.get("content") for m in pilot.answers(token)]
+        assert (await bot.service.load(game_id)).state != state, (d, str(action), said)
+    assert ea.is_over((await bot.service.load(game_id)).state)
+    return pilots
+
+
+async def test_an_eagles_team_engagement_through_the_ui(fake: FakeDiscord, tmp_path: Path) -> None:
+    alice, bob, carol = (fake.add_member(n) for n in ("alice", "bob", "carol"))
+    bot = TallyHoBot(database=str(tmp_path / "g.sqlite3"), seed_source=lambda: 20261201)
+    await fake.start(bot)
+    token = await fake.slash(alice, "dogfight aircraft", ruleset="eagles", month="1917-07")
+    catalogue = fake.original(token)["content"]
+    assert "SPAD VII" in catalogue and "Fokker DVII" not in catalogue, "in service in July 1917"
+
+    await fake.slash(
+        alice,
+        "dogfight new",
+        channel_id=fake.channel_id,
+        format="custom",
+        ruleset="eagles",
+        engagement="patrol",
+        month="1918-04",
+        flight="points 40",
+    )
+    game = await wait_for_new_game(fake, bot.service.storage)
+    thread = game.thread_id
+    assert thread is not None
+    refused = await fake.slash(
+        alice, "dogfight join", channel_id=thread, side="german", aircraft="se5a"
+    )
+    assert "other side" in fake.original(refused)["content"]
+    for user, side, aircraft, extra in (
+        (alice, "allied", "se5a", {"leader": "McCudden"}),
+        (bob, "allied", "sopwith-camel", {}),
+        (carol, "german", "fokker-dri", {"more": "albatros dva"}),
+    ):
+        await fake.slash(
+            user, "dogfight join", channel_id=thread, side=side, aircraft=aircraft, **extra
+        )
+    lobby = fake.sent_to(thread)[0]["content"]
+    assert "SE5a" in lobby and "McCudden" in lobby and "points" in lobby
+    await fake.slash(alice, "dogfight start", channel_id=thread)
+
+    seats = {"A1": alice, "A2": bob, "G1": carol}
+    pilots = await play_out(fake, bot, game.id, thread, seats)
+    typed = sum(p.typed for p in pilots.values())
+    assert typed == 0, f"{typed} moves had to be typed: the menus should offer them"
+
+    for m in fake.public_messages():
+        assert not PRIVATE.search(text_of(m)), f"hidden information in public: {m['content']!r}"
+    mine = [text_of(m) for m in fake.ephemeral_for(bob)]
+    assert any("▶ may:" in text and "SE5a (A1)" in text for text in mine), (
+        "bob sees the shared flight, alice's SE5a too, with its maneuvers"
+    )
+    responses = [m for m in fake.dms(carol) if "targets" in (m.get("content") or "")]
+    assert responses, "the single German player answers Targeted Activations by DM"
+
+    record = (await bot.service.load(game.id)).record
+    assert record.result is not None
+    token = await fake.slash(alice, "game verify", channel_id=thread)
+    assert "✅" in fake.original(token)["content"]
+    token = await fake.slash(carol, "game log", channel_id=thread)
+    assert fake.original(token).get("attachments"), "the public log as a file"
+    token = await fake.slash(bob, "game status", channel_id=thread)
+    assert fake.original(token)["content"]
+
+
+async def test_the_solitaire_scenario_by_one_player_in_french(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    alice = fake.add_member("alice", locale="fr")
+    bot = TallyHoBot(database=str(tmp_path / "s.sqlite3"), seed_source=lambda: 11)
+    await fake.start(bot)
+    await fake.slash(
+        alice,
+        "dogfight new",
+        channel_id=fake.channel_id,
+        format="1v1",
+        ruleset="eagles",
+        scenario=1,
+    )
+    game = await wait_for_new_game(fake, bot.service.storage)
+    thread = game.thread_id
+    assert thread is not None
+    lobby = fake.sent_to(thread)[0]["content"]
+    assert "Luke's Balloons" in lobby
+    await fake.slash(alice, "dogfight join", channel_id=thread, side="allied", aircraft="spad-xiii")
+    await fake.slash(alice, "dogfight start", channel_id=thread)
+    pilots = await play_out(fake, bot, game.id, thread, {"A1": alice})
+    assert pilots["alice"].typed == 0
+    mine = [text_of(m) for m in fake.ephemeral_for(alice)]
+    assert any("Main (" in text for text in mine), "alice's own hand, in French"
+    record = (await bot.service.load(game.id)).record
+    assert record.result is not None
+
+
+@pytest.mark.parametrize("extra", [[], ["--scenario", "1"]])
+def test_the_demo_plays_an_engagement_the_same_way_for_a_seed(
+    extra: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--system", "eagles", "--seed", "3", *extra]) == 0
+    first = capsys.readouterr().out
+    assert first.splitlines()[-1].startswith("RESULT: ")
+    assert main(["demo", "--system", "eagles", "--seed", "3", *extra]) == 0
+    assert capsys.readouterr().out == first

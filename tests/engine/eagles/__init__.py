@@ -1,0 +1,1 @@
+"""Tests of the Eagles in the Sky engine and data."""

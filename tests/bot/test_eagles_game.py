@@ -108,7 +108,9 @@ async def test_an_eagles_team_engagement_through_the_ui(fake: FakeDiscord, tmp_p
     assert any("▶ may:" in text and "SE5a (A1)" in text for text in mine), (
         "bob sees the shared flight, alice's SE5a too, with its maneuvers"
     )
-    responses = [m for m in fake.dms(carol) if "targets" in (m.get("content") or "")]
+    dm_ids = {int(m["id"]) for m in fake.dms(carol)}
+    shown = [content for message_id, content in fake.contents if message_id in dm_ids]
+    responses = [content for content in shown if "targets" in content]
     assert responses, "the single German player answers Targeted Activations by DM"
 
     record = (await bot.service.load(game.id)).record

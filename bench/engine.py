@@ -1,6 +1,6 @@
 """Engine benchmark: random full dogfights, 1-v-1 and 4-v-4 (not part of the test suite).
 
-    python bench/engine.py [--games N] [--system dif|lockedon|all]
+    python bench/engine.py [--games N] [--system dif|lockedon|eagles|all]
 
 Prints, for each format, full random dogfights per second, the median time of one
 full game and the median time of one ``apply`` call, with the goals beside them:
@@ -11,6 +11,11 @@ median (team-dogfight issue), on one core.
 Locked-On: a random 1-v-1 dogfight under 20 ms median and a 2-v-2 under 60 ms, with
 the uniform random player (``engine.lockedon.ai.RandomPlayer``), six rounds, secret
 altitudes picked at random.
+
+Eagles in the Sky: a random six-against-six engagement (a Patrol, six Scouts a side
+drawn from the cup, months of 1917-1918) under 100 ms median (the Eagles issue), and
+Scenario 4 (six Camels against six Fokker DrI with their leaders and Aces) beside it,
+with the uniform random player (``engine.eagles.ai.RandomPlayer``), eight turns.
 """
 
 from __future__ import annotations
@@ -29,6 +34,11 @@ from engine.core import registry
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.setup import DifSetup
+from engine.eagles.ai import RandomPlayer as EaglesPlayer
+from engine.eagles.game import EaglesEngine
+from engine.eagles.game import default_engine as eagles_engine
+from engine.eagles.historical import scenario_setup
+from engine.eagles.setup import EaglesSetup, SideSetup
 from engine.lockedon.ai import RandomPlayer as LockedOnPlayer
 from engine.lockedon.game import LockedOnEngine
 from engine.lockedon.game import default_engine as lockedon_engine
@@ -209,6 +219,42 @@ def run_lockedon(engine: LockedOnEngine, games: int, make: Any) -> Figures:
     return f
 
 
+def eagles_patrol(seed: int) -> EaglesSetup:
+    month = f"{1917 + seed % 2}-{1 + seed % 11:02d}"
+    return EaglesSetup(
+        engagement="patrol",
+        month=month,
+        allied=SideSetup(seats=("A1",), cup=6),
+        german=SideSetup(seats=("G1",), cup=6),
+    )
+
+
+def eagles_scenario_4(seed: int) -> EaglesSetup:
+    return scenario_setup(eagles_engine().components, 4, {"allied": ("A1",), "german": ("G1",)})
+
+
+def run_eagles(engine: EaglesEngine, games: int, make: Any) -> Figures:
+    f = Figures(game_times=[], apply_times=[])
+    assert f.game_times is not None and f.apply_times is not None
+    start = time.perf_counter()
+    for seed in range(games):
+        setup = make(seed)
+        player = EaglesPlayer(seed)
+        t0 = time.perf_counter()
+        state, _ = engine.new_game(setup, seed)
+        while not engine.is_over(state):
+            seat = engine.pending(state)[0].seat
+            action = player.choose(engine, state, seat)
+            a0 = time.perf_counter()
+            state, _ = engine.apply(state, seat, action)
+            f.apply_times.append(time.perf_counter() - a0)
+            f.actions += 1
+        f.game_times.append(time.perf_counter() - t0)
+    f.games = games
+    f.total = time.perf_counter() - start
+    return f
+
+
 def report(title: str, f: Figures, goal_ms: float) -> None:
     assert f.game_times and f.apply_times
     median = statistics.median(f.game_times) * 1000
@@ -237,7 +283,14 @@ def bench_lockedon(games: int) -> None:
     report("Locked-On 2-v-2 team dogfights", run_lockedon(lo, games, lo_team), 60)
 
 
-BENCHES = {"dif": bench_dif, "lockedon": bench_lockedon}
+def bench_eagles(games: int) -> None:
+    e = eagles_engine()
+    n = max(games // 3, 1)
+    report("Eagles in the Sky 6-v-6 Patrols", run_eagles(e, n, eagles_patrol), 100)
+    report("Eagles in the Sky Scenario 4 (6-v-6, Aces)", run_eagles(e, n, eagles_scenario_4), 100)
+
+
+BENCHES = {"dif": bench_dif, "lockedon": bench_lockedon, "eagles": bench_eagles}
 """Each registered system's games and goals (a new system adds its own here)."""
 
 

@@ -147,6 +147,8 @@ class EaglesEngine(Legality):
         start = int(Altitude.from_code(altitude))
         for side in SIDES:
             self._flight(run, side, setup.side(side), start)
+        if not setup.series_cup and not setup.scenario:
+            self._mission(run, spec, attacker, defender, setup, start)
         for side in SIDES:
             if not any(p.side == side for p in s.planes) and not setup.series_cup:
                 raise SetupError(
@@ -165,12 +167,45 @@ class EaglesEngine(Legality):
                 if p.side == defender and not p.balloon:
                     p.on_ground = True  # §16.47
         run.say(
-            "setup",
+            "setup" if attacker else "setup_patrol",
             engagement=etype.value,
             zone=Zone(zone).value,
             altitude=altitude,
-            attacker=attacker or "-",
+            attacker=attacker,
         )
+
+    def _mission(
+        self,
+        run: Run,
+        spec: Any,
+        attacker: str | None,
+        defender: str,
+        setup: EaglesSetup,
+        start: int,
+    ) -> None:
+        """The mission aircraft and balloon the Engagement type brings (§16.4) when the
+        setup does not name them (a type drawn on Table E2): drawn among the types in
+        service that month, all of one type where the type says so. Optional ones ("may
+        elect to include") are left out."""
+        s = run.state
+        mission = spec.mission(Side(attacker)) if attacker else None
+        has_mission = any(p.mission for p in s.planes if p.side == attacker)
+        if mission is not None and not mission.optional and not has_mission and attacker:
+            when = YearMonth.from_text(setup.month)
+            types = [a for a in mission.choices if self.aircraft[a].available(when)]
+            types = types or list(mission.choices)
+            first = types[run.rng.below(len(types))]
+            for i in range(mission.count):
+                kind = first if mission.same_type or i == 0 else types[run.rng.below(len(types))]
+                p = self.new_plane(s, attacker, kind)
+                p.altitude = p.start_altitude = start
+                p.mission = True
+                if mission.bombs:
+                    p.bombs = self.aircraft[kind].bombs
+                run.say("mission_drawn", side=attacker, plane=self.name(p))
+        if spec.defender_balloon and not any(p.balloon for p in s.planes if p.side == defender):
+            b = self.new_plane(s, defender, "balloon")
+            run.say("balloon_added", side=defender, plane=self.name(b))
 
     def spec_of(self, etype: EngagementType) -> Any:
         for spec in self.tables.engagements:

@@ -11,6 +11,7 @@ command. It knows the generic components only (``cogs.components``), no system.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -181,7 +182,7 @@ class UiPlayer:
             picked = self._pick_several(options, words)
             if picked is not None:
                 return await self.fake.click(self.user, message, cid, values=picked)
-            for o in options:
+            for o in sorted(options, key=lambda o: -_likeness(o, words)):
                 if not o["value"].startswith(">") or depth > 6:
                     continue
                 # Open the branch (the menu is edited in place), look, and back up.
@@ -219,3 +220,14 @@ class UiPlayer:
                 want[token] -= 1
                 picked.append(o["value"])
         return picked if not +want else None
+
+
+def _likeness(option: Payload, words: list[str]) -> int:
+    """How many of the move's words an option's label and description name: the
+    branch a player would open first (the aircraft, the card, the target the move
+    names). Only an order: the search still looks everywhere."""
+    text = f"{option.get('label', '')} {option.get('description', '')}"
+    found = set(re.findall(r"[A-Za-z0-9]+", text))
+    tokens = {w for word in words for w in re.findall(r"[A-Za-z]*[0-9]+|[A-Za-z]{2,}", word)}
+    tokens |= {re.sub(r"[A-Z]+$", "", w) for w in tokens if w[:1].isdigit()}
+    return sum(1 for w in tokens if w in found)

@@ -77,7 +77,7 @@ ACTIVATIONS = TARGETED | UNTARGETED | {"escape", "lower"}
 """Verbs that activate an aircraft (it plays a card and is flipped, §8.12)."""
 _BARE = frozenset({"pass", "end", "follow", "stay", "allow"})
 _FLAGS = ("hold", "giveup", "jettison", "+1", "rockets")
-_KINDS = ("structure", "wing", "control", "engine", "crew")
+_KINDS = ("wing", "control", "engine", "crew")
 _ALTITUDES = ("T", "L", "M", "H")
 
 

@@ -234,7 +234,26 @@ class Activations(Scoring):
             self._escape_result(run, a, t)
         else:
             self._fight(run, a, t, before, bool(pend.data["both_free"]), hold_a, hold_t, pend)
+            if run.state.pending is not None:
+                return
         self.end_activation(run, a)
+
+    def converted(self, run: Run, kind: str) -> None:
+        """Fonck's hit becomes ``kind`` (§18.0); the activation goes on: the damage,
+        collisions (§9.46), the next activation."""
+        s = run.state
+        pend = s.pending
+        assert pend is not None and pend.kind == "convert"
+        s.pending = None
+        rows = [list(r) for r in pend.data["results"]]
+        row = rows[int(pend.data["convert"])]
+        if row[2] != kind:
+            run.say("converts", plane=self.name(s.plane(row[0])), result=kind)
+        row[2] = kind
+        self.apply_results(run, rows)
+        _, actor, target = str(pend.data["then"]).split()
+        self._collisions(run, s.plane(target))
+        self.end_activation(run, s.plane(actor))
 
     def _new_relation(
         self, run: Run, a: Plane, t: Plane, before: int, diff: int, *, climb_card: bool
@@ -300,8 +319,8 @@ class Activations(Scoring):
             other = a if g is t else t
             if g.kind == "two_seater":
                 shots.extend(self.formation_fire(s, g, other))
-        if shots:
-            self.resolve(run, shots)
+        if shots and self.resolve(run, shots, then=f"fight {a.ref} {t.ref}"):
+            return  # Fonck chooses his hit first (:meth:`converted`)
         self._collisions(run, t)
 
     def _collisions(self, run: Run, t: Plane) -> None:

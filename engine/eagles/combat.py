@@ -13,9 +13,12 @@ from engine.eagles import mat
 from engine.eagles.base import Base, Run
 from engine.eagles.components import Card, Characteristic, DamageKind, DefenceClass
 from engine.eagles.ratings import defence, rating
-from engine.eagles.state import SHOT_DOWN, Fire, GameState, Plane
+from engine.eagles.state import SHOT_DOWN, Fire, GameState, Pending, Plane
 
 __all__ = ["GUNNER_FV", "Combat"]
+
+CONVERTIBLE = frozenset({DamageKind.WING, DamageKind.ENGINE, DamageKind.CONTROL, DamageKind.CREW})
+"""The hits Fonck may turn into one another (§18.0)."""
 
 GUNNER_FV = {1: 2, 2: 2, 3: 4, 4: 4, 5: 2, 6: 2}
 """The Rear Gunner's Fire Value by the tailing aircraft's Position Level (§10.53)."""
@@ -143,9 +146,10 @@ class Combat(Base):
             card = self.draw(run)
         return card
 
-    def resolve(self, run: Run, shots: list[Fire]) -> None:
+    def resolve(self, run: Run, shots: list[Fire], then: str = "") -> bool:
         """Draw for every declared shot, then apply the damage (simultaneous fire,
-        §10.14, §10.44, §10.54)."""
+        §10.14, §10.44, §10.54). True when it stopped for Fonck's choice of hit
+        (:meth:`apply_results` goes on with ``then``, what the activation still does)."""
         s = run.state
         results: list[tuple[Fire, DamageKind]] = []
         for shot in shots:
@@ -181,10 +185,30 @@ class Combat(Base):
                 result=kind.value,
             )
             results.append((shot, kind))
-        for shot, kind in results:
-            shooter, target = s.plane(shot.shooter), s.plane(shot.target)
+        rows = [[shot.shooter, shot.target, kind.value] for shot, kind in results]
+        for i, (shot, kind) in enumerate(results):
+            shooter = s.plane(shot.shooter)
+            if shot.kind == "tailing" and kind in CONVERTIBLE and shooter.has("convert_hit"):
+                # §18.0 Fonck: he may turn that hit into another of the four.
+                s.pending = Pending(
+                    "convert",
+                    shooter.side,
+                    actor=shooter.ref,
+                    target=shot.target,
+                    data={"results": rows, "convert": i, "then": then},
+                )
+                run.say("convert_choice", plane=self.name(shooter), result=kind.value)
+                return True
+        self.apply_results(run, rows)
+        return False
+
+    def apply_results(self, run: Run, rows: list[list[str]]) -> None:
+        """Apply the damage of ``[shooter, target, kind]`` rows, in order."""
+        s = run.state
+        for shooter_ref, target_ref, kind in rows:
+            target = s.plane(target_ref)
             if target.flying:
-                self.hit(run, target, kind, by=shooter)
+                self.hit(run, target, DamageKind(kind), by=s.plane(shooter_ref))
 
     def _use_lewis(self, p: Plane, shot: Fire, *, jammed: bool) -> None:
         if shot.group != "fixed" or p.lewis not in ("full", "low") or jammed:

@@ -48,6 +48,7 @@ _KIND_TIMING = {
     "place": Timing.TURN,
     "remove": Timing.TURN,
     "discard": Timing.SIMULTANEOUS,
+    "convert": Timing.RESPONSE,
 }
 
 
@@ -372,6 +373,9 @@ class EaglesEngine(Legality):
             return
         if pend is not None and pend.kind == "place":
             self.place(run, a.word or "L")
+            return
+        if pend is not None and pend.kind == "convert":
+            self.converted(run, a.word or "")
             return
         if pend is not None and pend.kind == "remove":
             self.remove(run, a.word or "")

@@ -84,6 +84,12 @@ class Legality(Flow):
             pend = state.pending
             assert pend is not None
             return [Action("remove", word=ref) for ref in pend.chain]
+        if kind == "convert":
+            pend = state.pending
+            assert pend is not None
+            drawn = pend.data["results"][int(pend.data["convert"])][2]
+            kinds = [drawn, *(k for k in ("wing", "engine", "control", "crew") if k != drawn)]
+            return [Action("convert", word=k) for k in kinds]
         return self._activations(state, side)
 
     def _discards(self, state: GameState, side: str) -> list[Action]:
@@ -484,6 +490,7 @@ class Legality(Flow):
             "follow": ("follow", "stay"),
             "place": ("place",),
             "remove": ("remove",),
+            "convert": ("convert",),
             "activate": (*ACTIVATIONS, "pass", "end"),
         }[kind]
         if a.verb not in expected:

@@ -16,7 +16,7 @@ from strings import Term, has
 
 __all__ = ["Prompting"]
 
-KINDS = ("activate", "respond", "follow", "discard", "place", "remove")
+KINDS = ("activate", "respond", "follow", "discard", "place", "remove", "convert")
 
 
 class Prompting(Describing):
@@ -87,6 +87,13 @@ class Prompting(Describing):
                 "eagles.ui.prompt.remove",
                 me=me,
                 planes=", ".join(self.plane(state, r) for r in pend.chain),
+            )
+        if d.kind == "convert" and pend is not None:
+            return Term(
+                "eagles.ui.prompt.convert",
+                me=me,
+                plane=self.plane(state, pend.actor),
+                target=self.plane(state, pend.target),
             )
         if d.kind == "activate":
             ready = [p.ref for p in state.planes if p.side == side and e.may_activate(state, p)]

@@ -51,7 +51,8 @@ text                                        meaning (rule)
 Flags after an activation or a response: ``hold`` (hold fire: firing is voluntary,
 §10.14: fire is declared with the card, see docs/rules-decisions.md), ``giveup``
 (give up the position held before activating, §8.25 note), ``jettison`` (jettison
-bombs first, §15.32), ``+1`` (Rickenbacker's or Collishaw's +1, §18.0). A card
+bombs first, §15.32), ``+1`` (Rickenbacker's or Collishaw's +1, §18.0), ``change``
+(an Escape with a Climb or Dive card that also changes altitude, §12.14). A card
 played as another (Voss's Snap Turn, Udet's Medal Maneuver, §18.0) is written
 ``37=snap`` / ``37=medal``.
 """
@@ -76,7 +77,7 @@ UNTARGETED = frozenset({"dive", "climb", "clear", "reload", "idle", "takeoff"})
 ACTIVATIONS = TARGETED | UNTARGETED | {"escape", "lower"}
 """Verbs that activate an aircraft (it plays a card and is flipped, §8.12)."""
 _BARE = frozenset({"pass", "end", "follow", "stay", "allow"})
-_FLAGS = ("hold", "giveup", "jettison", "+1", "rockets")
+_FLAGS = ("hold", "giveup", "jettison", "+1", "rockets", "change")
 _KINDS = ("wing", "control", "engine", "crew")
 _ALTITUDES = ("T", "L", "M", "H")
 

@@ -231,7 +231,8 @@ class Activations(Scoring):
         if r_card is not None:
             self.engine_wings(run, t, r_card, r_symbol)
         if act.verb == "escape":
-            self._escape_result(run, a, t)
+            if not self._escape_result(run, a, t, act, symbol):
+                return  # following the altitude change (§12.14)
         else:
             self._fight(run, a, t, before, bool(pend.data["both_free"]), hold_a, hold_t, pend)
             if run.state.pending is not None:
@@ -466,12 +467,28 @@ class Activations(Scoring):
             pend.total += 2
             run.say("clouds_help", plane=self.name(a))
 
-    def _escape_result(self, run: Run, a: Plane, t: Plane) -> None:
+    def _escape_result(self, run: Run, a: Plane, t: Plane, act: Action, symbol: str) -> bool:
+        """After an Escape's Targeted Activation (§12.13): it succeeds Unengaged or
+        better. Else, with a Climb or Dive card played to change altitude too, the
+        aircraft changes altitude and its pursuer may follow (§12.14): False while that
+        is being decided."""
         s = run.state
-        if a.flying and mat.relation(s, a, t) >= 0:
+        if not a.flying:
+            return True
+        if mat.relation(s, a, t) >= 0:
             self.escape_now(run, a)
-        elif a.flying:
-            run.say("escape_fails", plane=self.name(a))
+            return True
+        if act.has("change"):
+            if symbol == "dive":
+                self._dive_move(run, a)
+            else:
+                self._climb_move(run, a, act, self.cards[act.card or 0])
+            if a.flying:
+                self.start_follow(run, a, -1 if symbol == "dive" else +1, escape=True)
+                return False
+            return True
+        run.say("escape_fails", plane=self.name(a))
+        return True
 
     def escape_now(self, run: Run, a: Plane) -> None:
         """``a`` leaves the Engagement (§9.62 exception)."""
@@ -486,23 +503,31 @@ class Activations(Scoring):
 
     # -- altitude (§11) ---------------------------------------------------------------
     def dive(self, run: Run, a: Plane, act: Action) -> None:
-        """Dive a level (§11.3); Weak Wings check at 2 (§11.33); the aircraft tailing it
-        may follow (§11.51)."""
+        """Dive a level (§11.3); the aircraft tailing it may follow (§11.51)."""
         self.begin(run, a, act)
         self.untargeted(run, a)
+        self._dive_move(run, a)
+        self.start_follow(run, a, -1)
+
+    def _dive_move(self, run: Run, a: Plane) -> None:
+        """One level down; Weak Wings check at 2 (§11.33)."""
         a.climb = 0
         a.altitude -= 1
         run.say("dives", kind="altitude", plane=self.name(a), altitude=a.altitude)
         if self.weak_wings(a):
             self.check(run, a, 2, DamageKind.WING, "wings")
-        self.start_follow(run, a, -1)
 
     def climb(self, run: Run, a: Plane, act: Action) -> None:
-        """Climb (§11.4): the card's value (8.14 applies) plus the Sustained Rate of
-        Climb, +2 at Treetop, plus progress so far; 6 completes it, the excess is lost
-        (§11.49)."""
+        """Climb (§11.4); the aircraft tailing it may follow (§11.51)."""
         card = self.begin(run, a, act)
         self.untargeted(run, a)
+        self._climb_move(run, a, act, card)
+        self.start_follow(run, a, +1)
+
+    def _climb_move(self, run: Run, a: Plane, act: Action, card: Card) -> None:
+        """The card's value (8.14 applies) plus the Sustained Rate of Climb, +2 at
+        Treetop, plus progress so far; 6 completes the climb, the excess is lost
+        (§11.43-11.49)."""
         ac = self.ac(a)
         value = self.value(a, act, capped=True, penalty=False)
         total = value + sustained_climb(max(rating(ac, a, "climb"), 0)) + a.climb
@@ -521,16 +546,15 @@ class Activations(Scoring):
             run.say("now_at", plane=self.name(a), altitude=a.altitude)
         else:
             a.climb = total
-        self.start_follow(run, a, +1)
 
-    def start_follow(self, run: Run, a: Plane, direction: int) -> None:
+    def start_follow(self, run: Run, a: Plane, direction: int, *, escape: bool = False) -> None:
         """Ask, one aircraft at a time from the one tailing ``a`` outward, whether it
-        follows (§11.51)."""
+        follows (§11.51). ``escape``: the altitude change of an Escape (§12.14)."""
         s = run.state
         chain = [q.ref for q in mat.tailers(s, a.ref)]
         if not chain:
             self.after_altitude(run, a, [a.ref], direction)
-            self.end_activation(run, a)
+            self.altitude_done(run, a, escape=escape)
             return
         s.pending = Pending(
             "follow",
@@ -539,7 +563,18 @@ class Activations(Scoring):
             chain=chain,
             moved=[a.ref],
             direction=direction,
+            data={"escape": escape},
         )
+
+    def altitude_done(self, run: Run, a: Plane, *, escape: bool) -> None:
+        """An altitude change is over. For an Escape's (§12.14): it succeeds if no enemy
+        tails the aircraft any more (none followed, or the ratings left it Unengaged)."""
+        if escape and a.flying:
+            if mat.tailers(run.state, a.ref):
+                run.say("escape_fails", plane=self.name(a))
+            else:
+                self.escape_now(run, a)
+        self.end_activation(run, a)
 
     def follow(self, run: Run, yes: bool) -> None:
         """The next aircraft in the chain follows the altitude change, or not."""
@@ -578,7 +613,7 @@ class Activations(Scoring):
         s.pending = None
         actor = s.plane(pend.actor or "")
         self.after_altitude(run, actor, pend.moved, pend.direction)
-        self.end_activation(run, actor)
+        self.altitude_done(run, actor, escape=bool(pend.data.get("escape")))
 
     def after_altitude(self, run: Run, a: Plane, moved: list[str], direction: int) -> None:
         """Compare Dive (after a dive) or Climb Ratings (after each climb activation) of

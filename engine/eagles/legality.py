@@ -316,8 +316,13 @@ class Legality(Flow):
             # Escape (§12).
             if symbol in ("dive", "climb", "speed") and not leaf:
                 if len(tailers) == 1:
+                    change = (symbol == "dive" and p.altitude > TREETOP) or (
+                        symbol == "climb" and ctx.may_climb
+                    )
                     for pl in ctx.plus:
                         out.append(mk("escape", tailers[0].ref, pl))
+                        if change:  # §12.14
+                            out.append(mk("escape", tailers[0].ref, (*pl, "change")))
                 elif not tailers:
                     out.append(mk("escape"))
             if leaf:
@@ -551,5 +556,5 @@ _EXPLAINED = frozenset(
 
 
 def _order(flags: tuple[str, ...]) -> tuple[str, ...]:
-    order = ("hold", "giveup", "jettison", "+1", "rockets")
+    order = ("hold", "giveup", "jettison", "+1", "rockets", "change")
     return tuple(f for f in order if f in flags)

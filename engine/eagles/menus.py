@@ -198,6 +198,8 @@ class _Builder:
             parts.append(self.say("fv", fv=a.fv))
         if a.verb in ("tail", "headon", "respond"):
             parts.append(self.say("hold" if a.has("hold") else "fire"))
+        if a.verb == "escape" and a.target and a.symbol in ("climb", "dive"):
+            parts.append(self.say("change" if a.has("change") else "keep"))
         for flag, key in (
             ("giveup", "giveup"),
             ("jettison", "jettison"),

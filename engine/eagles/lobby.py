@@ -45,7 +45,7 @@ from engine.eagles.components import (
 )
 from engine.eagles.historical import attacker_of, scenario_setup
 from engine.eagles.loader import Components
-from engine.eagles.setup import MONTH, EaglesSetup, PlaneSetup, SideSetup
+from engine.eagles.setup import EaglesSetup, PlaneSetup, SideSetup, month_ok
 from strings import Term
 
 __all__ = [
@@ -143,7 +143,7 @@ class EaglesOptions(BaseModel):
         m = re.fullmatch(r"(\d{4})-(\d{1,2})", v)
         if m:
             v = f"{m.group(1)}-{int(m.group(2)):02d}"
-        if not MONTH.match(v):
+        if not month_ok(v):
             raise ValueError(Term("eagles.ui.pick.month_text", text=repr(v[:12])))
         return v
 

@@ -20,9 +20,18 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["EaglesSetup", "PlaneSetup", "SideSetup"]
+__all__ = ["FIRST_MONTH", "LAST_MONTH", "EaglesSetup", "PlaneSetup", "SideSetup", "month_ok"]
 
 MONTH = re.compile(r"^19(1[5-8])-(0[1-9]|1[0-2])$")
+FIRST_MONTH = "1915-07"
+"""The first month with Scouts of both sides in the data (the Fokker E.III, July 1915)."""
+LAST_MONTH = "1918-11"
+"""The Armistice."""
+
+
+def month_ok(text: str) -> bool:
+    """``text`` is a month of the game: ``1918-04``, July 1915 to November 1918."""
+    return bool(MONTH.match(text)) and FIRST_MONTH <= text <= LAST_MONTH
 
 
 class PlaneSetup(BaseModel):
@@ -121,8 +130,8 @@ class EaglesSetup(BaseModel):
 
     @model_validator(mode="after")
     def _month(self) -> EaglesSetup:
-        if not MONTH.match(self.month) or self.month > "1918-11":
-            raise ValueError("month is written 1918-04, from 1915-01 to 1918-11 (the Armistice)")
+        if not month_ok(self.month):
+            raise ValueError(f"month is written 1918-04, from {FIRST_MONTH} to {LAST_MONTH}")
         return self
 
     def side(self, side: str) -> SideSetup:

@@ -132,6 +132,11 @@ class AircraftFate:
     hits_given: int = 0
     turn: int | None = None
     """The turn (round) its fate was sealed, when it changed."""
+    record: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    """What else the system knows of this aircraft and its crew that a campaign needs,
+    as plain JSON values, in the system's own terms (Eagles in the Sky: each kind of
+    damage, the crew's wounds, the pilot, the aircraft it shot down, its Glory Points,
+    its starting altitude). Empty where a system records nothing more."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -571,6 +571,19 @@ class EaglesEngine(Legality):
                     hits_taken=sum(p.damage.values()),
                     hits_given=len(p.kills),
                     turn=p.lost_turn or p.escaped_turn,
+                    record={
+                        "damage": dict(p.damage),
+                        "crew": dict(p.crew),
+                        "guns": dict(p.guns),
+                        "pilot": p.leader or p.quality,
+                        "quality": p.quality,
+                        "mission": p.mission,
+                        "kills": list(p.kills),
+                        "glory": self.pilot_glory(state, p),
+                        "start_altitude": "TLMH"[p.start_altitude],
+                        "escaped": p.status == ESCAPED,
+                        "engagement": p.lost_engagement,
+                    },
                 )
             )
         vp = dict(t.vp)

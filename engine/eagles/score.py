@@ -225,6 +225,26 @@ class Scoring(Combat):
                 gp += 4  # §16.31, §16.48 (counted once)
         return gp
 
+    def pilot_glory(self, state: GameState, p: Plane) -> int:
+        """The Glory Points ``p``'s pilot earned himself (§16.31): shooting down two or
+        three aircraft or a balloon and surviving, and every Ace he shot down (§14.63);
+        a side's Glory for being outnumbered is the side's, not a pilot's."""
+        if p.balloon:
+            return 0
+        gp = 0
+        for ref in p.kills:
+            down = state.plane(ref)
+            if down.quality == "ace" and down.leader:
+                gp += self.ace_glory(down.leader)
+        if p.status == SHOT_DOWN or p.crew.get("pilot") == "killed":
+            return gp
+        kills = [state.plane(k) for k in p.kills]
+        planes = [k for k in kills if not k.balloon]
+        gp += 6 if len(planes) >= 3 else 3 if len(planes) == 2 else 0
+        if any(k.balloon for k in kills):
+            gp += 4
+        return gp
+
     @staticmethod
     def initial_flight(state: GameState, side: str) -> int:
         """The Scouts of ``side``'s original Flight (§16.31, §7.11)."""

@@ -134,3 +134,22 @@ def test_every_scenario_starts_as_printed(e: EaglesEngine, number: int) -> None:
         if force.leader:
             assert any(p.leader == force.leader for p in planes)
         assert sum(1 for p in s.planes if p.side == side and p.balloon) == force.balloons
+
+
+def test_the_outcome_carries_what_a_campaign_needs(e: EaglesEngine) -> None:
+    """Each aircraft's fate with its damage, crew, pilot, kills, Glory and starting
+    altitude (the campaign game's Safe Return, fatigue and aces read them)."""
+    s = start(e, 2)
+    voss = next(p for p in s.planes if p.leader == "voss")
+    voss.damage = {"wing": 1}
+    voss.crew["pilot"] = "wounded"
+    mccudden = next(p for p in s.planes if p.leader == "mccudden")
+    mccudden.kills = [voss.ref]
+    voss.status, voss.by = "shot_down", mccudden.ref
+    fates = {f.ref: f for f in e.outcome(s).fates}
+    assert fates[voss.ref].record["damage"] == {"wing": 1}
+    assert fates[voss.ref].record["crew"] == {"pilot": "wounded"}
+    assert fates[voss.ref].record["pilot"] == "voss"
+    assert fates[mccudden.ref].record["kills"] == [voss.ref]
+    assert fates[mccudden.ref].record["glory"] == 6  # Voss's Glory Points (§18.0)
+    assert fates[mccudden.ref].record["start_altitude"] == "L"

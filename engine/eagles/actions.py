@@ -52,7 +52,8 @@ Flags after an activation or a response: ``hold`` (hold fire: firing is voluntar
 §10.14: fire is declared with the card, see docs/rules-decisions.md), ``giveup``
 (give up the position held before activating, §8.25 note), ``jettison`` (jettison
 bombs first, §15.32), ``+1`` (Rickenbacker's or Collishaw's +1, §18.0), ``change``
-(an Escape with a Climb or Dive card that also changes altitude, §12.14). A card
+(an Escape with a Climb or Dive card that also changes altitude, §12.14), ``gunner``
+(the gunner tries to clear his jammed guns during a Targeted Activation, §10.75). A card
 played as another (Voss's Snap Turn, Udet's Medal Maneuver, §18.0) is written
 ``37=snap`` / ``37=medal``.
 """
@@ -77,7 +78,7 @@ UNTARGETED = frozenset({"dive", "climb", "clear", "reload", "idle", "takeoff"})
 ACTIVATIONS = TARGETED | UNTARGETED | {"escape", "lower"}
 """Verbs that activate an aircraft (it plays a card and is flipped, §8.12)."""
 _BARE = frozenset({"pass", "end", "follow", "stay", "allow"})
-_FLAGS = ("hold", "giveup", "jettison", "+1", "rockets", "change")
+_FLAGS = ("hold", "giveup", "jettison", "+1", "rockets", "change", "gunner")
 _KINDS = ("wing", "control", "engine", "crew")
 _ALTITUDES = ("T", "L", "M", "H")
 

@@ -135,6 +135,9 @@ class Activations(Scoring):
             run.say("give_up", plane=self.name(a), target=self.name(s.plane(a.tailing)))
             mat.give_up(a)
         card = self.begin(run, a, act)
+        # §10.75: the gunner may clear his guns during a Targeted Activation, and then
+        # makes no Gunner Attack in it.
+        gunner_cleared = act.has("gunner") and self.clear_jam(run, a, "rear")
         symbol = self.symbol_of(card, act.symbol, act.as_card)
         total = rating(self.ac(a), a, symbol) + self.value(a, act, capped=True, penalty=True)
         if act.verb != "escape":
@@ -162,6 +165,7 @@ class Activations(Scoring):
                 "both_free": a_free and t_free,
                 "barred": barred,
                 "no_gunner": barred and a.has("no_response_unengaged"),
+                "gunner_cleared": gunner_cleared,
             },
         )
         s.pending = pend
@@ -311,7 +315,7 @@ class Activations(Scoring):
             if shot:
                 shots.append(shot)
                 gunners.append(t)
-        if after < 0 and before >= 0 and not hold_a:
+        if after < 0 and before >= 0 and not hold_a and not pend.data.get("gunner_cleared"):
             shot = self.gunner_fire(a, t)
             if shot:
                 shots.append(shot)
@@ -643,31 +647,34 @@ class Activations(Scoring):
 
     # -- other Untargeted Activations (§8.5) ------------------------------------------
     def clear(self, run: Run, a: Plane, act: Action) -> None:
-        """Try to clear every jammed gun (§10.73-10.75): Fire Value 1 (1-2 with Covered
-        Guns or incendiary ammunition, §13.11, §15.63) stays jammed; Guns Jammed breaks
-        them."""
+        """Try to clear every jammed gun (§10.73-10.75)."""
         self.begin(run, a, act)
         self.untargeted(run, a)
         for group, state in sorted(a.guns.items()):
-            if state != "jammed":
-                continue
-            card = self.draw(run)
-            stuck = 1
-            if group == "fixed" and (
-                Characteristic.COVERED_GUNS in self.ac(a).characteristics or a.incendiary
-            ):
-                stuck = 2
-            if card.jammed:
-                a.guns[group] = "broken"
-                run.say(
-                    "guns_broken", kind="jam", plane=self.name(a), group=group, card=card.number
-                )
-            elif (card.fire or 0) <= stuck:
-                run.say("guns_stuck", plane=self.name(a), group=group, card=card.number)
-            else:
-                a.guns[group] = "ok"
-                run.say("guns_cleared", plane=self.name(a), group=group, card=card.number)
+            if state == "jammed":
+                self.clear_jam(run, a, group)
         self.end_activation(run, a)
+
+    def clear_jam(self, run: Run, a: Plane, group: str) -> bool:
+        """One attempt to clear ``group`` (§10.73): a Fire Value of 1 (1-2 with Covered
+        Guns or incendiary ammunition, §13.11, §15.63) stays jammed; a Guns Jammed
+        breaks them; anything else clears them (True)."""
+        card = self.draw(run)
+        stuck = 1
+        if group == "fixed" and (
+            Characteristic.COVERED_GUNS in self.ac(a).characteristics or a.incendiary
+        ):
+            stuck = 2
+        if card.jammed:
+            a.guns[group] = "broken"
+            run.say("guns_broken", kind="jam", plane=self.name(a), group=group, card=card.number)
+            return False
+        if (card.fire or 0) <= stuck:
+            run.say("guns_stuck", plane=self.name(a), group=group, card=card.number)
+            return False
+        a.guns[group] = "ok"
+        run.say("guns_cleared", plane=self.name(a), group=group, card=card.number)
+        return True
 
     def reload(self, run: Run, a: Plane, act: Action) -> None:
         """Reload the Lewis gun: automatic (§15.44)."""

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["ALTITUDES", "Describing", "altitude_word", "rating_word", "side_word"]
 
 ALTITUDES = "TLMH"
-FLAGS = ("hold", "giveup", "jettison", "+1", "rockets", "change")
+FLAGS = ("hold", "giveup", "jettison", "+1", "rockets", "change", "gunner")
 
 
 def altitude_word(code: str | int) -> Term:

@@ -39,6 +39,8 @@ class _Context:
     jets: tuple[tuple[str, ...], ...]
     plus: tuple[tuple[str, ...], ...]
     may_climb: bool
+    gunner: tuple[tuple[str, ...], ...]
+    """``((), ("gunner",))`` when the gunner may try to clear his jam (§10.75)."""
 
 
 HIGH = 3
@@ -251,6 +253,9 @@ class Legality(Flow):
             jets=((), ("jettison",)) if p.bombs else ((),),
             plus=tuple(self._plus(p)),
             may_climb=p.altitude < HIGH and self._may_climb(p),
+            gunner=((), ("gunner",))
+            if p.guns.get("rear") == "jammed" and p.crew.get("gunner") != "killed"
+            else ((),),
         )
 
     def _plane_moves(self, s: GameState, p: Plane, card: Card, ctx: _Context) -> list[Action]:
@@ -292,7 +297,9 @@ class Legality(Flow):
                         for extra in ctx.jets:
                             for pl in ctx.plus:
                                 for hold in holds:
-                                    out.append(mk("tail", t.ref, (*hold, *gu, *extra, *pl)))
+                                    for gun in ctx.gunner:
+                                        flags = (*hold, *gu, *extra, *pl, *gun)
+                                        out.append(mk("tail", t.ref, flags))
             if only_climb:
                 continue
             # Head-on (§10.4).
@@ -556,5 +563,5 @@ _EXPLAINED = frozenset(
 
 
 def _order(flags: tuple[str, ...]) -> tuple[str, ...]:
-    order = ("hold", "giveup", "jettison", "+1", "rockets", "change")
+    order = ("hold", "giveup", "jettison", "+1", "rockets", "change", "gunner")
     return tuple(f for f in order if f in flags)

@@ -205,6 +205,7 @@ class _Builder:
             ("jettison", "jettison"),
             ("+1", "plus"),
             ("rockets", "rockets"),
+            ("gunner", "gunner"),
         ):
             if a.has(flag):
                 parts.append(self.say(key))

@@ -11,12 +11,14 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+import pytest
+
 from engine.core.contract import SeatPick
 from engine.core.present import Choice, Menu, Seating, Several
 from engine.eagles.actions import Action
 from engine.eagles.lobby import EaglesOptions, EaglesPick
 from engine.eagles.system import EaglesSystem
-from strings import tr
+from strings import has, tr
 
 from .conftest import LOBBIES, lobby_setup, random_game, scenario
 
@@ -38,6 +40,8 @@ def _label(c: Choice, w: Walk, limit: int) -> None:
         w.problems.append(f"description over 100: {c.description!r}")
     if NOTATION.search(c.label) or "{" in c.label:
         w.problems.append(f"notation or a field in a label: {c.label!r}")
+    if "eagles." in c.label or "eagles." in (c.description or ""):
+        w.problems.append(f"a catalogue key instead of words: {c.label!r}")
 
 
 def _node(c: Choice, depth: int, w: Walk) -> None:
@@ -198,3 +202,18 @@ def test_the_report_reads_the_outcome(eagles: EaglesSystem) -> None:
     assert len(written.aircraft) == len(outcome.fates)
     fates = Counter(str(line.fate) for line in written.aircraft)
     assert set(fates) <= {"shot down", "damaged", "evaded", "unharmed"}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_option_of_a_move_has_words(language: str) -> None:
+    """Each flag a move may carry is put in words, in the action's label and in the
+    menu's option level (a missing text would show its key)."""
+    from engine.eagles.describe import FLAGS
+
+    for flag in FLAGS:
+        key = "plus" if flag == "+1" else flag
+        assert has(f"eagles.ui.action.flag.{key}", language), flag
+        if flag != "hold":
+            assert has(f"eagles.ui.menu.{key}", language), flag
+    for key in ("fire", "hold", "keep", "fv"):
+        assert has(f"eagles.ui.menu.{key}", language), key

@@ -17,7 +17,8 @@ from bot.outcome import Prompt
 from bot.results import verdict_text
 from bot.storage import GameStatus
 from engine.core.contract import Decision, Scope
-from strings import t, tr
+from engine.core.present import Seating
+from strings import DEFAULT, t, tr
 
 __all__ = [
     "DM",
@@ -111,11 +112,20 @@ def dm_now(prompt: Prompt, acted: int | None) -> bool:
 
 
 def seat_decision(game: LoadedGame, seat: str) -> Decision | None:
-    """The seat's own decision pending now (not a side's), if the game runs."""
+    """The decision the seat's player answers from their own messages (**My hand**,
+    the DM), if the game runs: the seat's own, or a side's that has no public menu in
+    the thread (its choices would show the side's hand, as Eagles in the Sky's one hand
+    a side does)."""
     if game.state is None or game.record.status is not GameStatus.ACTIVE:
         return None
-    pending = game.system.pending(game.state)
-    return next((d for d in pending if d.seat == seat and d.scope is Scope.SEAT), None)
+    for d in game.system.pending(game.state):
+        if d.seat != seat:
+            continue
+        if d.scope is Scope.SEAT:
+            return d
+        if not game.presenter.side_menu(game.state, d, Seating(), DEFAULT):
+            return d
+    return None
 
 
 def dm_text(game: LoadedGame, seat: str, language: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -94,20 +95,24 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
             log.warning("could not update the lobby message of game %s", game.id, exc_info=True)
     dm_failed: set[int] = set()  # a response that could not go by DM: pinged instead
     fresh: list[Prompt] = []
+    menu = side_view(game, public)
     for p in outcome.prompts:
-        if p.user_id is not None and dm_now(p, skip_user):
+        # A side's decision with no public menu (it would show the side's hand) goes
+        # to each of its players by DM, as a seat's own decision does.
+        by_dm = dm_now(p, skip_user) or (menu is None and dm_now(replace(p, side=None), skip_user))
+        if p.user_id is not None and by_dm:
             if await wants_dm(service.storage, p.user_id):
                 fresh.append(p)
             elif p.urgent:
                 dm_failed.add(p.user_id)
-    menu = side_view(game, public)
     deciding = side_deciding(game) if menu is not None else None
     reopened = await close_stale(bot, game, public, renewed={p.seat for p in fresh}, menu=deciding)
     pings: list[str] = []
     side = [p for p in outcome.prompts if p.side is not None and (p.new or reopened)]
     if side:  # one decision for the whole side: ping its players, its menu below
         users = " ".join(dict.fromkeys(f"<@{p.user_id}>" for p in side if p.user_id))
-        pings.append(t("publish.order", public, users=users, prompt=tr(side[0].text, public)))
+        key = "publish.order" if menu is not None else "publish.order_hand"
+        pings.append(t(key, public, users=users, prompt=tr(side[0].text, public)))
     for p in fresh:
         assert p.user_id is not None
         if not await dm_hand(bot, game, p.seat, p.user_id, public) and p.urgent:

@@ -108,6 +108,15 @@ async def test_an_eagles_team_engagement_through_the_ui(fake: FakeDiscord, tmp_p
     assert any("▶ may:" in text and "SE5a (A1)" in text for text in mine), (
         "bob sees the shared flight, alice's SE5a too, with its maneuvers"
     )
+    # The Allies' decisions are the whole side's, with no menu in the thread (it would
+    # show their hand): each of its players gets them by DM, and the thread says so.
+    for user in (alice, bob):
+        ids = {int(m["id"]) for m in fake.dms(user)}
+        seen = [content for message_id, content in fake.contents if message_id in ids]
+        assert any("activate one of your aircraft" in c for c in seen), "the side's turn by DM"
+    public = "\n".join(text_of(m) for m in fake.public_messages())
+    assert "Any of you may answer, from your DM or **My hand**" in public
+    assert "Any of you may choose below" not in public
     dm_ids = {int(m["id"]) for m in fake.dms(carol)}
     shown = [content for message_id, content in fake.contents if message_id in dm_ids]
     responses = [content for content in shown if "targets" in content]

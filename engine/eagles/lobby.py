@@ -43,7 +43,7 @@ from engine.eagles.components import (
     YearMonth,
     Zone,
 )
-from engine.eagles.historical import attacker_of, scenario_setup
+from engine.eagles.historical import scenario_setup
 from engine.eagles.loader import Components
 from engine.eagles.setup import EaglesSetup, PlaneSetup, SideSetup, month_ok
 from strings import Term
@@ -64,6 +64,8 @@ __all__ = [
 ]
 
 SIDES = ("allied", "german")
+EXTRAS = ("more", "leader", "mission", "pilots", "rating")
+"""``/dogfight join``'s Eagles in the Sky extras."""
 CUP = "cup"
 """The pick of a seat whose side's Scouts are drawn from the cup (§3.51 method 2)."""
 MAX_SCOUTS = 6
@@ -185,6 +187,16 @@ class EaglesPick(BaseModel):
 
     aircraft: tuple[str, ...] = ()
     leader: str | None = None
+    mission: str | None = None
+    """The attacker's mission aircraft type (§16.4: "one of any of the following
+    types"); None: drawn among those in service, or left out where the attacker "may
+    elect to include" them."""
+    pilots: tuple[Literal["green", "inexperienced"], ...] = ()
+    """Pilot qualities of the seat's Scouts after its leader, in order (§14.1); the
+    rest are Experienced."""
+    rating: Literal["leadership", "flying"] | None = None
+    """Which of the leader's ratings sets the hand size where either may: a Flight of
+    the leader and one Scout (§7.11). None: the larger."""
 
     @field_validator("aircraft", mode="before")
     @classmethod
@@ -247,6 +259,9 @@ class JoinExtras(BaseModel):
 
     more: tuple[str, ...] = ()
     leader: str | None = None
+    mission: str | None = None
+    pilots: tuple[Literal["green", "inexperienced"], ...] = ()
+    rating: Literal["leadership", "flying"] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -264,7 +279,41 @@ class JoinExtras(BaseModel):
                     Term("eagles.ui.pick.unknown_leader", leader=repr(out["leader"][:30]))
                 )
             out["leader"] = found
+        if isinstance(out.get("mission"), str):
+            found = find_aircraft(context["aircraft"], out["mission"])
+            if found is None:
+                raise ValueError(
+                    Term("eagles.ui.pick.unknown_aircraft", aircraft=repr(out["mission"][:30]))
+                )
+            out["mission"] = found
+        if isinstance(out.get("pilots"), str):
+            out["pilots"] = parse_pilots(out["pilots"])
+        if isinstance(out.get("rating"), str):
+            word = out["rating"].strip().lower()
+            if word not in ("leadership", "flying"):
+                raise ValueError(Term("eagles.ui.pick.rating_text", text=repr(word[:20])))
+            out["rating"] = word
         return out
+
+
+_PILOT = re.compile(r"^(green|inexperienced)(?:\s*[x×]\s*(\d))?$")
+
+
+def parse_pilots(text: str) -> tuple[Literal["green", "inexperienced"], ...]:
+    """``"green, inexperienced x2"`` -> the qualities in order (§14.2-14.3)."""
+    out: list[Literal["green", "inexperienced"]] = []
+    for word in re.split(r"[,;]", text.lower()):
+        word = word.strip()
+        if not word:
+            continue
+        m = _PILOT.match(word)
+        if m is None:
+            raise ValueError(Term("eagles.ui.pick.pilots_text", text=repr(word[:20])))
+        quality: Literal["green", "inexperienced"] = (
+            "green" if m.group(1) == "green" else "inexperienced"
+        )
+        out.extend([quality] * int(m.group(2) or 1))
+    return tuple(out)
 
 
 def make_pick(
@@ -276,11 +325,17 @@ def make_pick(
     """A seat's pick from the aircraft it named (``cup``: none) and the typed extras
     (``more``: ``camel x2, se5a``; ``leader``: ``Luke``). Raises ValidationError."""
     extras = JoinExtras.model_validate(
-        {k: v for k, v in fields.items() if k in ("more", "leader")},
+        {k: v for k, v in fields.items() if k in EXTRAS},
         context={"aircraft": aircraft, "leaders": leaders},
     )
     chosen = () if first == CUP else (first,)
-    return EaglesPick(aircraft=(*chosen, *extras.more), leader=extras.leader)
+    return EaglesPick(
+        aircraft=(*chosen, *extras.more),
+        leader=extras.leader,
+        mission=extras.mission,
+        pilots=extras.pilots,
+        rating=extras.rating,
+    )
 
 
 # ---------------------------------------------------------------- the setup
@@ -307,11 +362,14 @@ def build_setup(
     for side in SIDES:
         planes: list[PlaneSetup] = []
         for _, pick in by_side[side]:
+            qualities = list(pick.pilots)
             for i, ac in enumerate(pick.aircraft):
                 lead = pick.leader if i == 0 else None
                 quality = "experienced"
                 if lead is not None:
                     quality = "ace" if components.leaders[lead].ace else "leader"
+                elif qualities:
+                    quality = qualities.pop(0)
                 planes.append(PlaneSetup(aircraft=ac, leader=lead, quality=quality))
         cup = 0
         draw_size = False
@@ -321,9 +379,17 @@ def build_setup(
             lead = next((p.leader for _, p in by_side[side] if p.leader), None)
         else:
             lead = None
-        planes.extend(_mission(components, options, etype, attacker, side))
+        named = next((p.mission for _, p in by_side[side] if p.mission), None)
+        planes.extend(_mission(components, options, etype, attacker, side, named))
+        pilots = [q for _, p in by_side[side] if not p.aircraft for q in p.pilots]
         sides[side] = SideSetup(
-            seats=names[side], planes=tuple(planes), cup=cup, draw_size=draw_size, leader=lead
+            seats=names[side],
+            planes=tuple(planes),
+            cup=cup,
+            draw_size=draw_size,
+            leader=lead,
+            hand_rating=next((p.rating for _, p in by_side[side] if p.rating), None),
+            pilots={q: pilots.count(q) for q in dict.fromkeys(pilots)},
         )
     return EaglesSetup(
         engagement=etype.value if etype is not None else None,
@@ -344,28 +410,16 @@ def _mission(
     etype: EngagementType | None,
     attacker: str | None,
     side: str,
+    named: str | None,
 ) -> list[PlaneSetup]:
-    """The attacker's mission aircraft and the defender's balloon (§16.4)."""
-    if etype is None or attacker is None:
+    """The attacker's mission aircraft of the type a seat named (§16.4: the attacker
+    chooses). None named: nothing here; the engine draws the type among those in
+    service and leaves out the ones the attacker "may elect to include"."""
+    if etype is None or attacker is None or side != attacker or named is None:
         return []
-    spec = components.tables.engagement(etype)
-    out: list[PlaneSetup] = []
-    if side == attacker:
-        mission = spec.mission(Side(side))
-        if mission is not None:
-            when = options.when
-            kind = next(
-                (a for a in mission.choices if components.aircraft[a].available(when)), None
-            )
-            if kind is not None:
-                out.extend(
-                    PlaneSetup(aircraft=kind, mission=True, bombs=mission.bombs)
-                    for _ in range(mission.count)
-                )
-    elif spec.defender_balloon:
-        out.append(PlaneSetup(aircraft="balloon"))
-    return out
-
-
-def scenario_attacker(components: Components, number: int) -> str | None:
-    return attacker_of(components.scenarios[number])
+    mission = components.tables.engagement(etype).mission(Side(side))
+    if mission is None:
+        return []
+    return [
+        PlaneSetup(aircraft=named, mission=True, bombs=mission.bombs) for _ in range(mission.count)
+    ]

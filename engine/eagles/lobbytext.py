@@ -52,8 +52,13 @@ optional: a Patrol in April 1918, aircraft chosen)."""
 PICK_FIELDS = (
     Field("more", FieldKind.TEXT, "eagles.ui.cmd.more"),
     Field("leader", FieldKind.TEXT, "eagles.ui.cmd.leader"),
+    Field("mission", FieldKind.TEXT, "eagles.ui.cmd.mission"),
+    Field("pilots", FieldKind.TEXT, "eagles.ui.cmd.pilots"),
+    Field("rating", FieldKind.TEXT, "eagles.ui.cmd.rating"),
 )
-"""``/dogfight join``'s extras: more aircraft for the seat's share, its Flight Leader."""
+"""``/dogfight join``'s extras: more aircraft for the seat's share, its Flight Leader,
+the attacker's mission aircraft type, the seat's other pilots, the rating that sets the
+hand where §7.11 lets the side choose."""
 SWITCHES = (
     Switch(
         "weather",
@@ -197,14 +202,23 @@ def side_heading(
 def pick_text(engine: EaglesEngine, options: EaglesOptions, pick: Any, language: str) -> str:
     """``SPAD XIII, Camel; Flight Leader Luke: 21 pts``, or ``Scouts from the cup``."""
     p = _pick(pick)
+    extras = ""
+    if p.pilots:
+        words = ", ".join(t(f"eagles.ui.lobby.quality.{q}", language) for q in p.pilots)
+        extras += t("eagles.ui.lobby.pilots", language, pilots=words)
+    if p.mission and p.mission in engine.aircraft:
+        extras += t("eagles.ui.lobby.mission", language, aircraft=engine.aircraft[p.mission].name)
+    if p.rating:
+        extras += t(f"eagles.ui.lobby.rating.{p.rating}", language)
     if not p.aircraft:
-        return t("eagles.ui.lobby.cup_pick", language)
+        return t("eagles.ui.lobby.cup_pick", language) + extras
     names = ", ".join(engine.aircraft[a].name if a in engine.aircraft else a for a in p.aircraft)
     if options.scenario is not None:
         return t("eagles.ui.lobby.flies", language, planes=names)
     leader = ""
     if p.leader and p.leader in engine.leaders:
         leader = t("eagles.ui.lobby.leader", language, leader=engine.leaders[p.leader].name)
+    leader += extras
     return t(
         "eagles.ui.lobby.pick",
         language,

@@ -38,7 +38,7 @@ from engine.core.hosting import BoundPlayer, UndoReason, undo_reason
 from engine.core.present import Presenter
 from engine.eagles.actions import Action
 from engine.eagles.ai import RandomPlayer
-from engine.eagles.components import ScenarioRule, Side
+from engine.eagles.components import EngagementType, ScenarioRule, Side
 from engine.eagles.game import EaglesEngine, default_engine
 from engine.eagles.lobby import (
     CUP,
@@ -177,6 +177,30 @@ class EaglesSystem:
                 return Term("eagles.ui.pick.leader_side", leader=lead.name)
             if not lead.available(options.when):
                 return Term("eagles.ui.pick.leader_month", leader=lead.name, month=options.month)
+        if pick.mission is not None:
+            return self._mission_refusal(options, side, pick.mission)
+        if len(pick.pilots) > max(len(pick.aircraft) - (1 if pick.leader else 0), 0) and (
+            pick.aircraft
+        ):
+            return Term("eagles.ui.pick.too_many_pilots", n=len(pick.pilots))
+        return None
+
+    def _mission_refusal(self, options: EaglesOptions, side: str, mission: str) -> str | None:
+        """Only the attacker flies mission aircraft, of a type its Engagement lists, in
+        service that month (§16.4)."""
+        name = self.engine.aircraft[mission].name
+        if options.drawn or options.engagement == "patrol":
+            return Term("eagles.ui.pick.no_mission")
+        attacker = options.attacker or "allied"
+        spec = self.engine.tables.engagement(EngagementType(options.engagement))
+        listed = spec.mission(Side(side)) if side == attacker else None
+        if listed is None:
+            return Term("eagles.ui.pick.not_attacker")
+        if mission not in listed.choices:
+            choices = ", ".join(self.engine.aircraft[a].name for a in listed.choices)
+            return Term("eagles.ui.pick.mission_type", aircraft=name, choices=choices)
+        if not self.engine.aircraft[mission].available(options.when):
+            return Term("eagles.ui.pick.out_of_service", aircraft=name, month=options.month)
         return None
 
     def start_problems(self, options: EaglesOptions, seats: Sequence[SeatPick]) -> list[str]:

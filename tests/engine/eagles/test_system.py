@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from engine.core.contract import HostedSystem, Scope, SeatPick, Timing
 from engine.core.errors import RuleViolation
 from engine.eagles.actions import Action
+from engine.eagles.components import EngagementType
 from engine.eagles.lobby import EaglesOptions, EaglesPick
 from engine.eagles.state import GameState
 from engine.eagles.system import EaglesSystem
@@ -274,16 +275,59 @@ def test_start_problems_and_the_setup_from_seats(eagles: EaglesSystem) -> None:
     setup = eagles.setup_from_lobby(o, seats)
     assert setup.german.seats == ("G1", "G2") and setup.allied.seats == ("A1",)
     german = [(p.aircraft, p.leader, p.mission) for p in setup.german.planes]
-    assert german[:3] == [
+    assert german == [
         ("fokker-dri", "richthofen", False),
         ("albatros-dva", None, False),
         ("pfalz-diii", None, False),
     ]
-    assert german[3][2] is True, "the attacker's photo-recon two-seater (§16.4)"
     state, _ = eagles.new_game(setup, 1)
     assert isinstance(state, GameState)
+    (recon,) = [p for p in state.planes if p.mission]
+    assert recon.side == "german", "the attacker's photo-recon two-seater, drawn (§16.4)"
+    assert (
+        recon.aircraft in eagles.engine.tables.engagement(EngagementType.PHOTO_RECON).german.choices
+    )  # type: ignore[union-attr]
     busting = EaglesOptions(engagement="balloon_busting", month="1918-04")
-    setup = eagles.setup_from_lobby(busting, seats)
-    assert [p.aircraft for p in setup.german.planes][-1] == "balloon"
+    state, _ = eagles.new_game(eagles.setup_from_lobby(busting, seats), 1)
+    assert [p.aircraft for p in state.planes if p.side == "german"][-1] == "balloon"
     s1 = eagles.setup_from_lobby(EaglesOptions(scenario=1), [SeatPick("A1", "allied", _pick())])
     assert s1.scenario == 1 and s1.german.seats == ()
+
+
+def test_the_attacker_names_its_mission_aircraft_and_a_seat_its_pilots(
+    eagles: EaglesSystem,
+) -> None:
+    """§16.4: the attacker chooses the mission aircraft's type; §14.1: pilot qualities;
+    §7.11: a leader and one Scout may take either rating for the hand."""
+    o = EaglesOptions(engagement="photo_recon", month="1918-04", attacker="allied")
+    pick = eagles.make_pick(
+        "se5a",
+        {
+            "more": "camel",
+            "leader": "Taylor",
+            "mission": "DH 4",
+            "pilots": "green",
+            "rating": "Flying",
+        },
+    )
+    assert (pick.mission, pick.pilots, pick.rating) == ("dh4", ("green",), "flying")
+    assert eagles.pick_refusal(o, "allied", pick) is None
+    assert "Only the attacker" in str(
+        eagles.pick_refusal(
+            o, "german", pick.model_copy(update={"aircraft": ("fokker-dri",), "leader": None})
+        )
+    )
+    wrong = pick.model_copy(update={"mission": "fk8"})
+    assert "not a mission aircraft" in str(eagles.pick_refusal(o, "allied", wrong))
+    with pytest.raises(ValidationError):
+        eagles.make_pick("se5a", {"pilots": "ace"})
+    seats = [SeatPick("A1", "allied", pick), SeatPick("G1", "german", _pick("fokker-dri"))]
+    setup = eagles.setup_from_lobby(o, seats)
+    assert [(p.aircraft, p.quality, p.mission) for p in setup.allied.planes] == [
+        ("se5a", "leader", False),
+        ("sopwith-camel", "green", False),
+        ("dh4", "experienced", True),
+    ]
+    assert setup.allied.hand_rating == "flying"
+    state, _ = eagles.new_game(setup, 1)
+    assert state.hand_rating["allied"] == "flying"

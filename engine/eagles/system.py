@@ -120,7 +120,11 @@ class EaglesSystem:
         of the side in service that month (within the points total), by name."""
         if options.scenario is not None:
             sides = [side] if side else list(SIDES)
-            return [self._choice(a) for sd in sides for a in self._scenario_types(options, sd)]
+            out = [self._choice(a) for sd in sides for a in self._scenario_types(options, sd)]
+            sc = self.components.scenarios[options.scenario]
+            if any(sc.force(Side(sd)).drawn_from_cup for sd in sides):
+                out.append(self._cup_choice())  # Scenario 7: the aircraft is drawn
+            return out
         if options.method == "cup":
             return [self._cup_choice()]
         out = []
@@ -296,6 +300,11 @@ class EaglesSystem:
         if aircraft == CUP:
             if options.scenario is None and options.method == "cup":
                 return None
+            if options.scenario is not None:
+                sc = self.components.scenarios[options.scenario]
+                sides = [side] if side else list(SIDES)
+                if any(sc.force(Side(sd)).drawn_from_cup for sd in sides):
+                    return None  # Scenario 7: the side's aircraft is drawn
             return Term("eagles.ui.pick.choose")
         ac = self.engine.aircraft.get(aircraft)
         if ac is None:

@@ -33,7 +33,7 @@ from engine.core.present import (
 )
 from engine.eagles import alttext, lobbytext, menus, report
 from engine.eagles.hand import SeatLines
-from engine.eagles.lobby import EaglesOptions
+from engine.eagles.lobby import CUP, EaglesOptions
 from engine.eagles.setup import EaglesSetup
 from engine.eagles.state import GameState
 from engine.eagles.view import EaglesView
@@ -142,6 +142,8 @@ class EaglesPresenter(SeatLines):
             options: dict[str, Any] = {"scenario": scenario}
             if sc.german.aircraft:
                 seats.append(("G1", "german", sc.german.aircraft[0].aircraft))
+            elif sc.german.drawn_from_cup:
+                seats.append(("G1", "german", CUP))  # drawn from a cup each engagement
             else:
                 options["format"] = "custom"
             return DemoGame(options, tuple(seats))

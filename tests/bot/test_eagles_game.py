@@ -170,3 +170,49 @@ def test_the_demo_plays_an_engagement_the_same_way_for_a_seed(
     assert first.splitlines()[-1].startswith("RESULT: ")
     assert main(["demo", "--system", "eagles", "--seed", "3", *extra]) == 0
     assert capsys.readouterr().out == first
+
+
+@pytest.mark.parametrize("number", [3, 7])
+def test_a_historical_scenario_plays_to_its_end_through_the_bot(
+    number: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The demo opens the scenario by number, each side joins (Scenario 7's Germans
+    with the aircraft drawn from its cup), and computer players click to the end.
+    The longer scenarios play the same way: `python bench/eagles_scenarios.py`."""
+    assert main(["demo", "--system", "eagles", "--scenario", str(number), "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    name = {3: "Udet Meets Guynemer", 7: "Fonck's Wager"}[number]
+    assert name in out
+    assert out.splitlines()[-1].startswith("RESULT: ")
+    if number == 7:
+        assert "from the cup" in out
+
+
+@pytest.mark.parametrize("number", range(1, 9))
+async def test_every_scenario_opens_fills_and_starts_through_the_lobby(
+    number: int, fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """§17.0: each scenario's lobby takes its forces' aircraft (or the cup), starts, and
+    the game holds the printed forces."""
+    eagles = system()
+    demo = eagles.presenter().demo("eagles", "1v1", number)
+    assert demo is not None
+    users = [fake.add_member(name) for name in ("alice", "bob")[: len(demo.seats)]]
+    bot = TallyHoBot(database=str(tmp_path / "s.sqlite3"), seed_source=lambda: 5)
+    await fake.start(bot)
+    await fake.slash(
+        users[0], "dogfight new", channel_id=fake.channel_id, ruleset="eagles", **demo.options
+    )
+    game = await wait_for_new_game(fake, bot.service.storage)
+    thread = game.thread_id
+    assert thread is not None
+    for (seat, side, aircraft), user in zip(demo.seats, users, strict=True):
+        await fake.slash(
+            user, "dogfight join", channel_id=thread, side=side, aircraft=aircraft, seat=seat
+        )
+    await fake.slash(users[0], "dogfight start", channel_id=thread)
+    loaded = await bot.service.load(game.id)
+    assert loaded.state is not None, fake.sent_to(thread)[-1]["content"]
+    sc = eagles.engine.components.scenarios[number]
+    flying = [p for p in loaded.state.planes if not p.balloon]
+    assert len(flying) == sc.allied.aircraft_count + sc.german.aircraft_count

@@ -156,18 +156,20 @@ def team(seed: int) -> DifSetup:
     return DifSetup.model_validate({"ruleset": ruleset, "year": year, "elements": elements})
 
 
-def run(engine: DifEngine, games: int, make: Any) -> Figures:
+def run_games(engine: Any, games: int, make: Any, player: Any, over: Any) -> Figures:
+    """``games`` random games: ``make(seed)`` sets each up, ``player(seed)`` chooses every
+    move, ``over(engine, state)`` says when one is done."""
     f = Figures(game_times=[], apply_times=[])
     assert f.game_times is not None and f.apply_times is not None
     start = time.perf_counter()
     for seed in range(games):
         setup = make(seed)
-        player = RandomPlayer(seed)
+        chooser = player(seed)
         t0 = time.perf_counter()
         state, _ = engine.new_game(setup, seed)
-        while state.step != "over":
+        while not over(engine, state):
             seat = engine.pending(state)[0].seat
-            action = player.choose(engine, state, seat)
+            action = chooser.choose(engine, state, seat)
             a0 = time.perf_counter()
             state, _ = engine.apply(state, seat, action)
             f.apply_times.append(time.perf_counter() - a0)
@@ -176,6 +178,14 @@ def run(engine: DifEngine, games: int, make: Any) -> Figures:
     f.games = games
     f.total = time.perf_counter() - start
     return f
+
+
+def _stepped_over(engine: Any, state: Any) -> bool:
+    return bool(state.step == "over")
+
+
+def run(engine: DifEngine, games: int, make: Any) -> Figures:
+    return run_games(engine, games, make, RandomPlayer, _stepped_over)
 
 
 def lo_duel(seed: int) -> LockedOnSetup:
@@ -198,25 +208,7 @@ def lo_team(seed: int) -> LockedOnSetup:
 
 
 def run_lockedon(engine: LockedOnEngine, games: int, make: Any) -> Figures:
-    f = Figures(game_times=[], apply_times=[])
-    assert f.game_times is not None and f.apply_times is not None
-    start = time.perf_counter()
-    for seed in range(games):
-        setup = make(seed)
-        player = LockedOnPlayer(seed)
-        t0 = time.perf_counter()
-        state, _ = engine.new_game(setup, seed)
-        while state.step != "over":
-            seat = engine.pending(state)[0].seat
-            action = player.choose(engine, state, seat)
-            a0 = time.perf_counter()
-            state, _ = engine.apply(state, seat, action)
-            f.apply_times.append(time.perf_counter() - a0)
-            f.actions += 1
-        f.game_times.append(time.perf_counter() - t0)
-    f.games = games
-    f.total = time.perf_counter() - start
-    return f
+    return run_games(engine, games, make, LockedOnPlayer, _stepped_over)
 
 
 def eagles_patrol(seed: int) -> EaglesSetup:
@@ -234,25 +226,7 @@ def eagles_scenario_4(seed: int) -> EaglesSetup:
 
 
 def run_eagles(engine: EaglesEngine, games: int, make: Any) -> Figures:
-    f = Figures(game_times=[], apply_times=[])
-    assert f.game_times is not None and f.apply_times is not None
-    start = time.perf_counter()
-    for seed in range(games):
-        setup = make(seed)
-        player = EaglesPlayer(seed)
-        t0 = time.perf_counter()
-        state, _ = engine.new_game(setup, seed)
-        while not engine.is_over(state):
-            seat = engine.pending(state)[0].seat
-            action = player.choose(engine, state, seat)
-            a0 = time.perf_counter()
-            state, _ = engine.apply(state, seat, action)
-            f.apply_times.append(time.perf_counter() - a0)
-            f.actions += 1
-        f.game_times.append(time.perf_counter() - t0)
-    f.games = games
-    f.total = time.perf_counter() - start
-    return f
+    return run_games(engine, games, make, EaglesPlayer, lambda e, state: e.is_over(state))
 
 
 def report(title: str, f: Figures, goal_ms: float) -> None:

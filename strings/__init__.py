@@ -67,7 +67,7 @@ SUPPORTED: tuple[str, ...] = ("en", "fr")
 """Languages with a catalogue, English first."""
 LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
 """Each language in its own words (for menus)."""
-NARRATION = 2
+NARRATION = 3
 """The version of the English wording of the record: the narration (the engine's
 event texts, written in logs) and the verdicts stored with a result. Rewording any of
 them makes a new version: bump this and write ``strings/narration/<previous>.yaml``

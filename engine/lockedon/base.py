@@ -22,7 +22,7 @@ from engine.lockedon.components import (
 )
 from engine.lockedon.loader import Components
 from engine.lockedon.state import Exchange, GameState, Plane
-from engine.lockedon.texts import fixed
+from engine.lockedon.texts import counted, fixed
 from strings import Term
 
 __all__ = ["DECISIONS", "EngineBase", "Why"]
@@ -218,7 +218,12 @@ class EngineBase:
         events.append(
             Event(
                 "draw",
-                Term("lockedon.event.draw", plane=self.name(state, seat), n=len(got), why=reason),
+                Term(
+                    counted("draw", len(got)),
+                    plane=self.name(state, seat),
+                    n=len(got),
+                    why=reason,
+                ),
             )
         )
         if got:

@@ -20,7 +20,7 @@ from engine.lockedon.actions import Action
 from engine.lockedon.components import Altitude, SkillKind
 from engine.lockedon.legality import Legality
 from engine.lockedon.state import FollowOffer, GameState, Prompt, TurnState
-from engine.lockedon.texts import fixed
+from engine.lockedon.texts import counted, fixed
 from strings import Term
 
 __all__ = ["ALTITUDE_KEYS", "Flow"]
@@ -220,7 +220,11 @@ class Flow(Legality):
             events.append(
                 Event(
                     "discard",
-                    Term("lockedon.event.discards", plane=self.name(s, seat), n=len(a.cards)),
+                    Term(
+                        counted("discards", len(a.cards)),
+                        plane=self.name(s, seat),
+                        n=len(a.cards),
+                    ),
                 )
             )
             events.append(
@@ -252,7 +256,14 @@ class Flow(Legality):
         s.prompts.pop(0)
         self.discard_codes(s, s.planes[seat].hand, a.cards)
         events.append(
-            Event("discard", Term("lockedon.event.trims", plane=self.name(s, seat), n=len(a.cards)))
+            Event(
+                "discard",
+                Term(
+                    counted("trims", len(a.cards)),
+                    plane=self.name(s, seat),
+                    n=len(a.cards),
+                ),
+            )
         )
         events.append(
             Event("discarded", Term("lockedon.event.discarded", cards=" ".join(a.cards)), seat)

@@ -14,7 +14,7 @@ from functools import cache
 
 from strings import Term
 
-__all__ = ["fixed", "join"]
+__all__ = ["COUNTED", "counted", "fixed", "join"]
 
 
 @cache
@@ -32,3 +32,18 @@ def join(items: Sequence[str]) -> str:
     for item in items[1:]:
         out = Term("lockedon.list", head=out, item=item)
     return out
+
+
+COUNTED = {
+    "draw": ("lockedon.event.draw.one", "lockedon.event.draw.other"),
+    "discards": ("lockedon.event.discards.one", "lockedon.event.discards.other"),
+    "trims": ("lockedon.event.trims.one", "lockedon.event.trims.other"),
+}
+"""Texts that count cards: their key for one card and for any other number."""
+
+
+def counted(name: str, n: int) -> str:
+    """The key of the ``name`` text (:data:`COUNTED`) counting ``n`` cards: "draws 1
+    card", "draws 3 cards"."""
+    one, other = COUNTED[name]
+    return one if n == 1 else other

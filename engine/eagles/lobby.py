@@ -44,7 +44,7 @@ from engine.eagles.components import (
     Zone,
 )
 from engine.eagles.historical import scenario_setup
-from engine.eagles.loader import Components
+from engine.eagles.loader import Components, load_scenarios
 from engine.eagles.setup import EaglesSetup, PlaneSetup, SideSetup, month_ok
 from strings import Term
 
@@ -61,6 +61,8 @@ __all__ = [
     "find_leader",
     "make_pick",
     "parse_flight",
+    "scenario_choice",
+    "scenario_names",
 ]
 
 SIDES = ("allied", "german")
@@ -76,6 +78,16 @@ points total."""
 ENGAGEMENTS = (*(e.value for e in EngagementType), "draw")
 """``/dogfight new``'s engagement types, and ``draw`` (Table E2, §3.31)."""
 _FLIGHT = re.compile(r"^\s*(choice|cup|points)\s*[:=]?\s*(\d+)?\s*$", re.IGNORECASE)
+
+
+def scenario_names() -> dict[int, str]:
+    """Each historical scenario's number and title (§17.0), from the shipped data."""
+    return {n: sc.name for n, sc in load_scenarios().items()}
+
+
+def scenario_choice(number: int) -> str:
+    """How ``/dogfight new`` offers scenario ``number``: ``7 Fonck's Wager``."""
+    return f"{number} {scenario_names()[number]}"
 
 
 def parse_flight(text: str) -> tuple[str, int | None]:
@@ -117,6 +129,22 @@ class EaglesOptions(BaseModel):
     """Draw the weather (§3.8, optional)."""
     aircraft_rules: bool = True
     """The optional per-aircraft rules (§13.7)."""
+
+    @field_validator("scenario", mode="before")
+    @classmethod
+    def _scenario(cls, v: Any) -> Any:
+        """A number, or the scenario's name as ``/dogfight new`` offers it ("7 Fonck's
+        Wager"), or enough of its name ("fonck")."""
+        if v is None or isinstance(v, int):
+            return v
+        text = str(v).strip()
+        head = text.split(" ", 1)[0]
+        if head.isdigit():
+            return int(head)
+        found = [n for n, name in scenario_names().items() if _squash(text) in _squash(name)]
+        if len(found) != 1:
+            raise ValueError(Term("eagles.ui.pick.scenario_text", text=repr(text[:30])))
+        return found[0]
 
     @model_validator(mode="before")
     @classmethod

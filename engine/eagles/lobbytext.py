@@ -17,7 +17,13 @@ from engine.core.contract import SeatPick, SideInfo
 from engine.core.present import Field, FieldKind, HelpPage, Switch
 from engine.eagles.components import ScenarioRule, Zone
 from engine.eagles.describe import altitude_word
-from engine.eagles.lobby import ENGAGEMENTS, EaglesOptions, EaglesPick
+from engine.eagles.lobby import (
+    ENGAGEMENTS,
+    EaglesOptions,
+    EaglesPick,
+    scenario_choice,
+    scenario_names,
+)
 from strings import Term, t, tr
 
 if TYPE_CHECKING:
@@ -39,7 +45,12 @@ __all__ = [
 ]
 
 OPTION_FIELDS = (
-    Field("scenario", FieldKind.INT, "eagles.ui.cmd.scenario", low=1, high=8),
+    Field(
+        "scenario",
+        FieldKind.CHOICE,
+        "eagles.ui.cmd.scenario",
+        choices=tuple(scenario_choice(n) for n in sorted(scenario_names())),
+    ),
     Field("engagement", FieldKind.CHOICE, "eagles.ui.cmd.engagement", choices=ENGAGEMENTS),
     Field("month", FieldKind.TEXT, "eagles.ui.cmd.month"),
     Field("zone", FieldKind.CHOICE, "eagles.ui.cmd.zone", choices=tuple(z.value for z in Zone)),

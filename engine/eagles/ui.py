@@ -33,7 +33,7 @@ from engine.core.present import (
 )
 from engine.eagles import alttext, lobbytext, menus, report
 from engine.eagles.hand import SeatLines
-from engine.eagles.lobby import CUP, EaglesOptions
+from engine.eagles.lobby import CUP, EaglesOptions, scenario_choice
 from engine.eagles.setup import EaglesSetup
 from engine.eagles.state import GameState
 from engine.eagles.view import EaglesView
@@ -139,7 +139,7 @@ class EaglesPresenter(SeatLines):
             if sc is None:
                 return None
             seats = [("A1", "allied", sc.allied.aircraft[0].aircraft)]
-            options: dict[str, Any] = {"scenario": scenario}
+            options: dict[str, Any] = {"scenario": scenario_choice(scenario)}
             if sc.german.aircraft:
                 seats.append(("G1", "german", sc.german.aircraft[0].aircraft))
             elif sc.german.drawn_from_cup:

@@ -144,7 +144,7 @@ async def test_the_solitaire_scenario_by_one_player_in_french(
         channel_id=fake.channel_id,
         format="1v1",
         ruleset="eagles",
-        scenario=1,
+        scenario="1 Luke's Balloons",
     )
     game = await wait_for_new_game(fake, bot.service.storage)
     thread = game.thread_id

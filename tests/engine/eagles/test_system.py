@@ -331,3 +331,12 @@ def test_the_attacker_names_its_mission_aircraft_and_a_seat_its_pilots(
     assert setup.allied.hand_rating == "flying"
     state, _ = eagles.new_game(setup, 1)
     assert state.hand_rating["allied"] == "flying"
+
+
+def test_a_scenario_is_chosen_by_name() -> None:
+    """§17.0's scenarios by title, as /dogfight new offers them, or part of it."""
+    assert EaglesOptions(scenario="7 Fonck's Wager").scenario == 7
+    assert EaglesOptions(scenario="voss").scenario == 2
+    assert EaglesOptions(scenario="3").scenario == 3
+    with pytest.raises(ValidationError):
+        EaglesOptions(scenario="zeppelin")

@@ -38,6 +38,8 @@ text                                        meaning (rule)
                                             (§12.16)
 ``end``                                     end the Activation Phase: only you can
                                             still activate (§4.4)
+``offer`` / ``accept`` / ``refuse``         propose to end the Activation Phase by
+                                            mutual consent (§4.4), and the answer
 ``respond 37A``                             a Response card (§8.4)
 ``follow`` / ``stay``                       follow an altitude change or not (§11.51,
                                             §15.26)
@@ -77,7 +79,7 @@ TARGETED = frozenset({"tail", "headon", "leaf", "strafe", "bomb", "balloon"})
 UNTARGETED = frozenset({"dive", "climb", "clear", "reload", "idle", "takeoff"})
 ACTIVATIONS = TARGETED | UNTARGETED | {"escape", "lower"}
 """Verbs that activate an aircraft (it plays a card and is flipped, §8.12)."""
-_BARE = frozenset({"pass", "end", "follow", "stay", "allow"})
+_BARE = frozenset({"pass", "end", "follow", "stay", "allow", "offer", "accept", "refuse"})
 _FLAGS = ("hold", "giveup", "jettison", "+1", "rockets", "change", "gunner")
 _KINDS = ("wing", "control", "engine", "crew")
 _ALTITUDES = ("T", "L", "M", "H")

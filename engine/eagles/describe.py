@@ -143,7 +143,7 @@ class Describing:
             return t(f"eagles.ui.action.{key}", language, **fields)
 
         v = a.verb
-        if v in ("end", "allow", "follow", "stay"):
+        if v in ("end", "allow", "follow", "stay", "offer", "accept", "refuse"):
             return say(v)
         if v == "pass":
             pend = state.pending

@@ -124,6 +124,7 @@ class Flow(Activations):
                     p.used.remove(ability)  # once per turn (§18.0)
         s.turn += 1
         s.passes = 0
+        s.offered = []
         self.start_turn(run)
 
     # -- a new turn -------------------------------------------------------------------

@@ -34,7 +34,7 @@ from engine.eagles.legality import Legality
 from engine.eagles.loader import Components, load_components
 from engine.eagles.score import Tally
 from engine.eagles.setup import EaglesSetup, PlaneSetup, SideSetup
-from engine.eagles.state import ESCAPED, SHOT_DOWN, GameState, Plane
+from engine.eagles.state import ESCAPED, SHOT_DOWN, GameState, Pending, Plane
 from engine.eagles.view import EaglesView, build_view
 from strings import Term
 
@@ -49,6 +49,7 @@ _KIND_TIMING = {
     "remove": Timing.TURN,
     "discard": Timing.SIMULTANEOUS,
     "convert": Timing.RESPONSE,
+    "consent": Timing.RESPONSE,
 }
 
 
@@ -374,6 +375,14 @@ class EaglesEngine(Legality):
         if pend is not None and pend.kind == "place":
             self.place(run, a.word or "L")
             return
+        if pend is not None and pend.kind == "consent":
+            s.pending = None
+            if a.verb == "accept":
+                run.say("phase_agreed", side=side)
+                self.end_phase(run)
+            else:
+                run.say("phase_refused", side=side)
+            return
         if pend is not None and pend.kind == "convert":
             self.converted(run, a.word or "")
             return
@@ -386,6 +395,11 @@ class EaglesEngine(Legality):
         if a.verb == "end":
             run.say("ends_phase", side=side)
             self.end_phase(run)
+            return
+        if a.verb == "offer":
+            s.offered.append(side)
+            s.pending = Pending("consent", "german" if side == "allied" else "allied")
+            run.say("offers_end", side=side)
             return
         p = s.plane(a.plane or "")
         if a.verb == "lower":

@@ -78,6 +78,8 @@ class Legality(Flow):
             return self._responses(state)
         if kind == "follow":
             return [Action("follow"), Action("stay")]
+        if kind == "consent":
+            return [Action("refuse"), Action("accept")]
         if kind == "place":
             pend = state.pending
             assert pend is not None
@@ -199,6 +201,8 @@ class Legality(Flow):
         out: list[Action] = [Action("pass")]
         if not self.can_act(state, other(side)):
             out.append(Action("end"))
+        elif side not in state.offered and not self.automatic(state, other(side)):
+            out.append(Action("offer"))  # §4.4: to end the phase by mutual consent
         hand = self._hand(state, side)
         for p in state.planes:
             if p.side != side or not self.may_activate(state, p):
@@ -503,7 +507,8 @@ class Legality(Flow):
             "place": ("place",),
             "remove": ("remove",),
             "convert": ("convert",),
-            "activate": (*ACTIVATIONS, "pass", "end"),
+            "consent": ("accept", "refuse"),
+            "activate": (*ACTIVATIONS, "pass", "end", "offer"),
         }[kind]
         if a.verb not in expected:
             return Term(f"eagles.refuse.expect_{kind}")

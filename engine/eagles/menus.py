@@ -247,7 +247,7 @@ def _order(a: Action) -> tuple[int, int, str]:
 
 def _activate(b: _Builder, actions: list[Action]) -> Built:
     """The side's activation (§8): a menu per aircraft, or one with the aircraft first."""
-    buttons = [b.button(a) for a in actions if a.verb in ("pass", "end", "lower")]
+    buttons = [b.button(a) for a in actions if a.verb in ("pass", "end", "offer", "lower")]
     moves = sorted((a for a in actions if a.plane and a.verb != "lower"), key=_order)
     planes = list(dict.fromkeys(a.plane for a in moves))
     menus = []

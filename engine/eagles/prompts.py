@@ -16,7 +16,7 @@ from strings import Term, has
 
 __all__ = ["Prompting"]
 
-KINDS = ("activate", "respond", "follow", "discard", "place", "remove", "convert")
+KINDS = ("activate", "respond", "follow", "discard", "place", "remove", "convert", "consent")
 
 
 class Prompting(Describing):
@@ -88,6 +88,8 @@ class Prompting(Describing):
                 me=me,
                 planes=", ".join(self.plane(state, r) for r in pend.chain),
             )
+        if d.kind == "consent":
+            return Term("eagles.ui.prompt.consent", me=me)
         if d.kind == "convert" and pend is not None:
             return Term(
                 "eagles.ui.prompt.convert",

@@ -254,6 +254,8 @@ class GameState:
     cup: list[str] = field(default_factory=list)
     """Aircraft types still in the cup (§3.52), for Random Events."""
     log_fates: list[dict[str, Any]] = field(default_factory=list)
+    offered: list[str] = field(default_factory=list)
+    """Sides that proposed this turn to end the Activation Phase (§4.4): once a turn."""
 
     def clone(self) -> GameState:
         return GameState(
@@ -289,6 +291,7 @@ class GameState:
             next_ref=dict(self.next_ref),
             cup=self.cup[:],
             log_fates=[dict(f) for f in self.log_fates],
+            offered=self.offered[:],
         )
 
     def plane(self, ref: str) -> Plane:

@@ -95,6 +95,8 @@ _RESPONSES = {
     "escape": "picture.eagles.respond_escape",
 }
 """A Response's wording by the activation's verb (§8.4, §10.4, §12); others target."""
+_FIGHT_PILLS = 3
+"""Dogfights an altitude band names one pill each; more share one pill."""
 _GROUND = "G"
 """The airfield's band, below Treetop (§16.47)."""
 
@@ -373,9 +375,16 @@ class _Builder(Drawing):
         start = len(self.items)
         right = WIDTH - _MARGIN - _PAD
         centre = top + _BAND_HEAD // 2
-        for fight in reversed(v.dogfights):
-            if fight.altitude == code:
-                label = self.word("picture.eagles.fight_here", n=fight.display)
+        here = [fight.display for fight in v.dogfights if fight.altitude == code]
+        if len(here) > _FIGHT_PILLS:
+            # Many dogfights at one altitude: one pill names them all, so the band's
+            # title and the Clouds marker keep their room.
+            numbers = ", ".join(str(n) for n in here)
+            label = self.word("picture.eagles.fights_here", n=numbers)
+            right -= self.pill(right, centre, label, DISPLAY_HEAD, WHITE, right=True) + 6
+        else:
+            for n in reversed(here):
+                label = self.word("picture.eagles.fight_here", n=n)
                 right -= self.pill(right, centre, label, DISPLAY_HEAD, WHITE, right=True) + 6
         if v.clouds == code:
             label = self.word("picture.eagles.tag.clouds")

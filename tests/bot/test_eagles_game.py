@@ -216,3 +216,54 @@ async def test_every_scenario_opens_fills_and_starts_through_the_lobby(
     sc = eagles.engine.components.scenarios[number]
     flying = [p for p in loaded.state.planes if not p.balloon]
     assert len(flying) == sc.allied.aircraft_count + sc.german.aircraft_count
+
+
+def _message_with(fake: FakeDiscord, thread: int, prefix: str) -> tuple[dict[str, Any], str]:
+    for m in reversed(fake.sent_to(thread)):
+        for c in components_of(m):
+            if str(c.get("custom_id", "")).startswith(prefix):
+                return m, str(c["custom_id"])
+    raise LookupError(prefix)
+
+
+async def test_an_engagement_is_undone_substituted_and_replayed(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The same commands as the other systems: a move that drew no card is taken back
+    with the other side's consent, a seat is handed to another member, and the finished
+    engagement replays as an animation."""
+    alice, bob, carol = (fake.add_member(n) for n in ("alice", "bob", "carol"))
+    bot = TallyHoBot(database=str(tmp_path / "u.sqlite3"), seed_source=lambda: 21)
+    await fake.start(bot)
+    await fake.slash(
+        alice, "dogfight new", channel_id=fake.channel_id, ruleset="eagles", format="1v1"
+    )
+    game = await wait_for_new_game(fake, bot.service.storage)
+    thread = game.thread_id
+    assert thread is not None
+    await fake.slash(alice, "dogfight join", channel_id=thread, side="allied", aircraft="se5a")
+    await fake.slash(bob, "dogfight join", channel_id=thread, side="german", aircraft="fokker-dri")
+    await fake.slash(alice, "dogfight start", channel_id=thread)
+    ea = system()
+    players = {"A1": alice, "G1": bob}
+    state = (await bot.service.load(game.id)).state
+    (d,) = ea.pending(state)
+    idle = next(a for a in ea.legal_actions(state, d.seat) if a.verb == "idle")
+    mover, other = players[d.seat], players["G1" if d.seat == "A1" else "A1"]
+    await fake.slash(mover, "play", channel_id=thread, text=str(idle))
+    await fake.slash(mover, "game undo", channel_id=thread)
+    request, agree = _message_with(fake, thread, f"th:undo:{game.id}:")
+    agree = agree.rsplit(":", 1)[0] + ":yes"
+    await fake.click(other, request, agree)
+    after = (await bot.service.load(game.id)).state
+    assert after is not None and after.dump() == state.dump(), "as if never played"
+
+    await fake.slash(bob, "game sub", channel_id=thread, member=carol)
+    offer, accept = _message_with(fake, thread, f"th:sub:{game.id}:G1:accept")
+    await fake.click(carol, offer, accept)
+    assert (await bot.service.load(game.id)).holder("G1") == carol.id
+
+    await play_out(fake, bot, game.id, thread, {"A1": alice, "G1": carol})
+    token = await fake.slash(bob, "game replay", channel_id=thread)
+    files = fake.original(token).get("attachments") or []
+    assert files and str(files[0].get("filename", "")).endswith(".gif")

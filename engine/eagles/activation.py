@@ -140,8 +140,8 @@ class Activations(Scoring):
         gunner_cleared = act.has("gunner") and self.clear_jam(run, a, "rear")
         symbol = self.symbol_of(card, act.symbol, act.as_card)
         total = rating(self.ac(a), a, symbol) + self.value(a, act, capped=True, penalty=True)
-        if act.verb != "escape":
-            a.climb = 0 if a.climb and symbol != "climb" else a.climb
+        if act.verb != "escape" and symbol != "climb":
+            a.climb = 0  # any other card breaks off a climb in progress (§11.46 a)
         run.say(
             "targets",
             kind="play",
@@ -279,8 +279,6 @@ class Activations(Scoring):
         if before == 0 and a.climb and new < 0:
             new = 0  # §11.48 play note: the same for an aircraft in a climb
         mat.set_relation(s, a, t, new)
-        if new == 0 and before != 0:
-            pass
         return mat.relation(s, a, t)
 
     def _fight(

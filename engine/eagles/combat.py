@@ -254,8 +254,7 @@ class Combat(Base):
                 self.shoot_down(run, p, by=by, cause=cause, reason="structure")
         elif n >= _HITS_TO_DESTROY[name]:
             self.shoot_down(run, p, by=by, cause=cause, reason=name)
-        elif kind is DamageKind.ENGINE and p.damage.get("engine") == 1:
-            pass  # a High Altitude Engine is lost (§13.42): read by ratings
+        # (A first Engine hit also loses a High Altitude Engine, §13.42: ratings.py.)
         if (
             p.flying
             and p.bombs

@@ -14,7 +14,7 @@ from engine.eagles.activation import Activations
 from engine.eagles.base import Run
 from engine.eagles.components import Altitude, RandomEvent, ScenarioRule, Zone
 from engine.eagles.ratings import rating
-from engine.eagles.state import REMOVED, Pending, Plane
+from engine.eagles.state import REMOVED, GameState, Pending, Plane
 
 __all__ = ["SIDES", "Flow", "other"]
 
@@ -30,11 +30,11 @@ class Flow(Activations):
 
     # -- who may act ------------------------------------------------------------------
     @staticmethod
-    def automatic(state, side: str) -> bool:  # type: ignore[no-untyped-def]
+    def automatic(state: GameState, side: str) -> bool:
         """A side played by the rules (no seat: the solitaire scenario, §17.0)."""
         return not state.seats.get(side)
 
-    def may_activate(self, state, p: Plane) -> bool:  # type: ignore[no-untyped-def]
+    def may_activate(self, state: GameState, p: Plane) -> bool:
         """``p`` could still be activated this turn (a balloon once attacked, §15.24)."""
         if not p.flying or p.activated:
             return False
@@ -42,7 +42,7 @@ class Flow(Activations):
             return p.balloon_attacked
         return True
 
-    def can_act(self, state, side: str) -> bool:  # type: ignore[no-untyped-def]
+    def can_act(self, state: GameState, side: str) -> bool:
         """``side`` can activate an aircraft: one not yet activated and a card to play
         (§8.11; a balloon needs no card, §15.25)."""
         planes = [p for p in state.planes if p.side == side and self.may_activate(state, p)]
@@ -171,21 +171,21 @@ class Flow(Activations):
         s.to_act = s.initiative
         run.say("initiative", side=s.initiative)
 
-    def scouts(self, state, side: str) -> int:  # type: ignore[no-untyped-def]
+    def scouts(self, state: GameState, side: str) -> int:
         """Friendly Scouts on the mat (balloons and 2-Seaters do not count, §7.12)."""
         return sum(1 for p in state.planes if p.flying and p.side == side and p.kind == "scout")
 
-    def leader_of(self, state, side: str) -> Plane | None:  # type: ignore[no-untyped-def]
+    def leader_of(self, state: GameState, side: str) -> Plane | None:
         for p in state.planes:
             if p.side == side and p.quality in ("leader", "ace") and p.flying and not p.mission:
                 return p
         return None
 
-    def leadership(self, state, side: str) -> int:  # type: ignore[no-untyped-def]
+    def leadership(self, state: GameState, side: str) -> int:
         p = self.leader_of(state, side)
         return self.leader_rating(p, "leadership") if p else -1
 
-    def hand_limit(self, state, side: str) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    def hand_limit(self, state: GameState, side: str) -> tuple[int, int]:
         """``side``'s hand size and discard limit (§7.11-7.22)."""
         leader = self.leader_of(state, side)
         which = state.hand_rating.get(side, "leadership")
@@ -209,7 +209,7 @@ class Flow(Activations):
             return
         run.say("card_draw")
 
-    def discard_bounds(self, state, side: str) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    def discard_bounds(self, state: GameState, side: str) -> tuple[int, int]:
         """The fewest and the most cards ``side`` may discard now (§7.21-7.23)."""
         size, limit = self.hand_limit(state, side)
         held = len(state.hands.get(side, []))
@@ -407,7 +407,7 @@ class Flow(Activations):
         s.cup.remove(pick)
         return pick
 
-    def cup_types(self, state, side: str) -> list[str]:  # type: ignore[no-untyped-def]
+    def cup_types(self, state: GameState, side: str) -> list[str]:
         from engine.eagles.components import YearMonth
 
         when = YearMonth.from_text(state.setup["month"])
@@ -417,7 +417,9 @@ class Flow(Activations):
             if ac.cup and ac.side.value == side and ac.available(when)
         ]
 
-    def new_plane(self, state, side: str, aircraft: str, *, original: bool = True) -> Plane:  # type: ignore[no-untyped-def]
+    def new_plane(
+        self, state: GameState, side: str, aircraft: str, *, original: bool = True
+    ) -> Plane:
         n = state.next_ref.get(side, 1)
         state.next_ref[side] = n + 1
         ref = f"{'A' if side == 'allied' else 'G'}{n}"
@@ -446,7 +448,7 @@ class Flow(Activations):
         return p
 
     # -- the end ------------------------------------------------------------------------
-    def engagement_decided(self, s) -> bool:  # type: ignore[no-untyped-def]
+    def engagement_decided(self, s: GameState) -> bool:
         """A scenario's engagement that ends early (§17.0 scenarios 1 and 7): its
         target shot down, its balloon on the ground, or the attackers all down."""
         rules = self.rules(s)

@@ -13,20 +13,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 __all__ = [
     "DATA_PACKAGE",
     "DataError",
     "field_path",
+    "parse_keyed_list",
+    "parse_model",
     "parse_yaml",
     "problems",
     "read_path",
     "read_shipped",
 ]
+
+M = TypeVar("M", bound=BaseModel)
 
 DATA_PACKAGE = "data"
 
@@ -128,3 +132,44 @@ def problems(exc: ValidationError, prefix: Sequence[int | str] = ()) -> list[str
         message = str(err["msg"]).removeprefix("Value error, ")
         lines.append(f"{field_path([*prefix, *err['loc']])}: {message}")
     return lines
+
+
+def parse_model(name: str, text: str, model: type[M], expected: str) -> M:
+    """A file holding one mapping validated as ``model``; ``expected`` says what the
+    mapping holds, for the message when it is not one."""
+    raw = parse_yaml(name, text)
+    if not isinstance(raw, dict):
+        raise DataError(name, [f"(top level): expected a mapping with {expected}"])
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise DataError(name, problems(exc)) from exc
+
+
+def parse_keyed_list(name: str, text: str, model: type[M], key: str = "id") -> dict[Any, M]:
+    """A non-empty list of ``model`` mappings with unique ``key``s, keyed by it in file
+    order; every problem of every entry is reported at once."""
+    raw = parse_yaml(name, text)
+    if not isinstance(raw, list) or not raw:
+        raise DataError(name, ["(top level): expected a non-empty list"])
+    found: list[str] = []
+    items: dict[Any, M] = {}
+    first_index: dict[Any, int] = {}
+    for index, entry in enumerate(raw):
+        try:
+            item = model.model_validate(entry)
+        except ValidationError as exc:
+            found += problems(exc, (index,))
+            continue
+        item_key = getattr(item, key)
+        if item_key in items:
+            first = first_index[item_key]
+            found.append(
+                f"[{index}].{key}: duplicate {key} {item_key!r} (already used by [{first}])"
+            )
+            continue
+        items[item_key] = item
+        first_index[item_key] = index
+    if found:
+        raise DataError(name, found)
+    return items

@@ -23,12 +23,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from engine.core.dataload import DataError, parse_yaml, read_path, read_shipped
-from engine.core.dataload import problems as _problems
+from engine.core.dataload import (
+    DataError,
+    parse_keyed_list,
+    parse_model,
+    read_path,
+    read_shipped,
+)
 from engine.eagles.components import (
     Aircraft,
     Deck,
@@ -93,7 +98,7 @@ def load_deck(source: Path | str | None = None) -> Deck:
     if source is None:
         return _shipped_deck()
     name, text = read_path(Path(source), DECK_FILE)
-    return _parse_one(name, text, Deck, "id, name and cards")
+    return parse_model(name, text, Deck, "id, name and cards")
 
 
 def load_aircraft(source: Path | str | None = None) -> dict[str, Aircraft]:
@@ -112,7 +117,7 @@ def load_tables(source: Path | str | None = None) -> Tables:
     if source is None:
         return _shipped_tables()
     name, text = read_path(Path(source), TABLES_FILE)
-    return _parse_one(name, text, Tables, "the tables")
+    return parse_model(name, text, Tables, "the tables")
 
 
 def load_scenarios(source: Path | str | None = None) -> dict[int, Scenario]:
@@ -151,22 +156,22 @@ def load_components(source: Path | str | None = None) -> Components:
 
 @functools.cache
 def _shipped_deck() -> Deck:
-    return _parse_one(DECK_FILE, read_shipped(SYSTEM_DIR, DECK_FILE), Deck, "id, name and cards")
+    return parse_model(DECK_FILE, read_shipped(SYSTEM_DIR, DECK_FILE), Deck, "id, name and cards")
 
 
 @functools.cache
 def _shipped_aircraft() -> Mapping[str, Aircraft]:
-    return _parse_list(AIRCRAFT_FILE, read_shipped(SYSTEM_DIR, AIRCRAFT_FILE), Aircraft)
+    return parse_keyed_list(AIRCRAFT_FILE, read_shipped(SYSTEM_DIR, AIRCRAFT_FILE), Aircraft)
 
 
 @functools.cache
 def _shipped_leaders() -> Mapping[str, FlightLeader]:
-    return _parse_list(LEADERS_FILE, read_shipped(SYSTEM_DIR, LEADERS_FILE), FlightLeader)
+    return parse_keyed_list(LEADERS_FILE, read_shipped(SYSTEM_DIR, LEADERS_FILE), FlightLeader)
 
 
 @functools.cache
 def _shipped_tables() -> Tables:
-    return _parse_one(TABLES_FILE, read_shipped(SYSTEM_DIR, TABLES_FILE), Tables, "the tables")
+    return parse_model(TABLES_FILE, read_shipped(SYSTEM_DIR, TABLES_FILE), Tables, "the tables")
 
 
 @functools.cache
@@ -198,50 +203,11 @@ def _load_list(
     if source is None:
         return dict(shipped())
     name, text = read_path(Path(source), filename)
-    return _parse_list(name, text, model)
-
-
-def _parse_one(name: str, text: str, model: type[M], expected: str) -> M:
-    """A file holding one mapping validated as ``model``."""
-    raw = parse_yaml(name, text)
-    if not isinstance(raw, dict):
-        raise DataError(name, [f"(top level): expected a mapping with {expected}"])
-    try:
-        return model.model_validate(raw)
-    except ValidationError as exc:
-        raise DataError(name, _problems(exc)) from exc
-
-
-def _parse_list(name: str, text: str, model: type[M], key: str = "id") -> dict[Any, M]:
-    """A list of ``model`` mappings with unique ``key``s, keyed by it in file order."""
-    raw = parse_yaml(name, text)
-    if not isinstance(raw, list) or not raw:
-        raise DataError(name, ["(top level): expected a non-empty list"])
-    problems: list[str] = []
-    items: dict[Any, M] = {}
-    first_index: dict[Any, int] = {}
-    for index, entry in enumerate(raw):
-        try:
-            item = model.model_validate(entry)
-        except ValidationError as exc:
-            problems += _problems(exc, (index,))
-            continue
-        item_key = getattr(item, key)
-        if item_key in items:
-            first = first_index[item_key]
-            problems.append(
-                f"[{index}].{key}: duplicate {key} {item_key!r} (already used by [{first}])"
-            )
-            continue
-        items[item_key] = item
-        first_index[item_key] = index
-    if problems:
-        raise DataError(name, problems)
-    return items
+    return parse_keyed_list(name, text, model)
 
 
 def _parse_scenarios(name: str, text: str) -> dict[int, Scenario]:
-    return _parse_list(name, text, Scenario, key="number")
+    return parse_keyed_list(name, text, Scenario, key="number")
 
 
 # --- cross-file checks -----------------------------------------------------------------

@@ -24,10 +24,15 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from engine.core.dataload import DataError, parse_yaml, read_path, read_shipped
-from engine.core.dataload import problems as _problems
+from engine.core.dataload import (
+    DataError,
+    parse_keyed_list,
+    parse_model,
+    read_path,
+    read_shipped,
+)
 from engine.lockedon.components import Aircraft, Deck, Missile, Site, Skill
 
 __all__ = [
@@ -144,22 +149,22 @@ def _shipped_deck() -> Deck:
 
 @functools.cache
 def _shipped_aircraft() -> Mapping[str, Aircraft]:
-    return _parse_list(AIRCRAFT_FILE, read_shipped(SYSTEM_DIR, AIRCRAFT_FILE), Aircraft)
+    return parse_keyed_list(AIRCRAFT_FILE, read_shipped(SYSTEM_DIR, AIRCRAFT_FILE), Aircraft)
 
 
 @functools.cache
 def _shipped_missiles() -> Mapping[str, Missile]:
-    return _parse_list(MISSILES_FILE, read_shipped(SYSTEM_DIR, MISSILES_FILE), Missile)
+    return parse_keyed_list(MISSILES_FILE, read_shipped(SYSTEM_DIR, MISSILES_FILE), Missile)
 
 
 @functools.cache
 def _shipped_skills() -> Mapping[str, Skill]:
-    return _parse_list(SKILLS_FILE, read_shipped(SYSTEM_DIR, SKILLS_FILE), Skill)
+    return parse_keyed_list(SKILLS_FILE, read_shipped(SYSTEM_DIR, SKILLS_FILE), Skill)
 
 
 @functools.cache
 def _shipped_sites() -> Mapping[str, Site]:
-    return _parse_list(SITES_FILE, read_shipped(SYSTEM_DIR, SITES_FILE), Site)
+    return parse_keyed_list(SITES_FILE, read_shipped(SYSTEM_DIR, SITES_FILE), Site)
 
 
 @functools.cache
@@ -186,45 +191,13 @@ def _load_list(
     if source is None:
         return dict(shipped())
     name, text = read_path(Path(source), filename)
-    return _parse_list(name, text, model)
+    return parse_keyed_list(name, text, model)
 
 
 def _parse_deck(name: str, text: str) -> Deck:
     """The deck file: a mapping with ``id``, ``name`` and ``types`` (a list of
     :class:`~engine.lockedon.components.CardType` mappings)."""
-    raw = parse_yaml(name, text)
-    if not isinstance(raw, dict):
-        raise DataError(name, ["(top level): expected a mapping with id, name and types"])
-    try:
-        return Deck.model_validate(raw)
-    except ValidationError as exc:
-        raise DataError(name, _problems(exc)) from exc
-
-
-def _parse_list(name: str, text: str, model: type[M]) -> dict[str, M]:
-    """A list of ``model`` mappings with unique ``id``s, keyed by id in file order."""
-    raw = parse_yaml(name, text)
-    if not isinstance(raw, list) or not raw:
-        raise DataError(name, ["(top level): expected a non-empty list"])
-    problems: list[str] = []
-    items: dict[str, M] = {}
-    first_index: dict[str, int] = {}
-    for index, entry in enumerate(raw):
-        try:
-            item = model.model_validate(entry)
-        except ValidationError as exc:
-            problems += _problems(exc, (index,))
-            continue
-        item_id: str = getattr(item, "id")  # noqa: B009 - every listed model has an id
-        if item_id in items:
-            first = first_index[item_id]
-            problems.append(f"[{index}].id: duplicate id {item_id!r} (already used by [{first}])")
-            continue
-        items[item_id] = item
-        first_index[item_id] = index
-    if problems:
-        raise DataError(name, problems)
-    return items
+    return parse_model(name, text, Deck, "id, name and types")
 
 
 def _bundle(

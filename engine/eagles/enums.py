@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum, IntEnum, StrEnum
-from typing import Annotated, Any, NamedTuple, TypeVar
+from typing import Annotated, Any, NamedTuple, Self, TypeVar, cast
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict
 
@@ -72,6 +72,16 @@ def _from_code(cls: type[_E], code: str | int) -> _E:
     raise ValueError(f"unknown {_snake(cls.__name__)} {code!r} (expected one of {codes})")
 
 
+class _Coded:
+    """The ``from_code`` of every enum here: its member whose value, name or ``code``
+    matches (``"NML"``, ``"no_mans_land"``, ``"No Man's Land"``)."""
+
+    @classmethod
+    def from_code(cls, code: str | int) -> Self:
+        found: Self = _from_code(cast("type[Any]", cls), code)
+        return found
+
+
 def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
 
@@ -85,7 +95,7 @@ def coerce(cls: type[_E]) -> Any:
     return BeforeValidator(convert)
 
 
-class Side(StrEnum):
+class Side(_Coded, StrEnum):
     """The two players (§3.2): the Allies, and the Central Powers, all German here."""
 
     ALLIED = "allied"
@@ -101,13 +111,8 @@ class Side(StrEnum):
         """The other side."""
         return Side.GERMAN if self is Side.ALLIED else Side.ALLIED
 
-    @classmethod
-    def from_code(cls, code: str) -> Side:
-        """``"allied"``, ``"A"``, ``"german"``, ``"G"`` (any case)."""
-        return _from_code(cls, code)
 
-
-class Symbol(StrEnum):
+class Symbol(_Coded, StrEnum):
     """A Performance symbol on a Maneuver card, naming the Performance Rating the card
     is used with (§2.2, §2.13)."""
 
@@ -121,13 +126,8 @@ class Symbol(StrEnum):
         """``"C"``, ``"D"``, ``"S"`` or ``"A"``."""
         return self.value[0].upper()
 
-    @classmethod
-    def from_code(cls, code: str) -> Symbol:
-        """The symbol of a code (``"D"``) or name (``"dive"``); any case."""
-        return _from_code(cls, code)
 
-
-class DefenceClass(IntEnum):
+class DefenceClass(_Coded, IntEnum):
     """An aircraft's Defensive Class (§2.13), weakest first: a Structure hit's second
     hit lowers it one step (§10.83)."""
 
@@ -146,13 +146,8 @@ class DefenceClass(IntEnum):
         """One class down (§10.83); None below Fragile (the aircraft is shot down)."""
         return DefenceClass(self - 1) if self > DefenceClass.FRAGILE else None
 
-    @classmethod
-    def from_code(cls, code: str) -> DefenceClass:
-        """The class of a letter (``"S"``) or name (``"sturdy"``); any case."""
-        return _from_code(cls, code)
 
-
-class DamageKind(StrEnum):
+class DamageKind(_Coded, StrEnum):
     """The seven results of a damage table (§10.8, L579-627)."""
 
     SUPERFICIAL = "superficial"
@@ -192,11 +187,6 @@ class DamageKind(StrEnum):
             DamageKind.CONTROL,
         )
 
-    @classmethod
-    def from_code(cls, code: str) -> DamageKind:
-        """The kind of a code (``"ST"``) or name (``"structure"``, ``"On Fire"``)."""
-        return _from_code(cls, code)
-
 
 _DAMAGE_CODES = {
     DamageKind.SUPERFICIAL: "SU",
@@ -218,7 +208,7 @@ _SEVERITY = {
 }
 
 
-class Altitude(IntEnum):
+class Altitude(_Coded, IntEnum):
     """The four altitude levels (§11.11), lowest first."""
 
     TREETOP = 0
@@ -231,13 +221,8 @@ class Altitude(IntEnum):
         """``"T"``, ``"L"``, ``"M"`` or ``"H"``."""
         return self.name[0]
 
-    @classmethod
-    def from_code(cls, code: str) -> Altitude:
-        """The altitude of a code (``"T"``) or name (``"treetop"``); any case."""
-        return _from_code(cls, code)
 
-
-class Zone(StrEnum):
+class Zone(_Coded, StrEnum):
     """The five zones, west to east (§3.41): the Random Events column, and in the
     Campaign the Safe Return column."""
 
@@ -278,7 +263,7 @@ class Zone(StrEnum):
         return Zone.ALLIED_REAR if side is Side.ALLIED else Zone.GERMAN_REAR
 
     @classmethod
-    def from_code(cls, code: str) -> Zone:
+    def from_code(cls, code: str | int) -> Zone:
         """The zone of a code (``"NML"``), value or printed name; any case."""
         for zone in cls:
             if _words(str(code)) == _words(zone.printed_name):
@@ -302,7 +287,7 @@ _ZONE_NAMES = {
 }
 
 
-class ZoneChoice(StrEnum):
+class ZoneChoice(_Coded, StrEnum):
     """A zone an Engagement type allows, relative to its defender (§16.4)."""
 
     DRAW = "draw"
@@ -321,24 +306,16 @@ class ZoneChoice(StrEnum):
             return Zone.rear_area(defender)
         return None
 
-    @classmethod
-    def from_code(cls, code: str) -> ZoneChoice:
-        return _from_code(cls, code)
 
-
-class AircraftType(StrEnum):
+class AircraftType(_Coded, StrEnum):
     """The two general types (§2.1). German CL class aircraft are Scouts, J class are
     2-Seaters (§2.1 design note)."""
 
     SCOUT = "scout"
     TWO_SEATER = "two_seater"
 
-    @classmethod
-    def from_code(cls, code: str) -> AircraftType:
-        return _from_code(cls, code)
 
-
-class Characteristic(StrEnum):
+class Characteristic(_Coded, StrEnum):
     """A special characteristic letter on the counter (§13.1-13.6)."""
 
     COVERED_GUNS = "covered_guns"
@@ -366,12 +343,8 @@ class Characteristic(StrEnum):
             Characteristic.WEAK_WINGS: "W",
         }[self]
 
-    @classmethod
-    def from_code(cls, code: str) -> Characteristic:
-        return _from_code(cls, code)
 
-
-class PilotQuality(StrEnum):
+class PilotQuality(_Coded, StrEnum):
     """The five pilot qualities (§14.1), weakest first."""
 
     GREEN = "green"
@@ -382,12 +355,8 @@ class PilotQuality(StrEnum):
     ACE = "ace"
     """A Famous Ace (§14.6, §18.0), also a Flight Leader."""
 
-    @classmethod
-    def from_code(cls, code: str) -> PilotQuality:
-        return _from_code(cls, code)
 
-
-class EngagementType(StrEnum):
+class EngagementType(_Coded, StrEnum):
     """The eight Engagement types (§16.11)."""
 
     PATROL = "patrol"
@@ -399,12 +368,8 @@ class EngagementType(StrEnum):
     AIRFIELD_ATTACK = "airfield_attack"
     BALLOON_BUSTING = "balloon_busting"
 
-    @classmethod
-    def from_code(cls, code: str) -> EngagementType:
-        return _from_code(cls, code)
 
-
-class RandomEvent(StrEnum):
+class RandomEvent(_Coded, StrEnum):
     """A result of the Random Events Table (§5.1, L259-273)."""
 
     ADD_AIRCRAFT = "add_aircraft"
@@ -423,12 +388,8 @@ class RandomEvent(StrEnum):
         """``"add_aircraft*"`` for the starred result, else the value."""
         return "add_aircraft*" if self is RandomEvent.ADD_AIRCRAFT_STAR else self.value
 
-    @classmethod
-    def from_code(cls, code: str) -> RandomEvent:
-        return _from_code(cls, code)
 
-
-class CardSpecial(StrEnum):
+class CardSpecial(_Coded, StrEnum):
     """A Maneuver card's special rule (its text is in ``data/eagles/SOURCES.md``)."""
 
     FALLING_LEAF = "falling_leaf"
@@ -443,12 +404,8 @@ class CardSpecial(StrEnum):
     BARREL_ROLL = "barrel_roll"
     """§8.43: a Speed maneuver that may also Respond to an Agility maneuver."""
 
-    @classmethod
-    def from_code(cls, code: str) -> CardSpecial:
-        return _from_code(cls, code)
 
-
-class AceAbility(StrEnum):
+class AceAbility(_Coded, StrEnum):
     """A Famous Ace's special ability (§18.0, L1269-1360). Whether it is lost when the
     Ace is wounded is :attr:`FlightLeader.asterisked`."""
 
@@ -491,12 +448,8 @@ class AceAbility(StrEnum):
     """+2 Fire Value when attacking a balloon, added after the anti-aircraft guns' FV
     is worked out (Luke)."""
 
-    @classmethod
-    def from_code(cls, code: str) -> AceAbility:
-        return _from_code(cls, code)
 
-
-class Weather(StrEnum):
+class Weather(_Coded, StrEnum):
     """A Weather condition (Campaign §6; optional in an Engagement, §3.8). The effects
     are :class:`WeatherEffect`; the names are those the Campaign rules use."""
 
@@ -511,12 +464,8 @@ class Weather(StrEnum):
     CONTRARY_WINDS = "contrary_winds"
     STRONG_CONTRARY_WINDS = "strong_contrary_winds"
 
-    @classmethod
-    def from_code(cls, code: str) -> Weather:
-        return _from_code(cls, code)
 
-
-class ScenarioRule(StrEnum):
+class ScenarioRule(_Coded, StrEnum):
     """A special rule of a historical scenario (§17.0)."""
 
     SOLITAIRE = "solitaire"
@@ -534,12 +483,8 @@ class ScenarioRule(StrEnum):
     ENDS_WHEN_BALLOON_GROUNDED = "ends_when_balloon_grounded"
     """An engagement ends when the balloon is lowered below Treetop."""
 
-    @classmethod
-    def from_code(cls, code: str) -> ScenarioRule:
-        return _from_code(cls, code)
 
-
-class VictoryKind(StrEnum):
+class VictoryKind(_Coded, StrEnum):
     """How a scenario is won (§17.0)."""
 
     STANDARD = "standard"
@@ -551,10 +496,6 @@ class VictoryKind(StrEnum):
     """:attr:`Scenario.victory_side` wins iff it shoots down the enemy target of every
     engagement and its own :attr:`Scenario.victory_ace` is not shot down; the
     scenario ends at the first failure (Scenarios 1 and 7)."""
-
-    @classmethod
-    def from_code(cls, code: str) -> VictoryKind:
-        return _from_code(cls, code)
 
 
 # --- small values ----------------------------------------------------------------------

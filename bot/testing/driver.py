@@ -20,7 +20,7 @@ from bot.storage import GameRecord, Storage
 from bot.testing.fakediscord import FakeDiscord, FakeUser
 from strings import t
 
-__all__ = ["UiPlayer", "components_of", "wait_for_new_game"]
+__all__ = ["UiPlayer", "components_of", "message_with", "text_of", "wait_for_new_game"]
 
 Payload = dict[str, Any]
 
@@ -32,6 +32,26 @@ def components_of(message: Payload) -> Iterator[Payload]:
             yield from row.get("components") or []
         else:
             yield row
+
+
+def text_of(message: Payload) -> str:
+    """Everything a reader sees of a message: its content, then each component's
+    label and each menu option's label."""
+    parts = [message.get("content") or ""]
+    for c in components_of(message):
+        parts.append(str(c.get("label", "")))
+        parts.extend(str(o.get("label", "")) for o in c.get("options", []))
+    return "\n".join(parts)
+
+
+def message_with(fake: FakeDiscord, channel_id: int, prefix: str) -> tuple[Payload, str]:
+    """The latest message of a channel with a component whose custom_id starts with
+    ``prefix``, and that custom_id (LookupError when there is none)."""
+    for m in reversed(fake.sent_to(channel_id)):
+        for c in components_of(m):
+            if str(c.get("custom_id", "")).startswith(prefix):
+                return m, str(c["custom_id"])
+    raise LookupError(prefix)
 
 
 async def wait_for_new_game(fake: FakeDiscord, storage: Storage, tries: int = 50) -> GameRecord:

@@ -15,27 +15,18 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.__main__ import main
 from bot.testing import FakeDiscord, FakeUser
-from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from bot.testing.driver import UiPlayer, message_with, text_of, wait_for_new_game
 from cogs.app import TallyHoBot
 from engine.core.contract import Timing
 from engine.eagles.ai import RandomPlayer
 from engine.eagles.system import system
 
 PRIVATE = re.compile(r"Hand \(\d+ cards|Main \(\d+ cartes|You drew|Vous avez tiré|▶ may:")
-
-
-def text_of(message: dict[str, Any]) -> str:
-    parts = [message.get("content") or ""]
-    for c in components_of(message):
-        parts.append(str(c.get("label", "")))
-        parts.extend(str(o.get("label", "")) for o in c.get("options", []))
-    return "\n".join(parts)
 
 
 async def play_out(
@@ -218,14 +209,6 @@ async def test_every_scenario_opens_fills_and_starts_through_the_lobby(
     assert len(flying) == sc.allied.aircraft_count + sc.german.aircraft_count
 
 
-def _message_with(fake: FakeDiscord, thread: int, prefix: str) -> tuple[dict[str, Any], str]:
-    for m in reversed(fake.sent_to(thread)):
-        for c in components_of(m):
-            if str(c.get("custom_id", "")).startswith(prefix):
-                return m, str(c["custom_id"])
-    raise LookupError(prefix)
-
-
 async def test_an_engagement_is_undone_substituted_and_replayed(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -252,14 +235,14 @@ async def test_an_engagement_is_undone_substituted_and_replayed(
     mover, other = players[d.seat], players["G1" if d.seat == "A1" else "A1"]
     await fake.slash(mover, "play", channel_id=thread, text=str(idle))
     await fake.slash(mover, "game undo", channel_id=thread)
-    request, agree = _message_with(fake, thread, f"th:undo:{game.id}:")
+    request, agree = message_with(fake, thread, f"th:undo:{game.id}:")
     agree = agree.rsplit(":", 1)[0] + ":yes"
     await fake.click(other, request, agree)
     after = (await bot.service.load(game.id)).state
     assert after is not None and after.dump() == state.dump(), "as if never played"
 
     await fake.slash(bob, "game sub", channel_id=thread, member=carol)
-    offer, accept = _message_with(fake, thread, f"th:sub:{game.id}:G1:accept")
+    offer, accept = message_with(fake, thread, f"th:sub:{game.id}:G1:accept")
     await fake.click(carol, offer, accept)
     assert (await bot.service.load(game.id)).holder("G1") == carol.id
 

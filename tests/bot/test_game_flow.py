@@ -11,12 +11,11 @@ import logging
 import re
 import traceback
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot.testing import FakeDiscord, FakeUser, discord_log_errors
-from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from bot.testing.driver import UiPlayer, components_of, text_of, wait_for_new_game
 from cogs.app import TallyHoBot
 from cogs.context import ALT_LIMIT, alt_text
 from engine.dif.ai import RandomPlayer
@@ -75,14 +74,6 @@ async def play(
         action = brains[p.seat].choose(default_engine(), state, p.seat)
         await pilots[p.seat].act(str(action), via_dm=p.kind in ("respond", "follow"))
     return pilots
-
-
-def text_of(message: dict[str, Any]) -> str:
-    parts = [message.get("content") or ""]
-    for c in components_of(message):
-        parts.append(str(c.get("label", "")))
-        parts.extend(str(o.get("label", "")) for o in c.get("options", []))
-    return "\n".join(parts)
 
 
 PRIVATE = re.compile(r"Hand \(\d+\)|You drew|Wingman's mini-hand: |Your secret altitude")

@@ -11,13 +11,13 @@ from bot.archive import archive
 from bot.clock import FakeClock
 from bot.results import verdict_text
 from bot.testing import FakeDiscord
-from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from bot.testing.driver import UiPlayer, components_of, message_with, wait_for_new_game
 from engine.dif.actions import Action
 from engine.dif.game import default_engine
 from strings import tr
 from tests.bot.clocked import FIXED, START, advance, log_of, make_bot, open_duel
 from tests.bot.test_deadlines_flow import attack, thread_texts
-from tests.bot.test_seats_flow import answer, message_with
+from tests.bot.test_seats_flow import answer
 
 
 async def test_a_french_player_gets_french_refusals(fake: FakeDiscord, tmp_path: Path) -> None:

@@ -14,13 +14,12 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
-from typing import Any
 
 from PIL import Image
 
 from bot.clock import FakeClock
 from bot.testing import FakeDiscord, FakeUser
-from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from bot.testing.driver import UiPlayer, components_of, text_of, wait_for_new_game
 from cogs.app import TallyHoBot
 from engine.core.contract import Timing
 from engine.lockedon.ai import RandomPlayer
@@ -34,14 +33,6 @@ PRIVATE = re.compile(
     r"Aircraft Expertise cards:"
 )
 SEAT_HEADER = re.compile(r"\*\*[^*\n]+ \(([AB]\d+)\)\*\*")
-
-
-def text_of(message: dict[str, Any]) -> str:
-    parts = [message.get("content") or ""]
-    for c in components_of(message):
-        parts.append(str(c.get("label", "")))
-        parts.extend(str(o.get("label", "")) for o in c.get("options", []))
-    return "\n".join(parts)
 
 
 async def play_out(

@@ -23,7 +23,7 @@ from bot.errors import Refusal
 from bot.settings import GuildSettings
 from bot.storage import GameStatus
 from bot.testing import FakeDiscord, FakeUser
-from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from bot.testing.driver import UiPlayer, components_of, message_with, wait_for_new_game
 from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine
@@ -41,15 +41,6 @@ def said(fake: FakeDiscord, thread: int) -> str:
 
 def answer(fake: FakeDiscord, token: str) -> str:
     return str(fake.original(token).get("content") or "")
-
-
-def message_with(fake: FakeDiscord, thread: int, prefix: str) -> tuple[dict[str, Any], str]:
-    """The latest thread message with a component whose custom_id starts with ``prefix``."""
-    for m in reversed(fake.sent_to(thread)):
-        for c in components_of(m):
-            if str(c.get("custom_id", "")).startswith(prefix):
-                return m, str(c["custom_id"])
-    raise LookupError(prefix)
 
 
 def closed(fake: FakeDiscord, message: dict[str, Any]) -> str:

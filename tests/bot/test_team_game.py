@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.testing import FakeDiscord, FakeUser
-from bot.testing.driver import UiPlayer, components_of, wait_for_new_game
+from bot.testing.driver import UiPlayer, components_of, text_of, wait_for_new_game
 from cogs.app import TallyHoBot
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine
@@ -27,14 +27,6 @@ SEAT_HEADER = re.compile(r"\*\*[^*\n]+ \(([AX]\d+)\)\*\*")
 
 def make_bot(db: Path) -> TallyHoBot:
     return TallyHoBot(database=str(db), seed_source=lambda: SEED)
-
-
-def text_of(message: dict[str, Any]) -> str:
-    parts = [message.get("content") or ""]
-    for c in components_of(message):
-        parts.append(str(c.get("label", "")))
-        parts.extend(str(o.get("label", "")) for o in c.get("options", []))
-    return "\n".join(parts)
 
 
 def assert_hidden_information_reaches_only_owners(

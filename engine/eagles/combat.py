@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.eagles import mat
 from engine.eagles.base import Base, Run
-from engine.eagles.components import Card, Characteristic, DamageKind, DefenceClass
+from engine.eagles.components import Card, Characteristic, DamageKind, DefenceClass, Weather
 from engine.eagles.ratings import defence, rating
 from engine.eagles.state import SHOT_DOWN, Fire, GameState, Pending, Plane
 
@@ -289,8 +289,8 @@ class Combat(Base):
     def _extinguished(self, run: Run, p: Plane) -> bool:
         """A Flight Leader or Ace may put out a fire: a Fire Value of 6 or more, +1
         with a Flying Rating of 3 or more (§10.88); in Rain, any pilot at Low or
-        Treetop tries at +2 (§10.88, weather)."""
-        rain = self.weather(run.state) == "rain" and p.altitude <= 1
+        Treetop tries at +2 (§10.88: the weather's ``on_fire_bonus``)."""
+        rain = self.fire_bonus(run.state) if p.altitude <= 1 else 0
         leader = p.quality in ("leader", "ace") and p.crew.get("pilot") != "killed"
         if not (leader or rain):
             return False
@@ -301,11 +301,15 @@ class Combat(Base):
         value = card.fire
         if leader and self.flying_rating(p) >= 3:
             value += 1
-        if rain:
-            value += 2
+        value += rain
         ok = value >= 6
         run.say("extinguish" if ok else "fire_spreads", plane=self.name(p), card=card.number)
         return ok
+
+    def fire_bonus(self, state: GameState) -> int:
+        """What the weather adds to any pilot's try at putting out a fire at Low or
+        Treetop (0 in clear weather)."""
+        return self.tables.weather_effect(Weather(self.weather(state))).on_fire_bonus
 
     def _crew_hit(self, run: Run, p: Plane, *, by: Plane | None, cause: str) -> None:
         """A Crew hit (§10.87): which crewman, then wounded or killed."""

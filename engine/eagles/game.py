@@ -469,7 +469,6 @@ class EaglesEngine(Legality):
         s.phase = "over"
         s.pending = None
         s.winner = self._winner(s, t)
-        s.over_reason = "series" if s.setup.get("engagements", 1) > 1 else "turns"
         run.say("game_over", kind="over", winner=s.winner or "draw")
 
     def _target_down(self, s: GameState) -> bool:
@@ -521,7 +520,7 @@ class EaglesEngine(Legality):
             run.say("cup", side=enemy, plane=self.name(p))
         s.engagement += 1
         s.turn = 1
-        s.vp, s.glory, s.photo_vp, s.bomb_vp = {}, {}, {}, {}
+        s.vp, s.glory, s.photo_vp = {}, {}, {}
         s.clouds = None
         s.deck = s.deck + s.discards + [c for h in s.hands.values() for c in h]
         s.discards = []

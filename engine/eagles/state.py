@@ -239,21 +239,19 @@ class GameState:
     """Engagement Victory Points scored during play (§16.4), by side."""
     photo_vp: dict[str, int] = field(default_factory=dict)
     """Photo-Recon points, scored only if the photographer survives (§16.43), by ref."""
-    bomb_vp: dict[str, int] = field(default_factory=dict)
     glory: dict[str, int] = field(default_factory=dict)
-    """Glory Points earned during play (balloons, aces), by side."""
+    """Glory Points for Aces shot down (§14.63), by side; the rest is counted at the
+    end (:meth:`~engine.eagles.score.Scoring.earned_glory`)."""
     clouds: int | None = None
     """The altitude of the Clouds marker (§5.1), once drawn."""
     event: str | None = None
     """This turn's Random Event."""
     results: list[dict[str, Any]] = field(default_factory=list)
     """Finished engagements of a series: their result (§17.0 scenarios 1 and 7)."""
-    over_reason: str | None = None
     winner: str | None = None
     next_ref: dict[str, int] = field(default_factory=dict)
     cup: list[str] = field(default_factory=list)
     """Aircraft types still in the cup (§3.52), for Random Events."""
-    log_fates: list[dict[str, Any]] = field(default_factory=list)
     offered: list[str] = field(default_factory=list)
     """Sides that proposed this turn to end the Activation Phase (§4.4): once a turn."""
 
@@ -281,16 +279,13 @@ class GameState:
             hand_size=dict(self.hand_size),
             vp=dict(self.vp),
             photo_vp=dict(self.photo_vp),
-            bomb_vp=dict(self.bomb_vp),
             glory=dict(self.glory),
             clouds=self.clouds,
             event=self.event,
             results=[dict(r) for r in self.results],
-            over_reason=self.over_reason,
             winner=self.winner,
             next_ref=dict(self.next_ref),
             cup=self.cup[:],
-            log_fates=[dict(f) for f in self.log_fates],
             offered=self.offered[:],
         )
 

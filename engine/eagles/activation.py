@@ -13,7 +13,7 @@ from engine.eagles.actions import Action
 from engine.eagles.base import Run
 from engine.eagles.combat import clamp_fv, half_up
 from engine.eagles.components import Card, Characteristic, DamageKind, DefenceClass, Symbol
-from engine.eagles.ratings import card_value, rating, sustained_climb
+from engine.eagles.ratings import card_value, defence, rating, sustained_climb
 from engine.eagles.score import Scoring
 from engine.eagles.state import ESCAPED, LANDED, Fire, GameState, Pending, Plane
 
@@ -353,8 +353,6 @@ class Activations(Scoring):
         mat.settle(s)
 
     def _defence(self, p: Plane) -> DefenceClass:
-        from engine.eagles.ratings import defence
-
         return defence(self.ac(p), p) or DefenceClass.FRAGILE
 
     # -- Head-on (§10.4) --------------------------------------------------------------

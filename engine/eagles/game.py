@@ -29,7 +29,14 @@ from engine.core.rng import Rng
 from engine.eagles import mat
 from engine.eagles.actions import Action
 from engine.eagles.base import Run
-from engine.eagles.components import Altitude, EngagementType, Side, YearMonth, Zone, ZoneChoice
+from engine.eagles.components import (
+    Altitude,
+    EngagementType,
+    Side,
+    Weather,
+    YearMonth,
+    Zone,
+)
 from engine.eagles.legality import Legality
 from engine.eagles.loader import Components, load_components
 from engine.eagles.score import Tally
@@ -104,18 +111,15 @@ class EaglesEngine(Legality):
             attacker = attacker or (row.attacker.value if row.attacker else None)
             run.say("table_e2", card=card.number, engagement=kind)
         etype = EngagementType(kind)
-        spec = self.spec_of(etype)
+        spec = self.tables.engagement(etype)
         if etype is not EngagementType.PATROL and attacker is None:
             attacker = "allied"
         defender = "german" if attacker == "allied" else "allied"
         zone = setup.zone
         if zone is None:
-            choices = (
-                [c.resolve(Side(defender)) for c in spec.zones if c is not ZoneChoice.DRAW]
-                if attacker
-                else []
-            )
-            choices = [z for z in choices if z is not None]
+            choices = [
+                z for c in spec.zones if attacker and (z := c.resolve(Side(defender))) is not None
+            ]
             if choices:
                 zone = choices[0].value  # the attacker chooses (§16.13): the first listed
             else:
@@ -143,7 +147,7 @@ class EaglesEngine(Legality):
             weather=weather,
         )
         if weather:
-            effect = tables.weather_effect(self._weather(weather))
+            effect = tables.weather_effect(Weather(weather))
             if effect.clouds is not None:
                 s.clouds = int(effect.clouds)
         start = int(Altitude.from_code(altitude))
@@ -208,18 +212,6 @@ class EaglesEngine(Legality):
         if spec.defender_balloon and not any(p.balloon for p in s.planes if p.side == defender):
             b = self.new_plane(s, defender, "balloon")
             run.say("balloon_added", side=defender, plane=self.name(b))
-
-    def spec_of(self, etype: EngagementType) -> Any:
-        for spec in self.tables.engagements:
-            if spec.type is etype:
-                return spec
-        raise KeyError(etype.value)
-
-    @staticmethod
-    def _weather(value: str) -> Any:
-        from engine.eagles.components import Weather
-
-        return Weather(value)
 
     def _flight(self, run: Run, side: str, ss: SideSetup, start: int) -> None:
         """One side's aircraft: those chosen, then the cup's (§3.51-3.53); its leader

@@ -58,11 +58,7 @@ class Scoring(Combat):
         return EngagementType(state.setup["engagement"])
 
     def spec(self, state: GameState) -> EngagementSpec:
-        kind = self.etype(state)
-        for spec in self.tables.engagements:
-            if spec.type is kind:
-                return spec
-        raise KeyError(kind)
+        return self.tables.engagement(self.etype(state))
 
     @staticmethod
     def attacker(state: GameState) -> str | None:

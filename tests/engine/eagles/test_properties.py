@@ -65,7 +65,7 @@ def random_setup(e: EaglesEngine, rng: random.Random, n: int) -> EaglesSetup:
     sides = {}
     for side in ("allied", "german"):
         planes: list[PlaneSetup] = []
-        spec = e.spec_of(EngagementType(kind))
+        spec = e.tables.engagement(EngagementType(kind))
         mission = spec.mission(Side(side))
         if kind != "patrol" and side == attacker and mission is not None:
             for _ in range(mission.count):

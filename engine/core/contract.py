@@ -155,6 +155,9 @@ class Outcome:
     fates: tuple[AircraftFate, ...] = ()
     rounds: int = 0
     """Turns or rounds completed."""
+    conceded: str | None = None
+    """The side that resigned or forfeited the game, when one did (the bot sets it:
+    the rules know nothing of it). A campaign reads it (its mission's VP)."""
 
     def shot_down(self, side: str) -> list[AircraftFate]:
         """The aircraft of ``side`` shot down."""

@@ -1,0 +1,381 @@
+"""The campaign contract: a series of linked missions, each its own game.
+
+A campaign is ``(campaign system, setup, seed, campaign log)``, pure and seeded like
+a game. Its log holds two kinds of entries, appended in order and never changed:
+
+* a **decision** of one side between missions (the secret skill picks of a
+  Locked-On mission; the pilots assigned to a mission of an Eagles in the Sky day;
+  the Zero! bombers and escorts), in the campaign system's canonical notation;
+* the **outcome** of a finished mission game (:class:`~engine.core.contract.Outcome`,
+  as its JSON), or the note that a mission's game was aborted and will be flown again.
+
+Its state is rebuilt by replaying that log (:func:`replay`), exactly, like a game's.
+
+The contract was drawn from the three campaign games the project hosts, so that no
+generic layer names one of their terms:
+
+* **Locked-On** (``lockedon``): missions flown in numbered order, each with its
+  aircraft, its stated VP and two skill options of which each side picks secretly;
+  the mission VP apportioned by the enemy aircraft destroyed; a victory chart.
+* **Eagles in the Sky** (``eagles``): days of four phases, missions drawn from a
+  table, a squadron of pilots and aircraft that carry over (fatigue, wounds,
+  replacements), Campaign Points from each engagement's VP.
+* **Zero!** (``dif`` ruleset ``zero``): target, bombers and escorts chosen by each side,
+  bombing and flak, pilots' experience carried over, a land campaign's front.
+
+What they share is here: decisions between missions (secret ones revealed when the
+mission starts), a next mission's set-up for the game system (the sides, the aircraft
+of each side, which campaign side flies each game side, and the game's seed), the typed
+outcome of a finished game absorbed into the campaign, a sheet every reader may see
+(missions with their scores, the running totals, what comes next, and the system's own
+tables: a squadron roster, a front line), and the result at the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from engine.core.contract import AircraftFate, Fate, Outcome, SideInfo
+
+__all__ = [
+    "CampaignDecision",
+    "CampaignEntry",
+    "CampaignInfo",
+    "CampaignResult",
+    "CampaignSheet",
+    "CampaignSystem",
+    "EntryKind",
+    "MissionPlan",
+    "MissionRow",
+    "MissionState",
+    "SheetTable",
+    "mission_seed",
+    "outcome_from_json",
+    "outcome_to_json",
+    "replay",
+]
+
+
+class EntryKind(StrEnum):
+    """The kinds of entry of a campaign log."""
+
+    DECISION = "decision"
+    """A side's decision between missions: ``side`` and the action's canonical text."""
+    OUTCOME = "outcome"
+    """A mission game ended: its :class:`Outcome` as JSON (``outcome_to_json``)."""
+    ABORTED = "aborted"
+    """A mission game was aborted: the mission is flown again, in a new game."""
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignEntry:
+    """One entry of a campaign's log."""
+
+    kind: EntryKind
+    side: str | None = None
+    """The deciding side (``DECISION``), else None."""
+    text: str = ""
+    """The decision's canonical text (``DECISION``); the outcome's JSON text
+    (``OUTCOME``); the aborted game's reason (``ABORTED``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignDecision:
+    """A decision one side of a campaign must take before the next mission.
+
+    Every player of the side may take it (the first answer settles it). ``secret``
+    decisions are hidden from the other sides (and the spectators) until the mission
+    they prepare starts; the bot asks for them by ephemeral menu."""
+
+    side: str
+    kind: str
+    """The system's own name for it (``skills``, ``assign``): keys its words."""
+    secret: bool = True
+    mission: int | None = None
+    """The number of the mission it prepares, if one."""
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignInfo:
+    """One campaign a system offers (``/campaign new`` lists them)."""
+
+    id: str
+    title: str
+    """Its printed or authored title (not translated: a title)."""
+    missions: int
+    sides: tuple[SideInfo, ...]
+    """Its sides, nation #1 first (their names: the nations, not translated)."""
+    summary: str = ""
+    """One line about it: years, theatre, whether the book prints it."""
+
+
+@dataclass(frozen=True, slots=True)
+class MissionPlan:
+    """What the next mission's game is: everything the bot needs to open it.
+
+    ``setup`` is an instance of the game system's ``setup_model``; its seats are the
+    mission's aircraft. ``seat_sides`` names the campaign side flying each seat, from
+    which the bot seats the campaign's members (and computer players where a side has
+    none). ``seed`` is the game's seed, derived from the campaign's so the whole
+    campaign replays from its seed (:func:`mission_seed`)."""
+
+    number: int
+    title: str
+    system: str
+    """The game system's id (``lockedon``)."""
+    ruleset: str
+    setup: BaseModel
+    seat_sides: Mapping[str, str]
+    """Each seat of ``setup`` and the campaign side that flies it."""
+    seed: int
+    attempt: int = 1
+    """1, or more when earlier games of this mission were aborted."""
+    briefing: tuple[str, ...] = ()
+    """Lines of the mission's briefing, revealed when the mission starts (the picks
+    made in secret included): :class:`strings.Term` texts."""
+
+
+class MissionState(StrEnum):
+    """Where a mission of the sheet stands."""
+
+    FLOWN = "flown"
+    NEXT = "next"
+    """The next mission (being prepared or being flown)."""
+    AHEAD = "ahead"
+
+
+@dataclass(frozen=True, slots=True)
+class MissionRow:
+    """One mission on the sheet."""
+
+    number: int
+    title: str
+    state: MissionState
+    vp: Mapping[str, int] = field(default_factory=dict)
+    """The VP (or Campaign Points) each side scored, once flown."""
+    note: str | None = None
+    """What the scores came from (a :class:`strings.Term`): 'all destroyed', 'resigned'."""
+
+
+@dataclass(frozen=True, slots=True)
+class SheetTable:
+    """A table of the system's own on the sheet (a squadron roster, the front line)."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignResult:
+    """How a campaign ended."""
+
+    winner: str | None
+    """The side with the better result; None for a draw or an abandoned campaign."""
+    verdict: str
+    """The result in words (a :class:`strings.Term`): each side's level of victory."""
+    totals: Mapping[str, int]
+    levels: Mapping[str, str] = field(default_factory=dict)
+    """Each side's level on its victory chart (a :class:`strings.Term`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignSheet:
+    """The campaign as one side (or a spectator) may see it: what ``/campaign status``
+    draws. Texts are :class:`strings.Term` texts (or printed titles)."""
+
+    campaign: str
+    title: str
+    sides: tuple[SideInfo, ...]
+    missions: tuple[MissionRow, ...]
+    totals: Mapping[str, int]
+    """The running totals by side."""
+    total_label: str
+    """What the totals count (a Term): 'VP', 'Campaign Points'."""
+    next: tuple[str, ...] = ()
+    """What comes next, in lines: the next mission's aircraft, the decisions awaited."""
+    secrets: tuple[str, ...] = ()
+    """The reader's own side's secret decisions not yet revealed (empty for others and
+    for the spectators)."""
+    tables: tuple[SheetTable, ...] = ()
+    result: CampaignResult | None = None
+    options: tuple[str, ...] = ()
+    """The campaign's options in words (the scale)."""
+
+
+C = TypeVar("C")
+"""A campaign system's state: plain data, JSON round-tripping (``dump_state``)."""
+CA = TypeVar("CA")
+"""A campaign system's action (its ``str`` is the canonical notation)."""
+
+
+class CampaignSystem(Protocol[C, CA]):
+    """What a game system's campaign game implements. Pure and deterministic given the
+    state; nothing mutates its arguments. ``apply`` and ``absorb`` raise
+    :class:`engine.core.errors.RuleViolation` (naming the rule) and change nothing."""
+
+    system_id: str
+    """The game system its missions are games of."""
+    setup_model: type[BaseModel]
+    """The pydantic model of a campaign's set-up: which campaign, and its options."""
+
+    def campaigns(self) -> list[CampaignInfo]:
+        """Every campaign this system offers."""
+        ...
+
+    def new_campaign(self, setup: Any, seed: int) -> C:
+        """A new campaign. Raises :class:`engine.core.errors.SetupError`."""
+        ...
+
+    def sides(self, state: C) -> tuple[SideInfo, ...]: ...
+
+    # --- between missions -------------------------------------------------------
+    def pending(self, state: C) -> list[CampaignDecision]:
+        """The decisions awaited before the next mission (empty while a mission is
+        flown, once the next mission may start, and at the end)."""
+        ...
+
+    def legal_actions(self, state: C, side: str) -> list[CA]:
+        """Every action ``side`` may take now."""
+        ...
+
+    def apply(self, state: C, side: str, action: CA) -> C: ...
+
+    def default_action(self, state: C, side: str) -> CA:
+        """What ``side`` decides when its deadline passes."""
+        ...
+
+    def parse_action(self, text: str) -> CA:
+        """The action a canonical text names. Raises MalformedAction."""
+        ...
+
+    def public_text(self, state: C, entry: CampaignEntry) -> str:
+        """An entry of the log as anyone may read it in ``state``: a secret decision
+        masked until the mission it prepares has started."""
+        ...
+
+    # --- the missions -----------------------------------------------------------
+    def mission_ready(self, state: C) -> bool:
+        """Every decision before the next mission is taken: it may be flown."""
+        ...
+
+    def mission_setup(self, state: C) -> MissionPlan:
+        """The next mission's game. Raises RuleViolation unless ``mission_ready``."""
+        ...
+
+    def absorb(self, state: C, outcome: Outcome) -> C:
+        """The campaign after the next mission's game ended with ``outcome``."""
+        ...
+
+    def abort_mission(self, state: C) -> C:
+        """The campaign after the next mission's game was aborted (flown again)."""
+        ...
+
+    # --- reading ----------------------------------------------------------------
+    def sheet(self, state: C, side: str | None) -> CampaignSheet:
+        """The campaign as ``side`` (None: a spectator) may see it."""
+        ...
+
+    def result(self, state: C) -> CampaignResult | None:
+        """The result, once the last mission is flown (None before)."""
+        ...
+
+    def is_over(self, state: C) -> bool: ...
+
+    # --- storage ----------------------------------------------------------------
+    def dump_state(self, state: C) -> dict[str, Any]: ...
+
+    def load_state(self, data: Mapping[str, Any]) -> C: ...
+
+
+def replay(
+    system: CampaignSystem[C, Any], setup: Any, seed: int, log: Iterable[CampaignEntry]
+) -> C:
+    """The campaign's state after its log, from its set-up and seed: every decision
+    applied, every outcome absorbed, every aborted game noted, in order."""
+    state = system.new_campaign(setup, seed)
+    for entry in log:
+        if entry.kind is EntryKind.DECISION:
+            if entry.side is None:
+                raise ValueError("a decision entry needs its side")
+            state = system.apply(state, entry.side, system.parse_action(entry.text))
+        elif entry.kind is EntryKind.OUTCOME:
+            state = system.absorb(state, outcome_from_json(entry.text))
+        else:
+            state = system.abort_mission(state)
+    return state
+
+
+def mission_seed(campaign_seed: int, mission: int, attempt: int) -> int:
+    """A mission game's seed: 62 bits of ``sha256`` of the campaign's seed, the mission
+    and the attempt. One-way, so the seed a finished game reveals (``/game verify``)
+    tells nothing of the campaign's, which stays secret until the campaign ends."""
+    text = f"tally-ho/campaign/mission-seed/v1:{campaign_seed}:{mission}:{attempt}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 2
+
+
+def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
+    """A game's typed outcome as plain JSON values (the verdict in English)."""
+    return {
+        "over": outcome.over,
+        "winner": outcome.winner,
+        "verdict": str(outcome.verdict),
+        "vp": dict(outcome.vp),
+        "rounds": outcome.rounds,
+        "conceded": outcome.conceded,
+        "fates": [
+            {
+                "ref": f.ref,
+                "seat": f.seat,
+                "side": f.side,
+                "aircraft": f.aircraft,
+                "fate": f.fate.value,
+                "by": f.by,
+                "damaged": f.damaged,
+                "hits_taken": f.hits_taken,
+                "hits_given": f.hits_given,
+                "turn": f.turn,
+                "record": dict(f.record),
+            }
+            for f in outcome.fates
+        ],
+    }
+
+
+def outcome_from_json(data: Mapping[str, Any] | str) -> Outcome:
+    """The outcome ``outcome_to_json`` wrote (or its JSON text)."""
+    if isinstance(data, str):
+        data = json.loads(data)
+    assert isinstance(data, Mapping)
+    fates: Sequence[Mapping[str, Any]] = data.get("fates", ())
+    return Outcome(
+        over=bool(data["over"]),
+        winner=data.get("winner"),
+        verdict=str(data.get("verdict", "")),
+        vp={str(k): int(v) for k, v in dict(data.get("vp", {})).items()},
+        rounds=int(data.get("rounds", 0)),
+        conceded=data.get("conceded"),
+        fates=tuple(
+            AircraftFate(
+                ref=f["ref"],
+                seat=f["seat"],
+                side=f["side"],
+                aircraft=f["aircraft"],
+                fate=Fate(f["fate"]),
+                by=f.get("by"),
+                damaged=bool(f.get("damaged", False)),
+                hits_taken=int(f.get("hits_taken", 0)),
+                hits_given=int(f.get("hits_given", 0)),
+                turn=f.get("turn"),
+                record=dict(f.get("record", {})),
+            )
+            for f in fates
+        ),
+    )

@@ -1,0 +1,229 @@
+"""Locked-On campaign sheets: the data of "Playing a Campaign" (L269-314).
+
+A campaign sheet (``data/lockedon/campaigns/<id>.yaml``) lists its two nations
+(nation #1 first, as on each Mission circle, L280), its missions in numbered order
+and each nation's Victory Point chart (L312). Each Mission circle gives, for each
+nation, the VP it gains if it destroys every enemy aircraft, its aircraft, two
+skill Options of which it secretly selects one, its Special Conditions (skills every
+aircraft of the nation has, L309) and nation #2's SAM/AAA sites (L290-300).
+
+Only Yom Kippur's mission #1 and chart results are printed (L300, L309, L314); the
+rest is authored, with its sources, in ``data/lockedon/SOURCES.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from collections.abc import Mapping
+from enum import StrEnum
+from pathlib import Path
+from types import MappingProxyType
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from engine.core.dataload import DATA_PACKAGE, DataError, parse_model
+from engine.lockedon.loader import SYSTEM_DIR, Components, load_components
+
+__all__ = [
+    "CAMPAIGNS_DIR",
+    "Campaign",
+    "Level",
+    "Mission",
+    "MissionAircraft",
+    "Nation",
+    "NationMission",
+    "VictoryStep",
+    "check_campaign",
+    "load_campaigns",
+    "shipped_campaigns",
+]
+
+CAMPAIGNS_DIR = "campaigns"
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Level(StrEnum):
+    """A level on a campaign's Victory Point chart, best first. The book names two
+    (L314: 'Tactical Victory', 'Operational Victory'); the other two are ours."""
+
+    STRATEGIC = "strategic"
+    OPERATIONAL = "operational"
+    TACTICAL = "tactical"
+    NONE = "none"
+    """Below the chart's lowest step: no victory."""
+
+    @property
+    def rank(self) -> int:
+        return list(Level).index(self)
+
+
+class VictoryStep(_Data):
+    """A step of a nation's chart: ``min`` VP or more is ``level``."""
+
+    min: int = Field(ge=0)
+    level: Level
+
+
+class Nation(_Data):
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    name: str
+    """As printed on the sheet ('Israel'): a name, not translated."""
+
+
+class MissionAircraft(_Data):
+    aircraft: str
+    """An aircraft id of ``data/lockedon/aircraft.yaml``."""
+    count: int = Field(default=1, ge=1, le=4)
+
+
+class NationMission(_Data):
+    """One nation's half of a Mission circle (L281-289)."""
+
+    vp: int = Field(ge=0)
+    """Gained for destroying every enemy aircraft; apportioned otherwise (L307)."""
+    aircraft: tuple[MissionAircraft, ...] = Field(min_length=1)
+    options: tuple[str, str]
+    """The two skill Options (skill ids); one is selected secretly (L283)."""
+    picks: int = Field(default=1, ge=1, le=4)
+    """How many Options the nation selects (1 on every printed circle; x the scale)."""
+    special: tuple[str, ...] = ()
+    """Special Condition skills: every aircraft of the nation has them (L309)."""
+    sites: tuple[str, ...] = ()
+    """Special Condition sites (SAM/AAA ids of ``data/lockedon/sites.yaml``)."""
+    note: str = ""
+    """Any other Special Condition, in words (authored: shown on the briefing)."""
+
+
+class Mission(_Data):
+    number: int = Field(ge=1)
+    title: str
+    """Does not affect play (L279)."""
+    turns: int = Field(default=6, ge=1, le=20)
+    """Six unless stated (L273)."""
+    year: int | None = None
+    """The year the mission is flown (its aircraft's and missiles' service)."""
+    nations: dict[str, NationMission]
+    """Both nations' halves, keyed by nation id."""
+
+
+class Campaign(_Data):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str
+    years: str
+    """'1973'."""
+    summary: str
+    """One line: theatre and what it covers."""
+    nations: tuple[Nation, Nation]
+    """Nation #1 first (the top of each Mission circle, L280)."""
+    notes: tuple[str, ...] = ()
+    """Campaign Notes (L275)."""
+    victory: dict[str, tuple[VictoryStep, ...]]
+    """Each nation's Victory Point chart (L312), best level first."""
+    missions: tuple[Mission, ...] = Field(min_length=1)
+    printed: tuple[str, ...] = ()
+    """Which values the rulebook prints (for SOURCES.md and the tests), in words."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Campaign:
+        ids = [n.id for n in self.nations]
+        if len(set(ids)) != 2:
+            raise ValueError("the two nations need different ids")
+        numbers = [m.number for m in self.missions]
+        if numbers != list(range(1, len(numbers) + 1)):
+            raise ValueError(f"missions must be numbered 1, 2, 3... in order, not {numbers}")
+        for m in self.missions:
+            if set(m.nations) != set(ids):
+                raise ValueError(f"mission #{m.number} must give exactly the nations {ids}")
+        if set(self.victory) != set(ids):
+            raise ValueError(f"a victory chart is needed for each nation {ids}")
+        for nation, steps in self.victory.items():
+            mins = [s.min for s in steps]
+            if not steps or mins != sorted(mins, reverse=True) or len(set(mins)) != len(mins):
+                raise ValueError(f"{nation}'s victory chart must run from the highest VP down")
+            levels = [s.level.rank for s in steps]
+            if levels != sorted(levels) or len(set(levels)) != len(levels):
+                raise ValueError(f"{nation}'s victory chart must run from the best level down")
+        return self
+
+    def nation(self, nation_id: str) -> Nation:
+        for n in self.nations:
+            if n.id == nation_id:
+                return n
+        raise KeyError(nation_id)
+
+    def level(self, nation_id: str, vp: int) -> Level:
+        """The level ``vp`` reaches on ``nation_id``'s chart (L312)."""
+        for step in self.victory[nation_id]:
+            if vp >= step.min:
+                return step.level
+        return Level.NONE
+
+
+def check_campaign(campaign: Campaign, data: Components) -> list[str]:
+    """What in ``campaign`` names something the game data lacks (an aircraft, a skill,
+    a site), or asks what the rules forbid; empty when it may be played."""
+    problems: list[str] = []
+    for m in campaign.missions:
+        for nation, half in m.nations.items():
+            where = f"{campaign.id} mission #{m.number} {nation}"
+            for a in half.aircraft:
+                if a.aircraft not in data.aircraft:
+                    problems.append(f"{where}: unknown aircraft {a.aircraft!r}")
+                elif m.year is not None and data.aircraft[a.aircraft].year > m.year:
+                    problems.append(f"{where}: {a.aircraft} is not in service in {m.year}")
+            for skill in (*half.options, *half.special):
+                if skill not in data.skills:
+                    problems.append(f"{where}: unknown skill {skill!r}")
+            if half.options[0] == half.options[1]:
+                problems.append(f"{where}: the two Options are the same skill")
+            for site in half.sites:
+                if site not in data.sites:
+                    problems.append(f"{where}: unknown site {site!r}")
+            if half.picks > sum(a.count for a in half.aircraft):
+                problems.append(f"{where}: more Options selected than aircraft")
+    return problems
+
+
+def load_campaigns(source: Path | str | None = None) -> dict[str, Campaign]:
+    """Every campaign of a directory of ``<id>.yaml`` sheets (default: the shipped
+    ``data/lockedon/campaigns/``), keyed by id, in file-name order. Raises DataError."""
+    if source is None:
+        return dict(shipped_campaigns())
+    folder = Path(source)
+    found: dict[str, Campaign] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        _add(found, path.name, _parse(path.name, path.read_text("utf-8")))
+    return found
+
+
+def _parse(name: str, text: str) -> Campaign:
+    return parse_model(name, text, Campaign, "a campaign sheet (id, title, nations, missions)")
+
+
+def _add(found: dict[str, Campaign], name: str, campaign: Campaign) -> None:
+    if campaign.id in found:
+        raise DataError(name, [f"id: a second campaign with the id {campaign.id!r}"])
+    if name.removesuffix(".yaml") != campaign.id:
+        raise DataError(name, [f"id: campaign {campaign.id!r} must be in {campaign.id}.yaml"])
+    found[campaign.id] = campaign
+
+
+@functools.cache
+def shipped_campaigns() -> Mapping[str, Campaign]:
+    """The shipped campaigns, checked against the shipped game data."""
+    folder = resources.files(DATA_PACKAGE).joinpath(SYSTEM_DIR, CAMPAIGNS_DIR)
+    found: dict[str, Campaign] = {}
+    entries = sorted(
+        (e for e in folder.iterdir() if e.name.endswith(".yaml")), key=lambda e: e.name
+    )
+    for entry in entries:
+        _add(found, entry.name, _parse(entry.name, entry.read_text(encoding="utf-8")))
+    data = load_components()
+    problems = [p for c in found.values() for p in check_campaign(c, data)]
+    if problems:
+        raise DataError(CAMPAIGNS_DIR, problems)
+    return MappingProxyType(found)

@@ -14,9 +14,9 @@ rest is authored, with its sources, in ``data/lockedon/SOURCES.md``.
 from __future__ import annotations
 
 import functools
-from importlib import resources
 from collections.abc import Mapping
 from enum import StrEnum
+from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 

@@ -1,4 +1,4 @@
-"""Tally-Ho's storage: games, seats, the append-only action log, settings.
+"""Tally-Ho's storage: games, seats, the append-only action log, settings, campaigns.
 
 The bot depends on the :class:`Storage` interface and the records of
 :mod:`bot.storage.models`; :class:`SQLiteStorage` is the embedded implementation
@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from bot.storage.base import (
     UNSET,
+    CampaignNotFound,
     Clock,
     ConstraintViolation,
     GameNotFound,
     SeatNotFound,
+    StaleCampaignVersion,
     StaleGameVersion,
     Storage,
     StorageError,
@@ -26,8 +28,14 @@ from bot.storage.base import (
 from bot.storage.locks import GameLocks
 from bot.storage.migrate import MigrationError
 from bot.storage.models import (
+    OPEN_CAMPAIGN_STATUSES,
     OPEN_STATUSES,
     ActionRecord,
+    CampaignEntryKind,
+    CampaignEntryRecord,
+    CampaignMemberRecord,
+    CampaignRecord,
+    CampaignStatus,
     GameRecord,
     GameStatus,
     GuildSettingsRecord,
@@ -39,9 +47,16 @@ from bot.storage.models import (
 from bot.storage.sqlite import SQLiteStorage
 
 __all__ = [
+    "OPEN_CAMPAIGN_STATUSES",
     "OPEN_STATUSES",
     "UNSET",
     "ActionRecord",
+    "CampaignEntryKind",
+    "CampaignEntryRecord",
+    "CampaignMemberRecord",
+    "CampaignNotFound",
+    "CampaignRecord",
+    "CampaignStatus",
     "Clock",
     "ConstraintViolation",
     "GameLocks",
@@ -56,6 +71,7 @@ __all__ = [
     "SeatNotFound",
     "SeatRecord",
     "SnapshotRecord",
+    "StaleCampaignVersion",
     "StaleGameVersion",
     "Storage",
     "StorageError",

@@ -22,6 +22,12 @@ Every write to a game (``update_game``, ``append_action``, and seat changes) bum
 caller read; the write happens only if the game is still at that version. When a write
 method returns, its data is committed and durable, so the bot may then answer the
 player.
+
+Campaigns (series of linked games, their missions) follow the same pattern: every
+write to a campaign, its members or its log bumps ``CampaignRecord.version``;
+``update_campaign`` may name the version it expects, and ``append_campaign_entry`` the
+seq the log must end at (see :class:`StaleCampaignVersion`). A mission is an ordinary
+game whose record names its campaign.
 """
 
 from __future__ import annotations
@@ -33,6 +39,11 @@ from typing import Final, Protocol, TypeAlias
 
 from bot.storage.models import (
     ActionRecord,
+    CampaignEntryKind,
+    CampaignEntryRecord,
+    CampaignMemberRecord,
+    CampaignRecord,
+    CampaignStatus,
     DeadlineRecord,
     GameRecord,
     GameSettingsRecord,
@@ -48,11 +59,13 @@ from bot.storage.models import (
 
 __all__ = [
     "UNSET",
+    "CampaignNotFound",
     "Clock",
     "ConstraintViolation",
     "DeadlineClosed",
     "GameNotFound",
     "SeatNotFound",
+    "StaleCampaignVersion",
     "StaleGameVersion",
     "Storage",
     "StorageError",
@@ -94,6 +107,14 @@ class GameNotFound(StorageError, LookupError):
         self.game_id = game_id
 
 
+class CampaignNotFound(StorageError, LookupError):
+    """The campaign id names no campaign."""
+
+    def __init__(self, campaign_id: int) -> None:
+        super().__init__(f"no campaign with id {campaign_id}")
+        self.campaign_id = campaign_id
+
+
 class SeatNotFound(StorageError, LookupError):
     """The game has no seat by that name."""
 
@@ -132,6 +153,31 @@ class StaleGameVersion(StorageError):
         self.actual = actual
 
 
+class StaleCampaignVersion(StorageError):
+    """A write named a campaign version (or log position) that is no longer current;
+    nothing was written.
+
+    ``of`` says which: ``"version"`` (``update_campaign``'s ``expected_version``) or
+    ``"seq"`` (``append_campaign_entry``'s ``expected_seq``: someone else already
+    appended the entry for that step). The caller reloads the campaign and decides
+    again.
+    """
+
+    def __init__(
+        self, campaign_id: int, expected: int, actual: int | None = None, *, of: str = "version"
+    ) -> None:
+        found = "" if actual is None else f", found {actual}"
+        if of == "seq":
+            what = f"campaign {campaign_id}'s log no longer ends at seq {expected}"
+        else:
+            what = f"campaign {campaign_id} is no longer at {of} {expected}"
+        super().__init__(what + found)
+        self.campaign_id = campaign_id
+        self.expected = expected
+        self.actual = actual
+        self.of = of
+
+
 class Storage(Protocol):
     """What the bot needs from a database. Implementations: ``SQLiteStorage``.
 
@@ -168,8 +214,15 @@ class Storage(Protocol):
         status: GameStatus = GameStatus.LOBBY,
         thread_id: int | None = None,
         lobby_message_id: int | None = None,
+        campaign_id: int | None = None,
+        mission: int | None = None,
     ) -> GameRecord:
-        """Create a game at version 0 with an empty log and return it (with its id)."""
+        """Create a game at version 0 with an empty log and return it (with its id).
+
+        With ``campaign_id`` the game is mission number ``mission`` of that campaign
+        (:class:`CampaignNotFound` if there is none; ``ValueError`` for a mission
+        number without a campaign).
+        """
         ...
 
     async def get_game(self, game_id: int) -> GameRecord | None:
@@ -210,6 +263,10 @@ class Storage(Protocol):
         updated game. Raises :class:`StaleGameVersion` (nothing written) or
         :class:`GameNotFound`; ``ValueError`` if no field is given.
         """
+        ...
+
+    async def games_of_campaign(self, campaign_id: int) -> list[GameRecord]:
+        """The campaign's games (its missions), by mission number, then id."""
         ...
 
     # -- seats ----------------------------------------------------------------------
@@ -480,4 +537,124 @@ class Storage(Protocol):
         written): together with the claim this applies a default action at most once
         even if the bot crashes and retries. Raises :class:`StaleGameVersion` too.
         """
+        ...
+
+    # -- campaigns ----------------------------------------------------------------------
+
+    async def create_campaign(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        system: str,
+        campaign: str,
+        setup: JSONObject,
+        seed: int,
+        status: CampaignStatus = CampaignStatus.RECRUITING,
+    ) -> CampaignRecord:
+        """Create a campaign at version 0 with an empty log and return it (with its id)."""
+        ...
+
+    async def get_campaign(self, campaign_id: int) -> CampaignRecord | None:
+        """The campaign, or None."""
+        ...
+
+    async def get_campaign_by_thread(self, thread_id: int) -> CampaignRecord | None:
+        """The campaign played in that thread, or None."""
+        ...
+
+    async def list_campaigns(
+        self,
+        guild_id: int | None = None,
+        statuses: Sequence[CampaignStatus] | None = None,
+    ) -> list[CampaignRecord]:
+        """Campaigns of a guild (or of every guild), with one of ``statuses`` (or any);
+        newest first."""
+        ...
+
+    async def update_campaign(
+        self,
+        campaign_id: int,
+        *,
+        expected_version: int | None = None,
+        status: CampaignStatus | str | Unset = UNSET,
+        thread_id: int | Unset | None = UNSET,
+        channel_id: int | Unset = UNSET,
+        result: JSONObject | Unset | None = UNSET,
+        finished_at: datetime | Unset | None = UNSET,
+    ) -> CampaignRecord:
+        """Change the given fields (if the campaign is at ``expected_version``, when
+        given); bump the version.
+
+        Moving to finished or abandoned also sets ``finished_at`` (once) unless it is
+        given. Returns the updated campaign. Raises :class:`StaleCampaignVersion`
+        (nothing written) or :class:`CampaignNotFound`; ``ValueError`` if no field is
+        given.
+        """
+        ...
+
+    async def append_campaign_entry(
+        self,
+        campaign_id: int,
+        *,
+        kind: CampaignEntryKind | str,
+        entry: str,
+        side: str | None = None,
+        game_id: int | None = None,
+        user_id: int | None = None,
+        expected_seq: int | None = None,
+    ) -> CampaignEntryRecord:
+        """Append one entry to the campaign's log and return it.
+
+        In one transaction: insert the entry at ``seq = last_seq + 1`` and bump the
+        campaign's ``last_seq`` and version. With ``expected_seq``, only if the log
+        still ends at that seq, so two processes cannot both append the decision or
+        outcome of one step. An outcome's ``entry`` must be JSON text; ``game_id``
+        must name a game of this campaign (:class:`ConstraintViolation`). Raises
+        :class:`StaleCampaignVersion` (``of="seq"``, nothing written) or
+        :class:`CampaignNotFound`.
+        """
+        ...
+
+    async def load_campaign_log(
+        self, campaign_id: int, after_seq: int = 0
+    ) -> list[CampaignEntryRecord]:
+        """The campaign's log entries with ``seq > after_seq``, in order."""
+        ...
+
+    async def put_campaign_member(
+        self, campaign_id: int, user_id: int, *, side: str, display_name: str
+    ) -> CampaignMemberRecord:
+        """Add the user to the campaign, or change their side and name (they keep their
+        place in the join order); bump the campaign's version (:class:`CampaignNotFound`)."""
+        ...
+
+    async def remove_campaign_member(self, campaign_id: int, user_id: int) -> bool:
+        """Remove the user from the campaign (bumping its version); False if they were
+        not a member."""
+        ...
+
+    async def campaign_members(self, campaign_id: int) -> list[CampaignMemberRecord]:
+        """The campaign's members, in the order they joined."""
+        ...
+
+    async def campaigns_of_user(
+        self, user_id: int, statuses: Sequence[CampaignStatus] | None = None
+    ) -> list[CampaignRecord]:
+        """The campaigns the user is a member of, with one of ``statuses`` (or any);
+        newest first."""
+        ...
+
+    async def follow_campaign(self, campaign_id: int, user_id: int) -> bool:
+        """The user follows the campaign; False if they already did
+        (:class:`CampaignNotFound` if there is none)."""
+        ...
+
+    async def unfollow_campaign(self, campaign_id: int, user_id: int) -> bool:
+        """The user stops following the campaign; False if they did not follow it."""
+        ...
+
+    async def campaign_followers(self, campaign_id: int) -> list[int]:
+        """The users following the campaign, in the order they started."""
         ...

@@ -14,8 +14,14 @@ from typing import Any, TypeAlias
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 __all__ = [
+    "OPEN_CAMPAIGN_STATUSES",
     "OPEN_STATUSES",
     "ActionRecord",
+    "CampaignEntryKind",
+    "CampaignEntryRecord",
+    "CampaignMemberRecord",
+    "CampaignRecord",
+    "CampaignStatus",
     "DeadlineRecord",
     "GameRecord",
     "GameSettingsRecord",
@@ -53,6 +59,42 @@ class GameStatus(StrEnum):
 
 OPEN_STATUSES: tuple[GameStatus, ...] = (GameStatus.LOBBY, GameStatus.ACTIVE)
 """Statuses of the games that are still running (reloaded at start-up)."""
+
+
+class CampaignStatus(StrEnum):
+    """Where a campaign is in its life."""
+
+    RECRUITING = "recruiting"
+    """Created; players are joining its sides; no mission has been played."""
+    ACTIVE = "active"
+    """Started: missions are being played and decisions taken between them."""
+    FINISHED = "finished"
+    """Ended by the campaign sheet's rules; ``result`` holds the outcome."""
+    ABANDONED = "abandoned"
+    """Stopped before its end (host cancelled, players gone, ...)."""
+
+    @property
+    def is_open(self) -> bool:
+        """True for campaigns still running (recruiting and active)."""
+        return self in OPEN_CAMPAIGN_STATUSES
+
+
+OPEN_CAMPAIGN_STATUSES: tuple[CampaignStatus, ...] = (
+    CampaignStatus.RECRUITING,
+    CampaignStatus.ACTIVE,
+)
+"""Statuses of the campaigns that are still running."""
+
+
+class CampaignEntryKind(StrEnum):
+    """What an entry of a campaign's log records."""
+
+    DECISION = "decision"
+    """A choice taken between missions; ``entry`` is its canonical text."""
+    OUTCOME = "outcome"
+    """A mission's outcome as the campaign absorbs it; ``entry`` is JSON text."""
+    ABORTED = "aborted"
+    """A mission stopped without an outcome; ``entry`` is the reason."""
 
 
 class _Record(BaseModel):
@@ -109,11 +151,95 @@ class GameRecord(_Record):
     """When the game became finished or aborted."""
     result: JSONObject | None
     """The outcome once finished (winner, VP...), else None."""
+    campaign_id: int | None = None
+    """The campaign this game is a mission of; None for a stand-alone game."""
+    mission: int | None = None
+    """The mission's number within its campaign (from 1); None outside a campaign."""
 
     @property
     def is_open(self) -> bool:
         """True while the game is in the lobby or active."""
         return self.status.is_open
+
+
+class CampaignRecord(_Record):
+    """One campaign (a series of linked games, its missions) as stored: everything but
+    its members and its log."""
+
+    id: int
+    """The campaign id, assigned by the store on creation."""
+    guild_id: int
+    """The guild the campaign was started in."""
+    channel_id: int
+    """The channel the campaign was started in (parent of its thread)."""
+    thread_id: int | None
+    """The campaign's thread, once created."""
+    host_id: int
+    """The user who created the campaign."""
+    system: str
+    """Engine system id, e.g. ``lockedon``."""
+    campaign: str
+    """The campaign sheet's id within the system, e.g. ``yom-kippur-1973``."""
+    status: CampaignStatus
+    """Recruiting, active, finished or abandoned."""
+    setup: JSONObject
+    """The campaign's set-up: the options chosen at creation (scale, ...)."""
+    seed: int
+    """The campaign's seed (signed 64-bit); missions' seeds derive from it."""
+    version: int
+    """Bumped by every write to the campaign, its members or its log; writes may name
+    the version they expect."""
+    last_seq: int
+    """The seq of the last entry of the log (0 when the log is empty)."""
+    created_at: AwareDatetime
+    """When the campaign was created."""
+    updated_at: AwareDatetime
+    """When the campaign was last written."""
+    finished_at: AwareDatetime | None
+    """When the campaign became finished or abandoned."""
+    result: JSONObject | None
+    """The outcome once finished, else None."""
+
+    @property
+    def is_open(self) -> bool:
+        """True while the campaign is recruiting or active."""
+        return self.status.is_open
+
+
+class CampaignEntryRecord(_Record):
+    """One entry of a campaign's append-only log."""
+
+    campaign_id: int
+    """The campaign."""
+    seq: int
+    """Position in the log, from 1, without gaps."""
+    kind: CampaignEntryKind
+    """Decision, outcome or aborted."""
+    side: str | None
+    """The side the entry concerns (the side that decided), if one."""
+    entry: str
+    """A decision's canonical text, an outcome's JSON text, or an abort's reason."""
+    game_id: int | None
+    """The mission game the entry concerns, if one."""
+    user_id: int | None
+    """Who decided; None for the bot (deadlines, computer players)."""
+    created_at: AwareDatetime
+    """When the entry was committed."""
+
+
+class CampaignMemberRecord(_Record):
+    """A player of a campaign and the side they play."""
+
+    campaign_id: int
+    """The campaign."""
+    user_id: int
+    """The Discord user."""
+    side: str
+    """The side they play for."""
+    display_name: str
+    """Name shown for them (their name when they joined or last changed side)."""
+    joined_at: AwareDatetime
+    """When they joined (kept when their side or name changes)."""
 
 
 class SeatRecord(_Record):

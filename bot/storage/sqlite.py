@@ -37,11 +37,13 @@ import aiosqlite
 
 from bot.storage.base import (
     UNSET,
+    CampaignNotFound,
     Clock,
     ConstraintViolation,
     DeadlineClosed,
     GameNotFound,
     SeatNotFound,
+    StaleCampaignVersion,
     StaleGameVersion,
     Storage,
     Unset,
@@ -51,6 +53,11 @@ from bot.storage.migrate import migrate
 from bot.storage.models import (
     OPEN_STATUSES,
     ActionRecord,
+    CampaignEntryKind,
+    CampaignEntryRecord,
+    CampaignMemberRecord,
+    CampaignRecord,
+    CampaignStatus,
     DeadlineRecord,
     GameRecord,
     GameSettingsRecord,
@@ -75,7 +82,8 @@ _TERMINAL = (GameStatus.FINISHED.value, GameStatus.ABORTED.value)
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, host_id, system, ruleset, "
-    "status, options, seed, version, last_seq, created_at, updated_at, finished_at, result"
+    "status, options, seed, version, last_seq, created_at, updated_at, finished_at, result, "
+    "campaign_id, mission"
 )
 _SEAT_COLUMNS = "game_id, seat, side, user_id, display_name, payload, joined_at"
 # Natural order for seat names of one letter and a number: A2 before A10.
@@ -162,6 +170,27 @@ def _seat(row: sqlite3.Row) -> SeatRecord:
     data = dict(row)
     data["payload"] = json.loads(data["payload"])
     return SeatRecord.model_validate(data)
+
+
+_CAMPAIGN_TERMINAL = (CampaignStatus.FINISHED.value, CampaignStatus.ABANDONED.value)
+_CAMPAIGN_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, host_id, system, campaign, status, setup, seed, "
+    "version, last_seq, created_at, updated_at, finished_at, result"
+)
+_ENTRY_COLUMNS = "campaign_id, seq, kind, side, entry, game_id, user_id, created_at"
+_MEMBER_COLUMNS = "campaign_id, user_id, side, display_name, joined_at"
+
+
+def _campaign_statuses(statuses: Iterable[CampaignStatus | str]) -> list[str]:
+    """Validate campaign statuses (ValueError on an unknown one); return their values."""
+    return [CampaignStatus(s).value for s in statuses]
+
+
+def _campaign(row: sqlite3.Row) -> CampaignRecord:
+    data = dict(row)
+    data["setup"] = json.loads(data["setup"])
+    data["result"] = None if data["result"] is None else json.loads(data["result"])
+    return CampaignRecord.model_validate(data)
 
 
 class SQLiteStorage(Storage):
@@ -374,18 +403,29 @@ class SQLiteStorage(Storage):
         status: GameStatus = GameStatus.LOBBY,
         thread_id: int | None = None,
         lobby_message_id: int | None = None,
+        campaign_id: int | None = None,
+        mission: int | None = None,
     ) -> GameRecord:
-        """Create a game at version 0 with an empty log and return it (with its id)."""
+        """Create a game at version 0 with an empty log and return it (with its id).
+
+        With ``campaign_id`` the game is mission number ``mission`` of that campaign
+        (:class:`CampaignNotFound` if there is none; ``ValueError`` for a mission
+        number without a campaign).
+        """
+        if mission is not None and campaign_id is None:
+            raise ValueError(f"mission {mission} needs a campaign")
         status_value = GameStatus(status).value
         now = self._now()
         finished_at = now if status_value in _TERMINAL else None
         async with self._transaction() as conn:
+            if campaign_id is not None:
+                await self._campaign_exists(conn, campaign_id)
             rows = await self._rows(
                 conn,
                 "INSERT INTO games (guild_id, channel_id, thread_id, lobby_message_id, "
                 "host_id, system, ruleset, status, options, seed, version, last_seq, "
-                "created_at, updated_at, finished_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?) "
+                "created_at, updated_at, finished_at, campaign_id, mission) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?) "
                 f"RETURNING {_GAME_COLUMNS}",
                 (
                     guild_id,
@@ -401,6 +441,8 @@ class SQLiteStorage(Storage):
                     now,
                     now,
                     finished_at,
+                    campaign_id,
+                    mission,
                 ),
             )
         return _game(rows[0])
@@ -489,6 +531,16 @@ class SQLiteStorage(Storage):
                 conn, game_id, expected_version, now, assignments=", ".join(sets), params=params
             )
         return _game(row)
+
+    async def games_of_campaign(self, campaign_id: int) -> list[GameRecord]:
+        """The campaign's games (its missions), by mission number, then id."""
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE campaign_id = ? "
+            # NULLs last, as PostgreSQL sorts them, so both backends agree.
+            "ORDER BY mission IS NULL, mission, id",
+            (campaign_id,),
+        )
+        return [_game(row) for row in rows]
 
     # -- seats ----------------------------------------------------------------------
 
@@ -1175,3 +1227,331 @@ class SQLiteStorage(Storage):
                 (now, now, deadline_id),
             )
         return int(row["version"])
+
+    # -- campaigns ----------------------------------------------------------------------
+
+    async def _campaign_exists(self, conn: aiosqlite.Connection, campaign_id: int) -> None:
+        """Raise :class:`CampaignNotFound` unless the campaign exists (in a transaction)."""
+        if not await self._rows(conn, "SELECT 1 FROM campaigns WHERE id = ?", (campaign_id,)):
+            raise CampaignNotFound(campaign_id)
+
+    async def _bump_campaign(
+        self,
+        conn: aiosqlite.Connection,
+        campaign_id: int,
+        now: str,
+        *,
+        expected_version: int | None = None,
+        expected_seq: int | None = None,
+        assignments: str = "",
+        params: Params = (),
+        next_seq: bool = False,
+    ) -> sqlite3.Row:
+        """Bump the campaign's version (guarded by ``expected_version`` and
+        ``expected_seq`` if given), and its ``last_seq`` if ``next_seq``.
+
+        Returns the updated campaign row. Raises :class:`StaleCampaignVersion` or
+        :class:`CampaignNotFound`; the caller's transaction then rolls back.
+        """
+        sets = "version = version + 1, updated_at = ?"
+        if next_seq:
+            sets += ", last_seq = last_seq + 1"
+        if assignments:
+            sets += ", " + assignments
+        where = "id = ?"
+        args: list[Any] = [now, *params, campaign_id]
+        if expected_version is not None:
+            where += " AND version = ?"
+            args.append(expected_version)
+        if expected_seq is not None:
+            where += " AND last_seq = ?"
+            args.append(expected_seq)
+        rows = await self._rows(
+            conn,
+            f"UPDATE campaigns SET {sets} WHERE {where} RETURNING {_CAMPAIGN_COLUMNS}",
+            args,
+        )
+        if rows:
+            return rows[0]
+        found = await self._rows(
+            conn, "SELECT version, last_seq FROM campaigns WHERE id = ?", (campaign_id,)
+        )
+        if not found:
+            raise CampaignNotFound(campaign_id)
+        if expected_version is not None and int(found[0]["version"]) != expected_version:
+            raise StaleCampaignVersion(campaign_id, expected_version, int(found[0]["version"]))
+        assert expected_seq is not None  # an unguarded UPDATE of a campaign cannot miss
+        raise StaleCampaignVersion(campaign_id, expected_seq, int(found[0]["last_seq"]), of="seq")
+
+    async def create_campaign(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        system: str,
+        campaign: str,
+        setup: JSONObject,
+        seed: int,
+        status: CampaignStatus = CampaignStatus.RECRUITING,
+    ) -> CampaignRecord:
+        """Create a campaign at version 0 with an empty log and return it (with its id)."""
+        status_value = CampaignStatus(status).value
+        now = self._now()
+        finished_at = now if status_value in _CAMPAIGN_TERMINAL else None
+        async with self._transaction() as conn:
+            rows = await self._rows(
+                conn,
+                "INSERT INTO campaigns (guild_id, channel_id, host_id, system, campaign, "
+                "status, setup, seed, version, last_seq, created_at, updated_at, finished_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?) "
+                f"RETURNING {_CAMPAIGN_COLUMNS}",
+                (
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    system,
+                    campaign,
+                    status_value,
+                    _dumps(setup),
+                    seed,
+                    now,
+                    now,
+                    finished_at,
+                ),
+            )
+        return _campaign(rows[0])
+
+    async def get_campaign(self, campaign_id: int) -> CampaignRecord | None:
+        """The campaign, or None."""
+        rows = await self._fetch(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?", (campaign_id,)
+        )
+        return _campaign(rows[0]) if rows else None
+
+    async def get_campaign_by_thread(self, thread_id: int) -> CampaignRecord | None:
+        """The campaign played in that thread, or None."""
+        rows = await self._fetch(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE thread_id = ?", (thread_id,)
+        )
+        return _campaign(rows[0]) if rows else None
+
+    async def list_campaigns(
+        self,
+        guild_id: int | None = None,
+        statuses: Sequence[CampaignStatus] | None = None,
+    ) -> list[CampaignRecord]:
+        """Campaigns of a guild (or of every guild), with one of ``statuses`` (or any);
+        newest first."""
+        where: list[str] = []
+        params: list[Any] = []
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        if statuses is not None:
+            values = _campaign_statuses(statuses)
+            if not values:
+                return []
+            where.append(f"status IN ({', '.join('?' * len(values))})")
+            params.extend(values)
+        clause = f"WHERE {' AND '.join(where)} " if where else ""
+        rows = await self._fetch(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns {clause}ORDER BY id DESC", params
+        )
+        return [_campaign(row) for row in rows]
+
+    async def update_campaign(
+        self,
+        campaign_id: int,
+        *,
+        expected_version: int | None = None,
+        status: CampaignStatus | str | Unset = UNSET,
+        thread_id: int | Unset | None = UNSET,
+        channel_id: int | Unset = UNSET,
+        result: JSONObject | Unset | None = UNSET,
+        finished_at: datetime | Unset | None = UNSET,
+    ) -> CampaignRecord:
+        """Change the given fields (if the campaign is at ``expected_version``, when
+        given); bump the version.
+
+        Moving to finished or abandoned also sets ``finished_at`` (once) unless it is
+        given. Returns the updated campaign. Raises :class:`StaleCampaignVersion`
+        (nothing written) or :class:`CampaignNotFound`; ``ValueError`` if no field is
+        given.
+        """
+        now = self._now()
+        sets: list[str] = []
+        params: list[Any] = []
+        if not isinstance(status, Unset):
+            value = CampaignStatus(status).value
+            sets.append("status = ?")
+            params.append(value)
+            if value in _CAMPAIGN_TERMINAL and isinstance(finished_at, Unset):
+                sets.append("finished_at = COALESCE(finished_at, ?)")
+                params.append(now)
+        if not isinstance(finished_at, Unset):
+            sets.append("finished_at = ?")
+            params.append(None if finished_at is None else _iso(finished_at))
+        if not isinstance(thread_id, Unset):
+            sets.append("thread_id = ?")
+            params.append(thread_id)
+        if not isinstance(channel_id, Unset):
+            sets.append("channel_id = ?")
+            params.append(channel_id)
+        if not isinstance(result, Unset):
+            sets.append("result = ?")
+            params.append(None if result is None else _dumps(result))
+        if not sets:
+            raise ValueError("update_campaign() needs at least one field to change")
+        async with self._transaction() as conn:
+            row = await self._bump_campaign(
+                conn,
+                campaign_id,
+                now,
+                expected_version=expected_version,
+                assignments=", ".join(sets),
+                params=params,
+            )
+        return _campaign(row)
+
+    async def append_campaign_entry(
+        self,
+        campaign_id: int,
+        *,
+        kind: CampaignEntryKind | str,
+        entry: str,
+        side: str | None = None,
+        game_id: int | None = None,
+        user_id: int | None = None,
+        expected_seq: int | None = None,
+    ) -> CampaignEntryRecord:
+        """Append one entry to the campaign's log and return it.
+
+        In one transaction: insert the entry at ``seq = last_seq + 1`` and bump the
+        campaign's ``last_seq`` and version. With ``expected_seq``, only if the log
+        still ends at that seq, so two processes cannot both append the decision or
+        outcome of one step. An outcome's ``entry`` must be JSON text; ``game_id``
+        must name a game of this campaign (:class:`ConstraintViolation`). Raises
+        :class:`StaleCampaignVersion` (``of="seq"``, nothing written) or
+        :class:`CampaignNotFound`.
+        """
+        kind_value = CampaignEntryKind(kind).value
+        now = self._now()
+        async with self._transaction() as conn:
+            row = await self._bump_campaign(
+                conn, campaign_id, now, expected_seq=expected_seq, next_seq=True
+            )
+            rows = await self._rows(
+                conn,
+                f"INSERT INTO campaign_log ({_ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                f"RETURNING {_ENTRY_COLUMNS}",
+                (campaign_id, int(row["last_seq"]), kind_value, side, entry, game_id, user_id, now),
+            )
+        return CampaignEntryRecord.model_validate(dict(rows[0]))
+
+    async def load_campaign_log(
+        self, campaign_id: int, after_seq: int = 0
+    ) -> list[CampaignEntryRecord]:
+        """The campaign's log entries with ``seq > after_seq``, in order."""
+        rows = await self._fetch(
+            f"SELECT {_ENTRY_COLUMNS} FROM campaign_log "
+            "WHERE campaign_id = ? AND seq > ? ORDER BY seq",
+            (campaign_id, after_seq),
+        )
+        return [CampaignEntryRecord.model_validate(dict(row)) for row in rows]
+
+    async def put_campaign_member(
+        self, campaign_id: int, user_id: int, *, side: str, display_name: str
+    ) -> CampaignMemberRecord:
+        """Add the user to the campaign, or change their side and name (they keep their
+        place in the join order); bump the campaign's version (:class:`CampaignNotFound`)."""
+        now = self._now()
+        async with self._transaction() as conn:
+            await self._bump_campaign(conn, campaign_id, now)
+            rows = await self._rows(
+                conn,
+                f"INSERT INTO campaign_members ({_MEMBER_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (campaign_id, user_id) DO UPDATE SET side = excluded.side, "
+                f"display_name = excluded.display_name RETURNING {_MEMBER_COLUMNS}",
+                (campaign_id, user_id, side, display_name, now),
+            )
+        return CampaignMemberRecord.model_validate(dict(rows[0]))
+
+    async def remove_campaign_member(self, campaign_id: int, user_id: int) -> bool:
+        """Remove the user from the campaign (bumping its version); False if they were
+        not a member."""
+        now = self._now()
+        async with self._transaction() as conn:
+            deleted = await self._rows(
+                conn,
+                "DELETE FROM campaign_members WHERE campaign_id = ? AND user_id = ? "
+                "RETURNING user_id",
+                (campaign_id, user_id),
+            )
+            if deleted:
+                await self._bump_campaign(conn, campaign_id, now)
+        return bool(deleted)
+
+    async def campaign_members(self, campaign_id: int) -> list[CampaignMemberRecord]:
+        """The campaign's members, in the order they joined."""
+        rows = await self._fetch(
+            f"SELECT {_MEMBER_COLUMNS} FROM campaign_members WHERE campaign_id = ? "
+            "ORDER BY joined_at, user_id",
+            (campaign_id,),
+        )
+        return [CampaignMemberRecord.model_validate(dict(row)) for row in rows]
+
+    async def campaigns_of_user(
+        self, user_id: int, statuses: Sequence[CampaignStatus] | None = None
+    ) -> list[CampaignRecord]:
+        """The campaigns the user is a member of, with one of ``statuses`` (or any);
+        newest first."""
+        columns = ", ".join(f"c.{c.strip()}" for c in _CAMPAIGN_COLUMNS.split(","))
+        sql = (
+            f"SELECT {columns} FROM campaigns c "
+            "JOIN campaign_members m ON m.campaign_id = c.id WHERE m.user_id = ?"
+        )
+        params: list[Any] = [user_id]
+        if statuses is not None:
+            values = _campaign_statuses(statuses)
+            if not values:
+                return []
+            sql += f" AND c.status IN ({', '.join('?' * len(values))})"
+            params.extend(values)
+        sql += " ORDER BY c.id DESC"
+        return [_campaign(row) for row in await self._fetch(sql, params)]
+
+    async def follow_campaign(self, campaign_id: int, user_id: int) -> bool:
+        """The user follows the campaign; False if they already did
+        (:class:`CampaignNotFound` if there is none)."""
+        now = self._now()
+        async with self._transaction() as conn:
+            await self._campaign_exists(conn, campaign_id)
+            rows = await self._rows(
+                conn,
+                "INSERT INTO campaign_follows (campaign_id, user_id, created_at) "
+                "VALUES (?, ?, ?) ON CONFLICT (campaign_id, user_id) DO NOTHING "
+                "RETURNING user_id",
+                (campaign_id, user_id, now),
+            )
+        return bool(rows)
+
+    async def unfollow_campaign(self, campaign_id: int, user_id: int) -> bool:
+        """The user stops following the campaign; False if they did not follow it."""
+        async with self._transaction() as conn:
+            rows = await self._rows(
+                conn,
+                "DELETE FROM campaign_follows WHERE campaign_id = ? AND user_id = ? "
+                "RETURNING user_id",
+                (campaign_id, user_id),
+            )
+        return bool(rows)
+
+    async def campaign_followers(self, campaign_id: int) -> list[int]:
+        """The users following the campaign, in the order they started."""
+        rows = await self._fetch(
+            "SELECT user_id FROM campaign_follows WHERE campaign_id = ? "
+            "ORDER BY created_at, user_id",
+            (campaign_id,),
+        )
+        return [int(row["user_id"]) for row in rows]

@@ -23,6 +23,7 @@ from types import MappingProxyType
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core.dataload import DATA_PACKAGE, DataError, parse_model
+from engine.lockedon.components import Rating, SkillKind
 from engine.lockedon.loader import SYSTEM_DIR, Components, load_components
 
 __all__ = [
@@ -92,6 +93,9 @@ class NationMission(_Data):
     """How many Options the nation selects (1 on every printed circle; x the scale)."""
     special: tuple[str, ...] = ()
     """Special Condition skills: every aircraft of the nation has them (L309)."""
+    ratings: dict[str, dict[Rating, int]] = Field(default_factory=dict)
+    """For a Special Condition skill that changes chosen ratings (Newbie, Green...,
+    L317), the ratings the sheet changes: ``{newbie: {speed: -1, performance: -1}}``."""
     sites: tuple[str, ...] = ()
     """Special Condition sites (SAM/AAA ids of ``data/lockedon/sites.yaml``)."""
     note: str = ""
@@ -178,6 +182,18 @@ def check_campaign(campaign: Campaign, data: Components) -> list[str]:
             for skill in (*half.options, *half.special):
                 if skill not in data.skills:
                     problems.append(f"{where}: unknown skill {skill!r}")
+            for skill in half.special:
+                rated = skill in data.skills and data.skills[skill].kind is SkillKind.RATINGS
+                if rated and skill not in half.ratings:
+                    problems.append(f"{where}: Special Condition {skill!r} needs its ratings")
+            for skill in half.ratings:
+                if skill not in half.special:
+                    problems.append(f"{where}: ratings for {skill!r}, not a Special Condition")
+            for skill in half.options:
+                if skill in data.skills and data.skills[skill].kind is SkillKind.RATINGS:
+                    # the ratings such a skill changes are the player's choice (L317): a
+                    # secret selection of Options names skills only
+                    problems.append(f"{where}: {skill!r} changes chosen ratings: not an Option")
             if half.options[0] == half.options[1]:
                 problems.append(f"{where}: the two Options are the same skill")
             for site in half.sites:

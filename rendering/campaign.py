@@ -98,6 +98,11 @@ _STATE_BG: dict[MissionState, RGB] = {
     MissionState.NEXT: GOLD_LIGHT,
     MissionState.AHEAD: (226, 232, 240),
 }
+_STATE_KEYS: dict[MissionState, str] = {
+    MissionState.FLOWN: "picture.campaign.state.flown",
+    MissionState.NEXT: "picture.campaign.state.next",
+    MissionState.AHEAD: "picture.campaign.state.ahead",
+}
 _STATE_INK: dict[MissionState, RGB] = {
     MissionState.FLOWN: WHITE,
     MissionState.NEXT: INK,
@@ -144,7 +149,7 @@ class _Sheet:
         self.y = 0
 
     def say(self, key: str, **fields: object) -> str:
-        return t(f"picture.campaign.{key}", self.language, **fields)
+        return t(key, self.language, **fields)
 
     def tr(self, text: object) -> str:
         return tr(text, self.language)
@@ -165,7 +170,7 @@ class _Sheet:
         for line in _lines(options, Face.REGULAR, 24, width, 2) if options else []:
             rows.append((line, Face.REGULAR, 24, HEADER_SUB, 36))
         flown = sum(m.state is MissionState.FLOWN for m in sheet.missions)
-        progress = self.say("flown", flown=flown, total=len(sheet.missions))
+        progress = self.say("picture.campaign.flown", flown=flown, total=len(sheet.missions))
         rows.append((_fit(progress, Face.REGULAR, width, 24), Face.REGULAR, 24, HEADER_SUB, 36))
         height = _PAD + sum(r[4] for r in rows) + _PAD
         area = Rect(0, 0, WIDTH, height)
@@ -188,9 +193,8 @@ class _Sheet:
         for n, side in enumerate(sheet.sides):
             total = result.totals.get(side.id, sheet.totals.get(side.id, 0))
             level = result.levels.get(side.id)
-            key = "result.level" if level else "result.total"
             said = self.say(
-                key,
+                "picture.campaign.result.level" if level else "picture.campaign.result.total",
                 side=self.side_name(n),
                 level=self.tr(level or ""),
                 total=total,
@@ -204,7 +208,7 @@ class _Sheet:
         d.box(area, HEADER_BG, GOLD_LIGHT, width=4, radius=12)
         d.regions["result"] = area
         y = top + _PAD
-        d.text(x0 + _PAD, y + 17, self.say("over"), Face.BOLD, 24, GOLD_LIGHT)
+        d.text(x0 + _PAD, y + 17, self.say("picture.campaign.over"), Face.BOLD, 24, GOLD_LIGHT)
         y += 34
         for line in verdict:
             d.text(x0 + _PAD, y + 21, line, Face.BOLD, 30, WHITE)
@@ -222,7 +226,7 @@ class _Sheet:
         columns shrink as sides are added, the title takes what is left."""
         number = max(56, text_width("00", Face.BOLD, 24) + 2 * _CELL)
         state = max(
-            text_width(self.say(f"state.{s.value}"), Face.CONDENSED, MIN_TEXT_SIZE) + 18
+            text_width(self.say(_STATE_KEYS[s]), Face.CONDENSED, MIN_TEXT_SIZE) + 18
             for s in MissionState
         )
         state += 2 * _CELL
@@ -263,8 +267,18 @@ class _Sheet:
         # The header row: each side's name (or its marker) in its colour.
         d.box(Rect(x0 + 2, y, x1 - 2, y + head_h), _HEAD_ROW_BG)
         mid = y + head_h // 2
-        d.text(cx + number_w // 2, mid, self.say("column.number"), Face.BOLD, 22, MUTED, "mm")
-        d.text(title_x + _CELL, mid, self.say("column.mission"), Face.BOLD, 22, MUTED)
+        d.text(
+            cx + number_w // 2,
+            mid,
+            self.say("picture.campaign.column.number"),
+            Face.BOLD,
+            22,
+            MUTED,
+            "mm",
+        )
+        d.text(
+            title_x + _CELL, mid, self.say("picture.campaign.column.mission"), Face.BOLD, 22, MUTED
+        )
         for n in range(len(sheet.sides)):
             sx = sides_x + n * side_w
             name = side_marker(n) if cut else names[n]
@@ -300,7 +314,7 @@ class _Sheet:
         d.box(totals, _TOTAL_BG)
         d.regions["totals"] = totals
         mid = y + total_h // 2
-        label = self.say("total", label=self.tr(sheet.total_label))
+        label = self.say("picture.campaign.total", label=self.tr(sheet.total_label))
         d.text(
             title_x + _CELL,
             mid,
@@ -324,7 +338,7 @@ class _Sheet:
 
     def _state(self, state: MissionState, x: int, y: int, width: int) -> None:
         """The mission's badge: words on a colour."""
-        label = _fit(self.say(f"state.{state.value}"), Face.CONDENSED, width - 12)
+        label = _fit(self.say(_STATE_KEYS[state]), Face.CONDENSED, width - 12)
         self.d.box(Rect(x, y - 15, x + width, y + 15), _STATE_BG[state], radius=8)
         self.d.text(x + width // 2, y, label, Face.CONDENSED, 22, _STATE_INK[state], "mm")
 
@@ -337,7 +351,7 @@ class _Sheet:
 
     def next_lines(self) -> None:
         lines = self.sheet.next
-        self.section(self.say("next"))
+        self.section(self.say("picture.campaign.next"))
         wrapped = [
             (i, part)
             for line in lines
@@ -359,8 +373,8 @@ class _Sheet:
     def secrets(self) -> None:
         """The reader's side's own secret decisions, boxed apart: amber, thick edge."""
         d = self.d
-        title = _fit(self.say("secrets.title"), Face.BOLD, _INNER, 28)
-        hint = wrap_text(self.say("secrets.hint"), Face.REGULAR, 22, _INNER)
+        title = _fit(self.say("picture.campaign.secrets.title"), Face.BOLD, _INNER, 28)
+        hint = wrap_text(self.say("picture.campaign.secrets.hint"), Face.REGULAR, 22, _INNER)
         lines = [
             (i, part)
             for line in self.sheet.secrets
@@ -525,13 +539,11 @@ def sheet_alt_text(sheet: CampaignSheet, language: str = "en") -> str:
     flown, the totals, the next mission, the result. Never the secrets (the alt text
     travels with the picture wherever it is shared)."""
 
-    def say(key: str, **fields: object) -> str:
-        return t(f"picture.campaign.alt.{key}", language, **fields)
-
     label = tr(sheet.total_label, language)
     totals = ", ".join(
-        say(
-            "side_total",
+        t(
+            "picture.campaign.alt.side_total",
+            language,
             side=tr(side.name, language),
             total=sheet.totals.get(side.id, 0),
             label=label,
@@ -540,14 +552,23 @@ def sheet_alt_text(sheet: CampaignSheet, language: str = "en") -> str:
     )
     flown = sum(m.state is MissionState.FLOWN for m in sheet.missions)
     parts = [
-        say("title", title=tr(sheet.title, language)),
-        say("flown", flown=flown, total=len(sheet.missions)),
-        say("totals", totals=totals),
+        t("picture.campaign.alt.title", language, title=tr(sheet.title, language)),
+        t("picture.campaign.alt.flown", language, flown=flown, total=len(sheet.missions)),
+        t("picture.campaign.alt.totals", language, totals=totals),
     ]
     upcoming = next((m for m in sheet.missions if m.state is MissionState.NEXT), None)
     if upcoming is not None:
-        parts.append(say("next", number=upcoming.number, title=tr(upcoming.title, language)))
+        parts.append(
+            t(
+                "picture.campaign.alt.next",
+                language,
+                number=upcoming.number,
+                title=tr(upcoming.title, language),
+            )
+        )
     if sheet.result is not None:
-        parts.append(say("result", verdict=tr(sheet.result.verdict, language)))
+        parts.append(
+            t("picture.campaign.alt.result", language, verdict=tr(sheet.result.verdict, language))
+        )
     text = " ".join(parts)
     return text if len(text) <= MAX_ALT_TEXT else text[: MAX_ALT_TEXT - 1].rstrip() + "…"

@@ -1,14 +1,27 @@
-"""The picture of a campaign's sheet: laid out as data, legible, and blind to the
-secrets of a side when the sheet is a spectator's."""
+"""The picture of a campaign's sheet: golden images, laid out as data, legible, and
+blind to the secrets of a side when the sheet is a spectator's.
+
+Golden images are ``tests/rendering/golden/campaign_*.png``. After an intended change
+to the picture, regenerate them and look at every one before committing::
+
+    TALLYHO_UPDATE_GOLDEN=1 python -m pytest tests/rendering/test_campaign_picture.py
+
+They are compared as in ``test_table.py``: same size, and a mean absolute pixel
+difference under :data:`GOLDEN_TOLERANCE`; the tests below check the words and the
+regions exactly, as data.
+"""
 
 from __future__ import annotations
 
 import io
 import itertools
+import os
+from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 from engine.core.campaign import (
     CampaignResult,
@@ -22,6 +35,18 @@ from rendering.campaign import WIDTH, layout_sheet, render_sheet, sheet_alt_text
 from rendering.fonts import font
 from rendering.shapes import MIN_TEXT_SIZE, Layout, Text
 from strings import Term
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+UPDATE_GOLDEN = os.environ.get("TALLYHO_UPDATE_GOLDEN") == "1"
+
+GOLDEN_TOLERANCE = 0.5
+"""Largest mean absolute pixel difference allowed against a golden image (0-255 scale,
+worst of the R, G and B means): the tolerance of ``test_table.py``, for the same
+reason (a Pillow or FreeType release nudges glyph edges by about 0.4; a moved row
+changes the size, a changed word is checked as data below)."""
+
+MAX_PNG_BYTES = 300_000
+"""Discord uploads stay small and quick on a phone connection."""
 
 ISRAEL = SideInfo("israel", "Israel")
 EGYPT = SideInfo("egypt", "Egypt")
@@ -105,6 +130,40 @@ def sheet_finished() -> CampaignSheet:
     )
 
 
+def sheet_with_sides(n: int) -> CampaignSheet:
+    """``n`` sides with names too long for their columns, three missions flown."""
+    sides = tuple(SideInfo(f"s{i}", f"Side number {i} with a long name") for i in range(n))
+    missions = tuple(
+        MissionRow(
+            m, f"Mission {m}", MissionState.FLOWN, vp={s.id: m + i for i, s in enumerate(sides)}
+        )
+        for m in range(1, 4)
+    )
+    return sheet_midway(sides=sides, missions=missions, totals={s.id: 10 for s in sides})
+
+
+def sheet_fifteen() -> CampaignSheet:
+    """Fifteen missions, seven flown."""
+    missions = tuple(
+        MissionRow(
+            n,
+            f"Mission {n}: {TITLES[n % len(TITLES)]}",
+            MissionState.FLOWN if n < 8 else MissionState.NEXT if n == 8 else MissionState.AHEAD,
+            vp={"israel": n, "egypt": 1} if n < 8 else {},
+            note="all destroyed" if n % 3 == 0 and n < 8 else None,
+        )
+        for n in range(1, 16)
+    )
+    return sheet_midway(missions=missions)
+
+
+WIDE = SheetTable(
+    "Front line",
+    tuple(f"Hex {i}" for i in range(20)),
+    tuple(tuple(f"cell {r}.{c} with words" for c in range(20)) for r in range(40)),
+)
+
+
 def texts(layout: Layout) -> list[Text]:
     return [item for item in layout.items if isinstance(item, Text)]
 
@@ -113,17 +172,60 @@ def words(layout: Layout) -> list[str]:
     return [item.text for item in texts(layout)]
 
 
-def extent(item: Text) -> tuple[float, float]:
-    """The text's left and right edges."""
-    left, _, right, _ = font(item.face, item.size).getbbox(item.text, anchor=item.anchor)
-    return item.x + left, item.x + right
+def bbox(item: Text) -> tuple[float, float, float, float]:
+    """The text's ink box on the picture."""
+    left, top, right, bottom = font(item.face, item.size).getbbox(item.text, anchor=item.anchor)
+    return item.x + left, item.y + top, item.x + right, item.y + bottom
 
 
-SHEETS = {
+CARDS = {"header", "result", "missions", "next", "secrets", "table"}
+"""The regions texts are written in (each must hold its texts whole)."""
+
+
+SHEETS: dict[str, Callable[[], CampaignSheet]] = {
     "midway": sheet_midway,
     "finished": sheet_finished,
     "spectator": lambda: sheet_midway(secrets=()),
+    "three_sides": lambda: sheet_with_sides(3),
+    "eight_sides": lambda: sheet_with_sides(8),
+    "fifteen_missions": sheet_fifteen,
+    "wide_table": lambda: sheet_midway(tables=(WIDE,)),
 }
+
+
+GOLDEN: dict[str, tuple[Callable[[], CampaignSheet], str]] = {
+    "campaign_midway": (sheet_midway, "en"),
+    "campaign_finished_fr": (sheet_finished, "fr"),
+}
+
+
+def decode(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+# --- golden images ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_picture_matches_golden_image(name: str, tmp_path: Path) -> None:
+    make, language = GOLDEN[name]
+    png = render_sheet(make(), language=language)
+    golden = GOLDEN_DIR / f"{name}.png"
+    if UPDATE_GOLDEN:
+        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+        golden.write_bytes(png)
+        pytest.skip(f"wrote {golden}")
+    assert golden.exists(), f"no golden image {golden}: run with TALLYHO_UPDATE_GOLDEN=1"
+    actual, expected = decode(png), decode(golden.read_bytes())
+    assert actual.size == expected.size, f"size {actual.size} != golden {expected.size}"
+    diff = ImageChops.difference(actual, expected)
+    mean = max(ImageStat.Stat(diff).mean)
+    if mean > GOLDEN_TOLERANCE:
+        (tmp_path / f"{name}.actual.png").write_bytes(png)
+        diff.save(tmp_path / f"{name}.diff.png")
+        pytest.fail(
+            f"{name}: mean pixel difference {mean:.3f} > {GOLDEN_TOLERANCE}; see {tmp_path}"
+        )
 
 
 # --- legibility, as data ----------------------------------------------------------
@@ -131,14 +233,25 @@ SHEETS = {
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("name", sorted(SHEETS))
-def test_no_text_is_too_small_or_leaves_the_picture(name: str, language: str) -> None:
+def test_no_text_is_too_small_leaves_its_card_or_overlaps_another(name: str, language: str) -> None:
     layout = layout_sheet(SHEETS[name](), language=language)
     assert layout.width == WIDTH
+    cards = [r for key, r in layout.regions.items() if key.split(":")[0] in CARDS]
+    boxes = []
     for item in texts(layout):
         assert item.size >= MIN_TEXT_SIZE, item
-        left, right = extent(item)
-        assert left >= 0 and right <= WIDTH, item
-        assert 0 <= item.y <= layout.height, item
+        left, top, right, bottom = bbox(item)
+        assert left >= 18 and right <= WIDTH - 20, item  # in the margins (glyph bearings)
+        assert top >= 0 and bottom <= layout.height, item
+        for card in cards:
+            if card.x0 <= item.x < card.x1 and card.y0 <= item.y < card.y1:
+                assert card.x0 < left and right < card.x1 and card.y0 < top, (item, card)
+                assert bottom < card.y1, (item, card)
+        boxes.append((item, (left, top, right, bottom)))
+    for i, (a, (ax0, ay0, ax1, ay1)) in enumerate(boxes):
+        for b, (bx0, by0, bx1, by1) in boxes[i + 1 :]:
+            # Side by side texts may touch: glyph side bearings overlap by a pixel.
+            assert min(ax1, bx1) - max(ax0, bx0) <= 2 or min(ay1, by1) - max(ay0, by0) <= 0, (a, b)
 
 
 def test_every_mission_has_its_row_in_order_with_its_number() -> None:
@@ -244,17 +357,11 @@ def test_a_sheet_table_is_a_grid_with_its_title_columns_and_rows() -> None:
 
 
 def test_a_table_too_wide_or_too_long_is_cut_and_says_so() -> None:
-    wide = SheetTable(
-        "Front line",
-        tuple(f"Hex {i}" for i in range(20)),
-        tuple(tuple(f"cell {r}.{c} with words" for c in range(20)) for r in range(40)),
-    )
-    layout = layout_sheet(sheet_midway(tables=(wide,)))
+    layout = layout_sheet(sheet_midway(tables=(WIDE,)))
     shown = words(layout)
     assert "…and 10 more rows" in shown
-    assert any(text.endswith("more columns not shown") for text in shown)
-    for item in texts(layout):
-        assert extent(item)[1] <= WIDTH - 20, item
+    assert "12 more columns not shown" in shown
+    assert "Hex 7" in shown and "Hex 8" not in shown
 
 
 # --- more sides, more missions ------------------------------------------------------
@@ -262,22 +369,12 @@ def test_a_table_too_wide_or_too_long_is_cut_and_says_so() -> None:
 
 @pytest.mark.parametrize("n", [3, 4, 8])
 def test_more_sides_shrink_the_columns_and_still_fit(n: int) -> None:
-    sides = tuple(SideInfo(f"s{i}", f"Side number {i} with a long name") for i in range(n))
-    missions = tuple(
-        MissionRow(
-            m, f"Mission {m}", MissionState.FLOWN, vp={s.id: m + i for i, s in enumerate(sides)}
-        )
-        for m in range(1, 4)
-    )
-    sheet = sheet_midway(sides=sides, missions=missions, totals={s.id: 10 for s in sides})
+    sheet = sheet_with_sides(n)
+    sides = sheet.sides
     layout = layout_sheet(sheet)
     columns = [layout.regions[f"side:{s.id}"] for s in sides]
     assert all(a.x1 <= b.x0 for a, b in itertools.pairwise(columns))
     assert columns[-1].x1 <= WIDTH - 20
-    for item in texts(layout):
-        assert item.size >= MIN_TEXT_SIZE
-        left, right = extent(item)
-        assert left >= 0 and right <= WIDTH, item
     # Names too long for their columns: a legend above the header names every side.
     legend = layout.regions["legend"]
     named = [i.text for i in texts(layout) if legend.y0 <= i.y < legend.y1]
@@ -292,17 +389,8 @@ def test_short_names_need_no_legend() -> None:
 
 
 def test_fifteen_missions_grow_the_picture() -> None:
-    missions = tuple(
-        MissionRow(
-            n,
-            f"Mission {n}",
-            MissionState.FLOWN if n < 8 else MissionState.AHEAD,
-            vp={"israel": n, "egypt": 1} if n < 8 else {},
-        )
-        for n in range(1, 16)
-    )
     six = layout_sheet(sheet_midway())
-    fifteen = layout_sheet(sheet_midway(missions=missions))
+    fifteen = layout_sheet(sheet_fifteen())
     assert fifteen.height > six.height
     for n in range(1, 16):
         assert fifteen.regions[f"mission:{n}"].y1 <= fifteen.height
@@ -326,6 +414,7 @@ def test_render_sheet_is_a_deterministic_png_960_wide() -> None:
     assert image.format == "PNG" and image.width == WIDTH
     assert image.height == layout_sheet(sheet_midway()).height
     assert render_sheet(sheet_midway()) == png
+    assert len(png) < MAX_PNG_BYTES
 
 
 def test_the_alt_text_gives_title_totals_next_mission_and_result() -> None:

@@ -231,8 +231,11 @@ class _Sheet:
         )
         state += 2 * _CELL
         n = max(len(self.sheet.sides), 1)
-        side = max(64, min(130, (_INNER - number - state - 280) // n))
-        title = _INNER - number - state - n * side
+        room = _INNER - number - state
+        side = max(64, min(130, (room - 280) // n))
+        # Beyond the eight sides the palette tells apart, the title keeps 160 px.
+        side = min(side, (room - 160) // n)
+        title = room - n * side
         return number, title, state, side
 
     def missions(self) -> None:

@@ -416,7 +416,13 @@ def test_a_replay_frame_in_french() -> None:
 # --- the catalogue and the code agree ----------------------------------------------------
 
 RENDERING = sorted((ROOT / "rendering").rglob("*.py"))
-PLURALS = ("picture.sky.cards", "picture.sky.setup.turns", "picture.report.turns")
+PLURALS = (
+    "picture.sky.cards",
+    "picture.sky.setup.turns",
+    "picture.report.turns",
+    "picture.campaign.more_rows",
+    "picture.campaign.more_columns",
+)
 BUILT_KEYS = {
     *(f"picture.sky.note.{p.name.lower()}" for p in Position),
     *(f"{key}.{form}" for key in PLURALS for form in ("one", "other")),
@@ -467,6 +473,14 @@ ALLOWED: dict[str, str] = {
     "chip:{}": "a region id (Layout.regions, rendering/lockedon/sky.py)",
     "dogfight:{}": "a region id (Layout.regions, rendering/eagles/display.py)",
     "vp": "a field of a finished engagement's record (EaglesView.results)",
+    "missions": "a region id (Layout.regions, rendering/campaign.py)",
+    "totals": "a region id (Layout.regions, rendering/campaign.py)",
+    "next": "a region id (Layout.regions, rendering/campaign.py)",
+    "secrets": "a region id (Layout.regions, rendering/campaign.py)",
+    "legend": "a region id (Layout.regions, rendering/campaign.py)",
+    "side:{}": "a region id (Layout.regions, rendering/campaign.py)",
+    "mission:{}": "a region id (Layout.regions, rendering/campaign.py)",
+    "table:{}": "a region id (Layout.regions, rendering/campaign.py)",
     "shot down": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
     "damaged": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",
     "evaded": "a fate id (FATES, AircraftLine.fate); drawn as picture.report.fate.*",

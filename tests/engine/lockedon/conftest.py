@@ -103,9 +103,7 @@ def random_setup(lo: LockedOnEngine, rng: random.Random, kind: str) -> LockedOnS
     skills = sorted(
         s.id
         for s in lo.skills.values()
-        if (mission or not s.campaign_only)
-        and s.ratings is None
-        and s.kind.value != "no_teamwork"
+        if (mission or not s.campaign_only) and s.ratings is None and s.kind.value != "no_teamwork"
     )
     aircraft = sorted(lo.aircraft)
     seats = []
@@ -136,8 +134,7 @@ def random_setup(lo: LockedOnEngine, rng: random.Random, kind: str) -> LockedOnS
             "title": "Random",
             "vp": {"A": rng.randint(0, 90), "B": rng.randint(0, 90)},
             "sites": {
-                side: rng.sample(MISSION_SITES, rng.choice([0, 1, 1, 2]))
-                for side in ("A", "B")
+                side: rng.sample(MISSION_SITES, rng.choice([0, 1, 1, 2])) for side in ("A", "B")
             },
         }
     if rng.random() < 0.6:  # a shared altitude and close ranges: more combat

@@ -91,6 +91,7 @@ def run_vector(
     """Play one vector; ``system`` overrides the registry's (tests)."""
     result = VectorResult(where, str(data.get("name", where)))
     system_id = str(data.get("system", "dif"))
+    refused = data.get("setup_refused")
     try:
         module = checker(system_id)
         system = module.prepare(system or registry.get(system_id), data)
@@ -100,7 +101,13 @@ def run_vector(
         result.failures.append(f"unknown system {system_id!r}")
         return result
     except (EngineError, ValueError) as exc:
-        result.failures.append(f"setup: {exc}")
+        if refused is None:
+            result.failures.append(f"setup: {exc}")
+        elif str(refused).lower() not in str(exc).lower():
+            result.failures.append(f"setup refused with {exc!r}, expected to mention {refused!r}")
+        return result
+    if refused is not None:
+        result.failures.append(f"setup: accepted but must be refused ({refused!r})")
         return result
     for i, step in enumerate(data.get("steps", []), start=1):
         label = f"step {i} ({step.get('note', step.get('do', step.get('refuse', '')))})"

@@ -7,7 +7,8 @@ one concept each:
 ``components``    the data models (cards, aircraft, missiles, skills, sites)
 ``loader``        reading and checking ``data/lockedon/*.yaml``
 ``actions``       the canonical notation of every decision (``play GUN B1``)
-``setup``         lobby options, seat picks, and the setup a game starts from
+``setup``         lobby options, seat picks, the setup a game starts from, and a
+                  campaign mission's rules (``MissionRules``)
 ``state``         the game state: plain dataclasses, clone, JSON
 ``ratings``       ratings in play: the card, skills, altitude (L206-216)
 ``geometry``      range between aircraft (L189-193) and positions (L120-204)
@@ -18,6 +19,7 @@ one concept each:
 ``flow``          order, rounds, turn steps, altitude and following, the end
 ``exchange``      card play, reactions, Teamwork, Split-S
 ``missiles``      the launch and the Missile's mini-hand
+``mission``       campaign missions: the 90° / 0° Angle start, answering a site
 ``game``          the engine: new game, apply, default action, replay
 ``view`` / ``present``  per-seat views (hidden information absent)
 ``system``        the game-system contract adapter (``system()``)

@@ -8,6 +8,8 @@ conformance vectors use and what a player may type (``/play``).
 text                               meaning (rulebook line)
 =================================  ===================================================
 ``alt M``                          secret starting altitude: L, M, H (L76)
+``angle HS B1``                    90° / 0° Angle (campaigns): begin at Heat Seeking
+                                   Range, B1's Range matched (L343, L356)
 ``first`` / ``second``             the higher EW (or Initiative) goes first or second
                                    (L85)
 ``next A2``                        a team names its aircraft that takes the next turn
@@ -35,7 +37,8 @@ text                               meaning (rulebook line)
 ``giveup B1``                      give up Advantaged / Tailing on B1 (L115)
 ``launch`` / ``launch 2``          launch one (or a second, L387) missile after a
                                    successful Tone; ``nolaunch`` declines (L248)
-``react BR`` / ``react CM``        react with a card / a Countermeasures counter (L182)
+``react BR`` / ``react CM``        react with a card / a Countermeasures counter (L182),
+                                   also to a SAM/AAA site's attack (L297)
 ``pass``                           no reaction (also: decline Teamwork, Bat-Turn)
 ``follow [CARD ...]``              follow an altitude change, paying these (L229-231)
 ``nofollow``                       do not follow
@@ -68,6 +71,7 @@ COUNTER = "CM"
 """The code of a Countermeasures counter, played like a card (L182, L267)."""
 
 _ALTITUDES = ("L", "M", "H")
+_RANGES = ("G", "HS", "RH", "AH")
 _BARE = frozenset(
     {
         "first",
@@ -101,7 +105,7 @@ class Action:
     """The aircraft (seat) aimed at, or the enemy that may react."""
     mode: str | None = None
     """``play``: ``pos``, ``range``, ``up``, ``down``; ``speed``: ``pos``, ``range``;
-    ``ab``: ``on``/``off``; ``alt``: ``L``/``M``/``H``."""
+    ``ab``: ``on``/``off``; ``alt``: ``L``/``M``/``H``; ``angle``: a Range code."""
     n: int = 0
     """Positions adjusted (``pos``); missiles launched (``launch``)."""
     own: int = 0
@@ -137,6 +141,8 @@ class Action:
             return f"alt {self.mode}"
         if v == "ab":
             return f"ab {self.mode}"
+        if v == "angle":
+            return f"angle {self.mode} {self.target}"
         if v in ("next", "giveup"):
             return f"{v} {self.target}"
         if v == "climb":
@@ -196,6 +202,10 @@ class Action:
             if len(up) != 1 or up[0] not in ("ON", "OFF"):
                 raise MalformedAction(bad)
             return cls("ab", mode=up[0].lower())
+        if verb == "angle":
+            if len(up) != 2 or up[0] not in _RANGES:
+                raise MalformedAction(Term("lockedon.action.angle", text=repr(text)))
+            return cls("angle", mode=up[0], target=_seat(up[1], text))
         if verb in ("next", "giveup"):
             if len(up) != 1:
                 raise MalformedAction(bad)

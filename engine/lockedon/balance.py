@@ -90,16 +90,18 @@ def pick_problem(
     *,
     year: int | None,
     custom_allowed: bool,
+    campaign: bool = False,
 ) -> tuple[str, dict[str, object]] | None:
     """Why this aircraft, with these skills, rating changes and load, may not fly: a
-    catalogue key (under ``lockedon.pick.``) and its fields, or None."""
+    catalogue key (under ``lockedon.pick.``) and its fields, or None. Campaign-only
+    skills only in a campaign mission (``campaign``)."""
     if year is not None and ac.year > year:
         return "too_late", {"aircraft": ac.name, "service": ac.year, "year": year}
     for s in skills:
         skill = catalogue.get(s)
         if skill is None:
             return "unknown_skill", {"skill": repr(s)}
-        if skill.campaign_only:
+        if skill.campaign_only and not campaign:
             return "campaign_only", {"skill": skill.name}
         if skill.requires_gun and ac.gun is None:
             return "needs_gun", {"skill": skill.name, "aircraft": ac.name}

@@ -17,6 +17,7 @@ from engine.lockedon.components import (
     Missile,
     MissileType,
     Range,
+    Site,
     Skill,
     SkillKind,
 )
@@ -30,6 +31,7 @@ __all__ = ["DECISIONS", "EngineBase", "Why"]
 
 DECISIONS = (
     "altitude",
+    "angle",
     "first",
     "next",
     "afterburner",
@@ -44,6 +46,7 @@ DECISIONS = (
     "launch",
     "batturn",
     "trim",
+    "site",
 )
 """Every kind of decision (:class:`engine.core.contract.Decision`.kind)."""
 
@@ -53,6 +56,7 @@ _TIMING = {
     "teamwork": Timing.RESPONSE,
     "follow": Timing.RESPONSE,
     "batturn": Timing.RESPONSE,
+    "site": Timing.RESPONSE,
 }
 
 
@@ -81,6 +85,7 @@ class EngineBase:
         self.aircraft = components.aircraft
         self.missiles: dict[str, Missile] = dict(components.missiles)
         self.skills: dict[str, Skill] = dict(components.skills)
+        self.sites: dict[str, Site] = dict(components.sites)
         types: list[CardType] = []
         for t in components.deck.types:
             types.extend([t] * t.count)
@@ -130,7 +135,10 @@ class EngineBase:
         return self.aircraft[p.aircraft]
 
     def name(self, state: GameState, seat: str) -> str:
-        """``F-15A Eagle (A1)``: how narration names an aircraft."""
+        """``F-15A Eagle (A1)``: how narration names an aircraft; a SAM/AAA site (a
+        shooter that is not a seat) by its designation, ``SA-7``."""
+        if seat not in state.planes and seat in self.sites:
+            return self.sites[seat].name
         return f"{self.aircraft[state.planes[seat].aircraft].name} ({seat})"
 
     def has_skill(self, p: Plane, kind: SkillKind) -> str | None:
@@ -279,6 +287,9 @@ class EngineBase:
                 for s, p in state.planes.items()
                 if p.pick is None
             ]
+        if step == "angle":
+            seat = state.angles[0][0]
+            return [Decision(seat, "angle", Timing.TURN, Scope.SEAT, state.planes[seat].side)]
         if step == "first":
             assert state.chooser is not None
             seat = state.chooser
@@ -288,6 +299,9 @@ class EngineBase:
             seat = x.asking[0] if x.asking else self.to_react(x)
             kind = "teamwork" if x.asking else "react"
             return [Decision(seat, kind, Timing.RESPONSE, Scope.SEAT, state.planes[seat].side)]
+        if state.site is not None:
+            seat = state.site.target
+            return [Decision(seat, "site", Timing.RESPONSE, Scope.SEAT, state.planes[seat].side)]
         if state.launch is not None:
             seat = state.launch.seat
             return [Decision(seat, "launch", Timing.TURN, Scope.SEAT, state.planes[seat].side)]

@@ -92,6 +92,10 @@ class Candidates(EngineBase):
                     yield Action("timely", cards=combo)
         if kind == "altitude":
             yield from (Action("alt", mode=a.code) for a in Altitude)
+        elif kind == "angle":
+            for r in Range:
+                for e in c.enemies(self):
+                    yield Action("angle", mode=r.code, target=e)
         elif kind == "first":
             yield Action("first")
             yield Action("second")
@@ -142,6 +146,9 @@ class Candidates(EngineBase):
         elif kind == "batturn":
             yield Action("pass")
             yield Action("batturn")
+        elif kind == "site":
+            yield Action("pass")
+            yield from self._answers(c, cm=True)
 
     def _sources(self, c: Ctx) -> list[tuple[str, bool, bool]]:
         """(code, from the side cards, as Ace Pilot) for every card ``c`` may play."""
@@ -221,9 +228,13 @@ class Candidates(EngineBase):
             for code in sorted(set(self.codes(c.state, x.mini))):
                 yield Action("react", card=code)
             return
+        yield from self._answers(c, cm=c.kind == "react")
+
+    def _answers(self, c: Ctx, *, cm: bool) -> Iterator[Action]:
+        """Every card (and, with ``cm``, Countermeasures counter) ``c`` might react with."""
         for code, side, ace in self._sources(c):
             yield Action("react", card=code, side=side, ace=ace)
-        if c.p.cm > 0 and c.kind == "react":
+        if c.p.cm > 0 and cm:
             yield Action("react", card=COUNTER)
             yield Action("react", card=COUNTER, ace=True)
 

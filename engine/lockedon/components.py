@@ -35,8 +35,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 __all__ = [
     "ANY",
+    "GUNS_TITLE",
     "MISSILE_PAIR_VP",
     "PSEUDO_TITLES",
+    "TONE_TITLE",
     "Aircraft",
     "Altitude",
     "CardEffect",

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core.present import Seating
 from engine.lockedon import geometry
 from engine.lockedon.actions import COUNTER, Action
+from engine.lockedon.components import Range
 from engine.lockedon.state import GameState
 from engine.lockedon.texts import fixed
 from engine.lockedon.words import altitude_word, position_word, range_word
@@ -89,6 +90,9 @@ class Describing:
             return say(v)
         if v == "next":
             return say("next", plane=plane(a.target))
+        if v == "angle":
+            band = tr(range_word(Range.from_code(a.mode or "AH")), language)
+            return say("angle", range=band, plane=plane(a.target))
         if v == "ab":
             p = state.planes.get(active or "")
             if a.mode == "on":
@@ -175,7 +179,7 @@ class Describing:
     def _reactor(self, state: GameState) -> str | None:
         x = state.exchange
         if x is None:
-            return None
+            return state.site.target if state.site is not None else None
         return x.asking[0] if x.asking else self.engine.to_react(x)
 
     def pos_after(self, state: GameState, a: Action, language: str) -> str:

@@ -43,7 +43,7 @@ class Resolution(Flow):
     # --- speed ---------------------------------------------------------------------
     def _do_speed(self, s: GameState, seat: str, a: Action, events: list[Event]) -> None:
         if a.verb == "end":
-            s.step = "play"
+            self._begin_play(s)
             return
         key = a.target or ""
         s.t.speed_used[key] = s.t.speed_used.get(key, 0) + 1
@@ -148,7 +148,7 @@ class Resolution(Flow):
         if a.side:
             p.expertise_turn = s.turns
         if a.ace:
-            skill = self.ace_skill(p, seat, s.exchange)
+            skill = self.ace_skill(p, vs_guns=self.vs_guns(s, seat))
             assert skill is not None
             p.used.append(skill)
         return card
@@ -310,7 +310,7 @@ class Resolution(Flow):
                 continue
             cards = p.hand + (p.side_hand if p.expertise_turn != s.turns else [])
             able = any(self.ctype(s, c).can_react_to(title) for c in cards)
-            if able or (cards and self.ace_skill(p, seat, x) is not None):
+            if able or (cards and self.ace_skill(p, vs_guns=x.kind == "guns") is not None):
                 out.append(seat)
         return out
 

@@ -9,17 +9,25 @@ EW. Sides then alternate, each naming which of its aircraft that have not flown 
 round takes the turn; a side with none left lets the others go on; the next round
 begins with the side after the one that took the last turn. In a free-for-all the
 sides keep the order of their EW (docs/rules-decisions.md).
+
+A campaign mission (L269-314) adds the 90° / 0° Angle start (L343, L356: a decision
+of each holder once the altitudes are known, before the order is chosen; 0° Angle
+gives its team Initiative), the SAM/AAA sites' check at the start of each enemy
+aircraft's Play Cards step (L296), and the mission's VP (L305-308, NFOD L364). The
+answers to a site and the angle choices are resolved in :mod:`engine.lockedon.mission`.
 """
 
 from __future__ import annotations
+
+import math
 
 from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.lockedon import geometry, ratings
 from engine.lockedon.actions import Action
-from engine.lockedon.components import Altitude, SkillKind
+from engine.lockedon.components import Altitude, Range, SkillKind
 from engine.lockedon.legality import Legality
-from engine.lockedon.state import FollowOffer, GameState, Prompt, TurnState
+from engine.lockedon.state import FollowOffer, GameState, Prompt, SiteAttack, TurnState
 from engine.lockedon.texts import counted, fixed
 from strings import Term
 
@@ -58,7 +66,22 @@ class Flow(Legality):
                     ),
                 )
             )
-        self._order(s, events, None)
+        self._begin(s, events, None)
+
+    def _begin(self, s: GameState, events: list[Event], first_side: str | None) -> None:
+        """Once the altitudes are known: each 90° / 0° Angle of a mission is used, in
+        seat order (L343, L356), then the player order is settled (L85)."""
+        s.angles = [
+            [seat, sid]
+            for seat, p in s.planes.items()
+            for sid in p.skills
+            if self.skills[sid].kind is SkillKind.START_POSITION
+        ]
+        if s.angles:
+            s.step = "angle"
+            s.first_side = first_side
+            return
+        self._order(s, events, first_side)
 
     def _order(self, s: GameState, events: list[Event], first_side: str | None) -> None:
         """Player order (L85): Initiative, else the higher EW, chooses; ties at random."""
@@ -66,10 +89,14 @@ class Flow(Legality):
             s.sides = [first_side, *[x for x in s.sides if x != first_side]]
             self._next_turn(s, events)
             return
+        # 0° Angle: "Your Team begins with Initiative" (L356).
+        teams = {
+            p.side for p in s.planes.values() for sid in p.skills if self.skills[sid].initiative
+        }
         holders = [
             seat
             for seat, p in s.planes.items()
-            if self.has_skill(p, SkillKind.INITIATIVE) is not None
+            if self.has_skill(p, SkillKind.INITIATIVE) is not None or p.side in teams
         ]
         pool = holders or list(s.planes)
         best: dict[str, int] = {}
@@ -293,7 +320,79 @@ class Flow(Legality):
         points = max((self.speed_advantage(s, seat, e) for e in self.enemies(s, seat)), default=0)
         s.t.speed_points = points
         s.t.speed_used = {}
-        s.step = "speed" if points > 0 else "play"
+        if points > 0:
+            s.step = "speed"
+        else:
+            self._begin_play(s)
+
+    def _begin_play(self, s: GameState) -> None:
+        """The Play Cards step begins: in a mission, every enemy site will check the
+        aircraft first (L296), side after side in turn order, each side's in its
+        listed order."""
+        s.step = "play"
+        if s.mission is None or s.active is None:
+            return
+        side = s.planes[s.active].side
+        s.site_checks = [
+            f"{owner}:{site}"
+            for owner in s.sides
+            if owner != side
+            for site in s.mission.sites.get(owner, [])
+        ]
+
+    def _site_check(self, s: GameState, events: list[Event]) -> None:
+        """One site checks the acting aircraft (L296-299): if its own Range counter
+        (not the range to any aircraft, L299) and its Altitude are in the site's
+        envelope, the site draws its cards; they are shown to all and discarded. Any
+        card it looks for (a Tone / Guns card counts as both) makes an attack the
+        aircraft must react to once (L297-298)."""
+        owner, _, sid = s.site_checks.pop(0).partition(":")
+        site = self.sites[sid]
+        seat = s.active
+        assert seat is not None
+        p = s.planes[seat]
+        if p.altitude is None or not site.attacks(Range(p.range), Altitude(p.altitude)):
+            return
+        drawn: list[int] = []
+        for _ in range(site.cards):
+            card = self.take_top(s, events)
+            if card is None:
+                break
+            drawn.append(card)
+        s.discard += drawn
+        found = sorted({t for c in drawn for t in self.ctype(s, c).titles & site.looks_for})
+        looks = " / ".join(sorted(site.looks_for))
+        events.append(
+            Event(
+                "site_draw",
+                Term(
+                    "lockedon.event.site_draw",
+                    site=site.name,
+                    side=owner,
+                    plane=self.name(s, seat),
+                    n=len(drawn),
+                    cards=", ".join(self.label(s, c) for c in drawn) or "-",
+                ),
+                data={"site": sid, "seat": seat},
+            )
+        )
+        if not found:
+            events.append(
+                Event("site_miss", Term("lockedon.event.site_miss", site=site.name, title=looks))
+            )
+            return
+        s.site = SiteAttack(sid, owner, seat, found)
+        events.append(
+            Event(
+                "site_attack",
+                Term(
+                    "lockedon.event.site_attack",
+                    site=site.name,
+                    plane=self.name(s, seat),
+                    title=" / ".join(found),
+                ),
+            )
+        )
 
     def _move(
         self,
@@ -387,13 +486,17 @@ class Flow(Legality):
         while s.step != "over":
             if s.exchange is None and not s.follows:
                 self._check_positions(s, events)
-            if s.exchange or s.launch or s.follows or s.prompts:
+            if s.exchange or s.launch or s.follows or s.prompts or s.site:
                 return
             if s.step == "done":
                 self._end_turn(s, events)
                 continue
             if s.step == "speed" and sum(s.t.speed_used.values()) >= s.t.speed_points:
-                s.step = "play"
+                self._begin_play(s)
+                continue
+            if s.step == "play" and s.site_checks:
+                self._site_check(s, events)
+                continue
             return
 
     def _check_positions(self, s: GameState, events: list[Event]) -> None:
@@ -418,8 +521,10 @@ class Flow(Legality):
             )
 
     def _destroy(self, s: GameState, seat: str, by: str, events: list[Event]) -> None:
-        """Shot down (L138, L264): its cards go to the discard pile, its positions end;
-        the game ends at once when a side has won (L90, L389, L406)."""
+        """Shot down (L138, L264) by an aircraft or a site (``by``: a seat or a site
+        id): its cards go to the discard pile, its positions end; the game ends at once
+        when a side has won (L90, L389, L406). An aircraft shot down in its own turn
+        (by a site, L298) ends that turn."""
         p = s.planes[seat]
         p.status = "destroyed"
         p.by = by
@@ -431,6 +536,10 @@ class Flow(Legality):
             geometry.set_pos(s, seat, other, 0)
         s.follows = [f for f in s.follows if seat not in (f.seat, f.mover)]
         s.prompts = [pr for pr in s.prompts if pr.seat != seat]
+        if s.active == seat:
+            s.site_checks = []
+            s.launch = None
+            s.step = "done"
         events.append(
             Event(
                 "destroyed",
@@ -443,7 +552,10 @@ class Flow(Legality):
             self._finish(s, next(iter(flying), None), events)
 
     def victory_points(self, s: GameState) -> dict[str, int]:
-        """VP by side: the value of each enemy aircraft it shot down (L23, L327)."""
+        """VP by side: the value of each enemy aircraft it shot down (L23, L327); in a
+        mission, the mission's VP instead (:meth:`mission_vp`)."""
+        if s.mission is not None:
+            return self.mission_vp(s)
         vp = dict.fromkeys(s.sides, 0)
         for p in s.planes.values():
             if p.status == "destroyed" and p.by is not None:
@@ -451,15 +563,51 @@ class Flow(Legality):
                 vp[side] = vp.get(side, 0) + p.value
         return vp
 
+    def mission_vp(self, s: GameState) -> dict[str, int]:
+        """A mission's VP by side (L305-308): its stated VP in full for destroying
+        every enemy aircraft, else in proportion to the enemy aircraft destroyed,
+        rounding up (Mission #1: 1 of 2 MiG-17s, ceil(47 / 2) = 24); aircraft its
+        sites destroyed count. Plus NFOD's Campaign points (L364)."""
+        m = s.mission
+        assert m is not None
+        vp = {}
+        for side in s.sides:
+            enemies = [p for p in s.planes.values() if p.side != side]
+            down = sum(1 for p in enemies if not p.flying)
+            stated = m.vp.get(side, 0)
+            vp[side] = math.ceil(stated * down / len(enemies)) if enemies else 0
+        for seat, points in m.points.items():
+            side = s.planes[seat].side
+            vp[side] += points
+        return vp
+
     def _finish(self, s: GameState, winner: str | None, events: list[Event]) -> None:
         """A shoot-down of the last enemy wins at once; else a draw after the last round
-        (L89-90)."""
+        (L89-90). A mission is won on its VP (L305-308): the side with more; equal VP
+        is a draw."""
         s.step = "over"
         s.active = None
         s.exchange = None
         s.launch = None
         s.follows = []
         s.prompts = []
+        s.site = None
+        s.site_checks = []
+        s.angles = []
+        if s.mission is not None:
+            vp = self.victory_points(s)
+            ranked = sorted(vp.values(), reverse=True)
+            best = [side for side, n in vp.items() if n == ranked[0]]
+            winner = best[0] if len(best) == 1 else None
+            scores = ", ".join(f"{side} {n}" for side, n in sorted(vp.items()))
+            fields = {"mission": s.mission.number, "title": s.mission.title, "vp": scores}
+            if winner is None:
+                verdict = Term("lockedon.verdict.mission_draw", **fields)
+            else:
+                verdict = Term("lockedon.verdict.mission_win", side=winner, **fields)
+            s.result = {"winner": winner, "verdict": verdict, "vp": vp}
+            events.append(Event("over", verdict))
+            return
         if winner is None:
             verdict = fixed("lockedon.verdict.draw")
         else:

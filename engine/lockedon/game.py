@@ -26,10 +26,10 @@ from engine.lockedon import balance, geometry, ratings
 from engine.lockedon.actions import Action
 from engine.lockedon.components import SkillKind
 from engine.lockedon.loader import load_components
-from engine.lockedon.missiles import Missiles
+from engine.lockedon.mission import Missions
 from engine.lockedon.present import build_view
 from engine.lockedon.setup import LockedOnOptions, LockedOnPick, LockedOnSetup, SeatSetup
-from engine.lockedon.state import GameState, Plane
+from engine.lockedon.state import GameState, Mission, Plane
 from engine.lockedon.texts import join
 from engine.lockedon.view import LockedOnView
 from strings import Term
@@ -40,12 +40,16 @@ __all__ = ["LockedOnEngine", "default_engine"]
 _PASSIVE = ("alt M", "first", "ab off", "discard", "stay", "end", "pass", "nofollow", "nolaunch")
 
 
-class LockedOnEngine(Missiles):
-    """The rules of a Locked-On dogfight for one set of components."""
+class LockedOnEngine(Missions):
+    """The rules of a Locked-On dogfight (or campaign mission) for one set of
+    components."""
 
-    def seat_problem(self, options: LockedOnOptions, seat: LockedOnPick) -> Term | None:
+    def seat_problem(
+        self, options: LockedOnOptions, seat: LockedOnPick, *, campaign: bool = False
+    ) -> Term | None:
         """Why this pick may not fly in a game with these options (L70, L327,
-        L375-379)."""
+        L375-379); campaign-only skills only in a mission (``campaign``, L343, L356,
+        L364)."""
         ac = self.aircraft.get(seat.aircraft)
         if ac is None:
             return Term("lockedon.pick.unknown_aircraft", aircraft=repr(seat.aircraft))
@@ -58,6 +62,7 @@ class LockedOnEngine(Missiles):
             self.missiles,
             year=options.year,
             custom_allowed=options.missile_loads,
+            campaign=campaign,
         )
         if why is None:
             return None
@@ -85,8 +90,15 @@ class LockedOnEngine(Missiles):
                 raise SetupError(Term("lockedon.setup.ffa_sides"))
         elif sides != ["A", "B"]:
             raise SetupError(Term("lockedon.setup.two_sides"))
+        mission = setup.mission
+        if mission is not None:
+            why = self._mission_problem(setup, sides)
+            if why is not None:
+                raise SetupError(why)
         for x in setup.seats:
-            why = self.seat_problem(o, x) or self.team_problem(setup.seats, x)
+            why = self.seat_problem(o, x, campaign=mission is not None) or self.team_problem(
+                setup.seats, x
+            )
             if why is not None:
                 raise SetupError(why)
         loads = {
@@ -100,12 +112,13 @@ class LockedOnEngine(Missiles):
         for x in setup.seats:
             ac = self.aircraft[x.aircraft]
             enemy_missiles = any(loads[y.seat] for y in setup.seats if y.side != x.side)
+            # In a campaign the skills' cost is already in the mission (L325).
             value = balance.aircraft_value(
                 ac,
                 x.missiles,
                 self.missiles,
                 enemy_missiles=enemy_missiles,
-                skills=x.skills,
+                skills=x.skills if mission is None else (),
                 catalogue=self.skills,
             )
             mods: dict[str, int] = {}
@@ -132,6 +145,14 @@ class LockedOnEngine(Missiles):
             first_side=setup.first_side,
         )
         events: list[Event] = [Event("setup", self._setup_text(state))]
+        if mission is not None:
+            state.mission = Mission(
+                mission.number,
+                mission.title,
+                dict(mission.vp),
+                {side: list(ids) for side, ids in mission.sites.items()},
+            )
+            self._nfod(state, events)
         fixed_hands = setup.hands or {}
         for seat, codes in fixed_hands.items():
             if seat not in planes:
@@ -149,9 +170,47 @@ class LockedOnEngine(Missiles):
                 raise SetupError("altitudes: give every seat's altitude")
             for seat, alt in setup.altitudes.items():
                 planes[seat].altitude = int(alt)
-            self._order(state, events, setup.first_side)
+            self._begin(state, events, setup.first_side)
             self._settle(state, events)
         return state, events
+
+    def _mission_problem(self, setup: LockedOnSetup, sides: list[str]) -> Term | None:
+        """A mission is flown by two sides (L280), each with its stated VP; its sites
+        are known ones of those sides (L290-294)."""
+        mission = setup.mission
+        assert mission is not None
+        if setup.options.free_for_all or sorted(mission.vp) != sides:
+            return Term("lockedon.setup.mission_sides", sides=", ".join(sides))
+        for side, ids in sorted(mission.sites.items()):
+            if side not in sides:
+                return Term("lockedon.setup.mission_sides", sides=", ".join(sides))
+            for sid in ids:
+                if sid not in self.sites:
+                    return Term("lockedon.setup.unknown_site", site=repr(sid))
+        return None
+
+    def _nfod(self, state: GameState, events: list[Event]) -> None:
+        """NFOD (L364): "At the start of the Dogfight, gain Campaign points equal to the
+        difference in point totals between sides": each side with an NFOD aircraft
+        gains, once, the difference between the sides' totals of aircraft VP in this
+        mission (skills not counted, L325), credited to its first NFOD aircraft."""
+        assert state.mission is not None
+        totals = dict.fromkeys(state.sides, 0)
+        for p in state.planes.values():
+            totals[p.side] += p.value
+        points = max(totals.values()) - min(totals.values())
+        credited: set[str] = set()
+        for seat, p in state.planes.items():
+            if p.side in credited or self.has_skill(p, SkillKind.CAMPAIGN_POINTS) is None:
+                continue
+            credited.add(p.side)
+            state.mission.points[seat] = points
+            events.append(
+                Event(
+                    "nfod",
+                    Term("lockedon.event.nfod", plane=self.name(state, seat), n=points),
+                )
+            )
 
     def _take_code(self, state: GameState, code: str) -> int:
         card = self.find(state, state.deck, code)

@@ -16,6 +16,7 @@ from engine.lockedon.actions import COUNTER, Action
 from engine.lockedon.base import EngineBase, Why
 from engine.lockedon.candidates import Candidates, Ctx
 from engine.lockedon.components import (
+    GUNS_TITLE,
     Altitude,
     CardEffect,
     CardType,
@@ -32,6 +33,7 @@ __all__ = ["VERBS", "Legality"]
 
 VERBS = {
     "altitude": ("alt",),
+    "angle": ("angle",),
     "first": ("first", "second"),
     "next": ("next",),
     "afterburner": ("ab",),
@@ -46,6 +48,7 @@ VERBS = {
     "follow": ("follow", "nofollow"),
     "launch": ("launch", "nolaunch"),
     "batturn": ("batturn", "pass"),
+    "site": ("react", "pass"),
 }
 """The verbs each kind of decision takes (``timely`` goes with any but a secret pick)."""
 
@@ -105,6 +108,8 @@ class Legality(Candidates):
         state, p = c.state, c.p
         if kind in ("altitude", "first"):
             return None
+        if kind == "angle":
+            return self._angle_refusal(c, a)
         if kind == "next":
             seats = self._next_choices(state)
             if a.target not in seats:
@@ -165,7 +170,28 @@ class Legality(Candidates):
             if a.verb == "batturn" and not any(True for _ in geometry.engaged(state, c.seat)):
                 return Why("lockedon.refuse.batturn")
             return None
+        if kind == "site":
+            return None if a.verb == "pass" else self._site_refusal(c, a)
         return Why("lockedon.refuse.nothing_to_do")
+
+    # --- campaign missions -------------------------------------------------------
+    def _angle_refusal(self, c: Ctx, a: Action) -> Why | None:
+        """90° / 0° Angle (L343, L356): any Range for yourself, one enemy's matched."""
+        if a.mode not in _RANGE_CODES:
+            return Why("lockedon.refuse.angle_range", range=str(a.mode))
+        if a.target not in c.enemies(self):
+            return Why("lockedon.refuse.angle_enemy", target=str(a.target))
+        return None
+
+    def _site_refusal(self, c: Ctx, a: Action) -> Why | None:
+        """A site's attack (L297-298) is answered once, as an Action named Tone (a SAM)
+        or Guns (AAA) would be: a card that reacts to it, an Ace Pilot, a
+        Countermeasures counter against a Tone (L165, L168, L182)."""
+        site = c.state.site
+        assert site is not None
+        return self._answer_refusal(
+            c, a, tuple(site.titles), cm=True, vs_guns=GUNS_TITLE in site.titles
+        )
 
     # --- draws, altitude -------------------------------------------------------------
     def stalls(self, state: GameState, seat: str, *, post_turn: bool) -> bool:
@@ -229,7 +255,7 @@ class Legality(Candidates):
         elif self.find(state, p.hand, a.card) is None:
             return self.ace_type, Why("lockedon.refuse.not_held", cards=a.card)
         if a.ace:
-            if self.ace_skill(p, c.seat, None) is None:
+            if self.ace_skill(p, vs_guns=False) is None:
                 return self.ace_type, Why("lockedon.refuse.no_ace_skill")
             return self.ace_type, None
         return self.by_code[a.card], None
@@ -464,7 +490,7 @@ class Legality(Candidates):
         Ace Pilot reacts to anything (L168) but not from a Missile's cards; Split-S only
         on an opposing player's turn (L175); Countermeasures only to a Missile or a Tone
         (L182)."""
-        state, p = c.state, c.p
+        state = c.state
         title = x.last_title
         assert a.card is not None
         if c.seat == x.actor and x.kind == "missile":
@@ -475,8 +501,25 @@ class Legality(Candidates):
             t = self.by_code[a.card]
             if not t.missile_usable:
                 return Why("lockedon.refuse.missile_ace")
-        elif a.card == COUNTER:
-            if c.kind != "react" or c.seat != x.target:
+            return self._reacts(c, t, (title,))
+        return self._answer_refusal(
+            c,
+            a,
+            (title,),
+            cm=c.kind == "react" and c.seat == x.target,
+            vs_guns=x.kind == "guns" and c.seat != x.actor,
+        )
+
+    def _answer_refusal(
+        self, c: Ctx, a: Action, titles: tuple[str, ...], *, cm: bool, vs_guns: bool
+    ) -> Why | None:
+        """Whether a card of the hand or the side cards, or a Countermeasures counter
+        (``cm``: only the target's own), may answer an Action named one of ``titles``;
+        ``vs_guns``: the Action is a gun attack (Jink, L352)."""
+        state, p = c.state, c.p
+        assert a.card is not None
+        if a.card == COUNTER:
+            if not cm:
                 return Why("lockedon.refuse.cm_own")
             if p.cm <= 0:
                 return Why("lockedon.refuse.no_cm")
@@ -484,40 +527,51 @@ class Legality(Candidates):
                 if self.can_use(p, SkillKind.COUNTERMEASURE_AS_ACE) is None:
                     return Why("lockedon.refuse.no_lucky")
                 return None
-            if title not in _TITLES_CM:
-                return Why("lockedon.refuse.cm_title", title=title)
+            if not any(title in _TITLES_CM for title in titles):
+                return Why("lockedon.refuse.cm_title", title=" / ".join(titles))
             return None
-        else:
-            if a.side:
-                if self.find(state, p.side_hand, a.card) is None:
-                    return Why("lockedon.refuse.not_side", card=a.card)
-                if p.expertise_turn == state.turns:
-                    return Why("lockedon.refuse.side_used")
-            elif self.find(state, p.hand, a.card) is None:
-                return Why("lockedon.refuse.not_held", cards=a.card)
-            if a.card not in self.by_code:
-                return Why("lockedon.refuse.unknown_card", card=a.card)
-            if a.ace:
-                if self.ace_skill(c.p, c.seat, x) is None:
-                    return Why("lockedon.refuse.no_ace_skill")
-                return None
-            t = self.by_code[a.card]
-        if t.opponent_turn_only and c.seat == state.active:
+        if a.side:
+            if self.find(state, p.side_hand, a.card) is None:
+                return Why("lockedon.refuse.not_side", card=a.card)
+            if p.expertise_turn == state.turns:
+                return Why("lockedon.refuse.side_used")
+        elif self.find(state, p.hand, a.card) is None:
+            return Why("lockedon.refuse.not_held", cards=a.card)
+        if a.card not in self.by_code:
+            return Why("lockedon.refuse.unknown_card", card=a.card)
+        if a.ace:
+            if self.ace_skill(p, vs_guns=vs_guns) is None:
+                return Why("lockedon.refuse.no_ace_skill")
+            return None
+        return self._reacts(c, self.by_code[a.card], titles)
+
+    def _reacts(self, c: Ctx, t: CardType, titles: tuple[str, ...]) -> Why | None:
+        if t.opponent_turn_only and c.seat == c.state.active:
             return Why("lockedon.refuse.split_s")
-        if not t.can_react_to(title):
-            return Why("lockedon.refuse.react_to", card=t.label, title=title)
+        if not any(t.can_react_to(title) for title in titles):
+            return Why("lockedon.refuse.react_to", card=t.label, title=" / ".join(titles))
         return None
 
-    def ace_skill(self, p: Plane, seat: str, x: Exchange | None) -> str | None:
+    def vs_guns(self, state: GameState, seat: str) -> bool:
+        """Whether ``seat`` is answering a gun attack now: an enemy's (L171) or a site's
+        looking for Guns (AAA, L297)."""
+        x = state.exchange
+        if x is not None:
+            return x.kind == "guns" and seat != x.actor
+        site = state.site
+        return site is not None and site.target == seat and GUNS_TITLE in site.titles
+
+    def ace_skill(self, p: Plane, *, vs_guns: bool) -> str | None:
         """The skill letting ``p`` play a card as an Ace Pilot now: Jink when reacting
-        to a gun attack (the narrower, used first), else Agile (L352, L357)."""
+        to a gun attack (``vs_guns``; the narrower, used first), else Agile (L352,
+        L357)."""
         found: str | None = None
         for s in p.skills:
             skill = self.skills[s]
             if skill.kind is not SkillKind.ANY_AS_ACE or (skill.once_per_game and s in p.used):
                 continue
             if skill.against:
-                if x is not None and x.kind == "guns" and seat != x.actor:
+                if vs_guns:
                     return s
             elif found is None:
                 found = s
@@ -538,6 +592,7 @@ class Legality(Candidates):
 
 
 _RANGE_KEYS = {r: f"lockedon.range.{r.code}" for r in Range}
+_RANGE_CODES = frozenset(r.code for r in Range)
 _POSITION_KEYS = {p: f"lockedon.position.{p.name.lower()}" for p in Position}
 _TYPE_KEYS = {t: f"lockedon.missile_type.{t.value}" for t in MissileType}
 

@@ -366,7 +366,7 @@ def _use_node(b: _Builder, use: str, acts: list[Action], *, ace: bool) -> Choice
         label = b.say("menu.use.range", n=t_.range)
         kids = _by_target(b, acts, lambda group: [_range_leaf(b, a) for a in group])
     if ace:
-        skill = b.e.ace_skill(b.state.planes[b.seat], b.seat, None)
+        skill = b.e.ace_skill(b.state.planes[b.seat], vs_guns=False)
         name = b.e.skills[skill].name if skill else ""
         label = b.say("menu.use.ace", use=label, skill=name)
     if len(kids) == 1 and kids[0].several is not None:
@@ -491,6 +491,7 @@ _BUILDERS: dict[str, Callable[[_Builder, list[Action]], Built]] = {
     "teamwork": _react,
     "follow": _follow,
     "batturn": _batturn,
+    "site": _react,
 }
 """How each kind of decision is laid out (the others: a button per move)."""
 

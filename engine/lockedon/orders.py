@@ -9,7 +9,10 @@ when an order with a time limit ends.
 Orders act only on decisions taken in answer to someone else (``Timing.RESPONSE``:
 a reaction, a Teamwork reaction, following an altitude change, Bat-Turn), and never
 during the seat's own turn (its own counter-reactions, its missile's cards are its
-turn's play). They never spend Timely.
+turn's play), except a campaign mission's SAM/AAA site attacking it at the start of
+its Play Cards step (L296-298): ``defend`` answers that as a missile (a SAM's Tone) or
+a gun attack (AAA), ``auto-pass`` passes when nothing can react; ``pass-responses``
+has ended by then. They never spend Timely.
 
 =====================  =============================================================
 order                  meaning
@@ -17,9 +20,10 @@ order                  meaning
 ``pass-responses``     until my next turn, pass every reaction, Teamwork call and
                        Bat-Turn, and follow an altitude change only when it is free
                        (Tailing, diving: L230-231)
-``defend``             answer every gun attack and missile on my aircraft with the
-                       cheapest card that can (a Countermeasures counter first against
-                       a missile), or pass if none can; leave the rest to me
+``defend``             answer every gun attack and missile on my aircraft (a site's
+                       attack too) with the cheapest card that can (a
+                       Countermeasures counter first against a missile or a
+                       SAM), or pass if none can; leave the rest to me
 ``save-ace``           never spend an Ace Pilot (the card, or a card or counter played
                        as one with Agile, Jink or Lucky) on a reaction: a constraint
                        on the other orders
@@ -100,30 +104,29 @@ def order_action(
 ) -> Action | None:
     """The move ``seat``'s standing orders make now, or None (the player decides)."""
     active = {Order(o) for o in orders if o in _VALUES and not expired(o, state, seat)}
-    if not active or state.active == seat:
+    if not active:
         return None
     mine = [d for d in engine.pending(state) if d.seat == seat]
     if not mine or mine[0].timing is not Timing.RESPONSE:
         return None
     kind = mine[0].kind
+    if state.active == seat and kind != "site":
+        return None
     legal = [a for a in engine.legal_actions(state, seat) if a.verb != "timely"]
     if Order.SAVE_ACE in active:
         legal = [a for a in legal if not spends_ace(a)]
     passing = next((a for a in legal if a.verb in ("pass", "nofollow")), None)
     free_follow = next((a for a in legal if a.verb == "follow" and not a.cards), None)
-    if Order.PASS_RESPONSES in active:
+    if Order.PASS_RESPONSES in active and kind != "site":
         return free_follow or passing
     answers = [a for a in legal if a.verb in ("react", "follow", "batturn", "alert")]
     if Order.AUTO_PASS in active and not answers:
         return passing
     x = state.exchange
-    if (
-        Order.DEFEND in active
-        and kind == "react"
-        and x is not None
-        and x.kind in ("guns", "missile")
-        and x.target == seat
-    ):
+    attacked = kind == "site" or (
+        kind == "react" and x is not None and x.kind in ("guns", "missile") and x.target == seat
+    )
+    if Order.DEFEND in active and attacked:
         cards = [a for a in legal if a.verb == "react"]
         return min(cards, key=_cost) if cards else passing
     return None

@@ -22,10 +22,12 @@ from engine.lockedon.view import (
     LaunchView,
     LockedOnView,
     MissileView,
+    MissionView,
     PairRangeView,
     PendingView,
     RatingsView,
     ResultView,
+    SiteView,
     SkillView,
 )
 from strings import Term
@@ -39,6 +41,7 @@ STEPS = {
     step: f"lockedon.step.{step}"
     for step in (
         "setup",
+        "angle",
         "first",
         "next",
         "afterburner",
@@ -153,6 +156,27 @@ def _exchange(engine: LockedOnEngine, s: GameState, viewer: str | None) -> Excha
     )
 
 
+def _sites(engine: LockedOnEngine, s: GameState) -> tuple[SiteView, ...]:
+    if s.mission is None:
+        return ()
+    out = []
+    for side, ids in sorted(s.mission.sites.items()):
+        for sid in ids:
+            site = engine.sites[sid]
+            out.append(
+                SiteView(
+                    id=sid,
+                    name=site.name,
+                    side=side,
+                    ranges=tuple(sorted(site.ranges)),
+                    altitudes=tuple(sorted(site.altitudes)),
+                    cards=site.cards,
+                    looks_for=tuple(sorted(site.looks_for)),
+                )
+            )
+    return tuple(out)
+
+
 def build_view(engine: LockedOnEngine, s: GameState, viewer: str | None) -> LockedOnView:
     """What ``viewer`` (a seat, or None for spectators) may see of ``s``."""
     engagements = []
@@ -208,4 +232,10 @@ def build_view(engine: LockedOnEngine, s: GameState, viewer: str | None) -> Lock
         speed_left=max(0, s.t.speed_points - sum(s.t.speed_used.values())),
         vp=engine.victory_points(s),
         result=result,
+        mission=(
+            MissionView(number=s.mission.number, title=s.mission.title, vp=dict(s.mission.vp))
+            if s.mission is not None
+            else None
+        ),
+        sites=_sites(engine, s),
     )

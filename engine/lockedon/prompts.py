@@ -118,6 +118,29 @@ class Prompting(Describing):
             if d.seat == x.actor:
                 return Term("lockedon.ui.prompt.react_actor", **fields)
             return Term("lockedon.ui.prompt.react", **fields)
+        if d.kind == "site" and state.site is not None and p is not None:
+            attack = state.site
+            title = " / ".join(attack.titles)
+            cm: str = ""
+            if p.cm > 0 and "Tone" in attack.titles:
+                cm = Term("lockedon.ui.prompt.cm", n=p.cm)
+            return Term(
+                "lockedon.ui.prompt.site",
+                me=me,
+                site=e.sites[attack.site].name,
+                side=attack.side,
+                title=title,
+                extra=cm,
+            )
+        if d.kind == "angle" and state.angles:
+            skill = e.skills[state.angles[0][1]]
+            assert skill.position is not None
+            return Term(
+                "lockedon.ui.prompt.angle",
+                me=me,
+                skill=skill.name,
+                position=position_word(int(skill.position)),
+            )
         if d.kind == "follow" and state.follows:
             offer = state.follows[0]
             mover = state.planes[offer.mover]

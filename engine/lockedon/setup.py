@@ -2,7 +2,8 @@
 
 A game is ``(setup, seed, action log)``. The setup holds what the players agreed and
 chose in the lobby (VP total and year L68-70, optional rules L374-415, aircraft,
-skills L326-327, missile loads L375-379). Conformance vectors and tests may also fix
+skills L326-327, missile loads L375-379), or, for a campaign mission, what the
+campaign layer built from the Mission circle (:class:`MissionRules`, L269-314). Conformance vectors and tests may also fix
 what normally comes from the shuffle or the secret picks (hands, cards on top of the
 deck, altitudes, who goes first) and start from any position (ranges, positions,
 afterburners, missiles, countermeasures); the bot never sets those.
@@ -11,8 +12,19 @@ afterburners, missiles, countermeasures); the bot never sets those.
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from engine.lockedon.actions import CARD_CODE
 from engine.lockedon.components import Altitude, MissileLoad, Position, Range, Rating
@@ -21,6 +33,7 @@ __all__ = [
     "LockedOnOptions",
     "LockedOnPick",
     "LockedOnSetup",
+    "MissionRules",
     "PositionSetup",
     "SeatSetup",
     "side_ids",
@@ -153,6 +166,46 @@ class PositionSetup(BaseModel):
         return v
 
 
+class MissionRules(BaseModel):
+    """The rules a campaign mission adds to a game (Playing a Campaign, L269-314).
+
+    Built by the campaign layer from a Mission circle; the game's sides are the game
+    side ids (``A``, ``B``), not the nations. The mission's number of turns is
+    ``options.rounds`` (six unless stated, L273); every aircraft's Special Condition
+    skills and its secretly selected Option are in its seat's ``skills`` (L283, L309),
+    and campaign-only skills (90° Angle, 0° Angle, NFOD) may be taken.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    number: int = Field(ge=1)
+    """The Mission Number (L278)."""
+    title: str
+    """The Mission Title: does not affect play (L279)."""
+    vp: dict[str, int]
+    """For each game side, the Victory Points stated for it: gained in full for
+    destroying every enemy aircraft, otherwise apportioned by the enemy aircraft
+    destroyed, rounding up (L305-307). They supersede the aircraft's VP (L308)."""
+    sites: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """For each game side, the ids of the SAM/AAA sites it owns
+    (``data/lockedon/sites.yaml``, L290-300); a site may be listed twice."""
+
+    @field_validator("vp", "sites")
+    @classmethod
+    def _side_keys(cls, v: dict[str, Any]) -> dict[str, Any]:
+        for side in v:
+            if not SIDE.match(side):
+                raise ValueError(f"side {side!r} must be a capital letter, e.g. A")
+        return v
+
+    @field_validator("vp")
+    @classmethod
+    def _vp(cls, v: dict[str, int]) -> dict[str, int]:
+        if any(n < 0 for n in v.values()):
+            raise ValueError("a mission's VP are 0 or more")
+        return v
+
+
 class LockedOnSetup(BaseModel):
     """Everything needed, with a seed, to start a game."""
 
@@ -160,6 +213,10 @@ class LockedOnSetup(BaseModel):
 
     options: LockedOnOptions = LockedOnOptions()
     seats: tuple[SeatSetup, ...] = Field(min_length=2)
+    mission: MissionRules | None = None
+    """A campaign mission's rules (:class:`MissionRules`); None: a dogfight. Left out
+    of the dump when None, so a dogfight's setup dumps as it always did (stored
+    games, exported logs)."""
 
     # Fixed instead of random or secret: for rulebook examples and tests only.
     altitudes: dict[str, Altitude] | None = None
@@ -182,6 +239,15 @@ class LockedOnSetup(BaseModel):
     countermeasures: dict[str, int] = Field(default_factory=dict)
     used: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """Once-per-game skills already used, by seat."""
+
+    @model_serializer(mode="wrap")
+    def _dump(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if self.mission is None:
+            data.pop("mission", None)
+        return data
 
     @field_validator("altitudes", mode="before")
     @classmethod

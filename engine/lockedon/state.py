@@ -11,7 +11,17 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["Exchange", "FollowOffer", "GameState", "Launch", "Plane", "Prompt", "TurnState"]
+__all__ = [
+    "Exchange",
+    "FollowOffer",
+    "GameState",
+    "Launch",
+    "Mission",
+    "Plane",
+    "Prompt",
+    "SiteAttack",
+    "TurnState",
+]
 
 
 @dataclass(slots=True)
@@ -198,6 +208,46 @@ class Prompt:
 
 
 @dataclass(slots=True)
+class Mission:
+    """A campaign mission's rules in play (:class:`~engine.lockedon.setup.MissionRules`,
+    L269-314)."""
+
+    number: int
+    title: str
+    vp: dict[str, int]
+    """The VP stated for each side (L281, L305-308)."""
+    sites: dict[str, list[str]]
+    """The SAM/AAA site ids each side owns (L290-300)."""
+    points: dict[str, int] = field(default_factory=dict)
+    """NFOD's Campaign points (L364), by the seat credited with them."""
+
+    def clone(self) -> Mission:
+        return Mission(
+            self.number,
+            self.title,
+            dict(self.vp),
+            {k: v[:] for k, v in self.sites.items()},
+            dict(self.points),
+        )
+
+
+@dataclass(slots=True)
+class SiteAttack:
+    """A SAM/AAA site drew a card it looks for: ``target`` must react once to one of
+    ``titles`` (``Tone``, ``Guns``) or be Destroyed (L296-298)."""
+
+    site: str
+    """The site's id."""
+    side: str
+    """The side owning it."""
+    target: str
+    titles: list[str]
+
+    def clone(self) -> SiteAttack:
+        return SiteAttack(self.site, self.side, self.target, self.titles[:])
+
+
+@dataclass(slots=True)
 class TurnState:
     """What the active aircraft has done so far in its turn."""
 
@@ -253,6 +303,16 @@ class GameState:
     follows: list[FollowOffer] = field(default_factory=list)
     prompts: list[Prompt] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    mission: Mission | None = None
+    """A campaign mission's rules; None: a dogfight."""
+    angles: list[list[str]] = field(default_factory=list)
+    """``[seat, skill]`` of each 90° / 0° Angle still to be used at the start (L343,
+    L356), step ``angle``."""
+    site_checks: list[str] = field(default_factory=list)
+    """``"side:site"`` of the enemy sites still to check the active aircraft at the
+    start of its Play Cards step (L296)."""
+    site: SiteAttack | None = None
+    """A site attack the active aircraft must react to (L297-298)."""
 
     def clone(self) -> GameState:
         return GameState(
@@ -282,11 +342,21 @@ class GameState:
             [f.clone() for f in self.follows],
             [p.clone() for p in self.prompts],
             dict(self.result) if self.result is not None else None,
+            self.mission.clone() if self.mission else None,
+            [a[:] for a in self.angles],
+            self.site_checks[:],
+            self.site.clone() if self.site else None,
         )
 
     # -- JSON -------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The state as JSON values; a dogfight's leaves out the mission's fields, so
+        its stored form is what it always was."""
+        data = asdict(self)
+        for key in _MISSION_FIELDS:
+            if not data[key]:
+                del data[key]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameState:
@@ -297,4 +367,12 @@ class GameState:
         d["launch"] = Launch(**data["launch"]) if data["launch"] else None
         d["follows"] = [FollowOffer(**f) for f in data["follows"]]
         d["prompts"] = [Prompt(**p) for p in data["prompts"]]
+        if d.get("mission"):
+            d["mission"] = Mission(**d["mission"])
+        if d.get("site"):
+            d["site"] = SiteAttack(**d["site"])
         return cls(**d)
+
+
+_MISSION_FIELDS = ("mission", "angles", "site_checks", "site")
+"""State fields only a campaign mission uses (omitted from the JSON when empty)."""

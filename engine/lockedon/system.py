@@ -215,7 +215,13 @@ class LockedOnSystem:
     def outcome(self, state: GameState) -> Outcome:
         """L89-90: a shoot-down of the last enemy wins, else a draw. Each side scores
         the VP of the enemy aircraft it shot down; each aircraft's fate names its
-        shooter, so a campaign can apportion by aircraft destroyed (L307)."""
+        shooter (a seat, or a SAM/AAA site's id).
+
+        A campaign mission (``LockedOnSetup.mission``) scores the mission's VP instead,
+        apportioned by the enemy aircraft destroyed, rounding up (L305-308), plus
+        NFOD's Campaign points (L364, also in its holder's ``record`` as
+        ``campaign_points``); the side with more VP wins, equal VP is a draw."""
+        points = state.mission.points if state.mission is not None else {}
         fates = tuple(
             AircraftFate(
                 ref=seat,
@@ -225,6 +231,7 @@ class LockedOnSystem:
                 fate=Fate.SHOT_DOWN if p.status == "destroyed" else Fate.UNHARMED,
                 by=p.by,
                 turn=p.lost_round,
+                record={"campaign_points": points[seat]} if seat in points else {},
             )
             for seat, p in state.planes.items()
         )

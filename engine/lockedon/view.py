@@ -21,10 +21,12 @@ __all__ = [
     "LaunchView",
     "LockedOnView",
     "MissileView",
+    "MissionView",
     "PairRangeView",
     "PendingView",
     "RatingsView",
     "ResultView",
+    "SiteView",
     "SkillView",
     "Text",
 ]
@@ -162,6 +164,33 @@ class ResultView(_View):
     vp: dict[str, int]
 
 
+class SiteView(_View):
+    """A SAM/AAA site of a mission (L290-300): public, like its envelope."""
+
+    id: str
+    name: str
+    """Its designation, e.g. ``SA-7``."""
+    side: str
+    """The side owning it."""
+    ranges: tuple[Range, ...]
+    """The aircraft Range counters it attacks at, closest first."""
+    altitudes: tuple[Altitude, ...]
+    """The Altitudes it attacks at, lowest first."""
+    cards: int
+    """Cards it draws at each check."""
+    looks_for: tuple[str, ...]
+    """``Tone`` and / or ``Guns``."""
+
+
+class MissionView(_View):
+    """The campaign mission the game is (L277-308)."""
+
+    number: int
+    title: str
+    vp: dict[str, int]
+    """The VP stated for each side (gained in full for destroying every enemy)."""
+
+
 class LockedOnView(_View):
     viewer: str | None
     """The seat this view is for; None for spectators."""
@@ -186,3 +215,7 @@ class LockedOnView(_View):
     """Speed Maneuvering points the active aircraft has left this turn."""
     vp: dict[str, int]
     result: ResultView | None
+    mission: MissionView | None = None
+    """The campaign mission; None for a dogfight."""
+    sites: tuple[SiteView, ...] = ()
+    """The mission's SAM/AAA sites, side by side."""

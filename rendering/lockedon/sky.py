@@ -174,6 +174,26 @@ class _Builder(Drawing):
                 )
             )
         self.lines(_MARGIN, inner, [" · ".join(sub)], Face.REGULAR, HEADER_SUB)
+        if v.sites:  # a campaign mission's SAM/AAA sites (L290-300); none: no line
+            sites = [
+                self.word(
+                    "lockedon.picture.site",
+                    side=f"{self.sides[x.side].marker if x.side in self.sides else ''} {x.side}",
+                    name=x.name,
+                    ranges=", ".join(r.code for r in x.ranges),
+                    altitudes=", ".join(self.altitude(a) for a in x.altitudes),
+                    n=x.cards,
+                    looks=" / ".join(x.looks_for),
+                )
+                for x in v.sites
+            ]
+            self.lines(
+                _MARGIN,
+                inner,
+                [f"{self.word('lockedon.picture.sites')} {' · '.join(sites)}"],
+                Face.REGULAR,
+                HEADER_SUB,
+            )
         if v.result is None and v.pending:
             seats = list(dict.fromkeys(p.seat for p in v.pending))
             key = (

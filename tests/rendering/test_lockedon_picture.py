@@ -134,3 +134,37 @@ def test_each_card_names_its_player_next_to_its_seat(views) -> None:
     for a in spectators.aircraft:
         assert any(f" {a.seat} · pilot{a.seat} · " in text for text in shown), a.seat
     assert named.regions == layout_lockedon(spectators).regions, "names move nothing"
+
+
+def test_a_missions_sites_are_a_header_line_and_a_dogfight_has_none() -> None:
+    lo = system()
+    setup = lo.setup_model.model_validate(
+        {
+            "options": {"team_games": True},
+            "mission": {
+                "number": 1,
+                "title": "SA-7 Site",
+                "vp": {"A": 47, "B": 46},
+                "sites": {"B": ["sa-7"]},
+            },
+            "seats": [
+                {"seat": "A1", "side": "A", "aircraft": "mirage-iiicj"},
+                {"seat": "B1", "side": "B", "aircraft": "mig-17f"},
+                {"seat": "B2", "side": "B", "aircraft": "mig-17f"},
+            ],
+            "altitudes": {"A1": "L", "B1": "L", "B2": "L"},
+        }
+    )
+    state, _ = lo.new_game(setup, 0)
+    for language, words in (("en", "Sites: ◆ B SA-7 (G, HS · "), ("fr", "Sites : ")):
+        texts = [
+            i.text
+            for i in layout_lockedon(lo.view(state, None), language=language).items
+            if isinstance(i, Text)
+        ]
+        line = next(t for t in texts if t.startswith(words.split(" ◆")[0]))
+        assert "SA-7" in line and "5" in line and "Tone" in line
+        assert "lockedon." not in line
+    dogfight = next(_states(seed=3, steps=40))[1]
+    texts = [i.text for i in layout_lockedon(lo.view(dogfight, None)).items if isinstance(i, Text)]
+    assert not [t for t in texts if t.startswith("Sites")]

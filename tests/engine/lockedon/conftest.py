@@ -80,12 +80,20 @@ class Step:
     events: list[Event]
 
 
-KINDS = ("1v1", "2v2", "ffa3", "2v1")
+KINDS = ("1v1", "2v2", "ffa3", "2v1", "mission")
+
+MISSION_SITES = ("sa-7", "sa-6", "sa-9", "zsu-23-4", "s-60")
+"""Sites of random missions: low and close envelopes, so they often attack."""
 
 
 def random_setup(lo: LockedOnEngine, rng: random.Random, kind: str) -> LockedOnSetup:
     """Random aircraft and skills (any that need no rating choice) for a 1v1, a 2v2,
-    a 3-player free-for-all or a 2v1 with Teamwork; altitudes picked in play or fixed."""
+    a 3-player free-for-all, a 2v1 with Teamwork, or a campaign mission (one or two
+    aircraft against one, SAM/AAA sites, campaign-only skills too); altitudes picked
+    in play or fixed."""
+    mission = kind == "mission"
+    if mission:
+        kind = rng.choice(["1v1", "2v1"])
     layout = {
         "1v1": ["A1 A", "B1 B"],
         "2v2": ["A1 A", "A2 A", "B1 B", "B2 B"],
@@ -95,7 +103,7 @@ def random_setup(lo: LockedOnEngine, rng: random.Random, kind: str) -> LockedOnS
     skills = sorted(
         s.id
         for s in lo.skills.values()
-        if not s.campaign_only and s.ratings is None and s.kind.value != "no_teamwork"
+        if (mission or not s.campaign_only) and s.ratings is None and s.kind.value != "no_teamwork"
     )
     aircraft = sorted(lo.aircraft)
     seats = []
@@ -103,6 +111,9 @@ def random_setup(lo: LockedOnEngine, rng: random.Random, kind: str) -> LockedOnS
         seat, side = spec.split()
         ac = lo.aircraft[rng.choice(aircraft)]
         picked = rng.sample(skills, rng.choice([0, 0, 1, 2, 3]))
+        if mission and rng.random() < 0.5:
+            extra = rng.choice(["angle-90", "angle-0", "nfod"])
+            picked = [x for x in picked if x != extra] + [extra]
         if ac.gun is None and "fighter-pilot" in picked:
             picked.remove("fighter-pilot")
         seats.append({"seat": seat, "side": side, "aircraft": ac.id, "skills": picked})
@@ -117,8 +128,17 @@ def random_setup(lo: LockedOnEngine, rng: random.Random, kind: str) -> LockedOnS
         },
         "seats": seats,
     }
+    if mission:
+        data["mission"] = {
+            "number": rng.randint(1, 6),
+            "title": "Random",
+            "vp": {"A": rng.randint(0, 90), "B": rng.randint(0, 90)},
+            "sites": {
+                side: rng.sample(MISSION_SITES, rng.choice([0, 1, 1, 2])) for side in ("A", "B")
+            },
+        }
     if rng.random() < 0.6:  # a shared altitude and close ranges: more combat
-        alt = rng.choice("LMH")
+        alt = rng.choice("LMH") if not mission else rng.choice("LLMMH")
         data["altitudes"] = {s["seat"]: alt for s in seats}
         if rng.random() < 0.5:
             data["ranges"] = {s["seat"]: rng.choice(["G", "HS", "RH"]) for s in seats}

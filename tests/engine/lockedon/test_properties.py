@@ -14,7 +14,8 @@ After every action:
   every holder is within range of its longest weapon (L197);
 * Range counters stay between Gun and Active Homing, altitudes between Low and High;
   missiles, Countermeasures and Afterburner counters never go negative nor up;
-* a shot-down aircraft stays down, names its shooter, and VP never go down;
+* a shot-down aircraft stays down, names its shooter (an enemy aircraft, or a site of
+  an enemy side in a campaign mission), and VP never go down;
 * no hidden card leaks: the spectators' view holds no hand, no Aircraft Expertise
   card, no secret pick and no missile card; a seat's view holds only its own cards;
 * until the game is over someone is pending and has a legal action; the game ends
@@ -121,7 +122,13 @@ def play_and_check(lo: LockedOnEngine, seed: int) -> tuple[GameState, list[tuple
                 assert not p.flying and p.by == down[seat]
             elif not p.flying:
                 down[seat] = p.by
-                assert p.by is not None and after.planes[p.by].side != p.side
+                assert p.by is not None
+                if p.by in after.planes:
+                    assert after.planes[p.by].side != p.side
+                else:  # a SAM/AAA site of an enemy side (L298)
+                    assert after.mission is not None
+                    owners = [s for s, ids in after.mission.sites.items() if p.by in ids]
+                    assert any(side != p.side for side in owners)
         vp = lo.victory_points(after)
         assert all(vp.get(k, 0) >= v for k, v in vp_before.items())
         vp_before = vp

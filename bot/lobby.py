@@ -385,28 +385,40 @@ class Lobbies(GameStore):
             problems = self.start_problems(game)
             if problems:
                 raise Refusal(problems[0].key, **problems[0].fields)
-            system = game.system
             try:
                 setup = self.lobby_setup(game)
-                state, events = system.new_game(setup, game.record.seed)
             except ValidationError as exc:
                 raise validation_refusal(exc) from exc
             except EngineError as exc:
                 raise engine_refusal(exc) from exc
-            commitment = seed_commitment(system.id, game.id, game.record.seed)
-            record = await self.storage.update_game(
-                game.id,
-                game.record.version,
-                status=GameStatus.ACTIVE,
-                options={
-                    **game.record.options,
-                    "setup": setup.model_dump(mode="json"),
-                    "commitment": commitment,
-                },
-            )
-            game = LoadedGame(record, game.seats, setup, state)
-            self._remember(game)
-            await self._changed(game, None)
-            out = outcome_of(game, events, image=True)
-            out.public.append(commitment_text(commitment))
-            return out
+            return await self.begin(game, setup)
+
+    async def begin(self, game: LoadedGame, setup: Any) -> Outcome:
+        """Start a game in the lobby from its whole ``setup`` (the system's
+        ``setup_model``): the lobby's (:meth:`start`), or a campaign mission's. Under
+        the game's lock, the game just loaded. Refused (changing nothing) when the
+        system will not start it."""
+        system = game.system
+        try:
+            state, events = system.new_game(setup, game.record.seed)
+        except ValidationError as exc:
+            raise validation_refusal(exc) from exc
+        except EngineError as exc:
+            raise engine_refusal(exc) from exc
+        commitment = seed_commitment(system.id, game.id, game.record.seed)
+        record = await self.storage.update_game(
+            game.id,
+            game.record.version,
+            status=GameStatus.ACTIVE,
+            options={
+                **game.record.options,
+                "setup": setup.model_dump(mode="json"),
+                "commitment": commitment,
+            },
+        )
+        game = LoadedGame(record, game.seats, setup, state)
+        self._remember(game)
+        await self._changed(game, None)
+        out = outcome_of(game, events, image=True)
+        out.public.append(commitment_text(commitment))
+        return out

@@ -93,7 +93,12 @@ class Results(Play):
         public line (a :class:`Term`, put in the thread's language when published)."""
         state = self.require_active(game)
         vp = dict(game.system.outcome(state).vp)
-        result = {"vp": vp, "winner": _winner(game, side), "verdict": str(verdict)}
+        result = {
+            "vp": vp,
+            "winner": _winner(game, side),
+            "verdict": str(verdict),
+            "conceded": side,
+        }
         record = await self.storage.update_game(
             game.id, game.record.version, status=GameStatus.FINISHED, result=result
         )

@@ -205,6 +205,8 @@ class UiPlayer:
             for o in sorted(options, key=lambda o: -_likeness(o, words)):
                 if not o["value"].startswith(">") or depth > 6:
                     continue
+                if not any(x.get("custom_id") == cid for x in components_of(message)):
+                    break  # backing up closed this level: look no further in it
                 # Open the branch (the menu is edited in place), look, and back up.
                 await self.fake.click(self.user, message, cid, values=[o["value"]])
                 opened = self.fake.messages[int(message["id"])]

@@ -29,6 +29,8 @@ from typing import Any
 import yaml
 
 from engine.core import registry
+from engine.core.campaign import CampaignEntry, EntryKind
+from engine.core.contract import Outcome
 from engine.core.errors import EngineError, RuleViolation
 from engine.core.events import Event
 
@@ -89,6 +91,8 @@ def run_vector(
     data: dict[str, Any], where: str = "<vector>", system: Any | None = None
 ) -> VectorResult:
     """Play one vector; ``system`` overrides the registry's (tests)."""
+    if "campaign" in data:
+        return run_campaign_vector(data, where, system)
     result = VectorResult(where, str(data.get("name", where)))
     system_id = str(data.get("system", "dif"))
     refused = data.get("setup_refused")
@@ -205,6 +209,114 @@ def check(
             own[key] = want
     if own:
         out.extend(module.check(system, state, own, events))
+    return out
+
+
+CAMPAIGN_KEYS = ("pending", "totals", "levels", "winner", "mission", "over", "public")
+"""Expectations of a campaign vector checked by the runner; the rest go to the system's
+``vectors.check_campaign(system, state, expect)``."""
+
+
+def run_campaign_vector(
+    data: dict[str, Any], where: str = "<vector>", system: Any | None = None
+) -> VectorResult:
+    """Play a campaign vector: ``campaign:`` its set-up (which campaign, options), then
+    steps: ``decide`` (with ``side``), ``refuse`` (with ``side``, ``because``), a mission
+    game's ``outcome`` (``vp`` by game side, ``conceded``: a game side) or ``abort``."""
+    result = VectorResult(where, str(data.get("name", where)))
+    system_id = str(data.get("system", "dif"))
+    try:
+        module = checker(system_id)
+        system = system or registry.campaign_system(system_id)
+        setup = system.setup_model.model_validate(data["campaign"])
+        state = system.new_campaign(setup, int(data.get("seed", 0)))
+    except registry.UnknownSystem:
+        result.failures.append(f"no campaign game for system {system_id!r}")
+        return result
+    except (EngineError, ValueError) as exc:
+        result.failures.append(f"setup: {exc}")
+        return result
+    for i, step in enumerate(data.get("steps", []), start=1):
+        label = f"step {i} ({step.get('note', step.get('decide', step.get('refuse', '')))})"
+        try:
+            if "decide" in step:
+                action = system.parse_action(str(step["decide"]))
+                state = system.apply(state, str(step["side"]), action)
+            elif "refuse" in step:
+                try:
+                    system.apply(state, str(step["side"]), system.parse_action(str(step["refuse"])))
+                except RuleViolation as exc:
+                    want = str(step.get("because", ""))
+                    if want and want.lower() not in str(exc).lower():
+                        result.failures.append(f"{label}: refused with {exc!r}, not {want!r}")
+                else:
+                    result.failures.append(f"{label}: accepted but must be refused")
+            elif "outcome" in step:
+                given = step["outcome"]
+                vp = {str(k): int(v) for k, v in dict(given.get("vp", {})).items()}
+                state = system.absorb(
+                    state,
+                    Outcome(
+                        over=True,
+                        winner=given.get("winner"),
+                        verdict=str(given.get("verdict", "")),
+                        vp=vp,
+                        conceded=given.get("conceded"),
+                    ),
+                )
+            elif step.get("abort"):
+                state = system.abort_mission(state)
+        except EngineError as exc:
+            result.failures.append(f"{label}: refused: {exc}")
+            return result
+        result.steps += 1
+        if "expect" in step:
+            result.failures.extend(
+                f"{label}: {f}" for f in check_campaign(system, module, state, step["expect"])
+            )
+    if "expect" in data:
+        result.failures.extend(
+            f"end: {f}" for f in check_campaign(system, module, state, data["expect"])
+        )
+    return result
+
+
+def check_campaign(
+    system: Any, module: ModuleType, state: Any, expect: Mapping[str, Any]
+) -> list[str]:
+    """Compare a campaign's state with the expectations; returns what differs."""
+    out: list[str] = []
+
+    def differ(what: str, got: object, want: object) -> None:
+        if got != want:
+            out.append(f"{what}: expected {want!r}, got {got!r}")
+
+    sheet = system.sheet(state, None)
+    campaign_result = system.result(state)
+    own: dict[str, Any] = {}
+    for key, want in expect.items():
+        if key == "pending":
+            differ("pending", [f"{d.side} {d.kind}" for d in system.pending(state)], list(want))
+        elif key == "totals":
+            differ("totals", dict(sheet.totals), dict(want))
+        elif key == "levels":
+            got = dict(campaign_result.levels) if campaign_result else None
+            differ("levels", {k: str(v) for k, v in (got or {}).items()}, dict(want))
+        elif key == "winner":
+            differ("winner", campaign_result.winner if campaign_result else None, want)
+        elif key == "over":
+            differ("over", system.is_over(state), bool(want))
+        elif key == "mission":
+            nxt = next((r.number for r in sheet.missions if r.state.value == "next"), None)
+            differ("next mission", nxt, want)
+        elif key == "public":  # how a decision entry reads in the public log now
+            for text, shown in dict(want).items():
+                entry = CampaignEntry(EntryKind.DECISION, None, str(text))
+                differ(f"public {text!r}", system.public_text(state, entry), shown)
+        else:
+            own[key] = want
+    if own:
+        out.extend(module.check_campaign(system, state, own))
     return out
 
 

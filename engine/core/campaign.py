@@ -55,6 +55,7 @@ __all__ = [
     "MissionPlan",
     "MissionRow",
     "MissionState",
+    "NextMission",
     "SheetTable",
     "mission_seed",
     "outcome_from_json",
@@ -140,6 +141,18 @@ class MissionPlan:
     briefing: tuple[str, ...] = ()
     """Lines of the mission's briefing, revealed when the mission starts (the picks
     made in secret included): :class:`strings.Term` texts."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextMission:
+    """Which game comes next, known before its decisions are taken (the bot opens
+    the mission's game row then, so the decisions' deadlines have a home)."""
+
+    number: int
+    title: str
+    attempt: int
+    seed: int
+    """The game's seed (:func:`mission_seed`)."""
 
 
 class MissionState(StrEnum):
@@ -252,6 +265,15 @@ class CampaignSystem(Protocol[C, CA]):
         """What ``side`` decides when its deadline passes."""
         ...
 
+    def computer_action(self, state: C, side: str, seed: int) -> CA:
+        """What a computer player of ``side`` decides, following from ``seed`` (its own
+        random stream, never the campaign's)."""
+        ...
+
+    def pick_label(self, state: C, side: str, action: CA) -> str:
+        """An action of ``side`` in words, for the menu that offers it."""
+        ...
+
     def parse_action(self, text: str) -> CA:
         """The action a canonical text names. Raises MalformedAction."""
         ...
@@ -262,6 +284,10 @@ class CampaignSystem(Protocol[C, CA]):
         ...
 
     # --- the missions -----------------------------------------------------------
+    def next_mission(self, state: C) -> NextMission | None:
+        """The next mission's number, title, attempt and game seed (None once over)."""
+        ...
+
     def mission_ready(self, state: C) -> bool:
         """Every decision before the next mission is taken: it may be flown."""
         ...

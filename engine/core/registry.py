@@ -15,9 +15,18 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core.campaign import CampaignSystem
 from engine.core.contract import GameSystem
 
-__all__ = ["SYSTEMS", "SystemEntry", "UnknownSystem", "get", "system_ids"]
+__all__ = [
+    "SYSTEMS",
+    "SystemEntry",
+    "UnknownSystem",
+    "campaign_system",
+    "campaign_system_ids",
+    "get",
+    "system_ids",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,11 +38,19 @@ class SystemEntry:
     """A module with a ``system()`` function returning the system, loaded once."""
     title: str
     """The game's published name (not translated: it is a title)."""
+    campaigns: str | None = None
+    """A module with a ``campaign_system()`` function returning the system's campaign
+    game (:class:`engine.core.campaign.CampaignSystem`), if it has one."""
 
 
 SYSTEMS: tuple[SystemEntry, ...] = (
     SystemEntry("dif", "engine.dif.system", "Down in Flames"),
-    SystemEntry("lockedon", "engine.lockedon.system", "Down in Flames: Locked-On"),
+    SystemEntry(
+        "lockedon",
+        "engine.lockedon.system",
+        "Down in Flames: Locked-On",
+        campaigns="engine.lockedon.campaign",
+    ),
     SystemEntry("eagles", "engine.eagles.system", "Eagles in the Sky"),
 )
 
@@ -59,4 +76,20 @@ def get(system_id: str) -> GameSystem[Any, Any, Any]:
     """The system with this id, built from its shipped data on first use."""
     module = importlib.import_module(entry(system_id).module)
     system: GameSystem[Any, Any, Any] = module.system()
+    return system
+
+
+def campaign_system_ids() -> tuple[str, ...]:
+    """The ids of the systems that have a campaign game, in registry order."""
+    return tuple(e.id for e in SYSTEMS if e.campaigns is not None)
+
+
+@functools.cache
+def campaign_system(system_id: str) -> CampaignSystem[Any, Any]:
+    """The campaign game of the system with this id, built on first use. Raises
+    :class:`UnknownSystem` for a system without one."""
+    module_name = entry(system_id).campaigns
+    if module_name is None:
+        raise UnknownSystem(system_id)
+    system: CampaignSystem[Any, Any] = importlib.import_module(module_name).campaign_system()
     return system

@@ -32,7 +32,7 @@ from engine.lockedon.components import Altitude, Position, Range
 from engine.lockedon.state import GameState
 from engine.lockedon.system import LockedOnSystem
 
-__all__ = ["check", "prepare"]
+__all__ = ["check", "check_campaign", "prepare"]
 
 
 def prepare(system: Any, data: Mapping[str, Any]) -> LockedOnSystem:
@@ -157,4 +157,40 @@ def check(
             )
         else:
             out.append(f"unknown expectation {key!r}")
+    return out
+
+
+def check_campaign(system: Any, state: Any, expect: Mapping[str, Any]) -> list[str]:
+    """Locked-On campaign keys (``tests/conformance/README.md``): ``aircraft`` (the next
+    mission's aircraft by nation, scaled: ``{israel: {mirage-iiicj: 3}}``), ``picks``
+    (Options each nation selects), ``scores`` (each flown mission's VP by nation),
+    and, once both have selected, the next game's ``seats`` (each seat's aircraft and
+    skills: ``{A1: [mirage-iiicj, jink]}``), ``mission_vp`` and ``sites`` by game side."""
+    out: list[str] = []
+
+    def differ(what: str, got: object, want: object) -> None:
+        if got != want:
+            out.append(f"{what}: expected {want!r}, got {got!r}")
+
+    for key, want in expect.items():
+        if key == "aircraft":
+            got = {n: dict(Counter(system.mission_aircraft(state, n))) for n in want}
+            differ("aircraft", got, {n: dict(v) for n, v in want.items()})
+        elif key == "picks":
+            differ("picks", {n: system.options_of(state, n)[1] for n in want}, dict(want))
+        elif key == "scores":
+            differ("scores", [dict(s.vp) for s in state.scores], [dict(s) for s in want])
+        elif key in ("seats", "mission_vp", "sites"):
+            plan = system.mission_setup(state)
+            setup = plan.setup
+            if key == "seats":
+                seats = {s.seat: [s.aircraft, *s.skills] for s in setup.seats}
+                differ("seats", seats, {k: list(v) for k, v in want.items()})
+            elif key == "mission_vp":
+                differ("mission_vp", dict(setup.mission.vp), dict(want))
+            else:
+                sites = {k: list(v) for k, v in setup.mission.sites.items()}
+                differ("sites", sites, {k: list(v) for k, v in want.items()})
+        else:
+            out.append(f"unknown campaign expectation {key!r}")
     return out

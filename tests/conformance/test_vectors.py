@@ -24,12 +24,22 @@ def test_both_systems_have_vectors_and_say_which_they_are_for() -> None:
             assert load_vector(path).get("system", "dif") == system, path.name
 
 
-def test_every_dogfight_example_of_locked_on_has_a_vector() -> None:
-    """LO-01..LO-28 but the campaign examples LO-22 and LO-28, which are the campaign
-    layer's (README); the mission examples LO-20 and LO-21 are the game's."""
+def test_every_example_of_locked_on_has_a_vector() -> None:
+    """LO-01..LO-28: the dogfight's, the missions' (LO-20, LO-21: game vectors) and the
+    campaign's (LO-22, LO-28: campaign vectors, ``campaign:`` instead of ``setup:``)."""
     names = {p.name[:5] for p in (HERE / "lockedon").glob("lo-*.yaml")}
-    wanted = {f"lo-{n:02d}" for n in range(1, 29)} - {"lo-22", "lo-28"}
+    wanted = {f"lo-{n:02d}" for n in range(1, 29)}
     assert sorted(wanted - names) == []
+    for name in ("lo-22-campaign-total.yaml", "lo-28-campaign-scaling.yaml"):
+        assert "campaign" in load_vector(HERE / "lockedon" / name), name
+
+
+def test_a_campaign_vector_reports_a_wrong_expectation() -> None:
+    data = load_vector(HERE / "lockedon" / "lo-22-campaign-total.yaml")
+    data["expect"] = {**data["expect"], "levels": {"israel": "Operational Victory"}}
+    data["expect"]["bogus"] = 1
+    failures = run_vector(data).failures
+    assert any("levels" in f for f in failures) and any("bogus" in f for f in failures)
 
 
 @pytest.mark.parametrize("path", VECTORS, ids=lambda p: str(p.relative_to(HERE)))

@@ -29,6 +29,8 @@ import logging
 from datetime import datetime, timedelta
 
 from bot import seats
+from bot.campaigns import DEADLINE_KIND as CAMPAIGN_KIND
+from bot.campaigns import CampaignNews, CampaignService
 from bot.clock import Clock
 from bot.games import LoadedGame
 from bot.prompts import decision_words
@@ -38,7 +40,7 @@ from bot.service import GameService
 from bot.settings import DeadlinePolicy, PlayerSettings, server_language, wants_dm
 from bot.storage import GameStatus
 from bot.storage.models import DeadlineRecord, SeatClockRecord
-from strings import t, tr
+from strings import Term, t, tr
 
 __all__ = ["DeadlineOps", "discord_time"]
 
@@ -55,7 +57,12 @@ class DeadlineOps:
     """Owns the bot's :class:`DeadlineScheduler`."""
 
     def __init__(
-        self, service: GameService, publisher: Publisher, *, clock: Clock | None = None
+        self,
+        service: GameService,
+        publisher: Publisher,
+        *,
+        clock: Clock | None = None,
+        campaigns: CampaignService | None = None,
     ) -> None:
         self.service = service
         self.publisher = publisher
@@ -69,6 +76,10 @@ class DeadlineOps:
         )
         service.listeners.append(self.changed)
         service.seat_listeners.append(self.seat_changed)
+        self.campaigns = campaigns
+        """Campaign decisions have deadlines too, kept on their mission's game row."""
+        if campaigns is not None:
+            campaigns.deadline_listeners.append(self.campaign_changed)
         self.swept: asyncio.Task[None] | None = None
         """The start-up sweep (:meth:`sweep`), running in the background."""
         self.clock: Clock = self.scheduler.clock
@@ -136,6 +147,13 @@ class DeadlineOps:
             await self._say(game, t("deadline.returned", public, seat=actor))
         await self.close_lapsed(game.id)  # an undo request overtaken, a seat taken...
 
+    async def campaign_changed(
+        self, row_id: int, version: int, pending: list[PendingDecision], actor: str | None
+    ) -> None:
+        """A campaign moved on: the deadlines of its decisions (seat: the deciding
+        side) follow what it awaits, like a game's."""
+        await self.scheduler.sync(row_id, version, pending, actor=actor)
+
     async def seat_changed(self, game: LoadedGame, seat: str) -> None:
         """A seat changed hands: its open deadlines named the old holder (reminders,
         auto-pass), so they go, with its missed deadlines; the change listener then
@@ -154,6 +172,9 @@ class DeadlineOps:
     # -- scheduler callbacks ---------------------------------------------------------
     async def on_reminder(self, d: DeadlineRecord, n: int) -> None:
         service = self.service
+        if d.kind.startswith(CAMPAIGN_KIND):
+            await self._campaign_reminder(d, n)
+            return
         game = await service.load(d.game_id)
         if game.state is None or d.user_id is None:
             return
@@ -177,7 +198,6 @@ class DeadlineOps:
 
     async def on_due(self, d: DeadlineRecord, seat_clock: SeatClockRecord) -> None:
         service = self.service
-        await self.expire_abandoned(d.game_id)  # a substitute's time may be up
         policy = await self.terms.settings(d.game_id)
         computer = False
         if isinstance(policy, DeadlinePolicy) and policy.default_action == "computer":
@@ -186,12 +206,47 @@ class DeadlineOps:
                 and (await PlayerSettings.load(service.storage, d.user_id)).auto_pass
             )
             computer = policy.computer_players and not wants_pass
+        if d.kind.startswith(CAMPAIGN_KIND):
+            await self._campaign_due(d, computer)
+            return
+        await self.expire_abandoned(d.game_id)  # a substitute's time may be up
         outcome = await service.default_move(d.id, d.game_id, d.seat, d.kind, computer=computer)
         if outcome is None:
             return
         await self.publisher.publish(outcome)
         if isinstance(policy, DeadlinePolicy) and policy.abandoned(seat_clock.missed_in_a_row):
             await self.abandon(outcome.game, d, seat_clock.missed_in_a_row, policy)
+
+    async def _campaign_due(self, d: DeadlineRecord, computer: bool) -> None:
+        """A campaign decision's deadline passed: the side's default decision (the
+        server's ``default_action``: the system's passive choice, or a computer
+        player's) is taken. Idempotent: a decision taken meanwhile is left alone."""
+        record = await self.service.storage.get_game(d.game_id)
+        if self.campaigns is None or record is None or record.campaign_id is None:
+            return
+        news = await self.campaigns.default_decision(record.campaign_id, d.seat, computer=computer)
+        await self.publisher.publish_campaign(news)
+
+    async def _campaign_reminder(self, d: DeadlineRecord, n: int) -> None:
+        """The ``n``-th reminder of a side's campaign decision, in the campaign's thread
+        (and by DM to the member holding it, unless DMs are off)."""
+        record = await self.service.storage.get_game(d.game_id)
+        if self.campaigns is None or record is None or record.campaign_id is None:
+            return
+        campaign = await self.campaigns.load(record.campaign_id)
+        users = " ".join(f"<@{m.user_id}>" for m in campaign.members_of(d.seat))
+        line = Term(
+            "campaign.reminder",
+            n=n,
+            total=len(d.reminder_ats),
+            users=users,
+            side=campaign.side_name(d.seat),
+            when=discord_time(d.expires_at),
+        )
+        await self.publisher.publish_campaign(CampaignNews(campaign, lines=[line]))
+        if d.user_id is not None and await wants_dm(self.service.storage, d.user_id):
+            public = await server_language(self.service.storage, record.guild_id)
+            await self.publisher.direct(d.user_id, tr(line, public))
 
     async def abandon(
         self, game: LoadedGame, d: DeadlineRecord, missed: int, policy: DeadlinePolicy

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from bot.campaigns import CampaignNews
     from bot.games import LoadedGame
     from bot.outcome import Outcome
 
@@ -33,6 +34,12 @@ class Publisher(Protocol):
 
     async def say(self, game: LoadedGame, text: str) -> None:
         """One line in the game's thread."""
+        ...
+
+    async def publish_campaign(self, news: CampaignNews) -> None:
+        """Tell what a campaign step did: lines and the sheet in the campaign's thread,
+        each mission game opened given its thread and started, the sides whose
+        decision is awaited pinged, the followers' DMs."""
         ...
 
     async def direct(self, user_id: int, text: str) -> bool:

@@ -1,0 +1,819 @@
+"""Campaigns: a series of mission games, without Discord.
+
+:class:`CampaignService` does for a campaign what :class:`~bot.service.GameService`
+does for a game: it loads the campaign (its state replayed from its log, like a
+game's), checks who may do what, asks the campaign's system
+(:func:`engine.core.registry.campaign_system`), commits to storage before anyone is
+answered, and returns :class:`CampaignNews` saying what the chat layer must tell.
+It holds no rules and names no system.
+
+A campaign's life:
+
+* **recruiting**: ``/campaign new`` opens it, members join a side (a side nobody
+  joins is flown by computer players);
+* **active**: before each mission every side takes the campaign's decisions (secret
+  ones by ephemeral menu; a computer side at once); when the mission is ready its
+  game is opened through the normal game flow: a game row linked to the campaign
+  and its mission number, seats from the members (round robin over the side's
+  aircraft), computer seats where a side has nobody, started from the campaign's
+  ``mission_setup`` (:meth:`~bot.lobby.Lobbies.begin`), its thread made by the chat
+  layer (:meth:`launch`);
+* when a mission game ends, :meth:`after_game` writes its outcome to the campaign's
+  log and the next mission is prepared; once the last is absorbed the campaign is
+  **finished** with its result. **abandoned**: the host (or an admin) stopped it.
+
+How a mission's game ending without the rules counts (docs/rules-decisions.md):
+
+* **resigned or forfeited**: the outcome is recorded with the conceding side
+  (``Outcome.conceded``): the campaign system scores it (Locked-On: the other
+  nation its full stated VP, the conceding one what it destroyed);
+* **aborted** (by the host or an admin): nothing is scored; the mission is flown
+  again in a new game (a new seed, the same decisions);
+* **campaign abandoned**: its running mission game is aborted, the campaign ends
+  with no result.
+
+Crash safety: every step is one append to the campaign's log (compare-and-set on its
+sequence) or one game row; :meth:`reconcile` (run at start-up) finishes whatever step
+a crash interrupted: an ended mission game not yet in the log is absorbed, a ready
+mission without a game gets one, a mission game without a thread or not started is
+launched. Each of these is idempotent, so running it twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.errors import Refusal, UserError
+from bot.games import engine_refusal, validation_refusal
+from bot.outcome import Outcome
+from bot.scheduler import PendingDecision
+from bot.service import GameService
+from bot.storage import GameStatus
+from bot.storage.locks import GameLocks
+from bot.storage.models import (
+    CampaignEntryRecord,
+    CampaignMemberRecord,
+    CampaignRecord,
+    CampaignStatus,
+    GameRecord,
+)
+from engine.core.campaign import (
+    CampaignDecision,
+    CampaignEntry,
+    CampaignSheet,
+    CampaignSystem,
+    EntryKind,
+    MissionPlan,
+    outcome_to_json,
+    replay,
+)
+from engine.core.contract import Outcome as GameOutcome
+from engine.core.errors import EngineError
+from engine.core.registry import UnknownSystem, campaign_system, campaign_system_ids
+from strings import Term
+
+__all__ = [
+    "DEADLINE_KIND",
+    "CampaignNews",
+    "CampaignService",
+    "LoadedCampaign",
+    "campaign_computer_seed",
+]
+
+log = logging.getLogger(__name__)
+
+LIVE = (CampaignStatus.RECRUITING, CampaignStatus.ACTIVE)
+DEADLINE_KIND = "campaign."
+"""The kind of a campaign decision's deadline is this and the decision's kind
+(``campaign.skills``); its seat is the deciding side."""
+DeadlineListener = Callable[[int, int, list[PendingDecision], str | None], Awaitable[None]]
+MAX_STEPS = 64
+"""Computer decisions and missions opened in one go: far more than any campaign has
+between two human moves (a loop guard, never reached in play)."""
+
+
+def campaign_computer_seed(record: CampaignRecord, side: str) -> int:
+    """The seed of a computer player's campaign decision: hashed from the campaign's
+    seed, its log's length and the side, so a replay makes the same choice."""
+    key = f"tally-ho/campaign/computer/v1:{record.id}:{record.seed}:{record.last_seq}:{side}"
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") >> 2
+
+
+@dataclass
+class LoadedCampaign:
+    """A campaign as the service holds it: its record, members, log and state."""
+
+    record: CampaignRecord
+    members: list[CampaignMemberRecord]
+    entries: list[CampaignEntryRecord]
+    state: Any
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def system(self) -> CampaignSystem[Any, Any]:
+        return campaign_system(self.record.system)
+
+    def side_of(self, user_id: int) -> str | None:
+        return next((m.side for m in self.members if m.user_id == user_id), None)
+
+    def members_of(self, side: str) -> list[CampaignMemberRecord]:
+        return [m for m in self.members if m.side == side]
+
+    def side_name(self, side: str) -> str:
+        return next((s.name for s in self.system.sides(self.state) if s.id == side), side)
+
+    def sheet(self, side: str | None) -> CampaignSheet:
+        return self.system.sheet(self.state, side)
+
+    def absorbed(self, game_id: int) -> bool:
+        """The log already holds the end (outcome or abort) of this mission game."""
+        return any(
+            e.game_id == game_id and e.kind in (EntryKind.OUTCOME, EntryKind.ABORTED)
+            for e in self.entries
+        )
+
+
+@dataclass
+class CampaignNews:
+    """What a campaign call did, for the chat layer to tell."""
+
+    campaign: LoadedCampaign
+    lines: list[str] = field(default_factory=list)
+    """For the campaign's thread (Terms): picks made, a mission's result, the end."""
+    sheet: bool = False
+    """Post the sheet's picture (a mission was flown, the campaign started or ended)."""
+    launch: list[int] = field(default_factory=list)
+    """Mission games opened and waiting for their thread (:meth:`CampaignService.launch`)."""
+    asks: list[CampaignDecision] = field(default_factory=list)
+    """Decisions now awaited from sides with players (ping them, offer the menu)."""
+    finished: bool = False
+    followers: list[str] = field(default_factory=list)
+    """For the campaign's followers by DM: each mission's result, the end."""
+
+
+class CampaignService:
+    """Campaigns of one bot process, opening their missions through ``games``."""
+
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.storage = games.storage
+        self.locks = GameLocks()
+        self.deadline_listeners: list[DeadlineListener] = []
+        """Called after every campaign step with the mission row's id, the campaign's
+        log length, the decisions awaited (as the scheduler's ``PendingDecision``) and
+        the side that just decided: ``bot.operations`` keeps their deadlines."""
+
+    # ------------------------------------------------------------ reading
+    async def load(self, campaign_id: int) -> LoadedCampaign:
+        record = await self.storage.get_campaign(campaign_id)
+        if record is None:
+            raise Refusal("campaign.refusal.no_campaign", id=campaign_id)
+        members = await self.storage.campaign_members(campaign_id)
+        entries = await self.storage.load_campaign_log(campaign_id)
+        system = campaign_system(record.system)
+        setup = system.setup_model.model_validate(record.setup)
+        log_entries = [CampaignEntry(EntryKind(e.kind), e.side, e.entry) for e in entries]
+        state = await asyncio.to_thread(replay, system, setup, record.seed, log_entries)
+        return LoadedCampaign(record, members, entries, state)
+
+    async def in_channel(self, channel_id: int | None) -> LoadedCampaign | None:
+        """The campaign of this thread (its own, or one of its missions')."""
+        if channel_id is None:
+            return None
+        record = await self.storage.get_campaign_by_thread(channel_id)
+        if record is None:
+            game = await self.storage.get_game_by_thread(channel_id)
+            if game is None or game.campaign_id is None:
+                return None
+            return await self.load(game.campaign_id)
+        return await self.load(record.id)
+
+    async def resolve(
+        self, channel_id: int | None, user_id: int, campaign_id: int | None = None
+    ) -> LoadedCampaign:
+        """The campaign named, else of this thread, else the user's only live one."""
+        if campaign_id is not None:
+            return await self.load(campaign_id)
+        here = await self.in_channel(channel_id)
+        if here is not None:
+            return here
+        mine = await self.storage.campaigns_of_user(user_id, statuses=LIVE)
+        if len(mine) == 1:
+            return await self.load(mine[0].id)
+        raise Refusal(
+            "campaign.refusal.which" if mine else "campaign.refusal.none_here",
+        )
+
+    async def list_campaigns(
+        self, guild_id: int, *, live_only: bool = False
+    ) -> list[CampaignRecord]:
+        return await self.storage.list_campaigns(guild_id, statuses=LIVE if live_only else None)
+
+    def public_log(self, campaign: LoadedCampaign) -> list[tuple[CampaignEntryRecord, str]]:
+        """Each entry as anyone may read it now (secret picks masked until revealed)."""
+        system = campaign.system
+        out = []
+        for e in campaign.entries:
+            entry = CampaignEntry(EntryKind(e.kind), e.side, e.entry)
+            if entry.kind is EntryKind.OUTCOME:
+                text = str(json.loads(e.entry).get("verdict", ""))
+            else:
+                text = system.public_text(campaign.state, entry)
+            out.append((e, text))
+        return out
+
+    # ------------------------------------------------------------ opening
+    async def new(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        system: str,
+        campaign: str,
+        options: dict[str, Any],
+    ) -> LoadedCampaign:
+        """Open a campaign (recruiting). Refused for an unknown system or campaign, or
+        options its system's ``setup_model`` refuses."""
+        try:
+            rules = campaign_system(system)
+        except UnknownSystem:
+            raise Refusal(
+                "campaign.refusal.no_system",
+                system=repr(system),
+                systems=", ".join(campaign_system_ids()),
+            ) from None
+        known = {c.id for c in rules.campaigns()}
+        if campaign not in known:
+            raise Refusal(
+                "campaign.refusal.unknown", campaign=repr(campaign), known=", ".join(sorted(known))
+            )
+        try:
+            setup = rules.setup_model.model_validate({**options, "campaign": campaign})
+        except ValidationError as exc:
+            raise validation_refusal(exc) from exc
+        seed = self.games._seed()
+        try:
+            rules.new_campaign(setup, seed)
+        except EngineError as exc:
+            raise engine_refusal(exc) from exc
+        record = await self.storage.create_campaign(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            system=system,
+            campaign=campaign,
+            setup=setup.model_dump(mode="json"),
+            seed=seed,
+        )
+        return await self.load(record.id)
+
+    async def attach_thread(self, campaign: LoadedCampaign, thread_id: int) -> LoadedCampaign:
+        await self.storage.update_campaign(campaign.id, thread_id=thread_id)
+        return await self.load(campaign.id)
+
+    async def join(
+        self, campaign_id: int, user_id: int, name: str, side: str | None
+    ) -> tuple[LoadedCampaign, str]:
+        """Join (or change) a side. Open while recruiting and while active (a newcomer
+        flies from the next mission on)."""
+        async with self.locks(campaign_id):
+            campaign = await self.load(campaign_id)
+            if campaign.record.status not in LIVE:
+                raise Refusal("campaign.refusal.over")
+            sides = campaign.system.sides(campaign.state)
+            ids = [s.id for s in sides]
+            if side is None:
+                side = min(ids, key=lambda s: (len(campaign.members_of(s)), ids.index(s)))
+            found = _match_side(sides, side)
+            if found is None:
+                raise Refusal(
+                    "campaign.refusal.side",
+                    side=repr(side),
+                    sides=", ".join(f"{s.id} ({s.name})" for s in sides),
+                )
+            mine = campaign.side_of(user_id)
+            if (
+                mine is not None
+                and mine != found
+                and campaign.record.status is CampaignStatus.ACTIVE
+            ):
+                raise Refusal("campaign.refusal.switch", side=campaign.side_name(mine))
+            await self.storage.put_campaign_member(
+                campaign_id, user_id, side=found, display_name=name
+            )
+            return await self.load(campaign_id), found
+
+    async def start(self, campaign_id: int, user_id: int, *, admin: bool = False) -> CampaignNews:
+        """The host starts the campaign: its first decisions are asked (and a computer
+        side's taken), then its first mission opened as soon as it is ready."""
+        async with self.locks(campaign_id):
+            campaign = await self.load(campaign_id)
+            if campaign.record.status is not CampaignStatus.RECRUITING:
+                raise Refusal("campaign.refusal.started")
+            if user_id != campaign.record.host_id and not admin:
+                raise Refusal("campaign.refusal.host")
+            if not campaign.members:
+                raise Refusal("campaign.refusal.nobody")
+            await self.storage.update_campaign(campaign_id, status=CampaignStatus.ACTIVE)
+            campaign = await self.load(campaign_id)
+            news = CampaignNews(campaign, sheet=True)
+            for s in campaign.system.sides(campaign.state):
+                players = campaign.members_of(s.id)
+                who = ", ".join(f"<@{m.user_id}>" for m in players)
+                news.lines.append(
+                    Term("campaign.side_players", side=s.name, players=who)
+                    if players
+                    else Term("campaign.side_computer", side=s.name)
+                )
+            return await self._advance(campaign, news)
+
+    async def substitute(
+        self,
+        campaign_id: int,
+        user_id: int,
+        newcomer: int,
+        name: str,
+        *,
+        replaces: int | None = None,
+        admin: bool = False,
+    ) -> tuple[LoadedCampaign, str]:
+        """A member hands their place in the campaign to ``newcomer`` (not a member
+        yet); the host or an admin may replace any member (``replaces``). The side's
+        decisions and its next missions' seats go to the newcomer; a mission being
+        flown keeps its seats (``/game sub`` hands those over)."""
+        async with self.locks(campaign_id):
+            campaign = await self.load(campaign_id)
+            if campaign.record.status not in LIVE:
+                raise Refusal("campaign.refusal.over")
+            leaving = user_id if replaces is None else replaces
+            if replaces is not None and user_id != campaign.record.host_id and not admin:
+                raise Refusal("campaign.refusal.sub_who")
+            side = campaign.side_of(leaving)
+            if side is None:
+                raise Refusal("campaign.refusal.not_member")
+            if campaign.side_of(newcomer) is not None:
+                raise Refusal("campaign.refusal.sub_member")
+            await self.storage.put_campaign_member(
+                campaign_id, newcomer, side=side, display_name=name
+            )
+            await self.storage.remove_campaign_member(campaign_id, leaving)
+            campaign = await self.load(campaign_id)
+            row = await self._mission_game(campaign)
+            pending = campaign.system.pending(campaign.state)
+            if row is not None and row.status is GameStatus.LOBBY:
+                await self.settle_deadlines(campaign, row.id, side)
+                await self._sync_deadlines(campaign, row.id, pending, None)
+            return campaign, side
+
+    async def settle_deadlines(self, campaign: LoadedCampaign, row_id: int, side: str) -> None:
+        """Drop the side's open deadlines (they named the old holder): the next sync
+        gives the decision a fresh one."""
+        others = [d for d in campaign.system.pending(campaign.state) if d.side != side]
+        await self._sync_deadlines(campaign, row_id, others, None)
+
+    async def current_row(self, campaign: LoadedCampaign) -> GameRecord | None:
+        """The next mission's game row (being prepared or flown), if it exists."""
+        return await self._mission_game(campaign)
+
+    # ------------------------------------------------------------ deciding
+    def legal(self, campaign: LoadedCampaign, side: str) -> list[Any]:
+        if campaign.record.status is not CampaignStatus.ACTIVE:
+            return []
+        return campaign.system.legal_actions(campaign.state, side)
+
+    def menu(self, campaign: LoadedCampaign, user_id: int) -> list[tuple[str, str]]:
+        """The user's side's legal actions as ``(canonical text, label)``."""
+        side = campaign.side_of(user_id)
+        if side is None:
+            return []
+        system = campaign.system
+        return [
+            (str(a), system.pick_label(campaign.state, side, a)) for a in self.legal(campaign, side)
+        ]
+
+    async def decide(
+        self, campaign_id: int, user_id: int, text: str, *, version: int | None = None
+    ) -> CampaignNews:
+        """A member's decision for their side. Refused (nothing written) unless the
+        side has that decision pending and the system accepts it."""
+        async with self.locks(campaign_id):
+            campaign = await self.load(campaign_id)
+            if campaign.record.status is not CampaignStatus.ACTIVE:
+                raise Refusal("campaign.refusal.not_active")
+            side = campaign.side_of(user_id)
+            if side is None:
+                raise Refusal("campaign.refusal.not_member")
+            system = campaign.system
+            if not any(d.side == side for d in system.pending(campaign.state)):
+                raise Refusal("campaign.refusal.nothing_pending", side=campaign.side_name(side))
+            if version is not None and version != campaign.record.last_seq:
+                raise Refusal("campaign.refusal.stale")
+            try:
+                action = system.parse_action(text)
+                system.apply(campaign.state, side, action)
+            except EngineError as exc:
+                raise engine_refusal(exc) from exc
+            await self.storage.append_campaign_entry(
+                campaign_id,
+                kind=EntryKind.DECISION.value,
+                side=side,
+                entry=str(action),
+                user_id=user_id,
+                expected_seq=campaign.record.last_seq,
+            )
+            campaign = await self.load(campaign_id)
+            news = CampaignNews(campaign)
+            news.lines.append(Term("campaign.decided", side=campaign.side_name(side)))
+            return await self._advance(campaign, news, actor=side)
+
+    async def default_decision(
+        self, campaign_id: int, side: str, *, computer: bool = False
+    ) -> CampaignNews:
+        """A side's deadline passed: its system's default decision is taken (with
+        ``computer``, the server's policy: a computer player's)."""
+        async with self.locks(campaign_id):
+            campaign = await self.load(campaign_id)
+            system = campaign.system
+            if campaign.record.status is not CampaignStatus.ACTIVE or not any(
+                d.side == side for d in system.pending(campaign.state)
+            ):
+                return CampaignNews(campaign)
+            if computer:
+                seed = campaign_computer_seed(campaign.record, side)
+                action = system.computer_action(campaign.state, side, seed)
+            else:
+                action = system.default_action(campaign.state, side)
+            await self.storage.append_campaign_entry(
+                campaign_id,
+                kind=EntryKind.DECISION.value,
+                side=side,
+                entry=str(action),
+                expected_seq=campaign.record.last_seq,
+            )
+            campaign = await self.load(campaign_id)
+            news = CampaignNews(campaign)
+            news.lines.append(Term("campaign.defaulted", side=campaign.side_name(side)))
+            return await self._advance(campaign, news)
+
+    # ------------------------------------------------------------ the missions
+    async def _advance(
+        self, campaign: LoadedCampaign, news: CampaignNews, actor: str | None = None
+    ) -> CampaignNews:
+        """Take computer sides' decisions, open the next mission once it is ready, end
+        the campaign after its last; report the decisions still awaited. Under the
+        campaign's lock."""
+        for _ in range(MAX_STEPS):
+            system = campaign.system
+            if campaign.record.status is not CampaignStatus.ACTIVE:
+                break
+            if system.is_over(campaign.state):
+                result = system.result(campaign.state)
+                assert result is not None
+                await self.storage.update_campaign(
+                    campaign.id,
+                    status=CampaignStatus.FINISHED,
+                    result={
+                        "winner": result.winner,
+                        "verdict": str(result.verdict),
+                        "totals": dict(result.totals),
+                        "levels": {k: str(v) for k, v in result.levels.items()},
+                    },
+                    finished_at=self.games.clock.now(),
+                )
+                campaign = await self.load(campaign.id)
+                news.campaign = campaign
+                news.lines.append(Term("campaign.finished", verdict=result.verdict))
+                news.followers.append(Term("campaign.finished", verdict=result.verdict))
+                news.finished = news.sheet = True
+                break
+            pending = system.pending(campaign.state)
+            computer = [d for d in pending if not campaign.members_of(d.side)]
+            if computer:
+                d = computer[0]
+                seed = campaign_computer_seed(campaign.record, d.side)
+                action = system.computer_action(campaign.state, d.side, seed)
+                await self.storage.append_campaign_entry(
+                    campaign.id,
+                    kind=EntryKind.DECISION.value,
+                    side=d.side,
+                    entry=str(action),
+                    expected_seq=campaign.record.last_seq,
+                )
+                campaign = await self.load(campaign.id)
+                news.campaign = campaign
+                news.lines.append(
+                    Term("campaign.decided_computer", side=campaign.side_name(d.side))
+                )
+                continue
+            row = await self._mission_row(campaign)
+            await self._sync_deadlines(campaign, row.id, pending, actor)
+            if pending:
+                news.asks = pending
+                break
+            if row.status is GameStatus.LOBBY:
+                if not await self.storage.get_seats(row.id):
+                    await self._seat_mission(campaign, row.id)
+                news.launch.append(row.id)
+            break
+        news.campaign = campaign
+        return news
+
+    async def _mission_game(self, campaign: LoadedCampaign) -> GameRecord | None:
+        """The game of the next mission's current attempt, if its row exists: the
+        newest game of that mission whose end is not yet in the log."""
+        upcoming = campaign.system.next_mission(campaign.state)
+        if upcoming is None:
+            return None
+        for g in reversed(await self.storage.games_of_campaign(campaign.id)):
+            if g.mission == upcoming.number and not campaign.absorbed(g.id):
+                return g
+        return None
+
+    async def _mission_row(self, campaign: LoadedCampaign) -> GameRecord:
+        """The next mission's game row, made (in the lobby, no seats yet) when its
+        decisions are first awaited: their deadlines are kept on it, keyed by the
+        deciding side. A side's time bank and vacation on the previous mission's row
+        carry over."""
+        found = await self._mission_game(campaign)
+        if found is not None:
+            return found
+        upcoming = campaign.system.next_mission(campaign.state)
+        assert upcoming is not None
+        previous = await self.storage.games_of_campaign(campaign.id)
+        record = await self.storage.create_game(
+            guild_id=campaign.record.guild_id,
+            channel_id=campaign.record.channel_id,
+            host_id=campaign.record.host_id,
+            system=campaign.system.system_id,
+            ruleset=campaign.system.system_id,
+            seed=upcoming.seed,
+            options={
+                "format": "custom",
+                "responses": "normal",
+                "mission": upcoming.number,
+                "attempt": upcoming.attempt,
+            },
+            campaign_id=campaign.id,
+            mission=upcoming.number,
+        )
+        settings: dict[str, Any] = {"responses": "normal"}
+        if previous:
+            before = await self.storage.get_game_settings(previous[-1].id)
+            if before is not None and "deadlines" in before.settings:
+                settings["deadlines"] = before.settings["deadlines"]
+        await self.storage.put_game_settings(record.id, settings)
+        if previous:
+            now = self.games.clock.now()
+            sides = {s.id for s in campaign.system.sides(campaign.state)}
+            for clock in await self.storage.list_seat_clocks(previous[-1].id):
+                if clock.seat not in sides:
+                    continue  # a seat of the game, not a side's decisions
+                bank = clock.time_bank_seconds  # the side's time bank carries over too
+                await self.storage.init_seat_clock(record.id, clock.seat, time_bank_seconds=bank)
+                until = clock.vacation_until
+                if until is not None and until > now:
+                    await self.storage.set_vacation(
+                        record.id, clock.seat, clock.vacation_from, until
+                    )
+        return record
+
+    async def _sync_deadlines(
+        self,
+        campaign: LoadedCampaign,
+        row_id: int,
+        pending: list[CampaignDecision],
+        actor: str | None,
+    ) -> None:
+        """Keep the deadlines of the campaign's decisions in line with what it awaits:
+        one per deciding side with players (kind ``campaign.<kind>``, on the mission's
+        row, seat: the side, held by its first member)."""
+        decisions = [
+            PendingDecision(d.side, DEADLINE_KIND + d.kind, campaign.members_of(d.side)[0].user_id)
+            for d in pending
+            if campaign.members_of(d.side)
+        ]
+        for listener in self.deadline_listeners:
+            try:
+                await listener(row_id, campaign.record.version, decisions, actor)
+            except Exception:  # deadlines must never undo or block a committed decision
+                log.exception("campaign %s: the deadlines could not follow", campaign.id)
+
+    async def _seat_mission(self, campaign: LoadedCampaign, row_id: int) -> None:
+        """Seat the mission's game: each seat held by a member of the side flying it
+        (round robin over the side's aircraft), a computer player where a side has
+        nobody. The setup itself is the campaign's ``mission_setup``, at the start."""
+        plan = campaign.system.mission_setup(campaign.state)
+        computer: list[str] = []
+        turn: dict[str, int] = {}
+        dumped = plan.setup.model_dump(mode="json")
+        for seat in dumped.get("seats", []):
+            seat_id, game_side = seat["seat"], seat["side"]
+            players = campaign.members_of(plan.seat_sides[seat_id])
+            payload = {k: v for k, v in seat.items() if k not in ("seat", "side")}
+            if players:
+                n = turn.get(game_side, 0)
+                turn[game_side] = n + 1
+                m = players[n % len(players)]
+                await self.storage.put_seat(
+                    row_id, seat_id, game_side, m.user_id, m.display_name, payload
+                )
+            else:
+                computer.append(seat_id)
+                await self.storage.put_seat(row_id, seat_id, game_side, None, "computer", payload)
+        own = await self.storage.get_game_settings(row_id)
+        settings = dict(own.settings) if own is not None else {}
+        settings["plan"] = _plan_record(plan)
+        if computer:
+            settings["computer_seats"] = computer
+        await self.storage.put_game_settings(row_id, settings)
+        game = await self.storage.get_game(row_id)
+        assert game is not None
+        options = {**game.options, **dumped.get("options", {})}
+        await self.storage.update_game(row_id, game.version, options=options)
+
+    async def launch(self, game_id: int) -> Outcome:
+        """Start a mission game whose thread exists (the chat layer made it): from the
+        campaign's ``mission_setup``, which the game's settings keep. Idempotent: a
+        game already started is left as it is (None outcome lines)."""
+        async with self.games.locks(game_id):
+            game = await self.games.load(game_id)
+            if game.record.status is not GameStatus.LOBBY:
+                return Outcome(game)
+            assert game.record.campaign_id is not None
+            campaign = await self.load(game.record.campaign_id)
+            plan = campaign.system.mission_setup(campaign.state)
+            out = await self.games.begin(game, plan.setup)
+            out.public[:0] = [
+                Term("campaign.mission_start", number=plan.number, title=plan.title),
+                *plan.briefing,
+            ]
+            return out
+
+    async def after_game(self, game_id: int) -> CampaignNews | None:
+        """A mission game ended (finished or aborted): its end goes into the campaign's
+        log once, and the campaign moves on. None for a game of no campaign or one
+        still running."""
+        record = await self.storage.get_game(game_id)
+        if record is None or record.campaign_id is None:
+            return None
+        if record.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
+            return None
+        async with self.locks(record.campaign_id):
+            campaign = await self.load(record.campaign_id)
+            if campaign.absorbed(game_id) or campaign.record.status is not CampaignStatus.ACTIVE:
+                return None
+            upcoming = campaign.system.next_mission(campaign.state)
+            if upcoming is None or record.mission != upcoming.number:
+                return None  # an earlier attempt's late news
+            news = CampaignNews(campaign)
+            system = campaign.system
+            if record.status is GameStatus.ABORTED:
+                system.abort_mission(campaign.state)
+                await self.storage.append_campaign_entry(
+                    campaign.id,
+                    kind=EntryKind.ABORTED.value,
+                    entry=f"game {game_id} aborted",
+                    game_id=game_id,
+                    expected_seq=campaign.record.last_seq,
+                )
+                news.lines.append(
+                    Term("campaign.mission_aborted", number=record.mission, id=game_id)
+                )
+            else:
+                outcome = await self._outcome_of(game_id)
+                try:
+                    system.absorb(campaign.state, outcome)
+                except EngineError:
+                    log.exception("campaign %s: game %s's outcome refused", campaign.id, game_id)
+                    return None
+                await self.storage.append_campaign_entry(
+                    campaign.id,
+                    kind=EntryKind.OUTCOME.value,
+                    entry=_json(outcome_to_json(outcome)),
+                    game_id=game_id,
+                    expected_seq=campaign.record.last_seq,
+                )
+                campaign = await self.load(campaign.id)
+                flown = campaign.sheet(None).missions[(record.mission or 1) - 1]
+                scores = ", ".join(
+                    f"{campaign.side_name(side)} {vp}" for side, vp in flown.vp.items()
+                )
+                line = Term(
+                    "campaign.mission_result",
+                    number=record.mission,
+                    title=flown.title,
+                    scores=scores,
+                    verdict=outcome.verdict,
+                )
+                news.lines.append(line)
+                news.followers.append(line)
+                news.sheet = True
+            campaign = await self.load(campaign.id)
+            news.campaign = campaign
+            return await self._advance(campaign, news)
+
+    async def _outcome_of(self, game_id: int) -> GameOutcome:
+        """The typed outcome of an ended mission game: its system's, with the side that
+        resigned or forfeited it (the bot's record, which the rules know nothing of)."""
+        game = await self.games.load(game_id)
+        assert game.state is not None
+        outcome = game.system.outcome(game.state)
+        result = game.record.result or {}
+        conceded = result.get("conceded")
+        if conceded is not None:
+            vp = {str(k): int(v) for k, v in dict(result.get("vp") or outcome.vp).items()}
+            outcome = replace(
+                outcome,
+                over=True,
+                winner=result.get("winner"),
+                verdict=str(result.get("verdict", outcome.verdict)),
+                vp=vp,
+                conceded=str(conceded),
+            )
+        return outcome
+
+    # ------------------------------------------------------------ ending
+    async def abandon(self, campaign_id: int, user_id: int, *, admin: bool) -> CampaignNews:
+        """The host (or an admin) abandons the campaign: no result; its running mission
+        game is aborted."""
+        async with self.locks(campaign_id):
+            campaign = await self.load(campaign_id)
+            if campaign.record.status not in LIVE:
+                raise Refusal("campaign.refusal.over")
+            if user_id != campaign.record.host_id and not admin:
+                raise Refusal("campaign.refusal.abandon_who")
+            await self.storage.update_campaign(
+                campaign_id,
+                status=CampaignStatus.ABANDONED,
+                finished_at=self.games.clock.now(),
+            )
+            campaign = await self.load(campaign_id)
+        news = CampaignNews(campaign, finished=True)
+        news.lines.append(Term("campaign.abandoned", user=f"<@{user_id}>"))
+        for g in await self.storage.games_of_campaign(campaign_id):
+            if g.status in (GameStatus.LOBBY, GameStatus.ACTIVE):
+                try:
+                    await self.games.abort(g.id, user_id, admin=True)
+                except UserError:
+                    log.warning("campaign %s: could not abort game %s", campaign_id, g.id)
+        return news
+
+    async def reconcile(self) -> list[CampaignNews]:
+        """At start-up: finish every step a crash interrupted (see the module's doc)."""
+        out: list[CampaignNews] = []
+        for record in await self.storage.list_campaigns(statuses=(CampaignStatus.ACTIVE,)):
+            try:
+                news = await self._reconcile_one(record.id)
+            except Exception:  # one broken campaign must not keep the others down
+                log.exception("campaign %s: could not be brought up to date", record.id)
+                continue
+            if news is not None:
+                out.append(news)
+        return out
+
+    async def _reconcile_one(self, campaign_id: int) -> CampaignNews | None:
+        for g in await self.storage.games_of_campaign(campaign_id):
+            if g.status in (GameStatus.FINISHED, GameStatus.ABORTED):
+                news = await self.after_game(g.id)
+                if news is not None:
+                    return news
+        async with self.locks(campaign_id):
+            campaign = await self.load(campaign_id)
+            news = await self._advance(campaign, CampaignNews(campaign))
+        return news if news.launch or news.lines or news.finished else None
+
+    # ------------------------------------------------------------ following
+    async def follow(self, campaign_id: int, user_id: int) -> bool:
+        await self.load(campaign_id)
+        return await self.storage.follow_campaign(campaign_id, user_id)
+
+    async def unfollow(self, campaign_id: int, user_id: int) -> bool:
+        return await self.storage.unfollow_campaign(campaign_id, user_id)
+
+
+def _match_side(sides: Any, typed: str) -> str | None:
+    key = typed.strip().lower()
+    for s in sides:
+        if key in (s.id.lower(), str(s.name).lower()):
+            return str(s.id)
+    return None
+
+
+def _plan_record(plan: MissionPlan) -> dict[str, Any]:
+    return {"number": plan.number, "title": plan.title, "attempt": plan.attempt}
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))

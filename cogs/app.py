@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 import discord
 from discord.ext import commands
 
+from bot.campaigns import CampaignNews, CampaignService
 from bot.clock import Clock
 from bot.config import Settings
 from bot.errors import Refusal
@@ -26,7 +27,7 @@ from bot.outcome import Outcome
 from bot.publishing import Publisher
 from bot.service import GameService
 from bot.storage.sqlite import SQLiteStorage
-from cogs import hand, lobby, publisher, seats
+from cogs import campaign, hand, lobby, publisher, seats
 from cogs.boundary import on_tree_error
 from cogs.components import COMPONENTS, MenuContext
 from cogs.help import Translator
@@ -35,12 +36,20 @@ __all__ = ["DiscordPublisher", "TallyHoBot"]
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.dogfight", "cogs.game", "cogs.admin", "cogs.help", "cogs.settings")
+COGS = (
+    "cogs.dogfight",
+    "cogs.campaign",
+    "cogs.game",
+    "cogs.admin",
+    "cogs.help",
+    "cogs.settings",
+)
 MENUS: dict[str, Callable[[Sequence[str]], tuple[MenuContext, tuple[int, ...]]]] = {
     "s": hand.SeatDecision.parse,
     "o": hand.SideDecision.parse,
     "j": lobby.LobbySeats.parse,
     "ac": lobby.LobbyAircraft.parse,
+    "cm": campaign.CampaignMenu.parse,
 }
 """What each kind of menu (``th:{kind}:...``) is about."""
 
@@ -57,6 +66,12 @@ class DiscordPublisher(Publisher):
 
     async def say(self, game: LoadedGame, text: str) -> None:
         await publisher.say(self.bot, game, text)
+
+    async def publish_campaign(self, news: CampaignNews) -> None:
+        try:
+            await campaign.publish_campaign(self.bot, news)
+        except Exception:  # what it tells is committed: a failure to post is logged
+            log.exception("campaign %s: could not be told", news.campaign.id)
 
     async def direct(self, user_id: int, text: str) -> bool:
         return await publisher.send_dm(self.bot, user_id, text, None) is not None
@@ -75,6 +90,7 @@ class TallyHoBot(commands.Bot):
     ``setup_hook``."""
 
     service: GameService
+    campaigns: CampaignService
 
     def __init__(
         self,
@@ -100,6 +116,7 @@ class TallyHoBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.storage = await SQLiteStorage.open(self.database)
         self.service = GameService(self.storage, seed_source=self._seed_source, clock=self.clock)
+        self.campaigns = CampaignService(self.service)
         # Buttons and menus are DynamicItems: they work on messages sent before a restart.
         self.add_dynamic_items(*COMPONENTS)
         await self.tree.set_translator(Translator())  # command descriptions per locale
@@ -113,8 +130,12 @@ class TallyHoBot(commands.Bot):
             else:
                 await self.tree.sync()
         open_games = await self.storage.list_open_games()
-        self.deadlines = DeadlineOps(self.service, self.publisher, clock=self.clock)
+        self.deadlines = DeadlineOps(
+            self.service, self.publisher, clock=self.clock, campaigns=self.campaigns
+        )
         live = await self.deadlines.start()  # overdue deadlines fire once, now
+        for news in await self.campaigns.reconcile():  # steps a crash interrupted
+            await self.publisher.publish_campaign(news)
         log.info(
             "ready: %d open game(s), %d live deadline(s) in %s",
             len(open_games),
@@ -132,6 +153,10 @@ class TallyHoBot(commands.Bot):
             self.storage = None
 
     # -- what the generic components do ----------------------------------------------
+    async def game_ended(self, game_id: int) -> None:
+        """A game's end was published: a campaign's mission moves its campaign on."""
+        await campaign.after_game(self, game_id)
+
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         await hand.send_hand(interaction, game_id)
 

@@ -262,7 +262,7 @@ class ActionButton(
 class MenuSelect(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"th:(?P<kind>s|o|j|ac|t|d|r):(?P<args>[A-Za-z0-9:.]*)",
+    template=r"th:(?P<kind>s|o|j|ac|t|d|r|cm):(?P<args>[A-Za-z0-9:.]*)",
 ):
     """The one menu: a level of a tree of choices, or a multi-pick.
 

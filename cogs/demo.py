@@ -25,11 +25,13 @@ from pathlib import Path
 from bot.games import LoadedGame
 from bot.systems import hosted, hosted_ids, rulesets
 from bot.testing import FakeDiscord
+from bot.testing.campaigns import CampaignDriver
 from bot.testing.driver import UiPlayer, wait_for_new_game
 from cogs.app import TallyHoBot
-from strings import SUPPORTED
+from engine.core.registry import campaign_system, campaign_system_ids
+from strings import SUPPORTED, tr
 
-__all__ = ["main", "parser", "play_demo"]
+__all__ = ["main", "parser", "play_campaign_demo", "play_demo"]
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
@@ -141,6 +143,74 @@ def result_line(game: LoadedGame) -> str:
     return f"RESULT: {result.get('verdict', 'unfinished')}. Winner: {who}. VP {scores}."
 
 
+def campaign_ids() -> dict[str, str]:
+    """Every campaign any system offers, and its system."""
+    return {c.id: s for s in campaign_system_ids() for c in campaign_system(s).campaigns()}
+
+
+async def play_campaign_demo(
+    seed: int,
+    campaign: str,
+    out: Path | None = None,
+    language: str = "en",
+    options: Mapping[str, str] | None = None,
+) -> list[str]:
+    """Play a whole campaign offline: one member a side opens, joins and starts it,
+    makes each side's choices in the private menus and flies every mission through
+    the game threads' UI, with the computer players' choices. Returns one line per
+    mission (its result) and the campaign's result last. Same seed, same lines."""
+    system_id = campaign_ids()[campaign]
+    sides = campaign_system(system_id).campaigns()
+    info = next(c for c in sides if c.id == campaign)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with FakeDiscord() as fake:
+            members = [fake.add_member(n) for n in NAMES[: len(info.sides)]]
+            bot = TallyHoBot(database=str(Path(tmp) / "demo.sqlite3"), seed_source=lambda: seed)
+            await fake.start(bot)
+            if language != "en":
+                admin = fake.add_member("admin", admin=True)
+                await fake.slash(admin, "config language", language=language)
+            host = members[0]
+            extra = {"options": " ".join(f"{k}={v}" for k, v in options.items())} if options else {}
+            await fake.slash(
+                host,
+                "campaign new",
+                channel_id=fake.channel_id,
+                system=system_id,
+                name=campaign,
+                **extra,
+            )
+            (record,) = await bot.service.storage.list_campaigns()
+            assert record.thread_id is not None
+            for member, side in zip(members, info.sides, strict=True):
+                await fake.slash(member, "campaign join", channel_id=record.thread_id, side=side.id)
+            await fake.slash(host, "campaign start", channel_id=record.thread_id)
+            driver = CampaignDriver(fake, bot, record.id, {m.id: m for m in members}, seed)
+            while await driver.step() != "done":
+                pass
+            loaded = await bot.campaigns.load(record.id)
+            sheet = loaded.sheet(None)
+            names = {s.id: str(s.name) for s in sheet.sides}
+            lines = []
+            for row, game_id in zip(sheet.missions, driver.games, strict=True):
+                scores = ", ".join(f"{names[k]} {v}" for k, v in row.vp.items())
+                lines.append(f"MISSION #{row.number} {row.title} (game {game_id}): {scores}")
+            if out is not None:
+                out.mkdir(parents=True, exist_ok=True)
+                n = 0
+                for m in fake.sent_to(record.thread_id):
+                    for name, data in fake.files(m):
+                        n += 1
+                        (out / f"{n:03d}-{name}").write_bytes(data)
+            result = sheet.result
+            assert result is not None
+            lines.append(f"CAMPAIGN: {tr(result.verdict, language)}")
+            problems = fake.problems()
+            if problems:
+                raise RuntimeError("the offline Discord saw problems: " + "; ".join(problems))
+            return lines
+
+
 def parser() -> argparse.ArgumentParser:
     """The demo's command line (``python -m bot demo --help`` prints every option)."""
     p = argparse.ArgumentParser(
@@ -191,6 +261,20 @@ def parser() -> argparse.ArgumentParser:
         help="a numbered historical scenario of the system, if it has them (default none)",
     )
     p.add_argument(
+        "--campaign",
+        choices=sorted(campaign_ids()),
+        default=None,
+        help="play a whole campaign instead of one game: one line per mission, then the "
+        "campaign's result",
+    )
+    p.add_argument(
+        "--scale",
+        type=int,
+        choices=(1, 2, 3),
+        default=None,
+        help="with --campaign: Campaign Scaling, if its system has it (default 1)",
+    )
+    p.add_argument(
         "--language",
         choices=SUPPORTED,
         default="en",
@@ -210,6 +294,13 @@ def main(argv: list[str] | None = None) -> int:
     args.ruleset = args.ruleset or next(iter(owner))
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice: not needed
+    if args.campaign is not None:
+        options = {"scale": str(args.scale)} if args.scale else None
+        lines = asyncio.run(
+            play_campaign_demo(args.seed, args.campaign, args.out, args.language, options)
+        )
+        sys.stdout.write("\n".join(lines) + "\n")
+        return 0
     lines = asyncio.run(
         play_demo(
             args.seed,

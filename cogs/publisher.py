@@ -148,6 +148,8 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
     await notify_followers(bot, game.id, narration, public)
     if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
         await post_after_action(bot, game, channel)
+        if game.record.campaign_id is not None:  # its campaign moves on
+            await bot.game_ended(game.id)
 
 
 async def sky_file(game: LoadedGame, language: str) -> discord.File:

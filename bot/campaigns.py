@@ -52,7 +52,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.errors import Refusal, UserError
-from bot.games import engine_refusal, validation_refusal
+from bot.games import engine_refusal
 from bot.outcome import Outcome
 from bot.scheduler import PendingDecision
 from bot.service import GameService
@@ -262,7 +262,9 @@ class CampaignService:
         try:
             setup = rules.setup_model.model_validate({**options, "campaign": campaign})
         except ValidationError as exc:
-            raise validation_refusal(exc) from exc
+            first = exc.errors()[0]
+            option = ".".join(str(part) for part in first["loc"]) or "options"
+            raise Refusal("campaign.refusal.option", option=option, why=first["msg"]) from exc
         seed = self.games._seed()
         try:
             rules.new_campaign(setup, seed)

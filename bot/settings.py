@@ -144,6 +144,10 @@ class GuildSettings(BaseModel):
     """Rulesets allowed for new games (a game already open keeps its own)."""
     game_channel_id: int | None = None
     """The text channel where new game threads open (None: where /dogfight new is used)."""
+    campaign_home: Literal["thread", "channel"] = "thread"
+    """Where a campaign lives: a thread of its own (opened like a game's), or the
+    channel ``/campaign new`` is used in (one live campaign per channel). Its mission
+    games' threads open next to it."""
     language: str = "en"
     """The server's language: public texts, and players whose locale has no catalogue."""
 

@@ -113,6 +113,7 @@ def settings_lines(settings: GuildSettings, language: str) -> dict[str, str]:
         lines["channel"] = t("config.show.channel", lang, channel=f"<#{settings.game_channel_id}>")
     else:
         lines["channel"] = t("config.show.channel_any", lang)
+    lines["campaigns"] = t(f"config.show.campaigns.{settings.campaign_home}", lang)
     lines["language"] = t(
         "config.show.language", lang, language=t(f"language.{settings.language}", lang)
     )
@@ -387,6 +388,20 @@ class AdminCog(commands.Cog):
             return await self._top(guild_id, game_channel_id=found.id)(current)
 
         await self._run(interaction, change, ("channel",))
+
+    @config.command(name="campaigns", description=cmd_text("cmd.config.campaigns.description"))
+    @app_commands.describe(home=cmd_text("cmd.config.campaigns.param.home"))
+    @app_commands.choices(
+        home=[
+            app_commands.Choice(name="thread", value="thread"),
+            app_commands.Choice(name="channel", value="channel"),
+        ]
+    )
+    async def campaigns(
+        self, interaction: discord.Interaction, home: app_commands.Choice[str]
+    ) -> None:
+        change = self._top(interaction.guild_id, campaign_home=home.value)
+        await self._run(interaction, change, ("campaigns",))
 
     @config.command(name="language", description=cmd_text("cmd.config.language.description"))
     @app_commands.describe(language=cmd_text("cmd.config.language.param.language"))

@@ -26,7 +26,9 @@ from discord.ext import commands
 from bot.campaigns import CampaignNews, CampaignService, LoadedCampaign
 from bot.errors import Refusal, UserError
 from bot.operations import discord_time
-from bot.settings import server_language
+from bot.settings import GuildSettings, server_language
+from bot.systems import hosted
+from cogs.admin import lobby_channel
 from cogs.boundary import Guarded
 from cogs.components import menu_view
 from cogs.context import alt_text, app_of, language_of, reply
@@ -341,26 +343,43 @@ class CampaignCog(commands.Cog):
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             raise Refusal("campaign.refusal.guild_only")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if system not in campaign_system_ids():
+            raise Refusal(
+                "campaign.refusal.no_system",
+                system=repr(system),
+                systems=", ".join(campaign_system_ids()),
+            )
+        # The server's settings: allowed systems, the games channel, the campaigns' home.
+        parent = await lobby_channel(interaction, system, hosted(system).rulesets[0].id)
         service = campaigns_of(interaction)
+        settings = await GuildSettings.load(service.storage, interaction.guild_id)
+        in_channel = settings.campaign_home == "channel"
+        if in_channel:
+            if not isinstance(interaction.channel, discord.TextChannel):
+                raise Refusal("campaign.refusal.text_channel")
+            parent = interaction.channel
+            busy = await service.storage.get_campaign_by_thread(parent.id)
+            if busy is not None and busy.status in ("recruiting", "active"):
+                raise Refusal("campaign.refusal.channel_busy", id=busy.id)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         campaign = await service.new(
             guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
+            channel_id=parent.id,
             host_id=interaction.user.id,
             system=system,
             campaign=name,
             options=parse_options(options),
         )
         public = await server_language(service.storage, interaction.guild_id)
-        channel = interaction.channel
-        assert isinstance(channel, discord.TextChannel)
         sheet = campaign.sheet(None)
-        thread = await channel.create_thread(
-            name=t("campaign.thread_name", public, id=campaign.id, title=sheet.title)[:100],
-            type=discord.ChannelType.public_thread,
-        )
-        campaign = await service.attach_thread(campaign, thread.id)
-        await thread.send(
+        home: Any = parent
+        if not in_channel:
+            home = await parent.create_thread(
+                name=t("campaign.thread_name", public, id=campaign.id, title=sheet.title)[:100],
+                type=discord.ChannelType.public_thread,
+            )
+        campaign = await service.attach_thread(campaign, home.id)
+        await home.send(
             t(
                 "campaign.opened_thread",
                 public,
@@ -371,7 +390,7 @@ class CampaignCog(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await interaction.edit_original_response(
-            content=t("campaign.opened", public, id=campaign.id, thread=thread.mention)
+            content=t("campaign.opened", public, id=campaign.id, thread=home.mention)
         )
 
     @campaign.command(name="join", description=cmd_text("cmd.campaign.join.description"))

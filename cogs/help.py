@@ -53,7 +53,7 @@ def _pages() -> dict[str, tuple[str, str]]:
     return {
         **generic("start"),
         **{p.id: (p.title, p.body) for p in system_pages if not p.rules},
-        **generic("game", "away", "admin"),
+        **generic("game", "campaign", "away", "admin"),
         **{p.id: (p.title, p.body) for p in system_pages if p.rules},
     }
 

@@ -1330,9 +1330,12 @@ class SQLiteStorage(Storage):
         return _campaign(rows[0]) if rows else None
 
     async def get_campaign_by_thread(self, thread_id: int) -> CampaignRecord | None:
-        """The campaign played in that thread, or None."""
+        """The campaign played in that thread (or channel), or None: the live one, else
+        the latest (a channel may have been the home of several, one after another)."""
         rows = await self._fetch(
-            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE thread_id = ?", (thread_id,)
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE thread_id = ?"
+            " ORDER BY status IN ('recruiting', 'active') DESC, id DESC LIMIT 1",
+            (thread_id,),
         )
         return _campaign(rows[0]) if rows else None
 

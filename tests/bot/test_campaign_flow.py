@@ -142,3 +142,73 @@ async def test_a_whole_lockedon_campaign_with_two_restarts(
     assert "(secret)" not in log_bytes.decode(), "revealed once each mission started"
     assert any("The campaign is over." in (m.get("content") or "") for m in fake.dms(carol))
     assert not fake.problems()
+
+
+async def test_bad_campaign_input_gets_a_specific_message_and_changes_nothing(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    admin = fake.add_member("admin", admin=True)
+    bot = make_bot(tmp_path / "c.sqlite3")
+    await fake.start(bot)
+    storage = bot.service.storage
+
+    async def said(user: object, command: str, **options: object) -> str:
+        token = await fake.slash(user, command, **options)
+        return str(fake.original(token)["content"])
+
+    new = {"channel_id": fake.channel_id, "system": "lockedon", "name": CAMPAIGN}
+    assert "scale" in await said(alice, "campaign new", **new, options="scale=5")
+    assert "name=value" in await said(alice, "campaign new", **new, options="big")
+    assert "campaigns exist for lockedon" in await said(alice, "campaign new", **{**new, "system": "dif"})
+    assert await storage.list_campaigns() == []
+
+    # A server may keep each campaign in the channel it is opened in.
+    await fake.slash(admin, "config campaigns", home="channel")
+    await fake.slash(alice, "campaign new", **new)
+    (record,) = await storage.list_campaigns()
+    assert record.thread_id == fake.channel_id, "the channel is the campaign's home"
+    assert "not over" in await said(bob, "campaign new", **new)
+    here = {"channel_id": fake.channel_id}
+    assert "join a side" in await said(bob, "campaign choose", **here)
+    assert "no side" in await said(bob, "campaign join", **here, side="syria")
+    assert "at least one player" in await said(alice, "campaign start", **here)
+    await fake.slash(bob, "campaign join", **here, side="egypt")
+    assert "nothing to choose" in await said(bob, "campaign choose", **here)
+    assert "confirm:True" in await said(alice, "campaign abandon", **here)
+    assert "host" in await said(bob, "campaign abandon", **here, confirm=True)
+    after = await storage.get_campaign(record.id)
+    assert after is not None and after.status == "recruiting" and after.last_seq == 0
+    await fake.slash(alice, "campaign abandon", **here, confirm=True)
+    assert (await storage.get_campaign(record.id)).status == "abandoned"  # type: ignore[union-attr]
+    await fake.slash(alice, "campaign new", **new)  # the channel is free again
+    assert len(await storage.list_campaigns()) == 2
+    assert not fake.problems()
+
+
+async def test_a_side_nobody_joins_is_flown_by_computer_players(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A solo campaign: alice flies Israel; Egypt's choices are made at once and its
+    aircraft are computer seats that move on their own."""
+    alice = fake.add_member("alice")
+    bot = make_bot(tmp_path / "c.sqlite3")
+    await fake.start(bot)
+    await fake.slash(alice, "campaign new", channel_id=fake.channel_id, system="lockedon", name=CAMPAIGN)
+    (record,) = await bot.service.storage.list_campaigns()
+    assert record.thread_id is not None
+    await fake.slash(alice, "campaign join", channel_id=record.thread_id)
+    await fake.slash(alice, "campaign start", channel_id=record.thread_id)
+    said = "\n".join(m.get("content") or "" for m in fake.sent_to(record.thread_id))
+    assert "Egypt: computer players." in said and "Egypt (computer) has made its choices." in said
+    driver = CampaignDriver(fake, bot, record.id, {alice.id: alice}, SEED)
+    while len((await bot.campaigns.load(record.id)).state.scores) < 1:
+        assert await driver.step() in ("choose", "move")
+    campaign = await bot.campaigns.load(record.id)
+    egypt = [e for e in campaign.entries if e.side == "egypt"]
+    assert len(egypt) == 2 and all(e.user_id is None for e in egypt), "mission #2's too"
+    (first, second) = await bot.service.storage.games_of_campaign(record.id)
+    seats = await bot.service.storage.get_seats(first.id)
+    assert {s.seat for s in seats if s.user_id is None} == {"B1", "B2"}
+    assert first.status == "finished" and second.status == "lobby"
+    assert not fake.problems()

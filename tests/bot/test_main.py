@@ -125,3 +125,18 @@ def test_demo_help_lists_every_option_with_what_it_does(
         for option in action.option_strings:
             assert option in out, option
         assert action.help and action.help.split(" (")[0] in " ".join(out.split()), action.dest
+
+
+def test_demo_plays_a_whole_campaign_in_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--campaign``: one line per mission (its game and each side's VP), then the
+    campaign's result in the server's language; the sheets are saved with ``--out``."""
+    args = ["demo", "--campaign", "falklands-1982", "--seed", "2", "--language", "fr"]
+    assert main([*args, "--out", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" ")[1] for line in lines[:-1]] == [f"#{n}" for n in range(1, 7)]
+    assert all(line.startswith("MISSION #") and "United Kingdom" in line for line in lines[:-1])
+    assert lines[-1].startswith("CAMPAIGN: United Kingdom ") and " PV : " in lines[-1]
+    sheets = sorted(tmp_path.iterdir())
+    assert len(sheets) >= 7 and all(p.read_bytes().startswith(b"\x89PNG") for p in sheets)

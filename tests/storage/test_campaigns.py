@@ -190,7 +190,7 @@ async def test_update_campaign_needs_a_field_and_an_existing_campaign(
         await store.update_campaign(campaign_id + 1, expected_version=0, thread_id=THREAD)
 
 
-async def test_one_thread_holds_one_campaign(store: SQLiteStorage) -> None:
+async def test_one_thread_holds_one_live_campaign(store: SQLiteStorage) -> None:
     first = await new_campaign(store)
     second = await new_campaign(store)
     await store.update_campaign(first, thread_id=THREAD)
@@ -198,6 +198,14 @@ async def test_one_thread_holds_one_campaign(store: SQLiteStorage) -> None:
         await store.update_campaign(second, thread_id=THREAD)
     campaign = await store.get_campaign(second)
     assert campaign is not None and campaign.thread_id is None and campaign.version == 0
+    # A channel that is a campaign's home may be the next one's once it is over.
+    await store.update_campaign(first, status=CampaignStatus.FINISHED)
+    await store.update_campaign(second, thread_id=THREAD)
+    found = await store.get_campaign_by_thread(THREAD)
+    assert found is not None and found.id == second, "the live one first"
+    await store.update_campaign(second, status=CampaignStatus.ABANDONED)
+    found = await store.get_campaign_by_thread(THREAD)
+    assert found is not None and found.id == second, "else the latest"
 
 
 # -- the campaign log -------------------------------------------------------------------

@@ -31,8 +31,11 @@ CREATE TABLE campaigns (
     result       TEXT    CHECK (result IS NULL OR json_valid(result))
 );
 
--- One campaign = one thread.
-CREATE UNIQUE INDEX campaigns_thread_id ON campaigns (thread_id) WHERE thread_id IS NOT NULL;
+-- A campaign's home is its thread, or a channel of its own (a server's choice): one
+-- live campaign per home; a finished one keeps its home's id (its history).
+CREATE UNIQUE INDEX campaigns_live_thread_id ON campaigns (thread_id)
+    WHERE thread_id IS NOT NULL AND status IN ('recruiting', 'active');
+CREATE INDEX campaigns_thread_id ON campaigns (thread_id) WHERE thread_id IS NOT NULL;
 CREATE INDEX campaigns_guild_status ON campaigns (guild_id, status);
 CREATE INDEX campaigns_status ON campaigns (status);
 

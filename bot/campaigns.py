@@ -51,6 +51,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from bot.campaign_verify import campaign_commitment, verify_campaign
 from bot.errors import Refusal, UserError
 from bot.games import engine_refusal
 from bot.outcome import Outcome
@@ -65,6 +66,7 @@ from bot.storage.models import (
     CampaignStatus,
     GameRecord,
 )
+from bot.verify import Verification
 from engine.core.campaign import (
     CampaignDecision,
     CampaignEntry,
@@ -331,6 +333,8 @@ class CampaignService:
             await self.storage.update_campaign(campaign_id, status=CampaignStatus.ACTIVE)
             campaign = await self.load(campaign_id)
             news = CampaignNews(campaign, sheet=True)
+            commitment = campaign_commitment(campaign.id, campaign.record.seed)
+            news.lines.append(Term("campaign.commitment", commitment=commitment))
             for s in campaign.system.sides(campaign.state):
                 players = campaign.members_of(s.id)
                 who = ", ".join(f"<@{m.user_id}>" for m in players)
@@ -497,6 +501,7 @@ class CampaignService:
                 campaign = await self.load(campaign.id)
                 news.campaign = campaign
                 news.lines.append(Term("campaign.finished", verdict=result.verdict))
+                news.lines.append(self.seed_line(campaign))
                 news.followers.append(Term("campaign.finished", verdict=result.verdict))
                 news.finished = news.sheet = True
                 break
@@ -694,7 +699,7 @@ class CampaignService:
                     Term("campaign.mission_aborted", number=record.mission, id=game_id)
                 )
             else:
-                outcome = await self._outcome_of(game_id)
+                outcome = await self.outcome_of(game_id)
                 try:
                     system.absorb(campaign.state, outcome)
                 except EngineError:
@@ -726,7 +731,7 @@ class CampaignService:
             news.campaign = campaign
             return await self._advance(campaign, news)
 
-    async def _outcome_of(self, game_id: int) -> GameOutcome:
+    async def outcome_of(self, game_id: int) -> GameOutcome:
         """The typed outcome of an ended mission game: its system's, with the side that
         resigned or forfeited it (the bot's record, which the rules know nothing of)."""
         game = await self.games.load(game_id)
@@ -764,6 +769,8 @@ class CampaignService:
             campaign = await self.load(campaign_id)
         news = CampaignNews(campaign, finished=True)
         news.lines.append(Term("campaign.abandoned", user=f"<@{user_id}>"))
+        if campaign.record.last_seq or campaign.record.thread_id is not None:
+            news.lines.append(self.seed_line(campaign))
         for g in await self.storage.games_of_campaign(campaign_id):
             if g.status in (GameStatus.LOBBY, GameStatus.ACTIVE):
                 try:
@@ -795,6 +802,24 @@ class CampaignService:
             campaign = await self.load(campaign_id)
             news = await self._advance(campaign, CampaignNews(campaign))
         return news if news.launch or news.lines or news.finished else None
+
+    # ------------------------------------------------------------ verifying
+    @staticmethod
+    def seed_line(campaign: LoadedCampaign) -> str:
+        """The seed revealed at the end, with the commitment posted at the start."""
+        seed = campaign.record.seed
+        return Term(
+            "campaign.seed_revealed",
+            seed=seed,
+            commitment=campaign_commitment(campaign.id, seed),
+        )
+
+    async def verify(self, campaign_id: int) -> Verification:
+        """``/campaign verify``: once it is over (its seed is secret before)."""
+        campaign = await self.load(campaign_id)
+        if campaign.record.status in LIVE:
+            raise Refusal("campaign.refusal.verify_running")
+        return await verify_campaign(self, campaign)
 
     # ------------------------------------------------------------ following
     async def follow(self, campaign_id: int, user_id: int) -> bool:

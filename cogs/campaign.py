@@ -478,6 +478,8 @@ class CampaignCog(commands.Cog):
             for e, text in service.public_log(found)
         ]
         body = "\n".join(lines) or t("campaign.log_empty", language)
+        if found.record.status in ("finished", "abandoned"):
+            body += "\n" + tr(service.seed_line(found), language)
         head = t("campaign.log_head", language, id=found.id, title=found.sheet(None).title)
         data = (head + "\n" + body + "\n").encode()
         await reply(
@@ -485,6 +487,15 @@ class CampaignCog(commands.Cog):
             head,
             file=discord.File(io.BytesIO(data), filename=f"campaign-{found.id}.log.txt"),
         )
+
+    @campaign.command(name="verify", description=cmd_text("cmd.campaign.verify.description"))
+    @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))
+    async def verify(self, interaction: discord.Interaction, campaign: int | None = None) -> None:
+        service = campaigns_of(interaction)
+        found = await service.resolve(interaction.channel_id, interaction.user.id, campaign)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        verification = await service.verify(found.id)
+        await reply(interaction, verification.text(await language_of(interaction)))
 
     @campaign.command(name="list", description=cmd_text("cmd.campaign.list.description"))
     async def list_(self, interaction: discord.Interaction) -> None:

@@ -342,6 +342,7 @@ class LockedOnCampaigns:
                 for n, side in zip(c.nations, GAME_SIDES, strict=True)
                 if m.nations[n.id].sites
             },
+            names={side: n.name for n, side in zip(c.nations, GAME_SIDES, strict=True)},
         )
         setup = LockedOnSetup(options=options, seats=tuple(seats), mission=rules)
         return MissionPlan(

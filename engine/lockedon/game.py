@@ -151,6 +151,7 @@ class LockedOnEngine(Missions):
                 mission.title,
                 dict(mission.vp),
                 {side: list(ids) for side, ids in mission.sites.items()},
+                names=dict(mission.names),
             )
             self._nfod(state, events)
         fixed_hands = setup.hands or {}

@@ -189,8 +189,11 @@ class MissionRules(BaseModel):
     sites: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     """For each game side, the ids of the SAM/AAA sites it owns
     (``data/lockedon/sites.yaml``, L290-300); a site may be listed twice."""
+    names: dict[str, str] = Field(default_factory=dict)
+    """For each game side, the nation it flies for, as the sheet prints it ('Israel'):
+    the game names its sides so (none: 'Side A')."""
 
-    @field_validator("vp", "sites")
+    @field_validator("vp", "sites", "names")
     @classmethod
     def _side_keys(cls, v: dict[str, Any]) -> dict[str, Any]:
         for side in v:

@@ -220,6 +220,8 @@ class Mission:
     """The SAM/AAA site ids each side owns (L290-300)."""
     points: dict[str, int] = field(default_factory=dict)
     """NFOD's Campaign points (L364), by the seat credited with them."""
+    names: dict[str, str] = field(default_factory=dict)
+    """The nation each side flies for ('Israel'), when the campaign names them."""
 
     def clone(self) -> Mission:
         return Mission(
@@ -228,6 +230,7 @@ class Mission:
             dict(self.vp),
             {k: v[:] for k, v in self.sites.items()},
             dict(self.points),
+            dict(self.names),
         )
 
 

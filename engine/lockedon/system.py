@@ -184,12 +184,18 @@ class LockedOnSystem:
         return self.engine.new_game(setup, seed)
 
     def sides(self, state: GameState) -> tuple[SideInfo, ...]:
+        """Side A, side B...; a campaign mission's sides by their nations (L280)."""
+        names = state.mission.names if state.mission is not None else {}
         return tuple(
             SideInfo(
                 side,
-                Term("lockedon.side_name", side=side),
+                Term("lockedon.nation_name", nation=names[side], side=side)
+                if side in names
+                else Term("lockedon.side_name", side=side),
                 tuple(seat for seat, p in state.planes.items() if p.side == side),
-                Term("lockedon.side_phrase", side=side),
+                Term("lockedon.nation_phrase", nation=names[side], side=side)
+                if side in names
+                else Term("lockedon.side_phrase", side=side),
             )
             for side in sorted(state.sides)
         )

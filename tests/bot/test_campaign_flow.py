@@ -11,10 +11,12 @@ the log, ``/campaign status`` and the secrecy of the picks are checked on the wa
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image
 
+from bot.campaign_verify import verify_campaign
 from bot.storage.models import CampaignStatus
 from bot.testing import FakeDiscord
 from bot.testing.campaigns import CampaignDriver
@@ -82,6 +84,9 @@ async def test_a_whole_lockedon_campaign_with_two_restarts(
     log_token = await fake.slash(bob, "campaign log", channel_id=thread)
     ((_, log_bytes),) = fake.files(fake.original(log_token))
     assert "(secret)" in log_bytes.decode() and str(israel_pick) not in log_bytes.decode()
+    token = await fake.slash(bob, "campaign verify", channel_id=thread)
+    assert "secret until it ends" in fake.original(token)["content"]
+    assert str(SEED) not in public_text(fake), "the seed stays secret while it runs"
 
     restarted_mid_mission = restarted_between = False
     second_from: int | None = None
@@ -141,6 +146,14 @@ async def test_a_whole_lockedon_campaign_with_two_restarts(
     assert sum("decision" in line for line in lines) == 12
     assert "(secret)" not in log_bytes.decode(), "revealed once each mission started"
     assert any("The campaign is over." in (m.get("content") or "") for m in fake.dms(carol))
+    assert f"The campaign's seed was {SEED}" in said
+
+    # Verification: from the revealed seed, the log, every mission's seed and result.
+    token = await fake.slash(carol, "campaign verify", channel_id=thread)
+    checked = fake.original(token)["content"]
+    assert checked.startswith("✅ Verified.") and "6 mission games" in checked, checked
+    tampered = replace(campaign, record=campaign.record.model_copy(update={"seed": SEED + 1}))
+    assert not (await verify_campaign(bot.campaigns, tampered)).ok
     assert not fake.problems()
 
 
@@ -160,7 +173,9 @@ async def test_bad_campaign_input_gets_a_specific_message_and_changes_nothing(
     new = {"channel_id": fake.channel_id, "system": "lockedon", "name": CAMPAIGN}
     assert "scale" in await said(alice, "campaign new", **new, options="scale=5")
     assert "name=value" in await said(alice, "campaign new", **new, options="big")
-    assert "campaigns exist for lockedon" in await said(alice, "campaign new", **{**new, "system": "dif"})
+    assert "campaigns exist for lockedon" in await said(
+        alice, "campaign new", **{**new, "system": "dif"}
+    )
     assert await storage.list_campaigns() == []
 
     # A server may keep each campaign in the channel it is opened in.
@@ -194,7 +209,9 @@ async def test_a_side_nobody_joins_is_flown_by_computer_players(
     alice = fake.add_member("alice")
     bot = make_bot(tmp_path / "c.sqlite3")
     await fake.start(bot)
-    await fake.slash(alice, "campaign new", channel_id=fake.channel_id, system="lockedon", name=CAMPAIGN)
+    await fake.slash(
+        alice, "campaign new", channel_id=fake.channel_id, system="lockedon", name=CAMPAIGN
+    )
     (record,) = await bot.service.storage.list_campaigns()
     assert record.thread_id is not None
     await fake.slash(alice, "campaign join", channel_id=record.thread_id)

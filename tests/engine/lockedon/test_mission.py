@@ -19,6 +19,7 @@ from engine.lockedon.orders import order_action
 from engine.lockedon.setup import LockedOnSetup, MissionRules
 from engine.lockedon.state import GameState
 from engine.lockedon.system import system
+from strings import tr
 
 from .conftest import Act, seats_of
 
@@ -79,7 +80,7 @@ def test_a_dogfight_setup_dumps_byte_identical_to_before_missions() -> None:
 def test_a_mission_setup_round_trips_through_its_dump() -> None:
     setup = LockedOnSetup.model_validate(mission_setup())
     dumped = setup.model_dump(mode="json")
-    assert dumped["mission"] == {**MISSION_1, "sites": {"B": ["sa-7"]}}
+    assert dumped["mission"] == {**MISSION_1, "sites": {"B": ["sa-7"]}, "names": {}}
     assert LockedOnSetup.model_validate(dumped) == setup
     assert LockedOnSetup.model_validate_json(setup.model_dump_json()) == setup
     assert isinstance(setup.mission, MissionRules) and setup.mission.sites == {"B": ("sa-7",)}
@@ -247,3 +248,13 @@ def test_a_dogfight_state_json_has_no_mission_fields(lo: LockedOnEngine, act: Ac
     data = json.loads(json.dumps(state.to_json()))
     assert data["site"]["site"] == "sa-7"
     assert GameState.from_json(data) == state
+
+
+def test_a_mission_names_its_sides_by_their_nations() -> None:
+    named = {**MISSION_1, "names": {"A": "Israel", "B": "Egypt"}}
+    setup = LockedOnSetup.model_validate({**mission_setup(), "mission": named})
+    lo = system()
+    state, _ = lo.new_game(setup, 1)
+    assert [str(s.name) for s in lo.sides(state)] == ["Israel (side A)", "Egypt (side B)"]
+    assert tr(lo.sides(state)[0].name, "fr") == "Israel (camp A)"
+    assert lo.load_state(lo.dump_state(state)) == state

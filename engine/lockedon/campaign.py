@@ -3,8 +3,8 @@
 "Playing a Campaign" (L269-314): the missions of a campaign sheet
 (:mod:`engine.lockedon.campaigns`) are flown in their numbered order, each as a
 Locked-On game of its stated turns (L271-273). Before each one, each nation secretly
-selects its Options among the mission's two skills (L283, L287), revealed when the
-mission starts; Special Condition skills go to every aircraft of the nation (L309),
+selects its Options among the mission's two skills (L286, L291), revealed when the
+mission starts; Special Condition skills go to every aircraft of the nation (L311),
 Special Condition sites to its side (L290-300); turn order follows EW as in any game
 (L301-302). The mission's VP are the sheet's, apportioned by the enemy aircraft
 destroyed and rounded up (L305-308): the mission game's outcome gives them (the rules
@@ -88,7 +88,7 @@ class Pick(BaseModel):
 
 
 class SkillsAction(BaseModel):
-    """A nation's secret selection of Options for a mission (L283, L287)."""
+    """A nation's secret selection of Options for a mission (L286, L291)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -394,7 +394,7 @@ class LockedOnCampaigns:
         return {n: sum(s.vp.get(n, 0) for s in state.scores) for n in self._nation_ids(state)}
 
     def result(self, state: CampaignState) -> CampaignResult | None:
-        """L311-314: each nation's total against its chart; the better level wins."""
+        """L312-314: each nation's total against its chart; the better level wins."""
         if not self.is_over(state):
             return None
         c = self.sheet_of(state)

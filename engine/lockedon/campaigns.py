@@ -1,11 +1,11 @@
 """Locked-On campaign sheets: the data of "Playing a Campaign" (L269-314).
 
 A campaign sheet (``data/lockedon/campaigns/<id>.yaml``) lists its two nations
-(nation #1 first, as on each Mission circle, L280), its missions in numbered order
-and each nation's Victory Point chart (L312). Each Mission circle gives, for each
+(nation #1 first, as on each Mission circle, L279), its missions in numbered order
+and each nation's Victory Point chart (L313). Each Mission circle gives, for each
 nation, the VP it gains if it destroys every enemy aircraft, its aircraft, two
 skill Options of which it secretly selects one, its Special Conditions (skills every
-aircraft of the nation has, L309) and nation #2's SAM/AAA sites (L290-300).
+aircraft of the nation has, L311) and nation #2's SAM/AAA sites (L293-300).
 
 Only Yom Kippur's mission #1 and chart results are printed (L300, L309, L314); the
 rest is authored, with its sources, in ``data/lockedon/SOURCES.md``.
@@ -82,17 +82,17 @@ class MissionAircraft(_Data):
 
 
 class NationMission(_Data):
-    """One nation's half of a Mission circle (L281-289)."""
+    """One nation's half of a Mission circle (L283-293)."""
 
     vp: int = Field(ge=0)
     """Gained for destroying every enemy aircraft; apportioned otherwise (L307)."""
     aircraft: tuple[MissionAircraft, ...] = Field(min_length=1)
     options: tuple[str, str]
-    """The two skill Options (skill ids); one is selected secretly (L283)."""
+    """The two skill Options (skill ids); one is selected secretly (L286)."""
     picks: int = Field(default=1, ge=1, le=4)
     """How many Options the nation selects (1 on every printed circle; x the scale)."""
     special: tuple[str, ...] = ()
-    """Special Condition skills: every aircraft of the nation has them (L309)."""
+    """Special Condition skills: every aircraft of the nation has them (L311)."""
     ratings: dict[str, dict[Rating, int]] = Field(default_factory=dict)
     """For a Special Condition skill that changes chosen ratings (Newbie, Green...,
     L317), the ratings the sheet changes: ``{newbie: {speed: -1, performance: -1}}``."""
@@ -105,7 +105,7 @@ class NationMission(_Data):
 class Mission(_Data):
     number: int = Field(ge=1)
     title: str
-    """Does not affect play (L279)."""
+    """Does not affect play (L282)."""
     turns: int = Field(default=6, ge=1, le=20)
     """Six unless stated (L273)."""
     year: int | None = None
@@ -122,11 +122,11 @@ class Campaign(_Data):
     summary: str
     """One line: theatre and what it covers."""
     nations: tuple[Nation, Nation]
-    """Nation #1 first (the top of each Mission circle, L280)."""
+    """Nation #1 first (the top of each Mission circle, L279)."""
     notes: tuple[str, ...] = ()
     """Campaign Notes (L275)."""
     victory: dict[str, tuple[VictoryStep, ...]]
-    """Each nation's Victory Point chart (L312), best level first."""
+    """Each nation's Victory Point chart (L313), best level first."""
     missions: tuple[Mission, ...] = Field(min_length=1)
     printed: tuple[str, ...] = ()
     """Which values the rulebook prints (for SOURCES.md and the tests), in words."""
@@ -160,7 +160,7 @@ class Campaign(_Data):
         raise KeyError(nation_id)
 
     def level(self, nation_id: str, vp: int) -> Level:
-        """The level ``vp`` reaches on ``nation_id``'s chart (L312)."""
+        """The level ``vp`` reaches on ``nation_id``'s chart (L313)."""
         for step in self.victory[nation_id]:
             if vp >= step.min:
                 return step.level

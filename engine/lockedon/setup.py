@@ -172,16 +172,16 @@ class MissionRules(BaseModel):
     Built by the campaign layer from a Mission circle; the game's sides are the game
     side ids (``A``, ``B``), not the nations. The mission's number of turns is
     ``options.rounds`` (six unless stated, L273); every aircraft's Special Condition
-    skills and its secretly selected Option are in its seat's ``skills`` (L283, L309),
+    skills and its secretly selected Option are in its seat's ``skills`` (L286, L311),
     and campaign-only skills (90° Angle, 0° Angle, NFOD) may be taken.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     number: int = Field(ge=1)
-    """The Mission Number (L278)."""
+    """The Mission Number (L281)."""
     title: str
-    """The Mission Title: does not affect play (L279)."""
+    """The Mission Title: does not affect play (L282)."""
     vp: dict[str, int]
     """For each game side, the Victory Points stated for it: gained in full for
     destroying every enemy aircraft, otherwise apportioned by the enemy aircraft

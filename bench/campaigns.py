@@ -47,7 +47,7 @@ def fly(system_id: str, campaign: str, seed: int) -> tuple[list[CampaignEntry], 
             log.append(CampaignEntry(EntryKind.DECISION, d.side, str(action)))
         plan = rules.mission_setup(state)
         t0 = time.perf_counter()
-        game, _ = game_system.new_game(plan.setup, plan.seed)
+        game, _ = game_system.new_game(plan.setup, plan.next.seed)
         players = {}
         while not game_system.is_over(game):
             p = game_system.pending(game)[0]

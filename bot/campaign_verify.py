@@ -21,7 +21,8 @@ from bot.archive import archive
 from bot.storage import GameStatus
 from bot.storage.models import CampaignStatus
 from bot.verify import Check, Verification
-from engine.core.campaign import EntryKind, mission_seed, outcome_to_json
+from engine.core.campaign import CampaignEntry, EntryKind, mission_seed, outcome_to_json, replay
+from engine.core.errors import EngineError
 from strings import Term
 
 if TYPE_CHECKING:
@@ -38,8 +39,7 @@ def campaign_commitment(campaign_id: int, seed: int) -> str:
 
 async def verify_campaign(service: CampaignService, campaign: LoadedCampaign) -> Verification:
     """Check a finished (or abandoned) campaign from its revealed seed (the module's
-    doc). The campaign was loaded by replaying its log, so a decision the rules refuse
-    would not have loaded: the first check says how many were replayed."""
+    doc)."""
     record = campaign.record
     checks = [
         Check(
@@ -50,8 +50,15 @@ async def verify_campaign(service: CampaignService, campaign: LoadedCampaign) ->
                 commitment=campaign_commitment(record.id, record.seed)[:16],
             ),
         ),
-        Check(True, Term("campaign.verify.legal", n=len(campaign.entries))),
     ]
+    system = campaign.system
+    entries = [CampaignEntry(EntryKind(e.kind), e.side, e.entry) for e in campaign.entries]
+    try:  # from the revealed seed, again (what was loaded may come from elsewhere one day)
+        setup = system.setup_model.model_validate(record.setup)
+        await asyncio.to_thread(replay, system, setup, record.seed, entries)
+        checks.append(Check(True, Term("campaign.verify.legal", n=len(entries))))
+    except (EngineError, ValueError) as exc:
+        checks.append(Check(False, Term("campaign.verify.illegal", why=str(exc))))
     storage = service.storage
     games = await storage.games_of_campaign(record.id)
     wrong_seed = [
@@ -102,7 +109,7 @@ async def verify_campaign(service: CampaignService, campaign: LoadedCampaign) ->
             else Term("campaign.verify.games_bad", games=", ".join(f"#{g}" for g in failed)),
         )
     )
-    result = await asyncio.to_thread(campaign.system.result, campaign.state)
+    result = await asyncio.to_thread(system.result, campaign.state)
     if record.status is CampaignStatus.FINISHED:
         same = result is not None and (record.result or {}).get("verdict") == str(result.verdict)
         checks.append(

@@ -79,6 +79,7 @@ from engine.core.campaign import (
 )
 from engine.core.contract import Outcome as GameOutcome
 from engine.core.errors import EngineError
+from engine.core.present import Choice
 from engine.core.registry import UnknownSystem, campaign_system, campaign_system_ids
 from strings import Term
 
@@ -158,6 +159,8 @@ class CampaignNews:
     launch: list[int] = field(default_factory=list)
     """Mission games opened and waiting for their thread (:meth:`CampaignService.launch`)."""
     asks: list[CampaignDecision] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    """Mission games' own news to publish in their threads (an abort)."""
     """Decisions now awaited from sides with players (ping them, offer the menu)."""
     finished: bool = False
     followers: list[str] = field(default_factory=list)
@@ -173,7 +176,7 @@ class CampaignService:
         self.locks = GameLocks()
         self.deadline_listeners: list[DeadlineListener] = []
         """Called after every campaign step with the mission row's id, the campaign's
-        log length, the decisions awaited (as the scheduler's ``PendingDecision``) and
+        version (its deadlines' key), the decisions awaited (as the scheduler's ``PendingDecision``) and
         the side that just decided: ``bot.operations`` keeps their deadlines."""
 
     # ------------------------------------------------------------ reading
@@ -202,20 +205,34 @@ class CampaignService:
         return await self.load(record.id)
 
     async def resolve(
-        self, channel_id: int | None, user_id: int, campaign_id: int | None = None
+        self,
+        guild_id: int | None,
+        channel_id: int | None,
+        user_id: int,
+        campaign_id: int | None = None,
     ) -> LoadedCampaign:
-        """The campaign named, else of this thread, else the user's only live one."""
+        """The campaign named, else of this thread, else the user's only live one on
+        this server. A campaign of another server (or asked from a DM) is refused: its
+        id says nothing here."""
+        found: LoadedCampaign | None = None
         if campaign_id is not None:
-            return await self.load(campaign_id)
-        here = await self.in_channel(channel_id)
-        if here is not None:
-            return here
-        mine = await self.storage.campaigns_of_user(user_id, statuses=LIVE)
-        if len(mine) == 1:
-            return await self.load(mine[0].id)
-        raise Refusal(
-            "campaign.refusal.which" if mine else "campaign.refusal.none_here",
-        )
+            found = await self.load(campaign_id)
+        else:
+            found = await self.in_channel(channel_id)
+            if found is None:
+                mine = [
+                    c
+                    for c in await self.storage.campaigns_of_user(user_id, statuses=LIVE)
+                    if c.guild_id == guild_id
+                ]
+                if len(mine) != 1:
+                    raise Refusal(
+                        "campaign.refusal.which" if mine else "campaign.refusal.none_here"
+                    )
+                found = await self.load(mine[0].id)
+        if guild_id is None or found.record.guild_id != guild_id:
+            raise Refusal("campaign.refusal.no_campaign", id=found.id)
+        return found
 
     async def list_campaigns(
         self, guild_id: int, *, live_only: bool = False
@@ -290,12 +307,15 @@ class CampaignService:
     async def join(
         self, campaign_id: int, user_id: int, name: str, side: str | None
     ) -> tuple[LoadedCampaign, str]:
-        """Join (or change) a side. Open while recruiting and while active (a newcomer
-        flies from the next mission on)."""
+        """Join (or change) a side while the campaign recruits. Once it runs, a side's
+        secret decisions are its members' to see: a newcomer comes in through a member
+        (or the host) handing over a place (:meth:`substitute`)."""
         async with self.locks(campaign_id):
             campaign = await self.load(campaign_id)
             if campaign.record.status not in LIVE:
                 raise Refusal("campaign.refusal.over")
+            if campaign.record.status is CampaignStatus.ACTIVE:
+                raise Refusal("campaign.refusal.join_running")
             sides = campaign.system.sides(campaign.state)
             ids = [s.id for s in sides]
             if side is None:
@@ -307,13 +327,6 @@ class CampaignService:
                     side=repr(side),
                     sides=", ".join(f"{s.id} ({s.name})" for s in sides),
                 )
-            mine = campaign.side_of(user_id)
-            if (
-                mine is not None
-                and mine != found
-                and campaign.record.status is CampaignStatus.ACTIVE
-            ):
-                raise Refusal("campaign.refusal.switch", side=campaign.side_name(mine))
             await self.storage.put_campaign_member(
                 campaign_id, user_id, side=found, display_name=name
             )
@@ -333,8 +346,6 @@ class CampaignService:
             await self.storage.update_campaign(campaign_id, status=CampaignStatus.ACTIVE)
             campaign = await self.load(campaign_id)
             news = CampaignNews(campaign, sheet=True)
-            commitment = campaign_commitment(campaign.id, campaign.record.seed)
-            news.lines.append(Term("campaign.commitment", commitment=commitment))
             for s in campaign.system.sides(campaign.state):
                 players = campaign.members_of(s.id)
                 who = ", ".join(f"<@{m.user_id}>" for m in players)
@@ -399,15 +410,13 @@ class CampaignService:
             return []
         return campaign.system.legal_actions(campaign.state, side)
 
-    def menu(self, campaign: LoadedCampaign, user_id: int) -> list[tuple[str, str]]:
-        """The user's side's legal actions as ``(canonical text, label)``."""
+    def menu(self, campaign: LoadedCampaign, user_id: int) -> Choice | None:
+        """The user's side's decision as its system's tree of choices (None: nothing
+        to decide now)."""
         side = campaign.side_of(user_id)
-        if side is None:
-            return []
-        system = campaign.system
-        return [
-            (str(a), system.pick_label(campaign.state, side, a)) for a in self.legal(campaign, side)
-        ]
+        if side is None or campaign.record.status is not CampaignStatus.ACTIVE:
+            return None
+        return campaign.system.menu(campaign.state, side)
 
     async def decide(
         self, campaign_id: int, user_id: int, text: str, *, version: int | None = None
@@ -530,7 +539,8 @@ class CampaignService:
                 news.asks = pending
                 break
             if row.status is GameStatus.LOBBY:
-                if not await self.storage.get_seats(row.id):
+                own = await self.storage.get_game_settings(row.id)
+                if own is None or "plan" not in own.settings:  # not (wholly) seated yet
                     await self._seat_mission(campaign, row.id)
                 news.launch.append(row.id)
             break
@@ -555,16 +565,18 @@ class CampaignService:
         carry over."""
         found = await self._mission_game(campaign)
         if found is not None:
+            own = await self.storage.get_game_settings(found.id)
+            if own is None or not own.settings.get("prepared"):
+                await self._prepare_row(campaign, found.id)  # a crash cut it short
             return found
         upcoming = campaign.system.next_mission(campaign.state)
         assert upcoming is not None
-        previous = await self.storage.games_of_campaign(campaign.id)
         record = await self.storage.create_game(
             guild_id=campaign.record.guild_id,
             channel_id=campaign.record.channel_id,
             host_id=campaign.record.host_id,
-            system=campaign.system.system_id,
-            ruleset=campaign.system.system_id,
+            system=upcoming.system,
+            ruleset=upcoming.ruleset,
             seed=upcoming.seed,
             options={
                 "format": "custom",
@@ -575,12 +587,19 @@ class CampaignService:
             campaign_id=campaign.id,
             mission=upcoming.number,
         )
+        await self._prepare_row(campaign, record.id)
+        return record
+
+    async def _prepare_row(self, campaign: LoadedCampaign, row_id: int) -> None:
+        """A mission row's settings, and the sides' time banks and vacations carried
+        over from the previous mission's row; ``prepared`` is written last, so a row a
+        crash left half-done is prepared again (every write here is idempotent)."""
+        previous = [g for g in await self.storage.games_of_campaign(campaign.id) if g.id != row_id]
         settings: dict[str, Any] = {"responses": "normal"}
         if previous:
             before = await self.storage.get_game_settings(previous[-1].id)
             if before is not None and "deadlines" in before.settings:
                 settings["deadlines"] = before.settings["deadlines"]
-        await self.storage.put_game_settings(record.id, settings)
         if previous:
             now = self.games.clock.now()
             sides = {s.id for s in campaign.system.sides(campaign.state)}
@@ -588,13 +607,11 @@ class CampaignService:
                 if clock.seat not in sides:
                     continue  # a seat of the game, not a side's decisions
                 bank = clock.time_bank_seconds  # the side's time bank carries over too
-                await self.storage.init_seat_clock(record.id, clock.seat, time_bank_seconds=bank)
+                await self.storage.init_seat_clock(row_id, clock.seat, time_bank_seconds=bank)
                 until = clock.vacation_until
                 if until is not None and until > now:
-                    await self.storage.set_vacation(
-                        record.id, clock.seat, clock.vacation_from, until
-                    )
-        return record
+                    await self.storage.set_vacation(row_id, clock.seat, clock.vacation_from, until)
+        await self.storage.put_game_settings(row_id, {**settings, "prepared": True})
 
     async def _sync_deadlines(
         self,
@@ -620,35 +637,34 @@ class CampaignService:
     async def _seat_mission(self, campaign: LoadedCampaign, row_id: int) -> None:
         """Seat the mission's game: each seat held by a member of the side flying it
         (round robin over the side's aircraft), a computer player where a side has
-        nobody. The setup itself is the campaign's ``mission_setup``, at the start."""
+        nobody. Every write replaces (a seat, the options, the settings), and the
+        settings' ``plan``, written last, marks it done: a crash halfway is seated
+        again. The setup itself is the campaign's ``mission_setup``, at the start."""
         plan = campaign.system.mission_setup(campaign.state)
         computer: list[str] = []
         turn: dict[str, int] = {}
-        dumped = plan.setup.model_dump(mode="json")
-        for seat in dumped.get("seats", []):
-            seat_id, game_side = seat["seat"], seat["side"]
-            players = campaign.members_of(plan.seat_sides[seat_id])
-            payload = {k: v for k, v in seat.items() if k not in ("seat", "side")}
+        for pick in plan.seats:
+            players = campaign.members_of(plan.seat_sides[pick.seat])
+            payload = pick.pick.model_dump(mode="json")
             if players:
-                n = turn.get(game_side, 0)
-                turn[game_side] = n + 1
+                n = turn.get(pick.side, 0)
+                turn[pick.side] = n + 1
                 m = players[n % len(players)]
                 await self.storage.put_seat(
-                    row_id, seat_id, game_side, m.user_id, m.display_name, payload
+                    row_id, pick.seat, pick.side, m.user_id, m.display_name, payload
                 )
             else:
-                computer.append(seat_id)
-                await self.storage.put_seat(row_id, seat_id, game_side, None, "computer", payload)
-        own = await self.storage.get_game_settings(row_id)
-        settings = dict(own.settings) if own is not None else {}
-        settings["plan"] = _plan_record(plan)
-        if computer:
-            settings["computer_seats"] = computer
-        await self.storage.put_game_settings(row_id, settings)
+                computer.append(pick.seat)
+                await self.storage.put_seat(row_id, pick.seat, pick.side, None, "computer", payload)
         game = await self.storage.get_game(row_id)
         assert game is not None
-        options = {**game.options, **dumped.get("options", {})}
+        options = {**game.options, **plan.options.model_dump(mode="json")}
         await self.storage.update_game(row_id, game.version, options=options)
+        own = await self.storage.get_game_settings(row_id)
+        settings = dict(own.settings) if own is not None else {}
+        settings["computer_seats"] = computer
+        settings["plan"] = _plan_record(plan)
+        await self.storage.put_game_settings(row_id, settings)
 
     async def launch(self, game_id: int) -> Outcome:
         """Start a mission game whose thread exists (the chat layer made it): from the
@@ -771,17 +787,28 @@ class CampaignService:
         news.lines.append(Term("campaign.abandoned", user=f"<@{user_id}>"))
         if campaign.record.last_seq or campaign.record.thread_id is not None:
             news.lines.append(self.seed_line(campaign))
-        for g in await self.storage.games_of_campaign(campaign_id):
+        news.outcomes.extend(await self._abort_games(campaign, user_id))
+        return news
+
+    async def _abort_games(self, campaign: LoadedCampaign, user_id: int) -> list[Outcome]:
+        """Abort an abandoned campaign's open mission games (what their threads are told)."""
+        out: list[Outcome] = []
+        for g in await self.storage.games_of_campaign(campaign.id):
             if g.status in (GameStatus.LOBBY, GameStatus.ACTIVE):
                 try:
-                    await self.games.abort(g.id, user_id, admin=True)
+                    out.append(await self.games.abort(g.id, user_id, admin=True))
                 except UserError:
-                    log.warning("campaign %s: could not abort game %s", campaign_id, g.id)
-        return news
+                    log.warning("campaign %s: could not abort game %s", campaign.id, g.id)
+        return out
 
     async def reconcile(self) -> list[CampaignNews]:
         """At start-up: finish every step a crash interrupted (see the module's doc)."""
         out: list[CampaignNews] = []
+        for record in await self.storage.list_campaigns(statuses=(CampaignStatus.ABANDONED,)):
+            abandoned = await self.load(record.id)  # a crash between its status and its games
+            outcomes = await self._abort_games(abandoned, record.host_id)
+            if outcomes:
+                out.append(CampaignNews(abandoned, outcomes=outcomes))
         for record in await self.storage.list_campaigns(statuses=(CampaignStatus.ACTIVE,)):
             try:
                 news = await self._reconcile_one(record.id)
@@ -839,7 +866,7 @@ def _match_side(sides: Any, typed: str) -> str | None:
 
 
 def _plan_record(plan: MissionPlan) -> dict[str, Any]:
-    return {"number": plan.number, "title": plan.title, "attempt": plan.attempt}
+    return {"number": plan.number, "title": plan.title, "attempt": plan.next.attempt}
 
 
 def _json(data: Any) -> str:

@@ -16,6 +16,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.campaign_verify import campaign_commitment
 from bot.campaigns import CampaignNews, CampaignService, LoadedCampaign
 from bot.errors import Refusal, UserError
 from bot.operations import discord_time
@@ -76,6 +78,8 @@ async def publish_campaign(bot: TallyHoBot, news: CampaignNews) -> None:
     record = campaign.record
     if record.thread_id is None:
         return
+    for outcome in news.outcomes:  # its mission games' own news (an abort)
+        await publish(bot, outcome)
     public = await server_language(bot.service.storage, record.guild_id)
     thread = await _channel(bot, record.thread_id)
     lines = [tr(line, public) for line in news.lines]
@@ -86,7 +90,7 @@ async def publish_campaign(bot: TallyHoBot, news: CampaignNews) -> None:
     if news.asks:
         for d in news.asks:
             who = " ".join(f"<@{m.user_id}>" for m in campaign.members_of(d.side))
-            words = t(f"campaign.ask.{d.kind}", public, mission=d.mission or 0)
+            words = tr(campaign.system.ask(d), public)
             lines.append(t("campaign.ask_line", public, users=who, what=words))
     files = [await sheet_file(campaign, None, public)] if news.sheet else []
     if lines or files:
@@ -213,17 +217,18 @@ async def send_choices(interaction: discord.Interaction, campaign_id: int) -> No
 
 
 def _menu(service: CampaignService, campaign: LoadedCampaign, user_id: int, language: str) -> Menu:
-    choices = tuple(
-        Choice(label[:100], action=text) for text, label in service.menu(campaign, user_id)
+    """The side's decision as its system's tree, in the reader's language."""
+    top = service.menu(campaign, user_id)
+    return Menu(menus=(_translated(top, language),)) if top is not None else Menu()
+
+
+def _translated(choice: Choice, language: str) -> Choice:
+    return replace(
+        choice,
+        label=tr(choice.label, language)[:100],
+        placeholder=tr(choice.placeholder, language)[:150] if choice.placeholder else None,
+        children=tuple(_translated(c, language) for c in choice.children),
     )
-    if not choices:
-        return Menu()
-    top = Choice(
-        t("campaign.ui.placeholder", language),
-        children=choices,
-        placeholder=t("campaign.ui.placeholder", language),
-    )
-    return Menu(menus=(top,))
 
 
 class CampaignMenu:
@@ -294,6 +299,7 @@ async def _side_names(
 ) -> list[app_commands.Choice[str]]:
     try:
         campaign = await campaigns_of(interaction).resolve(
+            interaction.guild_id,
             interaction.channel_id,
             interaction.user.id,
             getattr(interaction.namespace, "campaign", None),
@@ -315,7 +321,8 @@ def parse_options(text: str | None) -> dict[str, Any]:
         key, sep, value = word.partition("=")
         if not sep or not key or not value:
             raise Refusal("campaign.refusal.options", text=repr(word))
-        out[key.strip().lower()] = int(value) if value.strip().isdigit() else value.strip()
+        value = value.strip()
+        out[key.strip().lower()] = int(value) if value.isascii() and value.isdigit() else value
     return out
 
 
@@ -379,13 +386,12 @@ class CampaignCog(commands.Cog):
                 type=discord.ChannelType.public_thread,
             )
         campaign = await service.attach_thread(campaign, home.id)
+        commitment = campaign_commitment(campaign.id, campaign.record.seed)
+        opening = t(
+            "campaign.opened_thread", public, title=sheet.title, host=f"<@{interaction.user.id}>"
+        )
         await home.send(
-            t(
-                "campaign.opened_thread",
-                public,
-                title=sheet.title,
-                host=f"<@{interaction.user.id}>",
-            ),
+            opening + "\n" + t("campaign.commitment", public, commitment=commitment),
             files=[await sheet_file(campaign, None, public)],
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -403,7 +409,9 @@ class CampaignCog(commands.Cog):
         self, interaction: discord.Interaction, side: str | None = None, campaign: int | None = None
     ) -> None:
         service = campaigns_of(interaction)
-        found = await service.resolve(interaction.channel_id, interaction.user.id, campaign)
+        found = await service.resolve(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
+        )
         found, taken = await service.join(
             found.id, interaction.user.id, interaction.user.display_name, side
         )
@@ -426,7 +434,9 @@ class CampaignCog(commands.Cog):
     @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))
     async def start(self, interaction: discord.Interaction, campaign: int | None = None) -> None:
         service = campaigns_of(interaction)
-        found = await service.resolve(interaction.channel_id, interaction.user.id, campaign)
+        found = await service.resolve(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
+        )
         await interaction.response.defer(ephemeral=True, thinking=True)
         admin = _is_admin(interaction)
         news = await service.start(found.id, interaction.user.id, admin=admin)
@@ -438,7 +448,7 @@ class CampaignCog(commands.Cog):
     @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))
     async def choose(self, interaction: discord.Interaction, campaign: int | None = None) -> None:
         found = await campaigns_of(interaction).resolve(
-            interaction.channel_id, interaction.user.id, campaign
+            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
         )
         await send_choices(interaction, found.id)
 
@@ -446,7 +456,7 @@ class CampaignCog(commands.Cog):
     @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))
     async def status(self, interaction: discord.Interaction, campaign: int | None = None) -> None:
         found = await campaigns_of(interaction).resolve(
-            interaction.channel_id, interaction.user.id, campaign
+            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
         )
         language = await language_of(interaction)
         side = found.side_of(interaction.user.id)
@@ -463,7 +473,9 @@ class CampaignCog(commands.Cog):
     @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))
     async def log_(self, interaction: discord.Interaction, campaign: int | None = None) -> None:
         service = campaigns_of(interaction)
-        found = await service.resolve(interaction.channel_id, interaction.user.id, campaign)
+        found = await service.resolve(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
+        )
         language = await language_of(interaction)
         lines = [
             t(
@@ -492,7 +504,9 @@ class CampaignCog(commands.Cog):
     @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))
     async def verify(self, interaction: discord.Interaction, campaign: int | None = None) -> None:
         service = campaigns_of(interaction)
-        found = await service.resolve(interaction.channel_id, interaction.user.id, campaign)
+        found = await service.resolve(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
+        )
         await interaction.response.defer(ephemeral=True, thinking=True)
         verification = await service.verify(found.id)
         await reply(interaction, verification.text(await language_of(interaction)))
@@ -526,7 +540,9 @@ class CampaignCog(commands.Cog):
         self, interaction: discord.Interaction, stop: bool = False, campaign: int | None = None
     ) -> None:
         service = campaigns_of(interaction)
-        found = await service.resolve(interaction.channel_id, interaction.user.id, campaign)
+        found = await service.resolve(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
+        )
         language = await language_of(interaction)
         if stop:
             await service.unfollow(found.id, interaction.user.id)
@@ -548,7 +564,9 @@ class CampaignCog(commands.Cog):
     ) -> None:
         """Pause the deadlines of your side's campaign decisions (0 ends the pause)."""
         service = campaigns_of(interaction)
-        found = await service.resolve(interaction.channel_id, interaction.user.id, campaign)
+        found = await service.resolve(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
+        )
         side = found.side_of(interaction.user.id)
         if side is None:
             raise Refusal("campaign.refusal.not_member")
@@ -589,7 +607,9 @@ class CampaignCog(commands.Cog):
         """Hand your place in the campaign to another member (the host or an admin:
         replace any member)."""
         service = campaigns_of(interaction)
-        found = await service.resolve(interaction.channel_id, interaction.user.id, campaign)
+        found = await service.resolve(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
+        )
         found, side = await service.substitute(
             found.id,
             interaction.user.id,
@@ -626,7 +646,9 @@ class CampaignCog(commands.Cog):
         if not confirm:
             raise Refusal("campaign.abandon_confirm")
         service = campaigns_of(interaction)
-        found = await service.resolve(interaction.channel_id, interaction.user.id, campaign)
+        found = await service.resolve(
+            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
+        )
         news = await service.abandon(found.id, interaction.user.id, admin=_is_admin(interaction))
         await reply(interaction, t("campaign.abandoned_reply", await language_of(interaction)))
         await publish_campaign(self.bot, news)

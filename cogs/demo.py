@@ -268,11 +268,11 @@ def parser() -> argparse.ArgumentParser:
         "campaign's result",
     )
     p.add_argument(
-        "--scale",
-        type=int,
-        choices=(1, 2, 3),
+        "--options",
         default=None,
-        help="with --campaign: Campaign Scaling, if its system has it (default 1)",
+        metavar="NAME=VALUE",
+        help="with --campaign: the campaign's options, as /campaign new takes them "
+        "(Locked-On: scale=2 or scale=3, Campaign Scaling)",
     )
     p.add_argument(
         "--language",
@@ -295,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice: not needed
     if args.campaign is not None:
-        options = {"scale": str(args.scale)} if args.scale else None
+        options = dict(w.split("=", 1) for w in (args.options or "").split() if "=" in w)
         lines = asyncio.run(
             play_campaign_demo(args.seed, args.campaign, args.out, args.language, options)
         )

@@ -19,7 +19,8 @@ from bot.storage.models import CampaignStatus
 from bot.testing.driver import UiPlayer, components_of, message_with
 from bot.testing.fakediscord import FakeDiscord, FakeUser
 from engine.core.contract import Timing
-from strings import t
+from engine.core.present import Choice
+from strings import t, tr
 
 __all__ = ["CampaignDriver"]
 
@@ -77,27 +78,43 @@ class CampaignDriver:
 
     async def choose(self, user: FakeUser, action: str) -> None:
         """Press **Choose** in the campaign thread, then pick ``action`` in the private
-        menu (walking **More…** when the list is long)."""
+        menu: the branch on its path at each level (found in the system's own tree,
+        :meth:`CampaignSystem.menu`, by label), behind **More…** when a level is long."""
         campaign = await self.bot.campaigns.load(self.campaign_id)
         thread = campaign.record.thread_id
         assert thread is not None
+        side = campaign.side_of(user.id)
+        assert side is not None
+        top = campaign.system.menu(campaign.state, side)
+        assert top is not None, f"{side} has nothing to choose"
+        path = _path_to(top, action)
+        assert path is not None, f"{action!r} is not in {side}'s menu"
         message, custom_id = message_with(self.fake, thread, f"th:cchoose:{self.campaign_id}")
         token = await self.fake.click(user, message, custom_id)
         menu = self._answer(token)
-        for _ in range(20):
-            select = next(
-                c for c in components_of(menu) if str(c.get("custom_id", "")).startswith("th:cm:")
-            )
-            values = [str(o["value"]) for o in select["options"]]
-            if action in values:
-                token = await self.fake.click(user, menu, select["custom_id"], [action])
-                said = self._answer(token).get("content") or ""
-                assert said.startswith(t("campaign.chosen", None, choice="")[:6]), said
-                return
-            more = next(o for o in select["options"] if o["label"] == t("menu.more", None))
-            token = await self.fake.click(user, menu, select["custom_id"], [more["value"]])
-            menu = self.fake.messages[int(menu["id"])]  # the menu is edited in place
-        raise AssertionError(f"{action!r} is not in the campaign's menu")
+        for step, want in enumerate(path):
+            for _ in range(40):  # past More… pages
+                select = next(
+                    c
+                    for c in components_of(menu)
+                    if str(c.get("custom_id", "")).startswith("th:cm:")
+                )
+                option = next(
+                    (o for o in select["options"] if o["label"] == tr(want.label, None)[:100]),
+                    None,
+                )
+                if option is not None:
+                    break
+                more = next(o for o in select["options"] if o["label"] == t("menu.more", None))
+                await self.fake.click(user, menu, select["custom_id"], [more["value"]])
+                menu = self.fake.messages[int(menu["id"])]  # edited in place
+            else:
+                raise AssertionError(f"{want.label!r} is not offered")
+            token = await self.fake.click(user, menu, select["custom_id"], [option["value"]])
+            if step < len(path) - 1:
+                menu = self.fake.messages[int(menu["id"])]
+        said = self._answer(token).get("content") or ""
+        assert said.startswith(t("campaign.chosen", None, choice="")[:6]), said
 
     def _answer(self, token: str) -> Payload:
         iid = str(self.fake.interactions[token].id)
@@ -130,3 +147,14 @@ class CampaignDriver:
         after = await service.load(game_id)
         assert after.record.version != game.record.version, (d, str(action))
         self.moves += 1
+
+
+def _path_to(node: Choice, action: str) -> list[Choice] | None:
+    """The choices from below ``node`` down to the leaf of ``action``."""
+    for child in node.children:
+        if child.action == action:
+            return [child]
+        below = _path_to(child, action)
+        if below is not None:
+            return [child, *below]
+    return None

@@ -42,7 +42,8 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from engine.core.contract import AircraftFate, Fate, Outcome, SideInfo
+from engine.core.contract import AircraftFate, Fate, Outcome, SeatPick, SideInfo
+from engine.core.present import Choice
 
 __all__ = [
     "CampaignDecision",
@@ -118,32 +119,6 @@ class CampaignInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class MissionPlan:
-    """What the next mission's game is: everything the bot needs to open it.
-
-    ``setup`` is an instance of the game system's ``setup_model``; its seats are the
-    mission's aircraft. ``seat_sides`` names the campaign side flying each seat, from
-    which the bot seats the campaign's members (and computer players where a side has
-    none). ``seed`` is the game's seed, derived from the campaign's so the whole
-    campaign replays from its seed (:func:`mission_seed`)."""
-
-    number: int
-    title: str
-    system: str
-    """The game system's id (``lockedon``)."""
-    ruleset: str
-    setup: BaseModel
-    seat_sides: Mapping[str, str]
-    """Each seat of ``setup`` and the campaign side that flies it."""
-    seed: int
-    attempt: int = 1
-    """1, or more when earlier games of this mission were aborted."""
-    briefing: tuple[str, ...] = ()
-    """Lines of the mission's briefing, revealed when the mission starts (the picks
-    made in secret included): :class:`strings.Term` texts."""
-
-
-@dataclass(frozen=True, slots=True)
 class NextMission:
     """Which game comes next, known before its decisions are taken (the bot opens
     the mission's game row then, so the decisions' deadlines have a home)."""
@@ -151,8 +126,42 @@ class NextMission:
     number: int
     title: str
     attempt: int
+    """1, or more when earlier games of this mission were aborted."""
     seed: int
-    """The game's seed (:func:`mission_seed`)."""
+    """The game's seed (:func:`mission_seed`): the whole campaign replays from its own."""
+    system: str
+    """The game system's id (``lockedon``)."""
+    ruleset: str
+    """The ruleset the game is played in (``lockedon``; Zero!'s would be ``zero``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MissionPlan:
+    """What the next mission's game is: everything the bot needs to open it.
+
+    ``setup`` is an instance of the game system's ``setup_model``, ``options`` of its
+    ``options_model`` (the lobby's record of the game), ``seats`` its seats as the
+    lobby would hold them (seat, game side, the system's pick). ``seat_sides`` names
+    the campaign side flying each seat, from which the bot seats the campaign's
+    members (and computer players where a side has none)."""
+
+    next: NextMission
+    setup: BaseModel
+    options: BaseModel
+    seats: tuple[SeatPick, ...]
+    seat_sides: Mapping[str, str]
+    """Each seat of ``setup`` and the campaign side that flies it."""
+    briefing: tuple[str, ...] = ()
+    """Lines of the mission's briefing, revealed when the mission starts (the picks
+    made in secret included): :class:`strings.Term` texts."""
+
+    @property
+    def number(self) -> int:
+        return self.next.number
+
+    @property
+    def title(self) -> str:
+        return self.next.title
 
 
 class MissionState(StrEnum):
@@ -270,8 +279,20 @@ class CampaignSystem(Protocol[C, CA]):
         random stream, never the campaign's)."""
         ...
 
-    def pick_label(self, state: C, side: str, action: CA) -> str:
-        """An action of ``side`` in words, for the menu that offers it."""
+    def menu(self, state: C, side: str) -> Choice | None:
+        """``side``'s decision as a menu: a tree of choices whose leaves are its legal
+        actions' texts (a branch per step of a many-part decision, so no level holds
+        more than a menu's 25 options), the top's label and placeholder saying what is
+        decided (:class:`strings.Term` texts). None when it has nothing to decide."""
+        ...
+
+    def ask(self, decision: CampaignDecision) -> str:
+        """What ``decision`` asks of its side, in words (a :class:`strings.Term`), for
+        the ping in the campaign's thread."""
+        ...
+
+    def action_label(self, state: C, side: str, action: CA) -> str:
+        """An action of ``side`` in words: what the player is told was chosen."""
         ...
 
     def parse_action(self, text: str) -> CA:
@@ -280,7 +301,8 @@ class CampaignSystem(Protocol[C, CA]):
 
     def public_text(self, state: C, entry: CampaignEntry) -> str:
         """An entry of the log as anyone may read it in ``state``: a secret decision
-        masked until the mission it prepares has started."""
+        masked until every side has decided (the mission it prepares then starts, its
+        briefing naming them)."""
         ...
 
     # --- the missions -----------------------------------------------------------

@@ -45,12 +45,19 @@ from engine.core.campaign import (
     NextMission,
     mission_seed,
 )
-from engine.core.contract import Outcome, SideInfo
+from engine.core.contract import Outcome, SeatPick, SideInfo
 from engine.core.errors import MalformedAction, RuleViolation, SetupError
+from engine.core.present import Choice
 from engine.core.rng import Rng
 from engine.lockedon.campaigns import Campaign, Level, Mission, shipped_campaigns
 from engine.lockedon.game import LockedOnEngine, default_engine
-from engine.lockedon.setup import LockedOnOptions, LockedOnSetup, MissionRules, SeatSetup
+from engine.lockedon.setup import (
+    LockedOnOptions,
+    LockedOnPick,
+    LockedOnSetup,
+    MissionRules,
+    SeatSetup,
+)
 from engine.lockedon.words import altitude_word, range_word
 from strings import Term
 
@@ -286,7 +293,7 @@ class LockedOnCampaigns:
             return None
         m = self._mission(state)
         seed = mission_seed(state.seed, m.number, state.attempt)
-        return NextMission(m.number, m.title, state.attempt, seed)
+        return NextMission(m.number, m.title, state.attempt, seed, self.system_id, self.system_id)
 
     def mission_ready(self, state: CampaignState) -> bool:
         return not self.is_over(state) and not self.pending(state)
@@ -345,15 +352,17 @@ class LockedOnCampaigns:
             names={side: n.name for n, side in zip(c.nations, GAME_SIDES, strict=True)},
         )
         setup = LockedOnSetup(options=options, seats=tuple(seats), mission=rules)
+        upcoming = self.next_mission(state)
+        assert upcoming is not None
         return MissionPlan(
-            number=m.number,
-            title=m.title,
-            system=self.system_id,
-            ruleset=self.system_id,
+            next=upcoming,
             setup=setup,
+            options=options,
+            seats=tuple(
+                SeatPick(s.seat, s.side, LockedOnPick.model_validate(_pick_fields(s)))
+                for s in seats
+            ),
             seat_sides=seat_sides,
-            seed=mission_seed(state.seed, m.number, state.attempt),
-            attempt=state.attempt,
             briefing=tuple(briefing),
         )
 
@@ -370,9 +379,14 @@ class LockedOnCampaigns:
         vp = {nation_of[side]: int(outcome.vp.get(side, 0)) for side in GAME_SIDES}
         conceded = nation_of.get(outcome.conceded) if outcome.conceded else None
         if conceded is not None:
-            for nation in vp:
-                if nation != conceded:
-                    vp[nation] = max(vp[nation], m.nations[nation].vp)
+            for side, nation in nation_of.items():
+                if nation != conceded:  # every enemy destroyed, NFOD's points kept (L364)
+                    points = sum(
+                        int(f.record.get("campaign_points", 0))
+                        for f in outcome.fates
+                        if f.side == side
+                    )
+                    vp[nation] = max(vp[nation], m.nations[nation].vp + points)
         score = MissionScore(vp=vp, verdict=str(outcome.verdict), conceded=conceded)
         return state.model_copy(
             update={
@@ -509,14 +523,46 @@ class LockedOnCampaigns:
             for p in state.picks[side].picks
         )
 
-    def pick_label(self, state: CampaignState, side: str, action: SkillsAction) -> str:
-        """A selection in words, for the menu: 'MiG-17F #2: Jink'."""
-        aircraft = self.mission_aircraft(state, side)
-        return "; ".join(
-            f"{self._aircraft_name(aircraft[p.aircraft - 1])} #{p.aircraft}: "
-            f"{self._skill_name(p.skill)}"
-            for p in action.picks
+    def action_label(self, state: CampaignState, side: str, action: SkillsAction) -> str:
+        """A selection in words: 'MiG-17F #2: Jink'."""
+        return "; ".join(self._pick_label(state, side, p) for p in action.picks)
+
+    def _pick_label(self, state: CampaignState, side: str, p: Pick) -> str:
+        aircraft = self.mission_aircraft(state, side)[p.aircraft - 1]
+        return f"{self._aircraft_name(aircraft)} #{p.aircraft}: {self._skill_name(p.skill)}"
+
+    def menu(self, state: CampaignState, side: str) -> Choice | None:
+        """The selection one Option at a time: the first Option's aircraft and skill,
+        then the next's among the aircraft after it... (at most 24 a level: twelve
+        aircraft, two Options), the leaves the whole selections."""
+        legal = self.legal_actions(state, side)
+        if not legal:
+            return None
+        (_, _), count = self.options_of(state, side)
+
+        def level(prefix: tuple[Pick, ...]) -> tuple[Choice, ...]:
+            below = [a for a in legal if a.picks[: len(prefix)] == prefix]
+            nexts = list(dict.fromkeys(a.picks[len(prefix)] for a in below))
+            out = []
+            for p in nexts:
+                label = self._pick_label(state, side, p)
+                if len(prefix) + 1 == count:
+                    action = SkillsAction(mission=state.mission, picks=(*prefix, p))
+                    out.append(Choice(label, action=str(action)))
+                else:
+                    more = Term("campaign.lockedon.menu.next", n=len(prefix) + 2, count=count)
+                    out.append(Choice(label, children=level((*prefix, p)), placeholder=more))
+            return tuple(out)
+
+        first = Term("campaign.lockedon.menu.first", mission=state.mission, count=count)
+        return Choice(
+            Term("campaign.lockedon.menu.title", mission=state.mission),
+            children=level(()),
+            placeholder=first,
         )
+
+    def ask(self, decision: CampaignDecision) -> str:
+        return Term("campaign.lockedon.ask", mission=decision.mission or 0)
 
     def _skill_name(self, skill: str) -> str:
         return self.engine.skills[skill].name
@@ -530,6 +576,11 @@ class LockedOnCampaigns:
 
     def load_state(self, data: Mapping[str, Any]) -> CampaignState:
         return CampaignState.model_validate(dict(data))
+
+
+def _pick_fields(seat: SeatSetup) -> dict[str, Any]:
+    """A seat's pick (what the lobby would hold for it), without its seat and side."""
+    return seat.model_dump(exclude={"seat", "side"})
 
 
 def _and(words: list[Term]) -> str:

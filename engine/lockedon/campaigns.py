@@ -194,6 +194,8 @@ def check_campaign(campaign: Campaign, data: Components) -> list[str]:
                     # the ratings such a skill changes are the player's choice (L317): a
                     # secret selection of Options names skills only
                     problems.append(f"{where}: {skill!r} changes chosen ratings: not an Option")
+            if set(half.options) & set(half.special):
+                problems.append(f"{where}: an Option is also a Special Condition")
             if half.options[0] == half.options[1]:
                 problems.append(f"{where}: the two Options are the same skill")
             for site in half.sites:

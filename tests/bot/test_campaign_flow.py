@@ -17,6 +17,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.campaign_verify import verify_campaign
+from bot.errors import Refusal
 from bot.storage.models import CampaignStatus
 from bot.testing import FakeDiscord
 from bot.testing.campaigns import CampaignDriver
@@ -87,6 +88,18 @@ async def test_a_whole_lockedon_campaign_with_two_restarts(
     token = await fake.slash(bob, "campaign verify", channel_id=thread)
     assert "secret until it ends" in fake.original(token)["content"]
     assert str(SEED) not in public_text(fake), "the seed stays secret while it runs"
+
+    # Once it runs, nobody joins a side (its secrets are its members'); not from
+    # another server either.
+    token = await fake.slash(carol, "campaign join", channel_id=thread, side="israel")
+    assert "has started" in fake.original(token)["content"]
+    assert campaign.side_of(carol.id) is None
+    try:  # its id, typed on another server
+        await bot.campaigns.resolve(record.guild_id + 1, None, carol.id, record.id)
+    except Refusal as refusal:
+        assert f"no campaign #{record.id}" in str(refusal)
+    else:
+        raise AssertionError("a campaign of another server resolved")
 
     restarted_mid_mission = restarted_between = False
     second_from: int | None = None

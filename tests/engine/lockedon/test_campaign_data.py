@@ -13,6 +13,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
+from engine.core.contract import Outcome
+from engine.core.present import Choice
 from engine.lockedon.campaigns import (
     Campaign,
     Level,
@@ -227,3 +229,34 @@ def test_sites_belong_to_their_nations(
             for site in half.sites:
                 assert site in SITE_USERS[nation], (m.number, nation, site)
                 assert m.year is None or data.sites[site].year <= m.year
+
+
+def _leaves(choice: Choice) -> list[str]:
+    if choice.action is not None:
+        return [choice.action]
+    return [a for c in choice.children for a in _leaves(c)]
+
+
+def _widest(choice: Choice) -> int:
+    return max([len(choice.children), *(_widest(c) for c in choice.children)])
+
+
+def test_the_selection_menu_holds_every_legal_selection_a_few_at_a_level() -> None:
+    """Scaled three times, a mission of twelve aircraft offers 1,760 selections: the
+    menu asks one Option at a time, never more than 24 choices a level."""
+    from engine.lockedon.campaign import LockedOnCampaignSetup, campaign_system
+
+    rules = campaign_system()
+    for campaign in ("yom-kippur-1973", "falklands-1982", "vietnam-1972"):
+        state = rules.new_campaign(LockedOnCampaignSetup(campaign=campaign, scale=3), 1)
+        while not rules.is_over(state):
+            for nation in ("israel", "egypt", "uk", "argentina", "usa", "north-vietnam"):
+                if nation not in {n.id for n in rules.sheet_of(state).nations}:
+                    continue
+                menu = rules.menu(state, nation)
+                assert menu is not None
+                legal = sorted(str(a) for a in rules.legal_actions(state, nation))
+                assert sorted(_leaves(menu)) == legal
+                assert _widest(menu) <= 24
+                state = rules.apply(state, nation, rules.parse_action(legal[-1]))
+            state = rules.absorb(state, Outcome(over=True, winner=None, verdict="", vp={}))

@@ -55,6 +55,14 @@ def campaigns_of(interaction: discord.Interaction) -> CampaignService:
     return app_of(interaction).campaigns
 
 
+async def _found(interaction: discord.Interaction, campaign: int | None) -> LoadedCampaign:
+    """The campaign a command is about: the one named, else this thread's, else the
+    user's only running one (on this server)."""
+    return await campaigns_of(interaction).resolve(
+        interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
+    )
+
+
 # ---------------------------------------------------------------- publishing
 async def sheet_file(campaign: LoadedCampaign, side: str | None, language: str) -> discord.File:
     """The sheet's picture as ``side`` (None: anyone) may see it, with its alt text."""
@@ -409,9 +417,7 @@ class CampaignCog(commands.Cog):
         self, interaction: discord.Interaction, side: str | None = None, campaign: int | None = None
     ) -> None:
         service = campaigns_of(interaction)
-        found = await service.resolve(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
-        )
+        found = await _found(interaction, campaign)
         found, taken = await service.join(
             found.id, interaction.user.id, interaction.user.display_name, side
         )
@@ -434,9 +440,7 @@ class CampaignCog(commands.Cog):
     @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))
     async def start(self, interaction: discord.Interaction, campaign: int | None = None) -> None:
         service = campaigns_of(interaction)
-        found = await service.resolve(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
-        )
+        found = await _found(interaction, campaign)
         await interaction.response.defer(ephemeral=True, thinking=True)
         admin = _is_admin(interaction)
         news = await service.start(found.id, interaction.user.id, admin=admin)
@@ -447,17 +451,13 @@ class CampaignCog(commands.Cog):
     @campaign.command(name="choose", description=cmd_text("cmd.campaign.choose.description"))
     @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))
     async def choose(self, interaction: discord.Interaction, campaign: int | None = None) -> None:
-        found = await campaigns_of(interaction).resolve(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
-        )
+        found = await _found(interaction, campaign)
         await send_choices(interaction, found.id)
 
     @campaign.command(name="status", description=cmd_text("cmd.campaign.status.description"))
     @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))
     async def status(self, interaction: discord.Interaction, campaign: int | None = None) -> None:
-        found = await campaigns_of(interaction).resolve(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
-        )
+        found = await _found(interaction, campaign)
         language = await language_of(interaction)
         side = found.side_of(interaction.user.id)
         sheet = found.sheet(side)
@@ -473,9 +473,7 @@ class CampaignCog(commands.Cog):
     @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))
     async def log_(self, interaction: discord.Interaction, campaign: int | None = None) -> None:
         service = campaigns_of(interaction)
-        found = await service.resolve(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
-        )
+        found = await _found(interaction, campaign)
         language = await language_of(interaction)
         lines = [
             t(
@@ -504,9 +502,7 @@ class CampaignCog(commands.Cog):
     @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))
     async def verify(self, interaction: discord.Interaction, campaign: int | None = None) -> None:
         service = campaigns_of(interaction)
-        found = await service.resolve(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
-        )
+        found = await _found(interaction, campaign)
         await interaction.response.defer(ephemeral=True, thinking=True)
         verification = await service.verify(found.id)
         await reply(interaction, verification.text(await language_of(interaction)))
@@ -540,9 +536,7 @@ class CampaignCog(commands.Cog):
         self, interaction: discord.Interaction, stop: bool = False, campaign: int | None = None
     ) -> None:
         service = campaigns_of(interaction)
-        found = await service.resolve(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
-        )
+        found = await _found(interaction, campaign)
         language = await language_of(interaction)
         if stop:
             await service.unfollow(found.id, interaction.user.id)
@@ -564,9 +558,7 @@ class CampaignCog(commands.Cog):
     ) -> None:
         """Pause the deadlines of your side's campaign decisions (0 ends the pause)."""
         service = campaigns_of(interaction)
-        found = await service.resolve(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
-        )
+        found = await _found(interaction, campaign)
         side = found.side_of(interaction.user.id)
         if side is None:
             raise Refusal("campaign.refusal.not_member")
@@ -607,9 +599,7 @@ class CampaignCog(commands.Cog):
         """Hand your place in the campaign to another member (the host or an admin:
         replace any member)."""
         service = campaigns_of(interaction)
-        found = await service.resolve(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
-        )
+        found = await _found(interaction, campaign)
         found, side = await service.substitute(
             found.id,
             interaction.user.id,
@@ -646,9 +636,7 @@ class CampaignCog(commands.Cog):
         if not confirm:
             raise Refusal("campaign.abandon_confirm")
         service = campaigns_of(interaction)
-        found = await service.resolve(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, campaign
-        )
+        found = await _found(interaction, campaign)
         news = await service.abandon(found.id, interaction.user.id, admin=_is_admin(interaction))
         await reply(interaction, t("campaign.abandoned_reply", await language_of(interaction)))
         await publish_campaign(self.bot, news)

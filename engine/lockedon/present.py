@@ -233,7 +233,12 @@ def build_view(engine: LockedOnEngine, s: GameState, viewer: str | None) -> Lock
         vp=engine.victory_points(s),
         result=result,
         mission=(
-            MissionView(number=s.mission.number, title=s.mission.title, vp=dict(s.mission.vp))
+            MissionView(
+                number=s.mission.number,
+                title=s.mission.title,
+                vp=dict(s.mission.vp),
+                names=dict(s.mission.names),
+            )
             if s.mission is not None
             else None
         ),

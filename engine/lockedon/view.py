@@ -189,6 +189,8 @@ class MissionView(_View):
     title: str
     vp: dict[str, int]
     """The VP stated for each side (gained in full for destroying every enemy)."""
+    names: dict[str, str] = {}
+    """The nation each side flies for, when the campaign names them ('Israel')."""
 
 
 class LockedOnView(_View):

@@ -174,6 +174,18 @@ class _Builder(Drawing):
                 )
             )
         self.lines(_MARGIN, inner, [" · ".join(sub)], Face.REGULAR, HEADER_SUB)
+        if v.mission is not None:  # a campaign mission: its number, title, stated VP
+            stated = " · ".join(
+                f"{self.sides[s].marker if s in self.sides else ''} {s} {n}".strip()
+                for s, n in v.mission.vp.items()
+            )
+            line = self.word(
+                "lockedon.picture.mission",
+                number=v.mission.number,
+                title=v.mission.title,
+                vp=stated,
+            )
+            self.lines(_MARGIN, inner, [line], Face.REGULAR, HEADER_SUB)
         if v.sites:  # a campaign mission's SAM/AAA sites (L290-300); none: no line
             sites = [
                 self.word(
@@ -520,6 +532,10 @@ class _Builder(Drawing):
         return self.word(f"lockedon.picture.band.{r.code}")
 
     def side_name(self, side: str) -> str:
+        """'Team A'; a campaign mission's side by its nation: 'Israel (A)'."""
+        names = self.view.mission.names if self.view.mission is not None else {}
+        if side in names:
+            return self.word("lockedon.picture.nation", nation=names[side], side=side)
         return self.word("lockedon.picture.side", side=side)
 
 

@@ -146,6 +146,7 @@ def test_a_missions_sites_are_a_header_line_and_a_dogfight_has_none() -> None:
                 "title": "SA-7 Site",
                 "vp": {"A": 47, "B": 46},
                 "sites": {"B": ["sa-7"]},
+                "names": {"A": "Israel", "B": "Egypt"},
             },
             "seats": [
                 {"seat": "A1", "side": "A", "aircraft": "mirage-iiicj"},
@@ -165,6 +166,8 @@ def test_a_missions_sites_are_a_header_line_and_a_dogfight_has_none() -> None:
         line = next(t for t in texts if t.startswith(words.split(" ◆")[0]))
         assert "SA-7" in line and "5" in line and "Tone" in line
         assert "lockedon." not in line
+        assert any("SA-7 Site" in t and "47" in t and "46" in t for t in texts), "the mission"
+        assert any("Israel (A)" in t for t in texts), "the sides by their nations"
     dogfight = next(_states(seed=3, steps=40))[1]
     texts = [i.text for i in layout_lockedon(lo.view(dogfight, None)).items if isinstance(i, Text)]
-    assert not [t for t in texts if t.startswith("Sites")]
+    assert not [t for t in texts if t.startswith("Sites") or t.startswith("Mission")]

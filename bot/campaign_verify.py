@@ -5,9 +5,11 @@ starts (:func:`campaign_commitment`) and the seed itself when it ends. Every mis
 game's seed is derived from it (:func:`engine.core.campaign.mission_seed`, one-way), so
 each game's own commitment and ``/game verify`` hold as for any game, and the campaign's
 verification ties the games to the campaign: replayed from the revealed seed, every
-decision of its log is legal, every mission game's seed is the one derived for its
-mission and attempt, every outcome in the log is what its game's replay ends in, every
-game verifies, and the recorded result is the replay's.
+entry of its log stands where it does: each decision is legal, each mission's entry
+names a game of the campaign (once), at the mission and attempt the campaign was at,
+with the seed derived for them, set up as the campaign's mission, its outcome the
+replay's; every ended game is in the log; every game verifies; the recorded result is
+the replay's.
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.archive import archive
 from bot.storage import GameStatus
-from bot.storage.models import CampaignStatus
+from bot.storage.models import CampaignEntryRecord, CampaignStatus, GameRecord
 from bot.verify import Check, Verification
-from engine.core.campaign import CampaignEntry, EntryKind, mission_seed, outcome_to_json, replay
+from engine.core.campaign import CampaignEntry, EntryKind, outcome_from_json, outcome_to_json
 from engine.core.errors import EngineError
 from strings import Term
 
@@ -39,7 +41,7 @@ def campaign_commitment(campaign_id: int, seed: int) -> str:
 
 async def verify_campaign(service: CampaignService, campaign: LoadedCampaign) -> Verification:
     """Check a finished (or abandoned) campaign from its revealed seed (the module's
-    doc)."""
+    doc): its log is walked from the seed, step by step, with its games beside it."""
     record = campaign.record
     checks = [
         Check(
@@ -52,55 +54,55 @@ async def verify_campaign(service: CampaignService, campaign: LoadedCampaign) ->
         ),
     ]
     system = campaign.system
-    entries = [CampaignEntry(EntryKind(e.kind), e.side, e.entry) for e in campaign.entries]
-    try:  # from the revealed seed, again (what was loaded may come from elsewhere one day)
-        setup = system.setup_model.model_validate(record.setup)
-        await asyncio.to_thread(replay, system, setup, record.seed, entries)
-        checks.append(Check(True, Term("campaign.verify.legal", n=len(entries))))
+    games = {g.id: g for g in await service.storage.games_of_campaign(record.id)}
+    try:
+        state = system.new_campaign(system.setup_model.model_validate(record.setup), record.seed)
     except (EngineError, ValueError) as exc:
         checks.append(Check(False, Term("campaign.verify.illegal", why=str(exc))))
-    storage = service.storage
-    games = await storage.games_of_campaign(record.id)
-    wrong_seed = [
+        return Verification(tuple(checks))
+    used: set[int] = set()
+    bad: list[str] = []
+    """What does not hold, entry by entry (``#seq: why``), stopping at the first."""
+    for e in campaign.entries:
+        why = await _step_problem(service, system, state, e, games, used)
+        if why is not None:
+            bad.append(f"#{e.seq}: {why}")
+            break
+        entry = CampaignEntry(EntryKind(e.kind), e.side, e.entry)
+        try:
+            if entry.kind is EntryKind.DECISION:
+                assert entry.side is not None
+                state = system.apply(state, entry.side, system.parse_action(entry.text))
+            elif entry.kind is EntryKind.OUTCOME:
+                state = system.absorb(state, outcome_from_json(entry.text))
+            else:
+                state = system.abort_mission(state)
+        except (EngineError, ValueError, AssertionError) as exc:
+            bad.append(f"#{e.seq}: {exc}")
+            break
+    if bad:
+        checks.append(Check(False, Term("campaign.verify.illegal", why=bad[0])))
+    else:
+        checks.append(Check(True, Term("campaign.verify.legal", n=len(campaign.entries))))
+    ended = {
         g.id
-        for g in games
-        if g.seed != mission_seed(record.seed, g.mission or 0, int(g.options.get("attempt", 1)))
-    ]
-    checks.append(
-        Check(
-            not wrong_seed,
-            Term("campaign.verify.seeds_ok", n=len(games))
-            if not wrong_seed
-            else Term("campaign.verify.seeds_bad", games=", ".join(f"#{g}" for g in wrong_seed)),
-        )
-    )
-    logged = {
-        e.game_id: json.loads(e.entry)
-        for e in campaign.entries
-        if e.kind == EntryKind.OUTCOME.value and e.game_id is not None
+        for g in games.values()
+        if g.status in (GameStatus.FINISHED, GameStatus.ABORTED) and "setup" in g.options
     }
-    differ: list[int] = []
-    failed: list[int] = []
-    for g in games:
-        if g.status is GameStatus.ABORTED and "setup" not in g.options:
-            continue  # opened, never started: no seed was used
-        game = await service.games.load(g.id)
-        if g.id in logged:
-            replayed = outcome_to_json(await service.outcome_of(g.id))
-            if replayed != logged[g.id]:
-                differ.append(g.id)
-        if g.status in (GameStatus.FINISHED, GameStatus.ABORTED):
-            verification = await archive(service.games).verify(game)
-            if not verification.ok:
-                failed.append(g.id)
+    unlogged = sorted(ended - used)
     checks.append(
         Check(
-            not differ,
-            Term("campaign.verify.outcomes_ok", n=len(logged))
-            if not differ
-            else Term("campaign.verify.outcomes_bad", games=", ".join(f"#{g}" for g in differ)),
+            not unlogged,
+            Term("campaign.verify.games_logged", n=len(used))
+            if not unlogged
+            else Term("campaign.verify.games_unlogged", games=", ".join(f"#{g}" for g in unlogged)),
         )
     )
+    failed = []
+    for game_id in sorted(ended):
+        verification = await archive(service.games).verify(await service.games.load(game_id))
+        if not verification.ok:
+            failed.append(game_id)
     checks.append(
         Check(
             not failed,
@@ -109,7 +111,7 @@ async def verify_campaign(service: CampaignService, campaign: LoadedCampaign) ->
             else Term("campaign.verify.games_bad", games=", ".join(f"#{g}" for g in failed)),
         )
     )
-    result = await asyncio.to_thread(system.result, campaign.state)
+    result = await asyncio.to_thread(system.result, state)
     if record.status is CampaignStatus.FINISHED:
         same = result is not None and (record.result or {}).get("verdict") == str(result.verdict)
         checks.append(
@@ -121,5 +123,42 @@ async def verify_campaign(service: CampaignService, campaign: LoadedCampaign) ->
             )
         )
     else:
-        checks.append(Check(True, Term("campaign.verify.abandoned", n=len(logged))))
+        flown = sum(1 for e in campaign.entries if e.kind == EntryKind.OUTCOME.value)
+        checks.append(Check(True, Term("campaign.verify.abandoned", n=flown)))
     return Verification(tuple(checks))
+
+
+async def _step_problem(
+    service: CampaignService,
+    system: Any,
+    state: Any,
+    e: CampaignEntryRecord,
+    games: dict[int, GameRecord],
+    used: set[int],
+) -> str | None:
+    """Why a mission's entry does not belong where it stands in the log (None: it
+    does): it must name a game of this campaign not named before, the mission and
+    attempt the campaign was at, with the seed derived for them and, for an outcome,
+    the set-up the campaign gave that mission and the outcome of its game's replay."""
+    if e.kind == EntryKind.DECISION.value:
+        return None
+    if e.game_id is None or e.game_id not in games or e.game_id in used:
+        return f"no game of its own ({e.game_id})"
+    game = games[e.game_id]
+    used.add(game.id)
+    upcoming = system.next_mission(state)
+    if upcoming is None or game.mission != upcoming.number:
+        return f"game #{game.id} is not the next mission's"
+    if int(game.options.get("attempt", 1)) != upcoming.attempt or game.seed != upcoming.seed:
+        return f"game #{game.id} has not the seed derived for its mission and attempt"
+    if e.kind == EntryKind.ABORTED.value:
+        return None if game.status is GameStatus.ABORTED else f"game #{game.id} was not aborted"
+    if game.status is not GameStatus.FINISHED:
+        return f"game #{game.id} is not finished"
+    plan = system.mission_setup(state)
+    if game.options.get("setup") != plan.setup.model_dump(mode="json"):
+        return f"game #{game.id} was not set up as the campaign's mission"
+    replayed = outcome_to_json(await service.outcome_of(game.id))
+    if replayed != json.loads(e.entry):
+        return f"the outcome logged is not game #{game.id}'s replay"
+    return None

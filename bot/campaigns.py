@@ -410,6 +410,13 @@ class CampaignService:
             return []
         return campaign.system.legal_actions(campaign.state, side)
 
+    @staticmethod
+    def menu_version(campaign: LoadedCampaign) -> int:
+        """What a side's menu is for: the next mission and its attempt (another side
+        deciding meanwhile leaves the menu good; a mission flown makes it stale)."""
+        upcoming = campaign.system.next_mission(campaign.state)
+        return upcoming.number * 1000 + upcoming.attempt if upcoming is not None else 0
+
     def menu(self, campaign: LoadedCampaign, user_id: int) -> Choice | None:
         """The user's side's decision as its system's tree of choices (None: nothing
         to decide now)."""
@@ -422,7 +429,8 @@ class CampaignService:
         self, campaign_id: int, user_id: int, text: str, *, version: int | None = None
     ) -> CampaignNews:
         """A member's decision for their side. Refused (nothing written) unless the
-        side has that decision pending and the system accepts it."""
+        side has that decision pending and the system accepts it; ``version``: the
+        menu's (:meth:`menu_version`), refused once out of date."""
         async with self.locks(campaign_id):
             campaign = await self.load(campaign_id)
             if campaign.record.status is not CampaignStatus.ACTIVE:
@@ -433,7 +441,7 @@ class CampaignService:
             system = campaign.system
             if not any(d.side == side for d in system.pending(campaign.state)):
                 raise Refusal("campaign.refusal.nothing_pending", side=campaign.side_name(side))
-            if version is not None and version != campaign.record.last_seq:
+            if version is not None and version != self.menu_version(campaign):
                 raise Refusal("campaign.refusal.stale")
             try:
                 action = system.parse_action(text)
@@ -828,7 +836,7 @@ class CampaignService:
         async with self.locks(campaign_id):
             campaign = await self.load(campaign_id)
             news = await self._advance(campaign, CampaignNews(campaign))
-        return news if news.launch or news.lines or news.finished else None
+        return news if news.launch or news.lines or news.finished or news.asks else None
 
     # ------------------------------------------------------------ verifying
     @staticmethod

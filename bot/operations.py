@@ -234,6 +234,10 @@ class DeadlineOps:
         if self.campaigns is None or record is None or record.campaign_id is None:
             return
         campaign = await self.campaigns.load(record.campaign_id)
+        if campaign.record.status != "active" or not any(
+            p.side == d.seat for p in campaign.system.pending(campaign.state)
+        ):
+            return  # decided, or the campaign is over: nothing to remind
         users = " ".join(f"<@{m.user_id}>" for m in campaign.members_of(d.seat))
         line = Term(
             "campaign.reminder",

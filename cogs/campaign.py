@@ -216,7 +216,7 @@ async def send_choices(interaction: discord.Interaction, campaign_id: int) -> No
     side = campaign.side_of(interaction.user.id)
     if side is None:
         raise Refusal("campaign.refusal.not_member")
-    context = CampaignMenu(campaign_id, campaign.record.last_seq)
+    context = CampaignMenu(campaign_id, service.menu_version(campaign))
     menu = _menu(service, campaign, interaction.user.id, language)
     if not menu:
         raise Refusal("campaign.refusal.nothing_pending", side=campaign.side_name(side))
@@ -240,8 +240,8 @@ def _translated(choice: Choice, language: str) -> Choice:
 
 
 class CampaignMenu:
-    """A member's menu of their side's campaign decision (``th:cm:{campaign}:{seq}``):
-    private, and refused once the campaign's log moved on."""
+    """A member's menu of their side's campaign decision (``th:cm:{campaign}:{version}``,
+    the mission it prepares): private, and refused once that mission is flown."""
 
     public = False
 
@@ -259,7 +259,7 @@ class CampaignMenu:
     async def menu(self, interaction: discord.Interaction) -> Menu:
         service = campaigns_of(interaction)
         campaign = await service.load(self.campaign_id)
-        if campaign.record.last_seq != self.seq:
+        if service.menu_version(campaign) != self.seq:
             raise Refusal("campaign.refusal.stale")
         return _menu(service, campaign, interaction.user.id, await language_of(interaction))
 
@@ -599,6 +599,8 @@ class CampaignCog(commands.Cog):
         """Hand your place in the campaign to another member (the host or an admin:
         replace any member)."""
         service = campaigns_of(interaction)
+        if member.bot:
+            raise Refusal("campaign.refusal.sub_bot")
         found = await _found(interaction, campaign)
         found, side = await service.substitute(
             found.id,

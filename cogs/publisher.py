@@ -70,6 +70,17 @@ async def public_language(bot: TallyHoBot, game: LoadedGame) -> str:
 
 
 async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) -> None:
+    """Tell everyone what a committed change did (:func:`_publish`); then, when it
+    ended a campaign's mission, the campaign moves on, even if posting failed."""
+    game = outcome.game
+    try:
+        await _publish(bot, outcome, skip_user)
+    finally:
+        if outcome.finished and game.record.campaign_id is not None:
+            await bot.game_ended(game.id)
+
+
+async def _publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) -> None:
     """Narrate in the game thread (with the picture when a turn ended) and prompt.
 
     Whoever must now decide is pinged in the thread and, unless they turned DMs off,
@@ -148,8 +159,6 @@ async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = Non
     await notify_followers(bot, game.id, narration, public)
     if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
         await post_after_action(bot, game, channel)
-        if game.record.campaign_id is not None:  # its campaign moves on
-            await bot.game_ended(game.id)
 
 
 async def sky_file(game: LoadedGame, language: str) -> discord.File:

@@ -12,6 +12,7 @@ from bot.clock import FakeClock
 from bot.storage import GameStatus
 from bot.testing import FakeDiscord
 from bot.testing.campaigns import CampaignDriver
+from bot.testing.driver import components_of, message_with
 from cogs.app import TallyHoBot
 from tests.bot.clocked import START, advance, make_bot
 
@@ -104,3 +105,34 @@ async def test_a_vacation_moves_the_deadline_and_a_substitute_takes_the_place(
         ("egypt", carol.id),
         ("israel", None),
     ]
+
+
+async def test_a_menu_stays_good_while_the_other_side_chooses(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Both sides choose at once: Egypt's menu, opened before Israel chose, still works;
+    it goes stale only once its mission is flown."""
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = make_bot(tmp_path / "c.sqlite3", FakeClock(START))
+    campaign_id, thread = await open_campaign(fake, bot, alice, bob)
+    message, custom_id = message_with(fake, thread, f"th:cchoose:{campaign_id}")
+    token = await fake.click(bob, message, custom_id)
+    (menu,) = [
+        m
+        for m in fake.messages.values()
+        if m.get("interaction_metadata", {}).get("id") == str(fake.interactions[token].id)
+    ]
+    driver = CampaignDriver(fake, bot, campaign_id, {alice.id: alice, bob.id: bob}, 5)
+    campaign = await bot.campaigns.load(campaign_id)
+    await driver.choose(alice, str(campaign.system.computer_action(campaign.state, "israel", 1)))
+    select = next(c for c in components_of(menu) if str(c["custom_id"]).startswith("th:cm:"))
+    pick = next(o["value"] for o in select["options"] if not o["value"].startswith(">"))
+    token = await fake.click(bob, menu, select["custom_id"], [pick])
+    said = [
+        m.get("content") or ""
+        for m in fake.messages.values()
+        if m.get("interaction_metadata", {}).get("id") == str(fake.interactions[token].id)
+    ]
+    assert any(s.startswith("Chosen:") for s in said), said
+    campaign = await bot.campaigns.load(campaign_id)
+    assert [e.side for e in campaign.entries] == ["israel", "egypt"]

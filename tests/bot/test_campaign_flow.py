@@ -11,6 +11,7 @@ the log, ``/campaign status`` and the secrecy of the picks are checked on the wa
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -164,9 +165,17 @@ async def test_a_whole_lockedon_campaign_with_two_restarts(
     # Verification: from the revealed seed, the log, every mission's seed and result.
     token = await fake.slash(carol, "campaign verify", channel_id=thread)
     checked = fake.original(token)["content"]
-    assert checked.startswith("✅ Verified.") and "6 mission games" in checked, checked
+    assert checked.startswith("✅ Verified.") and "6 ended mission games" in checked, checked
     tampered = replace(campaign, record=campaign.record.model_copy(update={"seed": SEED + 1}))
     assert not (await verify_campaign(bot.campaigns, tampered)).ok
+    # A log rewritten behind the bot's back: a forged score, a result with no game.
+    first = next(e for e in campaign.entries if e.kind == "outcome")
+    forged = json.loads(first.entry)
+    forged["vp"] = {"A": 999, "B": 0}
+    for change in ({"entry": json.dumps(forged)}, {"game_id": None}):
+        entries = [e.model_copy(update=change) if e is first else e for e in campaign.entries]
+        verification = await verify_campaign(bot.campaigns, replace(campaign, entries=entries))
+        assert not verification.ok, change
     assert not fake.problems()
 
 

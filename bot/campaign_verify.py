@@ -66,7 +66,7 @@ async def verify_campaign(service: CampaignService, campaign: LoadedCampaign) ->
     for e in campaign.entries:
         why = await _step_problem(service, system, state, e, games, used)
         if why is not None:
-            bad.append(f"#{e.seq}: {why}")
+            bad.append(Term("campaign.verify.step.at", seq=e.seq, why=why))
             break
         entry = CampaignEntry(EntryKind(e.kind), e.side, e.entry)
         try:
@@ -78,7 +78,7 @@ async def verify_campaign(service: CampaignService, campaign: LoadedCampaign) ->
             else:
                 state = system.abort_mission(state)
         except (EngineError, ValueError, AssertionError) as exc:
-            bad.append(f"#{e.seq}: {exc}")
+            bad.append(Term("campaign.verify.step.at", seq=e.seq, why=str(exc)))
             break
     if bad:
         checks.append(Check(False, Term("campaign.verify.illegal", why=bad[0])))
@@ -143,22 +143,23 @@ async def _step_problem(
     if e.kind == EntryKind.DECISION.value:
         return None
     if e.game_id is None or e.game_id not in games or e.game_id in used:
-        return f"no game of its own ({e.game_id})"
+        return Term("campaign.verify.step.no_game", game=str(e.game_id))
     game = games[e.game_id]
     used.add(game.id)
     upcoming = system.next_mission(state)
     if upcoming is None or game.mission != upcoming.number:
-        return f"game #{game.id} is not the next mission's"
+        return Term("campaign.verify.step.not_next", game=game.id)
     if int(game.options.get("attempt", 1)) != upcoming.attempt or game.seed != upcoming.seed:
-        return f"game #{game.id} has not the seed derived for its mission and attempt"
+        return Term("campaign.verify.step.seed", game=game.id)
     if e.kind == EntryKind.ABORTED.value:
-        return None if game.status is GameStatus.ABORTED else f"game #{game.id} was not aborted"
+        aborted = game.status is GameStatus.ABORTED
+        return None if aborted else Term("campaign.verify.step.not_aborted", game=game.id)
     if game.status is not GameStatus.FINISHED:
-        return f"game #{game.id} is not finished"
+        return Term("campaign.verify.step.not_finished", game=game.id)
     plan = system.mission_setup(state)
     if game.options.get("setup") != plan.setup.model_dump(mode="json"):
-        return f"game #{game.id} was not set up as the campaign's mission"
+        return Term("campaign.verify.step.setup", game=game.id)
     replayed = outcome_to_json(await service.outcome_of(game.id))
     if replayed != json.loads(e.entry):
-        return f"the outcome logged is not game #{game.id}'s replay"
+        return Term("campaign.verify.step.outcome", game=game.id)
     return None

@@ -52,9 +52,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.campaign_verify import campaign_commitment, verify_campaign
+from bot.commitment import commitment_text
 from bot.errors import Refusal, UserError
 from bot.games import engine_refusal
-from bot.outcome import Outcome
+from bot.outcome import Outcome, outcome_of
 from bot.scheduler import PendingDecision
 from bot.service import GameService
 from bot.storage import GameStatus
@@ -382,10 +383,9 @@ class CampaignService:
                 raise Refusal("campaign.refusal.not_member")
             if campaign.side_of(newcomer) is not None:
                 raise Refusal("campaign.refusal.sub_member")
-            await self.storage.put_campaign_member(
-                campaign_id, newcomer, side=side, display_name=name
-            )
-            await self.storage.remove_campaign_member(campaign_id, leaving)
+            await self.storage.replace_campaign_member(
+                campaign_id, leaving, newcomer, display_name=name
+            )  # one transaction: the side is never without the place, nor with both
             campaign = await self.load(campaign_id)
             row = await self._mission_game(campaign)
             pending = campaign.system.pending(campaign.state)
@@ -546,11 +546,14 @@ class CampaignService:
             if pending:
                 news.asks = pending
                 break
+            own = await self.storage.get_game_settings(row.id)
+            settings = own.settings if own is not None else {}
             if row.status is GameStatus.LOBBY:
-                own = await self.storage.get_game_settings(row.id)
-                if own is None or "plan" not in own.settings:  # not (wholly) seated yet
+                if "plan" not in settings:  # not (wholly) seated yet
                     await self._seat_mission(campaign, row.id)
                 news.launch.append(row.id)
+            elif row.status is GameStatus.ACTIVE and not settings.get("announced"):
+                news.launch.append(row.id)  # started, its start never posted: a crash
             break
         news.campaign = campaign
         return news
@@ -675,22 +678,38 @@ class CampaignService:
         await self.storage.put_game_settings(row_id, settings)
 
     async def launch(self, game_id: int) -> Outcome:
-        """Start a mission game whose thread exists (the chat layer made it): from the
-        campaign's ``mission_setup``, which the game's settings keep. Idempotent: a
-        game already started is left as it is (None outcome lines)."""
+        """Start a mission game whose thread exists (the chat layer made it) from the
+        campaign's ``mission_setup``, its first lines the mission's briefing (the
+        secret choices revealed). A game started but never announced (a crash between
+        the two) is announced now, from where it stands; one announced already gives
+        an empty outcome. The chat layer calls :meth:`mark_announced` once it posted."""
         async with self.games.locks(game_id):
             game = await self.games.load(game_id)
-            if game.record.status is not GameStatus.LOBBY:
+            if game.record.campaign_id is None:
                 return Outcome(game)
-            assert game.record.campaign_id is not None
+            settings = await self.games.game_settings(game_id)
+            started = game.record.status is GameStatus.ACTIVE
+            if not (game.record.status is GameStatus.LOBBY or started) or settings.get("announced"):
+                return Outcome(game)
             campaign = await self.load(game.record.campaign_id)
             plan = campaign.system.mission_setup(campaign.state)
-            out = await self.games.begin(game, plan.setup)
+            if started:
+                out = outcome_of(game, [], image=True)
+                commitment = game.record.options.get("commitment")
+                if commitment:
+                    out.public.append(commitment_text(str(commitment)))
+            else:
+                out = await self.games.begin(game, plan.setup)
             out.public[:0] = [
                 Term("campaign.mission_start", number=plan.number, title=plan.title),
                 *plan.briefing,
             ]
             return out
+
+    async def mark_announced(self, game_id: int) -> None:
+        """The mission game's start was posted (:meth:`launch`)."""
+        settings = await self.games.game_settings(game_id)
+        await self.storage.put_game_settings(game_id, {**settings, "announced": True})
 
     async def after_game(self, game_id: int) -> CampaignNews | None:
         """A mission game ended (finished or aborted): its end goes into the campaign's

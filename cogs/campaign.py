@@ -156,6 +156,7 @@ async def _launch(
     outcome = await bot.campaigns.launch(game_id)
     if outcome.public or outcome.prompts:
         await publish(bot, outcome)
+        await bot.campaigns.mark_announced(game_id)
     more = await service.resume(game_id)
     if more is not None:
         await publish(bot, more)

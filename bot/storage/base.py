@@ -630,6 +630,14 @@ class Storage(Protocol):
         place in the join order); bump the campaign's version (:class:`CampaignNotFound`)."""
         ...
 
+    async def replace_campaign_member(
+        self, campaign_id: int, leaving: int, coming: int, *, display_name: str
+    ) -> CampaignMemberRecord | None:
+        """``coming`` takes ``leaving``'s place (side and place in the join order), in
+        one transaction, bumping the campaign's version; None (nothing written) if
+        ``leaving`` is not a member or ``coming`` is one already."""
+        ...
+
     async def remove_campaign_member(self, campaign_id: int, user_id: int) -> bool:
         """Remove the user from the campaign (bumping its version); False if they were
         not a member."""

@@ -1495,6 +1495,39 @@ class SQLiteStorage(Storage):
                 await self._bump_campaign(conn, campaign_id, now)
         return bool(deleted)
 
+    async def replace_campaign_member(
+        self, campaign_id: int, leaving: int, coming: int, *, display_name: str
+    ) -> CampaignMemberRecord | None:
+        """``coming`` takes ``leaving``'s place (side and place in the join order), in
+        one transaction, bumping the campaign's version; None (nothing written) if
+        ``leaving`` is not a member or ``coming`` is one already."""
+        now = self._now()
+        async with self._transaction() as conn:
+            rows = await self._rows(
+                conn,
+                f"SELECT {_MEMBER_COLUMNS} FROM campaign_members "
+                "WHERE campaign_id = ? AND user_id IN (?, ?)",
+                (campaign_id, leaving, coming),
+            )
+            found = {int(r["user_id"]): r for r in rows}
+            if leaving not in found or coming in found:
+                return None
+            old = found[leaving]
+            await self._bump_campaign(conn, campaign_id, now)
+            await self._rows(
+                conn,
+                "DELETE FROM campaign_members WHERE campaign_id = ? AND user_id = ? "
+                "RETURNING user_id",
+                (campaign_id, leaving),
+            )
+            added = await self._rows(
+                conn,
+                f"INSERT INTO campaign_members ({_MEMBER_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+                f"RETURNING {_MEMBER_COLUMNS}",
+                (campaign_id, coming, old["side"], display_name, old["joined_at"]),
+            )
+        return CampaignMemberRecord.model_validate(dict(added[0]))
+
     async def campaign_members(self, campaign_id: int) -> list[CampaignMemberRecord]:
         """The campaign's members, in the order they joined."""
         rows = await self._fetch(

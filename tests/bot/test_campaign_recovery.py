@@ -162,3 +162,34 @@ async def test_a_campaign_abandoned_before_its_game_was_aborted_aborts_it_after_
     assert game.status is GameStatus.ABORTED
     assert game.thread_id is not None
     assert any("aborted" in (m.get("content") or "") for m in fake.sent_to(game.thread_id))
+
+
+async def test_a_mission_started_but_never_announced_is_announced_after_a_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    alice = fake.add_member("alice")
+    db = tmp_path / "c.sqlite3"
+    bot = make_bot(db)
+    campaign_id = await open_campaign(fake, bot, alice)
+    driver = CampaignDriver(fake, bot, campaign_id, {alice.id: alice}, SEED)
+    await driver.step()  # Israel chooses: mission #1 starts and is announced
+    (game,) = await bot.service.storage.games_of_campaign(campaign_id)
+    thread = game.thread_id
+    assert thread is not None
+    storage = bot.service.storage
+
+    def briefings() -> int:
+        return sum(
+            "**Mission #1: SA-7 Site**" in (m.get("content") or "") for m in fake.sent_to(thread)
+        )
+
+    assert briefings() == 1
+    settings = await storage.get_game_settings(game.id)
+    assert settings is not None and settings.settings["announced"] is True
+    # As if the process stopped after the start, before its post:
+    await storage.put_game_settings(game.id, {**settings.settings, "announced": False})
+
+    bot = await restart(fake, bot, db)
+    assert briefings() == 2, "the start is posted after all"
+    bot = await restart(fake, bot, db)
+    assert briefings() == 2, "and once"

@@ -336,6 +336,28 @@ async def test_the_database_refuses_to_rewrite_the_campaign_log(store: SQLiteSto
 # -- members and followers -------------------------------------------------------------
 
 
+async def test_a_member_hands_over_their_place_in_one_write(store: SQLiteStorage) -> None:
+    campaign_id = await new_campaign(store)
+    await store.put_campaign_member(campaign_id, HOST, side="israel", display_name="hal")
+    await store.put_campaign_member(campaign_id, PLAYER, side="arab", display_name="ann")
+    version = (await store.get_campaign(campaign_id)).version  # type: ignore[union-attr]
+    newcomer = PLAYER + 1
+    taken = await store.replace_campaign_member(campaign_id, HOST, newcomer, display_name="neo")
+    assert taken is not None and (taken.side, taken.display_name) == ("israel", "neo")
+    assert [(m.user_id, m.side) for m in await store.campaign_members(campaign_id)] == [
+        (newcomer, "israel"),  # the place in the join order too
+        (PLAYER, "arab"),
+    ]
+    # refused, nothing written: the leaver is no member, or the newcomer is one already
+    assert await store.replace_campaign_member(campaign_id, HOST, 7, display_name="x") is None
+    assert (
+        await store.replace_campaign_member(campaign_id, PLAYER, newcomer, display_name="x") is None
+    )
+    after = await store.get_campaign(campaign_id)
+    assert after is not None and after.version == version + 1
+    assert len(await store.campaign_members(campaign_id)) == 2
+
+
 async def test_members_join_change_side_and_leave(store: SQLiteStorage) -> None:
     campaign_id = await new_campaign(store)
     host = await store.put_campaign_member(campaign_id, HOST, side="israel", display_name="hal")

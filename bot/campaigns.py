@@ -33,10 +33,13 @@ How a mission's game ending without the rules counts (docs/rules-decisions.md):
   with no result.
 
 Crash safety: every step is one append to the campaign's log (compare-and-set on its
-sequence) or one game row; :meth:`reconcile` (run at start-up) finishes whatever step
-a crash interrupted: an ended mission game not yet in the log is absorbed, a ready
-mission without a game gets one, a mission game without a thread or not started is
-launched. Each of these is idempotent, so running it twice changes nothing.
+sequence) or writes whose completion is marked last; :meth:`reconcile` (run at
+start-up) finishes whatever step a crash interrupted: an ended mission game not yet
+in the log is absorbed; a ready mission without a game row gets one; a row half
+prepared (``prepared``) or half seated (``plan``) is done again; a seated game
+without a thread, not started, or started but never announced (``announced``) is
+launched; an abandoned campaign's open games are aborted. Each repair is idempotent,
+so running it twice changes nothing (``tests/bot/test_campaign_recovery.py``).
 """
 
 from __future__ import annotations

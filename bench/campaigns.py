@@ -17,7 +17,6 @@ on each campaign command), under 5 ms median.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -27,7 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.core import registry
-from engine.core.campaign import CampaignEntry, EntryKind, outcome_to_json, replay
+from engine.core.campaign import CampaignEntry, EntryKind, outcome_text, replay
 from rendering.campaign import render_sheet
 
 
@@ -56,12 +55,8 @@ def fly(system_id: str, campaign: str, seed: int) -> tuple[list[CampaignEntry], 
         in_games += time.perf_counter() - t0
         outcome = game_system.outcome(game)
         state = rules.absorb(state, outcome)
-        log.append(CampaignEntry(EntryKind.OUTCOME, None, _json(outcome_to_json(outcome))))
+        log.append(CampaignEntry(EntryKind.OUTCOME, None, outcome_text(outcome)))
     return log, setup, in_games, time.perf_counter() - start
-
-
-def _json(data: Any) -> str:
-    return json.dumps(data, sort_keys=True)
 
 
 def main(argv: list[str] | None = None) -> int:

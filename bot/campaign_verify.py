@@ -15,11 +15,11 @@ the replay's.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
 from bot.archive import archive
+from bot.commitment import campaign_commitment
 from bot.storage import GameStatus
 from bot.storage.models import CampaignEntryRecord, CampaignStatus, GameRecord
 from bot.verify import Check, Verification
@@ -30,13 +30,7 @@ from strings import Term
 if TYPE_CHECKING:
     from bot.campaigns import CampaignService, LoadedCampaign
 
-__all__ = ["campaign_commitment", "verify_campaign"]
-
-
-def campaign_commitment(campaign_id: int, seed: int) -> str:
-    """``sha256("tally-ho/campaign/seed/v1:<campaign id>:<seed>")``, lowercase hex."""
-    text = f"tally-ho/campaign/seed/v1:{campaign_id}:{seed}"
-    return hashlib.sha256(text.encode()).hexdigest()
+__all__ = ["verify_campaign"]
 
 
 async def verify_campaign(service: CampaignService, campaign: LoadedCampaign) -> Verification:

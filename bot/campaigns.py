@@ -54,8 +54,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.campaign_verify import campaign_commitment, verify_campaign
-from bot.commitment import commitment_text
+from bot.campaign_verify import verify_campaign
+from bot.commitment import campaign_commitment, commitment_text
 from bot.errors import Refusal, UserError
 from bot.games import engine_refusal
 from bot.outcome import Outcome, outcome_of
@@ -78,7 +78,7 @@ from engine.core.campaign import (
     CampaignSystem,
     EntryKind,
     MissionPlan,
-    outcome_to_json,
+    outcome_text,
     replay,
 )
 from engine.core.contract import Outcome as GameOutcome
@@ -754,7 +754,7 @@ class CampaignService:
                 await self.storage.append_campaign_entry(
                     campaign.id,
                     kind=EntryKind.OUTCOME.value,
-                    entry=_json(outcome_to_json(outcome)),
+                    entry=outcome_text(outcome),
                     game_id=game_id,
                     expected_seq=campaign.record.last_seq,
                 )
@@ -817,28 +817,33 @@ class CampaignService:
         news.lines.append(Term("campaign.abandoned", user=f"<@{user_id}>"))
         if campaign.record.last_seq or campaign.record.thread_id is not None:
             news.lines.append(self.seed_line(campaign))
-        news.outcomes.extend(await self._abort_games(campaign, user_id))
+        news.outcomes.extend(await self._abort_games(campaign.id, user_id))
         return news
 
-    async def _abort_games(self, campaign: LoadedCampaign, user_id: int) -> list[Outcome]:
+    async def _abort_games(self, campaign_id: int, user_id: int) -> list[Outcome]:
         """Abort an abandoned campaign's open mission games (what their threads are told)."""
         out: list[Outcome] = []
-        for g in await self.storage.games_of_campaign(campaign.id):
+        for g in await self.storage.games_of_campaign(campaign_id):
             if g.status in (GameStatus.LOBBY, GameStatus.ACTIVE):
                 try:
                     out.append(await self.games.abort(g.id, user_id, admin=True))
                 except UserError:
-                    log.warning("campaign %s: could not abort game %s", campaign.id, g.id)
+                    log.warning("campaign %s: could not abort game %s", campaign_id, g.id)
         return out
 
     async def reconcile(self) -> list[CampaignNews]:
         """At start-up: finish every step a crash interrupted (see the module's doc)."""
         out: list[CampaignNews] = []
-        for record in await self.storage.list_campaigns(statuses=(CampaignStatus.ABANDONED,)):
-            abandoned = await self.load(record.id)  # a crash between its status and its games
-            outcomes = await self._abort_games(abandoned, record.host_id)
+        # An abandoned campaign's games still open (a crash between its status and its
+        # games): found from the open games, not by loading every campaign ever abandoned.
+        of_campaigns = {g.campaign_id for g in await self.storage.list_open_games()}
+        for campaign_id in sorted(c for c in of_campaigns if c is not None):
+            record = await self.storage.get_campaign(campaign_id)
+            if record is None or record.status is not CampaignStatus.ABANDONED:
+                continue
+            outcomes = await self._abort_games(campaign_id, record.host_id)
             if outcomes:
-                out.append(CampaignNews(abandoned, outcomes=outcomes))
+                out.append(CampaignNews(await self.load(campaign_id), outcomes=outcomes))
         for record in await self.storage.list_campaigns(statuses=(CampaignStatus.ACTIVE,)):
             try:
                 news = await self._reconcile_one(record.id)
@@ -850,8 +855,10 @@ class CampaignService:
         return out
 
     async def _reconcile_one(self, campaign_id: int) -> CampaignNews | None:
+        campaign = await self.load(campaign_id)
         for g in await self.storage.games_of_campaign(campaign_id):
-            if g.status in (GameStatus.FINISHED, GameStatus.ABORTED):
+            ended = g.status in (GameStatus.FINISHED, GameStatus.ABORTED)
+            if ended and not campaign.absorbed(g.id):  # ended, not yet in the log
                 news = await self.after_game(g.id)
                 if news is not None:
                     return news
@@ -897,7 +904,3 @@ def _match_side(sides: Any, typed: str) -> str | None:
 
 def _plan_record(plan: MissionPlan) -> dict[str, Any]:
     return {"number": plan.number, "title": plan.title, "attempt": plan.next.attempt}
-
-
-def _json(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))

@@ -15,12 +15,20 @@ import hashlib
 from bot.systems import commitment_prefix
 from strings import Term
 
-__all__ = ["commitment_text", "seed_commitment"]
+__all__ = ["campaign_commitment", "commitment_text", "seed_commitment"]
 
 
 def seed_commitment(system: str, game_id: int, seed: int) -> str:
     """The commitment of a game's seed, as 64 lowercase hex digits."""
     text = f"{commitment_prefix(system)}:{game_id}:{seed}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def campaign_commitment(campaign_id: int, seed: int) -> str:
+    """A campaign's seed commitment, posted when it opens:
+    ``sha256("tally-ho/campaign/seed/v1:<campaign id>:<seed>")``, lowercase hex. Its
+    mission games' seeds derive from that seed (:func:`engine.core.campaign.mission_seed`)."""
+    text = f"tally-ho/campaign/seed/v1:{campaign_id}:{seed}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 

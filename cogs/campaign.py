@@ -24,8 +24,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.campaign_verify import campaign_commitment
 from bot.campaigns import CampaignNews, CampaignService, LoadedCampaign
+from bot.commitment import campaign_commitment
 from bot.errors import Refusal, UserError
 from bot.operations import discord_time
 from bot.settings import GuildSettings, server_language
@@ -33,7 +33,7 @@ from bot.systems import hosted
 from cogs.admin import lobby_channel
 from cogs.boundary import Guarded
 from cogs.components import menu_view
-from cogs.context import alt_text, app_of, language_of, reply
+from cogs.context import alt_text, app_of, is_admin, language_of, reply
 from cogs.help import cmd_text
 from cogs.publisher import publish
 from engine.core.present import Choice, Menu
@@ -443,7 +443,7 @@ class CampaignCog(commands.Cog):
         service = campaigns_of(interaction)
         found = await _found(interaction, campaign)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        admin = _is_admin(interaction)
+        admin = is_admin(interaction)
         news = await service.start(found.id, interaction.user.id, admin=admin)
         language = await language_of(interaction)
         await interaction.edit_original_response(content=t("campaign.started", language))
@@ -609,7 +609,7 @@ class CampaignCog(commands.Cog):
             member.id,
             member.display_name,
             replaces=replaces.id if replaces is not None else None,
-            admin=_is_admin(interaction),
+            admin=is_admin(interaction),
         )
         language = await language_of(interaction)
         await reply(interaction, t("campaign.subbed", language, user=member.mention))
@@ -640,7 +640,7 @@ class CampaignCog(commands.Cog):
             raise Refusal("campaign.abandon_confirm")
         service = campaigns_of(interaction)
         found = await _found(interaction, campaign)
-        news = await service.abandon(found.id, interaction.user.id, admin=_is_admin(interaction))
+        news = await service.abandon(found.id, interaction.user.id, admin=is_admin(interaction))
         await reply(interaction, t("campaign.abandoned_reply", await language_of(interaction)))
         await publish_campaign(self.bot, news)
 
@@ -650,11 +650,6 @@ def _title(system: str, campaign: str) -> str:
         if c.id == campaign:
             return c.title
     return campaign
-
-
-def _is_admin(interaction: discord.Interaction) -> bool:
-    """A server admin (who may start or abandon any campaign), as for games."""
-    return interaction.guild_id is not None and interaction.permissions.manage_guild
 
 
 async def setup(bot: TallyHoBot) -> None:

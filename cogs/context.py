@@ -21,6 +21,7 @@ __all__ = [
     "alt_text",
     "app_of",
     "forget_view",
+    "is_admin",
     "language_of",
     "reply",
     "service_of",
@@ -79,3 +80,9 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
     else:
         await interaction.response.send_message(content, ephemeral=True, **kwargs)
     forget_view(kwargs)
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    """A server admin: Manage Server, as for /config (no such permission in a DM). May
+    manage any game or campaign of the server (abort, replace a player, abandon)."""
+    return interaction.guild_id is not None and interaction.permissions.manage_guild

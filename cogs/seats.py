@@ -23,7 +23,7 @@ from bot.prompts import hand_text
 from bot.settings import server_language, wants_dm
 from bot.storage import GameStatus
 from cogs.boundary import Guarded
-from cogs.context import language_of, reply, service_of
+from cogs.context import is_admin, language_of, reply, service_of
 from cogs.hand import seat_view
 from cogs.publisher import close_lapsed, post_prompt, public_language, publish, say, send_dm
 from strings import t, tr
@@ -51,11 +51,6 @@ MENTIONS = discord.AllowedMentions(users=True)
 
 def _bot(interaction: discord.Interaction) -> TallyHoBot:
     return interaction.client  # type: ignore[return-value]
-
-
-def _admin(interaction: discord.Interaction) -> bool:
-    """Manage Server, as for /config (no such permission in a DM)."""
-    return interaction.guild_id is not None and interaction.permissions.manage_guild
 
 
 async def close_message(interaction: discord.Interaction, key: str, **fields: Any) -> None:
@@ -278,7 +273,7 @@ async def sub(
         service,
         game.id,
         interaction.user.id,
-        admin=_admin(interaction),
+        admin=is_admin(interaction),
         seat=seat,
         member=(member.id, member.display_name) if member is not None else None,
         computer=computer,
@@ -344,7 +339,7 @@ async def abort(interaction: discord.Interaction, confirm: bool) -> None:
     game = await service.resolve_game(interaction.channel_id, interaction.user.id)
     if game.record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
         raise Refusal("refusal.over_already")
-    if interaction.user.id != game.record.host_id and not _admin(interaction):
+    if interaction.user.id != game.record.host_id and not is_admin(interaction):
         raise Refusal("refusal.abort_who")
     if confirm:
         await _abort(interaction, game.id)
@@ -357,7 +352,7 @@ async def abort(interaction: discord.Interaction, confirm: bool) -> None:
 
 async def _abort(interaction: discord.Interaction, game_id: int) -> None:
     bot, service = _bot(interaction), service_of(interaction)
-    outcome = await service.abort(game_id, interaction.user.id, admin=_admin(interaction))
+    outcome = await service.abort(game_id, interaction.user.id, admin=is_admin(interaction))
     await reply(interaction, t("seats.ui.aborted", await language_of(interaction), id=game_id))
     game = outcome.game
     if game.state is not None:

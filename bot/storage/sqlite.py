@@ -26,7 +26,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
@@ -179,6 +179,10 @@ _CAMPAIGN_COLUMNS = (
 )
 _ENTRY_COLUMNS = "campaign_id, seq, kind, side, entry, game_id, user_id, created_at"
 _MEMBER_COLUMNS = "campaign_id, user_id, side, display_name, joined_at"
+_GAME_FOLLOWS = ("follows", "game_id")
+_CAMPAIGN_FOLLOWS = ("campaign_follows", "campaign_id")
+"""The spectators' tables and their key columns (the only table names the follow
+helpers put in their SQL)."""
 
 
 def _campaign_statuses(statuses: Iterable[CampaignStatus | str]) -> list[str]:
@@ -783,32 +787,51 @@ class SQLiteStorage(Storage):
 
     async def follow(self, game_id: int, user_id: int) -> bool:
         """The user follows the game; False if they already did."""
-        now = self._now()
-        async with self._transaction() as conn:
-            await self._game_exists(conn, game_id)
-            rows = await self._rows(
-                conn,
-                "INSERT INTO follows (game_id, user_id, created_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (game_id, user_id) DO NOTHING RETURNING user_id",
-                (game_id, user_id, now),
-            )
-        return bool(rows)
+        return await self._follow(_GAME_FOLLOWS, game_id, user_id, self._game_exists)
 
     async def unfollow(self, game_id: int, user_id: int) -> bool:
         """The user stops following the game; False if they did not follow it."""
-        async with self._transaction() as conn:
-            rows = await self._rows(
-                conn,
-                "DELETE FROM follows WHERE game_id = ? AND user_id = ? RETURNING user_id",
-                (game_id, user_id),
-            )
-        return bool(rows)
+        return await self._unfollow(_GAME_FOLLOWS, game_id, user_id)
 
     async def followers(self, game_id: int) -> list[int]:
         """The users following the game, in the order they started."""
+        return await self._followers(_GAME_FOLLOWS, game_id)
+
+    async def _follow(
+        self,
+        follows: tuple[str, str],
+        item_id: int,
+        user_id: int,
+        exists: Callable[[aiosqlite.Connection, int], Awaitable[None]],
+    ) -> bool:
+        """A follow of a game or a campaign (``follows``: its table and key column, one
+        of the constants); ``exists`` raises when there is no such item."""
+        table, key = follows
+        async with self._transaction() as conn:
+            await exists(conn, item_id)
+            rows = await self._rows(
+                conn,
+                f"INSERT INTO {table} ({key}, user_id, created_at) VALUES (?, ?, ?) "
+                f"ON CONFLICT ({key}, user_id) DO NOTHING RETURNING user_id",
+                (item_id, user_id, self._now()),
+            )
+        return bool(rows)
+
+    async def _unfollow(self, follows: tuple[str, str], item_id: int, user_id: int) -> bool:
+        table, key = follows
+        async with self._transaction() as conn:
+            rows = await self._rows(
+                conn,
+                f"DELETE FROM {table} WHERE {key} = ? AND user_id = ? RETURNING user_id",
+                (item_id, user_id),
+            )
+        return bool(rows)
+
+    async def _followers(self, follows: tuple[str, str], item_id: int) -> list[int]:
+        table, key = follows
         rows = await self._fetch(
-            "SELECT user_id FROM follows WHERE game_id = ? ORDER BY created_at, user_id",
-            (game_id,),
+            f"SELECT user_id FROM {table} WHERE {key} = ? ORDER BY created_at, user_id",
+            (item_id,),
         )
         return [int(row["user_id"]) for row in rows]
 
@@ -1560,34 +1583,12 @@ class SQLiteStorage(Storage):
     async def follow_campaign(self, campaign_id: int, user_id: int) -> bool:
         """The user follows the campaign; False if they already did
         (:class:`CampaignNotFound` if there is none)."""
-        now = self._now()
-        async with self._transaction() as conn:
-            await self._campaign_exists(conn, campaign_id)
-            rows = await self._rows(
-                conn,
-                "INSERT INTO campaign_follows (campaign_id, user_id, created_at) "
-                "VALUES (?, ?, ?) ON CONFLICT (campaign_id, user_id) DO NOTHING "
-                "RETURNING user_id",
-                (campaign_id, user_id, now),
-            )
-        return bool(rows)
+        return await self._follow(_CAMPAIGN_FOLLOWS, campaign_id, user_id, self._campaign_exists)
 
     async def unfollow_campaign(self, campaign_id: int, user_id: int) -> bool:
         """The user stops following the campaign; False if they did not follow it."""
-        async with self._transaction() as conn:
-            rows = await self._rows(
-                conn,
-                "DELETE FROM campaign_follows WHERE campaign_id = ? AND user_id = ? "
-                "RETURNING user_id",
-                (campaign_id, user_id),
-            )
-        return bool(rows)
+        return await self._unfollow(_CAMPAIGN_FOLLOWS, campaign_id, user_id)
 
     async def campaign_followers(self, campaign_id: int) -> list[int]:
         """The users following the campaign, in the order they started."""
-        rows = await self._fetch(
-            "SELECT user_id FROM campaign_follows WHERE campaign_id = ? "
-            "ORDER BY created_at, user_id",
-            (campaign_id,),
-        )
-        return [int(row["user_id"]) for row in rows]
+        return await self._followers(_CAMPAIGN_FOLLOWS, campaign_id)

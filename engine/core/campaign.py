@@ -60,6 +60,7 @@ __all__ = [
     "SheetTable",
     "mission_seed",
     "outcome_from_json",
+    "outcome_text",
     "outcome_to_json",
     "replay",
 ]
@@ -395,6 +396,12 @@ def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
             for f in outcome.fates
         ],
     }
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """The outcome as a campaign log stores it: canonical JSON text (keys sorted, no
+    spaces), which :func:`outcome_from_json` reads back."""
+    return json.dumps(outcome_to_json(outcome), sort_keys=True, separators=(",", ":"))
 
 
 def outcome_from_json(data: Mapping[str, Any] | str) -> Outcome:

@@ -10,7 +10,7 @@ of every system's loader: a YAML loader that refuses a key given twice, and a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,6 +22,7 @@ __all__ = [
     "DATA_PACKAGE",
     "DataError",
     "field_path",
+    "pack_picker",
     "parse_keyed_list",
     "parse_model",
     "parse_yaml",
@@ -173,3 +174,17 @@ def parse_keyed_list(name: str, text: str, model: type[M], key: str = "id") -> d
     if found:
         raise DataError(name, found)
     return items
+
+
+def pack_picker(source: Path | str) -> Callable[[str], Path | None]:
+    """The files of a content-pack directory: ``pick(filename)`` is the pack's file of
+    that name, or None where the pack has none (the shipped one is kept). Raises
+    :class:`DataError` when ``source`` is not a directory."""
+    pack = Path(source)
+    if not pack.is_dir():
+        raise DataError(str(pack), ["a content pack for load_components is a directory"])
+
+    def pick(filename: str) -> Path | None:
+        return pack / filename if (pack / filename).is_file() else None
+
+    return pick

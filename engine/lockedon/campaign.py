@@ -127,9 +127,6 @@ class CampaignState(BaseModel):
 
     setup: LockedOnCampaignSetup
     seed: int
-    rng: int
-    """The campaign's own random stream (Locked-On's campaign draws nothing: kept so
-    the state has the contract's shape)."""
     mission: int = 1
     """The next mission's number (one more than the last once the campaign is over)."""
     attempt: int = 1
@@ -172,7 +169,7 @@ class LockedOnCampaigns:
         setup = LockedOnCampaignSetup.model_validate(setup)
         if setup.campaign not in self.sheets:
             raise SetupError(Term("campaign.lockedon.unknown", campaign=setup.campaign))
-        return CampaignState(setup=setup, seed=seed, rng=Rng(seed).state)
+        return CampaignState(setup=setup, seed=seed)
 
     def sides(self, state: CampaignState) -> tuple[SideInfo, ...]:
         return self._side_infos(self.sheet_of(state))

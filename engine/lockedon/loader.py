@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from engine.core.dataload import (
     DataError,
+    pack_picker,
     parse_keyed_list,
     parse_model,
     read_path,
@@ -118,12 +119,7 @@ def load_components(source: Path | str | None = None) -> Components:
     the others. Raises :class:`DataError` naming the file and field of each problem."""
     if source is None:
         return _shipped_components()
-    pack = Path(source)
-    if not pack.is_dir():
-        raise DataError(str(pack), ["a content pack for load_components is a directory"])
-
-    def pick(filename: str) -> Path | None:
-        return pack / filename if (pack / filename).is_file() else None
+    pick = pack_picker(source)
 
     return _bundle(
         load_deck(pick(DECK_FILE)),

@@ -153,7 +153,7 @@ class MissionEntry(_Band):
         default=None, description="the Mission a repeated ``once`` Mission becomes (§5.11)"
     )
     no_squadron: Annotated[Side, coerce(Side)] | None = Field(
-        default=None, description="the side that may not assign squadron aircraft (L1923)"
+        default=None, description="the side that may not assign squadron aircraft (L1916)"
     )
     printed: frozenset[str] = Field(default=frozenset(), description="fields the book prints")
 
@@ -310,7 +310,33 @@ class SafeReturnColumn(Frozen):
     zone: Annotated[Zone, coerce(Zone)]
     side: Annotated[Side, coerce(Side)]
     safe: int = Field(description="a modified draw at most this returns safely")
-    survive: Span = Field(description="an unmodified Aircrew Survival draw within: survives")
+    survive: Span = Field(
+        description="an Aircrew Survival draw within: survives. It starts at 1, the low "
+        "end of the deck, so the parachutes' -20 (Campaign §5.66) only ever helps: a "
+        "draw taken below 1 by them reads as 1 (see :meth:`survives`)"
+    )
+
+    @field_validator("survive")
+    @classmethod
+    def _low_end(cls, value: tuple[int, int]) -> tuple[int, int]:
+        low, high = value
+        if low != 1 or not 1 <= high <= DECK_SIZE:
+            raise ValueError(
+                f"{list(value)}: the survival range runs from 1 (parachutes subtract 20, "
+                f"Campaign §5.66) to at most {DECK_SIZE}"
+            )
+        return value
+
+    def returns(self, modified: int) -> bool:
+        """A modified Safe Return draw brings the aircraft home (§5.65)."""
+        return modified <= self.safe
+
+    def survives(self, draw: int) -> bool:
+        """The crew of a lost aircraft survives an Aircrew Survival draw of ``draw``
+        (the card number, less 20 for German parachutes from July 1918, §5.66). A
+        ``within`` test would let the parachutes' -20 push a low, surviving draw
+        below the range and kill the crew; a draw below 1 reads as 1."""
+        return max(draw, 1) <= self.survive[1]
 
 
 class SafeReturnTable(Frozen):

@@ -161,6 +161,8 @@ class SpecialEvents(Flow):
 
     # -- the weather (§12.2, §12.8, §12.9) --------------------------------------------
     def change_weather(self, run: Run, weather: Weather) -> None:
+        """The weather is ``weather`` from this turn (``GameState.weather_turn``: the
+        aircraft that left before keep the old one for their Safe Return)."""
         s = run.state
         s.weather = weather.value
         s.weather_turn = s.turn

@@ -39,14 +39,17 @@ text                                        meaning (rule)
 ``end``                                     end the Activation Phase: only you can
                                             still activate (§4.4)
 ``offer`` / ``accept`` / ``refuse``         propose to end the Activation Phase by
-                                            mutual consent (§4.4), and the answer
+                                            mutual consent (§4.4), and the answer;
+                                            ``accept`` / ``refuse`` a campaign's
+                                            Withdrawal (Campaign §12.10)
 ``respond 37A``                             a Response card (§8.4)
 ``follow`` / ``stay``                       follow an altitude change or not (§11.51,
                                             §15.26)
 ``discard [CARD ...]``                      the Card Draw Phase's discards (§7.2)
 ``place M``                                 where an added aircraft appears (§5.1)
 ``remove A3``                               which aircraft a Remove Aircraft takes
-                                            (§5.1)
+                                            (§5.1), or has a campaign's "Engine
+                                            Trouble" (Campaign §12.3)
 ``convert wing``                            Fonck turns his hit into another (§18.0)
 ==========================================  ==========================================
 
@@ -55,7 +58,8 @@ Flags after an activation or a response: ``hold`` (hold fire: firing is voluntar
 (give up the position held before activating, §8.25 note), ``jettison`` (jettison
 bombs first, §15.32), ``+1`` (Rickenbacker's or Collishaw's +1, §18.0), ``change``
 (an Escape with a Climb or Dive card that also changes altitude, §12.14), ``gunner``
-(the gunner tries to clear his jammed guns during a Targeted Activation, §10.75). A card
+(the gunner tries to clear his jammed guns during a Targeted Activation, §10.75),
+``sun`` (a campaign's Out of the Sun: the target may not Respond, Campaign §12.7). A card
 played as another (Voss's Snap Turn, Udet's Medal Maneuver, §18.0) is written
 ``37=snap`` / ``37=medal``.
 """
@@ -80,7 +84,7 @@ UNTARGETED = frozenset({"dive", "climb", "clear", "reload", "idle", "takeoff"})
 ACTIVATIONS = TARGETED | UNTARGETED | {"escape", "lower"}
 """Verbs that activate an aircraft (it plays a card and is flipped, §8.12)."""
 _BARE = frozenset({"pass", "end", "follow", "stay", "allow", "offer", "accept", "refuse"})
-_FLAGS = ("hold", "giveup", "jettison", "+1", "rockets", "change", "gunner")
+_FLAGS = ("hold", "giveup", "jettison", "+1", "rockets", "change", "gunner", "sun")
 _KINDS = ("wing", "control", "engine", "crew")
 _ALTITUDES = ("T", "L", "M", "H")
 

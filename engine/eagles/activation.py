@@ -15,7 +15,7 @@ from engine.eagles.combat import clamp_fv, half_up
 from engine.eagles.components import Card, Characteristic, DamageKind, DefenceClass, Symbol
 from engine.eagles.ratings import card_value, defence, rating, sustained_climb
 from engine.eagles.score import Scoring
-from engine.eagles.state import ESCAPED, LANDED, Fire, GameState, Pending, Plane
+from engine.eagles.state import LANDED, Fire, GameState, Pending, Plane
 
 __all__ = ["Activations"]
 
@@ -152,6 +152,9 @@ class Activations(Scoring):
             total=total,
         )
         barred = self.response_barred(t, a, a_free, t_free)
+        sun = act.has("sun")
+        if sun:
+            s.sun = None  # once, this turn (Campaign §12.7)
         pend = Pending(
             "respond",
             t.side,
@@ -163,13 +166,15 @@ class Activations(Scoring):
             data={
                 "before": mat.relation(s, a, t),
                 "both_free": a_free and t_free,
-                "barred": barred,
+                "barred": barred or sun,
                 "no_gunner": barred and a.has("no_response_unengaged"),
                 "gunner_cleared": gunner_cleared,
             },
         )
         s.pending = pend
-        if barred:
+        if sun:
+            run.say("from_the_sun", plane=self.name(a), target=self.name(t))
+        elif barred:
             run.say("no_response", plane=self.name(t))
         if not self.target_has_choice(s):
             # Nothing to decide: no Response card it may play, nothing it could fire.
@@ -490,17 +495,6 @@ class Activations(Scoring):
         run.say("escape_fails", plane=self.name(a))
         return True
 
-    def escape_now(self, run: Run, a: Plane) -> None:
-        """``a`` leaves the Engagement (§9.62 exception)."""
-        s = run.state
-        mat.give_up(a)
-        for q in mat.tailers(s, a.ref):
-            mat.give_up(q)
-        a.status = ESCAPED
-        a.escaped_turn = s.turn
-        run.say("escapes", kind="escape", plane=self.name(a))
-        mat.settle(s)
-
     # -- altitude (§11) ---------------------------------------------------------------
     def dive(self, run: Run, a: Plane, act: Action) -> None:
         """Dive a level (§11.3); the aircraft tailing it may follow (§11.51)."""
@@ -707,14 +701,14 @@ class Activations(Scoring):
         guns = self.gun_count(a, self.forward_group(a))
         if act.target == "ground":
             cls = self.ground_defence(s)
-            card = self.fire_card(run, a)
+            card, lucky = self.attack_card(run, a)
             self._use_lewis(
                 a, Fire(a.ref, "ground", 4, guns, "fixed", "strafe"), jammed=card.jammed
             )
             if card.jammed:
                 self._jam(a, self.forward_group(a))
                 run.say("fire_jammed", kind="jam", plane=self.name(a), card=card.number)
-            elif card.fire is not None and card.fire <= 4:
+            elif card.fire is not None and (card.fire <= 4 or lucky):
                 kind = card.damage_for(guns, cls)
                 run.say(
                     "strafe_hit",
@@ -755,8 +749,8 @@ class Activations(Scoring):
         if act.has("rockets"):
             a.rockets = False
             fv = half_up(chosen)
-            card = self.draw(run)
-            if not card.jammed and card.fire is not None and card.fire <= fv:
+            card, lucky = self.attack_card(run, a, guns=False)
+            if not card.jammed and card.fire is not None and (card.fire <= fv or lucky):
                 kind = card.damage_for(1, DefenceClass.FRAGILE)
                 run.say("rockets_hit", plane=self.name(a), card=card.number, result=kind.value)
                 if kind is not DamageKind.SUPERFICIAL:

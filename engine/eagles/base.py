@@ -55,6 +55,8 @@ _CODED = {
     "who": "crewman",
     "weather": "weather",
     "attacker": "side",
+    "special": "special_event",
+    "instead": "special_event",
 }
 """Narration fields that hold a code (``"M"``, ``"allied"``, ``"wing"``): each is
 shown as the catalogue's word for it (``eagles.altitude.M``), in the reader's
@@ -101,11 +103,14 @@ class Base:
 
     def leader_rating(self, p: Plane, which: str) -> int:
         """A Flight Leader's or Ace's Leadership or Flying Rating (``which``), one lower
-        while he is wounded (§10.87), never below 0; 0 for any other pilot."""
+        while he is wounded (§10.87) and one lower when Exhausted (Campaign §8.22),
+        never below 0; 0 for any other pilot."""
         if p.leader is None or p.quality not in ("leader", "ace"):
             return 0
         value: int = getattr(self.leaders[p.leader], which)
         if p.crew.get("pilot") == "wounded":
+            value -= 1
+        if p.exhausted:
             value -= 1
         return max(value, 0)
 
@@ -118,8 +123,22 @@ class Base:
 
     @staticmethod
     def weather(state: GameState) -> str:
-        """The weather in play (§3.8): ``clear`` unless the option drew another."""
-        return str(state.setup.get("weather") or "clear")
+        """The weather in play (§3.8): ``clear`` unless the option drew another, or a
+        campaign's Special Event changed it (§12.2, §12.9)."""
+        return str(state.weather or state.setup.get("weather") or "clear")
+
+    def weather_for(self, state: GameState, p: Plane) -> str:
+        """The weather when ``p`` left the mat, or now: a Special Event may have
+        changed it on a later turn (its Safe Return reads it, Campaign §12.9)."""
+        left = p.escaped_turn or p.lost_turn
+        if state.weather_turn is not None and left is not None and left < state.weather_turn:
+            return str(state.setup.get("weather") or "clear")
+        return self.weather(state)
+
+    @staticmethod
+    def in_campaign(state: GameState) -> bool:
+        """A Campaign Game's Engagement (``EaglesSetup.campaign``)."""
+        return bool(state.setup.get("campaign"))
 
     # -- the deck ---------------------------------------------------------------------
     def draw(self, run: Run) -> Card:

@@ -13,7 +13,7 @@ from engine.eagles import mat
 from engine.eagles.base import Base, Run
 from engine.eagles.components import Card, Characteristic, DamageKind, DefenceClass, Weather
 from engine.eagles.ratings import defence, rating
-from engine.eagles.state import SHOT_DOWN, Fire, GameState, Pending, Plane
+from engine.eagles.state import ESCAPED, SHOT_DOWN, Fire, GameState, Pending, Plane
 
 __all__ = ["GUNNER_FV", "Combat"]
 
@@ -101,14 +101,18 @@ class Combat(Base):
 
     def gunner_fire(self, p: Plane, tailer: Plane) -> Fire | None:
         """A Rear Gunner Attack on the aircraft tailing ``p`` (§10.51-10.53); a wounded
-        gunner fires at -1 (§10.87)."""
+        gunner fires at -1 (§10.87), an Exhausted one too (Campaign §8.32)."""
         guns = self.gun_count(p, "rear")
         if not guns or tailer.tailing != p.ref:
             return None
-        fv = GUNNER_FV[tailer.level]
-        if p.crew.get("gunner") == "wounded":
-            fv -= 1
+        fv = GUNNER_FV[tailer.level] - self.gunner_penalty(p, "gunner")
         return Fire(p.ref, tailer.ref, clamp_fv(fv), guns, "rear", "gunner")
+
+    @staticmethod
+    def gunner_penalty(p: Plane, who: str) -> int:
+        """What a gunner (``gunner``, ``front``) loses on a Gunner Attack: 1 wounded
+        (§10.87), 1 more Exhausted with his pilot (Campaign §8.32)."""
+        return (p.crew.get(who) == "wounded") + p.exhausted
 
     def formation_fire(self, state: GameState, gunner: Plane, target: Plane) -> list[Fire]:
         """The rest of ``gunner``'s formation joins its Gunner Attack (§10.61-10.64):
@@ -129,11 +133,8 @@ class Combat(Base):
             for group in ("rear", "front"):
                 guns = self.gun_count(q, group)
                 if guns:
-                    fv = (
-                        2
-                        if q.crew.get("gunner" if group == "rear" else "front") != "wounded"
-                        else 1
-                    )
+                    who = "gunner" if group == "rear" else "front"
+                    fv = clamp_fv(2 - self.gunner_penalty(q, who))
                     s_fire.append(Fire(q.ref, target.ref, fv, guns, group, "formation"))
         return s_fire
 
@@ -146,6 +147,21 @@ class Combat(Base):
             card = self.draw(run)
         return card
 
+    def attack_card(self, run: Run, shooter: Plane, *, guns: bool = True) -> tuple[Card, bool]:
+        """The card an attack draws (:meth:`fire_card`; rockets: a plain draw), and
+        whether it hits whatever its Fire Value: after a Lucky Shot the turn's first
+        attack does, drawing past Guns Jammed to a card with a damage table (Campaign
+        §12.6)."""
+        s = run.state
+        if not s.lucky_shot:
+            return (self.fire_card(run, shooter) if guns else self.draw(run)), False
+        s.lucky_shot = False
+        card = self.draw(run)
+        while card.jammed:
+            card = self.draw(run)
+        run.say("lucky_shot", plane=self.name(shooter), card=card.number)
+        return card, True
+
     def resolve(self, run: Run, shots: list[Fire], then: str = "") -> bool:
         """Draw for every declared shot, then apply the damage (simultaneous fire,
         §10.14, §10.44, §10.54). True when it stopped for Fonck's choice of hit
@@ -156,13 +172,13 @@ class Combat(Base):
             shooter, target = s.plane(shot.shooter), s.plane(shot.target)
             if not shooter.flying or not target.flying:
                 continue
-            card = self.fire_card(run, shooter)
+            card, lucky = self.attack_card(run, shooter)
             self._use_lewis(shooter, shot, jammed=card.jammed)
             if card.jammed:
                 self._jam(shooter, shot.group)
                 run.say("fire_jammed", kind="jam", plane=self.name(shooter), card=card.number)
                 continue
-            if card.fire is None or card.fire > shot.fv:
+            if card.fire is None or (card.fire > shot.fv and not lucky):
                 run.say(
                     "fire_miss",
                     plane=self.name(shooter),
@@ -228,6 +244,8 @@ class Combat(Base):
         (credited with a shoot-down); ``cause``: flak, collision, ground fire..."""
         if kind is DamageKind.SUPERFICIAL:
             return
+        if by is not None and by.side != p.side:
+            p.damaged_by = by.ref  # Campaign §9.32: the last pilot who damaged it
         if p.balloon:
             self._hit_balloon(run, p, kind, by=by)
             return
@@ -253,7 +271,10 @@ class Combat(Base):
             ):
                 self.shoot_down(run, p, by=by, cause=cause, reason="structure")
         elif n >= _HITS_TO_DESTROY[name]:
-            self.shoot_down(run, p, by=by, cause=cause, reason=name)
+            if kind is DamageKind.ENGINE and self.in_campaign(run.state):
+                self.engine_out(run, p)
+            else:
+                self.shoot_down(run, p, by=by, cause=cause, reason=name)
         # (A first Engine hit also loses a High Altitude Engine, §13.42: ratings.py.)
         if (
             p.flying
@@ -379,6 +400,26 @@ class Combat(Base):
             plane=self.name(p),
             by=self.name(by) if by is not None else (cause or "-"),
         )
+        mat.settle(s)
+
+    def engine_out(self, run: Run, p: Plane) -> None:
+        """A second Engine hit in a Campaign Game's Engagement does not shoot the
+        aircraft down (§10.86): it leaves the mat at once for its Safe Return, with the
+        Engine-out modifier (Campaign §5.64: the campaign draws it)."""
+        p.engine_out = True
+        self.escape_now(run, p, key="engine_out")
+
+    def escape_now(self, run: Run, a: Plane, key: str = "escapes") -> None:
+        """``a`` leaves the Engagement (§9.62 exception): an Escape, and what leaves
+        the mat as one (an engine out, a thunderstorm, a withdrawal, Campaign §5.64,
+        §12). ``key``: its narration."""
+        s = run.state
+        mat.give_up(a)
+        for q in mat.tailers(s, a.ref):
+            mat.give_up(q)
+        a.status = ESCAPED
+        a.escaped_turn = s.turn
+        run.say(key, kind="escape", plane=self.name(a))
         mat.settle(s)
 
     # -- checks "as if fired upon" ----------------------------------------------------

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["ALTITUDES", "Describing", "altitude_word", "rating_word", "side_word"]
 
 ALTITUDES = "TLMH"
-FLAGS = ("hold", "giveup", "jettison", "+1", "rockets", "change", "gunner")
+FLAGS = ("hold", "giveup", "jettison", "+1", "rockets", "change", "gunner", "sun")
 
 
 def altitude_word(code: str | int) -> Term:
@@ -143,10 +143,12 @@ class Describing:
             return t(f"eagles.ui.action.{key}", language, **fields)
 
         v = a.verb
+        pend = state.pending
+        if v in ("accept", "refuse") and pend is not None and pend.kind == "withdraw":
+            return say(f"withdraw_{v}")
         if v in ("end", "allow", "follow", "stay", "offer", "accept", "refuse"):
             return say(v)
         if v == "pass":
-            pend = state.pending
             if pend is not None and pend.kind == "respond":
                 return say("no_response_hold" if a.has("hold") else "no_response")
             return say("pass")
@@ -157,7 +159,8 @@ class Describing:
         if v == "place":
             return say("place", altitude=tr(altitude_word(a.word or "L"), language))
         if v == "remove":
-            return say("remove", plane=self.plane(state, a.word))
+            trouble = pend is not None and pend.kind == "trouble"
+            return say("trouble" if trouble else "remove", plane=self.plane(state, a.word))
         if v == "convert":
             return say("convert", kind=tr(Term(f"eagles.damage.{a.word}"), language))
         if v == "lower":

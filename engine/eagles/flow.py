@@ -56,6 +56,7 @@ class Flow(Activations):
         if s.pending is not None:
             return
         self.heavy_fog(run, a)
+        self.in_the_storm(run)
         mat.settle(s)
         if self.engagement_decided(s):
             self.end_engagement(run)
@@ -74,6 +75,21 @@ class Flow(Activations):
             self.shoot_down(run, a, by=None, cause="fog", reason="crash")
         else:
             run.say("fog_ok", plane=self.name(a), card=card.number)
+
+    def in_the_storm(self, run: Run) -> None:
+        """After a thunderstorm, an aircraft that dives to its altitude or below takes a
+        Fire Value 4, 2-Guns attack, then Escapes (Campaign §12.8)."""
+        s = run.state
+        if s.storm is None:
+            return
+        for p in s.planes:
+            if not p.flying or p.balloon or p.on_ground or p.altitude > s.storm:
+                continue
+            kind = self.attack(run, p, 4, 2, "thunderstorm")
+            if kind is not None:
+                self.hit(run, p, kind, by=None, cause="thunderstorm")
+            if p.flying:
+                self.escape_now(run, p, key="storm_escapes")
 
     def next_to_act(self, run: Run, last: str) -> None:
         """The other player activates next if they can, else the same one; no one:
@@ -122,6 +138,7 @@ class Flow(Activations):
             for ability in ("snap_turn_any", "mr_plus_1"):
                 while ability in p.used:
                     p.used.remove(ability)  # once per turn (§18.0)
+        s.lucky_shot, s.sun = False, None  # for "the turn" only (Campaign §12.6, §12.7)
         s.turn += 1
         s.passes = 0
         s.offered = []
@@ -134,7 +151,7 @@ class Flow(Activations):
         s.event = None
         if s.turn > 1 and ScenarioRule.NO_RANDOM_EVENTS.value not in self.rules(s):
             self.random_event(run)
-            if s.pending is not None:
+            if s.pending is not None or s.phase == "over":
                 return
         self.after_event(run)
 
@@ -176,10 +193,28 @@ class Flow(Activations):
         return sum(1 for p in state.planes if p.flying and p.side == side and p.kind == "scout")
 
     def leader_of(self, state: GameState, side: str) -> Plane | None:
+        """``side``'s Flight Leader on the mat (§7.13: none once he is gone)."""
+        return self.hand_leader(state, side)[0]
+
+    def hand_leader(self, state: GameState, side: str) -> tuple[Plane | None, str]:
+        """The Flight Leader whose rating sets ``side``'s hand size, and which rating
+        (§7.11). In a campaign (``GameState.leads``): the designated leader, an Ace
+        who joined (§12.1, §12.4-12.5), and once they are off the mat another Flight
+        Leader of the Flight with the larger of his ratings (Campaign §5.41)."""
+        if side in state.leads:
+            for ref, which in state.leads[side]:
+                p = state.plane(ref)
+                if p.flying:
+                    if which == "best":
+                        which = max(
+                            ("leadership", "flying"), key=lambda w: self.leader_rating(p, w)
+                        )
+                    return p, which
+            return None, "leadership"
         for p in state.planes:
             if p.side == side and p.quality in ("leader", "ace") and p.flying and not p.mission:
-                return p
-        return None
+                return p, state.hand_rating.get(side, "leadership")
+        return None, "leadership"
 
     def leadership(self, state: GameState, side: str) -> int:
         p = self.leader_of(state, side)
@@ -187,8 +222,7 @@ class Flow(Activations):
 
     def hand_limit(self, state: GameState, side: str) -> tuple[int, int]:
         """``side``'s hand size and discard limit (§7.11-7.22)."""
-        leader = self.leader_of(state, side)
-        which = state.hand_rating.get(side, "leadership")
+        leader, which = self.hand_leader(state, side)
         bonus = self.leader_rating(leader, which) if leader else 0
         size = max(self.scouts(state, side) + bonus, 2)
         return size, max(bonus, 1)
@@ -250,8 +284,8 @@ class Flow(Activations):
         card = self.draw(run)
         zone = Zone(s.setup["zone"])
         event = self.tables.random_event(card.number, zone)
-        if event is RandomEvent.SPECIAL:
-            event = RandomEvent.NONE  # only in campaigns (§5.0)
+        if event is RandomEvent.SPECIAL and not self.in_campaign(s):
+            event = RandomEvent.NONE  # only in campaigns (§5.0, Campaign §11.11)
         if event is RandomEvent.ADD_AIRCRAFT_STAR:
             total = sum(1 for p in s.planes if p.flying and not p.balloon)
             event = RandomEvent.ADD_AIRCRAFT if total >= 7 else RandomEvent.NONE
@@ -260,6 +294,9 @@ class Flow(Activations):
         s.event = event.value
         run.say("random_event", kind="event", card=card.number, event=event.value)
         if event is RandomEvent.NONE:
+            return
+        if event is RandomEvent.SPECIAL:
+            self.special_event(run)
             return
         fire = self.event_fire(run)
         res = self.tables.event_resolution
@@ -284,8 +321,7 @@ class Flow(Activations):
                 return card.fire
 
     def add_aircraft(self, run: Run, side: str) -> None:
-        """A random available Scout joins ``side`` at the altitude holding the most
-        aircraft; its owner chooses between tied altitudes (§5.1)."""
+        """A random available Scout joins ``side`` (§5.1)."""
         s = run.state
         if self.automatic(s, side):
             run.say("no_add", side=side)
@@ -294,25 +330,42 @@ class Flow(Activations):
         if kind is None:
             run.say("no_add", side=side)
             return
-        p = self.new_plane(s, side, kind, original=False)
+        self.join(run, side, [self.new_plane(s, side, kind, original=False)])
+
+    def join(self, run: Run, side: str, planes: list[Plane]) -> None:
+        """The Add Aircraft procedure (§5.1), for one aircraft or a flight of them
+        (Campaign §12.1, §12.4-12.5): they begin at the altitude holding the most
+        aircraft already on the mat; their owner chooses between tied altitudes."""
+        s = run.state
+        joining = {p.ref for p in planes}
         counts = {alt: 0 for alt in range(4)}
         for q in s.planes:
-            if q.flying and not q.balloon and not q.on_ground:
+            if q.flying and not q.balloon and not q.on_ground and q.ref not in joining:
                 counts[q.altitude] += 1
         best = max(counts.values())
         tied = [alt for alt, n in counts.items() if n == best]
-        p.altitude = p.start_altitude = tied[0]
-        run.say("added", plane=self.name(p), altitude=p.altitude)
+        for p in planes:
+            p.altitude = p.start_altitude = tied[0]
+            run.say("added", plane=self.name(p), altitude=p.altitude)
         if len(tied) > 1:
-            s.pending = Pending("place", side, actor=p.ref, chain=[Altitude(a).code for a in tied])
+            s.pending = Pending(
+                "place",
+                side,
+                actor=planes[0].ref,
+                chain=[Altitude(a).code for a in tied],
+                moved=[p.ref for p in planes[1:]],
+            )
 
     def place(self, run: Run, code: str) -> None:
+        """The owner's choice of altitude for the aircraft joining (``Pending.actor``
+        and the rest of its flight, ``Pending.moved``)."""
         s = run.state
         pend = s.pending
         assert pend is not None and pend.actor
-        p = s.plane(pend.actor)
-        p.altitude = p.start_altitude = int(Altitude.from_code(code))
-        run.say("placed", plane=self.name(p), altitude=p.altitude)
+        for ref in (pend.actor, *pend.moved):
+            p = s.plane(ref)
+            p.altitude = p.start_altitude = int(Altitude.from_code(code))
+            run.say("placed", plane=self.name(p), altitude=p.altitude)
         s.pending = None
         self.after_event(run)
 
@@ -447,6 +500,15 @@ class Flow(Activations):
                 p.traits.append("spad_engine")  # §13.73
         return p
 
+    def make_leader(self, p: Plane, leader: str, *, ace_side: bool = False) -> None:
+        """Put a Flight Leader or Ace in ``p`` (§14.5-14.6): his abilities become the
+        aircraft's traits, asterisked ones marked (§18.0)."""
+        lead = self.leaders[leader]
+        p.leader = leader
+        p.quality = "ace" if (lead.ace or ace_side) else "leader"
+        for ability in lead.abilities:
+            p.traits.append(ability.value + ("*" if lead.loses_when_wounded(ability) else ""))
+
     # -- the end ------------------------------------------------------------------------
     def engagement_decided(self, s: GameState) -> bool:
         """A scenario's engagement that ends early (§17.0 scenarios 1 and 7): its
@@ -466,6 +528,10 @@ class Flow(Activations):
     def end_engagement(self, run: Run) -> None:
         """Score the engagement; start the next of a series, or end the game."""
         raise NotImplementedError  # pragma: no cover - defined by the engine
+
+    def special_event(self, run: Run) -> None:
+        """A campaign's Engagement Special Event (Campaign §11.11)."""
+        raise NotImplementedError  # pragma: no cover - defined by SpecialEvents
 
     def rating_now(self, p: Plane, name: str) -> int:
         return rating(self.ac(p), p, name)

@@ -9,7 +9,8 @@ accepts it only if it is listed, and refuses any other with the rule it breaks.
 The class is built in layers, one concern per module: :mod:`~engine.eagles.base`
 (components, the deck, narration), :mod:`~engine.eagles.combat` (fire and damage),
 :mod:`~engine.eagles.score` (VP and Glory), :mod:`~engine.eagles.activation` (what
-activations do), :mod:`~engine.eagles.flow` (the turn), :mod:`~engine.eagles.legality`.
+activations do), :mod:`~engine.eagles.flow` (the turn), :mod:`~engine.eagles.special` (a
+campaign's Engagement Special Events), :mod:`~engine.eagles.legality`.
 
 Seats: one hand per side (§7), shared by the side's seats, so every decision of a
 side is pending for each of its seats and the first answer settles it
@@ -48,6 +49,8 @@ from strings import Term
 __all__ = ["EaglesEngine", "default_engine"]
 
 SIDES = ("allied", "german")
+_EXHAUSTED = {"inexperienced": "green", "experienced": "inexperienced"}
+"""The quality an Exhausted pilot flies as (Campaign §8.22)."""
 _KIND_TIMING = {
     "activate": Timing.TURN,
     "respond": Timing.RESPONSE,
@@ -57,6 +60,8 @@ _KIND_TIMING = {
     "discard": Timing.SIMULTANEOUS,
     "convert": Timing.RESPONSE,
     "consent": Timing.RESPONSE,
+    "withdraw": Timing.TURN,
+    "trouble": Timing.TURN,
 }
 
 
@@ -236,10 +241,12 @@ class EaglesEngine(Legality):
             run.say("cup", side=side, plane=self.name(p))
         scouts = [p for p in planes if p.kind == "scout" and not p.mission]
         has_leader = any(p.quality in ("leader", "ace") for p in planes)
-        # The leader flies the first Scout not given another pilot (§3.6).
+        campaign = self.in_campaign(s)
+        # The leader flies the first Scout not given another pilot (§3.6); a campaign's
+        # Flight may have none (Campaign §5.41).
         seat_for = next((p for p in scouts if p.quality == "experienced"), None)
         if seat_for is not None and not has_leader:
-            leader = ss.leader or self.draw_leader(run, side)
+            leader = ss.leader or (None if campaign else self.draw_leader(run, side))
             if leader is not None:
                 self.make_leader(seat_for, leader)
         qualities = [q for q, count in sorted(ss.pilots.items()) for _ in range(count)]
@@ -247,7 +254,13 @@ class EaglesEngine(Legality):
             if p.quality == "experienced" and qualities:
                 p.quality = qualities.pop(0)
         flight = [p for p in planes if not p.mission and p.kind == "scout"]
-        leader_plane = next((p for p in flight if p.quality in ("leader", "ace")), None)
+        leaders = [p for p in flight if p.quality in ("leader", "ace")]
+        leader_plane = leaders[0] if leaders else None
+        if ss.lead is not None:
+            # Campaign §5.41: of several Flight Leaders, the one designated leads.
+            leader_plane = next((p for p in leaders if p.leader == ss.lead), None)
+            if leader_plane is None:
+                raise KeyError(ss.lead)
         if leader_plane and len(flight) == 1:
             s.hand_rating[side] = "flying"  # §7.11
         elif leader_plane and len(flight) == 2:
@@ -257,6 +270,12 @@ class EaglesEngine(Legality):
             )
         else:
             s.hand_rating[side] = "leadership"
+        if campaign:
+            # Campaign §5.41: when he is off the mat, another takes over with either
+            # rating (the larger: docs/rules-decisions.md).
+            s.leads[side] = [[p.ref, "best"] for p in leaders if p is not leader_plane]
+            if leader_plane is not None:
+                s.leads[side].insert(0, [leader_plane.ref, s.hand_rating[side]])
 
     def _place(self, s: GameState, p: Plane, ps: PlaneSetup, start: int) -> None:
         ac = self.aircraft.get(ps.aircraft)
@@ -265,6 +284,13 @@ class EaglesEngine(Legality):
             self.make_leader(p, ps.leader, ace_side=ps.quality == "ace")
         else:
             p.quality = ps.quality
+        p.pilot_id = ps.pilot
+        p.fatigue = ps.fatigue
+        if ps.exhausted:
+            # Campaign §8.22: he flies one quality lower (a Green stays Green); a leader's
+            # ratings and an Ace's asterisked abilities are lowered where they are read.
+            p.exhausted = True
+            p.quality = _EXHAUSTED.get(p.quality, p.quality)
         p.altitude = p.start_altitude = (
             int(Altitude.from_code(ps.altitude)) if ps.altitude else start
         )
@@ -280,15 +306,6 @@ class EaglesEngine(Legality):
             p.crew["pilot"] = "wounded"
         if ps.tailing:
             p.tailing, p.level = ps.tailing, ps.level
-
-    def make_leader(self, p: Plane, leader: str, *, ace_side: bool = False) -> None:
-        """Put a Flight Leader or Ace in ``p`` (§14.5-14.6): his abilities become the
-        aircraft's traits, asterisked ones marked (§18.0)."""
-        lead = self.leaders[leader]
-        p.leader = leader
-        p.quality = "ace" if (lead.ace or ace_side) else "leader"
-        for ability in lead.abilities:
-            p.traits.append(ability.value + ("*" if lead.loses_when_wounded(ability) else ""))
 
     def flight_size_draw(self, run: Run, side: str) -> int:
         """§3.53: FV 1-2 two Scouts, 3-4 four, 5-6 six; a Guns Jammed is drawn again."""
@@ -380,6 +397,12 @@ class EaglesEngine(Legality):
             return
         if pend is not None and pend.kind == "remove":
             self.remove(run, a.word or "")
+            return
+        if pend is not None and pend.kind == "withdraw":
+            self.withdraw(run, a.verb == "accept")
+            return
+        if pend is not None and pend.kind == "trouble":
+            self.trouble_pick(run, a.word or "")
             return
         if a.verb == "pass":
             self.pass_turn(run, side)
@@ -544,7 +567,16 @@ class EaglesEngine(Legality):
 
     # -- the outcome ----------------------------------------------------------------------
     def outcome(self, state: GameState) -> Outcome:
+        """How the game ended (or stands). Each aircraft's ``record`` holds what a
+        campaign reads (Campaign §5.6, §8, §9): its damage, crew, pilot (``pilot_id``:
+        the campaign's id; ``quality``: the one he flew as, ``exhausted``), kills and
+        Glory, starting altitude, ``escaped`` (an Escape, and everything that leaves the
+        mat as one: a Safe Return at once, §5.64), ``engine_out`` (a second Engine
+        hit: the Engine-out modifier, §10.86) and the ``weather`` its Safe Return reads
+        (§12.9). In a campaign, ``by`` names the last aircraft that damaged one not
+        shot down (§9.32)."""
         t = self.tally(state)
+        campaign = self.in_campaign(state)
         over = state.phase == "over"
         winner = state.winner if over else None
         if over:
@@ -564,6 +596,9 @@ class EaglesEngine(Legality):
             else:
                 fate = Fate.UNHARMED
             seats = state.seats.get(p.side) or [""]
+            by = p.by
+            if campaign and p.status != SHOT_DOWN:
+                by = p.damaged_by  # Campaign §9.32: credited if its Safe Return fails
             fates.append(
                 AircraftFate(
                     ref=p.ref,
@@ -571,7 +606,7 @@ class EaglesEngine(Legality):
                     side=p.side,
                     aircraft=p.aircraft,
                     fate=fate,
-                    by=p.by,
+                    by=by,
                     damaged=bool(any(p.damage.values())),
                     hits_taken=sum(p.damage.values()),
                     hits_given=len(p.kills),
@@ -588,6 +623,10 @@ class EaglesEngine(Legality):
                         "start_altitude": "TLMH"[p.start_altitude],
                         "escaped": p.status == ESCAPED,
                         "engagement": p.lost_engagement,
+                        "pilot_id": p.pilot_id,
+                        "engine_out": p.engine_out,
+                        "exhausted": p.exhausted,
+                        "weather": self.weather_for(state, p),
                     },
                 )
             )

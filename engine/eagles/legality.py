@@ -15,8 +15,9 @@ from itertools import combinations
 from engine.eagles import mat
 from engine.eagles.actions import ACTIVATIONS, Action
 from engine.eagles.components import Card, EngagementType, Symbol
-from engine.eagles.flow import Flow, other
+from engine.eagles.flow import other
 from engine.eagles.ratings import rating
+from engine.eagles.special import SpecialEvents
 from engine.eagles.state import GameState, Plane
 from strings import Term
 
@@ -41,13 +42,15 @@ class _Context:
     may_climb: bool
     gunner: tuple[tuple[str, ...], ...]
     """``((), ("gunner",))`` when the gunner may try to clear his jam (§10.75)."""
+    sun: tuple[tuple[str, ...], ...]
+    """``((), ("sun",))`` when it may attack out of the sun (Campaign §12.7)."""
 
 
 HIGH = 3
 TREETOP = 0
 
 
-class Legality(Flow):
+class Legality(SpecialEvents):
     """What may be done now."""
 
     # -- the decision in play -----------------------------------------------------------
@@ -78,13 +81,13 @@ class Legality(Flow):
             return self._responses(state)
         if kind == "follow":
             return [Action("follow"), Action("stay")]
-        if kind == "consent":
+        if kind in ("consent", "withdraw"):
             return [Action("refuse"), Action("accept")]
         if kind == "place":
             pend = state.pending
             assert pend is not None
             return [Action("place", word=code) for code in pend.chain]
-        if kind == "remove":
+        if kind in ("remove", "trouble"):
             pend = state.pending
             assert pend is not None
             return [Action("remove", word=ref) for ref in pend.chain]
@@ -260,6 +263,7 @@ class Legality(Flow):
             gunner=((), ("gunner",))
             if p.guns.get("rear") == "jammed" and p.crew.get("gunner") != "killed"
             else ((),),
+            sun=((), ("sun",)) if free and s.sun == p.side else ((),),
         )
 
     def _plane_moves(self, s: GameState, p: Plane, card: Card, ctx: _Context) -> list[Action]:
@@ -302,8 +306,9 @@ class Legality(Flow):
                             for pl in ctx.plus:
                                 for hold in holds:
                                     for gun in ctx.gunner:
-                                        flags = (*hold, *gu, *extra, *pl, *gun)
-                                        out.append(mk("tail", t.ref, flags))
+                                        for sun in ctx.sun:
+                                            flags = (*hold, *gu, *extra, *pl, *gun, *sun)
+                                            out.append(mk("tail", t.ref, flags))
             if only_climb:
                 continue
             # Head-on (§10.4).
@@ -508,6 +513,8 @@ class Legality(Flow):
             "remove": ("remove",),
             "convert": ("convert",),
             "consent": ("accept", "refuse"),
+            "withdraw": ("accept", "refuse"),
+            "trouble": ("remove",),
             "activate": (*ACTIVATIONS, "pass", "end", "offer"),
         }[kind]
         if a.verb not in expected:
@@ -568,5 +575,5 @@ _EXPLAINED = frozenset(
 
 
 def _order(flags: tuple[str, ...]) -> tuple[str, ...]:
-    order = ("hold", "giveup", "jettison", "+1", "rockets", "change", "gunner")
+    order = ("hold", "giveup", "jettison", "+1", "rockets", "change", "gunner", "sun")
     return tuple(f for f in order if f in flags)

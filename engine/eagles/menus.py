@@ -13,7 +13,7 @@ give up a position, jettison bombs, a balloon's Fire Value), so the choices are 
   skipped. Passing, ending the phase and lowering a balloon are buttons.
 * **Respond** (by DM): the Response cards in a menu (each with its total), passing and
   letting an aircraft escape are buttons.
-* **Follow**, **place**, **remove**: buttons. **Discard**: a multi-pick of the hand, and
+* **Follow**, **place**, **remove**, a campaign's **withdraw** and **trouble**: buttons. **Discard**: a multi-pick of the hand, and
   a button to keep every card when none must go.
 
 A message holds five rows and a menu 25 options (24 below the top: the generic menu
@@ -206,6 +206,7 @@ class _Builder:
             ("+1", "plus"),
             ("rockets", "rockets"),
             ("gunner", "gunner"),
+            ("sun", "sun"),
         ):
             if a.has(flag):
                 parts.append(self.say(key))

@@ -16,7 +16,18 @@ from strings import Term, has
 
 __all__ = ["Prompting"]
 
-KINDS = ("activate", "respond", "follow", "discard", "place", "remove", "convert", "consent")
+KINDS = (
+    "activate",
+    "respond",
+    "follow",
+    "discard",
+    "place",
+    "remove",
+    "convert",
+    "consent",
+    "withdraw",
+    "trouble",
+)
 
 
 class Prompting(Describing):
@@ -90,6 +101,14 @@ class Prompting(Describing):
             )
         if d.kind == "consent":
             return Term("eagles.ui.prompt.consent", me=me)
+        if d.kind == "withdraw":
+            return Term("eagles.ui.prompt.withdraw", me=me)
+        if d.kind == "trouble" and pend is not None:
+            return Term(
+                "eagles.ui.prompt.trouble",
+                me=me,
+                planes=", ".join(self.plane(state, r) for r in pend.chain),
+            )
         if d.kind == "convert" and pend is not None:
             return Term(
                 "eagles.ui.prompt.convert",

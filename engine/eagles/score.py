@@ -163,7 +163,8 @@ class Scoring(Combat):
                 t.engagement[p.side] += n
         if self.etype(state) is EngagementType.PATROL and state.turn <= 3:
             alone = [side for side in SIDES if t.on_mat[side]]
-            if len(alone) == 1:
+            # Not when the other side withdrew (Campaign §12.10 note).
+            if len(alone) == 1 and state.withdrew is None:
                 t.engagement[alone[0]] += self.spec(state).vp  # §16.41 (C-E3)
         for side in SIDES:
             t.glory[side] += self.earned_glory(state, side)

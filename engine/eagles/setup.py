@@ -8,6 +8,11 @@ of Scouts drawn from the cup, §3.51-3.53), pilots, Flight Leaders (None: drawn,
 rules (§17.0). Every draw is made in ``new_game`` from the game's seeded generator
 and narrated, so a game replays exactly.
 
+A Campaign Game's Engagement (Campaign §5.44) is a setup with ``campaign`` set
+(:class:`CampaignEngagement`): the Special Events of its Campaign card (§11.1, §12),
+the Engine-out rule (§5.64, §10.86), several Flight Leaders (§5.41); its pilots carry
+their campaign id, Fatigue and Exhaustion (§8.2).
+
 Tests and conformance vectors may also fix what normally comes from the shuffle
 (hands, the top of the deck) and start from any position (altitudes, damage, who
 tails whom); the bot never sets those.
@@ -18,9 +23,19 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-__all__ = ["FIRST_MONTH", "LAST_MONTH", "EaglesSetup", "PlaneSetup", "SideSetup", "month_ok"]
+from engine.eagles.campaign_data import SpecialEvent
+
+__all__ = [
+    "FIRST_MONTH",
+    "LAST_MONTH",
+    "CampaignEngagement",
+    "EaglesSetup",
+    "PlaneSetup",
+    "SideSetup",
+    "month_ok",
+]
 
 MONTH = re.compile(r"^19(1[5-8])-(0[1-9]|1[0-2])$")
 FIRST_MONTH = "1915-07"
@@ -54,6 +69,17 @@ class PlaneSetup(BaseModel):
     """Incendiary ammunition (§15.6)."""
     on_ground: bool = False
     """Starts on the airfield (§16.47): set by the engine for the defender."""
+    # -- a Campaign Game's pilot ------------------------------------------------------
+    pilot: str | None = None
+    """The campaign's id of the pilot, echoed in the outcome record (``pilot_id``)."""
+    fatigue: int = Field(default=0, ge=0, le=15)
+    """His Fatigue Points (Campaign §8.1): "Engine Trouble" takes the most fatigued
+    (§12.3)."""
+    exhausted: bool = False
+    """An Exhausted pilot (Campaign §8.22): Inexperienced flies as Green, Experienced as
+    Inexperienced; a Flight Leader or Ace has Flying and Leadership one lower (never
+    below 0) and an Ace loses his asterisked abilities; his gunner fires at -1
+    (§8.32)."""
     # -- tests and vectors: a position to start from --------------------------------
     altitude: Literal["T", "L", "M", "H"] | None = None
     tailing: str | None = None
@@ -86,6 +112,41 @@ class SideSetup(BaseModel):
     pilots: dict[str, int] = Field(default_factory=dict)
     """Pilot qualities of the Scouts besides the leader (``green``: 1...), assigned in
     order; the rest are Experienced (§14.41)."""
+    lead: str | None = None
+    """A campaign Flight with several Flight Leaders: the id of the one who leads
+    (Campaign §5.41); None: the first. Once he is off the mat another takes over."""
+
+
+class CampaignEngagement(BaseModel):
+    """What a Campaign Game's Engagement changes in the engagement rules (Campaign
+    §5.41, §5.64, §11.1, §12)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    phase: Literal["morning", "afternoon"]
+    """The Morning or Afternoon Phase (Campaign §4.2-4.3): who gets Out of the Sun
+    (§12.7)."""
+    special_events: tuple[str, ...]
+    """The Campaign card's Engagement Special Events table (§11.11): seven
+    SpecialEvent values, by Fire Value 0 (a Guns Jammed card) to 6."""
+    aces: bool = True
+    """Famous Aces may join (Ace, 56 Squadron, Jasta 11, §12.1, §12.4, §12.5); False:
+    those events are Lucky Shots, as when they come again (§12.6)."""
+
+    @field_validator("special_events")
+    @classmethod
+    def _seven(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if len(value) != 7:
+            raise ValueError("seven Special Events, by Fire Value 0 (Guns Jammed) to 6")
+        known = {e.value for e in SpecialEvent}
+        for event in value:
+            if event not in known:
+                raise ValueError(f"{event!r} is not a Special Event ({', '.join(sorted(known))})")
+        return value
+
+    def special_event(self, fire: int) -> SpecialEvent:
+        """The event for a Fire Value (0: Guns Jammed)."""
+        return SpecialEvent(self.special_events[fire])
 
 
 class EaglesSetup(BaseModel):
@@ -122,6 +183,8 @@ class EaglesSetup(BaseModel):
     """Scenario 7: the German aircraft drawn one per engagement."""
     aircraft_rules: bool = True
     """The optional per-aircraft rules of §13.7 (Camel, Fokker DVII, SPAD XIII)."""
+    campaign: CampaignEngagement | None = None
+    """A Campaign Game's Engagement (Campaign §5.44); None: a single engagement."""
     # -- tests and vectors ------------------------------------------------------------
     hands: dict[str, tuple[int, ...]] | None = None
     """Each side's starting hand (card numbers)."""
@@ -132,6 +195,8 @@ class EaglesSetup(BaseModel):
     def _month(self) -> EaglesSetup:
         if not month_ok(self.month):
             raise ValueError(f"month is written 1918-04, from {FIRST_MONTH} to {LAST_MONTH}")
+        if self.campaign is None and (self.allied.lead or self.german.lead):
+            raise ValueError("a Flight's lead is designated in a campaign (Campaign §5.41)")
         return self
 
     def side(self, side: str) -> SideSetup:

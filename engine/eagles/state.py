@@ -94,6 +94,19 @@ class Plane:
     used: list[str] = field(default_factory=list)
     """Abilities used (``medal`` once an engagement; ``snap``, ``plus`` once a turn)."""
     escaped_turn: int | None = None
+    # -- a Campaign Game's pilot and aircraft -------------------------------------------
+    pilot_id: str | None = None
+    """The campaign's id of the pilot (Campaign §5.43)."""
+    fatigue: int = 0
+    """His Fatigue Points (Campaign §8.1)."""
+    exhausted: bool = False
+    """An Exhausted pilot (Campaign §8.22): ``quality`` is already the one he flies as;
+    his ratings and asterisked abilities are lowered where they are read."""
+    engine_out: bool = False
+    """Left the mat with a second Engine hit (Campaign §5.64, §10.86)."""
+    damaged_by: str | None = None
+    """The last enemy aircraft that damaged it: credited if the campaign's Safe Return
+    loses it (Campaign §9.32)."""
 
     @property
     def flying(self) -> bool:
@@ -108,7 +121,8 @@ class Plane:
         ace is wounded (§18.0)."""
         if trait in self.traits:
             return True
-        return f"{trait}*" in self.traits and self.crew.get("pilot") == "ok"
+        # An Exhausted Ace loses them too (Campaign §8.22).
+        return f"{trait}*" in self.traits and self.crew.get("pilot") == "ok" and not self.exhausted
 
     def clone(self) -> Plane:
         return Plane(
@@ -144,6 +158,11 @@ class Plane:
             list(self.traits),
             list(self.used),
             self.escaped_turn,
+            self.pilot_id,
+            self.fatigue,
+            self.exhausted,
+            self.engine_out,
+            self.damaged_by,
         )
 
 
@@ -168,7 +187,8 @@ class Pending:
     altitude change waiting for followers (§11.51), or a Random Event's choice."""
 
     kind: str
-    """``respond``, ``follow``, ``place``, ``remove``, ``convert``."""
+    """``respond``, ``follow``, ``place``, ``remove``, ``convert``, ``consent``;
+    in a campaign ``withdraw`` (§12.10) and ``trouble`` (§12.3)."""
     side: str
     """The side that decides."""
     action: str = ""
@@ -181,9 +201,10 @@ class Pending:
     """The Maneuver symbol the activating card was used with."""
     chain: list[str] = field(default_factory=list)
     """``follow``: the aircraft still to decide, in order (§11.51); ``place``: the
-    aircraft being placed; ``remove``: the candidates."""
+    altitudes to choose from; ``remove``, ``trouble``: the candidates."""
     moved: list[str] = field(default_factory=list)
-    """``follow``: the aircraft that changed altitude so far."""
+    """``follow``: the aircraft that changed altitude so far; ``place``: the rest of
+    the flight joining with ``actor``."""
     direction: int = 0
     """``follow``: -1 a dive, +1 a climb; 0 a balloon's descent (§15.26)."""
     data: dict[str, Any] = field(default_factory=dict)
@@ -254,6 +275,26 @@ class GameState:
     """Aircraft types still in the cup (§3.52), for Random Events."""
     offered: list[str] = field(default_factory=list)
     """Sides that proposed this turn to end the Activation Phase (§4.4): once a turn."""
+    # -- a Campaign Game's Engagement (Campaign §5.41, §12) ---------------------------
+    specials: list[str] = field(default_factory=list)
+    """The Special Events that happened (§12: several only once an Engagement)."""
+    lucky_shot: bool = False
+    """This turn's first attack hits (Lucky Shot, §12.6), until it is made."""
+    sun: str | None = None
+    """The side that may, this turn, make one Targeted Activation out of the sun (§12.7)."""
+    weather: str | None = None
+    """The weather a Special Event changed (Clearing Skies, Wind Change, §12.2, §12.9);
+    None: the setup's."""
+    weather_turn: int | None = None
+    """The turn it changed."""
+    storm: int | None = None
+    """A thunderstorm's altitude: an aircraft diving to it or below is attacked and
+    escapes (§12.8)."""
+    withdrew: str | None = None
+    """The side that withdrew (§12.10)."""
+    leads: dict[str, list[list[str]]] = field(default_factory=dict)
+    """Each side's Flight Leaders who may set its hand size, first the one who does:
+    ``[ref, rating]`` (Campaign §5.41, §12.1, §12.4-12.5)."""
 
     def clone(self) -> GameState:
         return GameState(
@@ -287,6 +328,14 @@ class GameState:
             next_ref=dict(self.next_ref),
             cup=self.cup[:],
             offered=self.offered[:],
+            specials=self.specials[:],
+            lucky_shot=self.lucky_shot,
+            sun=self.sun,
+            weather=self.weather,
+            weather_turn=self.weather_turn,
+            storm=self.storm,
+            withdrew=self.withdrew,
+            leads={k: [e[:] for e in v] for k, v in self.leads.items()},
         )
 
     def plane(self, ref: str) -> Plane:

@@ -30,7 +30,7 @@ import yaml
 
 from engine.core import registry
 from engine.core.campaign import CampaignEntry, EntryKind
-from engine.core.contract import Outcome
+from engine.core.contract import AircraftFate, Fate, Outcome
 from engine.core.errors import EngineError, RuleViolation
 from engine.core.events import Event
 
@@ -222,7 +222,9 @@ def run_campaign_vector(
 ) -> VectorResult:
     """Play a campaign vector: ``campaign:`` its set-up (which campaign, options), then
     steps: ``decide`` (with ``side``), ``refuse`` (with ``side``, ``because``), a mission
-    game's ``outcome`` (``vp`` by game side, ``conceded``: a game side) or ``abort``."""
+    game's ``outcome`` (``vp`` by game side, ``winner``, ``conceded``: a game side,
+    ``fates``: each aircraft's ``ref``, ``side``, ``fate``, ``by`` and the system's
+    ``record``) or ``abort``."""
     result = VectorResult(where, str(data.get("name", where)))
     system_id = str(data.get("system", "dif"))
     try:
@@ -254,6 +256,18 @@ def run_campaign_vector(
             elif "outcome" in step:
                 given = step["outcome"]
                 vp = {str(k): int(v) for k, v in dict(given.get("vp", {})).items()}
+                fates = tuple(
+                    AircraftFate(
+                        ref=str(f["ref"]),
+                        seat=str(f.get("seat", "")),
+                        side=str(f["side"]),
+                        aircraft=str(f.get("aircraft", "")),
+                        fate=Fate(str(f.get("fate", "unharmed"))),
+                        by=f.get("by"),
+                        record=dict(f.get("record", {})),
+                    )
+                    for f in given.get("fates", [])
+                )
                 state = system.absorb(
                     state,
                     Outcome(
@@ -261,6 +275,7 @@ def run_campaign_vector(
                         winner=given.get("winner"),
                         verdict=str(given.get("verdict", "")),
                         vp=vp,
+                        fates=fates,
                         conceded=given.get("conceded"),
                     ),
                 )

@@ -53,6 +53,7 @@ __all__ = [
     "CampaignSheet",
     "CampaignSystem",
     "EntryKind",
+    "Happenings",
     "MissionPlan",
     "MissionRow",
     "MissionState",
@@ -233,6 +234,18 @@ class CampaignSheet:
     """The campaign's options in words (the scale)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Happenings:
+    """What a campaign resolved by itself between two of its states, for the
+    campaign's thread: missions settled without a game (Eagles in the Sky's
+    Encounters, a mission grounded by the weather), the Safe Return draws after a
+    game, the end of a day. Texts are :class:`strings.Term` texts."""
+
+    lines: tuple[str, ...] = ()
+    sheet: bool = False
+    """Worth the sheet's picture (a day ended)."""
+
+
 C = TypeVar("C")
 """A campaign system's state: plain data, JSON round-tripping (``dump_state``)."""
 CA = TypeVar("CA")
@@ -298,6 +311,11 @@ class CampaignSystem(Protocol[C, CA]):
 
     def parse_action(self, text: str) -> CA:
         """The action a canonical text names. Raises MalformedAction."""
+        ...
+
+    def happenings(self, before: C, after: C) -> Happenings:
+        """What the campaign resolved by itself from ``before`` to ``after`` (one
+        decision applied or one outcome absorbed), as anyone may read it."""
         ...
 
     def public_text(self, state: C, entry: CampaignEntry) -> str:

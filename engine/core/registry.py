@@ -51,7 +51,12 @@ SYSTEMS: tuple[SystemEntry, ...] = (
         "Down in Flames: Locked-On",
         campaigns="engine.lockedon.campaign",
     ),
-    SystemEntry("eagles", "engine.eagles.system", "Eagles in the Sky"),
+    SystemEntry(
+        "eagles",
+        "engine.eagles.system",
+        "Eagles in the Sky",
+        campaigns="engine.eagles.campaign",
+    ),
 )
 
 

@@ -627,6 +627,7 @@ class EaglesEngine(Legality):
                         "engine_out": p.engine_out,
                         "exhausted": p.exhausted,
                         "weather": self.weather_for(state, p),
+                        "side_glory": t.glory.get(p.side, 0),
                     },
                 )
             )

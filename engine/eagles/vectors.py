@@ -25,9 +25,10 @@ from typing import Any
 
 from engine.core.events import Event
 from engine.eagles import mat
+from engine.eagles.campaign_vectors import check_campaign
 from engine.eagles.state import GameState
 
-__all__ = ["check", "prepare"]
+__all__ = ["check", "check_campaign", "prepare"]
 
 _ALTITUDES = "TLMH"
 

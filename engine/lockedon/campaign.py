@@ -39,6 +39,7 @@ from engine.core.campaign import (
     CampaignResult,
     CampaignSheet,
     EntryKind,
+    Happenings,
     MissionPlan,
     MissionRow,
     MissionState,
@@ -273,6 +274,10 @@ class LockedOnCampaigns:
             number, skill = word.split(":")
             picks.append(Pick(aircraft=int(number), skill=skill))
         return SkillsAction(mission=int(m.group(1)), picks=tuple(picks))
+
+    def happenings(self, before: CampaignState, after: CampaignState) -> Happenings:
+        """Nothing: every Locked-On mission is a game, every step a decision."""
+        return Happenings()
 
     def public_text(self, state: CampaignState, entry: CampaignEntry) -> str:
         """A selection is secret until its mission starts (both nations selected)."""

@@ -459,9 +459,11 @@ class CampaignService:
                 user_id=user_id,
                 expected_seq=campaign.record.last_seq,
             )
+            before = campaign.state
             campaign = await self.load(campaign_id)
             news = CampaignNews(campaign)
             news.lines.append(Term("campaign.decided", side=campaign.side_name(side)))
+            self._happened(news, before, campaign)
             return await self._advance(campaign, news, actor=side)
 
     async def default_decision(
@@ -488,9 +490,11 @@ class CampaignService:
                 entry=str(action),
                 expected_seq=campaign.record.last_seq,
             )
+            before = campaign.state
             campaign = await self.load(campaign_id)
             news = CampaignNews(campaign)
             news.lines.append(Term("campaign.defaulted", side=campaign.side_name(side)))
+            self._happened(news, before, campaign)
             return await self._advance(campaign, news)
 
     # ------------------------------------------------------------ the missions
@@ -505,6 +509,7 @@ class CampaignService:
             if campaign.record.status is not CampaignStatus.ACTIVE:
                 break
             if system.is_over(campaign.state):
+                await self._close_unflown(campaign)
                 result = system.result(campaign.state)
                 assert result is not None
                 await self.storage.update_campaign(
@@ -525,6 +530,7 @@ class CampaignService:
                 news.followers.append(Term("campaign.finished", verdict=result.verdict))
                 news.finished = news.sheet = True
                 break
+            await self._close_unflown(campaign)
             pending = system.pending(campaign.state)
             computer = [d for d in pending if not campaign.members_of(d.side)]
             if computer:
@@ -538,11 +544,13 @@ class CampaignService:
                     entry=str(action),
                     expected_seq=campaign.record.last_seq,
                 )
+                before = campaign.state
                 campaign = await self.load(campaign.id)
                 news.campaign = campaign
                 news.lines.append(
                     Term("campaign.decided_computer", side=campaign.side_name(d.side))
                 )
+                self._happened(news, before, campaign)
                 continue
             row = await self._mission_row(campaign)
             await self._sync_deadlines(campaign, row.id, pending, actor)
@@ -560,6 +568,35 @@ class CampaignService:
             break
         news.campaign = campaign
         return news
+
+    @staticmethod
+    def _happened(news: CampaignNews, before: Any, campaign: LoadedCampaign) -> None:
+        """What the campaign resolved by itself in its last step (its system's
+        ``happenings``): into the thread's lines, and the followers' DMs."""
+        happened = campaign.system.happenings(before, campaign.state)
+        news.lines.extend(happened.lines)
+        news.followers.extend(happened.lines)
+        news.sheet = news.sheet or happened.sheet
+
+    async def _close_unflown(self, campaign: LoadedCampaign) -> None:
+        """Close the rows of missions the campaign settled without a game (an Eagles
+        in the Sky Encounter, a mission the weather grounded): the row made to hold
+        their decisions' deadlines never became a game. It ends aborted with a note,
+        its deadlines cancelled; its log holds nothing, and the campaign's log needs
+        no entry for it (the decisions that settled it are there)."""
+        upcoming = campaign.system.next_mission(campaign.state)
+        for g in await self.storage.games_of_campaign(campaign.id):
+            if g.status is not GameStatus.LOBBY or campaign.absorbed(g.id):
+                continue
+            if upcoming is not None and g.mission == upcoming.number:
+                continue
+            await self._sync_deadlines(campaign, g.id, [], None)
+            await self.storage.update_game(
+                g.id,
+                g.version,
+                status=GameStatus.ABORTED,
+                result={"verdict": "settled by the campaign without a game", "unflown": True},
+            )
 
     async def _mission_game(self, campaign: LoadedCampaign) -> GameRecord | None:
         """The game of the next mission's current attempt, if its row exists: the
@@ -732,6 +769,7 @@ class CampaignService:
                 return None  # an earlier attempt's late news
             news = CampaignNews(campaign)
             system = campaign.system
+            before = campaign.state
             if record.status is GameStatus.ABORTED:
                 system.abort_mission(campaign.state)
                 await self.storage.append_campaign_entry(
@@ -773,6 +811,7 @@ class CampaignService:
                 news.lines.append(line)
                 news.followers.append(line)
                 news.sheet = True
+                self._happened(news, before, campaign)
             campaign = await self.load(campaign.id)
             news.campaign = campaign
             return await self._advance(campaign, news)

@@ -106,10 +106,25 @@ async def publish_campaign(bot: TallyHoBot, news: CampaignNews) -> None:
         kwargs: dict[str, Any] = {"files": files} if files else {}
         if view is not None:
             kwargs["view"] = view
-        text = "\n".join(lines) or t("campaign.sheet_caption", public, title=record.campaign)
-        await thread.send(text[:1900], allowed_mentions=MENTIONS, **kwargs)
+        chunks = _chunks(lines) or [t("campaign.sheet_caption", public, title=record.campaign)]
+        for text in chunks[:-1]:  # a long report (a day's Encounters) in several posts
+            await thread.send(text, allowed_mentions=MENTIONS)
+        await thread.send(chunks[-1], allowed_mentions=MENTIONS, **kwargs)
     if news.followers:
         await _tell_followers(bot, campaign, news, public)
+
+
+def _chunks(lines: list[str], size: int = 1900) -> list[str]:
+    """``lines`` joined into posts of at most ``size`` characters, whole lines each
+    (a line longer than a post is cut)."""
+    out: list[str] = []
+    for line in lines:
+        line = line[:size]
+        if out and len(out[-1]) + 1 + len(line) <= size:
+            out[-1] += "\n" + line
+        else:
+            out.append(line)
+    return out
 
 
 async def _tell_followers(
@@ -118,10 +133,13 @@ async def _tell_followers(
     """DM each follower the mission's result (or the end) and the spectators' sheet."""
     text = "\n".join(tr(line, public) for line in news.followers)
     body = t("campaign.follow_dm", public, id=campaign.id, text=text)
+    chunks = _chunks(body.split("\n"))
     for user_id in await bot.service.storage.campaign_followers(campaign.id):
         try:
             user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-            await user.send(body[:1900], file=await sheet_file(campaign, None, public))
+            for part in chunks[:-1]:
+                await user.send(part)
+            await user.send(chunks[-1], file=await sheet_file(campaign, None, public))
         except discord.HTTPException:  # closed DMs: following is best effort
             log.info("campaign %s: DM to follower %s failed", campaign.id, user_id)
 
@@ -466,9 +484,16 @@ class CampaignCog(commands.Cog):
         if sheet.secrets:
             secrets = "; ".join(tr(line, language) for line in sheet.secrets)
             lines.append(t("campaign.your_secrets", language, picks=secrets))
-        await reply(
-            interaction, "\n".join(lines)[:1800], file=await sheet_file(found, side, language)
-        )
+        for table in sheet.tables:  # a squadron's roster: as text too, not only drawn
+            lines.append(f"**{tr(table.title, language)}**")
+            lines.extend(
+                " · ".join(tr(cell, language) for cell in row if tr(cell, language))
+                for row in table.rows
+            )
+        first, *more = _chunks(lines, 1800)
+        await reply(interaction, first, file=await sheet_file(found, side, language))
+        for part in more:
+            await interaction.followup.send(part, ephemeral=True)
 
     @campaign.command(name="log", description=cmd_text("cmd.campaign.log.description"))
     @app_commands.describe(campaign=cmd_text("cmd.campaign.param.campaign"))

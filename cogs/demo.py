@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from bot.games import LoadedGame
+from bot.storage import GameStatus
 from bot.systems import hosted, hosted_ids, rulesets
 from bot.testing import FakeDiscord
 from bot.testing.campaigns import CampaignDriver
@@ -143,9 +144,15 @@ def result_line(game: LoadedGame) -> str:
     return f"RESULT: {result.get('verdict', 'unfinished')}. Winner: {who}. VP {scores}."
 
 
-def campaign_ids() -> dict[str, str]:
-    """Every campaign any system offers, and its system."""
-    return {c.id: s for s in campaign_system_ids() for c in campaign_system(s).campaigns()}
+def campaign_ids() -> dict[str, tuple[str, str]]:
+    """Every campaign any system offers, with its system and its id there: by its id,
+    and by its id prefixed with the system's (``eagles-cambrai``)."""
+    out: dict[str, tuple[str, str]] = {}
+    for s in campaign_system_ids():
+        for c in campaign_system(s).campaigns():
+            out[c.id] = (s, c.id)
+            out.setdefault(f"{s}-{c.id}", (s, c.id))
+    return out
 
 
 async def play_campaign_demo(
@@ -159,7 +166,7 @@ async def play_campaign_demo(
     makes each side's choices in the private menus and flies every mission through
     the game threads' UI, with the computer players' choices. Returns one line per
     mission (its result) and the campaign's result last. Same seed, same lines."""
-    system_id = campaign_ids()[campaign]
+    system_id, campaign = campaign_ids()[campaign]
     sides = campaign_system(system_id).campaigns()
     info = next(c for c in sides if c.id == campaign)
     with tempfile.TemporaryDirectory() as tmp:
@@ -191,10 +198,21 @@ async def play_campaign_demo(
             loaded = await bot.campaigns.load(record.id)
             sheet = loaded.sheet(None)
             names = {s.id: str(s.name) for s in sheet.sides}
+            played = {
+                g.mission: g.id
+                for g in await bot.service.storage.games_of_campaign(record.id)
+                if g.status is GameStatus.FINISHED
+            }
             lines = []
-            for row, game_id in zip(sheet.missions, driver.games, strict=True):
-                scores = ", ".join(f"{names[k]} {v}" for k, v in row.vp.items())
-                lines.append(f"MISSION #{row.number} {row.title} (game {game_id}): {scores}")
+            for row in sheet.missions:
+                scores = ", ".join(f"{names[k]} {v}" for k, v in row.vp.items()) or "-"
+                how = (
+                    f"game {played[row.number]}"
+                    if row.number in played
+                    else tr(row.note or "", language) or "no game"
+                )
+                title = tr(row.title, language)
+                lines.append(f"MISSION #{row.number} {title} ({how}): {scores}")
             if out is not None:
                 out.mkdir(parents=True, exist_ok=True)
                 n = 0

@@ -66,6 +66,7 @@ __all__ = [
     "MAX_TABLE_ROWS",
     "WIDTH",
     "layout_sheet",
+    "mission_window",
     "render_sheet",
     "sheet_alt_text",
 ]
@@ -73,6 +74,9 @@ __all__ = [
 WIDTH = 960
 MAX_TABLE_ROWS = 30
 """Rows of one of the system's tables drawn at most (a note says how many more)."""
+MAX_MISSION_ROWS = 12
+"""Missions drawn at most: the ones around the next (a note says how many are left
+out before and after; ``/campaign log`` and the alt text keep them all)."""
 MAX_ALT_TEXT = 1000
 """Discord's attachment description holds 1024 characters."""
 
@@ -246,15 +250,24 @@ class _Sheet:
         title_x = cx + number_w
         state_x = title_x + title_w
         sides_x = state_x + state_w
-        rows = [self._mission_lines(m, title_w, x1 - _PAD - title_x) for m in sheet.missions]
+        shown, before, after = mission_window(sheet.missions)
+        rows = [self._mission_lines(m, title_w, x1 - _PAD - title_x) for m in shown]
         head_h, total_h = 46, 48
+        skipped = [
+            plural_of(key, self.language, n)
+            for key, n in (
+                ("picture.campaign.earlier_missions", before),
+                ("picture.campaign.later_missions", after),
+            )
+            if n
+        ]
         names = [f"{side_marker(n)} {self.side_name(n)}" for n in range(len(sheet.sides))]
         # A name too long for its column: the columns show the markers only, and a
         # legend above them names the sides.
         cut = any(text_width(name, Face.CONDENSED, 22) > side_w - 8 for name in names)
         legend = _flow(names, _INNER, 24) if cut else []
         legend_h = (34 * (max(at for at, _, _ in legend) + 1) + 8) if legend else 0
-        body = sum(_row_height(title, note) for title, note in rows)
+        body = sum(_row_height(title, note) for title, note in rows) + _NOTE_ROW * len(skipped)
         top = self.y
         height = _PAD // 2 + legend_h + head_h + body + total_h + _PAD // 2
         area = Rect(x0, top, x1, top + height)
@@ -288,7 +301,10 @@ class _Sheet:
             d.text(sx + side_w // 2, mid, name, Face.CONDENSED, 22, side_colour(n), "mm")
             d.regions[f"side:{sheet.sides[n].id}"] = Rect(sx, y, sx + side_w, y + head_h)
         y += head_h
-        for mission, (title, note) in zip(sheet.missions, rows, strict=True):
+        if before:
+            d.text(title_x + _CELL, y + _NOTE_ROW // 2, skipped[0], Face.REGULAR, 22, MUTED)
+            y += _NOTE_ROW
+        for mission, (title, note) in zip(shown, rows, strict=True):
             h = _row_height(title, note)
             row = Rect(x0 + 2, y, x1 - 2, y + h)
             if mission.state is MissionState.NEXT:
@@ -312,6 +328,9 @@ class _Sheet:
                 ny += _NOTE_ROW
             y += h
             d.items.append(Line(((x0 + 2, y - 1), (x1 - 3, y - 1)), _RULE, 1))
+        if after:
+            d.text(title_x + _CELL, y + _NOTE_ROW // 2, skipped[-1], Face.REGULAR, 22, MUTED)
+            y += _NOTE_ROW
         # The running totals.
         totals = Rect(x0 + 2, y, x1 - 2, y + total_h)
         d.box(totals, _TOTAL_BG)
@@ -465,6 +484,22 @@ class _Sheet:
             d.text(_M + _PAD, y + 16, _fit(note, Face.REGULAR, _INNER), Face.REGULAR, 22, MUTED)
             y += 32
         self.y = top + height + 16
+
+
+def mission_window(
+    missions: Sequence[MissionRow], most: int = MAX_MISSION_ROWS
+) -> tuple[Sequence[MissionRow], int, int]:
+    """The missions the picture draws, and how many it leaves out before and after:
+    all of them if they fit; else the next mission with the ones flown just before
+    it and, after it, a quarter of the rows (the end of the campaign: the last ones)."""
+    if len(missions) <= most:
+        return missions, 0, 0
+    at = next((i for i, m in enumerate(missions) if m.state is not MissionState.FLOWN), None)
+    if at is None:
+        start = len(missions) - most
+    else:
+        start = max(0, min(at - (most - max(1, most // 4)), len(missions) - most))
+    return missions[start : start + most], start, len(missions) - start - most
 
 
 def _flow(texts: Sequence[str], width: int, gap: int) -> list[tuple[int, int, int]]:

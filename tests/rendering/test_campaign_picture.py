@@ -31,7 +31,7 @@ from engine.core.campaign import (
     SheetTable,
 )
 from engine.core.contract import SideInfo
-from rendering.campaign import WIDTH, layout_sheet, render_sheet, sheet_alt_text
+from rendering.campaign import WIDTH, layout_sheet, mission_window, render_sheet, sheet_alt_text
 from rendering.fonts import font
 from rendering.shapes import MIN_TEXT_SIZE, Layout, Text
 from strings import Term
@@ -388,12 +388,30 @@ def test_short_names_need_no_legend() -> None:
     assert "▲ Jordan" in words(layout)
 
 
-def test_fifteen_missions_grow_the_picture() -> None:
+def test_fifteen_missions_grow_the_picture_up_to_a_window() -> None:
+    """Up to twelve missions are drawn; past that, the ones around the next (the flown
+    ones just before it, a few ahead), with a note for each end left out."""
     six = layout_sheet(sheet_midway())
     fifteen = layout_sheet(sheet_fifteen())
     assert fifteen.height > six.height
-    for n in range(1, 16):
+    drawn = [n for n in range(1, 16) if f"mission:{n}" in fifteen.regions]
+    assert drawn == list(range(1, 13))  # mission 8 is next: the window starts at 1
+    for n in drawn:
         assert fifteen.regions[f"mission:{n}"].y1 <= fifteen.height
+    shown = words(fifteen)
+    assert "…and 3 more missions ahead" in shown
+    later = sheet_fifteen()
+    rows = tuple(
+        replace(m, state=MissionState.FLOWN if m.number < 14 else m.state)
+        if m.number != 14
+        else replace(m, state=MissionState.NEXT)
+        for m in later.missions
+    )
+    window, before, after = mission_window(rows)
+    assert [m.number for m in window] == list(range(4, 16)) and (before, after) == (3, 0)
+    assert "…3 earlier missions (in /campaign log)" in words(
+        layout_sheet(replace(later, missions=rows))
+    )
 
 
 # --- languages, PNG, alt text -------------------------------------------------------

@@ -422,6 +422,8 @@ PLURALS = (
     "picture.report.turns",
     "picture.campaign.more_rows",
     "picture.campaign.more_columns",
+    "picture.campaign.earlier_missions",
+    "picture.campaign.later_missions",
 )
 BUILT_KEYS = {
     *(f"picture.sky.note.{p.name.lower()}" for p in Position),

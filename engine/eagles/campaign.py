@@ -1542,8 +1542,9 @@ class EaglesCampaigns:
         for s in state.sorties:
             title = self._title(state, s)
             if s.status == "done":
-                note = Term(f"campaign.eagles.note.{s.chit or 'none'}")
-                rows.append(MissionRow(s.number, title, MissionState.FLOWN, dict(s.points), note))
+                rows.append(
+                    MissionRow(s.number, title, MissionState.FLOWN, dict(s.points), self._log(s))
+                )
             elif s.status == "cancelled":
                 note = Term(
                     "campaign.eagles.note.cancelled", weather=Term(f"eagles.weather.{s.weather}")
@@ -1569,6 +1570,23 @@ class EaglesCampaigns:
             tables=tuple(t for sd in SIDES for t in self.roster(state, sd)),
             result=self.result(state),
             options=tuple(options),
+        )
+
+    @staticmethod
+    def log_codes(s: Sortie, side: str) -> str:
+        """A side's flight on the Campaign Log (§5.43): pilot letter and aircraft
+        number, ``D7`` (the counter's letter names a piece of cardboard: none here)."""
+        return " ".join(f"{pid}{number}" for pid, number in s.flights.get(side, [])) or "-"
+
+    def _log(self, s: Sortie) -> str:
+        """A flown mission's line on the Campaign Log (§2.2): the chit, the weather,
+        each side's flight."""
+        return Term(
+            "campaign.eagles.note.flown",
+            chit=Term(f"campaign.eagles.note.{s.chit or 'none'}"),
+            weather=Term(f"eagles.weather.{s.weather}"),
+            allied=self.log_codes(s, "allied"),
+            german=self.log_codes(s, "german"),
         )
 
     def _next_lines(self, state: CampaignState) -> tuple[str, ...]:

@@ -154,3 +154,35 @@ async def test_a_three_day_eagles_campaign_with_two_restarts(
     checked = fake.original(token)["content"]
     assert checked.startswith("✅ Verified."), checked
     assert not fake.problems()
+
+
+async def test_one_player_against_a_computer_squadron(fake: FakeDiscord, tmp_path: Path) -> None:
+    """A side nobody joins is commanded by the computer: its assignments are made at
+    once, its aircraft flown by computer players; one person plays a day alone."""
+    alice = fake.add_member("alice")
+    bot = make_bot(tmp_path / "solo.sqlite3")
+    await fake.start(bot)
+    await fake.slash(
+        alice,
+        "campaign new",
+        channel_id=fake.channel_id,
+        system="eagles",
+        name="cambrai",
+        options="days=1 allied=sopwith-camel",
+    )
+    (record,) = await bot.service.storage.list_campaigns()
+    assert record.thread_id is not None
+    await fake.slash(alice, "campaign join", channel_id=record.thread_id, side="allied")
+    await fake.slash(alice, "campaign start", channel_id=record.thread_id)
+    driver = CampaignDriver(fake, bot, record.id, {alice.id: alice}, SEED)
+    while await driver.step() != "done":
+        pass
+    campaign = await bot.campaigns.load(record.id)
+    assert campaign.record.status is CampaignStatus.FINISHED
+    state = campaign.state
+    assert state.squadrons["allied"].aircraft == "sopwith-camel"
+    assert all(s.assigned.get("german") for s in state.sorties if s.status == "done"), (
+        "the computer assigned the German flights"
+    )
+    assert driver.choices == sum(1 for s in state.sorties if "allied" in s.assigned)
+    assert not fake.problems()

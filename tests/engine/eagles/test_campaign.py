@@ -608,3 +608,18 @@ def test_legal_actions_are_exactly_the_accepted_ones() -> None:
                     assert canonical in legal, canonical
                 tried += 1
     assert tried > 500
+
+
+def test_campaign_log_codes() -> None:
+    """Campaign §5.43's example (EITS-14): pilot D in aircraft 7 is written ``D7e``; the
+    counter's letter names a cardboard piece, so the log here writes ``D7``."""
+    sys_, state = start([10, 40, 60, 80, MORNING_CLEAR, 100, 100], cup=["encounter"])
+    for plane in state.squadrons["allied"].planes[:6]:
+        plane.hits = {"engine": 1}  # aircraft 1-6 wait for repairs (§10.16)
+    state = sys_.apply(state, "allied", AssignAction(mission=1, pilots=("A", "D"), lead="A"))
+    state = sys_.apply(state, "german", AssignAction(mission=1))
+    s = state.sorties[0]
+    assert s.flights["allied"] == [["A", 7], ["D", 8]]
+    assert sys_.log_codes(s, "allied") == "A7 D8" and sys_.log_codes(s, "german") == "-"
+    note = sys_.sheet(state, None).missions[0].note
+    assert note is not None and "A7 D8" in note and "Clear" in note

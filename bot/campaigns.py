@@ -595,7 +595,7 @@ class CampaignService:
                 g.id,
                 g.version,
                 status=GameStatus.ABORTED,
-                result={"verdict": "settled by the campaign without a game", "unflown": True},
+                result={"verdict": str(Term("campaign.mission_unflown")), "unflown": True},
             )
 
     async def _mission_game(self, campaign: LoadedCampaign) -> GameRecord | None:

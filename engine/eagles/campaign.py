@@ -64,6 +64,7 @@ from engine.eagles.campaign_data import (
 from engine.eagles.enums import (
     DECK_SIZE,
     Altitude,
+    Characteristic,
     DamageKind,
     DefenceClass,
     EngagementType,
@@ -452,7 +453,7 @@ class EaglesCampaigns:
                 if p.exhausted and p.status != "lost":
                     total = p.fatigue + self._fire(self._draw(state))
                     if total <= 8:  # §8.25
-                        p.exhausted = False
+                        p.exhausted = p.worn = False
                         report.append(["recovered", {"side": side, "pilot": p.id}])
         state.days.append({"day": state.day, "events": events, "predawn": report, "evening": []})
         state.phase = "morning"
@@ -599,7 +600,7 @@ class EaglesCampaigns:
         assert s is not None
         ready = state.squadrons[side].ready_pilots()
         limit = self.flight_limit(state, side)
-        experienced_ready = any(p.quality == "experienced" for p in ready)
+        experienced_ready = any(p.effective_quality() == "experienced" for p in ready)
         out = [AssignAction(mission=s.number)]
 
         def walk(start: int, chosen: list[Pilot]) -> None:
@@ -608,7 +609,7 @@ class EaglesCampaigns:
                 if (
                     leaders
                     or not experienced_ready
-                    or any(p.quality == "experienced" for p in chosen)
+                    or any(p.effective_quality() == "experienced" for p in chosen)
                 ):
                     ids = tuple(p.id for p in chosen)
                     for lead in leaders:
@@ -669,12 +670,12 @@ class EaglesCampaigns:
             raise RuleViolation(Term("campaign.eagles.bad_lead", pilot=action.lead))
         if len(leaders) > 1 and action.lead is None:
             raise RuleViolation(Term("campaign.eagles.which_lead"))
-        experienced = any(p.quality == "experienced" for p in sq.ready_pilots())
+        experienced = any(p.effective_quality() == "experienced" for p in sq.ready_pilots())
         if (
             action.pilots
             and not leaders
             and experienced
-            and not any(known[pid].quality == "experienced" for pid in action.pilots)
+            and not any(known[pid].effective_quality() == "experienced" for pid in action.pilots)
         ):
             raise RuleViolation(Term("campaign.eagles.bad_flight"))
 
@@ -808,15 +809,19 @@ class EaglesCampaigns:
             self._after_mission(state, s)
             return
         missions = {side: bool(s.mission_aircraft.get(side)) for side in SIDES}
-        for side in SIDES:
-            if not flying[side] and not missions[side]:
-                other = _other(side)
-                if flying[other] or missions[other]:
-                    s.points[other] = s.points.get(other, 0) + 3  # §5.45
-                    s.report.append(["walkover", {"side": other}])
         if all(flying[sd] or missions[sd] for sd in SIDES):
-            s.status = "flying"
+            s.status = "flying"  # §5.44; §5.45: Mission aircraft alone play it out
             return
+        for side in SIDES:
+            other = _other(side)
+            if not flying[side] and not missions[side] and flying[other]:
+                # §5.45: not played, 3 Campaign Points to the other (none if it did not
+                # assign any aircraft either: its Mission aircraft alone score nothing).
+                s.points[other] = s.points.get(other, 0) + 3
+                s.report.append(["walkover", {"side": other}])
+        for side in SIDES:  # §8.12: a pilot assigned to a Mission gains its Fatigue
+            for pid, number in s.flights[side]:
+                self._return(state, side, s, pid, number, {}, escaped=False, engine_out=False)
         self._after_mission(state, s)
 
     def _draw_chit(self, state: CampaignState) -> Literal["engagement", "encounter"]:
@@ -838,6 +843,8 @@ class EaglesCampaigns:
         scouts = len(s.flights[side]) if ac.scout else 0
         if not scouts:
             s.report.append(["no_scouts", {"side": side}])  # §7.21 note
+            for pid, plane in s.flights[side]:
+                self._return(state, side, s, pid, plane, {}, escaped=False, engine_out=False)
             return
         number = self._draw(state)
         modified = number + (
@@ -874,7 +881,10 @@ class EaglesCampaigns:
         the campaign gives them to the least experienced first (the policy in
         docs/rules-decisions.md)."""
         rank = {"green": 0, "inexperienced": 1, "experienced": 2, "leader": 3, "ace": 4}
-        order = sorted((pid for pid, _ in flight), key=lambda pid: rank[sq.pilot(pid).quality])
+        order = sorted(
+            (pid for pid, _ in flight),
+            key=lambda pid: rank[sq.pilot(pid).effective_quality()],  # §8.22
+        )
         out = [*order, *order][:draws]
         return out
 
@@ -900,43 +910,72 @@ class EaglesCampaigns:
             return
         if kind is DamageKind.ON_FIRE:
             pilot = state.squadrons[side].pilot(pid)
-            if self._extinguish(state, pilot):
+            if self._extinguish(state, s, pilot):
                 kind = DamageKind.STRUCTURE
             else:
                 hits["fire"] = 1
                 return
         if kind is DamageKind.CREW:
-            wound = self._draw(state)
-            c = self.components.deck.card(wound)
-            killed = (not c.jammed) and (c.fire or 0) > 4  # §10.87
-            if hits.get("pilot") == 1 and c.jammed:
-                killed = True
-            hits["pilot"] = 2 if killed else max(hits.get("pilot", 0), 1)
+            self._crew_hit(state, state.squadrons[side].aircraft, hits)
             return
         hits[kind.value] = hits.get(kind.value, 0) + 1
 
-    def _extinguish(self, state: CampaignState, pilot: Pilot) -> bool:
+    def _crew_hit(self, state: CampaignState, aircraft: str, hits: dict[str, int]) -> None:
+        """A Crew hit (§10.87): with a gunner aboard a first card says who (Fire Value
+        1-3 the pilot, 4-6 the gunner, Guns Jammed both); then a card for each: Fire
+        Value 1-4 wounded, 5-6 killed, Guns Jammed wounded (killed if wounded
+        already). ``hits`` keeps ``pilot`` and ``gunner``: 1 wounded, 2 killed."""
+        crew = ["pilot"]
+        if self.components.aircraft[aircraft].rear_gunner and hits.get("gunner") != 2:
+            crew.append("gunner")
+        if hits.get("pilot") == 2:
+            crew.remove("pilot")
+        if len(crew) > 1:
+            card = self.components.deck.card(self._draw(state))
+            if not card.jammed:
+                crew = ["pilot" if (card.fire or 0) <= 3 else "gunner"]
+        for who in crew:
+            c = self.components.deck.card(self._draw(state))
+            if c.jammed:
+                hits[who] = 2 if hits.get(who) == 1 else 1
+            else:
+                hits[who] = 2 if (c.fire or 0) > 4 else max(hits.get(who, 0), 1)
+
+    def _extinguish(self, state: CampaignState, s: Sortie, pilot: Pilot) -> bool:
         """A Flight Leader or Ace may put a fire out (§10.88): Fire Value 6 or more, +1
-        with a Flying Rating of 3 or more."""
-        if not pilot.is_leader or pilot.leader is None:
+        with a Flying Rating of 3 or more; in Rain any pilot at Low or Treetop may try,
+        at +2 (the weather's ``on_fire_bonus``)."""
+        effect = self.components.tables.weather_effect(Weather(s.weather))
+        rain = effect.on_fire_bonus if s.altitude in ("T", "L") else 0
+        leader = pilot.is_leader and pilot.leader is not None
+        if not (leader or rain):
             return False
         fire = self._fire(self._draw(state))
         if not fire:
             return False
-        flying = self.components.leaders[pilot.leader].flying - (1 if pilot.exhausted else 0)
-        return fire + (1 if flying >= 3 else 0) >= 6
+        bonus = rain
+        if leader and pilot.leader is not None:
+            flying = self.components.leaders[pilot.leader].flying - (1 if pilot.exhausted else 0)
+            bonus += 1 if flying >= 3 else 0
+        return fire + bonus >= 6
 
     def _destroyed(self, aircraft: str, hits: Mapping[str, int]) -> bool:
-        """Hits that shoot an aircraft down (§10.82-10.86): a fire not put out, two
-        Wing or Control hits, the Structure hits of its class, a killed pilot."""
+        """Hits that shoot an aircraft down (§10.82-10.87): a fire not put out, two
+        Wing or Control hits, the Structure hits of its class, a killed pilot (unless
+        Dual Controls and a live gunner fly it home, §13.21)."""
         ac = self.components.aircraft[aircraft]
         structure = ac.structure_hits_to_destroy - (1 if ac.defence is DefenceClass.FRAGILE else 0)
+        flown_home = (
+            Characteristic.DUAL_CONTROLS in ac.characteristics
+            and ac.rear_gunner
+            and hits.get("gunner") != 2
+        )
         return bool(
             hits.get("fire")
             or hits.get("wing", 0) >= 2
             or hits.get("control", 0) >= 2
             or hits.get("structure", 0) >= structure
-            or hits.get("pilot") == 2
+            or (hits.get("pilot") == 2 and not flown_home)
         )
 
     def _return(
@@ -964,17 +1003,18 @@ class EaglesCampaigns:
             self._lose_pilot(sq, pilot, "killed_in_action")
             s.report.append(["shot_down", {"side": side, "pilot": pid, "plane": number}])
             if by is not None:
-                self._credit(state, _other(side), by)
+                self._credit(state, s, _other(side), by)
             return False
         plane.hits = {k: hits.get(k, 0) for k in ("structure", "wing", "control", "engine")}
         wounded = hits.get("pilot") == 1
+        killed = hits.get("pilot") == 2  # Dual Controls: the gunner flies it home
         damaged = bool(
             sum(v for k, v in plane.hits.items() if k != "structure") or plane.hits["structure"] > 1
         )
-        must = damaged or wounded or engine_out  # §5.61-5.62, §5.64
+        must = damaged or wounded or killed or engine_out  # §5.61-5.62, §5.64
         if pilot.exhausted and pilot.quality == "green":
-            must = True  # §8.22
-        camel = "camel" in sq.aircraft and pilot.quality in ("green", "inexperienced")
+            must = True  # §8.22 (a Green pilot's; the others only fly as Green)
+        camel = "camel" in sq.aircraft and pilot.effective_quality() in ("green", "inexperienced")
         if camel and state.setup.aircraft_rules:
             must = True  # §5.63 (optional)
         fatigue = 1
@@ -991,6 +1031,9 @@ class EaglesCampaigns:
             home = self._safe_return(
                 state, side, s, pilot, plane, hits, engine_out, by, weather or s.weather
             )
+        if killed and pilot.status != "lost":
+            self._lose_pilot(sq, pilot, "killed_in_action")
+            s.report.append(["crew_lost", {"side": side, "pilot": pid}])
         if wounded and pilot.status != "lost":
             pilot.status = "wounded"  # §10.21
             pilot.fate = "wounded"
@@ -1000,6 +1043,8 @@ class EaglesCampaigns:
         if pilot.status == "lost":
             return False
         pilot.fatigue = min(pilot.fatigue + fatigue, MAX_FATIGUE)  # §8.12, §8.24
+        if pilot.fatigue >= MAX_FATIGUE:
+            pilot.worn = True  # §8.24: grounded until he recovers from Exhaustion
         pilot.missions += 1
         pilot.flown += 1
         if pilot.fatigue >= 4 and not pilot.exhausted:  # §8.21
@@ -1059,7 +1104,7 @@ class EaglesCampaigns:
             survive = self._draw(state)
         self._lose_plane(sq, plane)
         if by is not None:
-            self._credit(state, _other(side), by)  # §9.32
+            self._credit(state, s, _other(side), by)  # §9.32
         if s.chit == "engagement":
             s.vp[_other(side)] = s.vp.get(_other(side), 0) + self._lost_vp(sq.aircraft, hits)
         if column.survives(survive):
@@ -1077,10 +1122,13 @@ class EaglesCampaigns:
         points = sum(v for k, v in hits.items() if k in ("structure", "wing", "control", "engine"))
         return down - (damaged if points >= 2 else 0)
 
-    def _credit(self, state: CampaignState, side: str, pid: str) -> None:
+    def _credit(self, state: CampaignState, s: Sortie, side: str, pid: str) -> None:
+        """A Safe Return loss counts as shot down by the last pilot who damaged the
+        aircraft (§9.32): his kill, towards advancement (§9.1) and Ace (§9.31)."""
         sq = state.squadrons[side]
         if any(p.id == pid for p in sq.pilots):
             sq.pilot(pid).kills += 1
+            s.report.append(["kill", {"side": side, "pilot": pid}])
 
     def _lose_plane(self, sq: Squadron, plane: Plane) -> None:
         if not plane.lost:
@@ -1114,12 +1162,17 @@ class EaglesCampaigns:
         Flight Leader, five for another pilot."""
         if pilot.status == "lost":
             return
-        kills_now = sum(1 for k in s.report if k[0] == "kill" and k[1].get("pilot") == pilot.id)
+        kills_now = sum(
+            1
+            for k in s.report
+            if k[0] == "kill" and k[1].get("pilot") == pilot.id and k[1].get("side") == sq.side
+        )
         if pilot.quality == "green" and (
             pilot.missions >= 2 or (kills_now and pilot.missions == 1)
         ):
             pilot.quality = "inexperienced"
-            pilot.missions = 1 if kills_now else 0
+            # A kill on his first mission: that mission counts towards Experienced.
+            pilot.missions = 1 if kills_now and pilot.missions == 1 else 0
             s.report.append(
                 ["advanced", {"side": sq.side, "pilot": pilot.id, "to": "inexperienced"}]
             )
@@ -1339,6 +1392,7 @@ class EaglesCampaigns:
                         leader=p.leader if p.is_leader else None,
                         exhausted=p.exhausted,
                         fatigue=p.fatigue,
+                        ace=p.ace,
                         pilot=pid,
                     )
                 )
@@ -1441,8 +1495,9 @@ class EaglesCampaigns:
             sq.pilot(pid).kills += len(kills)
             hits = {k: int(v) for k, v in dict(f.record.get("damage", {})).items() if v}
             crew = dict(f.record.get("crew", {}))
-            if crew.get("pilot") == "wounded":
-                hits["pilot"] = 1
+            for who in ("pilot", "gunner"):
+                if crew.get(who) in ("wounded", "killed"):
+                    hits[who] = 1 if crew[who] == "wounded" else 2
             by = pilot_of.get(f.by) if f.by else None
             self._return(
                 new,

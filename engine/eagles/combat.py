@@ -86,8 +86,8 @@ class Combat(Base):
             fv = half_up(fv)  # §13.32
         elif p.has("tailing_fire_plus_2"):
             fv += 2  # §18.0: the greater increase replaces the +1 (G-E5)
-        elif p.quality == "ace":
-            fv += 1  # §14.62
+        elif p.quality == "ace" or p.has("campaign_ace"):
+            fv += 1  # §14.62; Campaign §9.31: an Ace without a Flight Leader counter
         return Fire(p.ref, target.ref, clamp_fv(fv), guns, group, "tailing")
 
     def headon_fire(self, p: Plane, target: Plane) -> Fire | None:

@@ -286,6 +286,8 @@ class EaglesEngine(Legality):
             p.quality = ps.quality
         p.pilot_id = ps.pilot
         p.fatigue = ps.fatigue
+        if ps.ace and not ps.leader:
+            p.traits.append("campaign_ace")  # Campaign §9.31
         if ps.exhausted:
             # Campaign §8.22: he flies one quality lower (a Green stays Green); a leader's
             # ratings and an Ace's asterisked abilities are lowered where they are read.

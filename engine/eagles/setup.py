@@ -80,6 +80,9 @@ class PlaneSetup(BaseModel):
     Inexperienced; a Flight Leader or Ace has Flying and Leadership one lower (never
     below 0) and an Ace loses his asterisked abilities; his gunner fires at -1
     (§8.32)."""
+    ace: bool = False
+    """A campaign pilot who made Ace without a Flight Leader counter (Campaign §9.31):
+    +1 to his Tailing Attacks' Fire Value, as a Flight Leader's "+1 Ace" side gives."""
     # -- tests and vectors: a position to start from --------------------------------
     altitude: Literal["T", "L", "M", "H"] | None = None
     tailing: str | None = None

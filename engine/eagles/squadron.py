@@ -53,6 +53,9 @@ class Pilot(BaseModel):
     """The Flight Leader counter he carries (quality ``leader`` or ``ace``)."""
     fatigue: int = 0
     exhausted: bool = False
+    worn: bool = False
+    """Ended a mission with 15 Fatigue Points: no more flying until he recovers from
+    Exhaustion (§8.24, §8.25), whatever his Fatigue in between."""
     missions: int = 0
     """Missions flown at his present quality (Green and Inexperienced advance, §9.1)."""
     flown: int = 0
@@ -78,8 +81,9 @@ class Pilot(BaseModel):
 
     @property
     def grounded(self) -> bool:
-        """15 Fatigue Points: no flying until he recovers from Exhaustion (§8.24)."""
-        return self.exhausted and self.fatigue >= MAX_FATIGUE
+        """15 Fatigue Points at a mission's end: no flying until he recovers from
+        Exhaustion (§8.24)."""
+        return self.worn
 
     def available(self) -> bool:
         return self.status == "ready" and not self.grounded and not self.held
@@ -173,28 +177,38 @@ class Squadron(BaseModel):
 
     # --- repair (Campaign §10.1) ------------------------------------------------------
     def cannibalise(self) -> int:
-        """Move hits between damaged aircraft so as few as possible stay damaged
-        (§10.12): a Wing, a Control or one or two Engine hits go to another damaged
-        aircraft that has none of that kind. Hits are only moved, never lost, so the
-        Repair Points needed stay the same: concentrating them is always the better
-        choice, and the campaign makes it for the player. Returns the aircraft freed."""
+        """Move hits between damaged aircraft so that as few as possible stay damaged
+        (§10.12): each kind of hit an aircraft has (its Wing hit, its Control hit, its
+        one or two Engine hits) may go to another damaged aircraft with none of that
+        kind. Hits are only moved, never lost, so the Repair Points needed stay the
+        same and concentrating them is always the better choice: the campaign makes it
+        for the player. An aircraft gives its hits only if all of them find a taker
+        (it then flies again). Returns the aircraft freed."""
         freed = 0
-        damaged = sorted(
-            (p for p in self.planes if not p.lost and p.damage), key=lambda p: (-p.damage, p.id)
-        )
-        for donor in reversed(damaged):
-            if not donor.damage:
-                continue
-            for taker in damaged:
-                if taker is donor or not taker.damage:
-                    continue
-                if all(not (donor.hits.get(k, 0) and taker.hits.get(k, 0)) for k in HITS):
-                    for k in HITS:
-                        if donor.hits.get(k, 0):
-                            taker.hits[k] = donor.hits[k]
-                            donor.hits[k] = 0
+        while True:
+            damaged = [p for p in self.planes if not p.lost and p.damage]
+            moved = False
+            for donor in sorted(damaged, key=lambda p: (p.damage, -p.id)):
+                takers = sorted(
+                    (p for p in damaged if p is not donor and p.damage),
+                    key=lambda p: (-p.damage, p.id),
+                )
+                plan: dict[str, Plane] = {}
+                for kind in HITS:
+                    if not donor.hits.get(kind):
+                        continue
+                    taker = next((t for t in takers if not t.hits.get(kind)), None)
+                    if taker is None:
+                        break
+                    plan[kind] = taker
+                else:
+                    for kind, taker in plan.items():
+                        taker.hits[kind] = donor.hits.pop(kind)
                     freed += 1
+                    moved = True
                     break
+            if not moved:
+                break
         for p in self.planes:
             p.hits = {k: v for k, v in p.hits.items() if v}
         return freed

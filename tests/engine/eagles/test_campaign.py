@@ -623,3 +623,127 @@ def test_campaign_log_codes() -> None:
     assert sys_.log_codes(s, "allied") == "A7 D8" and sys_.log_codes(s, "german") == "-"
     note = sys_.sheet(state, None).missions[0].note
     assert note is not None and "A7 D8" in note and "Clear" in note
+
+
+def test_fifteen_fatigue_grounds_until_recovered() -> None:
+    """§8.24: a pilot who ends a mission with 15 Fatigue Points may not fly again until
+    he recovers from Exhaustion (§8.25: Fatigue plus a card's Fire Value 8 or less),
+    however much he rests in between."""
+    sys_, state = start([10, 40, 60, 80, MORNING_CLEAR, 100], cup=["encounter"])
+    d = state.squadrons["allied"].pilot("D")
+    d.fatigue, d.exhausted = 14, True
+    state = sys_.apply(state, "allied", AssignAction(mission=1, pilots=("A", "D"), lead="A"))
+    state = sys_.apply(state, "german", AssignAction(mission=1))
+    d = state.squadrons["allied"].pilot("D")
+    assert d.fatigue == 15 and d.grounded and not d.available()
+    d.fatigue = 11  # rested, but not recovered
+    assert d.grounded and not d.available()
+    with pytest.raises(RuleViolation, match="15 Fatigue"):
+        sys_.apply(state, "allied", AssignAction(mission=2, pilots=("A", "D"), lead="A"))
+
+
+def test_an_engagement_not_flown_still_tires_its_pilots() -> None:
+    """§8.12: "each time a pilot is assigned to a Mission, he gains one Fatigue
+    Point", played or not (§5.45); he counts the mission too."""
+    sys_, state = start([10, 40, 60, 80, MORNING_CLEAR], cup=["engagement"])
+    state = sys_.apply(state, "allied", AssignAction(mission=1, pilots=("A", "L"), lead="A"))
+    state = sys_.apply(state, "german", AssignAction(mission=1))
+    allied = state.squadrons["allied"]
+    assert state.sorties[0].points == {"allied": 4}
+    assert allied.pilot("A").fatigue == 1 and allied.pilot("L").missions == 1
+
+
+def test_mission_aircraft_alone_against_nobody_score_nothing() -> None:
+    """§5.45: an Engagement neither side sends squadron aircraft to is not played and
+    scores nothing, even with one side's Mission aircraft (Mission 4 here: the
+    Germans may not assign)."""
+    sys_, state = start([80, 10, 40, 60, MORNING_CLEAR], cup=["engagement"])
+    state = sys_.apply(state, "allied", AssignAction(mission=1))
+    s = state.sorties[0]
+    assert s.status == "done" and s.points == {} and not sys_.mission_ready(state)
+
+
+def test_a_safe_return_kill_advances_a_green_pilot() -> None:
+    """§9.32: an aircraft lost on the Safe Return counts as shot down by the last
+    pilot who damaged it; §9.11: a Green pilot's kill on his first mission advances
+    him, that mission counting towards Experienced."""
+    sys_, state = start([60, 10, 40, 80, MORNING_CLEAR, 100, 99], cup=["engagement"])
+    green = next(p.id for p in state.squadrons["german"].pilots if p.quality == "green")
+    state = sys_.apply(state, "allied", AssignAction(mission=1, pilots=("A",), lead="A"))
+    state = sys_.apply(state, "german", AssignAction(mission=1, pilots=("A", green), lead="A"))
+    outcome = engagement_outcome(
+        state,
+        [("A", Fate.DAMAGED, {"wing": 1, "structure": 1})],
+        [("A", Fate.UNHARMED, {}), (green, Fate.UNHARMED, {})],
+        {"allied": 0, "german": 2},
+    )
+    fates = list(outcome.fates)
+    fates[0] = replace(fates[0], by="G1")  # the green pilot's aircraft
+    after = sys_.absorb(state, replace(outcome, fates=tuple(fates)))
+    pilot = after.squadrons["german"].pilot(green)
+    assert pilot.kills == 1 and pilot.quality == "inexperienced" and pilot.missions == 1
+
+
+def test_a_green_pilots_kill_on_his_second_mission() -> None:
+    """§9.11: two missions make him Inexperienced; the carried mission is only for a
+    kill on his first."""
+    sys_, state = start([10, 40, 60, 80, MORNING_CLEAR])
+    sq = state.squadrons["allied"]
+    green = next(p for p in sq.pilots if p.quality == "green")
+    green.missions = 1
+    s = state.sorties[0]
+    s.report.append(["kill", {"side": "allied", "pilot": green.id}])
+    green.missions = 2
+    sys_._advance(sq, green, s)
+    assert green.quality == "inexperienced" and green.missions == 0
+
+
+def test_cannibalisation_moves_each_kind_of_hit() -> None:
+    """§10.12: each kind of hit moves on its own: three aircraft hit twice each (Wing
+    and Engine, Wing and Control, Control and Engine) leave two damaged, not three."""
+    sq = Squadron(
+        side="allied",
+        aircraft="spad-vii",
+        pilots=[],
+        planes=[
+            Plane(id=1, hits={"wing": 1, "engine": 1}),
+            Plane(id=2, hits={"wing": 1, "control": 1}),
+            Plane(id=3, hits={"control": 1, "engine": 1}),
+        ],
+    )
+    assert sq.cannibalise() == 1
+    assert sum(1 for p in sq.planes if p.damage) == 2
+    assert sum(p.damage for p in sq.planes) == 6
+
+
+def test_an_exhausted_pilot_counts_one_quality_lower_for_the_campaign() -> None:
+    """§8.22: an Exhausted Inexperienced pilot is treated as Green: he takes an
+    Encounter's first damage draws (§7.24)."""
+    sys_, state = start([10, 40, 60, 80, MORNING_CLEAR])
+    sq = state.squadrons["allied"]
+    tired = next(p for p in sq.pilots if p.quality == "inexperienced")
+    tired.exhausted = True
+    assert tired.effective_quality() == "green"
+    order = sys_._damage_order(sq, [["A", 1], ["D", 2], [tired.id, 3]], 3)
+    assert order[0] == tired.id
+
+
+def test_a_crew_hit_on_a_two_seater_may_hit_the_gunner() -> None:
+    """§10.87: with a gunner aboard, a first card says who is hit (Fire Value 4-6: the
+    gunner); the gunner killed, the Bristol flies home (he is replaced, §10.33)."""
+    sys_ = system()
+    setup = EaglesCampaignSetup(
+        campaign="test", month="1917-10", allied="bristol-fighter", german="albatros-dv"
+    )
+    state = sys_.new_campaign(setup, 1)
+    gunner = next(c.number for c in DECK.cards if not c.jammed and (c.fire or 0) >= 5)
+    state.forced = [gunner, gunner]  # who: the gunner; then killed
+    hits: dict[str, int] = {}
+    sys_._crew_hit(state, "bristol-fighter", hits)
+    assert hits == {"gunner": 2}
+    assert not sys_._destroyed("bristol-fighter", hits)
+    pilot_card = next(c.number for c in DECK.cards if not c.jammed and (c.fire or 0) <= 3)
+    state.forced = [pilot_card, gunner]
+    hits = {}
+    sys_._crew_hit(state, "bristol-fighter", hits)
+    assert hits == {"pilot": 2}

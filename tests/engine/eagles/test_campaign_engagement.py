@@ -580,3 +580,16 @@ def test_random_campaign_engagements_end_and_replay(e: EaglesEngine) -> None:
         assert e.is_over(state) and e.outcome(state).over
         assert e.replay(setup, seed, log).dump() == state.dump()
     assert specials >= 5
+
+
+def test_a_campaign_ace_without_a_leader_counter_fires_at_plus_1(e: EaglesEngine) -> None:
+    """Campaign §9.31: a pilot with five kills "becomes an Ace and receives the +1 to
+    his Fire Value on Tailing Attacks"; he has no Flight Leader counter."""
+    allied = [{"aircraft": "spad-xiii", "ace": True, "pilot": "D"}, {"aircraft": "spad-xiii"}]
+    state, _ = e.new_game(campaign_setup("none", allied=allied), 1)
+    ace, plain, target = state.plane("A1"), state.plane("A2"), state.plane("G1")
+    for p in (ace, plain):
+        p.tailing, p.level = "G1", 3
+    shot, other = e.tailing_fire(ace, target), e.tailing_fire(plain, target)
+    assert shot is not None and other is not None and (shot.fv, other.fv) == (4, 3)
+    assert ace.quality == "experienced"  # no leader: the hand size is unchanged

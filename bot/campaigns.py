@@ -50,7 +50,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -77,9 +77,11 @@ from engine.core.campaign import (
     CampaignSheet,
     CampaignSystem,
     EntryKind,
+    Happenings,
     MissionPlan,
     outcome_text,
     replay,
+    replay_step,
 )
 from engine.core.contract import Outcome as GameOutcome
 from engine.core.errors import EngineError
@@ -97,6 +99,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 LIVE = (CampaignStatus.RECRUITING, CampaignStatus.ACTIVE)
 DEADLINE_KIND = "campaign."
 """The kind of a campaign decision's deadline is this and the decision's kind
@@ -163,12 +166,15 @@ class CampaignNews:
     launch: list[int] = field(default_factory=list)
     """Mission games opened and waiting for their thread (:meth:`CampaignService.launch`)."""
     asks: list[CampaignDecision] = field(default_factory=list)
+    """Decisions now awaited from sides with players (ping them, offer the menu)."""
     outcomes: list[Outcome] = field(default_factory=list)
     """Mission games' own news to publish in their threads (an abort)."""
-    """Decisions now awaited from sides with players (ping them, offer the menu)."""
     finished: bool = False
     followers: list[str] = field(default_factory=list)
     """For the campaign's followers by DM: each mission's result, the end."""
+    told: int | None = None
+    """The log's seq up to which what the campaign settled by itself is in ``lines``:
+    the chat layer calls :meth:`CampaignService.mark_told` once it is posted."""
 
 
 class CampaignService:
@@ -350,6 +356,7 @@ class CampaignService:
             await self.storage.update_campaign(campaign_id, status=CampaignStatus.ACTIVE)
             campaign = await self.load(campaign_id)
             news = CampaignNews(campaign, sheet=True)
+            news.lines.extend(campaign.system.opening(campaign.state).lines)
             for s in campaign.system.sides(campaign.state):
                 players = campaign.members_of(s.id)
                 who = ", ".join(f"<@{m.user_id}>" for m in players)
@@ -406,6 +413,25 @@ class CampaignService:
     async def current_row(self, campaign: LoadedCampaign) -> GameRecord | None:
         """The next mission's game row (being prepared or flown), if it exists."""
         return await self._mission_game(campaign)
+
+    async def is_current_row(self, campaign: LoadedCampaign, row_id: int) -> bool:
+        """``row_id`` is the row of the mission the campaign is at (its deadlines are
+        the ones that count)."""
+        row = await self._mission_game(campaign)
+        return row is not None and row.id == row_id
+
+    async def with_current_row(
+        self, campaign_id: int, act: Callable[[GameRecord | None], Awaitable[T]]
+    ) -> T:
+        """Run ``act`` on the current mission's row under the campaign's lock: no
+        decision moves the campaign to another row meanwhile (a vacation set on it
+        is the one the next row copies)."""
+        async with self.locks(campaign_id):
+            return await act(await self._mission_game(await self.load(campaign_id)))
+
+    async def mark_told(self, campaign_id: int, seq: int) -> None:
+        """What the campaign settled by itself up to entry ``seq`` was posted."""
+        await self.storage.update_campaign(campaign_id, told_seq=seq)
 
     # ------------------------------------------------------------ deciding
     def legal(self, campaign: LoadedCampaign, side: str) -> list[Any]:
@@ -467,16 +493,26 @@ class CampaignService:
             return await self._advance(campaign, news, actor=side)
 
     async def default_decision(
-        self, campaign_id: int, side: str, *, computer: bool = False
+        self,
+        campaign_id: int,
+        side: str,
+        *,
+        computer: bool = False,
+        row_id: int | None = None,
     ) -> CampaignNews:
         """A side's deadline passed: its system's default decision is taken (with
-        ``computer``, the server's policy: a computer player's)."""
+        ``computer``, the server's policy: a computer player's). ``row_id``: the row
+        the deadline was kept on; a deadline of a mission the campaign has left (an
+        Eagles in the Sky mission settled meanwhile) decides nothing, not the next
+        mission's decision the side was not yet asked for."""
         async with self.locks(campaign_id):
             campaign = await self.load(campaign_id)
             system = campaign.system
             if campaign.record.status is not CampaignStatus.ACTIVE or not any(
                 d.side == side for d in system.pending(campaign.state)
             ):
+                return CampaignNews(campaign)
+            if row_id is not None and not await self.is_current_row(campaign, row_id):
                 return CampaignNews(campaign)
             if computer:
                 seed = campaign_computer_seed(campaign.record, side)
@@ -530,7 +566,7 @@ class CampaignService:
                 news.followers.append(Term("campaign.finished", verdict=result.verdict))
                 news.finished = news.sheet = True
                 break
-            await self._close_unflown(campaign)
+            await self._close_unflown(campaign, actor)
             pending = system.pending(campaign.state)
             computer = [d for d in pending if not campaign.members_of(d.side)]
             if computer:
@@ -577,8 +613,29 @@ class CampaignService:
         news.lines.extend(happened.lines)
         news.followers.extend(happened.lines)
         news.sheet = news.sheet or happened.sheet
+        if happened.lines:
+            news.told = campaign.record.last_seq
 
-    async def _close_unflown(self, campaign: LoadedCampaign) -> None:
+    def _untold(self, campaign: LoadedCampaign) -> Happenings:
+        """What the campaign settled by itself after the last entry its thread was told
+        of (a crash between an entry and its post): its entries replayed one by one."""
+        system = campaign.system
+        told = campaign.record.told_seq
+        state = system.new_campaign(
+            system.setup_model.model_validate(campaign.record.setup), campaign.record.seed
+        )
+        lines: list[str] = []
+        sheet = False
+        for e in campaign.entries:
+            before = state
+            state = replay_step(system, state, CampaignEntry(EntryKind(e.kind), e.side, e.entry))
+            if e.seq > told:
+                happened = system.happenings(before, state)
+                lines.extend(happened.lines)
+                sheet = sheet or happened.sheet
+        return Happenings(tuple(lines), sheet)
+
+    async def _close_unflown(self, campaign: LoadedCampaign, actor: str | None = None) -> None:
         """Close the rows of missions the campaign settled without a game (an Eagles
         in the Sky Encounter, a mission the weather grounded): the row made to hold
         their decisions' deadlines never became a game. It ends aborted with a note,
@@ -590,7 +647,7 @@ class CampaignService:
                 continue
             if upcoming is not None and g.mission == upcoming.number:
                 continue
-            await self._sync_deadlines(campaign, g.id, [], None)
+            await self._sync_deadlines(campaign, g.id, [], actor)  # ``actor``'s time used
             await self.storage.update_game(
                 g.id,
                 g.version,
@@ -897,13 +954,24 @@ class CampaignService:
         campaign = await self.load(campaign_id)
         for g in await self.storage.games_of_campaign(campaign_id):
             ended = g.status in (GameStatus.FINISHED, GameStatus.ABORTED)
-            if ended and not campaign.absorbed(g.id):  # ended, not yet in the log
+            unflown = bool((g.result or {}).get("unflown"))  # settled without a game
+            if ended and not unflown and not campaign.absorbed(g.id):  # not yet logged
                 news = await self.after_game(g.id)
                 if news is not None:
                     return news
         async with self.locks(campaign_id):
             campaign = await self.load(campaign_id)
-            news = await self._advance(campaign, CampaignNews(campaign))
+            news = CampaignNews(campaign)
+            if campaign.record.told_seq < campaign.record.last_seq:
+                untold = self._untold(campaign)
+                news.lines.extend(untold.lines)
+                news.followers.extend(untold.lines)
+                news.sheet = untold.sheet and bool(untold.lines)
+                if untold.lines:
+                    news.told = campaign.record.last_seq
+                else:  # nothing was settled by the campaign itself since
+                    await self.mark_told(campaign_id, campaign.record.last_seq)
+            news = await self._advance(campaign, news)
         return news if news.launch or news.lines or news.finished or news.asks else None
 
     # ------------------------------------------------------------ verifying

@@ -224,7 +224,9 @@ class DeadlineOps:
         record = await self.service.storage.get_game(d.game_id)
         if self.campaigns is None or record is None or record.campaign_id is None:
             return
-        news = await self.campaigns.default_decision(record.campaign_id, d.seat, computer=computer)
+        news = await self.campaigns.default_decision(
+            record.campaign_id, d.seat, computer=computer, row_id=d.game_id
+        )
         await self.publisher.publish_campaign(news)
 
     async def _campaign_reminder(self, d: DeadlineRecord, n: int) -> None:
@@ -234,10 +236,12 @@ class DeadlineOps:
         if self.campaigns is None or record is None or record.campaign_id is None:
             return
         campaign = await self.campaigns.load(record.campaign_id)
-        if campaign.record.status != "active" or not any(
-            p.side == d.seat for p in campaign.system.pending(campaign.state)
+        if (
+            campaign.record.status != "active"
+            or not any(p.side == d.seat for p in campaign.system.pending(campaign.state))
+            or not await self.campaigns.is_current_row(campaign, d.game_id)
         ):
-            return  # decided, or the campaign is over: nothing to remind
+            return  # decided, the mission settled, or the campaign is over
         users = " ".join(f"<@{m.user_id}>" for m in campaign.members_of(d.seat))
         line = Term(
             "campaign.reminder",

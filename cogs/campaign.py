@@ -29,6 +29,7 @@ from bot.commitment import campaign_commitment
 from bot.errors import Refusal, UserError
 from bot.operations import discord_time
 from bot.settings import GuildSettings, server_language
+from bot.storage.models import GameRecord
 from bot.systems import hosted
 from cogs.admin import lobby_channel
 from cogs.boundary import Guarded
@@ -110,6 +111,8 @@ async def publish_campaign(bot: TallyHoBot, news: CampaignNews) -> None:
         for text in chunks[:-1]:  # a long report (a day's Encounters) in several posts
             await thread.send(text, allowed_mentions=MENTIONS)
         await thread.send(chunks[-1], allowed_mentions=MENTIONS, **kwargs)
+    if news.told is not None:  # posted: a restart does not tell it again
+        await bot.campaigns.mark_told(campaign.id, news.told)
     if news.followers:
         await _tell_followers(bot, campaign, news, public)
 
@@ -591,23 +594,29 @@ class CampaignCog(commands.Cog):
         ops = self.bot.deadlines
         if ops is None:
             raise Refusal("people.no_deadlines")
-        row = await service.current_row(found)
-        if row is None:
-            raise Refusal("campaign.refusal.no_row")
         language = await language_of(interaction)
         now = ops.scheduler.clock.now()
-        if days == 0:
-            await ops.scheduler.set_vacation(row.id, side, None, None)
+        until = now + timedelta(days=days) if days else None
+
+        async def pause(row: GameRecord | None) -> None:
+            # Under the campaign's lock: no decision moves it to another row meanwhile.
+            if row is None:
+                raise Refusal("campaign.refusal.no_row")
+            if until is None:
+                await ops.scheduler.set_vacation(row.id, side, None, None)
+                return
+            policy = await ops.terms.settings(row.id)
+            if policy is not None:
+                why = policy.vacation_refusal(now, until)
+                if why:
+                    raise UserError(why)
+            await ops.scheduler.set_vacation(row.id, side, now, until)
+
+        await service.with_current_row(found.id, pause)
+        if until is None:
             await reply(interaction, t("people.vacation_over", language))
-            return
-        until = now + timedelta(days=days)
-        policy = await ops.terms.settings(row.id)
-        if policy is not None:
-            why = policy.vacation_refusal(now, until)
-            if why:
-                raise UserError(why)
-        await ops.scheduler.set_vacation(row.id, side, now, until)
-        await reply(interaction, t("campaign.paused", language, until=discord_time(until)))
+        else:
+            await reply(interaction, t("campaign.paused", language, until=discord_time(until)))
 
     @campaign.command(name="sub", description=cmd_text("cmd.campaign.sub.description"))
     @app_commands.describe(

@@ -583,6 +583,7 @@ class Storage(Protocol):
         channel_id: int | Unset = UNSET,
         result: JSONObject | Unset | None = UNSET,
         finished_at: datetime | Unset | None = UNSET,
+        told_seq: int | Unset = UNSET,
     ) -> CampaignRecord:
         """Change the given fields (if the campaign is at ``expected_version``, when
         given); bump the version.

@@ -191,6 +191,8 @@ class CampaignRecord(_Record):
     the version they expect."""
     last_seq: int
     """The seq of the last entry of the log (0 when the log is empty)."""
+    told_seq: int = 0
+    """The seq of the last entry whose happenings the campaign's thread was sent."""
     created_at: AwareDatetime
     """When the campaign was created."""
     updated_at: AwareDatetime

@@ -175,7 +175,7 @@ def _seat(row: sqlite3.Row) -> SeatRecord:
 _CAMPAIGN_TERMINAL = (CampaignStatus.FINISHED.value, CampaignStatus.ABANDONED.value)
 _CAMPAIGN_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_id, system, campaign, status, setup, seed, "
-    "version, last_seq, created_at, updated_at, finished_at, result"
+    "version, last_seq, told_seq, created_at, updated_at, finished_at, result"
 )
 _ENTRY_COLUMNS = "campaign_id, seq, kind, side, entry, game_id, user_id, created_at"
 _MEMBER_COLUMNS = "campaign_id, user_id, side, display_name, joined_at"
@@ -1396,6 +1396,7 @@ class SQLiteStorage(Storage):
         channel_id: int | Unset = UNSET,
         result: JSONObject | Unset | None = UNSET,
         finished_at: datetime | Unset | None = UNSET,
+        told_seq: int | Unset = UNSET,
     ) -> CampaignRecord:
         """Change the given fields (if the campaign is at ``expected_version``, when
         given); bump the version.
@@ -1427,6 +1428,9 @@ class SQLiteStorage(Storage):
         if not isinstance(result, Unset):
             sets.append("result = ?")
             params.append(None if result is None else _dumps(result))
+        if not isinstance(told_seq, Unset):
+            sets.append("told_seq = MAX(told_seq, ?)")  # never back
+            params.append(told_seq)
         if not sets:
             raise ValueError("update_campaign() needs at least one field to change")
         async with self._transaction() as conn:

@@ -64,6 +64,7 @@ __all__ = [
     "outcome_text",
     "outcome_to_json",
     "replay",
+    "replay_step",
 ]
 
 
@@ -313,6 +314,11 @@ class CampaignSystem(Protocol[C, CA]):
         """The action a canonical text names. Raises MalformedAction."""
         ...
 
+    def opening(self, state: C) -> Happenings:
+        """What the campaign's set-up resolved before any decision (Eagles in the
+        Sky: the first day's missions and weather), told when the campaign starts."""
+        ...
+
     def happenings(self, before: C, after: C) -> Happenings:
         """What the campaign resolved by itself from ``before`` to ``after`` (one
         decision applied or one outcome absorbed), as anyone may read it."""
@@ -369,15 +375,19 @@ def replay(
     applied, every outcome absorbed, every aborted game noted, in order."""
     state = system.new_campaign(setup, seed)
     for entry in log:
-        if entry.kind is EntryKind.DECISION:
-            if entry.side is None:
-                raise ValueError("a decision entry needs its side")
-            state = system.apply(state, entry.side, system.parse_action(entry.text))
-        elif entry.kind is EntryKind.OUTCOME:
-            state = system.absorb(state, outcome_from_json(entry.text))
-        else:
-            state = system.abort_mission(state)
+        state = replay_step(system, state, entry)
     return state
+
+
+def replay_step(system: CampaignSystem[C, Any], state: C, entry: CampaignEntry) -> C:
+    """The campaign's state after one more entry of its log."""
+    if entry.kind is EntryKind.DECISION:
+        if entry.side is None:
+            raise ValueError("a decision entry needs its side")
+        return system.apply(state, entry.side, system.parse_action(entry.text))
+    if entry.kind is EntryKind.OUTCOME:
+        return system.absorb(state, outcome_from_json(entry.text))
+    return system.abort_mission(state)
 
 
 def mission_seed(campaign_seed: int, mission: int, attempt: int) -> int:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -734,25 +734,33 @@ class EaglesCampaigns:
             mission=int(m.group(1)), pilots=tuple(w.rstrip("*") for w in words), lead=lead
         )
 
+    def opening(self, state: CampaignState) -> Happenings:
+        """The first day's missions (§5.1), and what its first phase settled at once
+        (a mission grounded by the weather)."""
+        return self._news(state, set(), 0, lambda day: False)
+
     def happenings(self, before: CampaignState, after: CampaignState) -> Happenings:
         """Each mission settled from ``before`` to ``after`` with its report (the
         Encounters, the weather's groundings, the Safe Returns after a game), each
         Evening's report, each new day's missions."""
         settled = {s.number for s in before.sorties if s.status in ("done", "cancelled")}
+        news = self._news(after, settled, before.day, lambda day: _evening_done(before, day))
+        return Happenings(news.lines, sheet=after.day != before.day or self.is_over(after))
+
+    def _news(
+        self,
+        after: CampaignState,
+        settled: set[int],
+        since_day: int,
+        told_evening: Callable[[int], bool],
+    ) -> Happenings:
+        """What ``after`` holds that was not yet told: the missions settled beyond
+        ``settled``, the Evenings done beyond ``told_evening``, the days after
+        ``since_day``."""
         lines: list[str] = []
-        for s in after.sorties:
-            if s.number in settled or s.status not in ("done", "cancelled"):
-                continue
-            lines.append(
-                Term("campaign.eagles.settled", number=s.number, title=self._title(after, s))
-            )
-            lines.extend(_line(after, key, params) for key, params in s.report)
-        for day in after.days:
+        for day in after.days:  # in the order things happened
             d = int(day["day"])
-            if _evening_done(after, d) and not _evening_done(before, d) and day["evening"]:
-                lines.append(Term("campaign.eagles.evening", day=d))
-                lines.extend(_line(after, key, params) for key, params in day["evening"])
-            if d > before.day:
+            if d > since_day:
                 drawn = ", ".join(
                     str(s.mission) + (f" ({s.converted})" if s.converted else "")
                     for s in after.sorties
@@ -760,7 +768,17 @@ class EaglesCampaigns:
                 )
                 lines.append(Term("campaign.eagles.day", day=d, missions=drawn or "-"))
                 lines.extend(_line(after, key, params) for key, params in day["predawn"])
-        return Happenings(tuple(lines), sheet=after.day != before.day or self.is_over(after))
+            for s in after.sorties:
+                if s.day != d or s.number in settled or s.status not in ("done", "cancelled"):
+                    continue
+                lines.append(
+                    Term("campaign.eagles.settled", number=s.number, title=self._title(after, s))
+                )
+                lines.extend(_line(after, key, params) for key, params in s.report)
+            if _evening_done(after, d) and not told_evening(d) and day["evening"]:
+                lines.append(Term("campaign.eagles.evening", day=d))
+                lines.extend(_line(after, key, params) for key, params in day["evening"])
+        return Happenings(tuple(lines), sheet=True)
 
     def public_text(self, state: CampaignState, entry: CampaignEntry) -> str:
         """An assignment is secret until both are made (the mission then resolves)."""

@@ -275,6 +275,10 @@ class LockedOnCampaigns:
             picks.append(Pick(aircraft=int(number), skill=skill))
         return SkillsAction(mission=int(m.group(1)), picks=tuple(picks))
 
+    def opening(self, state: CampaignState) -> Happenings:
+        """Nothing: the first mission's Options are the first thing that happens."""
+        return Happenings()
+
     def happenings(self, before: CampaignState, after: CampaignState) -> Happenings:
         """Nothing: every Locked-On mission is a game, every step a decision."""
         return Happenings()

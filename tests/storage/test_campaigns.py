@@ -35,7 +35,7 @@ PLAYER = 555_555_555_555_555_555
 THREAD = 666_666_666_666_666_666
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 FIXTURES = Path(__file__).parent / "fixtures"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 class TickClock:
@@ -448,7 +448,7 @@ async def test_a_mission_needs_an_existing_campaign(store: SQLiteStorage) -> Non
 # -- the schema -------------------------------------------------------------------------
 
 
-async def test_a_fresh_database_migrates_to_version_3(tmp_path: Path) -> None:
+async def test_a_fresh_database_migrates_to_the_last_version(tmp_path: Path) -> None:
     db = tmp_path / "fresh.sqlite3"
     async with await SQLiteStorage.open(db):
         pass
@@ -460,6 +460,8 @@ async def test_a_fresh_database_migrates_to_version_3(tmp_path: Path) -> None:
         }
         columns = {row[1] for row in await conn.execute_fetchall("PRAGMA table_info(games)")}
         assert {"campaign_id", "mission"} <= columns
+        columns = {row[1] for row in await conn.execute_fetchall("PRAGMA table_info(campaigns)")}
+        assert "told_seq" in columns  # 0004
 
 
 async def test_the_previous_release_database_upgrades_in_place(tmp_path: Path) -> None:
@@ -478,6 +480,9 @@ async def test_the_previous_release_database_upgrades_in_place(tmp_path: Path) -
         )
         assert entry.seq == 1
         assert [g.id for g in await store.games_of_campaign(campaign_id)] == [mission]
+        told = await store.update_campaign(campaign_id, told_seq=1)
+        assert told.told_seq == 1
+        assert (await store.update_campaign(campaign_id, told_seq=0)).told_seq == 1  # never back
         assert not [row for row in await store._fetch("PRAGMA foreign_key_check")]
     async with aiosqlite.connect(db, isolation_level=None) as conn:
         assert await schema_version(conn) == SCHEMA_VERSION

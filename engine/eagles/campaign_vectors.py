@@ -20,6 +20,8 @@ holds. Keys (``tests/conformance/README.md``):
 ``chits``     ``{engagement: 2, encounter: 2}``: still in the cup
 ``flight``    ``{allied: [[A, 1], [D, 2]]}``: the mission being flown's flights
 ``limit``     ``{german: 3}``: the most pilots a side may assign now
+``log``       ``{1: {allied: "A7 D8", german: "-"}}``: each side's flight on the Campaign
+              Log (§5.43: pilot letter and aircraft number)
 """
 
 from __future__ import annotations
@@ -102,6 +104,15 @@ def check_campaign(system: Any, state: Any, expect: Mapping[str, Any]) -> list[s
                 {side: [list(f) for f in s.flights.get(side, [])] for side in want} if s else {}
             )
             differ("flight", flights, {k: [list(f) for f in v] for k, v in dict(want).items()})
+        elif key == "log":
+            by_number = {s.number: s for s in state.sorties}
+            for number, sides in dict(want).items():
+                for side, codes in dict(sides).items():
+                    differ(
+                        f"#{number} {side} log",
+                        system.log_codes(by_number[int(number)], side),
+                        codes,
+                    )
         elif key == "limit":
             for side, n in dict(want).items():
                 differ(f"{side} limit", system.flight_limit(state, side), n)

@@ -48,6 +48,7 @@ import asyncio
 import hashlib
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -100,6 +101,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+STATE_CACHE = 64
+"""Campaign states kept in memory (the most recently loaded)."""
 LIVE = (CampaignStatus.RECRUITING, CampaignStatus.ACTIVE)
 DEADLINE_KIND = "campaign."
 """The kind of a campaign decision's deadline is this and the decision's kind
@@ -184,6 +187,9 @@ class CampaignService:
         self.games = games
         self.storage = games.storage
         self.locks = GameLocks()
+        self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+        """Campaigns' states by id, with the number of log entries each holds (a
+        campaign's state never changes but by appending to its log)."""
         self.deadline_listeners: list[DeadlineListener] = []
         """Called after every campaign step with the mission row's id, the campaign's
         version (its deadlines' key), the decisions awaited (as the scheduler's ``PendingDecision``) and
@@ -197,9 +203,20 @@ class CampaignService:
         members = await self.storage.campaign_members(campaign_id)
         entries = await self.storage.load_campaign_log(campaign_id)
         system = campaign_system(record.system)
-        setup = system.setup_model.model_validate(record.setup)
         log_entries = [CampaignEntry(EntryKind(e.kind), e.side, e.entry) for e in entries]
-        state = await asyncio.to_thread(replay, system, setup, record.seed, log_entries)
+        cached = self._states.get(campaign_id)
+        if cached is not None and cached[0] <= len(log_entries):
+            # The log only grows: the entries after the cached state's are replayed.
+            seq, state = cached
+            for entry in log_entries[seq:]:
+                state = replay_step(system, state, entry)
+        else:
+            setup = system.setup_model.model_validate(record.setup)
+            state = await asyncio.to_thread(replay, system, setup, record.seed, log_entries)
+        self._states[campaign_id] = (len(log_entries), state)
+        self._states.move_to_end(campaign_id)
+        while len(self._states) > STATE_CACHE:
+            self._states.popitem(last=False)
         return LoadedCampaign(record, members, entries, state)
 
     async def in_channel(self, channel_id: int | None) -> LoadedCampaign | None:

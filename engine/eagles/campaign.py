@@ -27,7 +27,6 @@ leading Flight Leader marked ``*`` (§5.41), or ``none``: ``assign #3 C* A F``.
 
 from __future__ import annotations
 
-import copy
 import functools
 import re
 from collections.abc import Callable, Mapping
@@ -75,7 +74,13 @@ from engine.eagles.enums import (
 )
 from engine.eagles.game import EaglesEngine, default_engine
 from engine.eagles.lobby import EaglesOptions, EaglesPick
-from engine.eagles.setup import CampaignEngagement, EaglesSetup, PlaneSetup, SideSetup
+from engine.eagles.setup import (
+    REVISION,
+    CampaignEngagement,
+    EaglesSetup,
+    PlaneSetup,
+    SideSetup,
+)
 from engine.eagles.squadron import MAX_FATIGUE, SQUADRON_SIZE, Pilot, Plane, Squadron
 from strings import Term
 
@@ -1462,6 +1467,7 @@ class EaglesCampaigns:
             allied=sides["allied"],
             german=sides["german"],
             aircraft_rules=state.setup.aircraft_rules,
+            revision=REVISION,
             campaign=CampaignEngagement(
                 phase=s.phase,
                 special_events=tuple(card.special_event(f).value for f in range(7)),
@@ -1877,10 +1883,12 @@ class EaglesCampaigns:
 
 
 def _copy(state: CampaignState) -> CampaignState:
-    """A copy of ``state`` to change: what a step may change is copied (the squadrons,
-    the missions not yet settled, the day's report, the deck); the settled missions
-    and past days, never changed again, are shared."""
+    """A copy of ``state`` to change: what a step may change is copied (the squadrons'
+    pilots and aircraft, the missions not yet settled, the day's report, the deck);
+    the settled missions and past days, never changed again, are shared, and so are
+    the report lines (only ever appended to their lists)."""
     settled = ("done", "cancelled")
+    day = state.days[-1] if state.days else None
     return state.model_copy(
         update={
             "deck": list(state.deck),
@@ -1888,11 +1896,46 @@ def _copy(state: CampaignState) -> CampaignState:
             "forced_cup": list(state.forced_cup),
             "chits": dict(state.chits),
             "once": list(state.once),
-            "squadrons": {k: v.model_copy(deep=True) for k, v in state.squadrons.items()},
-            "sorties": [
-                s if s.status in settled else s.model_copy(deep=True) for s in state.sorties
+            "squadrons": {k: _copy_squadron(v) for k, v in state.squadrons.items()},
+            "sorties": [s if s.status in settled else _copy_sortie(s) for s in state.sorties],
+            "days": [
+                *state.days[:-1],
+                *(
+                    [
+                        {
+                            **day,
+                            "events": dict(day["events"]),
+                            "predawn": list(day["predawn"]),
+                            "evening": list(day["evening"]),
+                        }
+                    ]
+                    if day is not None
+                    else []
+                ),
             ],
-            "days": [*state.days[:-1], copy.deepcopy(state.days[-1])] if state.days else [],
+        }
+    )
+
+
+def _copy_squadron(sq: Squadron) -> Squadron:
+    return sq.model_copy(
+        update={
+            "pilots": [p.model_copy() for p in sq.pilots],
+            "planes": [p.model_copy(update={"hits": dict(p.hits)}) for p in sq.planes],
+        }
+    )
+
+
+def _copy_sortie(s: Sortie) -> Sortie:
+    return s.model_copy(
+        update={
+            "mission_aircraft": {k: list(v) for k, v in s.mission_aircraft.items()},
+            "assigned": dict(s.assigned),
+            "flights": {k: [list(f) for f in v] for k, v in s.flights.items()},
+            "points": dict(s.points),
+            "glory": dict(s.glory),
+            "vp": dict(s.vp),
+            "report": list(s.report),
         }
     )
 

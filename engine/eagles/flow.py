@@ -337,7 +337,8 @@ class Flow(Activations):
         (Campaign §12.1, §12.4-12.5): they begin at the altitude holding the most
         aircraft already on the mat; their owner chooses between tied altitudes."""
         s = run.state
-        joining = {p.ref for p in planes}
+        # Revision 1 (games stored before the correction) counted the newcomer too.
+        joining = {p.ref for p in planes} if s.setup.get("revision", 1) >= 2 else set()
         counts = {alt: 0 for alt in range(4)}
         for q in s.planes:
             if q.flying and not q.balloon and not q.on_ground and q.ref not in joining:

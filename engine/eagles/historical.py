@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 from engine.eagles.components import Force, PilotQuality, Scenario, Side, YearMonth
 from engine.eagles.loader import Components
-from engine.eagles.setup import EaglesSetup, PlaneSetup, SideSetup
+from engine.eagles.setup import REVISION, EaglesSetup, PlaneSetup, SideSetup
 
 __all__ = ["attacker_of", "scenario_setup"]
 
@@ -54,6 +54,7 @@ def scenario_setup(
             planes=_planes(components, force, mission_types, YearMonth(*when)),
         )
     return EaglesSetup(
+        revision=REVISION,
         engagement=sc.type.value,
         attacker=attacker,
         month=f"{when[0]:04d}-{when[1]:02d}",

@@ -45,7 +45,7 @@ from engine.eagles.components import (
 )
 from engine.eagles.historical import scenario_setup
 from engine.eagles.loader import Components, load_scenarios
-from engine.eagles.setup import EaglesSetup, PlaneSetup, SideSetup, month_ok
+from engine.eagles.setup import REVISION, EaglesSetup, PlaneSetup, SideSetup, month_ok
 from strings import Term
 
 __all__ = [
@@ -429,6 +429,7 @@ def build_setup(
         allied=sides["allied"],
         german=sides["german"],
         aircraft_rules=options.aircraft_rules,
+        revision=REVISION,
     )
 
 

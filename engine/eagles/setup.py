@@ -30,6 +30,7 @@ from engine.eagles.campaign_data import SpecialEvent
 __all__ = [
     "FIRST_MONTH",
     "LAST_MONTH",
+    "REVISION",
     "CampaignEngagement",
     "EaglesSetup",
     "PlaneSetup",
@@ -42,6 +43,13 @@ FIRST_MONTH = "1915-07"
 """The first month with Scouts of both sides in the data (the Fokker E.III, July 1915)."""
 LAST_MONTH = "1918-11"
 """The Armistice."""
+
+
+REVISION = 2
+"""The engine's rules revision new games are created with (``EaglesSetup.revision``):
+a game keeps the revision it was created with, so its log replays exactly after a
+correction. 2: an aircraft that joins (§5.1's Add Aircraft) is not counted when
+finding the altitude with the most aircraft."""
 
 
 def month_ok(text: str) -> bool:
@@ -184,6 +192,9 @@ class EaglesSetup(BaseModel):
     victory_ace: str | None = None
     series_cup: tuple[str, ...] = ()
     """Scenario 7: the German aircraft drawn one per engagement."""
+    revision: int = Field(default=1, ge=1, le=REVISION)
+    """The rules revision the game was created with (:data:`REVISION`); 1 for a game
+    stored before revisions were recorded."""
     aircraft_rules: bool = True
     """The optional per-aircraft rules of §13.7 (Camel, Fokker DVII, SPAD XIII)."""
     campaign: CampaignEngagement | None = None

@@ -110,7 +110,8 @@ class Plane(BaseModel):
 
     @property
     def damage(self) -> int:
-        return sum(self.hits.get(k, 0) for k in HITS)
+        hits = self.hits
+        return hits.get("wing", 0) + hits.get("control", 0) + hits.get("engine", 0)
 
     def flyable(self) -> bool:
         """No unrepaired damage (§10.16)."""
@@ -187,6 +188,8 @@ class Squadron(BaseModel):
         freed = 0
         while True:
             damaged = [p for p in self.planes if not p.lost and p.damage]
+            if len(damaged) < 2:
+                break
             moved = False
             for donor in sorted(damaged, key=lambda p: (p.damage, -p.id)):
                 takers = sorted(

@@ -24,7 +24,7 @@ from engine.eagles.actions import Action
 from engine.eagles.base import Run
 from engine.eagles.components import DamageKind
 from engine.eagles.game import EaglesEngine, default_engine
-from engine.eagles.setup import EaglesSetup
+from engine.eagles.setup import REVISION, EaglesSetup
 from engine.eagles.state import GameState
 from strings import tr
 
@@ -67,6 +67,7 @@ def campaign_setup(
         "hands": HANDS,
         "deck_top": (SPECIAL, *deck),
         "campaign": {"phase": phase, "special_events": events, "aces": aces},
+        "revision": REVISION,  # as every campaign mission is created
     }
     data.update(fields)
     return EaglesSetup.model_validate(data)
@@ -214,11 +215,17 @@ def test_jasta_11_three_dr1_with_richthofen_and_the_owner_places_them(e: EaglesE
     assert state.phase == "discard"
 
 
-def test_add_aircraft_counts_only_the_aircraft_already_on_the_mat(e: EaglesEngine) -> None:
-    """§5.1 (a bug fixed with the group join): the newcomer is not counted at Low, so
-    Medium (two aircraft) wins over Low (one) without a choice."""
+@pytest.mark.parametrize("revision", [1, 2])
+def test_add_aircraft_counts_only_the_aircraft_already_on_the_mat(
+    e: EaglesEngine, revision: int
+) -> None:
+    """§5.1 (a bug fixed with the group join, rules revision 2): the newcomer is not
+    counted at Low, so Medium (two aircraft) wins over Low (one) without a choice. A
+    game stored before (revision 1) replays as it was played: the newcomer counted,
+    Low and Medium tied, its owner chooses."""
     setup = EaglesSetup.model_validate(
         {
+            "revision": revision,
             "engagement": "patrol",
             "zone": "no_mans_land",
             "altitude": "M",
@@ -236,7 +243,10 @@ def test_add_aircraft_counts_only_the_aircraft_already_on_the_mat(e: EaglesEngin
     state = turn_2(e, setup)
     added = state.planes[-1]
     assert not added.original and added.side == "allied"
-    assert added.altitude == 2 and state.phase == "discard"
+    if revision == 2:
+        assert added.altitude == 2 and state.phase == "discard"
+    else:
+        assert state.pending is not None and state.pending.kind == "place"
 
 
 # -- weather ------------------------------------------------------------------------------

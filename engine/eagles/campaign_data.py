@@ -37,6 +37,7 @@ from engine.eagles.enums import (
     Zone,
     coerce,
 )
+from engine.eagles.tables import _Band, _check_spans
 
 __all__ = [
     "CARDS_FILE",
@@ -94,34 +95,9 @@ class SpecialEvent(StrEnum):
     WITHDRAWAL = "withdrawal"  # §12.10
 
 
-class _Band(Frozen):
-    """A row of a card-number table: the inclusive card numbers it covers."""
-
-    cards: Span
-
-    @field_validator("cards")
-    @classmethod
-    def _ordered(cls, value: tuple[int, int]) -> tuple[int, int]:
-        low, high = value
-        if not 1 <= low <= high <= DECK_SIZE:
-            raise ValueError(f"{list(value)} is not a range within 1-{DECK_SIZE}")
-        return value
-
-    def covers(self, number: int) -> bool:
-        return self.cards[0] <= number <= self.cards[1]
-
-
 def _covers_deck(rows: tuple[_Band, ...], what: str) -> None:
     """Every card number 1-110 in exactly one row."""
-    seen: dict[int, int] = {}
-    for i, row in enumerate(rows):
-        for n in range(row.cards[0], row.cards[1] + 1):
-            if n in seen:
-                raise ValueError(f"{what}: card {n} is in rows {seen[n]} and {i}")
-            seen[n] = i
-    missing = [n for n in range(1, DECK_SIZE + 1) if n not in seen]
-    if missing:
-        raise ValueError(f"{what}: card numbers {missing[:5]}... are in no row")
+    _check_spans([row.cards for row in rows], 1, DECK_SIZE, what)
 
 
 class MissionEntry(_Band):

@@ -305,6 +305,11 @@ class CampaignService:
             raise Refusal(
                 "campaign.refusal.unknown", campaign=repr(campaign), known=", ".join(sorted(known))
             )
+        fields = rules.setup_model.model_fields
+        for key in options:  # what tests fix (the draws) is never a player's option
+            extra = fields[key].json_schema_extra if key in fields else None
+            if isinstance(extra, dict) and extra.get("tests_only"):
+                raise Refusal("campaign.refusal.tests_only", option=key)
         try:
             setup = rules.setup_model.model_validate({**options, "campaign": campaign})
         except ValidationError as exc:

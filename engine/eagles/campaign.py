@@ -121,9 +121,9 @@ class EaglesCampaignSetup(BaseModel):
     days: int | None = Field(default=None, ge=1, le=5)
     """A shorter campaign than the card's five days (for a quick campaign): None, five."""
     # -- tests and vectors: what normally comes from the shuffle ----------------------
-    draws: tuple[int, ...] = ()
+    draws: tuple[int, ...] = Field(default=(), json_schema_extra={"tests_only": True})
     """The first Maneuver cards drawn, in order, whatever the shuffles (then the deck)."""
-    cup: tuple[str, ...] = ()
+    cup: tuple[str, ...] = Field(default=(), json_schema_extra={"tests_only": True})
     """The first draws from a cup (chits: ``engagement``/``encounter``; Mission
     aircraft: an aircraft id), in order."""
 

@@ -3,8 +3,8 @@ deadlines: a deadline of a mission the campaign has left decides nothing; what t
 campaign settled is posted after a crash that cut its post short; the decision that
 settles a mission spends its side's time bank like any other.
 
-The chits are fixed (every mission an Encounter) through the set-up's ``cup``, which
-``/campaign new`` passes on like any option.
+The chits are fixed (every mission an Encounter) by a set-up model whose ``cup`` says
+so (a test-only field ``/campaign new`` refuses from players).
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-import cogs.campaign as campaign_cog
 from bot.clock import FakeClock
 from bot.testing import FakeDiscord
 from cogs.app import TallyHoBot
+from engine.core.registry import campaign_system
+from engine.eagles.campaign import EaglesCampaignSetup
 from tests.bot.clocked import START, advance, make_bot
 
 
@@ -30,10 +31,11 @@ async def encounters_campaign(
 ) -> int:
     """A one-day Quiet Sector campaign whose every chit is an Encounter, started with
     ``members`` on the Allied and German sides; its id."""
-    real = campaign_cog.parse_options
-    monkeypatch.setattr(
-        campaign_cog, "parse_options", lambda text: {**real(text), "cup": ["encounter"] * 8}
-    )
+
+    class Encounters(EaglesCampaignSetup):
+        cup: tuple[str, ...] = ("encounter",) * 8
+
+    monkeypatch.setattr(campaign_system("eagles"), "setup_model", Encounters)
     alice, bob = members[:2]
     await fake.slash(
         alice,
@@ -156,3 +158,25 @@ async def test_the_decision_that_settles_a_mission_spends_time_bank(
     row = (await storage.games_of_campaign(campaign_id))[-1]
     banks = {c.seat: c.time_bank_seconds for c in await storage.list_seat_clocks(row.id)}
     assert banks["german"] == 4 * 3600
+
+
+async def test_the_draws_tests_fix_are_not_a_players_option(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """``draws`` and ``cup`` fix a campaign's luck in tests: ``/campaign new`` refuses
+    them, whatever their value."""
+    alice = fake.add_member("alice")
+    bot = make_bot(tmp_path / "e.sqlite3", FakeClock(START))
+    await fake.start(bot)
+    for option in ("draws=100", "cup=encounter"):
+        token = await fake.slash(
+            alice,
+            "campaign new",
+            channel_id=fake.channel_id,
+            system="eagles",
+            name="quiet-sector",
+            options=option,
+        )
+        said = fake.original(token)["content"]
+        assert option.split("=")[0] in said and "not an option" in said, said
+    assert not await bot.service.storage.list_campaigns()

@@ -218,7 +218,7 @@ class TargetRatings(Frozen):
 
 
 class TargetSheet(TargetRatings):
-    """One side of one of the four double-sided Target Sheets (§21.9; components L15)."""
+    """One side of one of the four double-sided Target Sheets (§21.9; components L14)."""
 
     id: str = Field(pattern=ID)
     sheet: str = Field(pattern=r"^[1-4][AB]$", description="sheet number and side, e.g. 3A")

@@ -424,7 +424,7 @@ def test_vp_tables_are_monotone(book: CampaignBook) -> None:
 
 
 def test_the_target_sheets_fill_the_four_double_sided_sheets(book: CampaignBook) -> None:
-    # components L15: four Target Sheets, both sides
+    # components L14: four Target Sheets, both sides
     sheets = sorted(t.sheet for t in book.targets.values())
     assert sheets == [f"{n}{s}" for n in "1234" for s in "AB"]
     assert all(len(t.levels) == 4 for t in book.targets.values())  # §21.81

@@ -69,8 +69,8 @@ class Role(StrEnum):
 
     @property
     def label(self) -> str:
-        """In words, for data errors: ``"heavy bomber"``."""
-        return self.value.replace("_", " ")
+        """In words, for data errors: ``"heavy bomber"``, ``"patrol aircraft"``."""
+        return "patrol aircraft" if self is Role.PATROL else self.value.replace("_", " ")
 
 
 _ELEMENT_ROLES = frozenset({Role.FIGHTER, Role.LIGHT_BOMBER, Role.TORPEDO_BOMBER})
@@ -298,11 +298,12 @@ def _formation_size(role: Role, size: int | None, data: Mapping[str, Any]) -> st
         allowed.add(2)  # "in ZERO!, the B-17 ... flies in Formations of two" (17.22a L1105)
     if size in allowed:
         return None
-    zero = " (2 in a Zero!-only card)" if len(allowed) > 1 else ""
-    return (
-        f"a {role.label} flies in Formations of {' or '.join(map(str, sorted(allowed)))}"
-        f"{zero}, not {size} (17.22a L1105, 17.31 L1147)"
-    )
+    sizes = " or ".join(map(str, sorted(allowed)))
+    zero = " (2 on a Zero!-only card)" if len(allowed) > 1 else ""
+    rule = "17.31 L1147" if role is Role.PATROL else "17.22a L1105"
+    if size is None:
+        return f"a {role.label} states its formation_size: {sizes}{zero} ({rule})"
+    return f"a {role.label} flies in Formations of {sizes}{zero}, not {size} ({rule})"
 
 
 def _formation_speed(role: Role, speed: int | None, data: Mapping[str, Any]) -> str | None:

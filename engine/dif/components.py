@@ -318,6 +318,12 @@ class Aircraft(_Frozen):
         validate_default=True,
         description="IJA, IJN, USAAF, USN, RAF... (19.21); required but for fighters",
     )
+    aircraft_type: str | None = Field(
+        default=None,
+        min_length=1,
+        description="the type its models share ('B-17' for the B-17D and E), when another "
+        "model exists: see type_name",
+    )
     value: int | None = Field(default=None, ge=0, description="element point value (13.1)")
     leader_only_value: int | None = Field(default=None, ge=0)
     agile: bool = False
@@ -434,6 +440,13 @@ class Aircraft(_Frozen):
         if self.leader is None:
             raise ValueError(f"{self.name} flies in formation: it has no leader card (16.11)")
         return self.leader
+
+    @property
+    def type_name(self) -> str:
+        """The aircraft type, whichever its model: bombers of one type may share a
+        Formation (17.22c L1109), a skilled pilot flies any model of his type (19.23
+        L1223)."""
+        return self.aircraft_type if self.aircraft_type is not None else self.name
 
     @property
     def mission_speed(self) -> int:

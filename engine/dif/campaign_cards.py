@@ -4,7 +4,8 @@ The basic game flies fighters only (Zero! 17.0 L1046). The campaign game adds li
 bombers (torpedo bombers among them), medium and heavy bombers and patrol aircraft
 (17.1-17.3), and the cards of every type gain a bombing section (5.27, 21.2), a
 service (19.21) and Victory Point awards (24.61). :class:`engine.dif.components.Aircraft`
-holds these parts; this module says what each one *means*. What the rulebook prints
+holds these parts; this module says what each one *means*, and which a card of each
+role may carry (:func:`role_problem`, one message per field). What the rulebook prints
 and what we authored is recorded in ``data/dif/SOURCES.md`` (section 2.5).
 
 Rating names follow the rulebook: a bomber's card has no hand, draw or bursts; when

@@ -146,7 +146,7 @@ class EngineBase:
         key = (p.aircraft, p.damaged, tuple(p.pilot))
         r = self._rated.get(key)
         if r is None:
-            sides = self._ac(p).leader
+            sides = self._ac(p).leader_card
             r = sides.damaged if p.damaged else sides.undamaged
             if p.pilot:
                 sk = set(p.pilot)
@@ -170,7 +170,8 @@ class EngineBase:
         ac = self._ac(p)
         if p.role == "leader":
             d = int(PilotSkill.D in p.pilot)  # +1 on each side of the card
-            return ac.leader.undamaged.damage_capacity + d, ac.leader.damaged.damage_capacity + d
+            card = ac.leader_card
+            return card.undamaged.damage_capacity + d, card.damaged.damage_capacity + d
         assert ac.wingman is not None
         return ac.wingman.undamaged.damage_capacity, ac.wingman.damaged.damage_capacity
 

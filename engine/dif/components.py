@@ -15,9 +15,20 @@ from __future__ import annotations
 from enum import IntEnum, StrEnum
 from typing import Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from engine.dif.actions import quoted
+from engine.dif.campaign_cards import (
+    CAMPAIGN_FIELDS,
+    ELEMENT_SPEED,
+    FIGHTER_ONLY,
+    Bombing,
+    FormationRatings,
+    LandVP,
+    Role,
+    Service,
+    role_problem,
+)
 from engine.dif.texts import fixed
 from strings import Term
 
@@ -286,7 +297,14 @@ class _Sides(_Frozen, Generic[T]):
 
 
 class Aircraft(_Frozen):
-    """A fighter type: its leader card, its wingman card and its attributes."""
+    """An aircraft type: its cards and attributes.
+
+    A fighter or light bomber has a leader card and (almost always) a wingman card; a
+    bomber or patrol aircraft has neither, but formation ratings (16.11 L1014). The
+    campaign fields (``role`` onwards, see :mod:`engine.dif.campaign_cards`) all have
+    defaults, so a fighter's entry needs none of them; a validator refuses the
+    combinations the rules exclude, naming the field.
+    """
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="slug used in commands")
     name: str = Field(description="as printed, e.g. 'Bf-109E'")
@@ -294,6 +312,18 @@ class Aircraft(_Frozen):
     nation: str
     year: int = Field(ge=1930, le=1950, description="year of service")
     rulesets: frozenset[Ruleset]
+    role: Role = Field(default=Role.FIGHTER, description="fighter, light bomber, bomber... (17.0)")
+    service: Service | None = Field(
+        default=None,
+        validate_default=True,
+        description="IJA, IJN, USAAF, USN, RAF... (19.21); required but for fighters",
+    )
+    aircraft_type: str | None = Field(
+        default=None,
+        min_length=1,
+        description="the type its models share ('B-17' for the B-17D and E), when another "
+        "model exists: see type_name",
+    )
     value: int | None = Field(default=None, ge=0, description="element point value (13.1)")
     leader_only_value: int | None = Field(default=None, ge=0)
     agile: bool = False
@@ -303,7 +333,8 @@ class Aircraft(_Frozen):
     speed: int | None = Field(
         default=None,
         ge=1,
-        description="jets: Full Throttle counters at the start and the most held",
+        description="jets and rockets: Full Throttle counters at the start and the most "
+        "held (not a bomber's formation_speed)",
     )
     thrust: int | None = Field(
         default=None, ge=0, description="jets: Full Throttle counters gained each Draw step"
@@ -315,10 +346,58 @@ class Aircraft(_Frozen):
     very_high_fut: bool = Field(
         default=False, description="Ta-152H-1: one card a turn as FUT at Very High (RotL L330-332)"
     )
-    leader: _Sides[LeaderRatings]
-    wingman: _Sides[WingmanRatings] | None = Field(
-        default=None, description="None when no wingman card exists"
+    leader: _Sides[LeaderRatings] | None = Field(
+        default=None,
+        validate_default=True,
+        description="fighters and light bombers only (16.11); see leader_card",
     )
+    wingman: _Sides[WingmanRatings] | None = Field(
+        default=None, validate_default=True, description="None when no wingman card exists"
+    )
+    formation: _Sides[FormationRatings] | None = Field(
+        default=None,
+        validate_default=True,
+        description="bombers and patrol aircraft only: damage and turret ratings (20.41)",
+    )
+    formation_size: int | None = Field(
+        default=None,
+        ge=1,
+        validate_default=True,
+        description="bombers a Formation holds: medium 2, heavy 3 (Zero!'s B-17: 2), patrol 1",
+    )
+    formation_speed: int | None = Field(
+        default=None,
+        ge=1,
+        le=6,
+        validate_default=True,
+        description="Formation Speed Factor (17.22e, 23.24); not the jets' speed",
+    )
+    bombing: Bombing | None = Field(
+        default=None, validate_default=True, description="the bombing section; None: 'Cannot'"
+    )
+    crew: int | None = Field(
+        default=None, ge=1, validate_default=True, description="crewmen aboard (history)"
+    )
+    land_vp: LandVP | None = Field(
+        default=None, validate_default=True, description="Land Campaign VP awards (24.61)"
+    )
+    printed: frozenset[str] = Field(
+        default=frozenset(),
+        description="dotted paths of the values the rulebook prints ('formation_speed', "
+        "'formation.undamaged.turret_defensive'); the rest is authored (SOURCES.md)",
+    )
+
+    @field_validator(*CAMPAIGN_FIELDS)
+    @classmethod
+    def _fits_role(cls, value: object, info: ValidationInfo) -> object:
+        # Each campaign field against the role (and nation, rulesets) validated before
+        # it, so that a refusal names the field: "[20].formation_size: ...".
+        role = info.data.get("role")
+        if role is not None and info.field_name is not None:
+            problem = role_problem(role, info.field_name, value, info.data)
+            if problem is not None:
+                raise ValueError(problem)
+        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> Aircraft:
@@ -334,6 +413,16 @@ class Aircraft(_Frozen):
             raise ValueError("rocket fighters always fly solo: no wingman card (RotL L122)")
         if self.methanol and self.speed is not None:
             raise ValueError("a jet's Full Throttle counters come from Speed, not methanol")
+        if self.role.in_formation:
+            for name in FIGHTER_ONLY:
+                if getattr(self, name):
+                    raise ValueError(
+                        f"{name}: a {self.role.label} is never positioned and plays no "
+                        "cards (16.32 L1038, 17.23 L1119)"
+                    )
+        for path in sorted(self.printed):
+            if _resolve(self, path) is None:
+                raise ValueError(f"printed: {path!r} names no value of this aircraft")
         if (
             self.value is not None
             and self.leader_only_value is not None
@@ -343,6 +432,27 @@ class Aircraft(_Frozen):
                 f"leader_only_value {self.leader_only_value} exceeds the element value {self.value}"
             )
         return self
+
+    @property
+    def leader_card(self) -> _Sides[LeaderRatings]:
+        """The leader card of a fighter or light bomber. A dogfight holds only fighters
+        (``DifEngine.aircraft_refusal``); an aircraft in formation has none (16.11)."""
+        if self.leader is None:
+            raise ValueError(f"{self.name} flies in formation: it has no leader card (16.11)")
+        return self.leader
+
+    @property
+    def type_name(self) -> str:
+        """The aircraft type, whichever its model: bombers of one type may share a
+        Formation (17.22c L1109), a skilled pilot flies any model of his type (19.23
+        L1223)."""
+        return self.aircraft_type if self.aircraft_type is not None else self.name
+
+    @property
+    def mission_speed(self) -> int:
+        """The Speed a mission's length subtracts: the Formation Speed, or 6 for
+        fighters and light bombers (23.24 L1717)."""
+        return self.formation_speed if self.formation_speed is not None else ELEMENT_SPEED
 
     @property
     def max_altitude(self) -> Altitude:
@@ -364,6 +474,15 @@ class Aircraft(_Frozen):
     def double_vp(self) -> bool:
         """Jets and rocket fighters count double victory points (RotL L64-65)."""
         return self.jet or self.rocket
+
+
+def _resolve(obj: object, path: str) -> object:
+    """The value at a dotted path of model fields, or None."""
+    for part in path.split("."):
+        if not isinstance(obj, BaseModel) or part not in type(obj).model_fields:
+            return None
+        obj = getattr(obj, part)
+    return obj
 
 
 class PilotSkill(StrEnum):

@@ -23,6 +23,7 @@ from engine.core.rng import Rng
 from engine.dif import balance, fates
 from engine.dif.actions import Action, quoted
 from engine.dif.base import Pending
+from engine.dif.campaign_cards import Role
 from engine.dif.components import PilotSkill, Ruleset, Side
 from engine.dif.present import build_view
 from engine.dif.resolution import Resolution
@@ -61,11 +62,15 @@ class DifEngine(Resolution):
         mixed: bool = False,
     ) -> Term | None:
         """Why this aircraft may not fly in a game of this ruleset and year (4.3, 4.4),
-        for ``side`` (its own side when None). In a Zero! game the Japanese side flies
+        for ``side`` (its own side when None). Only fighters fly dogfights (17.0). In a Zero! game the Japanese side flies
         Japanese aircraft only (4.2, 5.0), unless the game is ``mixed``."""
         ac = self.aircraft.get(aircraft)
         if ac is None:
             return Term("dif.refuse.unknown_aircraft", aircraft=quoted(aircraft))
+        if ac.role is not Role.FIGHTER:
+            # The basic game flies fighters only (17.0 L1046): bombers and patrol
+            # aircraft are campaign aircraft, not offered to a dogfight.
+            return Term("dif.refuse.not_a_fighter", aircraft=ac.name)
         if side is not None and ac.side is not side:
             return Term(
                 "dif.refuse.wrong_side",
@@ -93,7 +98,7 @@ class DifEngine(Resolution):
         ac = self.aircraft[e.aircraft]
         if e.wingman and ac.wingman is None:
             return Term("dif.refuse.no_wingman_card", aircraft=ac.name)
-        if PilotSkill.G in e.pilot and not ac.leader.undamaged.gunner:
+        if PilotSkill.G in e.pilot and not ac.leader_card.undamaged.gunner:
             return Term("dif.refuse.no_gunner", aircraft=ac.name)
         return None
 

@@ -215,7 +215,7 @@ def aircraft_lines(engine: DifEngine, options: DifOptions, language: str) -> lis
     for ac in sorted(engine.aircraft.values(), key=lambda a: (a.side, a.name)):
         if engine.aircraft_refusal(options.ruleset, options.year, ac.id, None) is not None:
             continue
-        u = ac.leader.undamaged
+        u = ac.leader_card.undamaged
         tags = ", ".join(
             t(f"dif.ui.dogfight.tag.{tag}", language)
             for tag, on in (("agile", ac.agile), ("turbo", ac.turbocharged))
@@ -233,7 +233,7 @@ def aircraft_lines(engine: DifEngine, options: DifOptions, language: str) -> lis
                 draw=u.draw,
                 bursts=u.bursts,
                 hits=u.damage_capacity,
-                damaged=ac.leader.damaged.damage_capacity,
+                damaged=ac.leader_card.damaged.damage_capacity,
                 tags=", " + tags if tags else "",
             )
         )

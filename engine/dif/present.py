@@ -61,7 +61,7 @@ def abilities(ac: Aircraft) -> tuple[str, ...]:
     if found is not None and found[0] is ac:
         return found[1]
     out: list[str] = []
-    lr = ac.leader.undamaged
+    lr = ac.leader_card.undamaged
     if lr.gunner:
         out.append(Term("dif.ability.gunner", n=lr.gunner))
     if lr.heavy_cannon:

@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from data import DATA_DIR
+from engine.dif.campaign_cards import Role
 from engine.dif.components import (
     Aircraft,
     BombResult,
@@ -49,7 +50,9 @@ def rotl_deck() -> Deck:
 
 @pytest.fixture(scope="module")
 def planes() -> dict[str, Aircraft]:
-    return load_aircraft()
+    """The fighters: the campaign's bombers have their own tests
+    (tests/engine/dif/test_campaign_aircraft.py)."""
+    return {k: a for k, a in load_aircraft().items() if a.role is Role.FIGHTER}
 
 
 def load_rotl_deck(source: Path | str | None = None) -> Deck:

@@ -1,0 +1,1 @@
+"""Tests of the Down in Flames engine and data, by module (more in tests/engine/)."""

@@ -47,7 +47,7 @@ from engine.dif.campaign_data import (
 )
 from engine.dif.campaign_targets import BombingMode
 from engine.dif.components import Altitude, BombResult, Card, CardKind, CardType, Side
-from engine.dif.loader import load_deck
+from engine.dif.loader import load_aircraft, load_deck
 
 J, A = Side.AXIS, Side.ALLIED
 F, LB, MB, HB, PA = (
@@ -77,13 +77,13 @@ AIRCRAFT: dict[str, tuple[Side, AircraftClass]] = {
     "ki-21": (J, MB),
     "g4m": (J, MB),
     "hudson": (A, MB),
-    "blenheim": (A, MB),
+    "blenheim-iv": (A, MB),
     "b-17d": (A, HB),
     "b-17e": (A, HB),
     "pby": (A, PA),
 }
-"""Every aircraft the campaign files may name, with its side and class (see the module
-docstring: a list kept here until the bombers are in aircraft.yaml)."""
+"""Every aircraft the campaign files may name, with its side and class (checked against
+``data/dif/aircraft.yaml`` by ``test_the_aircraft_named_are_in_the_aircraft_data``)."""
 TORPEDO = {"b5n2", "g4m", "tbd", "vildebeest"}
 """Aircraft that can carry torpedoes (§17.14, §21.51; G4M: Force Z)."""
 FORMATION = {MB, HB, PA}
@@ -591,3 +591,20 @@ def test_a_pack_keeps_the_shipped_files_it_lacks(tmp_path: Path, book: CampaignB
     pack = pack_with(tmp_path, "campaign/targets.yaml", edit)
     mine = load_campaign_book(pack)
     assert mine.targets["airfield"].aa == 4 and mine.campaigns == book.campaigns
+
+
+def test_the_aircraft_named_are_in_the_aircraft_data() -> None:
+    """Each aircraft the campaign files may name is in ``aircraft.yaml`` on its side,
+    with the role its class says (§17: Light Bombers include the torpedo bombers)."""
+    roles = {
+        F: {"fighter"},
+        LB: {"light_bomber", "torpedo_bomber"},
+        MB: {"medium_bomber"},
+        HB: {"heavy_bomber"},
+        PA: {"patrol"},
+    }
+    planes = load_aircraft()
+    for id_, (side, cls) in AIRCRAFT.items():
+        assert id_ in planes, id_
+        assert planes[id_].side is side, id_
+        assert str(planes[id_].role) in roles[cls], (id_, planes[id_].role)

@@ -62,8 +62,9 @@ class DifEngine(Resolution):
         mixed: bool = False,
     ) -> Term | None:
         """Why this aircraft may not fly in a game of this ruleset and year (4.3, 4.4),
-        for ``side`` (its own side when None). Only fighters fly dogfights (17.0). In a Zero! game the Japanese side flies
-        Japanese aircraft only (4.2, 5.0), unless the game is ``mixed``."""
+        for ``side`` (its own side when None). Only fighters fly dogfights (17.0). In a
+        Zero! game the Japanese side flies Japanese aircraft only (4.2, 5.0), unless the
+        game is ``mixed``."""
         ac = self.aircraft.get(aircraft)
         if ac is None:
             return Term("dif.refuse.unknown_aircraft", aircraft=quoted(aircraft))

@@ -496,19 +496,13 @@ class CampaignService:
                 raise Refusal("campaign.refusal.stale")
             try:
                 action = system.parse_action(text)
-                system.apply(campaign.state, side, action)
+                after = system.apply(campaign.state, side, action)
             except EngineError as exc:
                 raise engine_refusal(exc) from exc
-            await self.storage.append_campaign_entry(
-                campaign_id,
-                kind=EntryKind.DECISION.value,
-                side=side,
-                entry=str(action),
-                user_id=user_id,
-                expected_seq=campaign.record.last_seq,
-            )
             before = campaign.state
-            campaign = await self.load(campaign_id)
+            campaign = await self._append(
+                campaign, after, EntryKind.DECISION, str(action), side=side, user_id=user_id
+            )
             news = CampaignNews(campaign)
             news.lines.append(Term("campaign.decided", side=campaign.side_name(side)))
             self._happened(news, before, campaign)
@@ -541,15 +535,11 @@ class CampaignService:
                 action = system.computer_action(campaign.state, side, seed)
             else:
                 action = system.default_action(campaign.state, side)
-            await self.storage.append_campaign_entry(
-                campaign_id,
-                kind=EntryKind.DECISION.value,
-                side=side,
-                entry=str(action),
-                expected_seq=campaign.record.last_seq,
-            )
+            after = system.apply(campaign.state, side, action)
             before = campaign.state
-            campaign = await self.load(campaign_id)
+            campaign = await self._append(
+                campaign, after, EntryKind.DECISION, str(action), side=side
+            )
             news = CampaignNews(campaign)
             news.lines.append(Term("campaign.defaulted", side=campaign.side_name(side)))
             self._happened(news, before, campaign)
@@ -595,15 +585,11 @@ class CampaignService:
                 d = computer[0]
                 seed = campaign_computer_seed(campaign.record, d.side)
                 action = system.computer_action(campaign.state, d.side, seed)
-                await self.storage.append_campaign_entry(
-                    campaign.id,
-                    kind=EntryKind.DECISION.value,
-                    side=d.side,
-                    entry=str(action),
-                    expected_seq=campaign.record.last_seq,
-                )
+                after = system.apply(campaign.state, d.side, action)
                 before = campaign.state
-                campaign = await self.load(campaign.id)
+                campaign = await self._append(
+                    campaign, after, EntryKind.DECISION, str(action), side=d.side
+                )
                 news.campaign = campaign
                 news.lines.append(
                     Term("campaign.decided_computer", side=campaign.side_name(d.side))
@@ -626,6 +612,32 @@ class CampaignService:
             break
         news.campaign = campaign
         return news
+
+    async def _append(
+        self,
+        campaign: LoadedCampaign,
+        after: Any,
+        kind: EntryKind,
+        text: str,
+        *,
+        side: str | None = None,
+        user_id: int | None = None,
+        game_id: int | None = None,
+    ) -> LoadedCampaign:
+        """Append one entry to the campaign's log (compare-and-set on its length) and
+        load the campaign again. ``after`` is the state the entry leads to, which the
+        system computed to check it: the cache takes it, so nothing is replayed."""
+        await self.storage.append_campaign_entry(
+            campaign.id,
+            kind=kind.value,
+            side=side,
+            entry=text,
+            user_id=user_id,
+            game_id=game_id,
+            expected_seq=campaign.record.last_seq,
+        )
+        self._states[campaign.id] = (len(campaign.entries) + 1, after)
+        return await self.load(campaign.id)
 
     @staticmethod
     def _happened(news: CampaignNews, before: Any, campaign: LoadedCampaign) -> None:
@@ -850,13 +862,9 @@ class CampaignService:
             system = campaign.system
             before = campaign.state
             if record.status is GameStatus.ABORTED:
-                system.abort_mission(campaign.state)
-                await self.storage.append_campaign_entry(
-                    campaign.id,
-                    kind=EntryKind.ABORTED.value,
-                    entry=f"game {game_id} aborted",
-                    game_id=game_id,
-                    expected_seq=campaign.record.last_seq,
+                after = system.abort_mission(campaign.state)
+                campaign = await self._append(
+                    campaign, after, EntryKind.ABORTED, f"game {game_id} aborted", game_id=game_id
                 )
                 news.lines.append(
                     Term("campaign.mission_aborted", number=record.mission, id=game_id)
@@ -864,18 +872,13 @@ class CampaignService:
             else:
                 outcome = await self.outcome_of(game_id)
                 try:
-                    system.absorb(campaign.state, outcome)
+                    after = system.absorb(campaign.state, outcome)
                 except EngineError:
                     log.exception("campaign %s: game %s's outcome refused", campaign.id, game_id)
                     return None
-                await self.storage.append_campaign_entry(
-                    campaign.id,
-                    kind=EntryKind.OUTCOME.value,
-                    entry=outcome_text(outcome),
-                    game_id=game_id,
-                    expected_seq=campaign.record.last_seq,
+                campaign = await self._append(
+                    campaign, after, EntryKind.OUTCOME, outcome_text(outcome), game_id=game_id
                 )
-                campaign = await self.load(campaign.id)
                 flown = campaign.sheet(None).missions[(record.mission or 1) - 1]
                 scores = ", ".join(
                     f"{campaign.side_name(side)} {vp}" for side, vp in flown.vp.items()
@@ -891,7 +894,6 @@ class CampaignService:
                 news.followers.append(line)
                 news.sheet = True
                 self._happened(news, before, campaign)
-            campaign = await self.load(campaign.id)
             news.campaign = campaign
             return await self._advance(campaign, news)
 

@@ -104,6 +104,20 @@ def _statuses(statuses: Iterable[GameStatus | str]) -> list[str]:
     return [GameStatus(s).value for s in statuses]
 
 
+def _guild_status_clause(guild_id: int | None, statuses: list[str] | None) -> tuple[str, list[Any]]:
+    """``WHERE guild_id = ? AND status IN (...)`` for the filters given (both may be
+    None), and its parameters; empty when neither is."""
+    where: list[str] = []
+    params: list[Any] = []
+    if guild_id is not None:
+        where.append("guild_id = ?")
+        params.append(guild_id)
+    if statuses is not None:
+        where.append(f"status IN ({', '.join('?' * len(statuses))})")
+        params.extend(statuses)
+    return (f"WHERE {' AND '.join(where)} " if where else ""), params
+
+
 def _game(row: sqlite3.Row) -> GameRecord:
     data = dict(row)
     data["options"] = json.loads(data["options"])
@@ -470,18 +484,10 @@ class SQLiteStorage(Storage):
     ) -> list[GameRecord]:
         """Games of a guild (or of every guild), with one of ``statuses`` (or any);
         oldest first."""
-        where: list[str] = []
-        params: list[Any] = []
-        if guild_id is not None:
-            where.append("guild_id = ?")
-            params.append(guild_id)
-        if statuses is not None:
-            values = _statuses(statuses)
-            if not values:
-                return []
-            where.append(f"status IN ({', '.join('?' * len(values))})")
-            params.extend(values)
-        clause = f"WHERE {' AND '.join(where)} " if where else ""
+        values = None if statuses is None else _statuses(statuses)
+        if values == []:
+            return []
+        clause, params = _guild_status_clause(guild_id, values)
         rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games {clause}ORDER BY id", params)
         return [_game(row) for row in rows]
 
@@ -1369,18 +1375,10 @@ class SQLiteStorage(Storage):
     ) -> list[CampaignRecord]:
         """Campaigns of a guild (or of every guild), with one of ``statuses`` (or any);
         newest first."""
-        where: list[str] = []
-        params: list[Any] = []
-        if guild_id is not None:
-            where.append("guild_id = ?")
-            params.append(guild_id)
-        if statuses is not None:
-            values = _campaign_statuses(statuses)
-            if not values:
-                return []
-            where.append(f"status IN ({', '.join('?' * len(values))})")
-            params.extend(values)
-        clause = f"WHERE {' AND '.join(where)} " if where else ""
+        values = None if statuses is None else _campaign_statuses(statuses)
+        if values == []:
+            return []
+        clause, params = _guild_status_clause(guild_id, values)
         rows = await self._fetch(
             f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns {clause}ORDER BY id DESC", params
         )

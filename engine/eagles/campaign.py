@@ -99,6 +99,8 @@ MAX_FLIGHT = 6
 FUEL_SHORTAGE_FLIGHT = 3
 """Fuel Shortage: no more than three squadron aircraft a mission (§13.4)."""
 FUEL_SHORTAGE_GLORY = 5
+FLIGHT_LEADERS = 3
+"""A squadron's Flight Leaders (Campaign §3.5, §9.21)."""
 REPAIR_POINTS = 6
 """Each Evening (§10.13)."""
 LEAVE_PILOTS = 3
@@ -274,7 +276,7 @@ class EaglesCampaigns:
         for side in SIDES:
             aircraft = self._squadron_type(card, setup, side, when, rng)
             sq = Squadron(side=side, aircraft=aircraft, pilots=[], planes=[])
-            for leader in self._draw_leaders(side, 3, rng, exclude=()):
+            for leader in self._draw_leaders(side, FLIGHT_LEADERS, rng, exclude=()):
                 sq.add_pilot(self.components.leaders[leader].name, "leader", leader)
             mix = card.pilots[Side(side)]
             for quality, count in (
@@ -1305,10 +1307,13 @@ class EaglesCampaigns:
         side = sq.side
         used = {p.name for p in sq.pilots}
         rng = Rng(state.rng)
-        if event is CampaignEvent.AIRCRAFT_PRODUCTION_INCREASE and len(sq.active_planes()) < 12:
+        if (
+            event is CampaignEvent.AIRCRAFT_PRODUCTION_INCREASE
+            and len(sq.active_planes()) < SQUADRON_SIZE
+        ):
             sq.add_plane()
             report.append(["free_plane", {"side": side}])
-        if event is CampaignEvent.TRAINING_SCHOOLS and len(sq.active_pilots()) < 12:
+        if event is CampaignEvent.TRAINING_SCHOOLS and len(sq.active_pilots()) < SQUADRON_SIZE:
             p = sq.add_pilot(self._new_name(side, rng, used), "green")
             report.append(["free_pilot", {"side": side, "pilot": p.id}])
         quality: Literal["green", "inexperienced"] = "green"
@@ -1348,7 +1353,7 @@ class EaglesCampaigns:
         tired, is the campaign's choice of pilot)."""
         in_use = tuple(p.leader for p in sq.leaders() if p.leader)
         rng = Rng(state.rng)
-        while len(sq.leaders()) < 3:
+        while len(sq.leaders()) < FLIGHT_LEADERS:
             candidates = sorted(
                 (p for p in sq.active_pilots() if p.quality == "experienced"),
                 key=lambda p: (-p.kills, p.fatigue, p.id),
@@ -1788,13 +1793,6 @@ class EaglesCampaigns:
                 tuple(planes),
             ),
         ]
-
-    def report(self, state: CampaignState, number: int) -> list[str]:
-        """A mission's report lines (what the campaign resolved itself)."""
-        s = next((x for x in state.sorties if x.number == number), None)
-        if s is None:
-            return []
-        return [_line(state, key, params) for key, params in s.report]
 
     def action_label(self, state: CampaignState, side: str, action: AssignAction) -> str:
         if not action.pilots:

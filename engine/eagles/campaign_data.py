@@ -236,10 +236,6 @@ class CampaignCard(Frozen):
     def special_event(self, fire: int) -> SpecialEvent:
         return next(r.event for r in self.special_events if r.fire[0] <= fire <= r.fire[1])
 
-    @property
-    def when(self) -> YearMonth | None:
-        return self.month
-
 
 class EncounterResult(Frozen):
     """An Encounter Table result ``CP/GP/draws`` (Campaign §7.23); ``*`` on the

@@ -23,6 +23,7 @@ from pydantic import (
 
 from engine.dif.actions import CARD_CODE, PLANE_REF, quoted
 from engine.dif.components import Altitude, PilotSkill, Position, Ruleset, Side
+from engine.dif.mission import MissionSetup
 from strings import Term
 
 __all__ = ["JAPANESE", "MAX_AIRCRAFT", "DifSetup", "ElementSetup", "PositionSetup", "parse_skills"]
@@ -117,6 +118,8 @@ class DifSetup(BaseModel):
     it, True or False, and :meth:`~engine.dif.game.DifEngine.new_game` then checks the
     Japanese side's aircraft. None: not chosen, as in a setup stored before this option
     existed (which must still replay) or built by a test; nationality is not checked."""
+    mission: MissionSetup | None = None
+    """A Zero! campaign mission (:mod:`engine.dif.mission`); None: a dogfight."""
 
     @model_serializer(mode="wrap")
     def _without_unset_mixed(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -125,6 +128,8 @@ class DifSetup(BaseModel):
         data: dict[str, Any] = handler(self)
         if self.mixed is None:
             data.pop("mixed", None)
+        if self.mission is None:
+            data.pop("mission", None)
         return data
 
     # Fixed instead of random or secret: for rulebook examples and tests only.

@@ -435,7 +435,8 @@ class PearlHarbor:
         deck's mean Damage per card."""
         assert s.mode is not None
         out: dict[str, float] = {}
-        for sheet_id, sheet in self.target_sheets.items():
+        for sheet_id in {t.target for t in self.targets.values()}:
+            sheet = self.target_sheets[sheet_id]
             cards = sum(self._cards(state, ref, s, sheet) for ref in self._flying(state, s.element))
             mean = sum(
                 sheet.damage.points(
@@ -1030,7 +1031,7 @@ class PearlHarbor:
             out = []
             for t in self.allowed_targets(s):
                 pairs = (*prefix, (s.element, t.number))
-                label = Term("campaign.pearl.menu.target", number=t.number, target=t.name)[:100]
+                label = Term("campaign.pearl.menu.target", number=t.number, target=t.name)
                 if len(pairs) == len(sorties):
                     action = AssignAction(wave=state.wave + 1, targets=pairs)
                     out.append(Choice(label, action=str(action)))

@@ -920,7 +920,8 @@ class PearlHarbor:
         )
 
     # --- words ----------------------------------------------------------------------
-    def _say(self, state: PearlState, key: str, **fields: Any) -> None:
+    @staticmethod
+    def _say(state: PearlState, key: str, **fields: Any) -> None:
         state.lines.append(Line(key=key, fields=fields))
 
     def line(self, line: Line) -> str:

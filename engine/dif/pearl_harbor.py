@@ -411,7 +411,7 @@ class PearlHarbor:
     def _policy(self, state: PearlState, side: str, rng: Rng | None) -> AssignAction:
         """Element by Element, the Target whose level the Element's expected Damage
         raises the most VP (the Damage planned for the Elements before counted)."""
-        if not self.legal_actions(state, side):
+        if side != JAPANESE or not self.pending(state):
             raise RuleViolation(Term("campaign.pearl.nothing", side=side))
         planned = dict(state.damage)
         pairs: list[tuple[str, int]] = []

@@ -150,6 +150,24 @@ def test_the_menu_reaches_every_assignment_in_nine_targets_a_level(system: Pearl
     assert len(menu.children) == 3  # the torpedoes' three Targets first
 
 
+def test_the_computer_and_the_deadline_choose_legal_assignments(system: PearlHarbor) -> None:
+    state = start(system)
+    assert [s.id for s in system.sides(state)] == [JAPANESE, ALLIED]
+    assert str(system.ask(system.pending(state)[0])).startswith("assign this wave's")
+    legal = system.legal_actions(state, JAPANESE)
+    for seed in range(5):
+        assert system.computer_action(state, JAPANESE, seed) in legal
+    chosen = system.default_action(state, JAPANESE)
+    assert chosen in legal
+    assert str(system.action_label(state, JAPANESE, system.parse_action(FIRST))).startswith(
+        "kates-torpedo: Target 1, Battleship Row, outboard"
+    )
+    with pytest.raises(RuleViolation):
+        system.computer_action(state, ALLIED, 1)
+    second = decide(system, state, str(chosen))
+    assert system.default_action(second, JAPANESE) in system.legal_actions(second, JAPANESE)
+
+
 # --- the defence draws and the bombing ---------------------------------------------------------
 
 

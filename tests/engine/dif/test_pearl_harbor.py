@@ -278,6 +278,9 @@ def engaged(system: PearlHarbor) -> tuple[PearlState, PearlState]:
 def test_american_fighters_make_the_next_mission_a_dogfight_game(system: PearlHarbor) -> None:
     before, state = engaged(system)
     assert system.mission_ready(state) and not system.pending(state)
+    stored = system.load_state(system.dump_state(state))
+    assert system.dump_state(stored) == system.dump_state(state)
+    assert system.mission_setup(stored) == system.mission_setup(state)
     upcoming = system.next_mission(state)
     assert upcoming is not None
     assert (upcoming.number, upcoming.system, upcoming.ruleset) == (4, "dif", "zero")

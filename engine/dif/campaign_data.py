@@ -837,15 +837,27 @@ class CarrierCampaign(Frozen):
 
 
 class Sortie(Frozen):
-    """Aircraft of a Pearl Harbor wave and how they attack (None: escort)."""
+    """One Element of a Pearl Harbor wave and how it attacks (None: escort)."""
 
+    element: str = Field(
+        pattern=ID,
+        description="the Element's name; the same name in two waves is the same aircraft "
+        "(destroyed ones stay home, damaged ones fly damaged)",
+    )
     flight: FLIGHT
     mode: BombingMode | None = None
+    altitude: ALT | None = Field(
+        default=None, description="a bombing Element's drop altitude: its Bombing Chart row"
+    )
 
     @model_validator(mode="after")
     def _mode(self) -> Sortie:
         if self.mode in (BombingMode.SATURATION, BombingMode.STRAFING, BombingMode.NONE):
             raise ValueError("mode: level, dive or torpedo (the carriers' aircraft)")
+        if self.flight.form is FlightForm.AIRCRAFT or self.flight.count != 1:
+            raise ValueError("flight: one Element, 'L/W <aircraft>' or 'L <aircraft>'")
+        if (self.mode is None) != (self.altitude is None):
+            raise ValueError("altitude: a bombing Element (only) has its drop altitude")
         return self
 
 
@@ -888,6 +900,9 @@ class Wave(Frozen):
         for card, row in self.defense.items():
             if row.effect is Defense.HIT and card not in _BURST_CARDS:
                 raise ValueError(f"defense.{card.value}: only a burst card can hit")
+        names = [s.element for s in self.sorties]
+        if len(set(names)) != len(names):
+            raise ValueError("sorties: each Element once a wave")
         return self
 
 
@@ -898,6 +913,11 @@ class SolitaireTarget(Frozen):
     number: int = Field(ge=1, le=20)
     name: str = Field(min_length=1)
     target: str = Field(pattern=ID, description="its Target Sheet")
+    torpedo: bool = Field(
+        default=True,
+        description="False: torpedoes cannot reach it, Naval Target or not (the ships "
+        "moored inboard); a non-naval Target refuses them in any case (§21.52)",
+    )
 
 
 class SolitaireCampaign(Frozen):
@@ -921,6 +941,14 @@ class SolitaireCampaign(Frozen):
         numbers = [t.number for t in self.targets]
         if len(set(numbers)) != len(numbers):
             raise ValueError("targets: each number once")
+        flights: dict[str, Flight] = {}
+        for wave in self.waves:
+            for sortie in wave.sorties:
+                if flights.setdefault(sortie.element, sortie.flight) != sortie.flight:
+                    raise ValueError(
+                        f"waves: {sortie.element} flies {flights[sortie.element]} in one wave "
+                        f"and {sortie.flight} in another (the same aircraft)"
+                    )
         _victory(self.victory)
         check_printed(self, self.printed)
         return self

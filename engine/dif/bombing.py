@@ -463,6 +463,7 @@ class MissionRules(Resolution):
             fire = self._draw_cards(s, n, ev)
             ev.append(self._fire_event(s, p, fire, "dif.mission.event.aa"))
             q["bombs"], q["fire"] = bombs, fire
+            s.in_play.extend(bombs + fire)  # face up until the fire is resolved
             if self._fire_answerable(s, e, p, fire, ev):
                 m["aa"] = q
                 s.step = "aa"
@@ -563,6 +564,8 @@ class MissionRules(Resolution):
         if bombs:
             spoiled = sum(1 for c in fire if self.cards[c].spoiled_attack)
             self._score(s, p, q["ref"], BombingMode(q["mode"]), bombs, spoiled, ev)
+        for c in fire + bombs:
+            s.in_play.remove(c)
         self._discard(s, fire + bombs)
 
     def _fire_damage(

@@ -453,7 +453,9 @@ class MissionRules(Resolution):
                     Event(
                         "bombs",
                         Term(
-                            "dif.mission.event.bombs",
+                            "dif.mission.event.strafes"
+                            if mode is BombingMode.STRAFING
+                            else "dif.mission.event.bombs",
                             plane=self._plane_label(s, p.ref),
                             cards=join([self.label[c] for c in bombs]),
                         ),

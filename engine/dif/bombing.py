@@ -35,8 +35,9 @@ from engine.dif.components import (
 from engine.dif.legality import Why
 from engine.dif.mission import MissionKind, MissionSetup
 from engine.dif.resolution import Resolution
-from engine.dif.state import Element, Exchange, GameState, Plane
-from engine.dif.texts import join
+from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
+from engine.dif.texts import fixed, join
+from engine.dif.view import MissionView
 from strings import Term
 
 __all__ = ["MISSION_STEPS", "MissionRules", "phase", "start"]
@@ -771,7 +772,29 @@ class MissionRules(Resolution):
 
     def _play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
         why = self._loaded_refusal(state, e, e.leader, a)
+        if why is None and a.arg == "up":
+            why = self._torpedo_climb_refusal(state, e)
         return why or super()._play_refusal(state, e, a)
+
+    def _altitude_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        why = self._torpedo_climb_refusal(state, e) if a.verb == "climb" else None
+        return why or super()._altitude_refusal(state, e, a)
+
+    def _follow_refusal(
+        self, state: GameState, e: Element, f: FollowOffer, a: Action
+    ) -> Why | None:
+        why = self._torpedo_climb_refusal(state, e) if f.direction > 0 else None
+        return why or super()._follow_refusal(state, e, f, a)
+
+    def _torpedo_climb_refusal(self, state: GameState, e: Element) -> Why | None:
+        """§21.53: a light bomber flying a torpedo mission, once at Very Low, stays
+        there through the Ingress, Bomb and Egress Turns."""
+        m = state.mission
+        if m is None or self._phase(state) not in _OVER or e.altitude != Altitude.VERY_LOW:
+            return None
+        if m["setup"]["bombs"].get(e.seat) == BombingMode.TORPEDO.value:
+            return Why("dif.mission.refuse.torpedo_low")
+        return None
 
     def _loaded_refusal(
         self, state: GameState, e: Element, p: Plane | None, a: Action
@@ -872,6 +895,21 @@ class MissionRules(Resolution):
             ev.append(
                 Event("mission", Term("dif.mission.event.target", damage=m["damage"], level=level))
             )
+
+    def mission_view(self, state: GameState) -> MissionView:
+        """What every seat sees of the mission: phase, target, Abandons and bombs."""
+        m = state.mission
+        assert m is not None
+        target = self._target(state)
+        return MissionView(
+            phase=fixed(f"dif.mission.phase.{phase(m, state.turn)}"),
+            attacker=Side(m["attacker"]),
+            target=target.name if target is not None else None,
+            target_damage=m["damage"],
+            target_level=target.level(m["damage"]).name if target is not None else None,
+            away=tuple(m["away"]),
+            loaded=tuple(sorted(m["loaded"])),
+        )
 
     def mission_record(self, state: GameState, seat: str, ref: str) -> dict[str, Any]:
         """An aircraft's :data:`~engine.dif.mission.RECORD_KEYS` for the campaign."""

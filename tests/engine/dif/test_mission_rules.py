@@ -357,3 +357,40 @@ def test_awards_and_the_outcome_records(engine: DifEngine) -> None:
     x1 = next(f for f in outcome.fates if f.ref == "X1L")
     assert x1.record["pilot"] == "Sakai"
     assert state.result is not None and {"target_damage", "target_level"} <= set(state.result)
+
+
+def test_a_torpedo_bomber_stays_at_very_low(engine: DifEngine) -> None:
+    elements = [
+        {"seat": "X2", "side": "axis", "aircraft": "b5n2"},
+        {"seat": "A1", "side": "allied", "aircraft": "f4f"},
+    ]
+    setup = mission_setup(
+        target="destroyer",
+        elements=elements,
+        bombs={"X2": "torpedo"},
+        altitudes={"X2": "VL", "A1": "H"},
+        order=["X2", "A1"],
+        first_side="axis",
+        hands={"X2": ["MAN", "MAN", "TIT", "HAL"]},
+    )
+    state, _ = engine.new_game(setup, 3)
+    state = drive(engine, state, at("altitude_step", "X2"))
+    assert "21.53" in refused(engine, state, "X2", "climb MAN")
+
+
+def test_the_view_shows_the_mission_and_no_hand(engine: DifEngine) -> None:
+    state, _ = engine.new_game(mission_setup(), 1)
+    state = drive(engine, state, at("bomb"))
+    view = engine.view(state, None)
+    assert view.mission is not None
+    assert str(view.mission.phase) == "Bomb Turn"
+    assert state.mission is not None and view.mission.target == "Railway"
+    assert view.mission.loaded == tuple(sorted(state.mission["loaded"]))
+    assert all(e.hand is None for e in view.elements)
+    plain = mission_setup().model_copy(update={"mission": None})
+    fighters = [
+        e.model_copy(update={"aircraft": "ki-43"}) if e.side == "axis" else e
+        for e in plain.elements
+    ]
+    state, _ = engine.new_game(plain.model_copy(update={"elements": tuple(fighters)}), 1)
+    assert engine.view(state, None).mission is None

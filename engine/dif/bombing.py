@@ -58,6 +58,15 @@ _LOADED_BANNED = frozenset({CardKind.MAN, CardKind.HAL, CardKind.SCI, CardKind.F
 _DROPS = (BombingMode.LEVEL, BombingMode.DIVE, BombingMode.TORPEDO)
 _OVER = ("ingress", "bomb", "egress")
 _RANK = (BombResult.MISS, BombResult.HIT, BombResult.DIRECT, BombResult.VITAL)
+_PHASE_KEYS = {
+    "arrival": "dif.mission.phase.arrival",
+    "ingress": "dif.mission.phase.ingress",
+    "bomb": "dif.mission.phase.bomb",
+    "egress": "dif.mission.phase.egress",
+    "home": "dif.mission.phase.home",
+    "dogfight": "dif.mission.phase.dogfight",
+}
+"""The name of each mission phase (:func:`phase`)."""
 ELEMENT_SPEED = 6
 """Fighters and Light Bombers count Speed 6 for the mission's duration (§23.24)."""
 
@@ -140,6 +149,8 @@ class MissionRules(Resolution):
             return Term("dif.mission.setup.formations")
         if mission.clouds is not None or mission.angle_of_attack:
             return Term("dif.mission.setup.option")
+        if mission.kind is MissionKind.DOGFIGHT and mission.bombs:
+            return Term("dif.mission.setup.dogfight_bombs")
         for seat, mode in mission.bombs.items():
             if seat not in seats:
                 return Term("dif.mission.setup.no_seat", seat=seat)
@@ -902,7 +913,7 @@ class MissionRules(Resolution):
         assert m is not None
         target = self._target(state)
         return MissionView(
-            phase=fixed(f"dif.mission.phase.{phase(m, state.turn)}"),
+            phase=fixed(_PHASE_KEYS[phase(m, state.turn)]),
             attacker=Side(m["attacker"]),
             target=target.name if target is not None else None,
             target_damage=m["damage"],

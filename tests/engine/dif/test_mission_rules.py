@@ -111,6 +111,8 @@ def test_a_mission_is_zero_only_and_refuses_what_is_not_built(engine: DifEngine)
         engine.new_game(mission_setup(bombs={"X2": "torpedo"}), 1)
     with pytest.raises(SetupError, match=r"18\.11"):
         engine.new_game(mission_setup(bombs={"A2": "level"}), 1)
+    with pytest.raises(SetupError, match=r"23\.1"):
+        engine.new_game(mission_setup(mission={"kind": "dogfight", "target": None, "turns": 3}), 1)
     with pytest.raises(SetupError, match=r"21\.21"):
         engine.new_game(mission_setup(bombs={"X2": "dive"}), 1)
 

@@ -35,6 +35,11 @@ text                          meaning
                               plays next (4.7)
 ``redraw [CARD ...]``         Combat Vision: discard these and draw as many,
                               once, before play starts (RotL "Pilots")
+``abandon`` / ``continue``    a campaign mission: the element Abandons, or flies
+                              Over the Target (Zero! 23.51)
+``jettison`` / ``keep``       jettison the element's bombs, or keep them (15.2)
+``bomb`` / ``strafe``         drop the bombs, strafe the target (21.1, 21.7)
+``hold``                      neither bomb nor strafe (22.21: AA all the same)
 ============================  ==============================================
 
 Aircraft are named by their element's seat plus ``L`` (leader) or ``W`` (wingman);
@@ -74,7 +79,25 @@ QUOTE_LIMIT = 40
 """The most characters of a player's input a message quotes (a 3 MB ``/play`` text
 must not come back as a 6 MB refusal)."""
 _ALTITUDES = ("VL", "L", "M", "H", "VH")
-_BARE = frozenset({"skip", "stay", "dive", "nofollow", "pass", "giveup", "evade", "done"})
+_BARE = frozenset(
+    {
+        "skip",
+        "stay",
+        "dive",
+        "nofollow",
+        "pass",
+        "giveup",
+        "evade",
+        "done",
+        "abandon",
+        "continue",
+        "jettison",
+        "keep",
+        "bomb",
+        "strafe",
+        "hold",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)

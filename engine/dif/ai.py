@@ -54,6 +54,10 @@ class RandomPlayer:
             return 1.5
         if a.verb == "evade":
             return 0.05
+        if a.verb in ("jettison", "abandon"):
+            return 0.1  # a mission: keep the bombs and fly Over the Target, mostly
+        if a.verb in ("bomb", "strafe"):
+            return 6.0
         if a.verb == "discard":
             return 4.0 / (1 + len(a.cards) ** 2)
         return 1.0

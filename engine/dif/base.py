@@ -58,8 +58,14 @@ DECISIONS = (
     "discard",
     "order",
     "redraw",
+    "abandon",
+    "jettison",
+    "bomb",
+    "strafe",
+    "aa",
 )
-"""Every kind of :class:`Pending` decision."""
+"""Every kind of :class:`Pending` decision (the last five: a campaign mission's,
+:mod:`engine.dif.bombing`)."""
 
 
 _TIMING = {

@@ -15,7 +15,7 @@ from engine.dif.components import (
     Side,
 )
 from engine.dif.legality import Legality
-from engine.dif.state import GameState, TurnState
+from engine.dif.state import Element, GameState, TurnState
 from engine.dif.texts import fixed, join
 from strings import Term
 
@@ -97,6 +97,8 @@ class Flow(Legality):
             if s.index >= len(s.order):
                 if len(s.order) < len(s.elements):
                     break  # turn 1: the next element is still to be chosen (4.7)
+                if not self._game_turn_ends(s, ev):
+                    return
                 if s.max_turns is not None and s.turn >= s.max_turns:
                     s.step = "over"
                     return
@@ -181,6 +183,17 @@ class Flow(Legality):
                 data={"seat": e.seat},
             )
         )
+        self._to_wingman_step(s, e)
+
+    def _game_turn_ends(self, s: GameState, ev: list[Event]) -> bool:
+        """Every element has played this game turn: what happens before the next one
+        (a mission's Discretionary Fire, §22.1). False: the next game turn waits on a
+        decision (or the game is over)."""
+        return True
+
+    def _to_wingman_step(self, s: GameState, e: Element) -> None:
+        """The Wingman Attack step, or straight to Adjust Altitude when the wingman
+        cannot attack anyone (3.1)."""
         s.step = "wingman"
         first = s.turn == 1 and s.index == 0  # 3.1: the first player skips it on turn 1
         p = Pending(e.seat, "wingman")

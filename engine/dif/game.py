@@ -23,10 +23,10 @@ from engine.core.rng import Rng
 from engine.dif import balance, fates
 from engine.dif.actions import Action, quoted
 from engine.dif.base import Pending
+from engine.dif.bombing import MissionRules
 from engine.dif.campaign_cards import Role
 from engine.dif.components import PilotSkill, Ruleset, Side
 from engine.dif.present import build_view
-from engine.dif.resolution import Resolution
 from engine.dif.setup import JAPANESE, DifSetup, ElementSetup
 from engine.dif.state import Element, GameState, Plane
 from engine.dif.texts import STEPS, step_label
@@ -46,10 +46,13 @@ _PASSIVE = (
     "nofollow",
     "pass",
     "discard",
+    "keep",
+    "hold",
+    "continue",
 )
 
 
-class DifEngine(Resolution):
+class DifEngine(MissionRules):
     """The rules of the basic game for one set of components."""
 
     def aircraft_refusal(
@@ -60,15 +63,17 @@ class DifEngine(Resolution):
         side: Side | None = None,
         *,
         mixed: bool = False,
+        mission: bool = False,
     ) -> Term | None:
         """Why this aircraft may not fly in a game of this ruleset and year (4.3, 4.4),
-        for ``side`` (its own side when None). Only fighters fly dogfights (17.0). In a
-        Zero! game the Japanese side flies Japanese aircraft only (4.2, 5.0), unless the
-        game is ``mixed``."""
+        for ``side`` (its own side when None). Only fighters fly dogfights (17.0); a
+        campaign ``mission`` also flies light and torpedo bombers as elements (16.11,
+        17.13). In a Zero! game the Japanese side flies Japanese aircraft only (4.2,
+        5.0), unless the game is ``mixed``."""
         ac = self.aircraft.get(aircraft)
         if ac is None:
             return Term("dif.refuse.unknown_aircraft", aircraft=quoted(aircraft))
-        if ac.role is not Role.FIGHTER:
+        if ac.role is not Role.FIGHTER and not (mission and ac.role.element):
             # The basic game flies fighters only (17.0 L1046): bombers and patrol
             # aircraft are campaign aircraft, not offered to a dogfight.
             return Term("dif.refuse.not_a_fighter", aircraft=ac.name)
@@ -90,10 +95,16 @@ class DifEngine(Resolution):
         return None
 
     def element_refusal(
-        self, ruleset: Ruleset, year: int, e: ElementSetup, *, mixed: bool = False
+        self,
+        ruleset: Ruleset,
+        year: int,
+        e: ElementSetup,
+        *,
+        mixed: bool = False,
+        mission: bool = False,
     ) -> Term | None:
         """Why this element (aircraft, wingman, pilot) may not fly in such a game."""
-        why = self.aircraft_refusal(ruleset, year, e.aircraft, e.side, mixed=mixed)
+        why = self.aircraft_refusal(ruleset, year, e.aircraft, e.side, mixed=mixed, mission=mission)
         if why is not None:
             return why
         ac = self.aircraft[e.aircraft]
@@ -111,11 +122,16 @@ class DifEngine(Resolution):
         for side in Side:
             if not any(e.side is side for e in setup.elements):
                 raise SetupError(Term("dif.setup.empty_side", side=side.phrase(setup.ruleset)))
+        if setup.mission is not None:
+            why = self.mission_refusal(setup.ruleset, setup.mission, set(seats))
+            if why is not None:
+                raise SetupError(why)
         elements: dict[str, Element] = {}
         count = 0
         mixed = setup.mixed is not False  # not chosen (an older setup): not checked
+        mission = setup.mission is not None
         for e in setup.elements:
-            why = self.element_refusal(setup.ruleset, setup.year, e, mixed=mixed)
+            why = self.element_refusal(setup.ruleset, setup.year, e, mixed=mixed, mission=mission)
             if why is not None:
                 raise SetupError(why)
             ac = self.aircraft[e.aircraft]
@@ -141,6 +157,8 @@ class DifEngine(Resolution):
             aircraft_at_start=count,
         )
         state.fates = fates.start(state)
+        if setup.mission is not None:
+            self._start_mission(state, setup.mission)
         if setup.vp_bonus:
             lower, vp = balance.vp_bonus(setup.elements, self.aircraft)
             if lower is not None:

@@ -234,6 +234,10 @@ class Legality(EngineBase):
                 return None
             assert state.exchange is not None
             return self._respond_refusal(state, e, state.exchange, a)
+        return self._discard_refusal(state, e, a)
+
+    def _discard_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        """The Discard step names cards of the hand (3.5)."""
         return self._hand_refusal(e.hand, a.cards, "dif.purpose.discard")
 
     def _pay_refusal(

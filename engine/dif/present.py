@@ -167,6 +167,7 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
         vp=vp,
         result=result,
         bursts_left=_bursts_left(engine, s, viewer),
+        mission=engine.mission_view(s) if s.mission is not None else None,
     )
 
 

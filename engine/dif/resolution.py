@@ -72,15 +72,19 @@ class Resolution(Flow):
                 data={"by": e.wingman.ref, "target": ref},
             )
         )
-        off = (
-            self._wingman_ratings(e.wingman).offensive
-            + tables.wingman_modifiers(Altitude(e.altitude or 0), self._ac(e).turbocharged)[0]
-        )
-        self._draw(s, e, off, e.minihand, ev, "minihand")
+        self._draw(s, e, self._offence(s, e), e.minihand, ev, "minihand")
         if ref[-1] == "W":  # 10.51: the defending wingman draws its mini-hand too
             self._draw_defence(s, s.elements[ref[:-1]], ev)
         s.step = "wingman_attack"
         self._maybe_end_wingman_attack(s, e, ev)
+
+    def _offence(self, s: GameState, e: Element) -> int:
+        """The attacking wingman's mini-hand: its Offensive Rating at this altitude (10.11)."""
+        assert e.wingman is not None
+        return (
+            self._wingman_ratings(e.wingman).offensive
+            + tables.wingman_modifiers(Altitude(e.altitude or 0), self._ac(e).turbocharged)[0]
+        )
 
     def _draw_defence(self, s: GameState, o: Element, ev: list[Event]) -> None:
         assert o.wingman is not None

@@ -7,6 +7,7 @@ states stay valid (replay, undo, tests).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -242,6 +243,9 @@ class GameState:
     fates: dict[str, Any] = field(default_factory=dict)
     """Who did what to whom so far (:mod:`engine.dif.fates`): bookkeeping for the
     outcome and the report, never read by a rule."""
+    mission: dict[str, Any] | None = None
+    """A Zero! campaign mission's own state (:mod:`engine.dif.bombing`); None in a
+    dogfight, whose dump stays as it was (not written)."""
 
     @property
     def active(self) -> str | None:
@@ -274,11 +278,15 @@ class GameState:
             dict(self.bonus),
             self.pending_order[:] if self.pending_order is not None else None,
             _copy_fates(self.fates),
+            copy.deepcopy(self.mission) if self.mission is not None else None,
         )
 
     # -- JSON -------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        if self.mission is None:
+            del data["mission"]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameState:

@@ -238,6 +238,9 @@ class DifSystem:
                         hits_taken=int(taken.get(ref, 0)),
                         hits_given=int(given.get(ref, 0)),
                         turn=turn,
+                        record=self.engine.mission_record(state, e.seat, ref)
+                        if state.mission is not None
+                        else {},
                     )
                 )
         fates = tuple(out)

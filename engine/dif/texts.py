@@ -50,6 +50,11 @@ STEPS = {
         "play",
         "discard",
         "over",
+        "abandon",
+        "jettison",
+        "bomb",
+        "strafe",
+        "aa",
     )
 }
 """Each value of ``GameState.step``, and the catalogue key of its name for views

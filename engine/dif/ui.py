@@ -65,7 +65,23 @@ DEMOS = {
     ),
 }
 """``python -m bot demo``'s games: a year, and each seat's aircraft."""
-SIMPLE_ACTIONS = frozenset({"skip", "stay", "nofollow", "pass", "giveup", "evade"})
+SIMPLE_ACTIONS = frozenset(
+    {
+        "skip",
+        "stay",
+        "nofollow",
+        "pass",
+        "giveup",
+        "evade",
+        "abandon",
+        "continue",
+        "jettison",
+        "keep",
+        "bomb",
+        "strafe",
+        "hold",
+    }
+)
 """Actions whose label is a fixed text (``dif.ui.action.<verb>``)."""
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.core.events import Event
+from engine.dif.bombing import phase
 from engine.dif.components import Aircraft, Altitude, Position
 from engine.dif.game import DifEngine
 from engine.dif.state import GameState
@@ -121,9 +122,36 @@ def check(
         elif key == "deck_top":
             got = [engine.code[c] for c in reversed(state.deck[-len(want) :])] if want else []
             differ("next cards", got, list(want))
+        elif key == "mission":
+            out.extend(_mission(engine, state, want))
         elif key == "engaged":
             for seat, other in want.items():
                 differ(f"engaged {seat}", engine.engaged_with(state, seat), other)
         else:
             out.append(f"unknown expectation {key!r}")
+    return out
+
+
+def _mission(engine: DifEngine, state: GameState, want: Mapping[str, Any]) -> list[str]:
+    """A campaign mission's expectations: the target's ``damage`` and ``level``, the
+    game turns it lasts (``turns``), the ``phase`` now, the aircraft still ``loaded``
+    and the elements ``away`` (Abandoned)."""
+    m = state.mission
+    if m is None:
+        return ["mission: this game is no mission"]
+    target = engine._target(state)
+    got = {
+        "damage": m["damage"],
+        "level": target.level(m["damage"]).name if target is not None else None,
+        "turns": state.max_turns,
+        "phase": phase(m, state.turn),
+        "loaded": sorted(m["loaded"]),
+        "away": sorted(m["away"]),
+    }
+    out = []
+    for key, value in want.items():
+        if key not in got:
+            out.append(f"unknown mission expectation {key!r}")
+        elif got[key] != (sorted(value) if isinstance(value, list) else value):
+            out.append(f"mission {key}: expected {value!r}, got {got[key]!r}")
     return out

@@ -20,6 +20,7 @@ __all__ = [
     "ElementView",
     "EngagementView",
     "ExchangeView",
+    "MissionView",
     "PendingView",
     "PlaneStatus",
     "PlaneView",
@@ -128,6 +129,22 @@ class ResultView(_View):
     """E.g. ``Allies Marginal Victory`` (RotL table) or ``Japanese victory`` (Zero! 4.92)."""
 
 
+class MissionView(_View):
+    """A Zero! campaign mission's public state (engine/dif/bombing.py)."""
+
+    phase: Text
+    """The mission phase of this game turn (Arrival, Ingress, Bomb, Egress, Return Home)."""
+    attacker: Side
+    target: str | None
+    """The target's name; None for a dogfight-kind mission."""
+    target_damage: int
+    target_level: str | None
+    away: tuple[str, ...]
+    """Elements that Abandoned the target (23.51)."""
+    loaded: tuple[str, ...]
+    """Aircraft still carrying bombs (18.21), by the ref they started with."""
+
+
 class DifView(_View):
     ruleset: Ruleset
     viewer: str | None
@@ -150,3 +167,5 @@ class DifView(_View):
     result: ResultView | None
     bursts_left: int | None = None
     """Bursts the active leader may still fire at its target this turn."""
+    mission: MissionView | None = None
+    """A campaign mission's phase, target and bombs; None in a dogfight."""

@@ -1,0 +1,944 @@
+"""A Zero! campaign mission played as a Down in Flames game (§15.2, §17.15, §18, §21-§23).
+
+A game whose setup carries a :class:`~engine.dif.mission.MissionSetup` keeps its own
+state in ``GameState.mission`` (plain JSON, see :func:`start`) and adds to the basic
+game's player-turn (§15.2): the Jettison Bombs step before the Wingman Attack, the
+Bombing and Strafing phase after Adjust Altitude on the Bomb Turn, with its
+Anti-Aircraft Fire (§22.2); the declarations to Abandon before the Ingress Turn
+(§23.51); Discretionary Fire at the end of the Ingress and Egress Turns (§22.1); the
+Turns of Return Home (§23.7); the Load Penalty (§17.15); the mission's VP (§24.61).
+
+Formations of bombers and patrol aircraft (§17.2, §17.3, §20) are not played yet: a
+setup with formations (or a Patrol Mission, §23.64) is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.contract import Decision
+from engine.core.errors import SetupError
+from engine.core.events import Event
+from engine.dif.actions import Action
+from engine.dif.base import Pending
+from engine.dif.campaign_data import AircraftClass, load_bombing_chart
+from engine.dif.campaign_targets import BombingChart, BombingMode, TargetRatings
+from engine.dif.components import (
+    BURST_KINDS,
+    Altitude,
+    BombResult,
+    CardKind,
+    PilotSkill,
+    Ruleset,
+    Side,
+)
+from engine.dif.legality import Why
+from engine.dif.mission import MissionKind, MissionSetup
+from engine.dif.resolution import Resolution
+from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
+from engine.dif.texts import fixed, join
+from engine.dif.view import MissionView
+from strings import Term
+
+__all__ = ["MISSION_STEPS", "MissionRules", "phase", "start"]
+
+MISSION_STEPS = ("abandon", "jettison", "bomb", "strafe", "aa")
+"""The decisions a mission adds: declare Abandon (§23.51), Jettison Bombs (§15.2),
+bomb (§21, §23.61), strafe (§21.7) and respond to Anti-Aircraft Fire (§22.25)."""
+
+_VERBS = {
+    "abandon": ("abandon", "continue"),
+    "jettison": ("jettison", "keep"),
+    "bomb": ("bomb", "hold"),
+    "strafe": ("strafe", "hold"),
+    "aa": ("respond", "pass"),
+}
+_LOADED_BANNED = frozenset({CardKind.MAN, CardKind.HAL, CardKind.SCI, CardKind.FUT})
+"""Cards a Loaded leader or wingman may not play (§17.15)."""
+_DROPS = (BombingMode.LEVEL, BombingMode.DIVE, BombingMode.TORPEDO)
+_OVER = ("ingress", "bomb", "egress")
+_RANK = (BombResult.MISS, BombResult.HIT, BombResult.DIRECT, BombResult.VITAL)
+_PHASE_KEYS = {
+    "arrival": "dif.mission.phase.arrival",
+    "ingress": "dif.mission.phase.ingress",
+    "bomb": "dif.mission.phase.bomb",
+    "egress": "dif.mission.phase.egress",
+    "home": "dif.mission.phase.home",
+    "dogfight": "dif.mission.phase.dogfight",
+}
+"""The name of each mission phase (:func:`phase`)."""
+ELEMENT_SPEED = 6
+"""Fighters and Light Bombers count Speed 6 for the mission's duration (§23.24)."""
+
+
+def phase(m: dict[str, Any], turn: int) -> str:
+    """The mission phase of a game turn (§23.1): ``arrival``, ``ingress``, ``bomb``,
+    ``egress``, ``home``; ``dogfight`` for a dogfight-kind mission."""
+    if m["kind"] == MissionKind.DOGFIGHT.value:
+        return "dogfight"
+    past = turn - m["arrival"]
+    if past <= 0:
+        return "arrival"
+    return ("ingress", "bomb", "egress")[past - 1] if past <= 3 else "home"
+
+
+def start(mission: MissionSetup, elements: dict[str, Element]) -> dict[str, Any]:
+    """A mission's state at the start: who carries bombs (§18.21), the target's Damage
+    (§25.81), each aircraft's record for the campaign (mission.RECORD_KEYS)."""
+    loaded: dict[str, str] = {}
+    for seat, mode in mission.bombs.items():
+        e = elements[seat]
+        for p in (e.leader, e.wingman):
+            if p is not None:
+                loaded[p.ref] = mode.value
+    return {
+        "setup": mission.model_dump(mode="json"),
+        "kind": mission.kind.value,
+        "attacker": mission.attacker.value,
+        "arrival": mission.arrival,
+        "home": mission.home,
+        "loaded": loaded,
+        "away": [],
+        "declare": None,
+        "damage": mission.target_damage,
+        "records": {
+            p.ref: {"over_target": False, "bombed": False, "damage_dealt": 0}
+            for e in elements.values()
+            for p in (e.leader, e.wingman)
+            if p is not None
+        },
+        "acted": [],
+        "queue": [],
+        "after": None,
+        "aa": None,
+        "bombed_leader": False,
+    }
+
+
+def duration(mission: MissionSetup) -> int:
+    """The game turns a mission lasts: a dogfight's ``turns``, else Arrival, the three
+    Turns Over the Target and Return Home (§23.1, §23.22)."""
+    if mission.kind is MissionKind.DOGFIGHT:
+        assert mission.turns is not None
+        return mission.turns
+    return mission.arrival + 3 + mission.home
+
+
+class MissionRules(Resolution):
+    """The campaign mission's rules over the basic game's (Zero! §15-§23)."""
+
+    _chart: BombingChart | None = None
+
+    @property
+    def chart(self) -> BombingChart:
+        """The Bombing Chart (loaded once, on the first mission)."""
+        if MissionRules._chart is None:
+            MissionRules._chart = load_bombing_chart()
+        return MissionRules._chart
+
+    # -- setup ----------------------------------------------------------------------
+    def mission_refusal(
+        self, ruleset: Ruleset, mission: MissionSetup, seats: set[str]
+    ) -> Term | None:
+        """Why this mission cannot be played (as yet): only in Zero! (§15), without
+        formations or a Patrol Mission (§17.2, §20, §23.64 are not built), bombs on
+        elements of the attacker that can drop them (§18.11, §21.21)."""
+        if ruleset is not Ruleset.ZERO:
+            return Term("dif.mission.setup.not_zero")
+        if mission.formations or mission.patrol:
+            return Term("dif.mission.setup.formations")
+        if mission.clouds is not None or mission.angle_of_attack:
+            return Term("dif.mission.setup.option")
+        if mission.kind is MissionKind.DOGFIGHT and mission.bombs:
+            return Term("dif.mission.setup.dogfight_bombs")
+        for seat, mode in mission.bombs.items():
+            if seat not in seats:
+                return Term("dif.mission.setup.no_seat", seat=seat)
+            if mode is BombingMode.TORPEDO and (mission.target is None or not mission.target.naval):
+                return Term("dif.mission.setup.torpedo", seat=seat)
+        return None
+
+    def _bomb_modes_refusal(
+        self, mission: MissionSetup, elements: dict[str, Element]
+    ) -> Term | None:
+        for seat, mode in mission.bombs.items():
+            e = elements[seat]
+            ac = self._ac(e)
+            if e.side != mission.attacker.value:
+                return Term("dif.mission.setup.defender_bombs", seat=seat)
+            if ac.bombing is None or mode.value not in {m.value for m in ac.bombing.modes}:
+                return Term("dif.mission.setup.cannot_bomb", aircraft=ac.name, mode=mode.value)
+        return None
+
+    def _start_mission(self, state: GameState, mission: MissionSetup) -> None:
+        why = self._bomb_modes_refusal(mission, state.elements)
+        if why is not None:
+            raise SetupError(why)
+        for seat, pilot in mission.pilots.items():
+            e = state.elements.get(seat)
+            if e is None or e.leader is None:
+                raise SetupError(Term("dif.mission.setup.no_seat", seat=seat))
+            # §19.25: A, BV, CV, D, G, H, P are the dogfight's skills; BM and S are
+            # read when the aircraft bombs or strafes (mission["setup"]).
+            for skill in pilot.skills:
+                if skill in ("BM", "S"):
+                    continue
+                value = PilotSkill.parse(skill).value
+                if value not in e.leader.pilot:
+                    e.leader.pilot.append(value)
+            e.cv = e.cv or PilotSkill.CV.value in e.leader.pilot
+        state.mission = start(mission, state.elements)
+        state.max_turns = duration(mission)
+
+    def _setup_of(self, s: GameState) -> MissionSetup:
+        assert s.mission is not None
+        return MissionSetup.model_validate(s.mission["setup"])
+
+    def _target(self, s: GameState) -> TargetRatings | None:
+        return self._setup_of(s).target
+
+    # -- queries --------------------------------------------------------------------
+    def _phase(self, s: GameState) -> str:
+        assert s.mission is not None
+        return phase(s.mission, s.turn)
+
+    def _over_target(self, s: GameState, seat: str) -> bool:
+        """The element flies Over the Target this turn (did not Abandon, §23.5)."""
+        m = s.mission
+        return m is not None and self._phase(s) in _OVER and seat not in m["away"]
+
+    def _origin(self, e: Element, p: Plane) -> str:
+        """The ref ``p`` started the game with (a promoted wingman stays ``W``)."""
+        if "-lost" in p.ref:
+            return f"{e.seat}L"
+        return f"{e.seat}W" if p.promoted else p.ref
+
+    def _loaded(self, s: GameState, e: Element, p: Plane | None) -> str | None:
+        """The bombs' mode the aircraft still carries (§18.21), or None."""
+        if s.mission is None or p is None:
+            return None
+        mode: str | None = s.mission["loaded"].get(self._origin(e, p))
+        return mode
+
+    def _by_origin(self, s: GameState, ref: str) -> Plane | None:
+        e = s.elements[ref[:-1]]
+        for p in (e.leader, e.wingman):
+            if p is not None and p.flying and self._origin(e, p) == ref:
+                return p
+        return None
+
+    def _unopposed(self, s: GameState) -> bool:
+        """Every defending aircraft is out of the fight (§23.7 note)."""
+        assert s.mission is not None
+        defender = Side(s.mission["attacker"]).other.value
+        return not any(e.in_fight for e in s.elements.values() if e.side == defender)
+
+    def _side_out(self, s: GameState) -> bool:
+        m = s.mission
+        if m is None or m["kind"] == MissionKind.DOGFIGHT.value:
+            return super()._side_out(s)
+        attacker = m["attacker"]
+        if not any(e.in_fight for e in s.elements.values() if e.side == attacker):
+            return True
+        # §23.7 note: with no defender left the attackers still fly to the Bomb Turn;
+        # the Egress is skipped and Return Home has nobody to fight: the game ends.
+        return self._unopposed(s) and phase(m, s.turn) in ("egress", "home")
+
+    # -- the flow of a mission ------------------------------------------------------
+    def pending(self, state: GameState) -> list[Decision]:
+        m = state.mission
+        if m is None or state.step not in MISSION_STEPS or state.follow is not None:
+            return super().pending(state)
+        if state.step == "abandon":
+            return [Pending(m["declare"][0], "abandon")]
+        if state.step == "aa":
+            return [Pending(m["aa"]["ref"][:-1], "aa")]
+        assert state.active is not None
+        return [Pending(state.active, state.step)]
+
+    def _start_turn(self, s: GameState, ev: list[Event]) -> None:
+        m = s.mission
+        if m is not None and phase(m, s.turn) == "ingress" and m["declare"] is None:
+            self._ask_abandon(s, ev)
+            return
+        super()._start_turn(s, ev)
+        if m is None or s.step not in ("wingman", "altitude"):
+            return
+        m["bombed_leader"] = False
+        e = s.elements[s.order[s.index]]
+        if any(self._loaded(s, e, p) for p in (e.leader, e.wingman)):
+            s.step = "jettison"  # §15.2: Jettison Bombs, before the Wingman Attack
+
+    def _ask_abandon(self, s: GameState, ev: list[Event]) -> None:
+        """§23.51: before the Ingress Turn each element declares whether it Abandons,
+        the defending side first."""
+        assert s.mission is not None
+        attacker = s.mission["attacker"]
+        live = [e.seat for e in s.elements.values() if e.in_fight]
+        defence = [seat for seat in live if s.elements[seat].side != attacker]
+        s.mission["declare"] = defence + [seat for seat in live if seat not in defence]
+        ev.append(Event("mission", Term("dif.mission.event.declare")))
+        s.step = "abandon"
+
+    def _do_abandon(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        m = s.mission
+        assert m is not None
+        m["declare"].pop(0)
+        if a.verb == "abandon":
+            m["away"].append(e.seat)
+            ev.append(
+                Event("mission", Term("dif.mission.event.abandons", element=self._el_label(s, e)))
+            )
+        else:
+            ev.append(
+                Event("mission", Term("dif.mission.event.continues", element=self._el_label(s, e)))
+            )
+            for p in (e.leader, e.wingman):
+                if p is not None and p.flying:
+                    m["records"][self._origin(e, p)]["over_target"] = True
+        if not m["declare"]:
+            s.step = "play"
+            self._start_turn(s, ev)
+
+    def _do_jettison(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        if a.verb == "jettison":
+            loaded = [p for p in (e.leader, e.wingman) if p is not None and self._loaded(s, e, p)]
+            self._jettison(s, e, loaded, ev)
+        self._to_wingman_step(s, e)
+
+    def _jettison(self, s: GameState, e: Element, planes: list[Plane], ev: list[Event]) -> None:
+        assert s.mission is not None
+        for p in planes:
+            s.mission["loaded"].pop(self._origin(e, p), None)
+            ev.append(
+                Event(
+                    "mission", Term("dif.mission.event.jettison", plane=self._plane_label(s, p.ref))
+                )
+            )
+
+    def _hit(self, s: GameState, p: Plane, hits: int, ev: list[Event]) -> None:
+        was = p.damaged
+        super()._hit(s, p, hits, ev)
+        if s.mission is not None and p.damaged and not was and p.flying:
+            e = s.elements[p.ref[:-1]]
+            if self._loaded(s, e, p):
+                self._jettison(s, e, [p], ev)  # §18.22: a Damaged fighter jettisons
+
+    def _game_turn_ends(self, s: GameState, ev: list[Event]) -> bool:
+        m = s.mission
+        if m is None:
+            return True
+        m["acted"] = []
+        now = phase(m, s.turn)
+        if now in ("ingress", "egress"):
+            self._discretionary_fire(s, ev)
+        if now == "egress":
+            self._recompute_home(s, ev)
+        return True
+
+    def _discretionary_fire(self, s: GameState, ev: list[Event]) -> None:
+        """§22.1: at the end of the Ingress and Egress Turns, the target's Discretionary
+        Fire draws its rating against every aircraft Over the Target; only In My Sights
+        and Out of the Sun cards do damage; no response (§22.14)."""
+        target = self._target(s)
+        if target is None:
+            return
+        for e in list(s.elements.values()):
+            if not self._over_target(s, e.seat):
+                continue
+            for p in (e.leader, e.wingman):
+                if p is not None and p.flying:
+                    fire = self._draw_cards(s, target.discretionary, ev)
+                    ev.append(self._fire_event(s, p, fire, "dif.mission.event.discretionary"))
+                    self._fire_damage(s, p, fire, None, ev)
+                    self._discard(s, fire)
+
+    def _recompute_home(self, s: GameState, ev: list[Event]) -> None:
+        """§23.7: the Turns of Return Home from the base number less the slowest
+        attacking aircraft left (fighters and light bombers count 6, §23.24)."""
+        mission = self._setup_of(s)
+        if mission.home_base is None:
+            return
+        assert s.mission is not None
+        home = max(0, mission.home_base - ELEMENT_SPEED)
+        s.mission["home"] = home
+        s.max_turns = s.mission["arrival"] + 3 + home
+        ev.append(Event("mission", Term("dif.mission.event.home", n=home)))
+
+    # -- the Bombing and Strafing phase (§21, §22.2, §23.6) -------------------------
+    def _do_altitude_step(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        super()._do_altitude_step(s, e, a, ev)
+        if s.mission is not None and self._phase(s) == "bomb" and self._over_target(s, e.seat):
+            s.step = "bomb"
+
+    def _fliers(self, s: GameState, e: Element) -> list[Plane]:
+        """The element's aircraft that may bomb or strafe: a wingman that made the
+        Wingman Attack this turn may not (§23.62)."""
+        out = []
+        if e.leader is not None and e.leader.flying:
+            out.append(e.leader)
+        if e.wingman is not None and e.wingman.flying and s.t.wm_target is None:
+            out.append(e.wingman)
+        return out
+
+    def _do_bomb(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        m = s.mission
+        assert m is not None
+        queue: list[dict[str, Any]] = []
+        bombers = (
+            [p for p in self._fliers(s, e) if self._loaded(s, e, p)] if a.verb == "bomb" else []
+        )
+        if bombers:
+            mode = BombingMode(self._loaded(s, e, bombers[0]) or "")
+            if mode is BombingMode.DIVE:
+                e.altitude = (e.altitude or 0) - 1  # §21.42: Dive Brakes, no card
+                ev.append(
+                    Event(
+                        "altitude",
+                        Term(
+                            "dif.mission.event.dive",
+                            element=self._el_label(s, e),
+                            altitude=Altitude(e.altitude).label,
+                        ),
+                    )
+                )
+            self._neutral(s, e, ev)
+            m["bombed_leader"] = any(p.role == "leader" for p in bombers)
+        for p in (e.leader, e.wingman):
+            if p is not None and p.flying:
+                mode_p = self._loaded(s, e, p) if p in bombers else BombingMode.NONE.value
+                queue.append({"ref": self._origin(e, p), "mode": mode_p})
+                if p in bombers:
+                    m["loaded"].pop(self._origin(e, p), None)
+                    m["acted"].append(self._origin(e, p))
+        m["queue"], m["after"] = queue, "strafe"
+        self._next_fire(s, ev)
+
+    def _neutral(self, s: GameState, e: Element, ev: list[Event]) -> None:
+        """§23.65: a Leader who bombs or strafes on the Bomb Turn goes Neutral."""
+        for o in self._enemy_seats(s, e):
+            if self.pos(s, e.seat, o) > 0:
+                self._set_pos(s, e.seat, o, 0)
+                ev.append(
+                    Event(
+                        "position",
+                        Term(
+                            "dif.mission.event.neutral",
+                            element=self._el_label(s, e),
+                            other=self._el_label(s, s.elements[o]),
+                        ),
+                    )
+                )
+
+    def _do_strafe(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        m = s.mission
+        assert m is not None
+        if a.verb == "hold":
+            self._after_bombing(s, e, ev)
+            return
+        self._neutral(s, e, ev)
+        m["queue"] = [
+            {"ref": self._origin(e, p), "mode": BombingMode.STRAFING.value}
+            for p in self._fliers(s, e)
+        ]
+        m["acted"].extend(q["ref"] for q in m["queue"])
+        m["after"] = "play"
+        self._next_fire(s, ev)
+
+    def _next_fire(self, s: GameState, ev: list[Event]) -> None:
+        """Each aircraft in turn, the leader first (§22.22): its bomb (or strafing)
+        cards, then the Anti-Aircraft Fire against it, which it may answer once."""
+        m = s.mission
+        assert m is not None
+        target = self._target(s)
+        assert target is not None
+        while m["queue"]:
+            q = m["queue"].pop(0)
+            p = self._by_origin(s, q["ref"])
+            if p is None:
+                continue
+            e = s.elements[p.ref[:-1]]
+            mode = BombingMode(q["mode"])
+            bombs = self._draw_cards(s, self._bomb_count(s, e, p, mode, target), ev)
+            if bombs:
+                ev.append(
+                    Event(
+                        "bombs",
+                        Term(
+                            "dif.mission.event.strafes"
+                            if mode is BombingMode.STRAFING
+                            else "dif.mission.event.bombs",
+                            plane=self._plane_label(s, p.ref),
+                            cards=join([self.label[c] for c in bombs]),
+                        ),
+                    )
+                )
+            n = self.chart.aa_cards(target.aa, mode, Altitude(e.altitude or 0))
+            fire = self._draw_cards(s, n, ev)
+            ev.append(self._fire_event(s, p, fire, "dif.mission.event.aa"))
+            q["bombs"], q["fire"] = bombs, fire
+            s.in_play.extend(bombs + fire)  # face up until the fire is resolved
+            if self._fire_answerable(s, e, p, fire, ev):
+                m["aa"] = q
+                s.step = "aa"
+                return
+            self._end_fire(s, e, p, q, None, ev)
+        self._queue_done(s, ev)
+
+    def _bomb_count(
+        self, s: GameState, e: Element, p: Plane, mode: BombingMode, target: TargetRatings
+    ) -> int:
+        """Bomb cards (§21.32, §21.43-21.44, §21.55) or strafing cards (§21.73, one
+        at least; a wingman uses its leader's bursts), +1 for a pilot's BM or S (§19.25)."""
+        if mode is BombingMode.NONE:
+            return 0
+        ac = self._ac(p)
+        alt = Altitude(e.altitude or 0)
+        skills = self._mission_skills(s, e)
+        if mode is BombingMode.STRAFING:
+            bursts = self._leader_ratings(e).bursts if e.leader is not None else 0
+            n = self.chart.bomb_cards(mode, alt, bursts=bursts)
+            return n + ("S" in skills and p.role == "leader")
+        assert ac.bombing is not None
+        side = ac.bombing.damaged if p.damaged else ac.bombing.undamaged
+        factor = getattr(side, mode.value, None) or 0
+        n = self.chart.bomb_cards(mode, alt, factor=factor, naval=target.naval)
+        return n + ("BM" in skills and p.role == "leader" and n > 0)
+
+    def _mission_skills(self, s: GameState, e: Element) -> tuple[str, ...]:
+        pilot = self._setup_of(s).pilots.get(e.seat)
+        return pilot.skills if pilot is not None else ()
+
+    def _fire_answerable(
+        self, s: GameState, e: Element, p: Plane, fire: list[int], ev: list[Event]
+    ) -> bool:
+        """Whether the aircraft may answer this fire (§22.25-22.26): a leader from its
+        hand, a wingman from the defensive mini-hand it draws now."""
+        if not any(self.kind[c] in BURST_KINDS for c in fire):
+            return False
+        if p.role == "wingman":
+            self._draw_defence(s, e, ev)
+            source = e.defence
+        else:
+            source = e.hand
+        return any(self._fire_response(s, e, p, c, fire) is None for c in source)
+
+    def _fire_response(
+        self, s: GameState, e: Element, p: Plane, card: int, fire: list[int]
+    ) -> Why | None:
+        kind = self.kind[card]
+        if self._loaded(s, e, p) and kind in _LOADED_BANNED:
+            return Why("dif.mission.refuse.loaded_card", card=kind.label)
+        answers = self.cards[card].type.responds_to
+        if not any(self.kind[c] in BURST_KINDS and self.kind[c] in answers for c in fire):
+            return Why("dif.mission.refuse.aa_response", card=kind.label)
+        return None
+
+    def _do_aa(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        m = s.mission
+        assert m is not None
+        q = m["aa"]
+        m["aa"] = None
+        p = self._by_origin(s, q["ref"])
+        assert p is not None
+        answer = None
+        if a.verb == "respond":
+            source = e.defence if p.role == "wingman" else e.hand
+            answer = self._find(source, a.card or "")
+            assert answer is not None
+            source.remove(answer)
+            self._discard(s, [answer])
+            ev.append(
+                Event(
+                    "respond",
+                    Term(
+                        "dif.event.responds",
+                        plane=self._plane_label(s, p.ref),
+                        card=self.label[answer],
+                    ),
+                )
+            )
+        self._end_fire(s, e, p, q, answer, ev)
+        self._next_fire(s, ev)
+
+    def _end_fire(
+        self,
+        s: GameState,
+        e: Element,
+        p: Plane,
+        q: dict[str, Any],
+        answer: int | None,
+        ev: list[Event],
+    ) -> None:
+        """§21.14: the fire's damage, then the bombs' (or strafing's) results not
+        negated by its Rejected Attack symbols (§22.23)."""
+        fire, bombs = q["fire"], q["bombs"]
+        self._discard_defences(s, e, ev)
+        self._fire_damage(s, p, fire, answer, ev)
+        if bombs:
+            spoiled = sum(1 for c in fire if self.cards[c].spoiled_attack)
+            self._score(s, p, q["ref"], BombingMode(q["mode"]), bombs, spoiled, ev)
+        for c in fire + bombs:
+            s.in_play.remove(c)
+        self._discard(s, fire + bombs)
+
+    def _fire_damage(
+        self, s: GameState, p: Plane, fire: list[int], answer: int | None, ev: list[Event]
+    ) -> None:
+        """In My Sights and Out of the Sun cards damage the aircraft (§22.13, §22.23);
+        a response negates the worst one it answers (docs/rules-decisions.md)."""
+        hits = [c for c in fire if self.kind[c] in BURST_KINDS]
+        if answer is not None:
+            answers = self.cards[answer].type.responds_to
+            can = [c for c in hits if self.kind[c] in answers]
+            worst = max(
+                can, key=lambda c: (self.cards[c].type.fuel_tank, self.cards[c].type.damage)
+            )
+            hits.remove(worst)
+        for c in hits:
+            if not p.flying:
+                return
+            if self.cards[c].type.fuel_tank:
+                ev.append(
+                    Event("damage", Term("dif.event.fuel_tank", plane=self._plane_label(s, p.ref)))
+                )
+                self._destroy(s, p, ev)
+            else:
+                self._hit(s, p, self.cards[c].type.damage, ev)
+
+    def _score(
+        self,
+        s: GameState,
+        p: Plane,
+        ref: str,
+        mode: BombingMode,
+        bombs: list[int],
+        spoiled: int,
+        ev: list[Event],
+    ) -> None:
+        """Each Rejected Attack negates the best bombing card (§22.23); the rest score
+        the target's Damage (§21.83), twice for a torpedo (§21.55), plus the Loaded
+        Flight Deck's extra per damaging bomb result."""
+        m = s.mission
+        assert m is not None
+        mission = self._setup_of(s)
+        target = mission.target
+        assert target is not None
+        results = sorted(
+            (self.chart.result(mode, self.cards[c], naval=target.naval) for c in bombs),
+            key=_RANK.index,
+            reverse=True,
+        )
+        kept = results[spoiled:]
+        points = 0
+        for r in kept:
+            scored = target.damage.points(r, torpedo=mode is BombingMode.TORPEDO)
+            if scored and mode in _DROPS:
+                scored += mission.extra_damage
+            points += scored
+        m["damage"] += points
+        record = m["records"][ref]
+        record["damage_dealt"] += points
+        if mode in _DROPS:
+            record["bombed"] = True
+        ev.append(
+            Event(
+                "bombing",
+                Term(
+                    "dif.mission.event.scored",
+                    plane=self._plane_label(s, p.ref),
+                    results=join([r.value for r in results]),
+                    spoiled=spoiled,
+                    n=points,
+                    total=m["damage"],
+                ),
+                data={"ref": ref, "damage": points, "target_damage": m["damage"]},
+            )
+        )
+
+    def _queue_done(self, s: GameState, ev: list[Event]) -> None:
+        m = s.mission
+        assert m is not None
+        e = s.elements[s.order[s.index]]
+        if m["after"] == "strafe" and self._may_strafe(s, e) is None:
+            s.step = "strafe"
+            return
+        self._after_bombing(s, e, ev)
+
+    def _after_bombing(self, s: GameState, e: Element, ev: list[Event]) -> None:
+        """§23.62: a leader who bombed skips Play Cards, but discards and draws."""
+        assert s.mission is not None
+        if not e.in_fight:
+            self._end_turn(s, ev)
+            return
+        s.step = "discard" if s.mission["bombed_leader"] else "play"
+
+    def _may_strafe(self, s: GameState, e: Element) -> Why | None:
+        """§21.71: the attacker's fighters and light bombers at Very Low, on the Bomb
+        Turn, unless the target may not be strafed (a Carrier Fleet)."""
+        assert s.mission is not None
+        target = self._target(s)
+        if target is None or not target.strafe:
+            return Why("dif.mission.refuse.no_strafing")
+        if e.side != s.mission["attacker"]:
+            return Why("dif.mission.refuse.defender_strafes")
+        if e.altitude != Altitude.VERY_LOW:
+            return Why("dif.mission.refuse.strafe_altitude")
+        if not self._fliers(s, e):
+            return Why("dif.mission.refuse.no_strafer")
+        return None
+
+    def _drop_refusal(self, s: GameState, e: Element) -> Why | None:
+        """Whether the element may drop its bombs now (§21.2, §21.41, §21.52-21.53)."""
+        bombers = [p for p in self._fliers(s, e) if self._loaded(s, e, p)]
+        if not bombers:
+            return Why("dif.mission.refuse.not_loaded")
+        mode = BombingMode(self._loaded(s, e, bombers[0]) or "")
+        rule = self.chart.rule(mode)
+        alt = Altitude(e.altitude or 0)
+        if mode is BombingMode.DIVE:
+            ok = any(r.start is alt for r in rule.rows)
+        else:
+            ok = rule.row(alt) is not None
+        if not ok:
+            return Why("dif.mission.refuse.bomb_altitude", mode=mode.value, altitude=alt.label)
+        return None
+
+    # -- the helpers of fire ---------------------------------------------------------
+    def _draw_cards(self, s: GameState, n: int, ev: list[Event]) -> list[int]:
+        out = []
+        for _ in range(max(n, 0)):
+            c = self._draw_one(s, ev)
+            if c is None:
+                break
+            out.append(c)
+        return out
+
+    def _fire_event(self, s: GameState, p: Plane, fire: list[int], key: str) -> Event:
+        cards = join([self.label[c] for c in fire]) if fire else "-"
+        return Event(
+            "fire",
+            Term(key, plane=self._plane_label(s, p.ref), cards=cards),
+            data={"ref": p.ref, "cards": [self.code[c] for c in fire]},
+        )
+
+    # -- legality -----------------------------------------------------------------------
+    def _candidates(self, state: GameState, p: Decision) -> list[Action]:
+        if p.kind not in MISSION_STEPS:
+            return super()._candidates(state, p)
+        if p.kind != "aa":
+            return [Action.simple(v) for v in _VERBS[p.kind]]
+        e = state.elements[p.seat]
+        m = state.mission
+        assert m is not None
+        plane = self._by_origin(state, m["aa"]["ref"])
+        source = e.defence if plane is not None and plane.role == "wingman" else e.hand
+        return [Action.simple("pass")] + [Action.respond(c) for c in self._codes(source)]
+
+    def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
+        if p.kind not in MISSION_STEPS:
+            return super()._refusal(state, p, a)
+        verbs = _VERBS[p.kind]
+        if a.verb not in verbs:
+            return Why(
+                "dif.refuse.wrong_verb",
+                verb=a.verb,
+                decision=Term(f"dif.decision.{p.kind}"),
+                verbs=" / ".join(verbs),
+            )
+        e = state.elements[p.seat]
+        if p.kind == "bomb" and a.verb == "bomb":
+            return self._drop_refusal(state, e)
+        if p.kind == "strafe" and a.verb == "strafe":
+            return self._may_strafe(state, e)
+        if p.kind == "aa" and a.verb == "respond":
+            return self._aa_refusal(state, e, a)
+        return None
+
+    def _aa_refusal(self, s: GameState, e: Element, a: Action) -> Why | None:
+        m = s.mission
+        assert m is not None
+        q = m["aa"]
+        p = self._by_origin(s, q["ref"])
+        assert p is not None
+        if a.as_kind is not None:
+            return Why("dif.mission.refuse.aa_as")
+        source = e.defence if p.role == "wingman" else e.hand
+        c = self._find(source, a.card or "")
+        if c is None:
+            return Why("dif.refuse.not_in_hand_respond", code=a.card)
+        return self._fire_response(s, e, p, c, q["fire"])
+
+    def _target_refusal(
+        self, state: GameState, e: Element, ref: str, *, by_leader: bool
+    ) -> Why | None:
+        why = super()._target_refusal(state, e, ref, by_leader=by_leader)
+        m = state.mission
+        if why is not None or m is None or self._phase(state) not in _OVER:
+            return why
+        if (e.seat in m["away"]) != (ref[:-1] in m["away"]):
+            # §23.53: over the target, who Abandons fights only who Abandons.
+            return Why("dif.mission.refuse.abandoned")
+        return None
+
+    def _play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        why = self._loaded_refusal(state, e, e.leader, a)
+        if why is None and a.arg == "up":
+            why = self._torpedo_climb_refusal(state, e)
+        return why or super()._play_refusal(state, e, a)
+
+    def _altitude_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        why = self._torpedo_climb_refusal(state, e) if a.verb == "climb" else None
+        return why or super()._altitude_refusal(state, e, a)
+
+    def _follow_refusal(
+        self, state: GameState, e: Element, f: FollowOffer, a: Action
+    ) -> Why | None:
+        why = self._torpedo_climb_refusal(state, e) if f.direction > 0 else None
+        return why or super()._follow_refusal(state, e, f, a)
+
+    def _torpedo_climb_refusal(self, state: GameState, e: Element) -> Why | None:
+        """§21.53: a light bomber flying a torpedo mission, once at Very Low, stays
+        there through the Ingress, Bomb and Egress Turns."""
+        m = state.mission
+        if m is None or self._phase(state) not in _OVER or e.altitude != Altitude.VERY_LOW:
+            return None
+        if m["setup"]["bombs"].get(e.seat) == BombingMode.TORPEDO.value:
+            return Why("dif.mission.refuse.torpedo_low")
+        return None
+
+    def _loaded_refusal(
+        self, state: GameState, e: Element, p: Plane | None, a: Action
+    ) -> Why | None:
+        """§17.15: a Loaded leader or wingman plays no MAN, HAL, SCI or FUT."""
+        if a.card is None or not self._loaded(state, e, p) or a.arg is not None:
+            return None
+        code = a.card.split("-")[0]
+        kinds = {CardKind.FUT if code == "FTC" else CardKind(code)}
+        if a.as_kind is not None and a.as_kind != "ACE":
+            kinds.add(CardKind(a.as_kind))
+        banned = kinds & _LOADED_BANNED
+        if banned:
+            return Why("dif.mission.refuse.loaded_card", card=banned.pop().label)
+        return None
+
+    def _wm_target_refusal(self, state: GameState, e: Element, ref: str) -> Why | None:
+        why = super()._wm_target_refusal(state, e, ref)
+        if (
+            why is None
+            and self._loaded(state, e, e.wingman)
+            and self.engaged_with(state, e.seat) is None
+        ):
+            return Why("dif.mission.refuse.loaded_wingman")  # §17.15
+        return why
+
+    def _wm_play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        return self._loaded_refusal(state, e, e.wingman, a) or super()._wm_play_refusal(state, e, a)
+
+    def _respond_refusal(self, state: GameState, e: Element, x: Exchange, a: Action) -> Why | None:
+        why = super()._respond_refusal(state, e, x, a)
+        if why is not None or state.mission is None:
+            return why
+        ref = x.target if x.defender_to_move else x.attacker
+        p = self._plane(state, ref)
+        why = self._loaded_refusal(state, e, p, a)
+        if why is not None:
+            return why
+        if (
+            x.defender_to_move
+            and x.chain
+            and self._phase(state) == "bomb"
+            and p is not None
+            and self._origin(e, p) in state.mission["acted"]
+        ):
+            return Why("dif.mission.refuse.one_response")  # §23.66
+        return None
+
+    def _offence(self, s: GameState, e: Element) -> int:
+        n = super()._offence(s, e)
+        return n - 1 if self._loaded(s, e, e.wingman) else n  # §17.15
+
+    def _discard_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        if state.mission is not None and a.cards and self._unopposed(state):
+            return Why("dif.mission.refuse.unopposed_discard")  # §23.7 note, G-Z6
+        return super()._discard_refusal(state, e, a)
+
+    # -- the end ------------------------------------------------------------------------
+    def victory_points(self, s: GameState) -> dict[Side, int]:
+        """§24.61: each side's VP by the awards (aircraft destroyed, damaged or evaded,
+        Skilled Pilots shot down, bombers returning undamaged from Over the Target) and
+        the target's level for the attacker; without awards, the level only (§25.81)."""
+        m = s.mission
+        if m is None:
+            return super().victory_points(s)
+        mission = self._setup_of(s)
+        vp = {side: 0 for side in Side}
+        if mission.target is not None:
+            vp[mission.attacker] += mission.target.level(m["damage"]).vp
+        awards = mission.awards
+        if awards is None:
+            return vp
+        for e in s.elements.values():
+            own = Side(e.side)
+            for p in e.planes():
+                award = awards.awards[AircraftClass(_class(self._ac(p).role.value))]
+                if p.status == "destroyed":
+                    vp[own.other] += award.destroyed
+                    if self._origin(e, p) == f"{e.seat}L" and e.seat in mission.pilots:
+                        vp[own.other] += awards.skilled_pilot
+                elif p.damaged or p.status == "evaded":
+                    vp[own.other] += award.damaged
+                elif m["records"][self._origin(e, p)]["over_target"]:
+                    vp[own] += award.returned
+        return vp
+
+    def _check_end(self, s: GameState, ev: list[Event]) -> None:
+        had = s.result is not None
+        super()._check_end(s, ev)
+        m = s.mission
+        if m is None or had or s.result is None:
+            return
+        target = self._target(s)
+        level = target.level(m["damage"]).name if target is not None else None
+        s.result["target_damage"] = m["damage"]
+        s.result["target_level"] = level
+        if target is not None:
+            ev.append(
+                Event("mission", Term("dif.mission.event.target", damage=m["damage"], level=level))
+            )
+
+    def mission_view(self, state: GameState) -> MissionView:
+        """What every seat sees of the mission: phase, target, Abandons and bombs."""
+        m = state.mission
+        assert m is not None
+        target = self._target(state)
+        return MissionView(
+            phase=fixed(_PHASE_KEYS[phase(m, state.turn)]),
+            attacker=Side(m["attacker"]),
+            target=target.name if target is not None else None,
+            target_damage=m["damage"],
+            target_level=target.level(m["damage"]).name if target is not None else None,
+            away=tuple(m["away"]),
+            loaded=tuple(sorted(m["loaded"])),
+        )
+
+    def mission_record(self, state: GameState, seat: str, ref: str) -> dict[str, Any]:
+        """An aircraft's :data:`~engine.dif.mission.RECORD_KEYS` for the campaign."""
+        m = state.mission
+        assert m is not None
+        mission = self._setup_of(state)
+        e = state.elements[seat]
+        rec = dict(
+            m["records"].get(ref, {"over_target": False, "bombed": False, "damage_dealt": 0})
+        )
+        pilot = mission.pilots.get(seat)
+        if pilot is not None and ref.endswith("L"):
+            rec["pilot"] = pilot.name
+        rec["role"] = self.aircraft[e.aircraft].role.value
+        return rec
+
+
+def _class(role: str) -> str:
+    """The VP awards' class of a campaign Role (§24.61): torpedo bombers are light
+    bombers."""
+    return "light_bomber" if role == "torpedo_bomber" else role

@@ -194,6 +194,8 @@ class GameScore(BaseModel):
     recovered: tuple[str, ...] = ()
     """Each Damaged aircraft's recovery: its ref and 'landed' or 'lost' (§25.71)."""
     lost: tuple[str, ...] = ()
+    survived: bool | None = None
+    """A Reconnaissance Mission's aircraft survived (§25.63); None: an Air Strike."""
 
 
 class CarrierState(BaseModel):
@@ -487,13 +489,14 @@ class CarrierCampaigns:
             if self._kind(state, s) is OptionKind.RECONNAISSANCE
         ]
         for record in c.records:
-            if record.launches and record.strike_targets:
+            aim = self._found(state, record.strike_targets, hidden)
+            if record.launches and aim is not None:
                 queue.append(
                     CarrierGame(
                         kind="strike",
                         side=campaign_side(record.owner),
                         source=record.id,
-                        target=record.strike_targets[0],
+                        target=aim,
                     )
                 )
         strikes = []
@@ -501,7 +504,9 @@ class CarrierCampaigns:
             orders = state.orders[side]
             if orders.ops is FlightOps.NONE or orders.target is None:
                 continue
-            target = self._found(state, side, orders, hidden)
+            op = self._flight_op(state, side)
+            rest = [t for t in op.targets if t != orders.target]
+            target = self._found(state, [orders.target, *rest], hidden)
             if target is not None:
                 strikes.append((state.picks[side], side, target))
         strikes.sort(key=lambda s: s[0])
@@ -527,17 +532,13 @@ class CarrierCampaigns:
         )
         return self._next_game(state)
 
-    def _found(
-        self, state: CarrierState, side: str, orders: FleetOrders, hidden: list[str]
-    ) -> str | None:
-        """The strike's target, unless an Out of Sight Option hid it: then another
-        target its Flight Ops name, or none (the strike returns)."""
-        enemy = "allied" if side == "japanese" else "japanese"
-        fleet = self.sheet_of(state).sides[GAME_SIDE[enemy]].fleet
-        if orders.target != fleet or enemy not in hidden:
-            return orders.target
-        op = self.sheet_of(state).sides[GAME_SIDE[side]].ops(orders.ops)
-        return next((t for t in op.targets if t != fleet), None)
+    def _found(self, state: CarrierState, targets: Sequence[str], hidden: list[str]) -> str | None:
+        """The first of a strike's targets it finds: a Carrier Fleet an Out of Sight
+        Option hid this turn is passed over for the next target, or none (the strike
+        returns without attacking)."""
+        c = self.sheet_of(state)
+        unseen = {c.sides[GAME_SIDE[side]].fleet for side in hidden}
+        return next((t for t in targets if t not in unseen), None)
 
     def _draw(self, rng: Rng) -> Any:
         cards = self.engine.decks[Ruleset.ZERO].cards
@@ -853,7 +854,11 @@ class CarrierCampaigns:
             own = [f for f in outcome.fates if f.side == side]
             alive = bool(own) and all(f.fate in (Fate.UNHARMED, Fate.DAMAGED) for f in own)
             score = GameScore(
-                turn=state.turn, title=title, side=game.side, lost=tuple(d.name for d in down)
+                turn=state.turn,
+                title=title,
+                side=game.side,
+                lost=tuple(d.name for d in down),
+                survived=alive,
             )
             state = state.model_copy(update={"recon": {**state.recon, game.side: alive}})
         else:
@@ -950,6 +955,13 @@ class CarrierCampaigns:
                     Term("campaign.zero.boxes", record=self.record(after, record).name, boxes=boxes)
                 )
             lines += [Term("campaign.zero.recovery", result=r) for r in score.recovered]
+            if score.survived is not None:
+                key = (
+                    "campaign.zero.recon_survived"
+                    if score.survived
+                    else "campaign.zero.recon_failed"
+                )
+                lines.append(Term(key, side=side_name(score.side)))
             lines += [Term("campaign.zero.pilot_lost", name=n) for n in score.lost]
         if after.turn > before.turn or (after.phase == "over" and before.phase != "over"):
             lines.append(Term("campaign.zero.turn_end", turn=before.turn))

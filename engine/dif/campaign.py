@@ -590,14 +590,7 @@ class LandCampaigns:
             return None
         return Choice(
             Term("campaign.zero.menu.title", mission=state.mission),
-            children=tuple(
-                Choice(
-                    self.label(state, side, a),
-                    action=str(a),
-                    description=self.option_spec(state, side, a.number)[1].text[:100],
-                )
-                for a in legal
-            ),
+            children=tuple(Choice(self.label(state, side, a), action=str(a)) for a in legal),
             placeholder=Term("campaign.zero.menu.option", mission=state.mission),
         )
 

@@ -121,6 +121,17 @@ def test_z25_out_of_the_sun_in_dec_1941_selects_the_freighter_at_rangoon(
     assert [str(f) for f in dogfight.opponents] == ["L/W buffalo-i"]
 
 
+def test_z25_a_burma_campaign_whose_first_card_is_out_of_the_sun(zc: ZeroCampaigns) -> None:
+    # the campaign's own draw (seed 93 happens to draw an Out of the Sun): Target 15
+    state = zc.new_campaign({"campaign": "burma", "period": "dec-1941-jan-1942"}, 93)
+    assert isinstance(state, LandState)
+    assert (state.card, state.target) == (DrawCard.OOS, 15)
+    assert zc.opening(state).lines == (
+        "Mission #1: the card drawn is OOS: Target 15, Freighter at Rangoon (§24.44).",
+    )
+    assert zc.next_mission(state).title == "Target 15: Freighter at Rangoon (Rangoon)"  # type: ignore[union-attr]
+
+
 def test_z25_the_options_japanese_2_and_allied_4_reach_the_mission(zc: ZeroCampaigns) -> None:
     state = _choose(zc, _at(zc, "burma", 15), japanese=2, allied=4)
     plan = zc.mission_setup(state)

@@ -234,6 +234,14 @@ class CarrierState(BaseModel):
     """Revealed orders and Options: (turn, side, text)."""
 
 
+def _tactics_name(tactics: FleetTactics) -> str:
+    return Term(f"campaign.zero.tactics_name.{tactics.value}")
+
+
+def _ops_name(ops: FlightOps) -> str:
+    return Term(f"campaign.zero.ops_name.{ops.value}")
+
+
 def recovery_cards(
     c: CarrierCampaign,
     rules: Mapping[FleetTactics, int],
@@ -416,7 +424,11 @@ class CarrierCampaigns:
             FleetTactics.LONG,
         }:
             raise RuleViolation(
-                Term("campaign.zero.tactics", last=last.tactics.value, tactics=action.tactics.value)
+                Term(
+                    "campaign.zero.tactics",
+                    last=_tactics_name(last.tactics),
+                    tactics=_tactics_name(action.tactics),
+                )
             )
         if last is not None and action.ops is FlightOps.LARGE and last.ops is FlightOps.LARGE:
             raise RuleViolation(Term("campaign.zero.large_twice"))
@@ -824,8 +836,8 @@ class CarrierCampaigns:
                 Term(
                     "campaign.zero.briefing.fleet",
                     side=side_name(side),
-                    tactics=orders.tactics.value,
-                    ops=orders.ops.value,
+                    tactics=_tactics_name(orders.tactics),
+                    ops=_ops_name(orders.ops),
                     number=state.picks[side],
                     option=chosen[1].name if chosen else "-",
                 )
@@ -1058,8 +1070,8 @@ class CarrierCampaigns:
             target = self.record(state, action.target).name if action.target else "-"
             return Term(
                 "campaign.zero.orders_label",
-                tactics=Term(f"campaign.zero.tactics_name.{action.tactics.value}"),
-                ops=Term(f"campaign.zero.ops_name.{action.ops.value}"),
+                tactics=_tactics_name(action.tactics),
+                ops=_ops_name(action.ops),
                 target=target,
             )
         entry = next(o for o in self.sheet_of(state).options if o.number == action.number)

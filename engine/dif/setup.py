@@ -19,6 +19,7 @@ from pydantic import (
     SerializerFunctionWrapHandler,
     field_validator,
     model_serializer,
+    model_validator,
 )
 
 from engine.dif.actions import CARD_CODE, PLANE_REF, quoted
@@ -107,7 +108,9 @@ class DifSetup(BaseModel):
 
     ruleset: Ruleset
     year: int = Field(ge=1930, le=1950)
-    elements: tuple[ElementSetup, ...] = Field(min_length=2)
+    elements: tuple[ElementSetup, ...] = ()
+    """Two at least in a dogfight; a campaign mission may have fewer, its Formations
+    being seats too (an unescorted raid on an undefended target, §24.43)."""
     to_the_death: bool = False
     """Fight until one side has no aircraft left instead of six turns (Zero! 4.8)."""
     vp_bonus: bool = False
@@ -159,6 +162,14 @@ class DifSetup(BaseModel):
         if n > MAX_AIRCRAFT:
             raise ValueError(Term("dif.setup.too_many", n=n, max=MAX_AIRCRAFT))
         return v
+
+    @model_validator(mode="after")
+    def _two_elements(self) -> DifSetup:
+        if self.mission is None and len(self.elements) < 2:
+            raise ValueError("elements: a dogfight needs two elements at least")
+        if self.mission is not None and not (self.elements or self.mission.formations):
+            raise ValueError("elements: a mission needs an aircraft")
+        return self
 
     @field_validator("deck_top")
     @classmethod

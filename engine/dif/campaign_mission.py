@@ -1,0 +1,411 @@
+"""What the Zero! land and carrier campaigns share: laying out a mission's aircraft
+as a DiF game's seats, drawing its pilots and crews, and the game's lobby record.
+
+A mission's aircraft come as :class:`Sortie` rows (a sheet's :class:`Flight` and the
+side flying it). Fighters and Light Bombers become Elements, seats ``A1``, ``A2``...
+for the Allied side and ``X1``... for the Japanese (:data:`engine.dif.system.SEAT_PREFIX`);
+Medium and Heavy Bombers are grouped by type into Formations of their
+``formation_size`` and Patrol Aircraft fly alone (§17.22, §17.31), seats that go on
+with the same numbering (:mod:`engine.dif.mission`). Leaders then draw pilots
+(§19.24), Heavy Bombers crews (§19.34).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.core.campaign import CampaignResult, SheetTable
+from engine.core.contract import Fate, Outcome, SeatPick
+from engine.dif.campaign_cards import Role as AircraftRole
+from engine.dif.campaign_data import (
+    Flight,
+    FlightForm,
+    OptionKind,
+    OptionSpec,
+    Role,
+    VictoryRow,
+    victory_row,
+)
+from engine.dif.campaign_targets import BombingMode, TargetRatings
+from engine.dif.components import Aircraft, Altitude, Ruleset, Side
+from engine.dif.mission import Clouds, FormationSetup, PilotSetup
+from engine.dif.picks import DifOptions, DifPick
+from engine.dif.pilots import Drawn, Picker, PilotBook, choose_crews, choose_pilots
+from engine.dif.setup import ElementSetup
+from engine.dif.system import SEAT_PREFIX
+from strings import Term
+
+__all__ = [
+    "CAMPAIGN_SIDES",
+    "GAME_SIDE",
+    "DrawnCounter",
+    "Layout",
+    "OptionPick",
+    "Sortie",
+    "ZeroCampaignSetup",
+    "arrival_change",
+    "as_drawn",
+    "bomb_mode",
+    "campaign_side",
+    "clouds_of",
+    "draw_crews",
+    "draw_pilots",
+    "drawn_lines",
+    "lay_out",
+    "lobby",
+    "option_applies",
+    "pilots_table",
+    "ratings_of",
+    "shot_down_pilots",
+    "side_name",
+    "victory_result",
+    "with_crews",
+    "with_flak",
+]
+
+GAME_SIDE: dict[str, Side] = {"japanese": Side.AXIS, "allied": Side.ALLIED}
+"""A campaign side's id and the DiF game side it flies (Zero! calls the Axis side
+Japanese, 4.2)."""
+CAMPAIGN_SIDES: tuple[str, ...] = ("japanese", "allied")
+
+
+@dataclass(frozen=True, slots=True)
+class Sortie:
+    """Aircraft of one type one side flies in a mission."""
+
+    side: Side
+    flight: Flight
+    mission: bool = True
+    """Mission aircraft (§24.46-24.48); False: added by an Option, or a CAP."""
+
+
+@dataclass
+class Layout:
+    """A mission's aircraft as seats."""
+
+    elements: list[ElementSetup] = field(default_factory=list)
+    formations: list[FormationSetup] = field(default_factory=list)
+    bombs: dict[str, BombingMode] = field(default_factory=dict)
+    altitudes: dict[str, Altitude] = field(default_factory=dict)
+    """Mission aircraft's Elements at the sheet's altitude (§24.48)."""
+
+    def leaders(self, side: Side) -> list[tuple[str, str]]:
+        """(seat, aircraft id) of the side's Leader aircraft, in seat order (§19.24)."""
+        return [(e.seat, e.aircraft) for e in self.elements if e.side is side]
+
+    def heavy(self, side: Side) -> list[tuple[str, str]]:
+        """(``seat:index``, aircraft id) of the side's bombers in Formation (§19.34)."""
+        return [
+            (f"{f.seat}:{i}", a)
+            for f in self.formations
+            if f.side is side
+            for i, a in enumerate(f.aircraft)
+        ]
+
+
+def ratings_of(target: TargetRatings) -> TargetRatings:
+    """A Target Sheet's or Damage Record's ratings alone, as a mission stores them."""
+    return TargetRatings.model_validate(
+        {name: getattr(target, name) for name in TargetRatings.model_fields}
+    )
+
+
+def bomb_mode(
+    aircraft: Aircraft, target: TargetRatings | None, wanted: BombingMode | None
+) -> BombingMode | None:
+    """The mode an aircraft bombs ``target`` in (§21.21: one per mission): the one the
+    Mission Target requires (torpedoes) when its card allows it; else a Torpedo
+    against a Naval Target (§21.52), Dive, Saturation, Level, in that order of
+    preference. None: it cannot bomb (no bombing section, "Cannot")."""
+    if aircraft.bombing is None or target is None:
+        return None
+    modes = {BombingMode(m.value) for m in aircraft.bombing.modes}
+    if not target.naval:
+        modes.discard(BombingMode.TORPEDO)
+    if wanted is not None and wanted in modes:
+        return wanted
+    order = (BombingMode.TORPEDO, BombingMode.DIVE, BombingMode.SATURATION, BombingMode.LEVEL)
+    return next((m for m in order if m in modes), None)
+
+
+def lay_out(
+    sorties: Sequence[Sortie],
+    catalogue: Mapping[str, Aircraft],
+    *,
+    altitude: Altitude,
+    attacker: Side,
+    target: TargetRatings | None,
+    wanted: BombingMode | None = None,
+    fixed_altitude: bool = True,
+) -> Layout:
+    """The seats of a mission's aircraft. The attacker's Light Bombers and its Mission
+    Fighters able to carry bombs are Loaded against a target (§17.15, §24.46: not the
+    Fighters an Option adds); its bombers bomb in their mode (Saturation unless the
+    Mission Target requires another). Mission aircraft start at ``altitude`` (§24.48;
+    ``fixed_altitude`` False: an Air Strike's, which picks its own)."""
+    out = Layout()
+    numbers = {Side.ALLIED: 0, Side.AXIS: 0}
+
+    def seat(side: Side) -> str:
+        numbers[side] += 1
+        return f"{SEAT_PREFIX[side]}{numbers[side]}"
+
+    for s in sorties:
+        aircraft = catalogue[s.flight.aircraft]
+        if not aircraft.role.element:
+            continue
+        wingman = s.flight.form is FlightForm.ELEMENT
+        for _ in range(s.flight.count):
+            name = seat(s.side)
+            out.elements.append(
+                ElementSetup(seat=name, side=s.side, aircraft=aircraft.id, wingman=wingman)
+            )
+            if s.mission and fixed_altitude:
+                out.altitudes[name] = altitude
+            loaded = s.side is attacker and (s.mission or aircraft.role is not AircraftRole.FIGHTER)
+            mode = bomb_mode(aircraft, target, wanted) if loaded else None
+            if mode is not None:
+                out.bombs[name] = mode
+    groups: dict[tuple[Side, str], list[str]] = {}
+    for s in sorties:
+        aircraft = catalogue[s.flight.aircraft]
+        if aircraft.role.element:
+            continue
+        groups.setdefault((s.side, aircraft.type_name), []).extend(
+            [aircraft.id] * s.flight.aircraft_count
+        )
+    for (side, _), ids in groups.items():
+        size = catalogue[ids[0]].formation_size or 1
+        for start in range(0, len(ids), size):
+            chunk = tuple(ids[start : start + size])
+            mode = bomb_mode(catalogue[chunk[0]], target, wanted) if side is attacker else None
+            out.formations.append(
+                FormationSetup(
+                    seat=seat(side), side=side, aircraft=chunk, altitude=altitude, mode=mode
+                )
+            )
+    return out
+
+
+def draw_pilots(
+    book: PilotBook,
+    catalogue: Mapping[str, Aircraft],
+    layout: Layout,
+    pick: Picker,
+    *,
+    out: frozenset[str],
+    veteran: Mapping[Side, int],
+) -> list[Drawn]:
+    """§19.24 for both sides, the Japanese first: each Leader's draw; a side that chose
+    the Veteran Pilot Option draws ``veteran[side]`` counters for its first Leader."""
+    found: list[Drawn] = []
+    for side in (Side.AXIS, Side.ALLIED):
+        leaders = layout.leaders(side)
+        draws = {leaders[0][0]: veteran[side]} if leaders and side in veteran else {}
+        found += choose_pilots(book, catalogue, leaders, pick, out=out, draws=draws)
+    return found
+
+
+def draw_crews(
+    book: PilotBook,
+    catalogue: Mapping[str, Aircraft],
+    layout: Layout,
+    pick: Picker,
+    *,
+    given: Mapping[Side, Sequence[str]],
+    out: frozenset[str],
+) -> list[Drawn]:
+    """§19.34 for both sides: Heavy Bombers' crews, the Mission Target's first."""
+    found: list[Drawn] = []
+    for side in (Side.AXIS, Side.ALLIED):
+        found += choose_crews(
+            book, catalogue, layout.heavy(side), pick, given=given.get(side, ()), out=out
+        )
+    return found
+
+
+def with_crews(layout: Layout, crews: Sequence[Drawn]) -> list[FormationSetup]:
+    """The formations with their Skilled Crews on board (§19.34d)."""
+    kept = {d.seat: d for d in crews if d.kept}
+    out: list[FormationSetup] = []
+    for f in layout.formations:
+        on = {
+            i: PilotSetup(name=kept[f"{f.seat}:{i}"].name, skills=kept[f"{f.seat}:{i}"].skills)
+            for i in range(len(f.aircraft))
+            if f"{f.seat}:{i}" in kept
+        }
+        out.append(f.model_copy(update={"crews": on}) if on else f)
+    return out
+
+
+def lobby(
+    year: int, layout: Layout, formations: Sequence[FormationSetup]
+) -> tuple[DifOptions, tuple[SeatPick, ...]]:
+    """The game's lobby record: the options and a seat per Element and Formation."""
+    options = DifOptions(ruleset=Ruleset.ZERO, year=year, mixed=False)
+    seats = [
+        SeatPick(e.seat, e.side.value, DifPick(aircraft=e.aircraft, wingman=e.wingman))
+        for e in layout.elements
+    ] + [
+        SeatPick(f.seat, f.side.value, DifPick(aircraft=f.aircraft[0], wingman=False))
+        for f in formations
+    ]
+    return options, tuple(seats)
+
+
+class ZeroCampaignSetup(BaseModel):
+    """``/campaign new``'s choices: the campaign, and a Land Campaign's Period (§24.41;
+    the sheet's first when not given)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    campaign: str
+    period: str | None = None
+
+
+class OptionPick(BaseModel):
+    """A side's secret Option for a Mission (§24.52) or a carrier turn (§25.52)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    mission: int = Field(ge=1, description="the Mission's (or the carrier turn's) number")
+    number: int = Field(ge=1, description="the Option's number on the sheet")
+
+    def __str__(self) -> str:
+        return f"option #{self.mission} {self.number}"
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+class DrawnCounter(BaseModel):
+    """A Pilot (or Crew) counter drawn for a mission (:class:`engine.dif.pilots.Drawn`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seat: str
+    counter: str
+    side: int
+    name: str
+    skills: tuple[str, ...] = ()
+    kept: bool
+    crew: bool = False
+
+    @classmethod
+    def of(cls, drawn: Drawn, *, crew: bool = False) -> DrawnCounter:
+        return cls(
+            seat=drawn.seat,
+            counter=drawn.counter,
+            side=drawn.side,
+            name=drawn.name,
+            skills=drawn.skills,
+            kept=drawn.kept,
+            crew=crew,
+        )
+
+
+def side_name(side: str) -> str:
+    """'Japanese' / 'Allied' (Zero!'s names of the DiF sides)."""
+    return GAME_SIDE[side].label(Ruleset.ZERO)
+
+
+def option_applies(spec: OptionSpec, chooser: Side, attacker: Side) -> bool:
+    """An Option meant for the attacking (defending) side does nothing when its
+    chooser defends (attacks) (Options Sheet, ``role``)."""
+    if spec.role is Role.ATTACKER:
+        return chooser is attacker
+    if spec.role is Role.DEFENDER:
+        return chooser is not attacker
+    return True
+
+
+def arrival_change(spec: OptionSpec, chooser: Side, attacker: Side) -> int:
+    """A TURNS Option's change to the attacker's Turns of Arrival (§23.25): its own
+    when the chooser attacks, the enemy's when he defends."""
+    if spec.kind is not OptionKind.TURNS or not option_applies(spec, chooser, attacker):
+        return 0
+    return spec.own_arrival if chooser is attacker else spec.enemy_arrival
+
+
+def with_flak(target: TargetRatings, spec: OptionSpec) -> TargetRatings:
+    """A FLAK Option's Discretionary and Anti-Aircraft Fire on the target (0 to 6)."""
+    return target.model_copy(
+        update={
+            "discretionary": min(6, max(0, target.discretionary + spec.discretionary)),
+            "aa": min(6, max(0, target.aa + spec.aa)),
+        }
+    )
+
+
+def clouds_of(spec: OptionSpec) -> Clouds:
+    """The Clouds Over the Target Option as the mission game reads it (§24.53)."""
+    return Clouds(draw=spec.draw, result_shift=spec.result_shift, aa=spec.aa, torpedo=spec.torpedo)
+
+
+def victory_result(rows: tuple[VictoryRow, ...], totals: Mapping[str, int]) -> CampaignResult:
+    """§24.7, §25.9: the Japanese VP less the Allied VP on the Air Group Action
+    Capacity table; the side whose capacity is higher wins."""
+    row = victory_row(rows, totals["japanese"] - totals["allied"])
+    winner = (
+        "japanese" if row.japanese > row.allied else "allied" if row.allied > row.japanese else None
+    )
+    levels = {
+        "japanese": Term("campaign.zero.capacity", value=f"{row.japanese:+d}"),
+        "allied": Term("campaign.zero.capacity", value=f"{row.allied:+d}"),
+    }
+    verdict = Term(
+        "campaign.zero.verdict",
+        result=row.result,
+        japanese=totals["japanese"],
+        allied=totals["allied"],
+        japanese_level=f"{row.japanese:+d}",
+        allied_level=f"{row.allied:+d}",
+    )
+    return CampaignResult(winner=winner, verdict=verdict, totals=dict(totals), levels=levels)
+
+
+def pilots_table(lost: tuple[str, ...], book: PilotBook) -> SheetTable:
+    """The Pilot counters shot down, out of the cup for the rest of the campaign."""
+    names = {c.id: f"{c.sides[0].name} / {c.sides[1].name}" for c in book.pilots}
+    return SheetTable(
+        title=Term("campaign.zero.table.lost"),
+        columns=(Term("campaign.zero.table.counter"),),
+        rows=tuple((names.get(c, c),) for c in lost),
+    )
+
+
+def drawn_lines(drawn: tuple[DrawnCounter, ...]) -> list[str]:
+    """The briefing's pilots and crews: who flies with whom."""
+    lines: list[str] = []
+    for d in drawn:
+        if d.kept:
+            key = "campaign.zero.briefing.crew" if d.crew else "campaign.zero.briefing.pilot"
+            lines.append(
+                Term(key, seat=d.seat.split(":")[0], name=d.name, skills=",".join(d.skills))
+            )
+        else:
+            lines.append(Term("campaign.zero.briefing.unskilled", name=d.name))
+    return lines
+
+
+def as_drawn(d: DrawnCounter) -> Drawn:
+    return Drawn(d.seat, d.counter, d.side, d.name, d.skills, d.kept)
+
+
+def campaign_side(side: Side) -> str:
+    return "japanese" if side is Side.AXIS else "allied"
+
+
+def shot_down_pilots(outcome: Outcome, drawn: tuple[DrawnCounter, ...]) -> list[DrawnCounter]:
+    """The Skilled Pilots whose Leader was shot down (the Leader's fate on their seat,
+    ``record["pilot"]`` naming them): their counters leave the cup."""
+    kept = {(d.seat, d.name): d for d in drawn if d.kept and not d.crew}
+    out: list[DrawnCounter] = []
+    for f in outcome.fates:
+        d = kept.get((f.seat, str(f.record.get("pilot", ""))))
+        if d is not None and f.fate is Fate.SHOT_DOWN and d not in out:
+            out.append(d)
+    return out

@@ -1,0 +1,407 @@
+"""Zero!'s Carrier Campaigns on the campaign contract (engine/dif/carrier.py, §25).
+
+Rulebook examples (/work/shared/RULEBOOK-EXAMPLES.md section 4): Z-27 (§25.53, the
+order of the strikes and the Options' effects), Z-28 (§25.61, Midway's order), Z-29
+(§25.63-25.64, an Air Strike's size), Z-30 (§25.65, the cards limit the CAP), Z-31
+(§25.71, recovery cards). Lines ("L2007") are those of
+/work/shared/rulebooks/zero.txt, first copy.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.campaign import CampaignEntry, EntryKind, replay
+from engine.core.contract import AircraftFate, Fate, Outcome
+from engine.core.errors import RuleViolation
+from engine.dif.campaign import OptionPick, ZeroCampaigns, campaign_system
+from engine.dif.campaign_data import CarrierCampaign, FleetTactics, FlightOps
+from engine.dif.carrier import CarrierState, FleetOrders, card_counts, recovery_cards
+from engine.dif.components import Side
+from engine.dif.mission import MissionKind, MissionSetup
+from engine.dif.setup import DifSetup
+from strings import Term
+
+from .test_zero_campaign import play
+
+S, M, L = FleetTactics.SHORT, FleetTactics.MEDIUM, FleetTactics.LONG
+
+
+@pytest.fixture(scope="module")
+def zc() -> ZeroCampaigns:
+    return campaign_system()
+
+
+def _key(exc: pytest.ExceptionInfo[Exception]) -> str:
+    term = exc.value.args[0]
+    assert isinstance(term, Term)
+    return term.key
+
+
+def _new(zc: ZeroCampaigns, campaign: str) -> CarrierState:
+    state = zc.new_campaign({"campaign": campaign}, 9)
+    assert isinstance(state, CarrierState)
+    return state
+
+
+def _orders(
+    zc: ZeroCampaigns,
+    state: CarrierState,
+    japanese: tuple[FleetTactics, FlightOps, str | None],
+    allied: tuple[FleetTactics, FlightOps, str | None],
+) -> CarrierState:
+    for side, (tactics, ops, target) in (("japanese", japanese), ("allied", allied)):
+        orders = FleetOrders(turn=state.turn, tactics=tactics, ops=ops, target=target)
+        state = zc.apply(state, side, orders)
+    return state
+
+
+def _options(zc: ZeroCampaigns, state: CarrierState, japanese: int, allied: int) -> CarrierState:
+    state = zc.apply(state, "japanese", OptionPick(mission=state.turn, number=japanese))
+    return zc.apply(state, "allied", OptionPick(mission=state.turn, number=allied))
+
+
+def _setup(zc: ZeroCampaigns, state: CarrierState) -> tuple[DifSetup, MissionSetup]:
+    setup = zc.mission_setup(state).setup
+    assert isinstance(setup, DifSetup) and setup.mission is not None
+    return setup, setup.mission
+
+
+def _aircraft(setup: DifSetup, side: Side) -> list[str]:
+    """Every aircraft of a side: Leaders, Wingmen ('ki-43/W'), bombers."""
+    out = []
+    for e in setup.elements:
+        if e.side is side:
+            out += [e.aircraft] + ([f"{e.aircraft}/W"] if e.wingman else [])
+    assert setup.mission is not None
+    out += [a for f in setup.mission.formations if f.side is side for a in f.aircraft]
+    return out
+
+
+def _survived(setup: DifSetup, damage: int = 0, down: frozenset[str] = frozenset()) -> Outcome:
+    """Every aircraft of the game unharmed but those in ``down``; the attacker's
+    first Element's Leader scores ``damage`` on the target."""
+    assert setup.mission is not None
+    fates = []
+    for e in setup.elements:
+        for ref in (e.seat + "L", e.seat + "W") if e.wingman else (e.seat + "L",):
+            dealt = damage if ref == f"{setup.elements[0].seat}L" else 0
+            fate = Fate.SHOT_DOWN if ref in down else Fate.UNHARMED
+            fates.append(
+                AircraftFate(
+                    ref, e.seat, e.side.value, e.aircraft, fate, record={"damage_dealt": dealt}
+                )
+            )
+    for f in setup.mission.formations:
+        for i, a in enumerate(f.aircraft):
+            fates.append(AircraftFate(f"{f.seat}B{i + 1}", f.seat, f.side.value, a, Fate.UNHARMED))
+    return Outcome(over=True, winner=None, verdict="", vp={}, fates=tuple(fates))
+
+
+# --- Fleet Tactics and Flight Ops (§25.3-25.4) -----------------------------------------------
+
+
+def test_no_short_range_after_long_nor_large_strikes_two_turns_running(
+    zc: ZeroCampaigns,
+) -> None:
+    state = _orders(
+        zc, _new(zc, "coral-sea"), (L, FlightOps.LARGE, "allied-fleet"), (M, FlightOps.NONE, None)
+    )
+    state = _options(zc, state, 8, 8)
+    while zc.mission_ready(state):  # fly turn 1's games
+        setup, _ = _setup(zc, state)
+        state = zc.absorb(state, _survived(setup))
+    assert isinstance(state, CarrierState) and state.turn == 2 and state.phase == "orders"
+    with pytest.raises(RuleViolation) as exc:
+        zc.apply(
+            state,
+            "japanese",
+            FleetOrders(turn=2, tactics=S, ops=FlightOps.SMALL, target="allied-fleet"),
+        )
+    assert _key(exc) == "campaign.zero.tactics"
+    with pytest.raises(RuleViolation) as exc:
+        zc.apply(
+            state,
+            "japanese",
+            FleetOrders(turn=2, tactics=M, ops=FlightOps.LARGE, target="allied-fleet"),
+        )
+    assert _key(exc) == "campaign.zero.large_twice"
+    with pytest.raises(RuleViolation) as exc:
+        zc.apply(
+            state, "japanese", FleetOrders(turn=2, tactics=M, ops=FlightOps.SMALL, target="midway")
+        )
+    assert _key(exc) == "campaign.zero.strike_target"
+    with pytest.raises(RuleViolation) as exc:
+        zc.apply(
+            state,
+            "japanese",
+            FleetOrders(turn=1, tactics=M, ops=FlightOps.SMALL, target="allied-fleet"),
+        )
+    assert _key(exc) == "campaign.zero.wrong_turn"
+    legal = zc.legal_actions(state, "japanese")
+    assert all(a.tactics is not S and a.ops is not FlightOps.LARGE for a in legal)
+    assert any(a.tactics is L for a in legal), "Long again is allowed"
+    # the Allies went Medium with No Air Strike: anything goes
+    assert any(
+        a.tactics is S and a.ops is FlightOps.LARGE for a in zc.legal_actions(state, "allied")
+    )
+    menu = zc.menu(state, "allied")
+    assert menu is not None and len(menu.children) <= 25
+
+
+def test_orders_and_options_stay_secret_until_both_are_given(zc: ZeroCampaigns) -> None:
+    state = _new(zc, "coral-sea")
+    orders = FleetOrders(turn=1, tactics=L, ops=FlightOps.LARGE, target="port-moresby")
+    entry = CampaignEntry(EntryKind.DECISION, "japanese", str(orders))
+    one = zc.apply(state, "japanese", orders)
+    assert zc.public_text(one, entry) == "fleet #1 (secret)"
+    assert zc.sheet(one, "allied").secrets == () and zc.sheet(one, None).secrets == ()
+    assert zc.sheet(one, "japanese").secrets == (str(orders),)
+    both = zc.apply(one, "allied", FleetOrders(turn=1, tactics=M, ops=FlightOps.NONE))
+    assert zc.public_text(both, entry) == str(orders)
+    assert [d.kind for d in zc.pending(both)] == ["carrier_option", "carrier_option"]
+    pick = CampaignEntry(EntryKind.DECISION, "allied", "option #1 3")
+    half = zc.apply(both, "allied", zc.parse_action(pick.text))
+    assert zc.public_text(half, pick) == "option #1 (secret)"
+    assert zc.sheet(half, "japanese").secrets == ()
+
+
+# --- Options (§25.5) ---------------------------------------------------------------------
+
+
+def test_an_option_reserved_to_the_other_side_and_one_used_twice_are_refused(
+    zc: ZeroCampaigns,
+) -> None:
+    state = _orders(zc, _new(zc, "coral-sea"), (M, FlightOps.NONE, None), (M, FlightOps.NONE, None))
+    with pytest.raises(RuleViolation) as exc:  # Radar: Allied only
+        zc.apply(state, "japanese", OptionPick(mission=1, number=3))
+    assert _key(exc) == "campaign.zero.reserved"
+    assert 3 not in [a.number for a in zc.legal_actions(state, "japanese")]
+    state = _options(zc, state, 6, 8)  # nothing flies: the turn ends at once
+    assert isinstance(state, CarrierState) and state.turn == 2
+    state = _orders(zc, state, (M, FlightOps.NONE, None), (M, FlightOps.NONE, None))
+    with pytest.raises(RuleViolation) as exc:
+        zc.apply(state, "japanese", OptionPick(mission=2, number=6))
+    assert _key(exc) == "campaign.zero.used_carrier"
+    again = zc.apply(state, "allied", OptionPick(mission=2, number=8))  # No Option: repeatable
+    assert again.picks["allied"] == 8
+
+
+def test_z27_the_lower_option_strikes_first_radar_and_loaded_flight_deck(
+    zc: ZeroCampaigns,
+) -> None:
+    # L1985-1989: Japanese #7 Loaded Flight Deck, Allied #3 Radar
+    state = _orders(
+        zc,
+        _new(zc, "coral-sea"),
+        (M, FlightOps.LARGE, "allied-fleet"),
+        (M, FlightOps.LARGE, "japanese-fleet"),
+    )
+    state = _options(zc, state, 7, 3)
+    assert [(g.kind, g.side) for g in state.queue] == [("strike", "allied"), ("strike", "japanese")]
+    _, first = _setup(zc, state)
+    assert first.attacker is Side.ALLIED
+    assert (first.arrival, first.home, first.extra_damage) == (2, 1, 0)  # §25.62
+    assert first.kind is MissionKind.STRIKE and first.awards is None
+    setup, _ = _setup(zc, state)
+    state = zc.absorb(state, _survived(setup))
+    _, second = _setup(zc, state)
+    assert second.attacker is Side.AXIS
+    assert second.arrival == 4, "Radar: two extra Turns of Arrival"
+    assert second.extra_damage == 1, "Loaded Flight Deck, against the Allied Carrier Fleet"
+    assert second.target is not None and second.target.name.startswith("Allied Carrier Fleet")
+
+
+def test_z28_midway_reconnaissance_then_midway_then_the_fleets(zc: ZeroCampaigns) -> None:
+    # L1997: both choose Reconnaissance Missions, Midway can launch: five games
+    state = _orders(
+        zc,
+        _new(zc, "midway"),
+        (M, FlightOps.LARGE, "midway"),
+        (M, FlightOps.LARGE, "japanese-fleet"),
+    )
+    state = _options(zc, state, 2, 2)
+    assert [(g.kind, g.side, g.source) for g in state.queue] == [
+        ("recon", "japanese", "japanese-fleet"),
+        ("recon", "allied", "allied-fleet"),
+        ("strike", "allied", "midway"),
+        ("strike", "japanese", "japanese-fleet"),
+        ("strike", "allied", "allied-fleet"),
+    ]
+    assert state.queue[3].at == state.queue[4].at == state.damage, "simultaneous (§25.53)"
+    setup, recon = _setup(zc, state)
+    assert recon.kind is MissionKind.DOGFIGHT and recon.turns == 2
+    assert _aircraft(setup, Side.AXIS) == ["b5n2"]
+    assert _aircraft(setup, Side.ALLIED) == ["f4f"], "one Element of the enemy's CAP"
+
+
+def test_z29_a_large_coral_sea_strike_its_damage_and_its_reconnaissance(
+    zc: ZeroCampaigns,
+) -> None:
+    # L2007-2013
+    def japanese_strike(damage: int, option: int, recon: bool) -> DifSetup:
+        state = _new(zc, "coral-sea")
+        state = state.model_copy(update={"damage": {**state.damage, "japanese-fleet": damage}})
+        state = _orders(zc, state, (M, FlightOps.LARGE, "allied-fleet"), (M, FlightOps.NONE, None))
+        state = _options(zc, state, option, 8)
+        if option == 2:
+            setup, _ = _setup(zc, state)
+            down = frozenset() if recon else frozenset({setup.elements[0].seat + "L"})
+            state = zc.absorb(state, _survived(setup, down=down))
+            assert isinstance(state, CarrierState) and state.recon == {"japanese": recon}
+        return _setup(zc, state)[0]
+
+    assert sorted(_aircraft(japanese_strike(0, 8, False), Side.AXIS)) == [
+        "a6m2", "a6m2/W", "b5n2", "b5n2/W", "d3a1",
+    ]  # fmt: skip
+    assert len(_aircraft(japanese_strike(5, 8, False), Side.AXIS)) == 4
+    assert sorted(_aircraft(japanese_strike(0, 2, True), Side.AXIS)) == [
+        "a6m2", "a6m2/W", "b5n2", "b5n2/W", "d3a1", "d3a1/W",
+    ]  # fmt: skip
+    assert len(_aircraft(japanese_strike(0, 2, False), Side.AXIS)) == 5
+    # the Japanese Large Air Strike's CAP meets the Allied strike: one A6M2 Leader
+    state = _orders(
+        zc,
+        _new(zc, "coral-sea"),
+        (M, FlightOps.LARGE, "allied-fleet"),
+        (M, FlightOps.SMALL, "japanese-fleet"),
+    )
+    state = _options(zc, state, 8, 6)
+    setup, mission = _setup(zc, state)
+    assert mission.attacker is Side.ALLIED  # Option #6 before #8 (§25.53)
+    assert _aircraft(setup, Side.AXIS) == ["a6m2"]
+
+
+def test_z30_extra_cap_adds_dauntlesses_when_no_wildcat_card_is_left(zc: ZeroCampaigns) -> None:
+    # L2019: Midway, Allied No Air Strike: 2 L/W F4F; Extra CAP may not add a third
+    assert card_counts().limit("f4f") == 2
+    state = _orders(
+        zc, _new(zc, "midway"), (M, FlightOps.LARGE, "allied-fleet"), (M, FlightOps.NONE, None)
+    )
+    state = _options(zc, state, 8, 4)
+    assert [(g.side, g.target) for g in state.queue] == [
+        ("allied", "japanese-fleet"),  # Midway's strike
+        ("japanese", "allied-fleet"),
+    ]
+    setup, _ = _setup(zc, state)
+    state = zc.absorb(state, _survived(setup))
+    setup, _ = _setup(zc, state)
+    assert _aircraft(setup, Side.ALLIED) == ["f4f", "f4f/W", "f4f", "f4f/W", "sbd", "sbd/W"]
+
+
+def test_every_aircraft_a_carrier_sheet_flies_has_cards(zc: ZeroCampaigns) -> None:
+    counts = card_counts()
+    for c in zc.book.campaigns.values():
+        if not isinstance(c, CarrierCampaign):
+            continue
+        flights = [
+            f for s in c.sides.values() for op in s.flight_ops for f in (*op.strike, *op.cap)
+        ]
+        flights += [f for s in c.sides.values() for f in s.recon]
+        for r in c.records:
+            flights += [f for row in r.launches for f in (*row.strike, *row.cap)]
+            flights += [f for cap in r.cap_draw.values() for f in cap]
+        for f in flights:
+            assert counts.limit(f.aircraft) >= 1, (c.id, f.aircraft)
+
+
+# --- Z-31: recovery (§25.71) and the Damage Records (§25.82) -----------------------------------
+
+
+def test_z31_recovery_cards_add_both_fleet_tactics_midway_takes_the_japanese(
+    zc: ZeroCampaigns,
+) -> None:
+    c = zc.book.campaign("midway")
+    assert isinstance(c, CarrierCampaign)
+    rules = zc.book.scoresheets.carrier.recovery
+    orders = {
+        "allied": FleetOrders(turn=1, tactics=L, ops=FlightOps.LARGE, target="japanese-fleet"),
+        "japanese": FleetOrders(turn=1, tactics=M, ops=FlightOps.LARGE, target="allied-fleet"),
+    }
+    assert recovery_cards(c, rules, orders, "allied-fleet", "japanese-fleet") == 3
+    assert recovery_cards(c, rules, orders, "midway", "japanese-fleet") == 2
+    assert recovery_cards(c, rules, orders, "japanese-fleet", "midway") == 2
+
+
+def test_a_strike_crosses_out_its_damage_and_a_box_per_aircraft_destroyed(
+    zc: ZeroCampaigns,
+) -> None:
+    # Short Range both: no recovery cards, every Damaged aircraft lands
+    state = _orders(
+        zc, _new(zc, "coral-sea"), (S, FlightOps.LARGE, "allied-fleet"), (S, FlightOps.NONE, None)
+    )
+    state = _options(zc, state, 8, 8)
+    setup, _ = _setup(zc, state)
+    strike = next(e.seat for e in setup.elements if e.side is Side.AXIS)
+    cap = next(e.seat for e in setup.elements if e.side is Side.ALLIED)
+    outcome = _survived(setup, damage=3, down=frozenset({strike + "W", cap + "L"}))
+    after = zc.absorb(state, outcome)
+    assert isinstance(after, CarrierState)
+    assert after.damage["allied-fleet"] == 3 + 1, "the bombs' Damage and the lost F4F"
+    assert after.damage["japanese-fleet"] == 1, "the Zero lost flying from its fleet"
+    assert after.scores[-1].damage == {"allied-fleet": 4, "japanese-fleet": 1}
+    assert zc.sheet(after, None).totals == {"japanese": 0, "allied": 0}  # below 5: Undamaged
+
+
+def test_damaged_strike_aircraft_draw_to_land(zc: ZeroCampaigns) -> None:
+    state = _orders(
+        zc, _new(zc, "coral-sea"), (L, FlightOps.LARGE, "allied-fleet"), (L, FlightOps.NONE, None)
+    )
+    state = _options(zc, state, 8, 8)
+    setup, _ = _setup(zc, state)
+    fates = tuple(
+        AircraftFate(f.ref, f.seat, f.side, f.aircraft, Fate.DAMAGED, damaged=True)
+        if f.side == "axis"
+        else f
+        for f in _survived(setup).fates
+    )
+    after = zc.absorb(state, Outcome(over=True, winner=None, verdict="", vp={}, fates=fates))
+    assert isinstance(after, CarrierState)
+    recovered = after.scores[-1].recovered
+    assert len(recovered) == len(_aircraft(setup, Side.AXIS))  # 4 cards each
+    lost = sum(r.endswith(":lost") for r in recovered)
+    assert after.damage["japanese-fleet"] == lost
+
+
+# --- a whole carrier campaign -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("campaign", ["coral-sea", "midway"])
+def test_a_whole_carrier_campaign_plays_to_its_result_and_replays(
+    zc: ZeroCampaigns, campaign: str
+) -> None:
+    setup = {"campaign": campaign}
+    state, log = play(zc, setup, 1942)
+    assert isinstance(state, CarrierState) and state.phase == "over"
+    c = zc.carrier.sheet_of(state)
+    out_of_action = any(
+        r.out_of_action and r.level(state.damage[r.id]) == r.levels[-1] for r in c.records
+    )
+    assert state.turn == c.turns or out_of_action
+    result = zc.result(state)
+    assert result is not None
+    totals = {s: 0 for s in ("japanese", "allied")}
+    for r in c.records:
+        totals["allied" if r.owner is Side.AXIS else "japanese"] += r.level(state.damage[r.id]).vp
+    assert result.totals == totals == zc.sheet(state, None).totals
+    assert replay(zc, setup, 1942, log) == state
+    assert zc.load_state(zc.dump_state(state)) == state
+    assert zc.next_mission(state) is None and zc.pending(state) == []
+
+
+def test_out_of_sight_hides_the_fleet_from_the_enemy_strike(zc: ZeroCampaigns) -> None:
+    # Option #1 at Long Range: three cards, any blue-bordered one hides the fleet; the
+    # Allied strike then attacks the Invasion Force, its Flight Ops' other target
+    seen = set()
+    for seed in range(1, 30):
+        state = zc.new_campaign({"campaign": "coral-sea"}, seed)
+        assert isinstance(state, CarrierState)
+        state = _orders(
+            zc, state, (L, FlightOps.NONE, None), (M, FlightOps.LARGE, "japanese-fleet")
+        )
+        state = _options(zc, state, 1, 8)
+        hidden = "japanese" in state.hidden
+        seen.add(hidden)
+        target = "invasion-force" if hidden else "japanese-fleet"
+        assert [g.target for g in state.queue] == [target]
+    assert seen == {True, False}

@@ -44,7 +44,12 @@ class SystemEntry:
 
 
 SYSTEMS: tuple[SystemEntry, ...] = (
-    SystemEntry("dif", "engine.dif.system", "Down in Flames"),
+    SystemEntry(
+        "dif",
+        "engine.dif.system",
+        "Down in Flames",
+        campaigns="engine.dif.campaign",
+    ),
     SystemEntry(
         "lockedon",
         "engine.lockedon.system",

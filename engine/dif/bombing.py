@@ -149,8 +149,6 @@ class MissionRules(Resolution):
             return Term("dif.mission.setup.formations")
         if mission.clouds is not None or mission.angle_of_attack:
             return Term("dif.mission.setup.option")
-        if mission.kind is MissionKind.DOGFIGHT and mission.bombs:
-            return Term("dif.mission.setup.dogfight_bombs")
         for seat, mode in mission.bombs.items():
             if seat not in seats:
                 return Term("dif.mission.setup.no_seat", seat=seat)
@@ -935,6 +933,7 @@ class MissionRules(Resolution):
         if pilot is not None and ref.endswith("L"):
             rec["pilot"] = pilot.name
         rec["role"] = self.aircraft[e.aircraft].role.value
+        rec["loaded"] = ref in m["loaded"]
         return rec
 
 

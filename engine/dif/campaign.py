@@ -92,6 +92,9 @@ from engine.dif.carrier import CarrierCampaigns, parse_orders
 from engine.dif.components import Aircraft, Ruleset, Side
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.mission import MissionKind, MissionSetup
+from engine.dif.pearl_harbor import ASSIGN as PEARL_ASSIGN
+from engine.dif.pearl_harbor import CAMPAIGN_ID as PEARL_HARBOR
+from engine.dif.pearl_harbor import PearlHarbor, PearlHarborSetup, PearlState, pearl_harbor_system
 from engine.dif.pilots import PilotBook, rng_picker, shipped_pilots
 from engine.dif.setup import DifSetup
 from strings import Term
@@ -596,15 +599,20 @@ class LandCampaigns:
 
 
 class ZeroCampaigns:
-    """The Zero! campaign system (``CampaignSystem``): the Land and Carrier Campaigns."""
+    """The Zero! campaign system (``CampaignSystem``): the Land and Carrier Campaigns,
+    and the Pearl Harbor Solitaire Campaign (:mod:`engine.dif.pearl_harbor`), each
+    state handled by its own part."""
 
     system_id = "dif"
     setup_model = ZeroCampaignSetup
 
-    def __init__(self, engine: DifEngine, book: CampaignBook, pilots: PilotBook) -> None:
+    def __init__(
+        self, engine: DifEngine, book: CampaignBook, pilots: PilotBook, pearl: PearlHarbor
+    ) -> None:
         self.book = book
         self.land = LandCampaigns(engine, book, pilots)
         self.carrier = CarrierCampaigns(engine, book, pilots)
+        self.pearl = pearl
 
     def _offered(self) -> dict[str, LandCampaign | CarrierCampaign]:
         return {
@@ -618,7 +626,7 @@ class ZeroCampaigns:
         for c in self._offered().values():
             count = c.duration if isinstance(c, LandCampaign) else c.turns
             out.append(CampaignInfo(c.id, c.name, count, self._side_infos(), summary=c.summary))
-        return out
+        return [*out, *self.pearl.campaigns()]
 
     def _side_infos(self) -> tuple[SideInfo, ...]:
         return tuple(
@@ -628,11 +636,21 @@ class ZeroCampaigns:
 
     def new_campaign(self, setup: Any, seed: int) -> LandState | Any:
         setup = ZeroCampaignSetup.model_validate(setup)
+        if setup.campaign == PEARL_HARBOR:
+            if setup.period is not None:
+                raise SetupError(Term("campaign.zero.no_period_solitaire"))
+            return self.pearl.new_campaign(PearlHarborSetup(draws=setup.draws), seed)
+        if setup.draws:
+            raise SetupError(Term("campaign.zero.no_draws", campaign=setup.campaign))
         offered = self._offered()
         c = offered.get(setup.campaign)
         if c is None:
             raise SetupError(
-                Term("campaign.zero.unknown", campaign=setup.campaign, valid=", ".join(offered))
+                Term(
+                    "campaign.zero.unknown",
+                    campaign=setup.campaign,
+                    valid=", ".join([*offered, PEARL_HARBOR]),
+                )
             )
         if isinstance(c, LandCampaign):
             return self.land.new_campaign(setup, seed, c)
@@ -641,9 +659,13 @@ class ZeroCampaigns:
         return self.carrier.new_campaign(setup, seed, c)
 
     def _part(self, state: Any) -> Any:
+        if isinstance(state, PearlState):
+            return self.pearl
         return self.land if isinstance(state, LandState) else self.carrier
 
     def sides(self, state: Any) -> tuple[SideInfo, ...]:
+        if isinstance(state, PearlState):
+            return self.pearl.sides(state)
         return self._side_infos()
 
     def pending(self, state: Any) -> list[CampaignDecision]:
@@ -659,6 +681,8 @@ class ZeroCampaigns:
 
     def default_action(self, state: Any, side: str) -> Any:
         """At a deadline: the first legal choice (the lowest Option number)."""
+        if isinstance(state, PearlState):
+            return self.pearl.default_action(state, side)
         legal = self.legal_actions(state, side)
         if not legal:
             raise RuleViolation(Term("campaign.zero.nothing", side=side))
@@ -666,6 +690,8 @@ class ZeroCampaigns:
 
     def computer_action(self, state: Any, side: str, seed: int) -> Any:
         """A computer player's choice, from its own seed."""
+        if isinstance(state, PearlState):
+            return self.pearl.computer_action(state, side, seed)
         legal = self.legal_actions(state, side)
         if not legal:
             raise RuleViolation(Term("campaign.zero.nothing", side=side))
@@ -676,13 +702,19 @@ class ZeroCampaigns:
         return result
 
     def ask(self, decision: CampaignDecision) -> str:
+        if decision.kind == PEARL_ASSIGN:
+            return self.pearl.ask(decision)
         return Term(f"campaign.zero.ask.{decision.kind}", mission=decision.mission or 0)
 
     def action_label(self, state: Any, side: str, action: Any) -> str:
+        if isinstance(state, PearlState):
+            return self.pearl.action_label(state, side, action)
         result: str = self._part(state).label(state, side, action)
         return result
 
     def parse_action(self, text: str) -> Any:
+        if text.strip().startswith("assign"):
+            return self.pearl.parse_action(text)
         m = _OPTION.match(text.strip())
         if m is not None:
             return OptionPick(mission=int(m.group(1)), number=int(m.group(2)))
@@ -695,6 +727,8 @@ class ZeroCampaigns:
         """The first Mission's draw (land); nothing before the first carrier turn."""
         if isinstance(state, LandState):
             return Happenings((self.land.drawn_line(state),))
+        if isinstance(state, PearlState):
+            return self.pearl.opening(state)
         return Happenings()
 
     def happenings(self, before: Any, after: Any) -> Happenings:
@@ -702,12 +736,16 @@ class ZeroCampaigns:
         return result
 
     def public_text(self, state: Any, entry: CampaignEntry) -> str:
+        if isinstance(state, PearlState):
+            return self.pearl.public_text(state, entry)
         if entry.kind is not EntryKind.DECISION:
             return entry.text
         result: str = self._part(state).public_text(state, entry, self.parse_action(entry.text))
         return result
 
     def next_mission(self, state: Any) -> NextMission | None:
+        if isinstance(state, PearlState):
+            return self.pearl.next_mission(state)
         if self.is_over(state):
             return None
         if isinstance(state, LandState):
@@ -721,6 +759,8 @@ class ZeroCampaigns:
         return bool(self._part(state).mission_ready(state))
 
     def mission_setup(self, state: Any) -> MissionPlan:
+        if isinstance(state, PearlState):
+            return self.pearl.mission_setup(state)
         upcoming = self.next_mission(state)
         if upcoming is None or not self.mission_ready(state):
             raise RuleViolation(
@@ -736,6 +776,8 @@ class ZeroCampaigns:
         return self._part(state).abort_mission(state)
 
     def sheet(self, state: Any, side: str | None) -> CampaignSheet:
+        if isinstance(state, PearlState):
+            return self.pearl.sheet(state, side)
         result: CampaignSheet = self._part(state).sheet(state, side, self._side_infos())
         return result
 
@@ -751,6 +793,8 @@ class ZeroCampaigns:
         return data
 
     def load_state(self, data: Mapping[str, Any]) -> Any:
+        if data.get("setup", {}).get("campaign") == PEARL_HARBOR:
+            return self.pearl.load_state(data)
         if data.get("kind") == "land":
             return LandState.model_validate(dict(data))
         return self.carrier.load_state(data)
@@ -759,4 +803,4 @@ class ZeroCampaigns:
 @functools.cache
 def campaign_system() -> ZeroCampaigns:
     """The campaign system over the shipped data (the registry's factory)."""
-    return ZeroCampaigns(default_engine(), shipped_book(), shipped_pilots())
+    return ZeroCampaigns(default_engine(), shipped_book(), shipped_pilots(), pearl_harbor_system())

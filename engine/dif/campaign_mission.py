@@ -264,6 +264,9 @@ class ZeroCampaignSetup(BaseModel):
 
     campaign: str
     period: str | None = None
+    # -- tests and vectors: what normally comes from the shuffle ----------------------
+    draws: tuple[str, ...] = Field(default=(), json_schema_extra={"tests_only": True})
+    """Pearl Harbor: card codes drawn first, in order (``PearlHarborSetup.draws``)."""
 
 
 class OptionPick(BaseModel):

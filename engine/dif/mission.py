@@ -186,6 +186,7 @@ RECORD_KEYS = frozenset(
         "role",  # the campaign Role value of its aircraft
         "bombed",  # True: it dropped its bombs (or torpedo) on the target
         "damage_dealt",  # Damage points its bombs and strafing scored on the target
+        "loaded",  # True: it still carries its bombs at the end (not dropped nor jettisoned)
     }
 )
 """What each :class:`~engine.core.contract.AircraftFate` of a mission game carries in

@@ -57,7 +57,7 @@ from engine.core.campaign import (
     SheetTable,
     mission_seed,
 )
-from engine.core.contract import Fate, Outcome, SeatPick, SideInfo
+from engine.core.contract import AircraftFate, Fate, Outcome, SeatPick, SideInfo
 from engine.core.errors import MalformedAction, RuleViolation, SetupError
 from engine.core.present import Choice
 from engine.core.rng import Rng
@@ -100,6 +100,8 @@ JAPANESE = "japanese"
 ALLIED = "allied"
 """The American defences: drawn, and flown by a computer seat in an engagement."""
 CAMPAIGN_ID: Literal["pearl-harbor"] = "pearl-harbor"
+ASSIGN = "assign"
+"""The kind of the campaign's one decision: a wave's Targets."""
 YEAR = 1941
 BOMBING_SEAT = "X1"
 """The attacked Element's seat in an engagement; the escorts follow (``X2``...)."""
@@ -325,7 +327,7 @@ class PearlHarbor:
     def pending(self, state: PearlState) -> list[CampaignDecision]:
         if self.is_over(state) or state.assigned or not self._to_assign(state):
             return []
-        return [CampaignDecision(JAPANESE, "assign", secret=False, mission=self._number(state))]
+        return [CampaignDecision(JAPANESE, ASSIGN, secret=False, mission=self._number(state))]
 
     def allowed_targets(self, sortie: Sortie) -> list[SolitaireTarget]:
         """The Targets ``sortie`` may attack: torpedoes only Naval Targets (§21.52) the
@@ -735,13 +737,15 @@ class PearlHarbor:
         """The engagement's end: each Japanese aircraft's fate (shot down, damaged,
         gone from the fight, its hits), then the attacked Element's survivors bomb
         (those that left the fight do not) and the wave goes on. A Japanese side that
-        resigned or forfeited breaks off: no bombs."""
+        resigned or forfeited breaks off: no bombs; nor does an aircraft that
+        jettisoned its bombs in the fight (its record's ``loaded``)."""
         if not self.mission_ready(state) or state.engagement is None:
             raise RuleViolation(Term("campaign.pearl.not_ready"))
         if not outcome.over:
             raise RuleViolation(Term("campaign.pearl.not_over"))
         new = state.model_copy(deep=True)
         seats = self._seats(new)
+        attacked = self._bombers(self._wave(new))[new.step]
         gone: list[str] = []
         for f in outcome.fates:
             if f.side == Side.ALLIED.value:
@@ -762,7 +766,9 @@ class PearlHarbor:
             if f.fate is Fate.LEFT:
                 gone.append(ref)
             self._say(new, "fate", plane=ref, fate=f.fate.value, status=_status(plane))
-        attacked = self._bombers(self._wave(new))[new.step]
+            if self._jettisoned(f, ref, attacked) and ref not in gone:
+                gone.append(ref)  # §18.22: jettisoned in the fight, nothing to drop
+                self._say(new, "jettisoned", plane=ref)
         if outcome.conceded == Side.AXIS.value:
             gone = self._flying(new, attacked.element)
             self._say(new, "broke_off", element=attacked.element)
@@ -772,6 +778,16 @@ class PearlHarbor:
         self._finish(new)
         self._advance(new)
         return new
+
+    @staticmethod
+    def _jettisoned(f: AircraftFate, ref: str, attacked: Sortie) -> bool:
+        """An aircraft of the attacked Element that came home from the fight without
+        its bombs (the mission game's record, :data:`engine.dif.mission.RECORD_KEYS`)."""
+        return (
+            ref.startswith(f"{attacked.element}.")
+            and f.record.get("loaded") is False
+            and f.fate is not Fate.SHOT_DOWN
+        )
 
     def abort_mission(self, state: PearlState) -> PearlState:
         """An aborted engagement is flown again, in a new game."""

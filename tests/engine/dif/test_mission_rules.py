@@ -111,10 +111,20 @@ def test_a_mission_is_zero_only_and_refuses_what_is_not_built(engine: DifEngine)
         engine.new_game(mission_setup(bombs={"X2": "torpedo"}), 1)
     with pytest.raises(SetupError, match=r"18\.11"):
         engine.new_game(mission_setup(bombs={"A2": "level"}), 1)
-    with pytest.raises(SetupError, match=r"23\.1"):
-        engine.new_game(mission_setup(mission={"kind": "dogfight", "target": None, "turns": 3}), 1)
     with pytest.raises(SetupError, match=r"21\.21"):
         engine.new_game(mission_setup(bombs={"X2": "dive"}), 1)
+
+
+def test_a_loaded_element_fights_a_dogfight_mission_with_its_load(engine: DifEngine) -> None:
+    """Pearl Harbor's fighters meet an Element on its way to the Target: a
+    dogfight-kind mission (no target) whose Loaded Element keeps its Load Penalty and
+    may jettison (§15.2, §17.15); its record says whether it still carries bombs."""
+    setup = mission_setup(mission={"kind": "dogfight", "target": None, "turns": 2})
+    state, _ = engine.new_game(setup, 1)
+    assert state.mission is not None and set(state.mission["loaded"]) == {"X2L", "X2W"}
+    assert state.max_turns == 2
+    assert engine.mission_record(state, "X2", "X2L")["loaded"] is True
+    assert engine.mission_record(state, "X1", "X1L")["loaded"] is False
 
 
 def test_a_dogfight_state_dumps_as_before(engine: DifEngine) -> None:

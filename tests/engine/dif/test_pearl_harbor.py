@@ -5,6 +5,7 @@ engagements as Down in Flames games, VP and the victory table."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 
@@ -345,6 +346,16 @@ def test_an_aircraft_that_left_the_fight_drops_no_bombs_and_a_resigned_fight_non
     resigned = system.absorb(state, ended(conceded="axis"))
     assert "kates-level broke off the attack: it drops no bombs." in told(system, state, resigned)
     assert resigned.damage[9] == 0
+
+
+def test_an_aircraft_that_jettisoned_in_the_fight_drops_nothing(system: PearlHarbor) -> None:
+    _, state = engaged(system)
+    jettisoned = replace(fate("X1L", Side.AXIS, "b5n2", Fate.UNHARMED), record={"loaded": False})
+    kept = replace(fate("X1W", Side.AXIS, "b5n2", Fate.UNHARMED), record={"loaded": True})
+    after = system.absorb(state, ended(jettisoned, kept))
+    words = "\n".join(told(system, state, after))
+    assert "kates-level Leader (B5N2 Kate) jettisoned its bombs in the fight (§18.22)" in words
+    assert "Wingman (B5N2 Kate) jettisoned" not in words
 
 
 def test_damage_carries_into_the_engagement_and_an_abort_flies_it_again(

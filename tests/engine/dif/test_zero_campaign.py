@@ -66,17 +66,37 @@ def _mission(plan_setup: object) -> MissionSetup:
 
 def test_the_land_and_carrier_campaigns_are_offered(zc: ZeroCampaigns) -> None:
     infos = {c.id: c for c in zc.campaigns()}
-    assert list(infos) == ["malaya", "philippines", "burma", "coral-sea", "midway"]
+    assert list(infos) == ["malaya", "philippines", "burma", "coral-sea", "midway", "pearl-harbor"]
     assert infos["burma"].missions == 8 and infos["coral-sea"].missions == 5
     assert [s.id for s in infos["malaya"].sides] == ["japanese", "allied"]
     assert [str(s.name) for s in infos["malaya"].sides] == ["Japanese", "Allied"]
+
+
+def test_pearl_harbor_is_played_by_its_own_part(zc: ZeroCampaigns) -> None:
+    """The registry's one campaign system hands Pearl Harbor's states to
+    :class:`PearlHarbor`: its decisions, notation, storage and sheet."""
+    state = zc.new_campaign({"campaign": "pearl-harbor"}, 8)
+    (decision,) = zc.pending(state)
+    assert zc.ask(decision) == zc.pearl.ask(decision)
+    action = zc.computer_action(state, decision.side, 1)
+    assert zc.parse_action(str(action)) == action
+    after = zc.apply(state, decision.side, action)
+    assert zc.dump_state(zc.load_state(zc.dump_state(after))) == zc.dump_state(after)
+    assert zc.sheet(after, None).title == zc.pearl.sheet(after, None).title
+    assert zc.happenings(state, after).lines
+    with pytest.raises(SetupError) as exc:
+        zc.new_campaign({"campaign": "pearl-harbor", "period": "dec-1941"}, 1)
+    assert _key(exc) == "campaign.zero.no_period_solitaire"
+    with pytest.raises(SetupError) as exc:
+        zc.new_campaign({"campaign": "burma", "draws": ["MAN"]}, 1)
+    assert _key(exc) == "campaign.zero.no_draws"
 
 
 def test_unknown_campaign_and_period_are_refused_with_the_valid_ones(zc: ZeroCampaigns) -> None:
     with pytest.raises(SetupError) as exc:
         zc.new_campaign({"campaign": "guadalcanal"}, 1)
     assert _key(exc) == "campaign.zero.unknown"
-    assert "malaya, philippines, burma, coral-sea, midway" in str(exc.value)
+    assert "malaya, philippines, burma, coral-sea, midway, pearl-harbor" in str(exc.value)
     with pytest.raises(SetupError) as exc:
         zc.new_campaign({"campaign": "malaya", "period": "march-1942"}, 1)
     assert _key(exc) == "campaign.zero.unknown_period"

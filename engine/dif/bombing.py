@@ -32,6 +32,7 @@ from engine.dif.components import (
     Ruleset,
     Side,
 )
+from engine.dif.formation import award_vp
 from engine.dif.legality import Why
 from engine.dif.mission import MissionKind, MissionSetup
 from engine.dif.resolution import Resolution
@@ -882,14 +883,17 @@ class MissionRules(Resolution):
             own = Side(e.side)
             for p in e.planes():
                 award = awards.awards[AircraftClass(_class(self._ac(p).role.value))]
-                if p.status == "destroyed":
-                    vp[own.other] += award.destroyed
-                    if self._origin(e, p) == f"{e.seat}L" and e.seat in mission.pilots:
-                        vp[own.other] += awards.skilled_pilot
-                elif p.damaged or p.status == "evaded":
-                    vp[own.other] += award.damaged
-                elif m["records"][self._origin(e, p)]["over_target"]:
-                    vp[own] += award.returned
+                theirs, ours = award_vp(
+                    award,
+                    destroyed=p.status == "destroyed",
+                    damaged=p.damaged or p.status == "evaded",
+                    over_target=m["records"][self._origin(e, p)]["over_target"],
+                )
+                vp[own.other] += theirs
+                vp[own] += ours
+                leader = self._origin(e, p) == f"{e.seat}L"
+                if p.status == "destroyed" and leader and e.seat in mission.pilots:
+                    vp[own.other] += awards.skilled_pilot
         return vp
 
     def _check_end(self, s: GameState, ev: list[Event]) -> None:

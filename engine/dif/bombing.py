@@ -34,7 +34,7 @@ from engine.dif.components import (
 )
 from engine.dif.formation import award_vp
 from engine.dif.legality import Why
-from engine.dif.mission import MissionKind, MissionSetup
+from engine.dif.mission import Clouds, MissionKind, MissionSetup
 from engine.dif.resolution import Resolution
 from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
 from engine.dif.texts import fixed, join
@@ -59,6 +59,9 @@ _LOADED_BANNED = frozenset({CardKind.MAN, CardKind.HAL, CardKind.SCI, CardKind.F
 _DROPS = (BombingMode.LEVEL, BombingMode.DIVE, BombingMode.TORPEDO)
 _OVER = ("ingress", "bomb", "egress")
 _RANK = (BombResult.MISS, BombResult.HIT, BombResult.DIRECT, BombResult.VITAL)
+_BLUE = frozenset({CardKind.TIT, CardKind.BAR, CardKind.ACE})
+"""The blue-bordered (Response) cards of the deck (§2.2 L26-30): the red ones are
+Attacks, the white ones (SCI, VER, FUT) either."""
 _PHASE_KEYS = {
     "arrival": "dif.mission.phase.arrival",
     "ingress": "dif.mission.phase.ingress",
@@ -113,6 +116,7 @@ def start(mission: MissionSetup, elements: dict[str, Element]) -> dict[str, Any]
         "after": None,
         "aa": None,
         "bombed_leader": False,
+        "clouds": None,
     }
 
 
@@ -148,7 +152,7 @@ class MissionRules(Resolution):
             return Term("dif.mission.setup.not_zero")
         if mission.formations or mission.patrol:
             return Term("dif.mission.setup.formations")
-        if mission.clouds is not None or mission.angle_of_attack:
+        if mission.angle_of_attack:
             return Term("dif.mission.setup.option")
         if mission.kind is MissionKind.DOGFIGHT and mission.bombs:
             return Term("dif.mission.setup.dogfight_bombs")
@@ -299,7 +303,36 @@ class MissionRules(Resolution):
                     m["records"][self._origin(e, p)]["over_target"] = True
         if not m["declare"]:
             s.step = "play"
+            self._draw_clouds(s, ev)
             self._start_turn(s, ev)
+
+    def _draw_clouds(self, s: GameState, ev: list[Event]) -> None:
+        """Clouds Over the Target (§24.53 example, L1881): at the start of the Ingress
+        Turn, after the Abandon declarations (§23.51 "before beginning"), ``draw``
+        cards face up; a blue-bordered one (a Response card, §2.2) brings the clouds.
+        White cards (Scissors, Vertical Roll, Full Throttle) are no blue ones."""
+        m = s.mission
+        assert m is not None
+        clouds = self._setup_of(s).clouds
+        if clouds is None:
+            return
+        drawn = self._draw_cards(s, clouds.draw, ev)
+        m["clouds"] = any(self.kind[c] in _BLUE for c in drawn)
+        key = "dif.mission.event.clouds" if m["clouds"] else "dif.mission.event.no_clouds"
+        cards = join([self.label[c] for c in drawn]) if drawn else "-"
+        ev.append(Event("mission", Term(key, cards=cards), data={"clouds": m["clouds"]}))
+        self._discard(s, drawn)
+
+    def _clouds(self, s: GameState, mode: BombingMode) -> Clouds | None:
+        """The clouds over the target when they change this mode's bombing and its
+        Anti-Aircraft Fire: never a Torpedo attack's unless the option says so."""
+        m = s.mission
+        clouds = self._setup_of(s).clouds
+        if m is None or clouds is None or not m.get("clouds"):
+            return None
+        if mode is BombingMode.TORPEDO and not clouds.torpedo:
+            return None
+        return clouds
 
     def _do_jettison(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
         if a.verb == "jettison":
@@ -474,7 +507,9 @@ class MissionRules(Resolution):
                         ),
                     )
                 )
-            n = self.chart.aa_cards(target.aa, mode, Altitude(e.altitude or 0))
+            clouds = self._clouds(s, mode)
+            aa = target.aa + (clouds.aa if clouds is not None else 0)
+            n = self.chart.aa_cards(aa, mode, Altitude(e.altitude or 0))
             fire = self._draw_cards(s, n, ev)
             ev.append(self._fire_event(s, p, fire, "dif.mission.event.aa"))
             q["bombs"], q["fire"] = bombs, fire
@@ -619,14 +654,20 @@ class MissionRules(Resolution):
     ) -> None:
         """Each Rejected Attack negates the best bombing card (§22.23); the rest score
         the target's Damage (§21.83), twice for a torpedo (§21.55), plus the Loaded
-        Flight Deck's extra per damaging bomb result."""
+        Flight Deck's extra per damaging bomb result. Clouds Over the Target lower
+        each bombing (not strafing) result (L1881)."""
         m = s.mission
         assert m is not None
         mission = self._setup_of(s)
         target = mission.target
         assert target is not None
+        clouds = self._clouds(s, mode) if mode in _DROPS else None
+        shift = clouds.result_shift if clouds is not None else 0
         results = sorted(
-            (self.chart.result(mode, self.cards[c], naval=target.naval) for c in bombs),
+            (
+                _lower(self.chart.result(mode, self.cards[c], naval=target.naval), shift)
+                for c in bombs
+            ),
             key=_RANK.index,
             reverse=True,
         )
@@ -924,6 +965,7 @@ class MissionRules(Resolution):
             target_level=target.level(m["damage"]).name if target is not None else None,
             away=tuple(m["away"]),
             loaded=tuple(sorted(m["loaded"])),
+            clouds=m.get("clouds"),
         )
 
     def mission_record(self, state: GameState, seat: str, ref: str) -> dict[str, Any]:
@@ -940,6 +982,11 @@ class MissionRules(Resolution):
             rec["pilot"] = pilot.name
         rec["role"] = self.aircraft[e.aircraft].role.value
         return rec
+
+
+def _lower(result: BombResult, levels: int) -> BombResult:
+    """A bombing result ``levels`` lower, Miss at worst (Clouds Over the Target, L1881)."""
+    return _RANK[max(0, _RANK.index(result) - levels)]
 
 
 def _class(role: str) -> str:

@@ -32,7 +32,7 @@ from engine.dif.components import (
     Ruleset,
     Side,
 )
-from engine.dif.formation import award_vp
+from engine.dif.formation import award_vp, formation_speed
 from engine.dif.legality import Why
 from engine.dif.mission import Clouds, MissionKind, MissionSetup
 from engine.dif.resolution import Resolution
@@ -394,7 +394,14 @@ class MissionRules(Resolution):
         if mission.home_base is None:
             return
         assert s.mission is not None
-        home = max(0, mission.home_base - ELEMENT_SPEED)
+        left = [
+            self._ac(p)
+            for e in s.elements.values()
+            if e.side == mission.attacker.value
+            for p in (e.leader, e.wingman)
+            if p is not None and p.flying
+        ]
+        home = max(0, mission.home_base - (formation_speed(left) or ELEMENT_SPEED))
         s.mission["home"] = home
         s.max_turns = s.mission["arrival"] + 3 + home
         ev.append(Event("mission", Term("dif.mission.event.home", n=home)))

@@ -6,10 +6,12 @@ game's player-turn (§15.2): the Jettison Bombs step before the Wingman Attack, 
 Bombing and Strafing phase after Adjust Altitude on the Bomb Turn, with its
 Anti-Aircraft Fire (§22.2); the declarations to Abandon before the Ingress Turn
 (§23.51); Discretionary Fire at the end of the Ingress and Egress Turns (§22.1); the
-Turns of Return Home (§23.7); the Load Penalty (§17.15); the mission's VP (§24.61).
+Turns of Return Home (§23.7); the Load Penalty (§17.15); the mission's VP (§24.61);
+the Clouds Over the Target option (L1881).
 
 Formations of bombers and patrol aircraft (§17.2, §17.3, §20) are not played yet: a
-setup with formations (or a Patrol Mission, §23.64) is refused.
+setup with formations, a Patrol Mission (§23.64) or the Angle of Attack (§20.31) is
+refused; the numbers of attacking bombers are in :mod:`engine.dif.formation`.
 """
 
 from __future__ import annotations

@@ -6,10 +6,12 @@ game's player-turn (§15.2): the Jettison Bombs step before the Wingman Attack, 
 Bombing and Strafing phase after Adjust Altitude on the Bomb Turn, with its
 Anti-Aircraft Fire (§22.2); the declarations to Abandon before the Ingress Turn
 (§23.51); Discretionary Fire at the end of the Ingress and Egress Turns (§22.1); the
-Turns of Return Home (§23.7); the Load Penalty (§17.15); the mission's VP (§24.61).
+Turns of Return Home (§23.7); the Load Penalty (§17.15); the mission's VP (§24.61);
+the Clouds Over the Target option (L1881).
 
 Formations of bombers and patrol aircraft (§17.2, §17.3, §20) are not played yet: a
-setup with formations (or a Patrol Mission, §23.64) is refused.
+setup with formations, a Patrol Mission (§23.64) or the Angle of Attack (§20.31) is
+refused; the numbers of attacking bombers are in :mod:`engine.dif.formation`.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ from engine.dif.components import (
     Ruleset,
     Side,
 )
+from engine.dif.formation import award_vp, formation_speed
 from engine.dif.legality import Why
-from engine.dif.mission import MissionKind, MissionSetup
+from engine.dif.mission import Clouds, MissionKind, MissionSetup
 from engine.dif.resolution import Resolution
 from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
 from engine.dif.texts import fixed, join
@@ -58,6 +61,9 @@ _LOADED_BANNED = frozenset({CardKind.MAN, CardKind.HAL, CardKind.SCI, CardKind.F
 _DROPS = (BombingMode.LEVEL, BombingMode.DIVE, BombingMode.TORPEDO)
 _OVER = ("ingress", "bomb", "egress")
 _RANK = (BombResult.MISS, BombResult.HIT, BombResult.DIRECT, BombResult.VITAL)
+_BLUE = frozenset({CardKind.TIT, CardKind.BAR, CardKind.ACE})
+"""The blue-bordered (Response) cards of the deck (§2.2 L26-30): the red ones are
+Attacks, the white ones (SCI, VER, FUT) either."""
 _PHASE_KEYS = {
     "arrival": "dif.mission.phase.arrival",
     "ingress": "dif.mission.phase.ingress",
@@ -112,6 +118,7 @@ def start(mission: MissionSetup, elements: dict[str, Element]) -> dict[str, Any]
         "after": None,
         "aa": None,
         "bombed_leader": False,
+        "clouds": None,
     }
 
 
@@ -147,7 +154,7 @@ class MissionRules(Resolution):
             return Term("dif.mission.setup.not_zero")
         if mission.formations or mission.patrol:
             return Term("dif.mission.setup.formations")
-        if mission.clouds is not None or mission.angle_of_attack:
+        if mission.angle_of_attack:
             return Term("dif.mission.setup.option")
         for seat, mode in mission.bombs.items():
             if seat not in seats:
@@ -296,7 +303,36 @@ class MissionRules(Resolution):
                     m["records"][self._origin(e, p)]["over_target"] = True
         if not m["declare"]:
             s.step = "play"
+            self._draw_clouds(s, ev)
             self._start_turn(s, ev)
+
+    def _draw_clouds(self, s: GameState, ev: list[Event]) -> None:
+        """Clouds Over the Target (§24.53 example, L1881): at the start of the Ingress
+        Turn, after the Abandon declarations (§23.51 "before beginning"), ``draw``
+        cards face up; a blue-bordered one (a Response card, §2.2) brings the clouds.
+        White cards (Scissors, Vertical Roll, Full Throttle) are no blue ones."""
+        m = s.mission
+        assert m is not None
+        clouds = self._setup_of(s).clouds
+        if clouds is None:
+            return
+        drawn = self._draw_cards(s, clouds.draw, ev)
+        m["clouds"] = any(self.kind[c] in _BLUE for c in drawn)
+        key = "dif.mission.event.clouds" if m["clouds"] else "dif.mission.event.no_clouds"
+        cards = join([self.label[c] for c in drawn]) if drawn else "-"
+        ev.append(Event("mission", Term(key, cards=cards), data={"clouds": m["clouds"]}))
+        self._discard(s, drawn)
+
+    def _clouds(self, s: GameState, mode: BombingMode) -> Clouds | None:
+        """The clouds over the target when they change this mode's bombing and its
+        Anti-Aircraft Fire: never a Torpedo attack's unless the option says so."""
+        m = s.mission
+        clouds = self._setup_of(s).clouds
+        if m is None or clouds is None or not m.get("clouds"):
+            return None
+        if mode is BombingMode.TORPEDO and not clouds.torpedo:
+            return None
+        return clouds
 
     def _do_jettison(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
         if a.verb == "jettison":
@@ -358,7 +394,14 @@ class MissionRules(Resolution):
         if mission.home_base is None:
             return
         assert s.mission is not None
-        home = max(0, mission.home_base - ELEMENT_SPEED)
+        left = [
+            self._ac(p)
+            for e in s.elements.values()
+            if e.side == mission.attacker.value
+            for p in (e.leader, e.wingman)
+            if p is not None and p.flying
+        ]
+        home = max(0, mission.home_base - (formation_speed(left) or ELEMENT_SPEED))
         s.mission["home"] = home
         s.max_turns = s.mission["arrival"] + 3 + home
         ev.append(Event("mission", Term("dif.mission.event.home", n=home)))
@@ -471,7 +514,9 @@ class MissionRules(Resolution):
                         ),
                     )
                 )
-            n = self.chart.aa_cards(target.aa, mode, Altitude(e.altitude or 0))
+            clouds = self._clouds(s, mode)
+            aa = target.aa + (clouds.aa if clouds is not None else 0)
+            n = self.chart.aa_cards(aa, mode, Altitude(e.altitude or 0))
             fire = self._draw_cards(s, n, ev)
             ev.append(self._fire_event(s, p, fire, "dif.mission.event.aa"))
             q["bombs"], q["fire"] = bombs, fire
@@ -616,14 +661,20 @@ class MissionRules(Resolution):
     ) -> None:
         """Each Rejected Attack negates the best bombing card (§22.23); the rest score
         the target's Damage (§21.83), twice for a torpedo (§21.55), plus the Loaded
-        Flight Deck's extra per damaging bomb result."""
+        Flight Deck's extra per damaging bomb result. Clouds Over the Target lower
+        each bombing (not strafing) result (L1881)."""
         m = s.mission
         assert m is not None
         mission = self._setup_of(s)
         target = mission.target
         assert target is not None
+        clouds = self._clouds(s, mode) if mode in _DROPS else None
+        shift = clouds.result_shift if clouds is not None else 0
         results = sorted(
-            (self.chart.result(mode, self.cards[c], naval=target.naval) for c in bombs),
+            (
+                _lower(self.chart.result(mode, self.cards[c], naval=target.naval), shift)
+                for c in bombs
+            ),
             key=_RANK.index,
             reverse=True,
         )
@@ -880,14 +931,17 @@ class MissionRules(Resolution):
             own = Side(e.side)
             for p in e.planes():
                 award = awards.awards[AircraftClass(_class(self._ac(p).role.value))]
-                if p.status == "destroyed":
-                    vp[own.other] += award.destroyed
-                    if self._origin(e, p) == f"{e.seat}L" and e.seat in mission.pilots:
-                        vp[own.other] += awards.skilled_pilot
-                elif p.damaged or p.status == "evaded":
-                    vp[own.other] += award.damaged
-                elif m["records"][self._origin(e, p)]["over_target"]:
-                    vp[own] += award.returned
+                theirs, ours = award_vp(
+                    award,
+                    destroyed=p.status == "destroyed",
+                    damaged=p.damaged or p.status == "evaded",
+                    over_target=m["records"][self._origin(e, p)]["over_target"],
+                )
+                vp[own.other] += theirs
+                vp[own] += ours
+                leader = self._origin(e, p) == f"{e.seat}L"
+                if p.status == "destroyed" and leader and e.seat in mission.pilots:
+                    vp[own.other] += awards.skilled_pilot
         return vp
 
     def _check_end(self, s: GameState, ev: list[Event]) -> None:
@@ -918,6 +972,7 @@ class MissionRules(Resolution):
             target_level=target.level(m["damage"]).name if target is not None else None,
             away=tuple(m["away"]),
             loaded=tuple(sorted(m["loaded"])),
+            clouds=m.get("clouds"),
         )
 
     def mission_record(self, state: GameState, seat: str, ref: str) -> dict[str, Any]:
@@ -935,6 +990,11 @@ class MissionRules(Resolution):
         rec["role"] = self.aircraft[e.aircraft].role.value
         rec["loaded"] = ref in m["loaded"]
         return rec
+
+
+def _lower(result: BombResult, levels: int) -> BombResult:
+    """A bombing result ``levels`` lower, Miss at worst (Clouds Over the Target, L1881)."""
+    return _RANK[max(0, _RANK.index(result) - levels)]
 
 
 def _class(role: str) -> str:

@@ -134,8 +134,8 @@ def check(
 
 def _mission(engine: DifEngine, state: GameState, want: Mapping[str, Any]) -> list[str]:
     """A campaign mission's expectations: the target's ``damage`` and ``level``, the
-    game turns it lasts (``turns``), the ``phase`` now, the aircraft still ``loaded``
-    and the elements ``away`` (Abandoned)."""
+    game turns it lasts (``turns``), the ``phase`` now, the aircraft still ``loaded``,
+    the elements ``away`` (Abandoned) and the ``clouds`` drawn (None before the draw)."""
     m = state.mission
     if m is None:
         return ["mission: this game is no mission"]
@@ -147,6 +147,7 @@ def _mission(engine: DifEngine, state: GameState, want: Mapping[str, Any]) -> li
         "phase": phase(m, state.turn),
         "loaded": sorted(m["loaded"]),
         "away": sorted(m["away"]),
+        "clouds": m.get("clouds"),
     }
     out = []
     for key, value in want.items():

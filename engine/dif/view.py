@@ -143,6 +143,9 @@ class MissionView(_View):
     """Elements that Abandoned the target (23.51)."""
     loaded: tuple[str, ...]
     """Aircraft still carrying bombs (18.21), by the ref they started with."""
+    clouds: bool | None = None
+    """Clouds Over the Target (L1881): True once a blue-bordered card was drawn, False
+    when none was; None before the draw or without the option."""
 
 
 class DifView(_View):

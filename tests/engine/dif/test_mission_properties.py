@@ -40,7 +40,7 @@ def engine() -> DifEngine:
 def random_mission(engine: DifEngine, rng: random.Random) -> DifSetup:
     """Two to four elements a side, light bombers loaded (level, dive or torpedo by
     their card), a random target, Arrival and Return Home of 0-2 turns; one game in
-    six a dogfight-kind mission."""
+    six a dogfight-kind mission; one strike in three under Clouds Over the Target."""
     attacker = rng.choice(list(Side))
     target = rng.choice(sorted(TARGETS))
     naval = TARGETS[target].naval
@@ -73,13 +73,21 @@ def random_mission(engine: DifEngine, rng: random.Random) -> DifSetup:
             bombs=bombs,
         )
     altitudes = {e["seat"]: rng.choice(["VL", "L", "M"]) for e in elements}
+    picked = altitudes if rng.random() < 0.7 else None
+    if not dogfight and rng.random() < 1 / 3:
+        mission["clouds"] = {
+            "draw": rng.randint(1, 3),
+            "result_shift": rng.randint(0, 2),
+            "aa": rng.randint(-2, 1),
+            "torpedo": rng.random() < 0.5,
+        }
     return DifSetup.model_validate(
         {
             "ruleset": "zero",
             "year": 1942,
             "elements": elements,
             "mixed": True,
-            "altitudes": altitudes if rng.random() < 0.7 else None,
+            "altitudes": picked,
             "mission": mission,
         }
     )

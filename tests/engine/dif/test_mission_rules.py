@@ -107,6 +107,10 @@ def test_a_mission_is_zero_only_and_refuses_what_is_not_built(engine: DifEngine)
     formation = {"seat": "X3", "side": "axis", "aircraft": ["ki-21"], "altitude": "M"}
     with pytest.raises(SetupError, match=r"17\.2"):
         engine.new_game(mission_setup(mission={"formations": [formation]}), 1)
+    with pytest.raises(SetupError, match=r"23\.64"):
+        engine.new_game(mission_setup(mission={"patrol": True}), 1)
+    with pytest.raises(SetupError, match=r"20\.31"):
+        engine.new_game(mission_setup(mission={"angle_of_attack": True}), 1)
     with pytest.raises(SetupError, match=r"21\.52"):
         engine.new_game(mission_setup(bombs={"X2": "torpedo"}), 1)
     with pytest.raises(SetupError, match=r"18\.11"):

@@ -41,7 +41,14 @@ from dataclasses import dataclass
 from itertools import zip_longest
 
 from engine.dif.components import Altitude, Position, Side
-from engine.dif.view import DifView, ElementView, EngagementView, PlaneStatus, PlaneView
+from engine.dif.view import (
+    DifView,
+    ElementView,
+    EngagementView,
+    MissionView,
+    PlaneStatus,
+    PlaneView,
+)
 from rendering.fonts import Face
 from rendering.palette import (
     CARD_BG,
@@ -135,6 +142,9 @@ _BAND_BG: dict[Altitude, RGB] = {
     Altitude.VERY_LOW: (238, 244, 252),
 }
 _EMPTY_BAND_BG: RGB = (226, 232, 240)
+_BOMBS: RGB = (153, 27, 27)  # a Loaded aircraft's badge
+_MISSION_BG: RGB = (30, 41, 59)
+_TRACK_NOW: RGB = (245, 158, 11)
 
 _SIDES = (Side.ALLIED, Side.AXIS)  # left column, right column
 
@@ -253,13 +263,19 @@ def _hits(plane: PlaneView, language: str) -> str:
     return t("picture.sky.hits", language, hits=plane.hits, capacity=plane.capacity)
 
 
-def _badges(plane: PlaneView, language: str) -> list[tuple[str, RGB, RGB]]:
-    """Badges under a plane's row: (text, fill, text colour). The status goes on the row."""
+def _badges(
+    plane: PlaneView, language: str, loaded: frozenset[str] = frozenset()
+) -> list[tuple[str, RGB, RGB]]:
+    """Badges under a plane's row: (text, fill, text colour). The status goes on the row;
+    ``loaded``: the refs still carrying bombs in a campaign mission (Zero! 18.21)."""
     badges: list[tuple[str, RGB, RGB]] = []
     if plane.damaged and plane.status is PlaneStatus.FLYING:
         badges.append((t("picture.sky.damaged", language), _DAMAGED, _INK))
     if plane.promoted:
         badges.append(("★ " + t("picture.sky.promoted", language), _PROMOTED, _WHITE))
+    origin = f"{plane.ref[:-1]}W" if plane.promoted else plane.ref  # 11.2: by its first ref
+    if origin in loaded and plane.status is PlaneStatus.FLYING:
+        badges.append((t("picture.sky.mission.bombs", language), _BOMBS, _WHITE))
     return badges
 
 
@@ -356,10 +372,45 @@ class _Builder(Drawing):
             self.vp_line(WIDTH - _MARGIN, y, view.vp, 24)
         self.regions["header"] = Rect(0, top, WIDTH, top + height)
         self.y = top + height
+        if view.mission is not None:
+            self.mission_panel(view.mission)
         if view.result is not None:
             self.result_banner()
         elif view.exchange is not None:
             self.exchange_panel()
+
+    def mission_panel(self, mission: MissionView) -> None:
+        """A Zero! campaign mission: its phase (Arrival, Ingress, Bomb, Egress, Return
+        Home), the target with its Damage and level, the clouds once drawn (15.1, 21.8)."""
+        lang = self.language
+        top = self.y
+        rect = Rect(0, top, WIDTH, top + 84)
+        self.box(rect, _MISSION_BG)
+        left = WIDTH - 2 * _MARGIN
+        label = t("picture.sky.mission.title", lang) + " "
+        phase = tr(mission.phase, lang)
+        self.segments(
+            _MARGIN,
+            top + 24,
+            [(label, Face.REGULAR, 24, _HEADER_SUB), (phase, Face.BOLD, 26, _TRACK_NOW)],
+            left,
+        )
+        if mission.target is None:
+            target = t("picture.sky.mission.no_target", lang)
+        else:
+            target = t(
+                "picture.sky.mission.target",
+                lang,
+                target=mission.target,
+                damage=mission.target_damage,
+                level=mission.target_level or "",
+            )
+        if mission.clouds:
+            target += " · " + t("picture.sky.mission.clouds", lang)
+        target, size = fit_text(target, Face.BOLD, 26, left)
+        self.text(_MARGIN, top + 60, target, Face.BOLD, size, _WHITE)
+        self.regions["mission"] = rect
+        self.y = rect.y1
 
     def segments(
         self, x: int, y: int, segments: list[tuple[str, Face, int, RGB]], max_width: int
@@ -530,6 +581,11 @@ class _Builder(Drawing):
 
     # cards
 
+    def badges(self, plane: PlaneView) -> list[tuple[str, RGB, RGB]]:
+        mission = self.view.mission
+        loaded = frozenset(mission.loaded) if mission is not None else frozenset()
+        return _badges(plane, self.language, loaded)
+
     def status_tag(self, element: ElementView) -> str | None:
         view = self.view
         if view.result is not None:
@@ -557,15 +613,18 @@ class _Builder(Drawing):
         if element.leader is not None and element.leader.pilot:
             skills = ", ".join(element.leader.pilot)
             out.append(t("picture.sky.pilot", lang, skills=skills))
+        mission = self.view.mission
+        if mission is not None and element.seat in mission.away:
+            out.append(t("picture.sky.mission.away", lang))
         return out
 
     def card_height(self, element: ElementView) -> int:
         height = _STRIP_H + 6 + _NAME_H
         if element.leader is not None:
-            height += _BADGE_H if _badges(element.leader, self.language) else 0
+            height += _BADGE_H if self.badges(element.leader) else 0
         for plane in (element.wingman, *_lost(element)):
             if plane is not None:
-                height += 6 + _WING_H + (_BADGE_H if _badges(plane, self.language) else 0) + 4
+                height += 6 + _WING_H + (_BADGE_H if self.badges(plane) else 0) + 4
         lines = len(self.index.engaged[element.seat]) + len(self.notes(element))
         height += _NOTE_H * lines
         height += _FOOT_H if self.status_tag(element) else 0
@@ -610,7 +669,7 @@ class _Builder(Drawing):
             no_leader = t("picture.sky.no_leader", lang)
             self.text(x0, leader_y, no_leader, Face.CONDENSED, 30, _GREY)
         y += _NAME_H
-        if leader is not None and _badges(leader, lang):
+        if leader is not None and self.badges(leader):
             self.badge_row(leader, x0, y)
             y += _BADGE_H
         branch_top = y - 6
@@ -649,7 +708,7 @@ class _Builder(Drawing):
     def sub_row(self, plane: PlaneView, name: str, card: Rect, top: int, greyed: bool) -> Rect:
         """A wingman or a lost leader: a small box indented under the leader's row."""
         y = top + 6
-        extra = _BADGE_H if _badges(plane, self.language) else 0
+        extra = _BADGE_H if self.badges(plane) else 0
         box = Rect(card.x0 + _PAD + 26, y, card.x1 - _PAD, y + _WING_H + extra)
         self.box(box, _OUT_BG if greyed else _WING_BG, (203, 213, 225), 1, 8)
         self.plane_row(plane, box.x0 + 10, box.x1 - 10, y, _WING_H, name, Face.CONDENSED, 28)
@@ -692,7 +751,7 @@ class _Builder(Drawing):
         self.regions.setdefault(f"plane:{plane.ref}", Rect(x0, top, x1, top + height))
 
     def badge_row(self, plane: PlaneView, x: int, top: int) -> None:
-        for text, fill, ink in _badges(plane, self.language):
+        for text, fill, ink in self.badges(plane):
             x += self.pill(x, top + _BADGE_H // 2, text, fill, ink) + 8
 
     # engagement arrows

@@ -32,6 +32,7 @@ from engine.dif.components import Altitude, Position, Ruleset, Side
 from engine.dif.view import (
     DifView,
     ElementView,
+    MissionView,
     EngagementView,
     ExchangeView,
     PendingView,
@@ -714,3 +715,43 @@ def test_eight_a_side_renders_within_size_limits() -> None:
 @pytest.mark.parametrize("name", sorted(GOLDEN_VIEWS))
 def test_typical_pictures_stay_small(name: str) -> None:
     assert len(render_table(GOLDEN_VIEWS[name]())) < MAX_PNG_BYTES
+
+
+def view_mission(**changes: Any) -> DifView:
+    """A Zero! campaign mission's Bomb Turn: the Ki-43's promoted wingman still carries
+    its bombs, the Buffalo's element abandoned the target, clouds came."""
+    mission = MissionView(
+        phase="Bomb Turn",
+        attacker=Side.AXIS,
+        target="Railway",
+        target_damage=4,
+        target_level="Damaged",
+        away=("A1",),
+        loaded=("J1W",),
+        clouds=True,
+    )
+    return view_damaged_leader().model_copy(update={"mission": mission, **changes})
+
+
+def test_a_mission_shows_its_phase_target_bombs_and_abandons() -> None:
+    layout = layout_table(view_mission())
+    shown = texts(view_mission())
+    assert "Bomb Turn" in shown
+    assert "Railway: 4 Damage · Damaged · clouds over the target" in shown
+    assert "BOMBS" in shown, "the promoted wingman still carries the bombs it started with"
+    assert "Abandoned the target (23.5)" in shown
+    header, panel = layout.regions["header"], layout.regions["mission"]
+    assert header.y1 == panel.y0, "the mission strip sits under the header"
+    dogfight = view_mission(
+        mission=MissionView(
+            phase="Dogfight",
+            attacker=Side.AXIS,
+            target=None,
+            target_damage=0,
+            target_level=None,
+            away=(),
+            loaded=(),
+        )
+    )
+    assert "A Dogfight mission: no target" in texts(dogfight)
+    assert "BOMBS" not in texts(dogfight)

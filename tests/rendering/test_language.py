@@ -462,6 +462,7 @@ ALLOWED: dict[str, str] = {
     "en": "the default language code",
     "fr": "a language code: French plurals take the singular for 0 and 1",
     "header": "a region id (Layout.regions)",
+    "mission": "a region id (Layout.regions)",
     "exchange": "a region id (Layout.regions)",
     "result": "a region id (Layout.regions)",
     "band:hidden": "a region id (Layout.regions)",

@@ -32,9 +32,9 @@ from engine.dif.components import Altitude, Position, Ruleset, Side
 from engine.dif.view import (
     DifView,
     ElementView,
-    MissionView,
     EngagementView,
     ExchangeView,
+    MissionView,
     PendingView,
     PlaneStatus,
     PlaneView,

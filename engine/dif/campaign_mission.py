@@ -447,7 +447,8 @@ class Draws:
                 raise SetupError(Term("campaign.zero.bad_cup", counter=entry))
 
     def card(self) -> CardType:
-        """One card of the Zero! deck (§24.44, §25.43, §25.54, §25.71)."""
+        """One card of the Zero! deck: a Mission's (§24.44), a CAP's (§25.43), Out of
+        Sight's (L1946), a recovery's (§25.71)."""
         if self.cards:
             code = self.cards.pop(0)
             return next(c.type for c in self.deck.cards if c.type.code == code)

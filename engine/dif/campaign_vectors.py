@@ -19,10 +19,8 @@ Carrier Campaigns (§25)
 ``queue``     the turn's games still to fly, each ``kind side source>target``
               (``strike allied midway>japanese-fleet``; a recon has no target;
               ``simultaneous``: sized at the Damage the turn began with, §25.53)
-``hidden``    the sides an Out of Sight Option hid this turn
 ``recon``     ``{japanese: true}``: this turn's Reconnaissance Missions survived
 ``damage``    ``{allied-fleet: 4}``: the Damage Records' boxes crossed out
-``cap_card``  the card drawn for the next game's base or Invasion Force CAP
 ``recovered`` the last flown game's recovery: ``[X1W:landed, X2L:lost]`` (§25.71)
 
 Both
@@ -49,7 +47,7 @@ from engine.dif.setup import DifSetup
 __all__ = ["check_campaign"]
 
 _LAND = ("card", "target", "picks", "duration", "scores", "lost")
-_CARRIER = ("turn", "phase", "queue", "hidden", "recon", "damage", "cap_card", "recovered")
+_CARRIER = ("turn", "phase", "queue", "recon", "damage", "recovered")
 
 
 def check_campaign(system: Any, state: Any, expect: Mapping[str, Any]) -> list[str]:
@@ -104,13 +102,9 @@ def _carrier(state: CarrierState, key: str, want: Any) -> list[str]:
             for g in state.queue
         ]
         return _differ("queue", queue, list(want))
-    if key in ("hidden",):
-        return _differ(key, list(state.hidden), list(want))
     if key in ("recon", "damage"):
         got = getattr(state, key)
         return _differ(key, {k: got[k] for k in want if k in got}, dict(want))
-    if key == "cap_card":
-        return _differ("cap_card", state.cap_card.value if state.cap_card else None, want)
     if key == "recovered":
         got = list(state.scores[-1].recovered) if state.scores else None
         return _differ("recovered", got, list(want))

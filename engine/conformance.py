@@ -223,8 +223,8 @@ def run_campaign_vector(
     """Play a campaign vector: ``campaign:`` its set-up (which campaign, options), then
     steps: ``decide`` (with ``side``), ``refuse`` (with ``side``, ``because``), a mission
     game's ``outcome`` (``vp`` by game side, ``winner``, ``conceded``: a game side,
-    ``fates``: each aircraft's ``ref``, ``side``, ``fate``, ``by`` and the system's
-    ``record``) or ``abort``."""
+    ``fates``: each aircraft's ``ref``, ``side``, ``fate``, ``by``, ``damaged`` (on its
+    Damaged side at the end) and the system's ``record``) or ``abort``."""
     result = VectorResult(where, str(data.get("name", where)))
     system_id = str(data.get("system", "dif"))
     try:
@@ -264,6 +264,7 @@ def run_campaign_vector(
                         aircraft=str(f.get("aircraft", "")),
                         fate=Fate(str(f.get("fate", "unharmed"))),
                         by=f.get("by"),
+                        damaged=bool(f.get("damaged", False)),
                         record=dict(f.get("record", {})),
                     )
                     for f in given.get("fates", [])

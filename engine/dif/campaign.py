@@ -65,6 +65,7 @@ from engine.dif.campaign_mission import (
     CAMPAIGN_SIDES,
     GAME_SIDE,
     DrawnCounter,
+    Draws,
     Layout,
     OptionPick,
     Sortie,
@@ -89,13 +90,13 @@ from engine.dif.campaign_mission import (
 )
 from engine.dif.campaign_targets import TargetRatings
 from engine.dif.carrier import CarrierCampaigns, parse_orders
-from engine.dif.components import Aircraft, Ruleset, Side
+from engine.dif.components import Aircraft, Deck, Ruleset, Side
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.mission import MissionKind, MissionSetup
 from engine.dif.pearl_harbor import ASSIGN as PEARL_ASSIGN
 from engine.dif.pearl_harbor import CAMPAIGN_ID as PEARL_HARBOR
 from engine.dif.pearl_harbor import PearlHarbor, PearlHarborSetup, PearlState, pearl_harbor_system
-from engine.dif.pilots import PilotBook, rng_picker, shipped_pilots
+from engine.dif.pilots import PilotBook, shipped_pilots
 from engine.dif.setup import DifSetup
 from strings import Term
 
@@ -135,6 +136,10 @@ class LandState(BaseModel):
     seed: int
     rng: int
     """The campaign's RNG state (the Mission draws, pilots, crews)."""
+    draws: tuple[str, ...] = ()
+    """The setup's fixed cards not yet drawn (tests and vectors)."""
+    cup: tuple[str, ...] = ()
+    """The setup's fixed Pilot and Crew counters not yet drawn (tests and vectors)."""
     period: str
     mission: int = 1
     """The next Mission's number (one more than the Duration once over)."""
@@ -184,18 +189,32 @@ class LandCampaigns:
                     valid=", ".join(periods),
                 )
             )
-        state = LandState(setup=setup, seed=seed, rng=Rng(seed).state, period=period)
+        Draws.check(setup, self.deck, self.pilots.counters)
+        state = LandState(
+            setup=setup,
+            seed=seed,
+            rng=Rng(seed).state,
+            draws=setup.draws,
+            cup=setup.cup,
+            period=period,
+        )
         return self._draw(state)
+
+    @property
+    def deck(self) -> Deck:
+        return self.engine.decks[Ruleset.ZERO]
+
+    def draws(self, state: LandState) -> Draws:
+        return Draws(state.rng, state.draws, state.cup, self.deck)
 
     def _draw(self, state: LandState) -> LandState:
         """§24.44: one card of the Zero! deck, from the campaign's RNG, selects the
         next Mission Target in the Period's column."""
-        rng = Rng(state.rng)
-        cards = self.engine.decks[Ruleset.ZERO].cards
-        card = DrawCard.of(cards[rng.below(len(cards))].type)
+        draws = self.draws(state)
+        card = DrawCard.of(draws.card())
         number = self.sheet_of(state).period(state.period).missions[card]
         return state.model_copy(
-            update={"rng": rng.state, "card": card, "target": number, "picks": {}, "drawn": ()}
+            update={**draws.update(), "card": card, "target": number, "picks": {}, "drawn": ()}
         )
 
     def is_over(self, state: LandState) -> bool:
@@ -281,8 +300,8 @@ class LandCampaigns:
     def _reveal(self, state: LandState) -> LandState:
         """Both Options chosen: they are revealed (§24.53) and the Mission's pilots and
         crews drawn from the campaign's RNG (§24.1 III.D, §19.24, §19.34)."""
-        rng = Rng(state.rng)
-        pick = rng_picker(rng)
+        draws = self.draws(state)
+        pick = draws.pick
         layout = self._layout(state)
         veteran = {
             GAME_SIDE[side]: spec.pilots
@@ -298,7 +317,7 @@ class LandCampaigns:
         drawn = tuple(DrawnCounter.of(d) for d in pilots) + tuple(
             DrawnCounter.of(d, crew=True) for d in crews
         )
-        return state.model_copy(update={"rng": rng.state, "drawn": drawn})
+        return state.model_copy(update={**draws.update(), "drawn": drawn})
 
     def mission_ready(self, state: LandState) -> bool:
         return not self.is_over(state) and not self.pending(state)
@@ -639,9 +658,9 @@ class ZeroCampaigns:
         if setup.campaign == PEARL_HARBOR:
             if setup.period is not None:
                 raise SetupError(Term("campaign.zero.no_period_solitaire"))
+            if setup.cup:
+                raise SetupError(Term("campaign.zero.no_cup"))
             return self.pearl.new_campaign(PearlHarborSetup(draws=setup.draws), seed)
-        if setup.draws:
-            raise SetupError(Term("campaign.zero.no_draws", campaign=setup.campaign))
         offered = self._offered()
         c = offered.get(setup.campaign)
         if c is None:

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.campaign import CampaignResult, SheetTable
 from engine.core.contract import Fate, Outcome, SeatPick
+from engine.core.errors import RuleViolation, SetupError
+from engine.core.rng import Rng
 from engine.dif.campaign_cards import Role as AircraftRole
 from engine.dif.campaign_data import (
     Flight,
@@ -30,10 +33,10 @@ from engine.dif.campaign_data import (
     victory_row,
 )
 from engine.dif.campaign_targets import BombingMode, TargetRatings
-from engine.dif.components import Aircraft, Altitude, Ruleset, Side
+from engine.dif.components import Aircraft, Altitude, CardType, Deck, Ruleset, Side
 from engine.dif.mission import Clouds, FormationSetup, PilotSetup
 from engine.dif.picks import DifOptions, DifPick
-from engine.dif.pilots import Drawn, Picker, PilotBook, choose_crews, choose_pilots
+from engine.dif.pilots import Drawn, Picker, PilotBook, choose_crews, choose_pilots, rng_picker
 from engine.dif.setup import ElementSetup
 from engine.dif.system import SEAT_PREFIX
 from strings import Term
@@ -42,6 +45,7 @@ __all__ = [
     "CAMPAIGN_SIDES",
     "GAME_SIDE",
     "DrawnCounter",
+    "Draws",
     "Layout",
     "OptionPick",
     "Sortie",
@@ -266,7 +270,11 @@ class ZeroCampaignSetup(BaseModel):
     period: str | None = None
     # -- tests and vectors: what normally comes from the shuffle ----------------------
     draws: tuple[str, ...] = Field(default=(), json_schema_extra={"tests_only": True})
-    """Pearl Harbor: card codes drawn first, in order (``PearlHarborSetup.draws``)."""
+    """Card codes (``OOS-1B2D``, ``MAN``) every card the campaign draws takes first, in
+    order, then the campaign's RNG (Pearl Harbor: ``PearlHarborSetup.draws``)."""
+    cup: tuple[str, ...] = Field(default=(), json_schema_extra={"tests_only": True})
+    """Land and Carrier Campaigns: Pilot and Crew counters drawn from the cup first, in
+    order, each ``counter:face`` (``ijn-1:0``: the side that lands face up, §19.24c)."""
 
 
 class OptionPick(BaseModel):
@@ -412,3 +420,49 @@ def shot_down_pilots(outcome: Outcome, drawn: tuple[DrawnCounter, ...]) -> list[
         if d is not None and f.fate is Fate.SHOT_DOWN and d not in out:
             out.append(d)
     return out
+
+
+class Draws:
+    """The draws of one step of a Land or Carrier Campaign: the setup's fixed ones
+    first, in order (``draws`` cards, ``cup`` counters: tests and vectors), then the
+    campaign's RNG. :meth:`update` is what the step writes back into the state."""
+
+    def __init__(self, rng: int, cards: Sequence[str], cup: Sequence[str], deck: Deck) -> None:
+        self.rng = Rng(rng)
+        self.cards = list(cards)
+        self.counters = list(cup)
+        self.deck = deck
+
+    @staticmethod
+    def check(setup: ZeroCampaignSetup, deck: Deck, counters: frozenset[str]) -> None:
+        """Refuses a fixed card that is no card of the deck, or a counter not in the
+        book (or a face other than 0 and 1)."""
+        codes = {c.type.code for c in deck.cards}
+        for code in setup.draws:
+            if code not in codes:
+                raise SetupError(Term("campaign.zero.bad_draw", card=code))
+        for entry in setup.cup:
+            counter, _, face = entry.rpartition(":")
+            if counter not in counters or face not in ("0", "1"):
+                raise SetupError(Term("campaign.zero.bad_cup", counter=entry))
+
+    def card(self) -> CardType:
+        """One card of the Zero! deck: a Mission's (§24.44), a CAP's (§25.43), Out of
+        Sight's (L1946), a recovery's (§25.71)."""
+        if self.cards:
+            code = self.cards.pop(0)
+            return next(c.type for c in self.deck.cards if c.type.code == code)
+        cards = self.deck.cards
+        return cards[self.rng.below(len(cards))].type
+
+    def pick(self, cup: Sequence[str]) -> tuple[str, int]:
+        """A counter from the cup and the side it lands on (§19.24b-c, §19.34)."""
+        if not self.counters:
+            return rng_picker(self.rng)(cup)
+        counter, _, face = self.counters.pop(0).rpartition(":")
+        if counter not in cup:
+            raise RuleViolation(Term("campaign.zero.not_in_cup", counter=counter))
+        return counter, int(face)
+
+    def update(self) -> dict[str, Any]:
+        return {"rng": self.rng.state, "draws": tuple(self.cards), "cup": tuple(self.counters)}

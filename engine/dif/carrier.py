@@ -61,6 +61,7 @@ from engine.dif.campaign_mission import (
     CAMPAIGN_SIDES,
     GAME_SIDE,
     DrawnCounter,
+    Draws,
     Layout,
     OptionPick,
     Sortie,
@@ -80,10 +81,10 @@ from engine.dif.campaign_mission import (
     victory_result,
 )
 from engine.dif.campaign_targets import Frozen, check_printed
-from engine.dif.components import Aircraft, Altitude, CardKind, Ruleset, Side
+from engine.dif.components import Aircraft, Altitude, CardKind, Deck, Ruleset, Side
 from engine.dif.game import DifEngine
 from engine.dif.mission import MissionKind, MissionSetup
-from engine.dif.pilots import PilotBook, rng_picker
+from engine.dif.pilots import PilotBook
 from engine.dif.setup import DifSetup
 from strings import Term
 
@@ -207,6 +208,10 @@ class CarrierState(BaseModel):
     setup: ZeroCampaignSetup
     seed: int
     rng: int
+    draws: tuple[str, ...] = ()
+    """The setup's fixed cards not yet drawn (tests and vectors)."""
+    cup: tuple[str, ...] = ()
+    """The setup's fixed Pilot counters not yet drawn (tests and vectors)."""
     turn: int = 1
     phase: Literal["orders", "options", "flying", "over"] = "orders"
     game: int = 1
@@ -332,9 +337,22 @@ class CarrierCampaigns:
         return r
 
     def new_campaign(self, setup: ZeroCampaignSetup, seed: int, c: CarrierCampaign) -> CarrierState:
+        Draws.check(setup, self.deck, self.pilots.counters)
         return CarrierState(
-            setup=setup, seed=seed, rng=Rng(seed).state, damage={r.id: 0 for r in c.records}
+            setup=setup,
+            seed=seed,
+            rng=Rng(seed).state,
+            draws=setup.draws,
+            cup=setup.cup,
+            damage={r.id: 0 for r in c.records},
         )
+
+    @property
+    def deck(self) -> Deck:
+        return self.engine.decks[Ruleset.ZERO]
+
+    def draws(self, state: CarrierState) -> Draws:
+        return Draws(state.rng, state.draws, state.cup, self.deck)
 
     def is_over(self, state: CarrierState) -> bool:
         return state.phase == "over"
@@ -486,14 +504,14 @@ class CarrierCampaigns:
         Tactics), then the turn's games in order (§25.61): Reconnaissance Missions,
         Midway's Air Strike, the Carrier Fleets' strikes, lower Option first (§25.53)."""
         c = self.sheet_of(state)
-        rng = Rng(state.rng)
+        draws = self.draws(state)
         log = tuple((state.turn, s, f"option {state.picks[s]}") for s in CAMPAIGN_SIDES)
         hidden: list[str] = []
         for side in CAMPAIGN_SIDES:
             chosen = self.spec(state, side)
             if chosen and chosen[1].kind is OptionKind.OUT_OF_SIGHT:
                 n = chosen[1].range_draw[state.orders[side].tactics]
-                if any(self._draw(rng).is_response for _ in range(n)):
+                if any(draws.card().is_response for _ in range(n)):
                     hidden.append(side)
         queue: list[CarrierGame] = [
             CarrierGame(kind="recon", side=s, source=c.sides[GAME_SIDE[s]].fleet)
@@ -535,7 +553,7 @@ class CarrierCampaigns:
             )
         state = state.model_copy(
             update={
-                "rng": rng.state,
+                **draws.update(),
                 "phase": "flying",
                 "hidden": tuple(hidden),
                 "queue": tuple(queue),
@@ -551,10 +569,6 @@ class CarrierCampaigns:
         c = self.sheet_of(state)
         unseen = {c.sides[GAME_SIDE[side]].fleet for side in hidden}
         return next((t for t in targets if t not in unseen), None)
-
-    def _draw(self, rng: Rng) -> Any:
-        cards = self.engine.decks[Ruleset.ZERO].cards
-        return cards[rng.below(len(cards))].type
 
     def _next_game(self, state: CarrierState) -> CarrierState:
         """Skip the games that cannot be flown (no aircraft left to launch; a
@@ -574,11 +588,11 @@ class CarrierCampaigns:
         return self._end_turn(state)
 
     def _prepare(self, state: CarrierState) -> CarrierState:
-        rng = Rng(state.rng)
+        draws = self.draws(state)
         head = state.queue[0]
         card: DrawCard | None = None
         if head.kind == "strike" and head.target and self.record(state, head.target).cap_draw:
-            card = DrawCard.of(self._draw(rng))
+            card = DrawCard.of(draws.card())
         state = state.model_copy(update={"cap_card": card})
         layout = self._layout(state, head)
         veteran: dict[Side, int] = {}
@@ -597,13 +611,13 @@ class CarrierCampaigns:
             self.pilots,
             self.catalogue,
             layout,
-            rng_picker(rng),
+            draws.pick,
             out=frozenset(state.lost),
             veteran=veteran,
         )
         return state.model_copy(
             update={
-                "rng": rng.state,
+                **draws.update(),
                 "drawn": tuple(DrawnCounter.of(d) for d in drawn),
                 "veteran": tuple(used),
             }
@@ -898,7 +912,7 @@ class CarrierCampaigns:
         assert game.target is not None
         c = self.sheet_of(state)
         side = GAME_SIDE[game.side].value
-        rng = Rng(state.rng)
+        draws = self.draws(state)
         cards = recovery_cards(
             c, self.book.scoresheets.carrier.recovery, state.orders, game.source, game.target
         )
@@ -910,7 +924,7 @@ class CarrierCampaigns:
         for f in outcome.fates:
             lost = f.fate is Fate.SHOT_DOWN
             if f.side == side and not lost and f.damaged:
-                drawn = [self._draw(rng).kind for _ in range(cards)]
+                drawn = [draws.card().kind for _ in range(cards)]
                 lost = any(k in (CardKind.IMS, CardKind.OOS) for k in drawn)
                 recovered.append(f"{f.ref}:{'lost' if lost else 'landed'}")
             if not lost:
@@ -927,7 +941,7 @@ class CarrierCampaigns:
             recovered=tuple(recovered),
             lost=tuple(d.name for d in down),
         )
-        return state.model_copy(update={"rng": rng.state, "damage": damage}), score
+        return state.model_copy(update={**draws.update(), "damage": damage}), score
 
     def abort_mission(self, state: CarrierState) -> CarrierState:
         if not self.mission_ready(state):

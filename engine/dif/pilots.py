@@ -136,6 +136,11 @@ class PilotBook(Frozen):
     def crew(self, id_: str) -> CrewCounter:
         return next(c for c in self.crews if c.id == id_)
 
+    @property
+    def counters(self) -> frozenset[str]:
+        """Every Pilot and Crew counter's id."""
+        return frozenset([c.id for c in self.pilots] + [c.id for c in self.crews])
+
 
 def _same_type(limit: str | None, aircraft: Aircraft, catalogue: Mapping[str, Aircraft]) -> bool:
     return limit is None or catalogue[limit].type_name == aircraft.type_name

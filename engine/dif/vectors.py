@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.core.events import Event
 from engine.dif.bombing import phase
+from engine.dif.campaign_vectors import check_campaign as check_campaign
 from engine.dif.components import Aircraft, Altitude, Position
 from engine.dif.game import DifEngine
 from engine.dif.state import GameState

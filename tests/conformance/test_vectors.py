@@ -42,6 +42,26 @@ def test_a_campaign_vector_reports_a_wrong_expectation() -> None:
     assert any("levels" in f for f in failures) and any("bogus" in f for f in failures)
 
 
+def test_every_example_of_the_zero_campaigns_has_a_vector() -> None:
+    """Z-15, Z-25..Z-31 (RULEBOOK-EXAMPLES section 4) as campaign vectors."""
+    wanted = ["c15", *(f"c{n}" for n in range(25, 32))]
+    for example in wanted:
+        paths = list((HERE / "dif").glob(f"zero-{example}-*.yaml"))
+        assert paths, example
+        assert all("campaign" in load_vector(p) for p in paths), example
+
+
+def test_a_fates_damaged_flag_reaches_the_campaign() -> None:
+    """An outcome's ``damaged: true`` makes a Zero! strike's aircraft draw to land
+    (§25.71); without it nothing is recovered and the vector says so."""
+    data = load_vector(HERE / "dif" / "zero-c31-recovery.yaml")
+    for f in data["steps"][4]["outcome"]["fates"]:
+        f.pop("damaged", None)
+    data["steps"][4]["expect"]["bogus"] = 1
+    failures = run_vector(data).failures
+    assert any("recovered" in f for f in failures) and any("bogus" in f for f in failures)
+
+
 @pytest.mark.parametrize("path", VECTORS, ids=lambda p: str(p.relative_to(HERE)))
 def test_vector(path: Path) -> None:
     result = run_file(path)

@@ -2,9 +2,10 @@
 pilot and crew counters (engine/dif/pilots.py, §19).
 
 Rulebook examples (/work/shared/RULEBOOK-EXAMPLES.md section 4): Z-15 (§19.24, pilot
-selection), Z-24 (§23 duration), Z-25 (§24.46-24.53, the Burma draw and Options),
-Z-26 (§24.61, the mission's VP recorded). Lines ("L1239") are those of
-/work/shared/rulebooks/zero.txt, first copy.
+selection: the two Kates and the cups here; the campaign's draw is the conformance
+vector tests/conformance/dif/zero-c15-pilot-selection.yaml), Z-24 (§23 duration).
+Z-25 and Z-26 are the vectors zero-c25-burma-mission.yaml and zero-c26-mission-vp.yaml.
+Lines ("L1239") are those of /work/shared/rulebooks/zero.txt, first copy.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from engine.core.errors import MalformedAction, RuleViolation, SetupError
 from engine.dif.campaign import LandState, OptionPick, ZeroCampaigns, campaign_system
 from engine.dif.campaign_data import DrawCard
 from engine.dif.campaign_targets import BombingMode
-from engine.dif.components import Altitude, Side
+from engine.dif.components import Altitude
 from engine.dif.game import default_engine
 from engine.dif.mission import MissionKind, MissionSetup
 from engine.dif.pilots import choose_crews, choose_pilots, load_pilots, pilot_cup, shipped_pilots
@@ -88,8 +89,8 @@ def test_pearl_harbor_is_played_by_its_own_part(zc: ZeroCampaigns) -> None:
         zc.new_campaign({"campaign": "pearl-harbor", "period": "dec-1941"}, 1)
     assert _key(exc) == "campaign.zero.no_period_solitaire"
     with pytest.raises(SetupError) as exc:
-        zc.new_campaign({"campaign": "burma", "draws": ["MAN"]}, 1)
-    assert _key(exc) == "campaign.zero.no_draws"
+        zc.new_campaign({"campaign": "pearl-harbor", "cup": ["ijn-1:0"]}, 1)
+    assert _key(exc) == "campaign.zero.no_cup"
 
 
 def test_unknown_campaign_and_period_are_refused_with_the_valid_ones(zc: ZeroCampaigns) -> None:
@@ -121,38 +122,43 @@ def test_the_first_period_is_the_default_and_the_first_mission_is_drawn(
     assert zc.opening(state).lines[0].startswith("Mission #1: the card drawn is")
 
 
-# --- Z-25: the Burma draw and Options (§24.46-24.53) ---------------------------------------
+# --- the Mission draw and its game (§24.44-24.53; Z-25: zero-c25-burma-mission.yaml) --------
 
 
-def test_z25_out_of_the_sun_in_dec_1941_selects_the_freighter_at_rangoon(
-    zc: ZeroCampaigns,
-) -> None:
-    c = zc.land.sheet_of(_at(zc, "burma", 15))
-    number = c.period("dec-1941-jan-1942").missions[DrawCard.OOS]
-    target = c.target(number)
-    assert (number, target.name, zc.book.targets[target.target or ""].sheet) == (
+def test_fixed_draws_select_the_missions_then_the_rng_draws(zc: ZeroCampaigns) -> None:
+    # tests and vectors: ZeroCampaignSetup.draws first, in order, then the seeded RNG
+    state = zc.new_campaign({"campaign": "burma", "draws": ["OOS-1B2D"]}, 93)
+    assert isinstance(state, LandState) and (state.card, state.target, state.draws) == (
+        DrawCard.OOS,
         15,
-        "Freighter at Rangoon",
-        "4A",
+        (),
     )
-    assert [str(f) for f in target.aircraft] == ["2 ki-21"]
-    dogfight = c.target(16)
-    assert [str(f) for f in dogfight.aircraft] == ["L/W ki-27"]
-    assert [str(f) for f in dogfight.opponents] == ["L/W buffalo-i"]
-
-
-def test_z25_a_burma_campaign_whose_first_card_is_out_of_the_sun(zc: ZeroCampaigns) -> None:
-    # the campaign's own draw (seed 93 happens to draw an Out of the Sun): Target 15
-    state = zc.new_campaign({"campaign": "burma", "period": "dec-1941-jan-1942"}, 93)
-    assert isinstance(state, LandState)
-    assert (state.card, state.target) == (DrawCard.OOS, 15)
     assert zc.opening(state).lines == (
         "Mission #1: the card drawn is OOS: Target 15, Freighter at Rangoon (§24.44).",
     )
     assert zc.next_mission(state).title == "Target 15: Freighter at Rangoon (Rangoon)"  # type: ignore[union-attr]
+    with pytest.raises(SetupError) as exc:
+        zc.new_campaign({"campaign": "burma", "draws": ["FUT"]}, 1)
+    assert _key(exc) == "campaign.zero.bad_draw"
+    with pytest.raises(SetupError) as exc:
+        zc.new_campaign({"campaign": "midway", "cup": ["ijn-1:2"]}, 1)
+    assert _key(exc) == "campaign.zero.bad_cup"
 
 
-def test_z25_the_options_japanese_2_and_allied_4_reach_the_mission(zc: ZeroCampaigns) -> None:
+def test_a_fixed_counter_must_be_in_the_leaders_cup(zc: ZeroCampaigns) -> None:
+    # §19.24a: a B5N2 counter is not in an A6M2's cup
+    state = zc.new_campaign(
+        {"campaign": "philippines", "draws": ["HAL"], "cup": ["ijn-1:0", "ijn-b5n2-1:0"]}, 1
+    )
+    state = zc.apply(state, "japanese", OptionPick(mission=1, number=1))
+    with pytest.raises(RuleViolation) as exc:
+        zc.apply(state, "allied", OptionPick(mission=1, number=4))
+    assert _key(exc) == "campaign.zero.not_in_cup"
+
+
+def test_a_strike_missions_bombers_fly_one_formation_at_the_sheets_altitude(
+    zc: ZeroCampaigns,
+) -> None:
     state = _choose(zc, _at(zc, "burma", 15), japanese=2, allied=4)
     plan = zc.mission_setup(state)
     setup = plan.setup
@@ -162,18 +168,10 @@ def test_z25_the_options_japanese_2_and_allied_4_reach_the_mission(zc: ZeroCampa
     assert [(f.seat, f.aircraft, f.altitude, f.mode) for f in mission.formations] == [
         ("X2", ("ki-21", "ki-21"), Altitude.MEDIUM, BombingMode.SATURATION)
     ]
-    # Japanese #2: an Element of Ki-43s, added by an Option: no bombs, any altitude
-    assert [(e.seat, e.aircraft, e.wingman) for e in setup.elements] == [("X1", "ki-43", True)]
-    assert mission.bombs == {} and setup.altitudes is None
-    # Allied #4, Clouds Over the Target: 1 card; Vital->Direct->Hit->Miss, AA -1; not torpedoes
-    assert mission.clouds is not None
-    assert (mission.clouds.draw, mission.clouds.result_shift, mission.clouds.aa) == (1, 1, -1)
-    assert mission.clouds.torpedo is False
-    assert mission.kind is MissionKind.STRIKE and mission.attacker is Side.AXIS
+    # the Ki-43s an Option adds may start at any altitude (§24.48)
+    assert setup.altitudes is None
     assert mission.awards == zc.book.scoresheets.land
     assert plan.seat_sides == {"X1": "japanese", "X2": "japanese"}
-    assert "Japanese: Option #2, Additional Aircraft (L/W ki-43)." in plan.briefing
-    assert "Allied: Option #4, Clouds Over the Target." in plan.briefing
     assert plan.next.system == "dif" and plan.next.ruleset == "zero"
 
 
@@ -305,7 +303,7 @@ def test_the_menu_lists_the_open_options_within_a_menus_limit(zc: ZeroCampaigns)
     assert [c.action for c in menu.children] == [str(a) for a in zc.legal_actions(state, "allied")]
 
 
-# --- Z-15: pilots (§19.24) and crews (§19.34) ------------------------------------------------
+# --- Z-15: pilots (§19.24; the campaign's draw: zero-c15-pilot-selection.yaml) and crews (§19.34)
 
 
 def test_z15_kates_and_a_zero_draw_paek_abe_and_honda() -> None:
@@ -381,19 +379,16 @@ def test_a_crew_is_drawn_for_every_three_heavy_bombers(tmp_path: object) -> None
     assert [(d.seat, d.counter, d.kept) for d in drawn] == [("A1:0", "usaaf-crew", True)]
 
 
-# --- Z-26: the mission's VP, pilots lost (§24.61) --------------------------------------------
+# --- the mission's VP, pilots lost (§24.61; Z-26: zero-c26-mission-vp.yaml) -----------------
 
 
-def test_z26_the_missions_vp_are_recorded_and_totalled(zc: ZeroCampaigns) -> None:
-    # L1894 (errata): the game counts Japanese 26, Allied 15 from the awards
+def test_a_missions_vp_are_announced_and_an_unfinished_game_refused(zc: ZeroCampaigns) -> None:
+    # the VP recorded and totalled: zero-c26-mission-vp.yaml (Z-26)
     state = _choose(zc, _at(zc, "malaya", 11), japanese=5, allied=6)
     after = zc.absorb(
         state, Outcome(over=True, winner="axis", verdict="", vp={"axis": 26, "allied": 15})
     )
-    sheet = zc.sheet(after, None)
-    assert sheet.missions[0].vp == {"japanese": 26, "allied": 15}
-    assert sheet.missions[0].state is MissionState.FLOWN
-    assert sheet.totals == {"japanese": 26, "allied": 15}
+    assert zc.sheet(after, None).missions[0].state is MissionState.FLOWN
     assert zc.happenings(state, after).lines[0] == (
         "Mission #1: Japanese 26 VP, Allied 15 VP (§24.61)."
     )

@@ -195,8 +195,11 @@ async def test_bad_campaign_input_gets_a_specific_message_and_changes_nothing(
     new = {"channel_id": fake.channel_id, "system": "lockedon", "name": CAMPAIGN}
     assert "scale" in await said(alice, "campaign new", **new, options="scale=5")
     assert "name=value" in await said(alice, "campaign new", **new, options="big")
-    assert "campaigns exist for lockedon" in await said(
+    assert "There is no campaign 'yom-kippur-1973'" in await said(
         alice, "campaign new", **{**new, "system": "dif"}
+    ), "Down in Flames has its own campaigns (Zero!'s), not Locked-On's"
+    assert "campaigns exist for dif, lockedon, eagles" in await said(
+        alice, "campaign new", **{**new, "system": "chess"}
     )
     assert await storage.list_campaigns() == []
 

@@ -320,6 +320,13 @@ class MissionRules(Resolution):
             if b["status"] == "flying"
         ]
 
+    def _bombers_all(self, s: GameState) -> list[dict[str, Any]]:
+        """Every bomber of the mission's formations, destroyed ones too."""
+        m = s.mission
+        if m is None:
+            return []
+        return [b for f in m.get("formations", {}).values() for b in f["bombers"]]
+
     def _flies(self, s: GameState, side: str) -> bool:
         """The side has an element in the fight or a bomber flying (§4.91, §23.1)."""
         return any(e.in_fight for e in s.elements.values() if e.side == side) or bool(

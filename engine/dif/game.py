@@ -166,6 +166,10 @@ class DifEngine(MissionRules):
             if lower is not None:
                 state.bonus = {lower.value: vp}
         for ref, hits in setup.hits.items():
+            bomber = next((b for b in self._bombers(state) if b["ref"] == ref), None)
+            if bomber is not None:
+                self._hit_bomber(state, bomber, hits, [])
+                continue
             plane = self._plane(state, ref)
             if plane is None:
                 raise SetupError(f"no aircraft {ref}")

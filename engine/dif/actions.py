@@ -58,6 +58,7 @@ from strings import Term
 
 __all__ = [
     "AS_KINDS",
+    "BOMBER_REF",
     "CARD_CODE",
     "COUNTER",
     "PLANE_REF",
@@ -70,6 +71,8 @@ __all__ = [
 
 CARD_CODE = re.compile(r"^(?:(?:IMS|OOS)-[1-3]B(?:[0-9]D|FT)|MAN|HAL|SCI|VER|FUT|TIT|BAR|ACE|FTC)$")
 PLANE_REF = re.compile(r"^[A-Z][0-9]{1,2}[LW]$")
+BOMBER_REF = re.compile(r"^[A-Z][0-9]{1,2}B[1-3]$")
+"""A bomber of a mission's formation: its seat and its number (``X3B1``, §17.22)."""
 SEAT_REF = re.compile(r"^[A-Z][0-9]{1,2}$")
 COUNTER = "FTC"
 """The code of a Full Throttle counter, played and paid like a card."""

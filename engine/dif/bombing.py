@@ -9,19 +9,21 @@ Anti-Aircraft Fire (§22.2); the declarations to Abandon before the Ingress Turn
 Turns of Return Home (§23.7); the Load Penalty (§17.15); the mission's VP (§24.61);
 the Clouds Over the Target option (L1881).
 
-Formations of bombers and patrol aircraft (§17.2, §17.3, §20) are not played yet: a
-setup with formations, a Patrol Mission (§23.64) or the Angle of Attack (§20.31) is
-refused; the numbers of attacking bombers are in :mod:`engine.dif.formation`.
+Formations of bombers (§17.2) fly in ``GameState.mission["formations"]``, never as
+elements: they have no player-turn; they take Discretionary Fire, and bomb and take
+Anti-Aircraft Fire at the end of the Bomb Turn (§23.63). Fighters do not attack them
+yet (§20), and a Patrol Mission (§23.64) and the Angle of Attack (§20.31) are refused;
+the numbers of attacking bombers are in :mod:`engine.dif.formation`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.core.contract import Decision
+from engine.core.contract import AircraftFate, Decision, Fate
 from engine.core.errors import SetupError
 from engine.core.events import Event
-from engine.dif.actions import Action
+from engine.dif.actions import Action, quoted
 from engine.dif.base import Pending
 from engine.dif.campaign_data import AircraftClass, load_bombing_chart
 from engine.dif.campaign_targets import BombingChart, BombingMode, TargetRatings
@@ -34,13 +36,13 @@ from engine.dif.components import (
     Ruleset,
     Side,
 )
-from engine.dif.formation import award_vp, formation_speed
+from engine.dif.formation import award_vp, formation_speed, saturation_cards
 from engine.dif.legality import Why
-from engine.dif.mission import Clouds, MissionKind, MissionSetup
+from engine.dif.mission import Clouds, CrewSkill, FormationSetup, MissionKind, MissionSetup
 from engine.dif.resolution import Resolution
 from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
 from engine.dif.texts import fixed, join
-from engine.dif.view import MissionView
+from engine.dif.view import BomberView, FormationView, MissionView
 from strings import Term
 
 __all__ = ["MISSION_STEPS", "MissionRules", "phase", "start"]
@@ -58,7 +60,7 @@ _VERBS = {
 }
 _LOADED_BANNED = frozenset({CardKind.MAN, CardKind.HAL, CardKind.SCI, CardKind.FUT})
 """Cards a Loaded leader or wingman may not play (§17.15)."""
-_DROPS = (BombingMode.LEVEL, BombingMode.DIVE, BombingMode.TORPEDO)
+_DROPS = (BombingMode.LEVEL, BombingMode.DIVE, BombingMode.TORPEDO, BombingMode.SATURATION)
 _OVER = ("ingress", "bomb", "egress")
 _RANK = (BombResult.MISS, BombResult.HIT, BombResult.DIRECT, BombResult.VITAL)
 _BLUE = frozenset({CardKind.TIT, CardKind.BAR, CardKind.ACE})
@@ -90,7 +92,8 @@ def phase(m: dict[str, Any], turn: int) -> str:
 
 def start(mission: MissionSetup, elements: dict[str, Element]) -> dict[str, Any]:
     """A mission's state at the start: who carries bombs (§18.21), the target's Damage
-    (§25.81), each aircraft's record for the campaign (mission.RECORD_KEYS)."""
+    (§25.81), the formations' bombers (§17.22), each aircraft's record for the
+    campaign (mission.RECORD_KEYS): bombers never Abandon, they fly Over the Target."""
     loaded: dict[str, str] = {}
     for seat, mode in mission.bombs.items():
         e = elements[seat]
@@ -112,13 +115,41 @@ def start(mission: MissionSetup, elements: dict[str, Element]) -> dict[str, Any]
             for e in elements.values()
             for p in (e.leader, e.wingman)
             if p is not None
+        }
+        | {
+            f"{f.seat}B{i}": {"over_target": True, "bombed": False, "damage_dealt": 0}
+            for f in mission.formations
+            for i in range(1, len(f.aircraft) + 1)
         },
+        "formations": {f.seat: _formation(f) for f in mission.formations},
         "acted": [],
         "queue": [],
         "after": None,
         "aa": None,
         "bombed_leader": False,
         "clouds": None,
+    }
+
+
+def _formation(f: FormationSetup) -> dict[str, Any]:
+    """A formation's state: its bombers by ref (``X3B1``), their hits, Damaged side,
+    status and the formation each belongs to now (its seat; a Damaged bomber's own
+    ref once it left the formation, §17.28)."""
+    return {
+        "side": f.side.value,
+        "altitude": int(f.altitude),
+        "mode": f.mode.value if f.mode is not None else None,
+        "bombers": [
+            {
+                "ref": f"{f.seat}B{i}",
+                "aircraft": ac,
+                "hits": 0,
+                "damaged": False,
+                "status": "flying",
+                "group": f.seat,
+            }
+            for i, ac in enumerate(f.aircraft, start=1)
+        ],
     }
 
 
@@ -147,20 +178,63 @@ class MissionRules(Resolution):
     def mission_refusal(
         self, ruleset: Ruleset, mission: MissionSetup, seats: set[str]
     ) -> Term | None:
-        """Why this mission cannot be played (as yet): only in Zero! (§15), without
-        formations or a Patrol Mission (§17.2, §20, §23.64 are not built), bombs on
-        elements of the attacker that can drop them (§18.11, §21.21)."""
+        """Why this mission cannot be played (as yet): only in Zero! (§15), without a
+        Patrol Mission (§23.64 is not built), formations that may fly (§17.22), bombs
+        on elements of the attacker that can drop them (§18.11, §21.21)."""
         if ruleset is not Ruleset.ZERO:
             return Term("dif.mission.setup.not_zero")
-        if mission.formations or mission.patrol:
-            return Term("dif.mission.setup.formations")
+        if mission.patrol:
+            return Term("dif.mission.setup.patrol")
         if mission.angle_of_attack:
             return Term("dif.mission.setup.option")
+        for f in mission.formations:
+            why = self._formation_refusal(mission, f, seats)
+            if why is not None:
+                return why
         for seat, mode in mission.bombs.items():
             if seat not in seats:
                 return Term("dif.mission.setup.no_seat", seat=seat)
             if mode is BombingMode.TORPEDO and (mission.target is None or not mission.target.naval):
                 return Term("dif.mission.setup.torpedo", seat=seat)
+        return None
+
+    def _formation_refusal(
+        self, mission: MissionSetup, f: FormationSetup, seats: set[str]
+    ) -> Term | None:
+        """A formation flies aircraft in formation (§17.22e) of one type (§17.22c), no
+        more than its Formation size, at an altitude its mode may bomb from (Bombing
+        Chart); only the attacker's bombers carry bombs, a torpedo only against a
+        Naval Target (§21.52)."""
+        if f.seat in seats:
+            return Term("dif.setup.shared_seat")
+        types = set()
+        for ref in f.aircraft:
+            ac = self.aircraft.get(ref)
+            if ac is None:
+                return Term("dif.refuse.unknown_aircraft", aircraft=quoted(ref))
+            if ac.formation is None or ac.formation_size is None:
+                return Term("dif.mission.setup.not_in_formation", aircraft=ac.name)
+            if len(f.aircraft) > ac.formation_size:
+                return Term(
+                    "dif.mission.setup.formation_size", aircraft=ac.name, n=ac.formation_size
+                )
+            types.add(ac.type_name)
+        if len(types) > 1:
+            return Term("dif.mission.setup.mixed_formation", seat=f.seat)
+        if f.mode is not None:
+            ac = self.aircraft[f.aircraft[0]]
+            if f.side is not mission.attacker:
+                return Term("dif.mission.setup.defender_bombs", seat=f.seat)
+            if ac.bombing is None or f.mode.value not in {m.value for m in ac.bombing.modes}:
+                return Term("dif.mission.setup.cannot_bomb", aircraft=ac.name, mode=f.mode.value)
+            if f.mode is BombingMode.TORPEDO and (
+                mission.target is None or not mission.target.naval
+            ):
+                return Term("dif.mission.setup.torpedo", seat=f.seat)
+        if self.chart.rule(f.mode or BombingMode.NONE).row(f.altitude) is None:
+            return Term(
+                "dif.mission.setup.formation_altitude", seat=f.seat, altitude=f.altitude.label
+            )
         return None
 
     def _bomb_modes_refusal(
@@ -194,6 +268,7 @@ class MissionRules(Resolution):
             e.cv = e.cv or PilotSkill.CV.value in e.leader.pilot
         state.mission = start(mission, state.elements)
         state.max_turns = duration(mission)
+        state.aircraft_at_start += sum(len(f.aircraft) for f in mission.formations)
 
     def _setup_of(self, s: GameState) -> MissionSetup:
         assert s.mission is not None
@@ -232,18 +307,44 @@ class MissionRules(Resolution):
                 return p
         return None
 
+    def _bombers(self, s: GameState, side: str | None = None) -> list[dict[str, Any]]:
+        """The flying bombers (of ``side``), formation by formation (§17.22)."""
+        m = s.mission
+        if m is None:
+            return []
+        return [
+            b
+            for f in m.get("formations", {}).values()
+            if side is None or f["side"] == side
+            for b in f["bombers"]
+            if b["status"] == "flying"
+        ]
+
+    def _bombers_all(self, s: GameState) -> list[dict[str, Any]]:
+        """Every bomber of the mission's formations, destroyed ones too."""
+        m = s.mission
+        if m is None:
+            return []
+        return [b for f in m.get("formations", {}).values() for b in f["bombers"]]
+
+    def _flies(self, s: GameState, side: str) -> bool:
+        """The side has an element in the fight or a bomber flying (§4.91, §23.1)."""
+        return any(e.in_fight for e in s.elements.values() if e.side == side) or bool(
+            self._bombers(s, side)
+        )
+
     def _unopposed(self, s: GameState) -> bool:
         """Every defending aircraft is out of the fight (§23.7 note)."""
         assert s.mission is not None
-        defender = Side(s.mission["attacker"]).other.value
-        return not any(e.in_fight for e in s.elements.values() if e.side == defender)
+        return not self._flies(s, Side(s.mission["attacker"]).other.value)
 
     def _side_out(self, s: GameState) -> bool:
         m = s.mission
-        if m is None or m["kind"] == MissionKind.DOGFIGHT.value:
+        if m is None:
             return super()._side_out(s)
-        attacker = m["attacker"]
-        if not any(e.in_fight for e in s.elements.values() if e.side == attacker):
+        if m["kind"] == MissionKind.DOGFIGHT.value:
+            return not all(self._flies(s, side.value) for side in Side)
+        if not self._flies(s, m["attacker"]):
             return True
         # §23.7 note: with no defender left the attackers still fly to the Bomb Turn;
         # the Egress is skipped and Return Home has nobody to fight: the game ends.
@@ -263,8 +364,12 @@ class MissionRules(Resolution):
 
     def _start_turn(self, s: GameState, ev: list[Event]) -> None:
         m = s.mission
-        if m is not None and phase(m, s.turn) == "ingress" and m["declare"] is None:
-            self._ask_abandon(s, ev)
+        if (
+            m is not None
+            and phase(m, s.turn) == "ingress"
+            and m["declare"] is None
+            and self._ask_abandon(s, ev)
+        ):
             return
         super()._start_turn(s, ev)
         if m is None or s.step not in ("wingman", "altitude"):
@@ -274,16 +379,20 @@ class MissionRules(Resolution):
         if any(self._loaded(s, e, p) for p in (e.leader, e.wingman)):
             s.step = "jettison"  # §15.2: Jettison Bombs, before the Wingman Attack
 
-    def _ask_abandon(self, s: GameState, ev: list[Event]) -> None:
+    def _ask_abandon(self, s: GameState, ev: list[Event]) -> bool:
         """§23.51: before the Ingress Turn each element declares whether it Abandons,
-        the defending side first."""
+        the defending side first; False when no element is left to declare."""
         assert s.mission is not None
         attacker = s.mission["attacker"]
         live = [e.seat for e in s.elements.values() if e.in_fight]
         defence = [seat for seat in live if s.elements[seat].side != attacker]
         s.mission["declare"] = defence + [seat for seat in live if seat not in defence]
+        if not live:
+            self._draw_clouds(s, ev)  # bombers alone: they never Abandon (§23.5)
+            return False
         ev.append(Event("mission", Term("dif.mission.event.declare")))
         s.step = "abandon"
+        return True
 
     def _do_abandon(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
         m = s.mission
@@ -366,8 +475,12 @@ class MissionRules(Resolution):
         now = phase(m, s.turn)
         if now in ("ingress", "egress"):
             self._discretionary_fire(s, ev)
+        if now == "bomb":
+            self._formations_bomb(s, ev)
         if now == "egress":
             self._recompute_home(s, ev)
+        if phase(m, s.turn + 1) == "ingress" and not any(e.in_fight for e in s.elements.values()):
+            self._ask_abandon(s, ev)  # nobody declares: the clouds are drawn now
         return True
 
     def _discretionary_fire(self, s: GameState, ev: list[Event]) -> None:
@@ -386,6 +499,15 @@ class MissionRules(Resolution):
                     ev.append(self._fire_event(s, p, fire, "dif.mission.event.discretionary"))
                     self._fire_damage(s, p, fire, None, ev)
                     self._discard(s, fire)
+        for b in self._bombers(s):
+            fire = self._draw_cards(s, target.discretionary, ev)
+            ev.append(
+                self._fire_text(
+                    b["ref"], self._bomber_label(b), fire, "dif.mission.event.discretionary"
+                )
+            )
+            self._bomber_fire(s, b, fire, ev)
+            self._discard(s, fire)
 
     def _recompute_home(self, s: GameState, ev: list[Event]) -> None:
         """§23.7: the Turns of Return Home from the base number less the slowest
@@ -400,7 +522,7 @@ class MissionRules(Resolution):
             if e.side == mission.attacker.value
             for p in (e.leader, e.wingman)
             if p is not None and p.flying
-        ]
+        ] + [self.aircraft[b["aircraft"]] for b in self._bombers(s, mission.attacker.value)]
         home = max(0, mission.home_base - (formation_speed(left) or ELEMENT_SPEED))
         s.mission["home"] = home
         s.max_turns = s.mission["arrival"] + 3 + home
@@ -620,7 +742,8 @@ class MissionRules(Resolution):
         self._fire_damage(s, p, fire, answer, ev)
         if bombs:
             spoiled = sum(1 for c in fire if self.cards[c].spoiled_attack)
-            self._score(s, p, q["ref"], BombingMode(q["mode"]), bombs, spoiled, ev)
+            label = self._plane_label(s, p.ref)
+            self._score(s, label, q["ref"], BombingMode(q["mode"]), bombs, spoiled, ev)
         for c in fire + bombs:
             s.in_play.remove(c)
         self._discard(s, fire + bombs)
@@ -652,7 +775,7 @@ class MissionRules(Resolution):
     def _score(
         self,
         s: GameState,
-        p: Plane,
+        label: str | Term,
         ref: str,
         mode: BombingMode,
         bombs: list[int],
@@ -695,7 +818,7 @@ class MissionRules(Resolution):
                 "bombing",
                 Term(
                     "dif.mission.event.scored",
-                    plane=self._plane_label(s, p.ref),
+                    plane=label,
                     results=join([r.value for r in results]),
                     spoiled=spoiled,
                     n=points,
@@ -753,6 +876,174 @@ class MissionRules(Resolution):
             return Why("dif.mission.refuse.bomb_altitude", mode=mode.value, altitude=alt.label)
         return None
 
+    # -- formations of bombers (§17.2, §21.6, §22, §23.63) ---------------------------
+    def _bomber_label(self, b: dict[str, Any]) -> str:
+        return f"{self.aircraft[b['aircraft']].name} ({b['ref']})"
+
+    def _crew(self, s: GameState, ref: str) -> tuple[str, ...]:
+        """The skills of the bomber's Skilled Crew (§19.35), by its ref ``X3B1``."""
+        f = next(f for f in self._setup_of(s).formations if f.seat == ref[:-2])
+        crew = f.crews.get(int(ref[-1]) - 1)
+        return crew.skills if crew is not None else ()
+
+    def _bomber_capacity(self, s: GameState, b: dict[str, Any]) -> tuple[int, int]:
+        """§17.27: the Damage Capacity of each side of the bomber's card, +1 each with
+        a D crew (§19.35)."""
+        ratings = self.aircraft[b["aircraft"]].formation
+        assert ratings is not None
+        d = int(CrewSkill.D.value in self._crew(s, b["ref"]))
+        return ratings.undamaged.damage_capacity + d, ratings.damaged.damage_capacity + d
+
+    def _hit_bomber(self, s: GameState, b: dict[str, Any], hits: int, ev: list[Event]) -> None:
+        """Damage points on a bomber (5.21): flipped to its Damaged side it leaves its
+        formation at once and flies alone (§17.28); destroyed past the Damaged side."""
+        if hits <= 0:
+            return
+        b["hits"] += hits
+        undamaged, damaged = self._bomber_capacity(s, b)
+        label = self._bomber_label(b)
+        ev.append(
+            Event(
+                "damage",
+                Term("dif.event.damage.one", plane=label, total=b["hits"])
+                if hits == 1
+                else Term("dif.event.damage.other", plane=label, n=hits, total=b["hits"]),
+                data={"ref": b["ref"], "hits": hits},
+            )
+        )
+        if not b["damaged"] and b["hits"] >= undamaged:
+            b["damaged"], b["group"] = True, b["ref"]
+            ev.append(Event("damaged", Term("dif.event.damaged", plane=label)))
+        if b["hits"] >= damaged:
+            self._destroy_bomber(b, ev)
+
+    def _destroy_bomber(self, b: dict[str, Any], ev: list[Event]) -> None:
+        b["status"] = "destroyed"
+        ev.append(
+            Event(
+                "destroyed",
+                Term("dif.event.shot_down", plane=self._bomber_label(b)),
+                data={"ref": b["ref"]},
+            )
+        )
+
+    def _bomber_fire(
+        self, s: GameState, b: dict[str, Any], fire: list[int], ev: list[Event], *, spared: int = 0
+    ) -> None:
+        """Discretionary or Anti-Aircraft Fire on a bomber: every In My Sights and Out
+        of the Sun does its Damage (§22.13, §22.23), a Fuel Tank destroys it; no
+        response (§22.14, §22.24). ``spared``: the first attacks ignored (NS, §19.35)."""
+        for c in [c for c in fire if self.kind[c] in BURST_KINDS][spared:]:
+            if b["status"] != "flying":
+                return
+            if self.cards[c].type.fuel_tank:
+                ev.append(Event("damage", Term("dif.event.fuel_tank", plane=self._bomber_label(b))))
+                self._destroy_bomber(b, ev)
+            else:
+                self._hit_bomber(s, b, self.cards[c].type.damage, ev)
+
+    def _formations_bomb(self, s: GameState, ev: list[Event]) -> None:
+        """§23.63, §17.31: after every other aircraft's Bomb Turn, each flying bomber
+        draws its Bomb Cards, then the Anti-Aircraft Fire against it (§22.22), which it
+        cannot answer (§22.24); its Damage is applied, then its results not negated by
+        a Rejected Attack, even if it was destroyed (§21.14, §22.23)."""
+        m = s.mission
+        target = self._target(s)
+        assert m is not None
+        if target is None:
+            return
+        for f in m.get("formations", {}).values():
+            mode = BombingMode(f["mode"] or BombingMode.NONE.value)
+            alt = Altitude(f["altitude"])
+            for b in f["bombers"]:
+                if b["status"] == "flying":
+                    self._bomber_run(s, b, mode, alt, target, ev)
+
+    def _bomber_run(
+        self,
+        s: GameState,
+        b: dict[str, Any],
+        mode: BombingMode,
+        alt: Altitude,
+        target: TargetRatings,
+        ev: list[Event],
+    ) -> None:
+        label = self._bomber_label(b)
+        bombs = self._draw_cards(s, self._bomber_bomb_count(s, b, mode, alt, target), ev)
+        if bombs:
+            ev.append(
+                Event(
+                    "bombs",
+                    Term(
+                        "dif.mission.event.bombs",
+                        plane=label,
+                        cards=join([self.label[c] for c in bombs]),
+                    ),
+                )
+            )
+        clouds = self._clouds(s, mode)
+        aa = target.aa + (clouds.aa if clouds is not None else 0)
+        fire = self._draw_cards(s, self.chart.aa_cards(aa, mode, alt), ev)
+        ev.append(self._fire_text(b["ref"], label, fire, "dif.mission.event.aa"))
+        # §19.35 NS: "spared the first Anti-Aircraft attack ... when they bomb".
+        spared = int(bool(bombs) and CrewSkill.NS.value in self._crew(s, b["ref"]))
+        self._bomber_fire(s, b, fire, ev, spared=spared)
+        if bombs:
+            spoiled = sum(1 for c in fire if self.cards[c].spoiled_attack)
+            self._score(s, label, b["ref"], mode, bombs, spoiled, ev)
+        self._discard(s, fire + bombs)
+
+    def _bomber_bomb_count(
+        self,
+        s: GameState,
+        b: dict[str, Any],
+        mode: BombingMode,
+        alt: Altitude,
+        target: TargetRatings,
+    ) -> int:
+        """A bomber's Bomb Cards: the Saturation ones (§21.62, formation.saturation_cards),
+        else its Bombing Factor (the Damaged side's once Damaged, §17.27) by the Bombing
+        Chart (§21.32; a torpedo one card, §21.55), +1 with a BD crew (§19.35)."""
+        if mode is BombingMode.NONE:
+            return 0
+        ac = self.aircraft[b["aircraft"]]
+        crew = self._crew(s, b["ref"])
+        if mode is BombingMode.SATURATION:
+            return saturation_cards(
+                self.chart, ac, damaged=b["damaged"], altitude=alt, naval=target.naval, crew=crew
+            )
+        assert ac.bombing is not None
+        side = ac.bombing.damaged if b["damaged"] else ac.bombing.undamaged
+        factor = getattr(side, mode.value, None) or 0
+        n = self.chart.bomb_cards(mode, alt, factor=factor, naval=target.naval)
+        return n + int(n > 0 and CrewSkill.BD.value in crew)
+
+    def bomber_fates(self, state: GameState) -> list[AircraftFate]:
+        """Every bomber's fate at the end, by its ref (``X3B1``), with its record."""
+        m = state.mission
+        out: list[AircraftFate] = []
+        if m is None:
+            return out
+        for seat, f in m.get("formations", {}).items():
+            for b in f["bombers"]:
+                if b["status"] == "destroyed":
+                    fate = Fate.SHOT_DOWN
+                else:
+                    fate = Fate.DAMAGED if b["damaged"] else Fate.UNHARMED
+                out.append(
+                    AircraftFate(
+                        ref=b["ref"],
+                        seat=seat,
+                        side=f["side"],
+                        aircraft=b["aircraft"],
+                        fate=fate,
+                        damaged=b["damaged"],
+                        hits_taken=b["hits"],
+                        record=self.mission_record(state, seat, b["ref"]),
+                    )
+                )
+        return out
+
     # -- the helpers of fire ---------------------------------------------------------
     def _draw_cards(self, s: GameState, n: int, ev: list[Event]) -> list[int]:
         out = []
@@ -764,11 +1055,14 @@ class MissionRules(Resolution):
         return out
 
     def _fire_event(self, s: GameState, p: Plane, fire: list[int], key: str) -> Event:
+        return self._fire_text(p.ref, self._plane_label(s, p.ref), fire, key)
+
+    def _fire_text(self, ref: str, label: str | Term, fire: list[int], key: str) -> Event:
         cards = join([self.label[c] for c in fire]) if fire else "-"
         return Event(
             "fire",
-            Term(key, plane=self._plane_label(s, p.ref), cards=cards),
-            data={"ref": p.ref, "cards": [self.code[c] for c in fire]},
+            Term(key, plane=label, cards=cards),
+            data={"ref": ref, "cards": [self.code[c] for c in fire]},
         )
 
     # -- legality -----------------------------------------------------------------------
@@ -942,6 +1236,18 @@ class MissionRules(Resolution):
                 leader = self._origin(e, p) == f"{e.seat}L"
                 if p.status == "destroyed" and leader and e.seat in mission.pilots:
                     vp[own.other] += awards.skilled_pilot
+        for f in m.get("formations", {}).values():
+            own = Side(f["side"])
+            for b in f["bombers"]:
+                role = self.aircraft[b["aircraft"]].role.value
+                theirs, ours = award_vp(
+                    awards.awards[AircraftClass(_class(role))],
+                    destroyed=b["status"] == "destroyed",
+                    damaged=b["damaged"],
+                    over_target=True,  # bombers never Abandon
+                )
+                vp[own.other] += theirs
+                vp[own] += ours
         return vp
 
     def _check_end(self, s: GameState, ev: list[Event]) -> None:
@@ -973,6 +1279,26 @@ class MissionRules(Resolution):
             away=tuple(m["away"]),
             loaded=tuple(sorted(m["loaded"])),
             clouds=m.get("clouds"),
+            formations=tuple(
+                FormationView(
+                    seat=seat,
+                    side=Side(f["side"]),
+                    altitude=Altitude(f["altitude"]),
+                    mode=f["mode"],
+                    bombers=tuple(
+                        BomberView(
+                            ref=b["ref"],
+                            aircraft=self.aircraft[b["aircraft"]].name,
+                            hits=b["hits"],
+                            damaged=b["damaged"],
+                            status=b["status"],
+                            group=b["group"],
+                        )
+                        for b in f["bombers"]
+                    ),
+                )
+                for seat, f in m.get("formations", {}).items()
+            ),
         )
 
     def mission_record(self, state: GameState, seat: str, ref: str) -> dict[str, Any]:
@@ -980,10 +1306,19 @@ class MissionRules(Resolution):
         m = state.mission
         assert m is not None
         mission = self._setup_of(state)
-        e = state.elements[seat]
         rec = dict(
             m["records"].get(ref, {"over_target": False, "bombed": False, "damage_dealt": 0})
         )
+        formation = next((f for f in mission.formations if f.seat == seat), None)
+        if formation is not None:
+            # a bomber keeps its bombs only until the Bomb Turn (§23.63): never Loaded
+            crew = formation.crews.get(int(ref[-1]) - 1)
+            if crew is not None:
+                rec["pilot"] = crew.name
+            rec["role"] = self.aircraft[formation.aircraft[int(ref[-1]) - 1]].role.value
+            rec["loaded"] = False
+            return rec
+        e = state.elements[seat]
         pilot = mission.pilots.get(seat)
         if pilot is not None and ref.endswith("L"):
             rec["pilot"] = pilot.name

@@ -105,8 +105,8 @@ class Flow(Legality):
                 s.index = 0
                 s.turn += 1
                 ev.append(Event("turn", Term("dif.event.game_turn", turn=s.turn)))
-            if s.elements[s.order[s.index]].in_fight:
-                break
+            if s.index < len(s.order) and s.elements[s.order[s.index]].in_fight:
+                break  # no element at all (a raid by bombers alone): the turns pass
         self._start_turn(s, ev)
 
     def order_choice(self, s: GameState) -> tuple[Side, list[str]]:

@@ -120,7 +120,9 @@ class DifEngine(MissionRules):
         if len(set(seats)) != len(seats):
             raise SetupError(Term("dif.setup.shared_seat"))
         for side in Side:
-            if not any(e.side is side for e in setup.elements):
+            if not any(e.side is side for e in setup.elements) and not self._side_may_be_empty(
+                setup, side
+            ):
                 raise SetupError(Term("dif.setup.empty_side", side=side.phrase(setup.ruleset)))
         if setup.mission is not None:
             why = self.mission_refusal(setup.ruleset, setup.mission, set(seats))
@@ -164,6 +166,10 @@ class DifEngine(MissionRules):
             if lower is not None:
                 state.bonus = {lower.value: vp}
         for ref, hits in setup.hits.items():
+            bomber = next((b for b in self._bombers(state) if b["ref"] == ref), None)
+            if bomber is not None:
+                self._hit_bomber(state, bomber, hits, [])
+                continue
             plane = self._plane(state, ref)
             if plane is None:
                 raise SetupError(f"no aircraft {ref}")
@@ -185,7 +191,16 @@ class DifEngine(MissionRules):
         for p in setup.positions:
             self._set_pos(state, p.leader, p.on, int(p.position))
         self._maybe_reveal(state, events, order=preset_order)
+        self._check_end(state, events)  # a raid by bombers alone runs to its end (§23.63)
         return state, events
+
+    def _side_may_be_empty(self, setup: DifSetup, side: Side) -> bool:
+        """A mission's side may fly no element: the attacker with a formation, the
+        defender always (§24.43: "one team will only control the Anti-Aircraft guns")."""
+        mission = setup.mission
+        if mission is None:
+            return False
+        return side is mission.defender or any(f.side is side for f in mission.formations)
 
     def _take(self, state: GameState, code: str) -> int:
         for i in range(len(state.deck) - 1, -1, -1):

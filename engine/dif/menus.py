@@ -52,7 +52,7 @@ def seat_menu(
         hand = sorted(state.elements[seat].hand)
         items = tuple(Item(tr(engine.label[c], language), engine.code[c]) for c in hand)[:25]
         cards: tuple[Choice, ...] = ()
-        if items:
+        if items and any(a.cards for a in actions):  # none when refused (23.7 note)
             placeholder = t(f"dif.ui.menu.{verb}", language)
             cards = (Choice("", several=Several(verb, items), placeholder=placeholder),)
         keep = Choice(label(Action(verb)), action=verb, tone=Tone.CONFIRM)

@@ -22,7 +22,7 @@ from pydantic import (
     model_validator,
 )
 
-from engine.dif.actions import CARD_CODE, PLANE_REF, quoted
+from engine.dif.actions import BOMBER_REF, CARD_CODE, PLANE_REF, quoted
 from engine.dif.components import Altitude, PilotSkill, Position, Ruleset, Side
 from engine.dif.mission import MissionSetup
 from strings import Term
@@ -183,6 +183,6 @@ class DifSetup(BaseModel):
     @classmethod
     def _refs(cls, v: dict[str, int]) -> dict[str, int]:
         for ref in v:
-            if not PLANE_REF.match(ref):
-                raise ValueError(f"{quoted(ref)} is not an aircraft reference like A1L")
+            if not (PLANE_REF.match(ref) or BOMBER_REF.match(ref)):
+                raise ValueError(f"{quoted(ref)} is not an aircraft reference like A1L or X3B1")
         return v

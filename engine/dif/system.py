@@ -243,6 +243,7 @@ class DifSystem:
                         else {},
                     )
                 )
+        out.extend(self.engine.bomber_fates(state))
         fates = tuple(out)
         if state.result is not None:
             r = state.result

@@ -64,6 +64,10 @@ def check(
                 )
         elif key in ("hits", "damaged", "status"):
             for ref, v in want.items():
+                bomber = next((b for b in engine._bombers_all(state) if b["ref"] == ref), None)
+                if bomber is not None:  # a formation's bomber (X3B1)
+                    differ(f"{key} {ref}", bomber[key], v)
+                    continue
                 plane = engine._plane(state, ref) if not ref.endswith("-lost") else None
                 planes = {p.ref: p for e in state.elements.values() for p in e.planes()}
                 plane = planes.get(ref, plane)

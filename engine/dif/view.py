@@ -129,6 +129,32 @@ class ResultView(_View):
     """E.g. ``Allies Marginal Victory`` (RotL table) or ``Japanese victory`` (Zero! 4.92)."""
 
 
+class BomberView(_View):
+    """One bomber of a formation (§17.22)."""
+
+    ref: str
+    """``X3B1``: the formation's seat and the bomber's number."""
+    aircraft: str
+    """The aircraft's name."""
+    hits: int
+    damaged: bool
+    status: str
+    """``flying`` or ``destroyed``."""
+    group: str
+    """The formation it flies in now: its seat, or its own ref once Damaged (17.28)."""
+
+
+class FormationView(_View):
+    """A formation of bombers: no player-turn, it bombs at the end of the Bomb Turn."""
+
+    seat: str
+    side: Side
+    altitude: Altitude
+    mode: str | None
+    """Its Bombing Mode (saturation, level, torpedo); None: it carries no bombs."""
+    bombers: tuple[BomberView, ...]
+
+
 class MissionView(_View):
     """A Zero! campaign mission's public state (engine/dif/bombing.py)."""
 
@@ -146,6 +172,8 @@ class MissionView(_View):
     clouds: bool | None = None
     """Clouds Over the Target (L1881): True once a blue-bordered card was drawn, False
     when none was; None before the draw or without the option."""
+    formations: tuple[FormationView, ...] = ()
+    """The formations of bombers (17.22), in the setup's order."""
 
 
 class DifView(_View):

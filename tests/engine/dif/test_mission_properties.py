@@ -29,6 +29,7 @@ FIGHTERS = {
     Side.ALLIED: ["buffalo-i", "hurricane-iib", "f4f", "p-40e"],
 }
 BOMBERS = {Side.AXIS: ["ki-30", "d3a1", "b5n2"], Side.ALLIED: ["sbd", "tbd", "vildebeest"]}
+FORMATIONS = {Side.AXIS: ["ki-21", "g4m", "h6k"], Side.ALLIED: ["b-17e", "b-26", "hudson"]}
 GAMES = 24
 
 
@@ -40,7 +41,10 @@ def engine() -> DifEngine:
 def random_mission(engine: DifEngine, rng: random.Random) -> DifSetup:
     """Two to four elements a side, light bombers loaded (level, dive or torpedo by
     their card), a random target, Arrival and Return Home of 0-2 turns; one game in
-    six a dogfight-kind mission; one strike in three under Clouds Over the Target."""
+    six a dogfight-kind mission; one strike in three under Clouds Over the Target. A
+    strike flies up to two formations of the attacker's bombers (saturation, or a
+    torpedo at Very Low against a ship); then one in four has no element of the
+    attacker, and one in six no defender at all (§24.43)."""
     attacker = rng.choice(list(Side))
     target = rng.choice(sorted(TARGETS))
     naval = TARGETS[target].naval
@@ -68,6 +72,12 @@ def random_mission(engine: DifEngine, rng: random.Random) -> DifSetup:
     if dogfight:
         mission.update(kind="dogfight", turns=rng.randint(2, 4), arrival=0, home=0)
     else:
+        mission["formations"] = random_formations(engine, rng, attacker, naval)
+        if mission["formations"] and rng.random() < 1 / 4:
+            elements = [e for e in elements if e["side"] != attacker.value]
+        if rng.random() < 1 / 6:
+            elements = [e for e in elements if e["side"] == attacker.value]
+        bombs = {seat: m for seat, m in bombs.items() if any(e["seat"] == seat for e in elements)}
         mission.update(
             target=TARGETS[target].model_dump(mode="json", exclude={"id", "sheet", "printed"}),
             bombs=bombs,
@@ -91,6 +101,32 @@ def random_mission(engine: DifEngine, rng: random.Random) -> DifSetup:
             "mission": mission,
         }
     )
+
+
+def random_formations(
+    engine: DifEngine, rng: random.Random, side: Side, naval: bool
+) -> list[dict[str, Any]]:
+    """Zero to two formations of one bomber up to as many as their Formation
+    holds (§17.22a), by their card's modes (a torpedo at Very Low, §21.52), or none."""
+    letter = "A" if side is Side.ALLIED else "X"
+    out = []
+    for i in range(rng.randint(0, 2)):
+        ac = engine.aircraft[rng.choice(FORMATIONS[side])]
+        assert ac.bombing is not None and ac.formation_size is not None
+        modes = [m.value for m in ac.bombing.modes if naval or m.value != "torpedo"]
+        mode = rng.choice([*sorted(modes), None])
+        altitude = "VL" if mode == "torpedo" else rng.choice(["L", "M", "H"])
+        size = rng.randint(1, ac.formation_size)
+        out.append(
+            {
+                "seat": f"{letter}{7 + i}",
+                "side": side.value,
+                "aircraft": [ac.id] * size,
+                "altitude": altitude,
+                "mode": mode,
+            }
+        )
+    return out
 
 
 def play(engine: DifEngine, setup: DifSetup, seed: int) -> None:

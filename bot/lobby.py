@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from bot.commitment import commitment_text, seed_commitment
 from bot.errors import Refusal, UserError
-from bot.games import GameStore, LoadedGame, engine_refusal, validation_refusal
+from bot.games import GameStore, LoadedGame, engine_refusal, result_record, validation_refusal
 from bot.outcome import Outcome, outcome_of
 from bot.results import verdict_text
 from bot.storage import GameStatus, SeatRecord
@@ -406,15 +406,20 @@ class Lobbies(GameStore):
         except EngineError as exc:
             raise engine_refusal(exc) from exc
         commitment = seed_commitment(system.id, game.id, game.record.seed)
+        # A campaign mission may be settled by its own start (Zero!: bombers with no
+        # element on either side bomb and come home without a decision): it is
+        # finished in the same write, so the campaign moves on (cogs.publisher).
+        over = system.is_over(state)
         record = await self.storage.update_game(
             game.id,
             game.record.version,
-            status=GameStatus.ACTIVE,
+            status=GameStatus.FINISHED if over else GameStatus.ACTIVE,
             options={
                 **game.record.options,
                 "setup": setup.model_dump(mode="json"),
                 "commitment": commitment,
             },
+            result=result_record(system.outcome(state)) if over else None,
         )
         game = LoadedGame(record, game.seats, setup, state)
         self._remember(game)

@@ -77,3 +77,75 @@ async def test_one_player_flies_pearl_harbor_to_the_end(fake: FakeDiscord, tmp_p
     checked = fake.original(token)["content"]
     assert checked.startswith("✅ Verified."), checked
     assert not fake.problems()
+
+
+async def fly_campaign(
+    fake: FakeDiscord, tmp_path: Path, name: str, sides: tuple[str, ...], seed: int
+) -> tuple[TallyHoBot, int, CampaignDriver]:
+    """Open ``name``, one member a side in ``sides`` (the others: computer), play it out."""
+    members = [fake.add_member(f"pilot{i}") for i, _ in enumerate(sides)]
+    bot = make_bot(tmp_path / f"{name}.sqlite3", seed)
+    await fake.start(bot)
+    await fake.slash(
+        members[0], "campaign new", channel_id=fake.channel_id, system="dif", name=name
+    )
+    (record,) = await bot.service.storage.list_campaigns()
+    assert record.thread_id is not None
+    for member, side in zip(members, sides, strict=True):
+        await fake.slash(member, "campaign join", channel_id=record.thread_id, side=side)
+    await fake.slash(members[0], "campaign start", channel_id=record.thread_id)
+    driver = CampaignDriver(fake, bot, record.id, {m.id: m for m in members}, seed)
+    while await driver.step() != "done":
+        pass
+    return bot, record.id, driver
+
+
+async def test_a_land_campaign_flies_every_mission_through_its_game(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Burma, two players: each Mission's card drawn and told, both secret Options
+    chosen in the private menus and revealed at the start, the mission games flown
+    (bombers in formation included) and their VP on the sheet, to the victory table."""
+    bot, campaign_id, driver = await fly_campaign(
+        fake, tmp_path, "burma", ("japanese", "allied"), 1
+    )
+    campaign = await bot.campaigns.load(campaign_id)
+    assert campaign.record.status is CampaignStatus.FINISHED
+    state = campaign.state
+    system = campaign_system("dif")
+    assert system.is_over(state) and len(state.scores) == 8
+    assert driver.choices == 16, "one secret Option a side a Mission"
+    games = await bot.service.storage.games_of_campaign(campaign_id)
+    finished = [g for g in games if g.status is GameStatus.FINISHED]
+    assert len(finished) == 8
+    setups = [g.options["setup"]["mission"] for g in finished]
+    assert any(m.get("formations") for m in setups), "this seed flies bombers in formation"
+    sheet = system.sheet(state, None)
+    assert [row.vp for row in sheet.missions] == [s.vp for s in state.scores]
+    thread = campaign.record.thread_id
+    said = "\n".join(m.get("content") or "" for m in fake.sent_to(thread))
+    assert "The campaign is over." in said
+    token = await fake.slash(
+        driver.users[next(iter(driver.users))], "campaign verify", channel_id=thread
+    )
+    assert fake.original(token)["content"].startswith("✅ Verified.")
+    assert not fake.problems()
+
+
+async def test_a_carrier_campaign_against_the_computer(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Midway, one player for the Allies: Fleet Tactics and Flight Ops, then an Option,
+    chosen in secret each turn; the strikes flown as games in the book's order; the
+    damage records on the sheet, to the campaign's end."""
+    bot, campaign_id, driver = await fly_campaign(fake, tmp_path, "midway", ("allied",), 1)
+    campaign = await bot.campaigns.load(campaign_id)
+    assert campaign.record.status is CampaignStatus.FINISHED
+    system = campaign_system("dif")
+    sheet = system.sheet(campaign.state, None)
+    assert sheet.result is not None
+    titles = [str(table.title) for table in sheet.tables]
+    assert any("Damage" in t or "damage" in t for t in titles), titles
+    games = await bot.service.storage.games_of_campaign(campaign_id)
+    assert [g for g in games if g.status is GameStatus.FINISHED]
+    assert not [g for g in games if g.status in (GameStatus.LOBBY, GameStatus.ACTIVE)]
+    assert driver.choices >= 2
+    assert not fake.problems()

@@ -290,7 +290,8 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         metavar="NAME=VALUE",
         help="with --campaign: the campaign's options, as /campaign new takes them "
-        "(Locked-On: scale=2 or scale=3, Campaign Scaling)",
+        "(Locked-On: scale=2 or scale=3, Campaign Scaling; Eagles in the Sky: days=2; "
+        "Zero!: period=feb-mar-1942, a land campaign's Period)",
     )
     p.add_argument(
         "--language",

@@ -9,6 +9,7 @@ import pytest
 
 from engine.core.contract import Fate
 from engine.core.errors import SetupError
+from engine.dif.campaign import LandState, OptionPick, campaign_system
 from engine.dif.campaign_data import load_scoresheets
 from engine.dif.campaign_targets import BombingMode
 from engine.dif.components import Altitude
@@ -220,3 +221,43 @@ def test_z26_four_g4ms_and_two_zeros_against_two_p40s_at_the_docks(engine: DifEn
     fates = {f.ref: f.fate for f in DifSystem(engine).outcome(state).fates}
     assert fates["X3B1"] is Fate.SHOT_DOWN and fates["X3B2"] is Fate.DAMAGED
     assert fates["X4B1"] is Fate.UNHARMED
+
+
+@pytest.mark.parametrize(
+    ("campaign", "target", "picks"), [("burma", 15, (2, 4)), ("malaya", 11, (5, 6))]
+)
+def test_a_land_campaigns_mission_with_bombers_plays_to_its_end(
+    engine: DifEngine, campaign: str, target: int, picks: tuple[int, int]
+) -> None:
+    zc = campaign_system()
+    state = zc.new_campaign({"campaign": campaign}, 5)
+    assert isinstance(state, LandState)
+    state = state.model_copy(update={"target": target})
+    for side, number in zip(("japanese", "allied"), picks, strict=True):
+        state = zc.apply(state, side, OptionPick(mission=state.mission, number=number))
+    setup = zc.mission_setup(state).setup
+    assert isinstance(setup, DifSetup) and setup.mission is not None
+    assert setup.mission.formations
+    game, _ = engine.new_game(setup, 7)
+    game = drive(engine, game, lambda s: False)
+    assert game.step == "over"
+    fates = {f.ref: f for f in DifSystem(engine).outcome(game).fates}
+    refs = {f"{f.seat}B{i}" for f in setup.mission.formations for i in (1, 2)}
+    assert refs <= set(fates)
+    assert all(fates[r].record["over_target"] for r in refs)
+
+
+def test_clouds_lower_a_saturation_bombers_results(engine: DifEngine) -> None:
+    # L1881: saturation is a bombing drop; a Direct three levels lower is a Miss.
+    clouds = {"draw": 1, "result_shift": 3, "aa": 0}
+    state, _ = engine.new_game(
+        mission_setup(mission={"formations": [SATURATION], "clouds": clouds}), 3
+    )
+    assert state.mission is not None
+    state.mission["clouds"] = True
+    direct = next(c for c in state.deck if engine.cards[c].bomb.value == "direct")
+    engine._score(state, "X3B1", "X3B1", BombingMode.SATURATION, [direct], 0, [])
+    assert state.mission["damage"] == 0 and state.mission["records"]["X3B1"]["bombed"]
+    state.mission["clouds"] = False
+    engine._score(state, "X3B1", "X3B1", BombingMode.SATURATION, [direct], 0, [])
+    assert state.mission["damage"] == TARGETS["railway"].damage.direct

@@ -178,13 +178,11 @@ class MissionRules(Resolution):
     def mission_refusal(
         self, ruleset: Ruleset, mission: MissionSetup, seats: set[str]
     ) -> Term | None:
-        """Why this mission cannot be played (as yet): only in Zero! (§15), without a
-        Patrol Mission (§23.64 is not built), formations that may fly (§17.22), bombs
-        on elements of the attacker that can drop them (§18.11, §21.21)."""
+        """Why this mission cannot be played (as yet): only in Zero! (§15), formations
+        that may fly (§17.22), bombs on elements of the attacker that can drop them
+        (§18.11, §21.21)."""
         if ruleset is not Ruleset.ZERO:
             return Term("dif.mission.setup.not_zero")
-        if mission.patrol:
-            return Term("dif.mission.setup.patrol")
         if mission.angle_of_attack:
             return Term("dif.mission.setup.option")
         for f in mission.formations:
@@ -803,21 +801,24 @@ class MissionRules(Resolution):
         )
         kept = results[spoiled:]
         points = 0
+        # §23.64: a Patrol Mission drops nothing; its success is found as for bombing
+        # (the same cards, fire and Target Sheet), so its "Damage" is the success.
+        drops = mode in _DROPS and not mission.patrol
         for r in kept:
             scored = target.damage.points(r, torpedo=mode is BombingMode.TORPEDO)
-            if scored and mode in _DROPS:
+            if scored and drops:
                 scored += mission.extra_damage
             points += scored
         m["damage"] += points
         record = m["records"][ref]
         record["damage_dealt"] += points
-        if mode in _DROPS:
+        if drops:
             record["bombed"] = True
         ev.append(
             Event(
                 "bombing",
                 Term(
-                    "dif.mission.event.scored",
+                    "dif.mission.event.patrolled" if mission.patrol else "dif.mission.event.scored",
                     plane=label,
                     results=join([r.value for r in results]),
                     spoiled=spoiled,

@@ -91,8 +91,6 @@ def test_the_attacker_needs_an_aircraft_and_the_defender_may_have_none(
 ) -> None:
     with pytest.raises(SetupError, match=r"no element \(4\.2\)"):
         engine.new_game(raid(SATURATION | {"side": "allied", "mode": None}), 1)
-    with pytest.raises(SetupError, match=r"23\.64"):
-        engine.new_game(raid(SATURATION, patrol=True), 1)
 
 
 # -- a raid by bombers alone --------------------------------------------------------------
@@ -113,6 +111,24 @@ def test_bombers_alone_fly_every_turn_bomb_and_end_the_game(engine: DifEngine) -
         assert f.hits_taken == bombers(state)[f.ref]["hits"]
     dealt = sum(f.record["damage_dealt"] for f in fates.values())
     assert dealt == state.result["target_damage"] > 0
+
+
+def test_a_patrol_finds_its_success_as_bombing_but_drops_nothing(engine: DifEngine) -> None:
+    """§23.64: the patrol draws its cards and takes its fire as if it bombed; what the
+    Target Sheet scores is the mission's success, no bomb is dropped."""
+    patrolled = bombed = 0
+    for seed in range(1, 13):
+        state, events = engine.new_game(raid(SATURATION, patrol=True), seed)
+        assert state.step == "over" and state.result is not None
+        fates = DifSystem(engine).outcome(state).fates
+        assert not any(f.record["bombed"] for f in fates)
+        assert sum(f.record["damage_dealt"] for f in fates) == state.result["target_damage"]
+        patrolled += state.result["target_damage"]
+        assert any(e.kind == "bombing" and "patrols" in str(e.text) for e in events)
+        plain, _ = engine.new_game(raid(SATURATION), seed)
+        assert plain.result is not None
+        bombed += plain.result["target_damage"]
+    assert patrolled == bombed > 0, "the same cards, fire and sheet as bombing"
 
 
 def test_bombers_are_no_elements_and_have_no_player_turn(engine: DifEngine) -> None:

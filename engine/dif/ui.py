@@ -191,6 +191,27 @@ class DifPresenter:
         return Term("dif.ui.dogfight.begins")
 
     # --- an element's own message ---------------------------------------------------
+    def _formation_lines(self, view: DifView, seat: str, language: str) -> list[str]:
+        """A formation of bombers' summary (Zero! §17.22): no hand, no player-turn; it
+        bombs and takes its fire at the end of the Bomb Turn (§23.63)."""
+        mission = view.mission
+        formation = next(f for f in (mission.formations if mission else ()) if f.seat == seat)
+        where = tr(formation.altitude.label, language)
+        lines = [t("dif.ui.hand.formation", language, seat=seat, altitude=where)]
+        for b in formation.bombers:
+            key = "destroyed" if b.status == "destroyed" else "damaged" if b.damaged else "flying"
+            lines.append(
+                t(
+                    f"dif.ui.hand.bomber.{key}",
+                    language,
+                    ref=b.ref,
+                    aircraft=b.aircraft,
+                    hits=b.hits,
+                )
+            )
+        lines.append(t("dif.ui.hand.formation_turn", language))
+        return lines
+
     def seat_lines(
         self, state: GameState, seat: str, language: str, *, live: bool = True
     ) -> list[str]:
@@ -199,7 +220,9 @@ class DifPresenter:
         its secret pick, its hand and mini-hand with the cards it can play now (▶),
         the bursts it has left."""
         view = self.engine.view(state, seat)
-        el = next(e for e in view.elements if e.seat == seat)
+        el = next((e for e in view.elements if e.seat == seat), None)
+        if el is None:
+            return self._formation_lines(view, seat, language)
         legal = self.engine.legal_actions(state, seat) if live else []
         playable = {a.card for a in legal if a.card}
         where = (

@@ -18,6 +18,7 @@ from engine.dif.mission import RECORD_KEYS
 from engine.dif.setup import DifSetup
 from engine.dif.state import GameState
 from engine.dif.system import DifSystem
+from engine.dif.ui import DifPresenter
 from tests.engine.dif.test_mission_rules import TARGETS, drive, mission_setup
 
 KI21 = {"seat": "X3", "side": "axis", "aircraft": ["ki-21", "ki-21"], "altitude": "M"}
@@ -277,3 +278,13 @@ def test_clouds_lower_a_saturation_bombers_results(engine: DifEngine) -> None:
     state.mission["clouds"] = False
     engine._score(state, "X3B1", "X3B1", BombingMode.SATURATION, [direct], 0, [])
     assert state.mission["damage"] == TARGETS["railway"].damage.direct
+
+
+def test_a_formation_seats_private_summary_lists_its_bombers(engine: DifEngine) -> None:
+    """The player holding a formation's seat presses My hand: its bombers, their hits
+    and that it has nothing to play (§23.63), never an error."""
+    state, _ = engine.new_game(mission_setup(mission={"formations": [SATURATION]}), 3)
+    lines = DifPresenter(engine).seat_lines(state, "X3", "en")
+    assert lines[0] == "**Formation X3** at Medium"
+    assert lines[1].startswith("X3B1 Ki-21: 0 hits") and lines[2].startswith("X3B2 Ki-21")
+    assert "end of the Bomb Turn (23.63)" in lines[-1]

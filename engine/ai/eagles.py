@@ -9,7 +9,8 @@ The rules' tactics, as plain preferences over the legal actions (higher first):
   (§7.2), and as few as the rules allow;
 * answer a Targeted Activation with a Response card when one fits (§8.4), and fire:
   never hold fire nor give up a position held (§10.14, §8.25 note);
-* an aircraft tailed by an enemy Falls Leaf against it (§8.3) or escapes (§12);
+* the Performance Rating that beats the target's by most (§8.27, §8.14);
+* an aircraft tailed by an enemy escapes (§12), or Falls Leaf (§8.3: it may crash);
 * clear jammed guns and reload (§10.73, §15.44); take off (§16.47);
 * end the Activation Phase or agree to end it only when nothing above is left (§4.4).
 """
@@ -17,7 +18,7 @@ The rules' tactics, as plain preferences over the legal actions (higher first):
 from __future__ import annotations
 
 from engine.eagles.actions import Action
-from engine.eagles.view import EaglesView
+from engine.eagles.view import EaglesView, PlaneView
 
 __all__ = ["score"]
 
@@ -27,7 +28,7 @@ _VERB = {
     "bomb": 6.0,
     "strafe": 5.0,
     "balloon": 4.0,
-    "leaf": 4.0,
+    "leaf": 2.0,
     "clear": 4.0,
     "takeoff": 5.0,
     "reload": 3.0,
@@ -75,4 +76,14 @@ def _target(view: EaglesView, a: Action) -> float:
     if target is None:
         return 0.0
     hurt = sum(target.damage.values())
-    return (2.0 if me.tailing == target.ref else 0.0) + 0.5 * hurt
+    fire = 2.0 if me.tailing == target.ref else 0.0
+    return fire + 0.5 * hurt + (0.3 * _edge(view, me, target, a) if a.verb == "tail" else 0.0)
+
+
+def _edge(view: EaglesView, me: PlaneView, target: PlaneView, a: Action) -> float:
+    """§8.27, §8.14: the activating total (the Performance Rating the card is used with,
+    plus the card's Maneuver Rating, at most that Rating) over the target's Rating."""
+    if a.symbol is None:
+        return 0.0
+    mine = me.ratings.get(a.symbol, 0)
+    return mine + min(rating(view, a.card), mine) - target.ratings.get(a.symbol, 0)

@@ -23,6 +23,7 @@ from typing import Any
 
 from engine.ai.base import Score, Situation, best
 from engine.core.contract import Fate, GameSystem
+from engine.core.errors import RuleViolation
 
 __all__ = ["SearchPolicy", "evaluate"]
 
@@ -40,7 +41,7 @@ def evaluate(system: GameSystem[Any, Any, Any], state: Any) -> dict[str, float]:
         return {sd: 0.5 if o.winner is None else float(o.winner == sd) for sd in sides}
     loss = dict.fromkeys(sides, 0.0)
     for f in o.fates:
-        loss[f.side] = loss.get(f.side, 0.0) + _LOSS[f.fate] + 0.05 * f.hits_taken
+        loss[f.side] = loss.get(f.side, 0.0) + _LOSS[f.fate] + 0.15 * f.hits_taken
     out = {}
     for sd in sides:
         others = [x for x in sides if x != sd]
@@ -76,8 +77,8 @@ class SearchPolicy:
         *,
         iterations: int = 200,
         seconds: float | None = 0.15,
-        depth: int = 24,
-        explore: float = 0.7,
+        depth: int = 10,
+        explore: float = 0.5,
         prior: int = 6,
     ) -> None:
         self.system, self.score, self.rng = system, score, random.Random(seed)
@@ -118,7 +119,7 @@ class SearchPolicy:
     ) -> None:
         """One sample: selection and expansion down the tree, a playout, the update."""
         system, node, path = self.system, root, [root]
-        while not system.is_over(state):
+        while not system.is_over(state) and system.pending(state):
             mover = seat if node is root else system.pending(state)[0].seat
             acts = legal if node is root else system.legal_actions(state, mover)
             keyed = {f"{mover} {a}": a for a in acts}
@@ -130,9 +131,12 @@ class SearchPolicy:
                 node.children[key] = _Node(sides.get(mover, ""))
             else:
                 key = max(keyed, key=lambda k: node.children[k].ucb(self.explore))
-            state, _ = system.apply(state, mover, keyed[key])
             node = node.children[key]
             path.append(node)
+            after = self._apply(state, mover, keyed[key])
+            if after is None:
+                break
+            state = after
             if untried:
                 break
         values = evaluate(system, self._playout(state))
@@ -149,6 +153,19 @@ class SearchPolicy:
                 break
             seat = pending[0].seat
             legal = system.legal_actions(state, seat)
-            action = best(self.score, system.view(state, seat), legal, self.rng)
-            state, _ = system.apply(state, seat, action)
+            after = self._apply(
+                state, seat, best(self.score, system.view(state, seat), legal, self.rng)
+            )
+            if after is None:
+                break
+            state = after
         return state
+
+    def _apply(self, state: Any, seat: str, action: Any) -> Any | None:
+        """The state after ``action``; None if the rules refuse one of their own legal
+        actions (seen once in an Eagles in the Sky playout: a legality mismatch of the
+        engine, which the search must survive; the playout ends there)."""
+        try:
+            return self.system.apply(state, seat, action)[0]
+        except RuleViolation:
+            return None

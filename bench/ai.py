@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.engine import duel, eagles_patrol, lo_duel
 from engine import ai
 from engine.core import registry
+from engine.core.errors import RuleViolation
 
 SETUPS: dict[str, Callable[[int], Any]] = {
     "dif": duel,
@@ -56,6 +57,8 @@ class Tally:
     wins: int = 0
     losses: int = 0
     draws: int = 0
+    refused: int = 0
+    """Games stopped because the rules refused one of their own legal actions."""
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -92,7 +95,12 @@ def match(
         t0 = time.perf_counter()
         action = players[side].choose(state, seat)
         tally.times.setdefault(level_of[side], []).append(time.perf_counter() - t0)
-        state, _ = system.apply(state, seat, action)
+        try:
+            state, _ = system.apply(state, seat, action)
+        except RuleViolation as why:
+            print(f"  game {game}: {seat} {action} is legal but refused: {why}")
+            tally.refused += 1
+            return
     winner = system.outcome(state).winner if system.is_over(state) else None
     if winner is None:
         tally.draws += 1
@@ -112,11 +120,14 @@ def report(system_id: str, one: str, two: str, t: Tally) -> None:
         if goal is None
         else f"   goal >= {goal:.0%}: {'met' if low >= goal else 'met on the estimate only' if rate >= goal else 'NOT met'}"
     )
-    print(f"{system_id}: {one} against {two}, {t.wins + t.losses + t.draws} games")
+    print(f"{system_id}: {one} against {two}, {t.wins + t.losses + t.draws + t.refused} games")
     print(
         f"  {one} wins {t.wins} of {decided} decided: {rate:.1%} (95% {low:.1%}-{high:.1%}){verdict}"
     )
-    print(f"  draws: {t.draws}")
+    print(
+        f"  draws: {t.draws}"
+        + (f", stopped on a legal action refused: {t.refused}" if t.refused else "")
+    )
     for level, times in sorted(t.times.items()):
         ms = sorted(x * 1000 for x in times)
         median, p99, worst = (

@@ -84,23 +84,30 @@ class SearchPolicy:
         self.system, self.score, self.rng = system, score, random.Random(seed)
         self.iterations, self.seconds, self.depth = iterations, seconds, depth
         self.explore, self.prior = explore, prior
+        self.stop: float | None = None
+        """When the decision under way must end (``perf_counter``), if it is timed."""
 
     def decide(self, situation: Situation) -> Any:
         legal = list(situation.legal)
         if len(legal) == 1 or situation.sample is None:
             return best(self.score, situation.view, legal, self.rng)
-        stop = None if self.seconds is None else time.perf_counter() + self.seconds
+        self.stop = None if self.seconds is None else time.perf_counter() + self.seconds
         state = situation.sample(self.rng)
         sides = {s: sd.id for sd in self.system.sides(state) for s in sd.seats}
         root = self._root(situation, sides.get(situation.seat, ""))
         for i in range(self.iterations):
             if i:
-                if stop is not None and time.perf_counter() > stop:
+                if self.out_of_time():
                     break
                 state = situation.sample(self.rng)
             self._iterate(root, state, situation.seat, legal, sides)
         first = {f"{situation.seat} {a}": a for a in legal}
         return first[max(first, key=lambda k: root.children[k].visits)]
+
+    def out_of_time(self) -> bool:
+        """The time budget is spent (checked between iterations and within a playout,
+        whose decisions can be slow: Eagles in the Sky lists a hundred actions)."""
+        return self.stop is not None and time.perf_counter() > self.stop
 
     def _root(self, situation: Situation, side: str) -> _Node:
         """The root with every legal action, the heuristic's choice ahead by ``prior``
@@ -149,7 +156,7 @@ class SearchPolicy:
         system = self.system
         for _ in range(self.depth):
             pending = system.pending(state)
-            if system.is_over(state) or not pending:
+            if system.is_over(state) or not pending or self.out_of_time():
                 break
             seat = pending[0].seat
             legal = system.legal_actions(state, seat)

@@ -25,6 +25,7 @@ and a typed outcome (winner, VP by side, each aircraft's fate and who caused it)
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -48,6 +49,7 @@ __all__ = [
     "HostedSystem",
     "Outcome",
     "RulesetInfo",
+    "Sampling",
     "Scope",
     "SeatPick",
     "SideInfo",
@@ -230,6 +232,9 @@ class GameSystem(Protocol[S, A, V]):
     """What a rule system implements. Every method is pure and deterministic given the
     state (which keeps the seeded RNG); none mutates its arguments.
 
+    A system may also implement :class:`Sampling` (``sample_state``), the hidden
+    information re-dealt for a computer player's search.
+
     Legality has one truth per system: ``legal_actions`` lists exactly the actions
     ``apply`` accepts. ``apply`` either returns the new state and what happened, or
     raises :class:`engine.core.errors.RuleViolation` naming the rule (the section
@@ -334,6 +339,23 @@ class GameSystem(Protocol[S, A, V]):
 
     def replay(self, setup: Any, seed: int, log: Iterable[tuple[str, str]]) -> S:
         """The state after replaying ``(seat, action text)`` rows from the setup."""
+        ...
+
+
+@runtime_checkable
+class Sampling(Protocol[S]):
+    """The optional part of :class:`GameSystem` a computer player's search needs (the
+    ``search`` level of :mod:`engine.ai`): a system without it is played at the
+    ``random`` and ``heuristic`` levels only."""
+
+    def sample_state(self, state: S, seat: str, rng: random.Random) -> S:
+        """A full state equal to ``state`` in everything ``seat`` can see (its
+        ``view``), with every hidden card (the other seats' hands and mini-hands, the
+        deck's order) re-dealt at random from the pool ``seat`` cannot see, each hidden
+        pile keeping its size, every unrevealed secret pick of another seat chosen
+        again among the legal ones, and the game's generator reseeded (future draws
+        are hidden too). Draws only from ``rng``; two states ``seat`` cannot tell apart
+        give the same result for the same ``rng`` state. Does not mutate ``state``."""
         ...
 
 

@@ -11,6 +11,7 @@ players, standing orders) and its presenter (:mod:`engine.dif.ui`).
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -39,6 +40,7 @@ from engine.dif.game import DifEngine, default_engine
 from engine.dif.orders import Order, expired, order_action
 from engine.dif.picks import DifOptions, DifPick
 from engine.dif.present import _verdict
+from engine.dif.sampler import sample_state
 from engine.dif.setup import MAX_AIRCRAFT, DifSetup, ElementSetup
 from engine.dif.state import GameState
 from engine.dif.texts import fixed
@@ -194,6 +196,11 @@ class DifSystem:
 
     def view(self, state: GameState, seat: str | None) -> DifView:
         return self.engine.view(state, seat)
+
+    def sample_state(self, state: GameState, seat: str, rng: random.Random) -> GameState:
+        """The contract's :class:`~engine.core.contract.Sampling`
+        (:mod:`engine.dif.sampler`)."""
+        return sample_state(self.engine, state, seat, rng)
 
     def is_over(self, state: GameState) -> bool:
         return self.engine.is_over(state)

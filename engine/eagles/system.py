@@ -17,6 +17,7 @@ seat: the rules play it (§17.0).
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -50,6 +51,7 @@ from engine.eagles.lobby import (
     make_pick,
 )
 from engine.eagles.orders import Order, expired, order_action
+from engine.eagles.sampler import sample_state
 from engine.eagles.setup import EaglesSetup
 from engine.eagles.state import GameState
 from engine.eagles.ui import EaglesPresenter
@@ -275,6 +277,11 @@ class EaglesSystem:
 
     def view(self, state: GameState, seat: str | None) -> EaglesView:
         return self.engine.view(state, seat)
+
+    def sample_state(self, state: GameState, seat: str, rng: random.Random) -> GameState:
+        """The contract's :class:`~engine.core.contract.Sampling`
+        (:mod:`engine.eagles.sampler`)."""
+        return sample_state(self.engine, state, seat, rng)
 
     def is_over(self, state: GameState) -> bool:
         return self.engine.is_over(state)

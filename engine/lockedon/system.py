@@ -12,6 +12,7 @@ computer players, standing orders) and its presenter (:mod:`engine.lockedon.ui`)
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -40,6 +41,7 @@ from engine.lockedon.balance import side_values
 from engine.lockedon.game import LockedOnEngine, default_engine
 from engine.lockedon.orders import Order, expired, order_action
 from engine.lockedon.picks import make_pick
+from engine.lockedon.sampler import sample_state
 from engine.lockedon.setup import LockedOnOptions, LockedOnPick, LockedOnSetup, SeatSetup, side_ids
 from engine.lockedon.state import GameState
 from engine.lockedon.texts import fixed
@@ -214,6 +216,11 @@ class LockedOnSystem:
 
     def view(self, state: GameState, seat: str | None) -> LockedOnView:
         return self.engine.view(state, seat)
+
+    def sample_state(self, state: GameState, seat: str, rng: random.Random) -> GameState:
+        """The contract's :class:`~engine.core.contract.Sampling`
+        (:mod:`engine.lockedon.sampler`)."""
+        return sample_state(self.engine, state, seat, rng)
 
     def is_over(self, state: GameState) -> bool:
         return self.engine.is_over(state)

@@ -1,0 +1,74 @@
+"""Computer players for every system on the contract, at three levels.
+
+``player(system_id, level, seed)`` is what the bot, the demo and the benches ask for:
+a :class:`~engine.core.contract.ComputerPlayer` (``choose(state, seat)``) that hands
+its level only the seat's view, its legal actions and (for ``search``) a sampler of
+states consistent with that view (:mod:`engine.ai.base`).
+
+* ``random``: uniform among the legal actions;
+* ``heuristic``: the system's short policy from its rules' tactics
+  (:mod:`engine.ai.dif`, :mod:`engine.ai.lockedon`, :mod:`engine.ai.eagles`);
+* ``search``: information-set Monte Carlo tree search with the heuristic for
+  playouts (:mod:`engine.ai.search`), on systems with a sampler
+  (:class:`~engine.core.contract.Sampling`).
+
+Adding a system is one line in :data:`HEURISTICS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from engine.ai.base import Policy, RandomPolicy, Score, ScoredPolicy, SeatPlayer
+from engine.ai.search import SearchPolicy
+from engine.core import registry
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "HEURISTICS",
+    "LEVELS",
+    "SeatPlayer",
+    "UnknownLevel",
+    "player",
+    "policy",
+]
+
+LEVELS = ("random", "heuristic", "search")
+DEFAULT_LEVEL = "heuristic"
+"""The level for deadline decisions and abandoned seats unless a server chooses."""
+
+HEURISTICS = {
+    "dif": "engine.ai.dif",
+    "lockedon": "engine.ai.lockedon",
+    "eagles": "engine.ai.eagles",
+}
+"""Each system's module with its heuristic ``score(view, action)``."""
+
+
+class UnknownLevel(ValueError):
+    """No computer level has this name."""
+
+
+def heuristic(system_id: str) -> Score:
+    """The system's heuristic: ``score(view, action)``."""
+    score: Score = importlib.import_module(HEURISTICS[system_id]).score
+    return score
+
+
+def policy(system_id: str, level: str, seed: int, **budget: Any) -> Policy:
+    """The level's policy for the system; ``budget`` sets the search's
+    (``iterations``, ``seconds``, ``depth``)."""
+    if level == "random":
+        return RandomPolicy(seed)
+    if level == "heuristic":
+        return ScoredPolicy(heuristic(system_id), seed)
+    if level == "search":
+        return SearchPolicy(registry.get(system_id), heuristic(system_id), seed, **budget)
+    raise UnknownLevel(level)
+
+
+def player(system_id: str, level: str, seed: int, **budget: Any) -> SeatPlayer:
+    """A computer player of the system at this level, its choices following from
+    ``seed``. Raises :class:`UnknownLevel` or :class:`engine.core.registry.UnknownSystem`."""
+    return SeatPlayer(registry.get(system_id), policy(system_id, level, seed, **budget))

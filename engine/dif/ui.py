@@ -199,16 +199,13 @@ class DifPresenter:
         where = tr(formation.altitude.label, language)
         lines = [t("dif.ui.hand.formation", language, seat=seat, altitude=where)]
         for b in formation.bombers:
-            key = "destroyed" if b.status == "destroyed" else "damaged" if b.damaged else "flying"
-            lines.append(
-                t(
-                    f"dif.ui.hand.bomber.{key}",
-                    language,
-                    ref=b.ref,
-                    aircraft=b.aircraft,
-                    hits=b.hits,
-                )
-            )
+            if b.status == "destroyed":
+                key = "dif.ui.hand.bomber.destroyed"
+            elif b.damaged:
+                key = "dif.ui.hand.bomber.damaged"
+            else:
+                key = "dif.ui.hand.bomber.flying"
+            lines.append(t(key, language, ref=b.ref, aircraft=b.aircraft, hits=b.hits))
         lines.append(t("dif.ui.hand.formation_turn", language))
         return lines
 

@@ -45,6 +45,7 @@ from engine.dif.view import (
     DifView,
     ElementView,
     EngagementView,
+    FormationView,
     MissionView,
     PlaneStatus,
     PlaneView,
@@ -147,6 +148,14 @@ _MISSION_BG: RGB = (30, 41, 59)
 _TRACK_NOW: RGB = (245, 158, 11)
 
 _SIDES = (Side.ALLIED, Side.AXIS)  # left column, right column
+_MODE_KEYS = {
+    "saturation": "picture.sky.mission.mode.saturation",
+    "level": "picture.sky.mission.mode.level",
+    "torpedo": "picture.sky.mission.mode.torpedo",
+    "dive": "picture.sky.mission.mode.dive",
+    "none": "picture.sky.mission.mode.none",
+}
+"""A formation's Bombing Mode on its strip (Zero! 21.2)."""
 
 
 # --- the view, indexed ------------------------------------------------------------
@@ -504,13 +513,16 @@ class _Builder(Drawing):
             self.text(x + 4, y, title, Face.BOLD, 24, _SIDE[side])
         self.y += 40
         flying = [e for e in index.elements if e.in_fight]
+        formations = self.view.mission.formations if self.view.mission is not None else ()
         for altitude in sorted(Altitude, reverse=True):
             members = [e for e in flying if e.altitude is altitude]
+            bombers = [f for f in formations if f.altitude is altitude]
             self.band(
                 f"band:{altitude.code}",
                 tr(altitude.label, lang).upper(),
                 members,
-                _BAND_BG[altitude] if members else _EMPTY_BAND_BG,
+                _BAND_BG[altitude] if members or bombers else _EMPTY_BAND_BG,
+                bombers,
             )
         hidden = [e for e in flying if e.altitude is None]
         if hidden:
@@ -520,9 +532,17 @@ class _Builder(Drawing):
         if out:
             self.band("band:out", t("picture.sky.out", lang), out, _EMPTY_BAND_BG)
 
-    def band(self, name: str, title: str, members: list[ElementView], fill: RGB) -> None:
+    def band(
+        self,
+        name: str,
+        title: str,
+        members: list[ElementView],
+        fill: RGB,
+        formations: list[FormationView] | None = None,
+    ) -> None:
         top = self.y
-        if not members:
+        formations = formations or []
+        if not members and not formations:
             rect = Rect(0, top, WIDTH, top + 40)
             self.box(rect, fill)
             self.text(_MARGIN, top + 20, title, Face.BOLD, 24, _MUTED)
@@ -537,6 +557,10 @@ class _Builder(Drawing):
         self.y = top + 38
         for left, right in self.rows(members):
             self.row(left, right)
+        allied = [f for f in formations if f.side is Side.ALLIED]
+        axis = [f for f in formations if f.side is Side.AXIS]
+        for pair in zip_longest(allied, axis):
+            self.formation_row(pair)
         rect = Rect(0, top, WIDTH, self.y + 4)
         # The band's background goes under the cards already placed in it.
         self.items.insert(band_index, Box(rect, fill))
@@ -578,6 +602,68 @@ class _Builder(Drawing):
             if element is not None:
                 self.card(element, Rect(x, top, x + _COL_W, top + height))
         self.y = top + height + _ROW_GAP
+
+    def formation_row(self, pair: tuple[FormationView | None, FormationView | None]) -> None:
+        """Bombers in formation (Zero! 17.22) in their altitude band, each side in its
+        column: they never change altitude (17.24)."""
+        top = self.y
+        height = max(
+            _STRIP_H + 10 + len(f.bombers) * (_WING_H + 4) + _NOTE_H for f in pair if f is not None
+        )
+        for formation, x in zip(pair, (_LEFT_X, _RIGHT_X), strict=True):
+            if formation is not None:
+                self.formation_card(formation, Rect(x, top, x + _COL_W, top + height))
+        self.y = top + height + _ROW_GAP
+
+    def formation_card(self, formation: FormationView, rect: Rect) -> None:
+        """A formation: side, seat and bombing mode on its strip; one row a bomber
+        with its hits, DAMAGED once it has left the formation (17.28), DESTROYED."""
+        lang = self.language
+        self.box(rect, _CARD_BG, _CARD_BORDER, 2, 10)
+        self.regions[f"formation:{formation.seat}"] = rect
+        colour = _SIDE[formation.side]
+        strip = Rect(rect.x0, rect.y0, rect.x1, rect.y0 + _STRIP_H)
+        self.box(strip, colour, radius=10)
+        self.box(Rect(strip.x0, strip.y1 - 10, strip.x1, strip.y1), colour)
+        cy = strip.y0 + _STRIP_H // 2
+        side = self.index.side_label(formation.side).upper()
+        # One type a formation (17.22c): named once, on the strip; each row its ref.
+        kind = formation.bombers[0].aircraft if formation.bombers else ""
+        strip_text = f"{_MARKER[formation.side]} {side} · {formation.seat} · {kind}"
+        title, size = fit_text(strip_text, Face.BOLD, 24, rect.width - 2 * _PAD)
+        self.text(rect.x0 + _PAD, cy, title, Face.BOLD, size, _WHITE)
+        y = strip.y1 + 6
+        x0, x1 = rect.x0 + _PAD, rect.x1 - _PAD
+        for bomber in formation.bombers:
+            row_y = y + _WING_H // 2
+            flying = bomber.status != "destroyed"
+            if not flying:
+                right = self.pill(
+                    x1, row_y, t("picture.sky.destroyed", lang), _DESTROYED, _WHITE, right=True
+                )
+            else:
+                hits = t("picture.sky.mission.bomber_hits", lang, hits=bomber.hits)
+                self.text(x1, row_y, hits, Face.BOLD, 26, _INK, "rm")
+                right = text_width(hits, Face.BOLD, 26)
+                if bomber.damaged:
+                    right += 8 + self.pill(
+                        x1 - right - 8,
+                        row_y,
+                        t("picture.sky.damaged", lang),
+                        _DAMAGED,
+                        _INK,
+                        right=True,
+                    )
+            name, size = fit_text(bomber.ref, Face.CONDENSED, 28, x1 - x0 - right - 12)
+            self.text(x0, row_y, name, Face.CONDENSED, size, _INK if flying else _GREY)
+            if not flying:
+                width = text_width(name, Face.CONDENSED, size)
+                self.items.append(Line(((x0, row_y + 1), (x0 + width, row_y + 1)), _GREY, 3))
+            self.regions[f"plane:{bomber.ref}"] = Rect(x0, y, x1, y + _WING_H)
+            y += _WING_H + 4
+        mode = t(_MODE_KEYS[formation.mode or "none"], lang)
+        mode, size = fit_text(mode, Face.REGULAR, 24, x1 - x0)
+        self.text(x0, y + _NOTE_H // 2, mode, Face.REGULAR, size, _MUTED)
 
     # cards
 

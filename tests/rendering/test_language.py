@@ -469,6 +469,8 @@ ALLOWED: dict[str, str] = {
     "band:out": "a region id (Layout.regions)",
     "band:{}": "a region id (Layout.regions)",
     "card:{}": "a region id (Layout.regions)",
+    "formation:{}": "a region id (Layout.regions)",
+    "destroyed": "a BomberView.status value, compared (engine/dif/view.py)",
     "plane:{}": "a region id (Layout.regions)",
     "arrow:{}>{}": "a region id (Layout.regions)",
     "chart": "a region id (Layout.regions, rendering/lockedon/sky.py)",

@@ -30,10 +30,12 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
 
 from engine.dif.components import Altitude, Position, Ruleset, Side
 from engine.dif.view import (
+    BomberView,
     DifView,
     ElementView,
     EngagementView,
     ExchangeView,
+    FormationView,
     MissionView,
     PendingView,
     PlaneStatus,
@@ -755,3 +757,38 @@ def test_a_mission_shows_its_phase_target_bombs_and_abandons() -> None:
     )
     assert "A Dogfight mission: no target" in texts(dogfight)
     assert "BOMBS" not in texts(dogfight)
+
+
+def test_formations_fly_in_their_band_with_each_bombers_state() -> None:
+    ki21 = FormationView(
+        seat="X3",
+        side=Side.AXIS,
+        altitude=Altitude.MEDIUM,
+        mode="saturation",
+        bombers=(
+            BomberView(
+                ref="X3B1", aircraft="Ki-21", hits=6, damaged=True, status="flying", group="X3B1"
+            ),
+            BomberView(
+                ref="X3B2",
+                aircraft="Ki-21",
+                hits=10,
+                damaged=True,
+                status="destroyed",
+                group="X3B2",
+            ),
+        ),
+    )
+    mission = view_mission().mission
+    assert mission is not None
+    view = view_mission(mission=mission.model_copy(update={"formations": (ki21,)}))
+    layout = layout_table(view)
+    shown = texts(view)
+    assert "◆ JAPANESE · X3 · Ki-21" in shown, "one type a formation, named on its strip"
+    assert "X3B1" in shown and "6 hits" in shown and "saturation bombs" in shown
+    assert "DESTROYED" in shown and shown.count("DAMAGED") >= 1
+    band, card = layout.regions["band:M"], layout.regions["formation:X3"]
+    assert band.y0 < card.y0 < card.y1 <= band.y1, "in the Medium band"
+    assert card.x0 > WIDTH // 2, "the Japanese column"
+    first, second = layout.regions["plane:X3B1"], layout.regions["plane:X3B2"]
+    assert card.y0 < first.y0 < second.y0 < card.y1

@@ -30,6 +30,7 @@ from engine.dif.campaign_data import (
     OptionSpec,
     Role,
     VictoryRow,
+    shipped_book,
     victory_row,
 )
 from engine.dif.campaign_targets import BombingMode, TargetRatings
@@ -118,17 +119,27 @@ def ratings_of(target: TargetRatings) -> TargetRatings:
 
 
 def bomb_mode(
-    aircraft: Aircraft, target: TargetRatings | None, wanted: BombingMode | None
+    aircraft: Aircraft,
+    target: TargetRatings | None,
+    wanted: BombingMode | None,
+    *,
+    fixed: Altitude | None = None,
 ) -> BombingMode | None:
     """The mode an aircraft bombs ``target`` in (§21.21: one per mission): the one the
     Mission Target requires (torpedoes) when its card allows it; else a Torpedo
     against a Naval Target (§21.52), Dive, Saturation, Level, in that order of
-    preference. None: it cannot bomb (no bombing section, "Cannot")."""
+    preference. ``fixed``: a formation's altitude for the whole mission (§17.24): only
+    the modes the Bombing Chart allows there (a PBY on patrol at Medium cannot carry a
+    torpedo, which needs Very Low, §21.53). None: it cannot bomb (no bombing section,
+    "Cannot", or no mode at that altitude)."""
     if aircraft.bombing is None or target is None:
         return None
     modes = {BombingMode(m.value) for m in aircraft.bombing.modes}
     if not target.naval:
         modes.discard(BombingMode.TORPEDO)
+    if fixed is not None:
+        chart = shipped_book().bombing
+        modes = {m for m in modes if chart.rule(m).row(fixed) is not None}
     if wanted is not None and wanted in modes:
         return wanted
     order = (BombingMode.TORPEDO, BombingMode.DIVE, BombingMode.SATURATION, BombingMode.LEVEL)
@@ -185,7 +196,11 @@ def lay_out(
         size = catalogue[ids[0]].formation_size or 1
         for start in range(0, len(ids), size):
             chunk = tuple(ids[start : start + size])
-            mode = bomb_mode(catalogue[chunk[0]], target, wanted) if side is attacker else None
+            mode = (
+                bomb_mode(catalogue[chunk[0]], target, wanted, fixed=altitude)
+                if side is attacker
+                else None
+            )
             out.formations.append(
                 FormationSetup(
                     seat=seat(side), side=side, aircraft=chunk, altitude=altitude, mode=mode

@@ -542,3 +542,22 @@ def test_the_victory_table_reads_the_japanese_less_the_allied_vp(zc: ZeroCampaig
     assert result is not None and result.winner == "japanese"
     assert "Japanese Decisive Victory" in result.verdict  # 80 > 60 (§24.7)
     assert str(result.levels["japanese"]) == "Air Group Action Capacity +2"
+
+
+@pytest.mark.parametrize("campaign", ["malaya", "philippines", "burma"])
+def test_every_mission_target_of_every_period_starts_its_game(
+    zc: ZeroCampaigns, campaign: str
+) -> None:
+    """Whatever card is drawn, the Mission's game starts (a PBY patrolling at Medium
+    carries no torpedo, §17.24, §21.53): a plan the engine refused would stall the
+    campaign, re-offered at every restart."""
+    engine = default_engine()
+    sheet = zc.book.campaign(campaign)
+    for period in sheet.periods:  # type: ignore[union-attr]
+        for number in sorted(set(period.missions.values())):
+            state = zc.new_campaign({"campaign": campaign, "period": period.id}, 1)
+            state = state.model_copy(update={"target": number})
+            for side in ("japanese", "allied"):
+                state = zc.apply(state, side, zc.legal_actions(state, side)[0])
+            plan = zc.mission_setup(state)
+            engine.new_game(plan.setup, plan.next.seed)  # raises SetupError if refused

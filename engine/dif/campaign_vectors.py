@@ -18,7 +18,7 @@ Carrier Campaigns (§25)
 ``turn``, ``phase``  the turn and ``orders``/``options``/``flying``/``over``
 ``queue``     the turn's games still to fly, each ``kind side source>target``
               (``strike allied midway>japanese-fleet``; a recon has no target;
-              ``simultaneous``: sized at the Damage the turn began with, §25.53)
+              ``simultaneous``: sized at the Damage when the first of the two flies, §25.53)
 ``recon``     ``{japanese: true}``: this turn's Reconnaissance Missions survived
 ``damage``    ``{allied-fleet: 4}``: the Damage Records' boxes crossed out
 ``recovered`` the last flown game's recovery: ``[X1W:landed, X2L:lost]`` (§25.71)
@@ -98,7 +98,7 @@ def _carrier(state: CarrierState, key: str, want: Any) -> list[str]:
         queue = [
             f"{g.kind} {g.side} {g.source}"
             + (f">{g.target}" if g.target else "")
-            + (" simultaneous" if g.at is not None else "")
+            + (" simultaneous" if g.simultaneous else "")
             for g in state.queue
         ]
         return _differ("queue", queue, list(want))

@@ -178,8 +178,12 @@ class CarrierGame(BaseModel):
     """The Damage Record it flies from (a Carrier Fleet, or Midway)."""
     target: str | None = None
     """The record an Air Strike attacks."""
+    simultaneous: bool = False
+    """One of the two fleets' strikes resolved together (§25.53: the same Option)."""
     at: dict[str, int] | None = None
-    """Simultaneous strikes (§25.53): the Damage their sizes are read at."""
+    """Simultaneous strikes: the Damage their sizes are read at, taken when the first
+    of them is flown (after the turn's Reconnaissance Missions and Midway's strike,
+    §25.61), so neither sees the other's Damage."""
 
 
 class GameScore(BaseModel):
@@ -548,7 +552,7 @@ class CarrierCampaigns:
                     side=side,
                     source=c.sides[GAME_SIDE[side]].fleet,
                     target=target,
-                    at=dict(state.damage) if simultaneous else None,
+                    simultaneous=simultaneous,
                 )
             )
         state = state.model_copy(
@@ -576,6 +580,13 @@ class CarrierCampaigns:
         one (its pilots, its base's CAP card), or end the turn."""
         while state.queue:
             head = state.queue[0]
+            if head.simultaneous and head.at is None:
+                at = dict(state.damage)
+                queue = tuple(
+                    g.model_copy(update={"at": at}) if g.simultaneous else g for g in state.queue
+                )
+                state = state.model_copy(update={"queue": queue})
+                head = state.queue[0]
             if head.kind == "recon" and not self._cap(state, head.side, head, None):
                 state = state.model_copy(
                     update={"recon": {**state.recon, head.side: True}, "queue": state.queue[1:]}

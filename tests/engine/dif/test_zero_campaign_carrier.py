@@ -324,3 +324,32 @@ def test_out_of_sight_hides_the_fleet_from_the_enemy_strike(zc: ZeroCampaigns) -
         assert ("japanese" in state.hidden) is (target == "invasion-force")
         assert [g.target for g in state.queue] == [target]
         assert state.draws == (), "all three cards drawn"
+
+
+def test_simultaneous_strikes_are_sized_after_midways_strike(zc: ZeroCampaigns) -> None:
+    """§25.53 and §25.61: the fleets' strikes of the same Option are simultaneous with
+    each other only; Midway's strike comes first, so the Damage it scores shrinks the
+    strike of the fleet it hit (found by review)."""
+    state = _new(zc, "midway")
+    state = state.model_copy(update={"damage": {**state.damage, "japanese-fleet": 5}})
+    medium = FleetTactics.MEDIUM
+    state = _orders(
+        zc,
+        state,
+        (medium, FlightOps.LARGE, "allied-fleet"),
+        (medium, FlightOps.LARGE, "japanese-fleet"),
+    )
+    state = _options(zc, state, 8, 8)
+    assert [g.source for g in state.queue][0] == "midway"
+    assert all(g.simultaneous and g.at is None for g in state.queue[1:])
+    setup, _ = _setup(zc, state)  # Midway's strike scores 1 on the Japanese fleet: Damaged at 6
+    after = zc.absorb(state, _survived(setup, damage=1))
+    assert isinstance(after, CarrierState) and after.damage["japanese-fleet"] == 6
+    assert all(g.at == after.damage for g in after.queue)
+    japanese = next(g for g in after.queue if g.side == "japanese")
+    sized = zc.carrier._strike(after, japanese)
+    fresh = zc.carrier._strike(
+        after.model_copy(update={"damage": {**after.damage, "japanese-fleet": 5}}),
+        japanese.model_copy(update={"at": None}),
+    )
+    assert sum(f.aircraft_count for f in sized) == sum(f.aircraft_count for f in fresh) - 1

@@ -340,7 +340,7 @@ def test_simultaneous_strikes_are_sized_after_midways_strike(zc: ZeroCampaigns) 
         (medium, FlightOps.LARGE, "japanese-fleet"),
     )
     state = _options(zc, state, 8, 8)
-    assert [g.source for g in state.queue][0] == "midway"
+    assert state.queue[0].source == "midway"
     assert all(g.simultaneous and g.at is None for g in state.queue[1:])
     setup, _ = _setup(zc, state)  # Midway's strike scores 1 on the Japanese fleet: Damaged at 6
     after = zc.absorb(state, _survived(setup, damage=1))

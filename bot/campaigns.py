@@ -883,8 +883,10 @@ class CampaignService:
                 scores = ", ".join(
                     f"{campaign.side_name(side)} {vp}" for side, vp in flown.vp.items()
                 )
+                # A mission scoring nothing of its own (a Zero! air strike: its Damage
+                # goes on the records) has no scores clause.
                 line = Term(
-                    "campaign.mission_result",
+                    "campaign.mission_result" if scores else "campaign.mission_result_unscored",
                     number=record.mission,
                     title=flown.title,
                     scores=scores,

@@ -148,4 +148,7 @@ async def test_a_carrier_campaign_against_the_computer(fake: FakeDiscord, tmp_pa
     assert [g for g in games if g.status is GameStatus.FINISHED]
     assert not [g for g in games if g.status in (GameStatus.LOBBY, GameStatus.ACTIVE)]
     assert driver.choices >= 2
+    thread = campaign.record.thread_id
+    said = "\n".join(m.get("content") or "" for m in fake.sent_to(thread))
+    assert ") flown. " in said and "flown: ." not in said, "a strike scores on the records"
     assert not fake.problems()

@@ -376,9 +376,15 @@ class Resolution(Flow):
         else:
             text = Term("dif.event.responds", plane=plane, card=card)
         ev.append(Event("respond", text, data={"card": self.code[c]}))
-        if x.source == "gunner":
-            # RotL "Gunners", 9.26: a gunner never responds to a response.
-            ev.append(Event("pass", fixed("dif.event.gunner_no_answer")))
+        if x.source in ("gunner", "bomber"):
+            # RotL "Gunners", 9.26: a gunner never responds to a response; nor does a
+            # bomber to the answer to its counter-attack (Zero! §20.52).
+            key = (
+                "dif.event.gunner_no_answer"
+                if x.source == "gunner"
+                else "dif.event.bomber_no_answer"
+            )
+            ev.append(Event("pass", fixed(key)))
             s.exchange = None
             self._resolve(s, x, ev)
 

@@ -11,10 +11,10 @@ the Clouds Over the Target option (L1881).
 
 Formations of bombers (§17.2) fly in ``GameState.mission["formations"]``, never as
 elements: they have no player-turn; they take Discretionary Fire, and bomb and take
-Anti-Aircraft Fire at the end of the Bomb Turn (§23.63). A NOT Assigned leader attacks
-a bomber with In My Sights or Out of the Sun and the formation's seat answers from the
-bomber's defensive mini-hand (§20.11-§20.54); the choice of a bomber by Maneuvering or
-Half Loop (§20.32a-d), a wingman's attack on a bomber (§20.13) and the Angle of Attack
+Anti-Aircraft Fire at the end of the Bomb Turn (§23.63). A NOT Assigned leader chooses
+a bomber with Maneuvering or Half Loop (§20.32) and attacks it with In My Sights or Out
+of the Sun; the formation's seat answers from the bomber's defensive mini-hand
+(§20.41-§20.54). A wingman's attack on a bomber (§20.13) and the Angle of Attack
 (§20.31) are refused; the numbers of attacking bombers are in :mod:`engine.dif.formation`.
 """
 
@@ -44,6 +44,7 @@ from engine.dif.formation import (
     attack_refusal,
     award_vp,
     bomber_response_refusal,
+    choice_bonus,
     defence_cards,
     formation_speed,
     leader_bursts,
@@ -1081,12 +1082,44 @@ class MissionRules(Resolution):
         return next(o for o in f["bombers"] if o["status"] == "flying" and o["group"] == b["group"])
 
     def _bomber_budget(self, s: GameState, e: Element) -> int:
-        """§20.22: a leader's Bursts against a bomber, its rating +2."""
-        return leader_bursts(self._leader_ratings(e))
+        """§20.22: a leader's Bursts against a bomber, its rating +2, plus what its
+        successful Maneuvering and Half Loop at it won (kept as against a wingman)."""
+        return leader_bursts(self._leader_ratings(e), gained=s.t.wm_bonus)
+
+    def _choosing(self, s: GameState, x: Exchange) -> bool:
+        """The exchange is a Maneuvering or Half Loop played at a bomber (§20.32a)."""
+        return x.kind in (CardKind.MAN.value, CardKind.HAL.value) and (
+            self._bomber(s, x.target) is not None
+        )
+
+    def _choice_answerer(self, s: GameState, ref: str) -> Element | None:
+        """§20.32b: the formation's side answers a choice from the hand of a NOT
+        Assigned leader at its altitude; read as the first such in the setup's order."""
+        assert s.mission is not None
+        f = s.mission["formations"][self._formation_seat(s, ref)]
+        for e in s.elements.values():
+            if (
+                e.side == f["side"]
+                and e.leader is not None
+                and e.leader.flying
+                and e.altitude == f["altitude"]
+                and self.engaged_with(s, e.seat) is None
+            ):
+                return e
+        return None
+
+    def _defending_ref(self, s: GameState, x: Exchange) -> str:
+        if self._choosing(s, x):
+            e = self._choice_answerer(s, x.target)
+            if e is not None and e.leader is not None:
+                return e.leader.ref
+        return super()._defending_ref(s, x)
 
     def _bomber_play_refusal(self, s: GameState, e: Element, a: Action) -> Why | None:
-        """A leader's In My Sights or Out of the Sun at a bomber (§20.11, §20.22,
-        §20.32, §20.42); no Load Penalty against formations (§17.15)."""
+        """A leader's card at a bomber (§20.11, §20.42): a Maneuvering or Half Loop
+        chooses any (§20.32a), an In My Sights or Out of the Sun goes to the chosen or
+        designated one within the Bursts (§20.22, §20.32e); no Load Penalty against
+        formations (§17.15)."""
         m = s.mission
         b = self._bomber(s, a.target or "")
         assert m is not None and b is not None
@@ -1101,8 +1134,6 @@ class MissionRules(Resolution):
             return why
         if a.as_kind is not None or a.arg is not None:
             return Why("dif.mission.refuse.bomber_as")
-        if kind not in BURST_KINDS:
-            return Why("dif.mission.refuse.bomber_choice", card=kind.label)
         t = s.t
         if t.target is not None and b["ref"] != t.target:
             return Why("dif.refuse.one_target", target=self._plane_label(s, t.target))
@@ -1117,8 +1148,10 @@ class MissionRules(Resolution):
             return Why("dif.mission.refuse.bomber_assigned")
         if e.seat in m["away"] and self._phase(s) in _OVER:
             return Why("dif.mission.refuse.abandoned")  # §23.53: bombers never Abandon
+        if kind not in BURST_KINDS:
+            return None  # §20.32a: a Maneuvering or Half Loop chooses any of them
         first = self._designated(s, b)
-        if first is not b:
+        if t.target != b["ref"] and first is not b:
             return Why("dif.mission.refuse.bomber_designated", ref=first["ref"])
         return self._burst_refusal(code, t.bursts_used, self._bomber_budget(s, e))
 
@@ -1156,9 +1189,17 @@ class MissionRules(Resolution):
     def _open_exchange(
         self, s: GameState, e: Element, attacker: str, a: Action, source: str, ev: list[Event]
     ) -> None:
+        target = s.t.target
         super()._open_exchange(s, e, attacker, a, source, ev)
         b = self._bomber(s, a.target or "")
-        if b is None:
+        x = s.exchange
+        if b is None or x is None:
+            return
+        if self._choosing(s, x):
+            s.t.target = target  # chosen only if the choice succeeds (§20.32d-e)
+            if self._choice_answerer(s, b["ref"]) is None:
+                s.exchange = None  # nobody may answer it: it succeeds at once
+                self._resolve(s, x, ev)
             return
         seat = self._formation_seat(s, b["ref"])
         assert s.mission is not None
@@ -1180,9 +1221,16 @@ class MissionRules(Resolution):
             )
 
     def _responder(self, state: GameState, x: Exchange) -> str:
+        if x.defender_to_move and self._choosing(state, x):
+            return self._defending_ref(state, x)[:-1]
         if x.defender_to_move and self._bomber(state, x.target) is not None:
             return self._formation_seat(state, x.target)
         return super()._responder(state, x)
+
+    def _response_source(self, state: GameState, x: Exchange) -> list[int]:
+        if x.defender_to_move and self._choosing(state, x):
+            return state.elements[self._defending_ref(state, x)[:-1]].hand
+        return super()._response_source(state, x)
 
     def _plane_label(self, state: GameState, ref: str) -> str:
         b = self._bomber(state, ref) if state.mission is not None else None
@@ -1192,6 +1240,15 @@ class MissionRules(Resolution):
         b = self._bomber(s, x.target)
         if b is None:
             super()._effect(s, x, ev)
+            return
+        if self._choosing(s, x):
+            # §20.32d, §20.22: the bomber is chosen and the leader's Bursts grow.
+            s.t.target = b["ref"]
+            s.t.wm_bonus += choice_bonus(CardKind(x.kind))
+            e = s.elements[x.attacker[:-1]]
+            n = self._bomber_budget(s, e) - s.t.bursts_used
+            label = self._bomber_label(b)
+            ev.append(Event("bursts", Term("dif.mission.event.bomber_chosen", plane=label, n=n)))
             return
         card = self.cards[x.card].type
         if card.fuel_tank:
@@ -1452,7 +1509,7 @@ class MissionRules(Resolution):
         why = super()._respond_refusal(state, e, x, a)
         if why is not None or state.mission is None:
             return why
-        ref = x.target if x.defender_to_move else x.attacker
+        ref = self._defending_ref(state, x) if x.defender_to_move else x.attacker
         p = self._plane(state, ref)
         why = self._loaded_refusal(state, e, p, a)
         if why is not None:

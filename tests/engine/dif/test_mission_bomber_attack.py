@@ -1,5 +1,5 @@
 """A leader attacks a bomber in a Zero! campaign mission (engine/dif/bombing.py;
-§20.11, §20.22, §20.32e, §20.41-§20.54): the formation seat answers from the
+§20.11, §20.22, §20.32, §20.41-§20.54): the formation seat answers from the
 attacked bomber's defensive mini-hand."""
 
 from __future__ import annotations
@@ -74,7 +74,6 @@ def test_a_leader_attacks_the_designated_bomber_with_its_bursts(engine: DifEngin
     assert "play IMS-2B3D X3B1" in legal and "play IMS-1B2D X3B1" in legal
     assert "play IMS-2B3D X3B2" not in legal  # §20.32e: the formation's side designates
     assert "20.32e" in refused(engine, state, "A1", "play IMS-2B3D X3B2")
-    assert "20.32" in refused(engine, state, "A1", "play MAN X3B1")
     assert engine.view(state, "A1").bursts_left == 1  # nothing attacked yet: its rating
     state = apply(engine, state, "A1", "play IMS-2B3D X3B1")
     assert engine.view(state, "A1").bursts_left == 1  # 1 + 2 (§20.22) - 2
@@ -152,3 +151,35 @@ def test_an_assigned_leader_and_a_wingman_do_not_attack_bombers(engine: DifEngin
     assert "20.11" in refused(engine, state, "A1", "play IMS-2B3D X3B1")
     why = engine._wm_target_refusal(state, state.elements["A1"], "X3B1")
     assert why is not None and "20.13" in str(why.term())
+
+
+def test_a_choice_nobody_can_answer_succeeds_and_adds_bursts(engine: DifEngine) -> None:
+    # §20.32b: the Zero escort flies at High, so no NOT Assigned leader of the
+    # formation's side is at Medium to answer the Maneuvering.
+    state = at_play(engine, [("TIT", False), ("BAR", False)])
+    state = apply(engine, state, "A1", "play MAN X3B2")
+    assert state.exchange is None and state.t.target == "X3B2"
+    assert engine.view(state, "A1").bursts_left == 4  # 1 + 2 + 1 (§20.22)
+    assert "play IMS-2B3D X3B2" in {str(a) for a in engine.legal_actions(state, "A1")}
+    state = apply(engine, state, "A1", "play IMS-2B3D X3B2")
+    assert [(p.seat, p.kind) for p in engine.pending(state)] == [("X3", "respond")]
+
+
+def test_a_not_assigned_leader_of_the_formations_side_answers_the_choice(
+    engine: DifEngine,
+) -> None:
+    # §20.32b-e (the example L1406): a Tight Turn from the escort's hand answers the
+    # Maneuvering; the attack fails and the side designates the bomber.
+    state = at_play(engine, [("TIT", False), ("BAR", False)])
+    x1 = state.elements["X1"]
+    x1.altitude = state.elements["A1"].altitude
+    x1.hand = [card(engine, state, "TIT", spoiled=False)]
+    state = apply(engine, state, "A1", "play MAN X3B2")
+    assert [(p.seat, p.kind) for p in engine.pending(state)] == [("X1", "respond")]
+    assert "respond TIT" in {str(a) for a in engine.legal_actions(state, "X1")}
+    state, events = engine.apply(state, "X1", Action.from_text("respond TIT"))
+    assert str(events[-1].text) == "A6M2 Zero (X1) responds with Tight Turn."
+    state = apply(engine, state, "A1", "pass")
+    assert state.t.target is None and state.t.wm_bonus == 0
+    assert "20.32e" in refused(engine, state, "A1", "play IMS-2B3D X3B2")
+    assert "play IMS-2B3D X3B1" in {str(a) for a in engine.legal_actions(state, "A1")}

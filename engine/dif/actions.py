@@ -273,6 +273,7 @@ def _code(word: str, text: str) -> str:
 
 
 def _ref(word: str, text: str) -> str:
-    if not PLANE_REF.match(word):
+    """A leader's or wingman's ref, or a bomber's (Zero! §20.11: fighters attack bombers)."""
+    if not (PLANE_REF.match(word) or BOMBER_REF.match(word)):
         raise MalformedAction(Term("dif.action.not_aircraft", text=quoted(text), word=quoted(word)))
     return word

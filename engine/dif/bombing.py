@@ -11,9 +11,11 @@ the Clouds Over the Target option (L1881).
 
 Formations of bombers (§17.2) fly in ``GameState.mission["formations"]``, never as
 elements: they have no player-turn; they take Discretionary Fire, and bomb and take
-Anti-Aircraft Fire at the end of the Bomb Turn (§23.63). Fighters do not attack them
-yet (§20), and a Patrol Mission (§23.64) and the Angle of Attack (§20.31) are refused;
-the numbers of attacking bombers are in :mod:`engine.dif.formation`.
+Anti-Aircraft Fire at the end of the Bomb Turn (§23.63). A NOT Assigned leader chooses
+a bomber with Maneuvering or Half Loop (§20.32) and attacks it with In My Sights or Out
+of the Sun; the formation's seat answers from the bomber's defensive mini-hand
+(§20.41-§20.54). A wingman's attack on a bomber (§20.13) and the Angle of Attack
+(§20.31) are refused; the numbers of attacking bombers are in :mod:`engine.dif.formation`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 from engine.core.contract import AircraftFate, Decision, Fate
 from engine.core.errors import SetupError
 from engine.core.events import Event
-from engine.dif.actions import Action, quoted
+from engine.dif.actions import COUNTER, Action, quoted
 from engine.dif.base import Pending
 from engine.dif.campaign_data import AircraftClass, load_bombing_chart
 from engine.dif.campaign_targets import BombingChart, BombingMode, TargetRatings
@@ -36,7 +38,18 @@ from engine.dif.components import (
     Ruleset,
     Side,
 )
-from engine.dif.formation import award_vp, formation_speed, saturation_cards
+from engine.dif.formation import (
+    Supporter,
+    answer,
+    attack_refusal,
+    award_vp,
+    bomber_response_refusal,
+    choice_bonus,
+    defence_cards,
+    formation_speed,
+    leader_bursts,
+    saturation_cards,
+)
 from engine.dif.legality import Why
 from engine.dif.mission import Clouds, CrewSkill, FormationSetup, MissionKind, MissionSetup
 from engine.dif.resolution import Resolution
@@ -1045,6 +1058,304 @@ class MissionRules(Resolution):
                 )
         return out
 
+    # -- fighters attack bombers (§20.11, §20.22, §20.4, §20.5) -----------------------
+    def _bomber(self, s: GameState, ref: str) -> dict[str, Any] | None:
+        """The bomber named ``ref`` (``X3B1``), destroyed or not; None for any other ref."""
+        return next((b for b in self._bombers_all(s) if b["ref"] == ref), None)
+
+    def _formation_seat(self, s: GameState, ref: str) -> str:
+        """The seat of the formation the bomber ``ref`` started in."""
+        m = s.mission
+        assert m is not None
+        return next(
+            seat
+            for seat, f in m["formations"].items()
+            if any(b["ref"] == ref for b in f["bombers"])
+        )
+
+    def _designated(self, s: GameState, b: dict[str, Any]) -> dict[str, Any]:
+        """§20.32: without a successful choice the formation's side names the bomber
+        attacked; read as the first flying bomber of the attacked one's group
+        (docs/rules-decisions.md)."""
+        assert s.mission is not None
+        f = s.mission["formations"][self._formation_seat(s, b["ref"])]
+        return next(o for o in f["bombers"] if o["status"] == "flying" and o["group"] == b["group"])
+
+    def _bomber_budget(self, s: GameState, e: Element) -> int:
+        """§20.22: a leader's Bursts against a bomber, its rating +2, plus what its
+        successful Maneuvering and Half Loop at it won (kept as against a wingman)."""
+        return leader_bursts(self._leader_ratings(e), gained=s.t.wm_bonus)
+
+    def _choosing(self, s: GameState, x: Exchange) -> bool:
+        """The exchange is a Maneuvering or Half Loop played at a bomber (§20.32a)."""
+        return x.kind in (CardKind.MAN.value, CardKind.HAL.value) and (
+            self._bomber(s, x.target) is not None
+        )
+
+    def _choice_answerer(self, s: GameState, ref: str) -> Element | None:
+        """§20.32b: the formation's side answers a choice from the hand of a NOT
+        Assigned leader at its altitude; read as the first such in the setup's order."""
+        assert s.mission is not None
+        f = s.mission["formations"][self._formation_seat(s, ref)]
+        for e in s.elements.values():
+            if (
+                e.side == f["side"]
+                and e.leader is not None
+                and e.leader.flying
+                and e.altitude == f["altitude"]
+                and self.engaged_with(s, e.seat) is None
+            ):
+                return e
+        return None
+
+    def _defending_ref(self, s: GameState, x: Exchange) -> str:
+        if self._choosing(s, x):
+            e = self._choice_answerer(s, x.target)
+            if e is not None and e.leader is not None:
+                return e.leader.ref
+        return super()._defending_ref(s, x)
+
+    def _bomber_play_refusal(self, s: GameState, e: Element, a: Action) -> Why | None:
+        """A leader's card at a bomber (§20.11, §20.42): a Maneuvering or Half Loop
+        chooses any (§20.32a), an In My Sights or Out of the Sun goes to the chosen or
+        designated one within the Bursts (§20.22, §20.32e); no Load Penalty against
+        formations (§17.15)."""
+        m = s.mission
+        b = self._bomber(s, a.target or "")
+        assert m is not None and b is not None
+        code = a.card or ""
+        if code == COUNTER:
+            return attack_refusal(CardKind.FUT)
+        if self._find(e.hand, code) is None:
+            return Why("dif.refuse.not_in_hand", code=code)
+        kind = CardKind(code.split("-")[0])
+        why = attack_refusal(kind)
+        if why is not None:
+            return why
+        if a.as_kind is not None or a.arg is not None:
+            return Why("dif.mission.refuse.bomber_as")
+        t = s.t
+        if t.target is not None and b["ref"] != t.target:
+            return Why("dif.refuse.one_target", target=self._plane_label(s, t.target))
+        f = m["formations"][self._formation_seat(s, b["ref"])]
+        if b["status"] != "flying":
+            return Why("dif.refuse.target_gone", ref=b["ref"])
+        if f["side"] == e.side:
+            return Why("dif.refuse.own_side")
+        if e.altitude != f["altitude"]:
+            return Why("dif.refuse.other_altitude")
+        if self.engaged_with(s, e.seat) is not None:
+            return Why("dif.mission.refuse.bomber_assigned")
+        if e.seat in m["away"] and self._phase(s) in _OVER:
+            return Why("dif.mission.refuse.abandoned")  # §23.53: bombers never Abandon
+        if kind not in BURST_KINDS:
+            return None  # §20.32a: a Maneuvering or Half Loop chooses any of them
+        first = self._designated(s, b)
+        if t.target != b["ref"] and first is not b:
+            return Why("dif.mission.refuse.bomber_designated", ref=first["ref"])
+        return self._burst_refusal(code, t.bursts_used, self._bomber_budget(s, e))
+
+    def _bomber_targets(self, s: GameState, e: Element) -> list[str]:
+        """The enemy bombers flying at ``e``'s altitude (§20.11)."""
+        m = s.mission
+        assert m is not None
+        return [
+            b["ref"]
+            for f in m["formations"].values()
+            if f["side"] != e.side and f["altitude"] == e.altitude
+            for b in f["bombers"]
+            if b["status"] == "flying"
+        ]
+
+    def _defence(self, s: GameState, b: dict[str, Any]) -> int:
+        """§20.41: the attacked bomber's defensive mini-hand, with the Turret Support
+        of every other bomber still in its group (a Damaged one has left it, §17.28)."""
+        assert s.mission is not None
+        f = s.mission["formations"][self._formation_seat(s, b["ref"])]
+
+        def supporter(o: dict[str, Any]) -> Supporter:
+            ratings = self.aircraft[o["aircraft"]].formation
+            assert ratings is not None
+            side = ratings.damaged if o["damaged"] else ratings.undamaged
+            return Supporter(side, self._crew(s, o["ref"]))
+
+        others = [
+            supporter(o)
+            for o in f["bombers"]
+            if o is not b and o["status"] == "flying" and o["group"] == b["group"]
+        ]
+        return defence_cards(supporter(b), others)
+
+    def _open_exchange(
+        self, s: GameState, e: Element, attacker: str, a: Action, source: str, ev: list[Event]
+    ) -> None:
+        target = s.t.target
+        super()._open_exchange(s, e, attacker, a, source, ev)
+        b = self._bomber(s, a.target or "")
+        x = s.exchange
+        if b is None or x is None:
+            return
+        if self._choosing(s, x):
+            s.t.target = target  # chosen only if the choice succeeds (§20.32d-e)
+            if self._choice_answerer(s, b["ref"]) is None:
+                s.exchange = None  # nobody may answer it: it succeeds at once
+                self._resolve(s, x, ev)
+            return
+        seat = self._formation_seat(s, b["ref"])
+        assert s.mission is not None
+        f = s.mission["formations"][seat]
+        if f.get("defending") != b["ref"]:
+            # §20.41, as for a wingman (10.63): one mini-hand for the attacker's turn.
+            f["defending"] = b["ref"]
+            f["defence"] = self._draw_cards(s, self._defence(s, b), ev)
+            ev.append(
+                Event(
+                    "draw",
+                    Term(
+                        "dif.mission.event.bomber_defence",
+                        plane=self._bomber_label(b),
+                        n=len(f["defence"]),
+                    ),
+                    data={"seat": seat, "count": len(f["defence"])},
+                )
+            )
+
+    def _responder(self, state: GameState, x: Exchange) -> str:
+        if x.defender_to_move and self._choosing(state, x):
+            return self._defending_ref(state, x)[:-1]
+        if x.defender_to_move and self._bomber(state, x.target) is not None:
+            return self._formation_seat(state, x.target)
+        return super()._responder(state, x)
+
+    def _response_source(self, state: GameState, x: Exchange) -> list[int]:
+        if x.defender_to_move and self._choosing(state, x):
+            return state.elements[self._defending_ref(state, x)[:-1]].hand
+        return super()._response_source(state, x)
+
+    def _plane_label(self, state: GameState, ref: str) -> str:
+        b = self._bomber(state, ref) if state.mission is not None else None
+        return self._bomber_label(b) if b is not None else super()._plane_label(state, ref)
+
+    def _effect(self, s: GameState, x: Exchange, ev: list[Event]) -> None:
+        b = self._bomber(s, x.target)
+        if b is None:
+            super()._effect(s, x, ev)
+            return
+        if self._choosing(s, x):
+            # §20.32d, §20.22: the bomber is chosen and the leader's Bursts grow.
+            s.t.target = b["ref"]
+            s.t.wm_bonus += choice_bonus(CardKind(x.kind))
+            e = s.elements[x.attacker[:-1]]
+            n = self._bomber_budget(s, e) - s.t.bursts_used
+            label = self._bomber_label(b)
+            ev.append(Event("bursts", Term("dif.mission.event.bomber_chosen", plane=label, n=n)))
+            return
+        card = self.cards[x.card].type
+        if card.fuel_tank:
+            ev.append(Event("damage", Term("dif.event.fuel_tank", plane=self._bomber_label(b))))
+            self._destroy_bomber(b, ev)
+            return
+        hits = card.damage + self._leader_ratings(s.elements[x.attacker[:-1]]).heavy_cannon
+        self._hit_bomber(s, b, hits, ev)
+
+    def _discard_defences(self, s: GameState, e: Element, ev: list[Event]) -> None:
+        super()._discard_defences(s, e, ev)
+        m = s.mission
+        for f in (m or {}).get("formations", {}).values():
+            if f.get("defending") is None:
+                continue
+            b = self._bomber(s, f["defending"])
+            assert b is not None
+            if f["defence"]:
+                cards = join([self.label[c] for c in f["defence"]])
+                ev.append(
+                    Event(
+                        "discard",
+                        Term(
+                            "dif.mission.event.discard_bomber_defence",
+                            plane=self._bomber_label(b),
+                            cards=cards,
+                        ),
+                    )
+                )
+            self._discard(s, f["defence"])
+            f["defence"], f["defending"] = [], None
+
+    def formation_candidates(self, state: GameState, seat: str) -> list[Action]:
+        """A formation seat's answers to the attack on its bomber (§20.5)."""
+        assert state.mission is not None
+        cards = state.mission["formations"][seat]["defence"]
+        return [Action.simple("pass")] + [Action.respond(c) for c in self._codes(cards)]
+
+    def formation_refusal(self, state: GameState, seat: str, a: Action) -> Why | None:
+        """§20.43, §20.51: a bomber answers only an In My Sights or Out of the Sun, from
+        its mini-hand, with an In My Sights, an Out of the Sun or a Rejected Attack."""
+        x = state.exchange
+        assert x is not None and state.mission is not None
+        if a.verb not in ("respond", "pass"):
+            return Why(
+                "dif.refuse.wrong_verb",
+                verb=a.verb,
+                decision=Term("dif.decision.respond"),
+                verbs="respond / pass",
+            )
+        if a.verb == "pass":
+            return None
+        if a.as_kind is not None:
+            return Why("dif.mission.refuse.bomber_as")
+        c = self._find(state.mission["formations"][seat]["defence"], a.card or "")
+        if c is None:
+            return Why("dif.refuse.not_in_minihand", code=a.card)
+        return bomber_response_refusal(CardKind(x.kind), self.cards[c])
+
+    def _do_formation_respond(self, s: GameState, seat: str, a: Action, ev: list[Event]) -> None:
+        """§20.52-§20.54: the bomber's answer. Not rejected, the fighter's attack does
+        its Damage; an In My Sights or Out of the Sun then attacks the fighter, which
+        may respond to it but never to a Rejected Attack; the bomber never answers."""
+        x = s.exchange
+        assert x is not None and s.mission is not None
+        b = self._bomber(s, x.target)
+        assert b is not None
+        s.exchange = None
+        if a.verb == "pass":
+            ev.append(Event("pass", Term("dif.event.no_response", element=self._bomber_label(b))))
+            self._resolve(s, x, ev)
+            return
+        f = s.mission["formations"][seat]
+        c = self._find(f["defence"], a.card or "")
+        assert c is not None
+        f["defence"].remove(c)
+        s.in_play.append(c)
+        fighter = x.attacker
+        ev.append(
+            Event(
+                "respond",
+                Term("dif.event.responds", plane=self._bomber_label(b), card=self.label[c]),
+                data={"card": self.code[c]},
+            )
+        )
+        result = answer(self.cards[c])
+        if result.rejected:
+            ev.append(Event("negated", Term("dif.event.negated", card=self.label[x.card])))
+        else:
+            self._effect(s, x, ev)
+        target = self._plane(s, fighter)
+        if result.counter and target is not None and target.flying:
+            ev.append(
+                Event(
+                    "play",
+                    Term(
+                        "dif.mission.event.bomber_counter",
+                        plane=self._bomber_label(b),
+                        target=self._plane_label(s, fighter),
+                    ),
+                    data={"card": self.code[c], "target": fighter, "by": b["ref"]},
+                )
+            )
+            s.exchange = Exchange(b["ref"], fighter, c, self.kind[c].value, "bomber")
+            return
+        self._after_exchange(s, ev)
+
     # -- the helpers of fire ---------------------------------------------------------
     def _draw_cards(self, s: GameState, n: int, ev: list[Event]) -> list[int]:
         out = []
@@ -1068,6 +1379,15 @@ class MissionRules(Resolution):
 
     # -- legality -----------------------------------------------------------------------
     def _candidates(self, state: GameState, p: Decision) -> list[Action]:
+        m = state.mission
+        if m is not None and p.seat in m["formations"]:
+            return self.formation_candidates(state, p.seat)
+        if m is not None and p.kind == "play":
+            e = state.elements[p.seat]
+            refs = self._bomber_targets(state, e)
+            return super()._candidates(state, p) + [
+                Action.play(c, ref) for c in self._codes(e.hand) for ref in refs
+            ]
         if p.kind not in MISSION_STEPS:
             return super()._candidates(state, p)
         if p.kind != "aa":
@@ -1080,6 +1400,8 @@ class MissionRules(Resolution):
         return [Action.simple("pass")] + [Action.respond(c) for c in self._codes(source)]
 
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
+        if state.mission is not None and p.seat in state.mission["formations"]:
+            return self.formation_refusal(state, p.seat, a)
         if p.kind not in MISSION_STEPS:
             return super()._refusal(state, p, a)
         verbs = _VERBS[p.kind]
@@ -1126,6 +1448,8 @@ class MissionRules(Resolution):
         return None
 
     def _play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        if a.verb == "play" and self._bomber(state, a.target or "") is not None:
+            return self._bomber_play_refusal(state, e, a)
         why = self._loaded_refusal(state, e, e.leader, a)
         if why is None and a.arg == "up":
             why = self._torpedo_climb_refusal(state, e)
@@ -1167,6 +1491,8 @@ class MissionRules(Resolution):
         return None
 
     def _wm_target_refusal(self, state: GameState, e: Element, ref: str) -> Why | None:
+        if self._bomber(state, ref) is not None:
+            return Why("dif.mission.refuse.wingman_bomber")  # §20.13: not played yet
         why = super()._wm_target_refusal(state, e, ref)
         if (
             why is None
@@ -1183,7 +1509,7 @@ class MissionRules(Resolution):
         why = super()._respond_refusal(state, e, x, a)
         if why is not None or state.mission is None:
             return why
-        ref = x.target if x.defender_to_move else x.attacker
+        ref = self._defending_ref(state, x) if x.defender_to_move else x.attacker
         p = self._plane(state, ref)
         why = self._loaded_refusal(state, e, p, a)
         if why is not None:
@@ -1266,8 +1592,9 @@ class MissionRules(Resolution):
                 Event("mission", Term("dif.mission.event.target", damage=m["damage"], level=level))
             )
 
-    def mission_view(self, state: GameState) -> MissionView:
-        """What every seat sees of the mission: phase, target, Abandons and bombs."""
+    def mission_view(self, state: GameState, viewer: str | None = None) -> MissionView:
+        """What every seat sees of the mission: phase, target, Abandons and bombs; a
+        formation's defensive mini-hand only in its own seat's view (``viewer``)."""
         m = state.mission
         assert m is not None
         target = self._target(state)
@@ -1297,6 +1624,10 @@ class MissionRules(Resolution):
                         )
                         for b in f["bombers"]
                     ),
+                    defence=len(f["defence"]) if f.get("defending") else None,
+                    defence_cards=tuple(self.code[c] for c in sorted(f["defence"]))
+                    if f.get("defending") and viewer == seat
+                    else None,
                 )
                 for seat, f in m.get("formations", {}).items()
             ),

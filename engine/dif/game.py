@@ -236,7 +236,10 @@ class DifEngine(MissionRules):
         s = state.clone()
         events: list[Event] = []
         kind = next(p.kind for p in self.pending(state) if p.seat == seat)
-        getattr(self, f"_do_{kind}")(s, s.elements[seat], action, events)
+        if seat in s.elements:
+            getattr(self, f"_do_{kind}")(s, s.elements[seat], action, events)
+        else:  # a formation seat's only decision: its bomber's answer (§20.5)
+            self._do_formation_respond(s, seat, action, events)
         self._check_end(s, events)
         fates.record(state, s, seat, str(action), events)
         return s, events

@@ -167,7 +167,7 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
         vp=vp,
         result=result,
         bursts_left=_bursts_left(engine, s, viewer),
-        mission=engine.mission_view(s) if s.mission is not None else None,
+        mission=engine.mission_view(s, viewer) if s.mission is not None else None,
     )
 
 
@@ -211,6 +211,8 @@ def _bursts_left(engine: DifEngine, s: GameState, viewer: str | None) -> int | N
     lr = engine._leader_ratings(e)
     t = s.t
     if t.target is not None:
+        if s.mission is not None and engine._bomber(s, t.target) is not None:
+            return max(engine._bomber_budget(s, e) - t.bursts_used, 0)  # Zero! §20.22
         target = engine._plane(s, t.target)
         if target is None or not target.flying:
             return 0  # the one aircraft attacked this turn is gone (8.21)

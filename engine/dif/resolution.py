@@ -365,7 +365,7 @@ class Resolution(Flow):
             assert e.leader is not None
             e.leader.pilot.remove("A")
         x.chain.append([c, kind])
-        responder = x.target if len(x.chain) % 2 == 1 else x.attacker
+        responder = self._defending_ref(s, x) if len(x.chain) % 2 == 1 else x.attacker
         plane, card = self._plane_label(s, responder), self.label[c]
         if a.as_kind == "SCI":
             text = Term("dif.event.responds_as_sci", plane=plane, card=card)
@@ -376,11 +376,21 @@ class Resolution(Flow):
         else:
             text = Term("dif.event.responds", plane=plane, card=card)
         ev.append(Event("respond", text, data={"card": self.code[c]}))
-        if x.source == "gunner":
-            # RotL "Gunners", 9.26: a gunner never responds to a response.
-            ev.append(Event("pass", fixed("dif.event.gunner_no_answer")))
+        if x.source in ("gunner", "bomber"):
+            # RotL "Gunners", 9.26: a gunner never responds to a response; nor does a
+            # bomber to the answer to its counter-attack (Zero! §20.52).
+            key = (
+                "dif.event.gunner_no_answer"
+                if x.source == "gunner"
+                else "dif.event.bomber_no_answer"
+            )
+            ev.append(Event("pass", fixed(key)))
             s.exchange = None
             self._resolve(s, x, ev)
+
+    def _defending_ref(self, s: GameState, x: Exchange) -> str:
+        """The aircraft that answers for the attacked side: the target itself."""
+        return x.target
 
     def _resolve(self, s: GameState, x: Exchange, ev: list[Event]) -> None:
         """8.44: the last card played decides; the attack takes effect if it was the attacker's."""

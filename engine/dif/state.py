@@ -117,7 +117,8 @@ class Exchange:
     kind: str
     """The kind the attack card was played as (``SCI`` for an agile card)."""
     source: str
-    """``hand`` (a leader) or ``minihand`` (an attacking wingman)."""
+    """``hand`` (a leader), ``minihand`` (an attacking wingman), ``gunner`` or
+    ``bomber`` (a bomber's counter-attack on the fighter that attacked it, §20.52)."""
     chain: list[list[Any]] = field(default_factory=list)
     """Responses so far, alternating defender/attacker: ``[card id, kind as played]``."""
     direction: int = 0

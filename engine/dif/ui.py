@@ -42,6 +42,12 @@ __all__ = ["NOTABLE", "DifPresenter", "plane_name"]
 
 NOTABLE = frozenset({"destroyed", "damaged", "evade", "promoted", "eliminated", "result", "reveal"})
 """Events worth a caption under a replay frame."""
+_BOMBER_KEYS = {
+    "flying": "dif.ui.hand.bomber.flying",
+    "damaged": "dif.ui.hand.bomber.damaged",
+    "destroyed": "dif.ui.hand.bomber.destroyed",
+}
+"""A bomber's line in its formation seat's summary, by its state (§17.28)."""
 DEMOS = {
     ("zero", "1v1"): ({"year": 1942}, (("A1", "allied", "buffalo-i"), ("X1", "axis", "ki-43"))),
     ("rotl", "1v1"): ({"year": 1940}, (("A1", "allied", "spitfire-i"), ("X1", "axis", "bf-109e"))),
@@ -191,22 +197,36 @@ class DifPresenter:
         return Term("dif.ui.dogfight.begins")
 
     # --- an element's own message ---------------------------------------------------
-    def _formation_lines(self, view: DifView, seat: str, language: str) -> list[str]:
+    def _formation_lines(
+        self, view: DifView, seat: str, language: str, playable: set[str]
+    ) -> list[str]:
         """A formation of bombers' summary (Zero! §17.22): no hand, no player-turn; it
-        bombs and takes its fire at the end of the Bomb Turn (§23.63)."""
+        bombs and takes its fire at the end of the Bomb Turn (§23.63); its attacked
+        bomber's defensive mini-hand (§20.41) with the cards it may answer with (▶)."""
         mission = view.mission
         formation = next(f for f in (mission.formations if mission else ()) if f.seat == seat)
         where = tr(formation.altitude.label, language)
         lines = [t("dif.ui.hand.formation", language, seat=seat, altitude=where)]
         for b in formation.bombers:
-            if b.status == "destroyed":
-                key = "dif.ui.hand.bomber.destroyed"
-            elif b.damaged:
-                key = "dif.ui.hand.bomber.damaged"
-            else:
-                key = "dif.ui.hand.bomber.flying"
-            lines.append(t(key, language, ref=b.ref, aircraft=b.aircraft, hits=b.hits))
-        lines.append(t("dif.ui.hand.formation_turn", language))
+            key = "destroyed" if b.status == "destroyed" else "damaged" if b.damaged else "flying"
+            lines.append(
+                t(
+                    _BOMBER_KEYS[key],
+                    language,
+                    ref=b.ref,
+                    aircraft=b.aircraft,
+                    hits=b.hits,
+                )
+            )
+        if formation.defence_cards is not None:
+            cards = []
+            for code in formation.defence_cards:
+                label = tr(self.engine.card_label(code), language)
+                cards.append(f"**{label}** ▶" if code in playable else label)
+            shown = ", ".join(cards) or t("dif.ui.hand.empty", language)
+            lines.append(t("dif.ui.hand.bomber_defence", language, cards=shown))
+        else:
+            lines.append(t("dif.ui.hand.formation_turn", language))
         return lines
 
     def seat_lines(
@@ -218,10 +238,10 @@ class DifPresenter:
         the bursts it has left."""
         view = self.engine.view(state, seat)
         el = next((e for e in view.elements if e.seat == seat), None)
-        if el is None:
-            return self._formation_lines(view, seat, language)
         legal = self.engine.legal_actions(state, seat) if live else []
         playable = {a.card for a in legal if a.card}
+        if el is None:
+            return self._formation_lines(view, seat, language, playable)
         where = (
             tr(el.altitude.label, language)
             if el.altitude is not None

@@ -153,6 +153,10 @@ class FormationView(_View):
     mode: str | None
     """Its Bombing Mode (saturation, level, torpedo); None: it carries no bombs."""
     bombers: tuple[BomberView, ...]
+    defence: int | None = None
+    """Cards in the attacked bomber's defensive mini-hand (20.41); None without one."""
+    defence_cards: tuple[str, ...] | None = None
+    """Those cards: only in the formation seat's own view."""
 
 
 class MissionView(_View):

@@ -67,6 +67,8 @@ def _zones(state: GameState) -> dict[str, list[int]]:
         zones[f"{e.seat} hand"] = e.hand
         zones[f"{e.seat} minihand"] = e.minihand
         zones[f"{e.seat} defence"] = e.defence
+    for seat, f in (state.mission or {}).get("formations", {}).items():
+        zones[f"{seat} defence"] = f.get("defence", [])  # Zero! §20.41
     return zones
 
 

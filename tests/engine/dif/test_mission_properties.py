@@ -131,7 +131,8 @@ def random_formations(
 
 def play(engine: DifEngine, setup: DifSetup, seed: int) -> None:
     state, _ = engine.new_game(setup, seed)
-    players = {seat: RandomPlayer(seed * 31 + i) for i, seat in enumerate(state.elements)}
+    seats = [*state.elements, *(state.mission or {})["formations"]]  # formations answer (§20.5)
+    players = {seat: RandomPlayer(seed * 31 + i) for i, seat in enumerate(seats)}
     log: list[tuple[str, str]] = []
     for _ in range(3000):
         if state.step == "over":

@@ -31,6 +31,7 @@ from engine.dif.campaign_data import AircraftClass, load_bombing_chart
 from engine.dif.campaign_targets import BombingChart, BombingMode, TargetRatings
 from engine.dif.components import (
     BURST_KINDS,
+    Aircraft,
     Altitude,
     BombResult,
     CardKind,
@@ -635,21 +636,8 @@ class MissionRules(Resolution):
             mode = BombingMode(q["mode"])
             bombs = self._draw_cards(s, self._bomb_count(s, e, p, mode, target), ev)
             if bombs:
-                ev.append(
-                    Event(
-                        "bombs",
-                        Term(
-                            "dif.mission.event.strafes"
-                            if mode is BombingMode.STRAFING
-                            else "dif.mission.event.bombs",
-                            plane=self._plane_label(s, p.ref),
-                            cards=join([self.label[c] for c in bombs]),
-                        ),
-                    )
-                )
-            clouds = self._clouds(s, mode)
-            aa = target.aa + (clouds.aa if clouds is not None else 0)
-            n = self.chart.aa_cards(aa, mode, Altitude(e.altitude or 0))
+                ev.append(self._bombs_event(self._plane_label(s, p.ref), mode, bombs))
+            n = self._aa_count(s, target, mode, Altitude(e.altitude or 0))
             fire = self._draw_cards(s, n, ev)
             ev.append(self._fire_event(s, p, fire, "dif.mission.event.aa"))
             q["bombs"], q["fire"] = bombs, fire
@@ -675,11 +663,36 @@ class MissionRules(Resolution):
             bursts = self._leader_ratings(e).bursts if e.leader is not None else 0
             n = self.chart.bomb_cards(mode, alt, bursts=bursts)
             return n + ("S" in skills and p.role == "leader")
-        assert ac.bombing is not None
-        side = ac.bombing.damaged if p.damaged else ac.bombing.undamaged
-        factor = getattr(side, mode.value, None) or 0
-        n = self.chart.bomb_cards(mode, alt, factor=factor, naval=target.naval)
+        n = self._factor_cards(ac, mode, alt, damaged=p.damaged, naval=target.naval)
         return n + ("BM" in skills and p.role == "leader" and n > 0)
+
+    def _factor_cards(
+        self, ac: Aircraft, mode: BombingMode, alt: Altitude, *, damaged: bool, naval: bool
+    ) -> int:
+        """Bomb Cards from the Bombing Factor of the card's side it shows (§17.27,
+        §21.32) by the Bombing Chart."""
+        assert ac.bombing is not None
+        side = ac.bombing.damaged if damaged else ac.bombing.undamaged
+        factor = getattr(side, mode.value, None) or 0
+        return self.chart.bomb_cards(mode, alt, factor=factor, naval=naval)
+
+    def _aa_count(
+        self, s: GameState, target: TargetRatings, mode: BombingMode, alt: Altitude
+    ) -> int:
+        """Anti-Aircraft cards against one aircraft (§22.23): the target's rating and
+        the clouds' change by the Bombing Chart's row for its mode and altitude."""
+        clouds = self._clouds(s, mode)
+        aa = target.aa + (clouds.aa if clouds is not None else 0)
+        return self.chart.aa_cards(aa, mode, alt)
+
+    def _bombs_event(self, label: str, mode: BombingMode, bombs: list[int]) -> Event:
+        """The Bomb (or Strafing) Cards an aircraft drew, for the narration."""
+        key = (
+            "dif.mission.event.strafes"
+            if mode is BombingMode.STRAFING
+            else "dif.mission.event.bombs"
+        )
+        return Event("bombs", Term(key, plane=label, cards=join([self.label[c] for c in bombs])))
 
     def _mission_skills(self, s: GameState, e: Element) -> tuple[str, ...]:
         pilot = self._setup_of(s).pilots.get(e.seat)
@@ -985,19 +998,8 @@ class MissionRules(Resolution):
         label = self._bomber_label(b)
         bombs = self._draw_cards(s, self._bomber_bomb_count(s, b, mode, alt, target), ev)
         if bombs:
-            ev.append(
-                Event(
-                    "bombs",
-                    Term(
-                        "dif.mission.event.bombs",
-                        plane=label,
-                        cards=join([self.label[c] for c in bombs]),
-                    ),
-                )
-            )
-        clouds = self._clouds(s, mode)
-        aa = target.aa + (clouds.aa if clouds is not None else 0)
-        fire = self._draw_cards(s, self.chart.aa_cards(aa, mode, alt), ev)
+            ev.append(self._bombs_event(label, mode, bombs))
+        fire = self._draw_cards(s, self._aa_count(s, target, mode, alt), ev)
         ev.append(self._fire_text(b["ref"], label, fire, "dif.mission.event.aa"))
         # §19.35 NS: "spared the first Anti-Aircraft attack ... when they bomb".
         spared = int(bool(bombs) and CrewSkill.NS.value in self._crew(s, b["ref"]))
@@ -1026,10 +1028,7 @@ class MissionRules(Resolution):
             return saturation_cards(
                 self.chart, ac, damaged=b["damaged"], altitude=alt, naval=target.naval, crew=crew
             )
-        assert ac.bombing is not None
-        side = ac.bombing.damaged if b["damaged"] else ac.bombing.undamaged
-        factor = getattr(side, mode.value, None) or 0
-        n = self.chart.bomb_cards(mode, alt, factor=factor, naval=target.naval)
+        n = self._factor_cards(ac, mode, alt, damaged=b["damaged"], naval=target.naval)
         return n + int(n > 0 and CrewSkill.BD.value in crew)
 
     def bomber_fates(self, state: GameState) -> list[AircraftFate]:

@@ -64,10 +64,12 @@ from engine.dif.campaign_data import (
 from engine.dif.campaign_mission import (
     CAMPAIGN_SIDES,
     GAME_SIDE,
+    CampaignPart,
     DrawnCounter,
     Draws,
     Layout,
     OptionPick,
+    PartState,
     Sortie,
     ZeroCampaignSetup,
     arrival_change,
@@ -90,7 +92,7 @@ from engine.dif.campaign_mission import (
 )
 from engine.dif.campaign_targets import TargetRatings
 from engine.dif.carrier import CarrierCampaigns, parse_orders
-from engine.dif.components import Aircraft, Deck, Ruleset, Side
+from engine.dif.components import Ruleset, Side
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.mission import MissionKind, MissionSetup
 from engine.dif.pearl_harbor import ASSIGN as PEARL_ASSIGN
@@ -126,20 +128,10 @@ class LandScore(BaseModel):
     """Skilled Pilots shot down (their names)."""
 
 
-class LandState(BaseModel):
+class LandState(PartState):
     """A Land Campaign between Missions or while one is flown. Plain JSON."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
     kind: Literal["land"] = "land"
-    setup: ZeroCampaignSetup
-    seed: int
-    rng: int
-    """The campaign's RNG state (the Mission draws, pilots, crews)."""
-    draws: tuple[str, ...] = ()
-    """The setup's fixed cards not yet drawn (tests and vectors)."""
-    cup: tuple[str, ...] = ()
-    """The setup's fixed Pilot and Crew counters not yet drawn (tests and vectors)."""
     period: str
     mission: int = 1
     """The next Mission's number (one more than the Duration once over)."""
@@ -159,17 +151,8 @@ class LandState(BaseModel):
     scores: tuple[LandScore, ...] = ()
 
 
-class LandCampaigns:
+class LandCampaigns(CampaignPart):
     """The Land Campaigns (§24) for :class:`ZeroCampaigns`."""
-
-    def __init__(self, engine: DifEngine, book: CampaignBook, pilots: PilotBook) -> None:
-        self.engine = engine
-        self.book = book
-        self.pilots = pilots
-
-    @property
-    def catalogue(self) -> Mapping[str, Aircraft]:
-        return self.engine.aircraft
 
     def sheet_of(self, state: LandState) -> LandCampaign:
         c = self.book.campaign(state.setup.campaign)
@@ -199,13 +182,6 @@ class LandCampaigns:
             period=period,
         )
         return self._draw(state)
-
-    @property
-    def deck(self) -> Deck:
-        return self.engine.decks[Ruleset.ZERO]
-
-    def draws(self, state: LandState) -> Draws:
-        return Draws(state.rng, state.draws, state.cup, self.deck)
 
     def _draw(self, state: LandState) -> LandState:
         """§24.44: one card of the Zero! deck, from the campaign's RNG, selects the

@@ -24,6 +24,7 @@ from engine.core.errors import RuleViolation, SetupError
 from engine.core.rng import Rng
 from engine.dif.campaign_cards import Role as AircraftRole
 from engine.dif.campaign_data import (
+    CampaignBook,
     Flight,
     FlightForm,
     OptionKind,
@@ -35,6 +36,7 @@ from engine.dif.campaign_data import (
 )
 from engine.dif.campaign_targets import BombingMode, TargetRatings
 from engine.dif.components import Aircraft, Altitude, CardType, Deck, Ruleset, Side
+from engine.dif.game import DifEngine
 from engine.dif.mission import Clouds, FormationSetup, PilotSetup
 from engine.dif.picks import DifOptions, DifPick
 from engine.dif.pilots import Drawn, Picker, PilotBook, choose_crews, choose_pilots, rng_picker
@@ -45,10 +47,12 @@ from strings import Term
 __all__ = [
     "CAMPAIGN_SIDES",
     "GAME_SIDE",
+    "CampaignPart",
     "DrawnCounter",
     "Draws",
     "Layout",
     "OptionPick",
+    "PartState",
     "Sortie",
     "ZeroCampaignSetup",
     "arrival_change",
@@ -481,3 +485,40 @@ class Draws:
 
     def update(self) -> dict[str, Any]:
         return {"rng": self.rng.state, "draws": tuple(self.cards), "cup": tuple(self.counters)}
+
+
+class PartState(BaseModel):
+    """What a Land and a Carrier Campaign's states share: the set-up, the seed, the
+    campaign's RNG and the set-up's fixed draws not yet drawn. Plain JSON."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    setup: ZeroCampaignSetup
+    seed: int
+    rng: int
+    """The campaign's RNG state (the Mission draws, pilots, crews, recovery)."""
+    draws: tuple[str, ...] = ()
+    """The setup's fixed cards not yet drawn (tests and vectors)."""
+    cup: tuple[str, ...] = ()
+    """The setup's fixed Pilot and Crew counters not yet drawn (tests and vectors)."""
+
+
+class CampaignPart:
+    """What the Land and the Carrier Campaigns share: the engine's aircraft and Zero!
+    deck, the campaign book, the pilot counters, and each step's :class:`Draws`."""
+
+    def __init__(self, engine: DifEngine, book: CampaignBook, pilots: PilotBook) -> None:
+        self.engine = engine
+        self.book = book
+        self.pilots = pilots
+
+    @property
+    def catalogue(self) -> Mapping[str, Aircraft]:
+        return self.engine.aircraft
+
+    @property
+    def deck(self) -> Deck:
+        return self.engine.decks[Ruleset.ZERO]
+
+    def draws(self, state: PartState) -> Draws:
+        return Draws(state.rng, state.draws, state.cup, self.deck)

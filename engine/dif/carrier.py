@@ -60,10 +60,12 @@ from engine.dif.campaign_data import (
 from engine.dif.campaign_mission import (
     CAMPAIGN_SIDES,
     GAME_SIDE,
+    CampaignPart,
     DrawnCounter,
     Draws,
     Layout,
     OptionPick,
+    PartState,
     Sortie,
     ZeroCampaignSetup,
     arrival_change,
@@ -81,7 +83,7 @@ from engine.dif.campaign_mission import (
     victory_result,
 )
 from engine.dif.campaign_targets import Frozen, check_printed
-from engine.dif.components import Aircraft, Altitude, CardKind, Deck, Ruleset, Side
+from engine.dif.components import Altitude, CardKind, Ruleset, Side
 from engine.dif.game import DifEngine
 from engine.dif.mission import MissionKind, MissionSetup
 from engine.dif.pilots import PilotBook
@@ -203,19 +205,10 @@ class GameScore(BaseModel):
     """A Reconnaissance Mission's aircraft survived (§25.63); None: an Air Strike."""
 
 
-class CarrierState(BaseModel):
+class CarrierState(PartState):
     """A Carrier Campaign. Plain JSON."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
     kind: Literal["carrier"] = "carrier"
-    setup: ZeroCampaignSetup
-    seed: int
-    rng: int
-    draws: tuple[str, ...] = ()
-    """The setup's fixed cards not yet drawn (tests and vectors)."""
-    cup: tuple[str, ...] = ()
-    """The setup's fixed Pilot counters not yet drawn (tests and vectors)."""
     turn: int = 1
     phase: Literal["orders", "options", "flying", "over"] = "orders"
     game: int = 1
@@ -317,18 +310,12 @@ def _limit(flights: list[Flight], counts: CardCounts) -> list[Flight]:
     return out
 
 
-class CarrierCampaigns:
+class CarrierCampaigns(CampaignPart):
     """The Carrier Campaigns (§25) for :class:`~engine.dif.campaign.ZeroCampaigns`."""
 
     def __init__(self, engine: DifEngine, book: CampaignBook, pilots: PilotBook) -> None:
-        self.engine = engine
-        self.book = book
-        self.pilots = pilots
+        super().__init__(engine, book, pilots)
         self.counts = card_counts()
-
-    @property
-    def catalogue(self) -> Mapping[str, Aircraft]:
-        return self.engine.aircraft
 
     def sheet_of(self, state: CarrierState) -> CarrierCampaign:
         c = self.book.campaign(state.setup.campaign)
@@ -350,13 +337,6 @@ class CarrierCampaigns:
             cup=setup.cup,
             damage={r.id: 0 for r in c.records},
         )
-
-    @property
-    def deck(self) -> Deck:
-        return self.engine.decks[Ruleset.ZERO]
-
-    def draws(self, state: CarrierState) -> Draws:
-        return Draws(state.rng, state.draws, state.cup, self.deck)
 
     def is_over(self, state: CarrierState) -> bool:
         return state.phase == "over"

@@ -325,6 +325,7 @@ class LandCampaigns(CampaignPart):
         return lay_out(
             self._sorties(state),
             self.catalogue,
+            self.book.bombing,
             altitude=t.altitude,
             attacker=t.attacker,
             target=self._target(state),

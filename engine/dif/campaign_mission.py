@@ -31,10 +31,9 @@ from engine.dif.campaign_data import (
     OptionSpec,
     Role,
     VictoryRow,
-    shipped_book,
     victory_row,
 )
-from engine.dif.campaign_targets import BombingMode, TargetRatings
+from engine.dif.campaign_targets import BombingChart, BombingMode, TargetRatings
 from engine.dif.components import Aircraft, Altitude, CardType, Deck, Ruleset, Side
 from engine.dif.game import DifEngine
 from engine.dif.mission import Clouds, FormationSetup, PilotSetup
@@ -127,13 +126,13 @@ def bomb_mode(
     target: TargetRatings | None,
     wanted: BombingMode | None,
     *,
-    fixed: Altitude | None = None,
+    fixed: tuple[Altitude, BombingChart] | None = None,
 ) -> BombingMode | None:
     """The mode an aircraft bombs ``target`` in (§21.21: one per mission): the one the
     Mission Target requires (torpedoes) when its card allows it; else a Torpedo
     against a Naval Target (§21.52), Dive, Saturation, Level, in that order of
-    preference. ``fixed``: a formation's altitude for the whole mission (§17.24): only
-    the modes the Bombing Chart allows there (a PBY on patrol at Medium cannot carry a
+    preference. ``fixed``: a formation's altitude for the whole mission (§17.24) and
+    the Bombing Chart: only the modes the chart allows there (a PBY on patrol at Medium cannot carry a
     torpedo, which needs Very Low, §21.53). None: it cannot bomb (no bombing section,
     "Cannot", or no mode at that altitude)."""
     if aircraft.bombing is None or target is None:
@@ -142,8 +141,8 @@ def bomb_mode(
     if not target.naval:
         modes.discard(BombingMode.TORPEDO)
     if fixed is not None:
-        chart = shipped_book().bombing
-        modes = {m for m in modes if chart.rule(m).row(fixed) is not None}
+        altitude, chart = fixed
+        modes = {m for m in modes if chart.rule(m).row(altitude) is not None}
     if wanted is not None and wanted in modes:
         return wanted
     order = (BombingMode.TORPEDO, BombingMode.DIVE, BombingMode.SATURATION, BombingMode.LEVEL)
@@ -153,6 +152,7 @@ def bomb_mode(
 def lay_out(
     sorties: Sequence[Sortie],
     catalogue: Mapping[str, Aircraft],
+    chart: BombingChart,
     *,
     altitude: Altitude,
     attacker: Side,
@@ -201,7 +201,7 @@ def lay_out(
         for start in range(0, len(ids), size):
             chunk = tuple(ids[start : start + size])
             mode = (
-                bomb_mode(catalogue[chunk[0]], target, wanted, fixed=altitude)
+                bomb_mode(catalogue[chunk[0]], target, wanted, fixed=(altitude, chart))
                 if side is attacker
                 else None
             )

@@ -737,6 +737,7 @@ class CarrierCampaigns(CampaignPart):
         return lay_out(
             self._sorties(state, game),
             self.catalogue,
+            self.book.bombing,
             altitude=STRIKE_ALTITUDE,
             attacker=GAME_SIDE[game.side],
             target=target,

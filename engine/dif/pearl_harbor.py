@@ -82,6 +82,7 @@ from engine.dif.loader import load_aircraft, load_decks
 from engine.dif.mission import MissionKind, MissionSetup
 from engine.dif.picks import DifOptions, DifPick
 from engine.dif.setup import DifSetup, ElementSetup
+from engine.dif.texts import join
 from strings import Term
 
 __all__ = [
@@ -959,7 +960,7 @@ class PearlHarbor:
             elif name == "cards":
                 words[name] = self._card_list(value)
             elif name == "targets":
-                words[name] = _join(
+                words[name] = join(
                     [Term("campaign.pearl.pair", element=e, number=n) for e, n in value]
                 )
             elif name == "rejected":
@@ -971,7 +972,7 @@ class PearlHarbor:
     def _card_list(self, cards: list[list[str]]) -> str:
         if not cards:
             return Term("campaign.pearl.no_cards")
-        return _join(
+        return join(
             [
                 Term("campaign.pearl.card", card=code, result=Term(f"campaign.pearl.result.{r}"))
                 for code, r in cards
@@ -1005,7 +1006,7 @@ class PearlHarbor:
         )
 
     def _flights(self, flights: tuple[Flight, ...]) -> str:
-        return _join([self._flight_words(f) for f in flights])
+        return join([self._flight_words(f) for f in flights])
 
     def opening(self, state: PearlState) -> Happenings:
         """The campaign's first lines: the raid, the First Wave awaiting its Targets."""
@@ -1024,7 +1025,7 @@ class PearlHarbor:
 
     def action_label(self, state: PearlState, side: str, action: AssignAction) -> str:
         """An assignment in words: 'kates-torpedo: Target 1 (Battleship Row...)'."""
-        return _join(
+        return join(
             [
                 Term(
                     "campaign.pearl.assign_label",
@@ -1098,14 +1099,6 @@ def _elements(flights: tuple[Flight, ...]) -> list[Flight]:
 
 def _status(plane: Plane) -> str:
     return "destroyed" if plane.destroyed else "damaged" if plane.damaged else "ok"
-
-
-def _join(items: list[str]) -> str:
-    """``a, b, c`` in the reader's language."""
-    out: str = items[0] if items else ""
-    for item in items[1:]:
-        out = Term("common.list", head=out, item=item)
-    return out
 
 
 @functools.cache

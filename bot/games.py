@@ -118,6 +118,13 @@ class LoadedGame:
             return info.phrase
         return Term("side.phrase", name=info.name if info is not None else side)
 
+    @property
+    def practice_level(self) -> str | None:
+        """The computer players' level of a practice game (``/dogfight new
+        opponent:computer``: :mod:`bot.lobby`), or None for any other game."""
+        level = self.record.options.get("computer_level")
+        return str(level) if level is not None else None
+
     def holder(self, seat: str) -> int | None:
         return next((s.user_id for s in self.seats if s.seat == seat), None)
 

@@ -139,6 +139,9 @@ def list_text(
         where = f"<#{rec.thread_id}>" if rec.thread_id else t("listing.no_thread", language)
         title = g.presenter.game_title(g.options, language)
         head = f"**#{g.id}** {where} · {title} · {g.format}"
+        level = g.practice_level
+        if level is not None:
+            head += t("listing.practice", language, level=t(f"level.{level}", language))
         if rec.status is GameStatus.LOBBY:
             fixed = format_seats(g.system, g.options, g.format)
             seats = (

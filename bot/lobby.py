@@ -1,6 +1,15 @@
 """Lobbies: opening a game, taking and leaving seats, the host's options, the lobby
 message, and the start.
 
+A **practice** lobby (``/dogfight new opponent:computer``) records the computer's level
+in its options (``computer_level``): its host may seat computer players (``join``
+with ``computer``), and at the start every seat still open is given to a computer
+player flying an aircraft of its side's choices (:meth:`Lobbies.fill_with_computers`).
+The game's computer seats and their level go in its settings (``computer_seats``,
+``computer_levels``: :mod:`bot.play`), like a seat handed over during a game; they
+move at once, from the start on. A practice game is marked as such wherever it is
+listed and is never rated.
+
 Generic over systems: a lobby's options are validated by the system's
 ``options_model``, a seat's pick by ``make_pick`` and ``pick_refusal``, the game's
 setup comes from ``setup_from_lobby``; the lobby message's system lines come from the
@@ -9,14 +18,17 @@ system's presenter. Seats are stored with the system's pick as their payload.
 
 from __future__ import annotations
 
+import hashlib
+import random
 from typing import Any
 
 from pydantic import ValidationError
 
 from bot.commitment import commitment_text, seed_commitment
 from bot.errors import Refusal, UserError
-from bot.games import GameStore, LoadedGame, engine_refusal, result_record, validation_refusal
+from bot.games import LoadedGame, engine_refusal, result_record, validation_refusal
 from bot.outcome import Outcome, outcome_of
+from bot.play import Play
 from bot.results import verdict_text
 from bot.storage import GameStatus, SeatRecord
 from bot.systems import (
@@ -29,11 +41,16 @@ from bot.systems import (
     system_of_ruleset,
 )
 from bot.words import mention
-from engine.core.contract import AircraftChoice, SeatPick
+from engine.core.contract import (
+    COMPUTER_LEVELS,
+    DEFAULT_COMPUTER_LEVEL,
+    AircraftChoice,
+    SeatPick,
+)
 from engine.core.errors import EngineError
 from strings import Term, t, tr
 
-__all__ = ["FOG_MINUTES", "RESPONSE_MODES", "Lobbies", "matches"]
+__all__ = ["FOG_MINUTES", "OPPONENTS", "RESPONSE_MODES", "Lobbies", "matches"]
 
 RESPONSE_MODES = ("normal", "fast", "fog")
 """How response windows behave (chosen at creation): ``normal``, each waits for the
@@ -41,6 +58,16 @@ defender (up to the response deadline); ``fast``, a defender holding no legal re
 is passed at once, which tells everyone so; ``fog``, every window lasts the same short
 time (``FOG_MINUTES``) unless answered, whatever the hand, so its length says nothing."""
 FOG_MINUTES = 15
+OPPONENTS = ("human", "computer")
+"""Whom a lobby's players fight: other members, or computer players (practice)."""
+COMPUTER_NAME = "Computer"
+"""The stored display name of a seat a computer player holds (never shown: texts say
+"a computer player" in the reader's language)."""
+
+
+def _held_by(game: LoadedGame, user_id: int | None) -> list[str]:
+    """The seats ``user_id`` holds (None: the seats computer players hold)."""
+    return [s.seat for s in game.seats if s.user_id == user_id]
 
 
 def _squash(text: str) -> str:
@@ -52,8 +79,8 @@ def matches(choice: AircraftChoice, typed: str) -> bool:
     return _squash(typed) in _squash(choice.id + choice.label)
 
 
-class Lobbies(GameStore):
-    """Lobby verbs of the service."""
+class Lobbies(Play):
+    """Lobby verbs of the service (its start makes the computer seats' first moves)."""
 
     # ------------------------------------------------------------ catalogue
     def aircraft_choices(
@@ -90,10 +117,14 @@ class Lobbies(GameStore):
         responses: str = "normal",
         turn_hours: float | None = None,
         response_hours: float | None = None,
+        opponent: str = "human",
+        level: str | None = None,
         **options: Any,
     ) -> LoadedGame:
         """Open a lobby of ``system`` (found from the ruleset if not given) with the
-        system's ``options`` (validated by its ``options_model``)."""
+        system's ``options`` (validated by its ``options_model``); ``opponent``
+        ``computer`` makes it a practice game against computer players of ``level``
+        (the default level if None)."""
         try:
             system_id = system or system_of_ruleset(ruleset)
         except KeyError:
@@ -105,6 +136,10 @@ class Lobbies(GameStore):
             raise Refusal("refusal.format", format=repr(format), formats=", ".join(FORMATS))
         if responses not in RESPONSE_MODES:
             raise Refusal("refusal.response_mode", mode=repr(responses))
+        if opponent not in OPPONENTS:
+            raise Refusal("refusal.opponent", opponent=repr(opponent))
+        if level is not None and (opponent != "computer" or level not in COMPUTER_LEVELS):
+            raise Refusal("refusal.computer_level", levels=", ".join(COMPUTER_LEVELS))
         model = rules.options_model
         chosen = {k: v for k, v in options.items() if v is not None}
         if "ruleset" in model.model_fields:
@@ -129,7 +164,16 @@ class Lobbies(GameStore):
             system=system_id,
             ruleset=ruleset,
             seed=self._seed(),
-            options={**stored, "format": format, "responses": responses},
+            options={
+                **stored,
+                "format": format,
+                "responses": responses,
+                **(
+                    {"computer_level": level or DEFAULT_COMPUTER_LEVEL}
+                    if opponent == "computer"
+                    else {}
+                ),
+            },
         )
         settings: dict[str, Any] = {"responses": responses}
         if deadlines:
@@ -165,6 +209,11 @@ class Lobbies(GameStore):
     def start_problems(self, game: LoadedGame) -> list[Term]:
         """Why the host cannot start yet (empty: ready)."""
         problems: list[Term] = []
+        if game.practice_level is not None:
+            if not any(s.user_id is not None for s in game.seats):
+                return [Term("lobby.problem.practice_human")]
+            if self.open_seats(game):
+                return []  # computer players take them at the start, checked again then
         if format_seats(game.system, game.options, game.format):
             missing = self.open_seats(game)
             if missing:
@@ -182,14 +231,22 @@ class Lobbies(GameStore):
         side: str | None,
         *,
         seat: str | None = None,
+        computer: bool = False,
         **extras: Any,
     ) -> tuple[LoadedGame, str]:
         """Take (or change) a seat with an aircraft and the system's ``extras``
-        (``pick_fields``). Returns the game and the seat taken."""
+        (``pick_fields``); with ``computer``, the host of a practice lobby seats a
+        computer player instead. Returns the game and the seat taken."""
         async with self.locks(game.id):
             game = await self.load(game.id)
             if game.record.status is not GameStatus.LOBBY:
                 raise Refusal("refusal.started")
+            if computer:
+                if game.practice_level is None:
+                    raise Refusal("refusal.computer_seat_practice")
+                if user_id != game.record.host_id:
+                    raise Refusal("refusal.computer_seat_host")
+            holder = None if computer else user_id
             system, options = game.system, game.options
             if side is not None and side not in {s.id for s in game.sides()}:
                 names = ", ".join(s.id for s in game.sides())
@@ -201,10 +258,10 @@ class Lobbies(GameStore):
             team = side or ac.side
             if team is None:
                 raise Refusal("refusal.name_side")
-            for other in game.seats_of(user_id):
+            for other in game.seats_of(user_id) if holder is not None else ():
                 if game.side_of(other) != team:
                     raise Refusal("refusal.other_side")
-            seat = self._pick_seat(game, user_id, team, seat)
+            seat = self._pick_seat(game, holder, team, seat)
             try:
                 pick = system.make_pick(ac.id, {k: v for k, v in extras.items() if v is not None})
             except ValidationError as exc:
@@ -222,21 +279,23 @@ class Lobbies(GameStore):
                 game.id,
                 seat,
                 team,
-                user_id,
-                name,
+                holder,
+                name if holder is not None else COMPUTER_NAME,
                 pick.model_dump(mode="json"),
                 expected_version=game.record.version,
             )
             return await self.load(game.id), seat
 
-    def _pick_seat(self, game: LoadedGame, user_id: int, side: str, seat: str | None) -> str:
+    def _pick_seat(self, game: LoadedGame, user_id: int | None, side: str, seat: str | None) -> str:
+        """The seat ``user_id`` (None: a computer player) takes on ``side``: the one
+        named, else the side's first open seat, else the one they hold there."""
         system = game.system
         label = game.side_phrase(side)
         if seat is None:
             free = self.open_seats(game, side)
             if free:
                 return free[0]
-            mine = [s for s in game.seats_of(user_id) if game.side_of(s) == side]
+            mine = [s for s in _held_by(game, user_id) if game.side_of(s) == side]
             if len(mine) == 1:
                 return mine[0]  # a new aircraft for the seat the player holds
             raise Refusal("refusal.side_full", side=label)
@@ -253,7 +312,7 @@ class Lobbies(GameStore):
             raise Refusal(
                 "refusal.no_such_seat", format=game.format, seat=seat, side=label, spare=spare
             )
-        if holder is None and not fixed:
+        if seat not in {s.seat for s in game.seats} and not fixed:
             nxt = self.open_seats(game, side)
             if not nxt:
                 why = system.room_refusal(game.options, game.picks)
@@ -311,6 +370,9 @@ class Lobbies(GameStore):
         presenter, options = game.presenter, game.options
         fmt = t(f"lobby.format.{game.format}", language)
         lines = [presenter.lobby_title(options, game.id, fmt, language)]
+        level = game.practice_level
+        if level is not None:
+            lines.append(t("lobby.practice", language, level=t(f"level.{level}", language)))
         mode = game.record.options.get("responses", "normal")
         if mode != "normal":
             lines.append(t(f"lobby.mode.{mode}", language, minutes=FOG_MINUTES))
@@ -358,11 +420,12 @@ class Lobbies(GameStore):
         """The public line announcing a pilot's seat."""
         record = next(s for s in game.seats if s.seat == seat)
         ready = "" if self.start_problems(game) else t("lobby.joined_ready", language)
+        who = t("lobby.computer", language) if record.user_id is None else mention(user_id)
         return (
             t(
                 "lobby.joined",
                 language,
-                user=mention(user_id),
+                user=who,
                 side=tr(game.side_phrase(record.side), language),
                 seat=seat,
                 element=self.pick_text(game, record, language),
@@ -383,6 +446,9 @@ class Lobbies(GameStore):
             if user_id != game.record.host_id:
                 raise Refusal("refusal.host_start")
             problems = self.start_problems(game)
+            if not problems and game.practice_level is not None:
+                game = await self.fill_with_computers(game)
+                problems = self.start_problems(game)
             if problems:
                 raise Refusal(problems[0].key, **problems[0].fields)
             try:
@@ -391,7 +457,67 @@ class Lobbies(GameStore):
                 raise validation_refusal(exc) from exc
             except EngineError as exc:
                 raise engine_refusal(exc) from exc
+            level = game.practice_level
+            if level is not None:
+                computers = sorted(_held_by(game, None))
+                settings = await self.game_settings(game.id)
+                settings["computer_seats"] = computers
+                settings["computer_levels"] = dict.fromkeys(computers, level)
+                await self.storage.put_game_settings(game.id, settings)
             return await self.begin(game, setup)
+
+    async def fill_with_computers(self, game: LoadedGame) -> LoadedGame:
+        """Give every open seat of a practice lobby to a computer player (a side
+        without a seat in a ``custom`` lobby gets one), flying an aircraft of its
+        side's choices that the rules accept with the seats already taken, drawn from
+        a generator seeded by the game and the seat (never the game's secret seed).
+        Under the game's lock. Refused (its earlier seats kept) when no aircraft fits."""
+        system, options = game.system, game.options
+        fixed = format_seats(system, options, game.format)
+        sides = {s.side for s in game.seats}
+        open_seats = [
+            (seat, side)
+            for seat, side in (
+                fixed or [(next_seat(system, set(), s.id), s.id) for s in game.sides()]
+            )
+            if seat not in {s.seat for s in game.seats} and (fixed or side not in sides)
+        ]
+        for seat, side in open_seats:
+            pick = self._computer_pick(game, seat, side)
+            await self.storage.put_seat(
+                game.id,
+                seat,
+                side,
+                None,
+                COMPUTER_NAME,
+                pick.model_dump(mode="json"),
+                expected_version=game.record.version,
+            )
+            game = await self.load(game.id)
+        return game
+
+    @staticmethod
+    def _computer_pick(game: LoadedGame, seat: str, side: str) -> Any:
+        """A computer player's pick for ``seat``: an aircraft of the side's choices,
+        in an order drawn from the game and the seat, the first the rules accept."""
+        system, options = game.system, game.options
+        key = f"tally-ho/practice/v1:{game.id}:{seat}"
+        rng = random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
+        choices = system.aircraft_choices(options, side)
+        rng.shuffle(choices)
+        for choice in choices:
+            try:
+                pick = system.make_pick(choice.id, {})
+            except ValidationError:
+                continue
+            if system.pick_refusal(options, side, pick) is not None:
+                continue
+            try:
+                system.setup_from_lobby(options, [*game.picks, SeatPick(seat, side, pick)])
+            except (ValidationError, EngineError):
+                continue
+            return pick
+        raise Refusal("refusal.computer_no_aircraft", seat=seat)
 
     async def begin(self, game: LoadedGame, setup: Any) -> Outcome:
         """Start a game in the lobby from its whole ``setup`` (the system's
@@ -423,6 +549,7 @@ class Lobbies(GameStore):
         )
         game = LoadedGame(record, game.seats, setup, state)
         self._remember(game)
+        game, events = await self._auto_moves(game, events)  # computer seats move at once
         await self._changed(game, None)
         out = outcome_of(game, events, image=True)
         out.public.append(commitment_text(commitment))

@@ -199,15 +199,16 @@ class DeadlineOps:
     async def on_due(self, d: DeadlineRecord, seat_clock: SeatClockRecord) -> None:
         service = self.service
         policy = await self.terms.settings(d.game_id)
-        computer = False
+        computer: str | None = None  # the level of the computer player deciding, if one does
         if isinstance(policy, DeadlinePolicy) and policy.default_action == "computer":
             wants_pass = (
                 d.user_id is not None
                 and (await PlayerSettings.load(service.storage, d.user_id)).auto_pass
             )
-            computer = policy.computer_players and not wants_pass
+            if policy.computer_players and not wants_pass:
+                computer = policy.computer_level
         if d.kind.startswith(CAMPAIGN_KIND):
-            await self._campaign_due(d, computer)
+            await self._campaign_due(d, computer is not None)
             return
         await self.expire_abandoned(d.game_id)  # a substitute's time may be up
         outcome = await service.default_move(d.id, d.game_id, d.seat, d.kind, computer=computer)

@@ -23,12 +23,12 @@ from bot.outcome import Outcome, outcome_of
 from bot.storage import GameStatus, StaleGameVersion
 from bot.storage.base import DeadlineClosed
 from bot.words import and_list
-from engine.core.contract import Decision, Scope, Timing
+from engine.core.contract import DEFAULT_COMPUTER_LEVEL, Decision, Scope, Timing
 from engine.core.errors import EngineError
 from engine.core.events import Event
 from strings import Term
 
-__all__ = ["AUTO_MOVES", "COMPUTER", "Play", "computer_seats", "computer_seed"]
+__all__ = ["AUTO_MOVES", "COMPUTER", "Play", "computer_level", "computer_seats", "computer_seed"]
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,14 @@ def computer_seats(game: LoadedGame, settings: dict[str, Any]) -> set[str]:
     ``computer_seats`` and held by nobody (``user_id`` NULL in the seats table)."""
     listed = set(settings.get("computer_seats", []))
     return {s.seat for s in game.seats if s.seat in listed and s.user_id is None}
+
+
+def computer_level(settings: dict[str, Any], seat: str) -> str:
+    """The level of the computer player flying ``seat``: the game settings'
+    ``computer_levels`` (a practice game's choice, the server's when the seat was
+    handed over), else the default (a campaign mission's computer seats)."""
+    level: str = settings.get("computer_levels", {}).get(seat, DEFAULT_COMPUTER_LEVEL)
+    return level
 
 
 def computer_seed(game: LoadedGame) -> int:
@@ -95,9 +103,10 @@ def _auto_move(
     orders: dict[str, list[str]],
     *,
     fast: bool,
-    computers: set[str],
+    computers: dict[str, str],
 ) -> tuple[str, Any, str] | None:
-    """The next move made without asking, as ``(seat, action, why)``, or None."""
+    """The next move made without asking, as ``(seat, action, why)``, or None.
+    ``computers``: the level of each seat a computer player flies."""
     system = game.system
     pending = system.pending(state)
     for p in pending:
@@ -106,7 +115,8 @@ def _auto_move(
                 q.scope is Scope.SIDE and q.seat not in computers for q in pending
             ):
                 continue  # a human player of the side decides for it
-            decided = system.computer_player(computer_seed(game)).choose(state, p.seat)
+            player = system.computer_player(computer_seed(game), computers[p.seat])
+            decided = player.choose(state, p.seat)
             return (p.seat, decided, COMPUTER)
         chosen = system.order_action(state, p.seat, orders.get(p.seat, []))
         if chosen is not None:
@@ -235,9 +245,11 @@ class Play(GameStore):
             settings = await self.game_settings(game.id)
             orders: dict[str, list[str]] = settings.get("orders", {})
             fast = settings.get("responses") == "fast"
-            computers = computer_seats(game, settings)
-            try:
-                move = _auto_move(game, state, orders, fast=fast, computers=computers)
+            computers = {s: computer_level(settings, s) for s in computer_seats(game, settings)}
+            try:  # a computer player's search may take a while: off the event loop
+                move = await asyncio.to_thread(
+                    _auto_move, game, state, orders, fast=fast, computers=computers
+                )
             except Exception:  # a bug of the system: what was committed stands
                 log.exception("game %s: choosing a move without asking failed", game.id)
                 break
@@ -250,7 +262,16 @@ class Play(GameStore):
                 break  # logged: what was committed stands, and the seat is asked instead
             except UserError:
                 log.error("game %s: the system refused its own %s move for %s", game.id, why, seat)
-                break
+                if why != COMPUTER:
+                    break  # the seat's player is asked instead
+                # Nobody would ever decide for a computer seat: its passive default.
+                action = system.default_action(state, seat)
+                try:
+                    new_state, more = _checked(
+                        game, seat, "apply", system.apply, state, seat, action
+                    )
+                except (InternalError, UserError):
+                    break
             game = await self._commit(game, seat, action, new_state)
             if why == COMPUTER:  # marked on its first public line, if it has one
                 first = next((i for i, e in enumerate(more) if e.public), None)
@@ -303,10 +324,17 @@ class Play(GameStore):
             await self.storage.put_game_settings(game.id, {**settings, "orders": left})
 
     async def default_move(
-        self, deadline_id: int, game_id: int, seat: str, kind: str, *, computer: bool = False
+        self,
+        deadline_id: int,
+        game_id: int,
+        seat: str,
+        kind: str,
+        *,
+        computer: str | None = None,
     ) -> Outcome | None:
         """A deadline passed: the seat takes its passive default (``default_action``)
-        or, where the server allows it, a computer player takes that one decision.
+        or, where the server allows it, a computer player of level ``computer`` takes
+        that one decision.
 
         None if there is nothing to do (the game ended, the decision was taken or is
         gone). The action and the closing of the deadline are one transaction, so a
@@ -322,8 +350,9 @@ class Play(GameStore):
             )
             if decision is None:
                 return None
-            if computer:
-                action = system.computer_player(game.record.version).choose(state, seat)
+            if computer is not None:
+                player = system.computer_player(computer_seed(game), computer)
+                action = await asyncio.to_thread(player.choose, state, seat)
             else:
                 action = system.default_action(state, seat)
             before_turn = system.turn_of(state)
@@ -435,15 +464,23 @@ class Play(GameStore):
 
     # ------------------------------------------------------------ seats and undo
     async def hand_over(
-        self, game: LoadedGame, seat: str, user_id: int | None, name: str, note: str
+        self,
+        game: LoadedGame,
+        seat: str,
+        user_id: int | None,
+        name: str,
+        note: str,
+        *,
+        level: str = DEFAULT_COMPUTER_LEVEL,
     ) -> Outcome:
         """Give ``seat`` to ``user_id`` for the rest of the game; None: a computer
-        player flies it. Under the game's lock, the game just loaded.
+        player of ``level`` flies it. Under the game's lock, the game just loaded.
 
         The seats table holds the new holder (NULL for a computer, listed in the game
-        settings' ``computer_seats``); the seat's offers, abandonment, standing orders
-        and any undo request are dropped; the seat listeners (the scheduler) drop its
-        deadlines, which named the old holder. A computer seat decides at once."""
+        settings' ``computer_seats``, its level in ``computer_levels``); the seat's
+        offers, abandonment, standing orders and any undo request are dropped; the
+        seat listeners (the scheduler) drop its deadlines, which named the old holder.
+        A computer seat decides at once."""
         state = self.require_active(game)
         record = game.require_seat(seat)
         before = _pending(game, state)
@@ -451,9 +488,11 @@ class Play(GameStore):
         settings = await self.game_settings(game.id)
         listed = [s for s in settings.get("computer_seats", []) if s != seat]
         settings["computer_seats"] = sorted([*listed, seat] if user_id is None else listed)
-        for key in ("offers", "abandoned", "orders"):
+        for key in ("offers", "abandoned", "orders", "computer_levels"):
             if key in settings:
                 settings[key] = {k: v for k, v in settings[key].items() if k != seat}
+        if user_id is None:
+            settings["computer_levels"] = {**settings.get("computer_levels", {}), seat: level}
         settings.pop("undo", None)
         await self.storage.put_game_settings(game.id, settings)
         try:

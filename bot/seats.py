@@ -171,10 +171,13 @@ def _mention(user_id: int | None) -> str:
     return f"<@{user_id}>" if user_id is not None else Term("seats.the_computer")
 
 
-async def computer_allowed(service: GameService, game_id: int) -> bool:
-    """Whether the server (and the game) let a computer player fly a seat."""
+async def computer_level(service: GameService, game_id: int) -> str | None:
+    """The level of the computer player the server (and the game) let fly a seat
+    (``/config computer``), or None: none may."""
     policy = await StoredTerms(service.storage, DeadlinePolicy).settings(game_id)
-    return isinstance(policy, DeadlinePolicy) and policy.computer_players
+    if isinstance(policy, DeadlinePolicy) and policy.computer_players:
+        return policy.computer_level
+    return None
 
 
 # ---------------------------------------------------------------- substitutes
@@ -211,7 +214,8 @@ async def substitute(
                 raise Refusal("seats.computer_who")
             if named in computer_seats(game, await _settings(service, game_id)):
                 raise Refusal("seats.computer_already", seat=named)
-            if not await computer_allowed(service, game_id):
+            level = await computer_level(service, game_id)
+            if level is None:
                 raise Refusal("seats.computer_off")
             note = Term(
                 "seats.note.to_computer",
@@ -220,7 +224,7 @@ async def substitute(
                 element=label,
                 old=_mention(old),
             )
-            outcome = await service.hand_over(game, named, None, "Computer", note)
+            outcome = await service.hand_over(game, named, None, "Computer", note, level=level)
             return Handover(outcome, named, old, None)
         if member is None:
             raise Refusal("seats.name_member")
@@ -471,7 +475,9 @@ async def expire_abandoned(service: GameService, game_id: int) -> list[Outcome]:
             why = Term("seats.note.nobody_took", seat=seat, hours=hours)
             if policy.abandon_action == "computer" and policy.computer_players:
                 note = Term("seats.note.computer_flies", why=why)
-                outcome = await service.hand_over(game, seat, None, "Computer", note)
+                outcome = await service.hand_over(
+                    game, seat, None, "Computer", note, level=policy.computer_level
+                )
             else:
                 outcome = await service.forfeit(game, seat, why)
             outcomes.append(outcome)

@@ -17,6 +17,8 @@ The server's JSON, with every field this module knows and its default::
         "default_action": "pass",      # at a deadline: "pass" (engine.default_action)
                                        # or "computer" (a computer player decides once)
         "computer_players": false,     # may a computer player take over a seat?
+        "computer_level": "heuristic", # and at which level (engine.ai: random,
+                                       # heuristic, search)
         "abandon_after": 3,            # missed deadlines in a row = abandoned (0: never)
         "abandon_action": "forfeit",   # then: "computer" takes the seat, or "forfeit"
         "substitute_hours": 48.0,      # time to find a human substitute before that
@@ -76,6 +78,9 @@ MAX_REMINDERS = 5
 """The most reminders a server may plan for one decision."""
 
 DefaultAction = Literal["pass", "computer"]
+ComputerLevel = Literal["random", "heuristic", "search"]
+"""``engine.core.contract.COMPUTER_LEVELS`` (and its ``DEFAULT_COMPUTER_LEVEL`` the
+default below), checked by a test."""
 AbandonAction = Literal["computer", "forfeit"]
 
 
@@ -112,6 +117,8 @@ class DeadlinePolicy(DeadlineSettings):
     decision (only if ``computer_players``)."""
     computer_players: bool = False
     """Whether a computer player may take over a seat (a decision, or an abandoned seat)."""
+    computer_level: ComputerLevel = "heuristic"
+    """The level of those computer players (``engine.ai``)."""
     abandon_action: AbandonAction = "forfeit"
     """After ``abandon_after`` missed deadlines in a row: ``computer`` flies the seat
     for the rest of the game (only if ``computer_players``), ``forfeit`` resigns it."""

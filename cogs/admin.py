@@ -31,6 +31,7 @@ from bot.settings import (
 from bot.systems import hosted, hosted_ids, rulesets
 from cogs.context import reply, service_of
 from cogs.help import choices, cmd_text
+from engine.core.contract import COMPUTER_LEVELS
 from strings import SUPPORTED, pick, t
 
 if TYPE_CHECKING:
@@ -96,7 +97,11 @@ def settings_lines(settings: GuildSettings, language: str) -> dict[str, str]:
     else:
         lines["reminders"] = t("config.show.reminders_none", lang)
     lines["default-action"] = t(f"config.show.default_action.{d.default_action}", lang)
-    lines["computer"] = t(f"config.show.computer.{'on' if d.computer_players else 'off'}", lang)
+    lines["computer"] = t(
+        f"config.show.computer.{'on' if d.computer_players else 'off'}",
+        lang,
+        level=t(f"level.{d.computer_level}", lang),
+    )
     if d.abandon_after > 0:
         lines["abandonment"] = t(
             "config.show.abandon",
@@ -296,9 +301,22 @@ class AdminCog(commands.Cog):
         await self._run(interaction, change, ("default-action",))
 
     @config.command(name="computer", description=cmd_text("cmd.config.computer.description"))
-    @app_commands.describe(allowed=cmd_text("cmd.config.computer.param.allowed"))
-    async def computer(self, interaction: discord.Interaction, allowed: bool) -> None:
-        change = self._deadlines(interaction.guild_id, computer_players=allowed)
+    @app_commands.describe(
+        allowed=cmd_text("cmd.config.computer.param.allowed"),
+        level=cmd_text("cmd.config.computer.param.level"),
+    )
+    @app_commands.choices(level=choices("level", COMPUTER_LEVELS))
+    async def computer(
+        self,
+        interaction: discord.Interaction,
+        allowed: bool | None = None,
+        level: app_commands.Choice[str] | None = None,
+    ) -> None:
+        change = self._deadlines(
+            interaction.guild_id,
+            computer_players=allowed,
+            computer_level=level.value if level else None,
+        )
         await self._run(interaction, change, ("computer",))
 
     @config.command(name="abandonment", description=cmd_text("cmd.config.abandonment.description"))

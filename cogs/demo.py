@@ -29,6 +29,7 @@ from bot.testing import FakeDiscord
 from bot.testing.campaigns import CampaignDriver
 from bot.testing.driver import UiPlayer, wait_for_new_game
 from cogs.app import TallyHoBot
+from engine.core.contract import COMPUTER_LEVELS, DEFAULT_COMPUTER_LEVEL
 from engine.core.registry import campaign_system, campaign_system_ids
 from strings import SUPPORTED, tr
 
@@ -45,8 +46,10 @@ async def play_demo(
     format: str = "1v1",
     language: str = "en",
     scenario: int | None = None,
+    level: str = DEFAULT_COMPUTER_LEVEL,
 ) -> list[str]:
     """Play one game; returns the transcript lines (the last one is the result).
+    ``level``: the computer players' (:data:`engine.core.contract.COMPUTER_LEVELS`).
 
     ``language``: the server's language (``/config language``), so the thread, its
     pictures and the players' messages are in it; the result line stays English.
@@ -92,7 +95,8 @@ async def play_demo(
             await fake.slash(host, "dogfight start", channel_id=thread)
             pilots = {s: UiPlayer(fake, u, game.id, thread) for s, u in users.items()}
             brains = {
-                s: system.computer_player(seed * 2 + i + 1) for i, s in enumerate(sorted(users))
+                s: system.computer_player(seed * 2 + i + 1, level)
+                for i, s in enumerate(sorted(users))
             }
             service = bot.service
             for _ in range(10000):
@@ -161,6 +165,7 @@ async def play_campaign_demo(
     out: Path | None = None,
     language: str = "en",
     options: Mapping[str, str] | None = None,
+    level: str = DEFAULT_COMPUTER_LEVEL,
 ) -> list[str]:
     """Play a whole campaign offline: one member a side opens, joins and starts it,
     makes each side's choices in the private menus and flies every mission through
@@ -192,7 +197,7 @@ async def play_campaign_demo(
             for member, side in zip(members, info.sides, strict=True):
                 await fake.slash(member, "campaign join", channel_id=record.thread_id, side=side.id)
             await fake.slash(host, "campaign start", channel_id=record.thread_id)
-            driver = CampaignDriver(fake, bot, record.id, {m.id: m for m in members}, seed)
+            driver = CampaignDriver(fake, bot, record.id, {m.id: m for m in members}, seed, level)
             while await driver.step() != "done":
                 pass
             loaded = await bot.campaigns.load(record.id)
@@ -299,6 +304,13 @@ def parser() -> argparse.ArgumentParser:
         default="en",
         help="the server's language: the thread, its pictures and the report (default en)",
     )
+    p.add_argument(
+        "--level",
+        choices=COMPUTER_LEVELS,
+        default=DEFAULT_COMPUTER_LEVEL,
+        help="how the computer players play: random (any legal move), heuristic (the "
+        "rules' tactics) or search (thinks ahead: slower) (default %(default)s)",
+    )
     return p
 
 
@@ -316,7 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.campaign is not None:
         options = dict(w.split("=", 1) for w in (args.options or "").split() if "=" in w)
         lines = asyncio.run(
-            play_campaign_demo(args.seed, args.campaign, args.out, args.language, options)
+            play_campaign_demo(
+                args.seed, args.campaign, args.out, args.language, options, args.level
+            )
         )
         sys.stdout.write("\n".join(lines) + "\n")
         return 0
@@ -328,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
             format=args.format,
             language=args.language,
             scenario=args.scenario,
+            level=args.level,
         )
     )
     sys.stdout.write("\n".join(lines) + "\n")

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import Refusal
-from bot.lobby import RESPONSE_MODES
+from bot.lobby import OPPONENTS, RESPONSE_MODES
 from bot.settings import server_language
 from bot.systems import FORMATS, hosted, options_of, rulesets
 from cogs import fields
@@ -27,6 +27,7 @@ from cogs.components import hand_view
 from cogs.context import app_of, language_of, reply, service_of
 from cogs.help import cmd_text
 from cogs.lobby import lobby_view, refresh_lobby
+from engine.core.contract import COMPUTER_LEVELS
 from engine.core.present import Field, FieldKind, Switch
 from strings import t, tr
 
@@ -50,6 +51,8 @@ _NEW = [
     fields.parameter(Field("ruleset", FieldKind.CHOICE, "", RULESETS[0], choices=RULESETS)),
     *(fields.parameter(f) for f in OPTIONS),
     fields.parameter(Field("responses", FieldKind.CHOICE, "", "normal", choices=RESPONSE_MODES)),
+    fields.parameter(Field("opponent", FieldKind.CHOICE, "", "human", choices=OPPONENTS)),
+    fields.parameter(Field("level", FieldKind.CHOICE, "", None, choices=COMPUTER_LEVELS)),
     fields.parameter(Field("turn_hours", FieldKind.TEXT, ""), HOURS, None),
     fields.parameter(Field("response_hours", FieldKind.TEXT, ""), HOURS, None),
 ]
@@ -57,6 +60,7 @@ _JOIN = [
     fields.parameter(Field("side", FieldKind.TEXT, ""), str),
     fields.parameter(Field("aircraft", FieldKind.TEXT, ""), str),
     fields.parameter(Field("seat", FieldKind.TEXT, "")),
+    fields.parameter(Field("computer", FieldKind.BOOL, "", False)),
     *(fields.parameter(f) for f in PICKS),
 ]
 _AIRCRAFT = [
@@ -122,6 +126,8 @@ class DogfightCog(commands.Cog):
             responses=given["responses"],
             turn_hours=given["turn_hours"],
             response_hours=given["response_hours"],
+            opponent=given["opponent"],
+            level=given["level"],
             **own,
         )
         public = await server_language(service.storage, channel.guild.id)
@@ -147,6 +153,8 @@ class DogfightCog(commands.Cog):
         format=cmd_text("cmd.dogfight.new.param.format"),
         ruleset=cmd_text("cmd.dogfight.new.param.ruleset"),
         responses=cmd_text("cmd.dogfight.new.param.responses"),
+        opponent=cmd_text("cmd.dogfight.new.param.opponent"),
+        level=cmd_text("cmd.dogfight.new.param.level"),
         turn_hours=cmd_text("cmd.dogfight.new.param.turn_hours"),
         response_hours=cmd_text("cmd.dogfight.new.param.response_hours"),
         **fields.describe(OPTIONS),
@@ -163,6 +171,7 @@ class DogfightCog(commands.Cog):
             given["aircraft"],
             given["side"],
             seat=given["seat"],
+            computer=given["computer"],
             **_own(given, game.presenter.pick_fields()),
         )
         public = await server_language(service.storage, interaction.guild_id)
@@ -176,6 +185,7 @@ class DogfightCog(commands.Cog):
         side=cmd_text("cmd.dogfight.join.param.side"),
         aircraft=cmd_text("cmd.dogfight.join.param.aircraft"),
         seat=cmd_text("cmd.dogfight.join.param.seat"),
+        computer=cmd_text("cmd.dogfight.join.param.computer"),
         **fields.describe(PICKS),
     )(_join)
     join = dogfight.command(name="join", description=cmd_text("cmd.dogfight.join.description"))(

@@ -18,7 +18,7 @@ from bot.storage import GameStatus
 from bot.storage.models import CampaignStatus
 from bot.testing.driver import UiPlayer, components_of, message_with
 from bot.testing.fakediscord import FakeDiscord, FakeUser
-from engine.core.contract import Timing
+from engine.core.contract import DEFAULT_COMPUTER_LEVEL, Timing
 from engine.core.present import Choice
 from strings import t, tr
 
@@ -37,9 +37,12 @@ class CampaignDriver:
         campaign_id: int,
         users: Mapping[int, FakeUser],
         seed: int,
+        level: str = DEFAULT_COMPUTER_LEVEL,
     ) -> None:
         self.fake, self.bot, self.campaign_id, self.seed = fake, bot, campaign_id, seed
         """``bot``: the running ``cogs.app.TallyHoBot`` (``bot/`` never imports ``cogs/``)."""
+        self.level = level
+        """The level of the computer players choosing the members' moves."""
         self.users = dict(users)
         """The fake users by id (every member of the campaign)."""
         self.choices = 0
@@ -140,7 +143,7 @@ class CampaignDriver:
         assert holder is not None, (
             f"seat {d.seat} of game {game_id} is a computer's: it moves alone"
         )
-        brain = system.computer_player(self.seed * 7919 + game.record.version)
+        brain = system.computer_player(self.seed * 7919 + game.record.version, self.level)
         action = brain.choose(state, d.seat)
         pilot = UiPlayer(self.fake, self.users[holder], game_id, game.record.thread_id)
         await pilot.act(str(action), via_dm=d.timing is Timing.RESPONSE, seat=d.seat)

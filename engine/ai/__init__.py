@@ -1,9 +1,10 @@
 """Computer players for every system on the contract, at three levels.
 
-``player(system_id, level, seed)`` is what the bot, the demo and the benches ask for:
-a :class:`~engine.core.contract.ComputerPlayer` (``choose(state, seat)``) that hands
-its level only the seat's view, its legal actions and (for ``search``) a sampler of
-states consistent with that view (:mod:`engine.ai.base`).
+A system's ``computer_player(seed, level)`` (what the bot and the demo ask for) is
+:func:`seat_player`; the benches name the system: :func:`player`. Either is a
+:class:`~engine.core.contract.ComputerPlayer` (``choose(state, seat)``) that hands its
+level only the seat's view, its legal actions and (for ``search``) a sampler of states
+consistent with that view (:mod:`engine.ai.base`).
 
 * ``random``: uniform among the legal actions;
 * ``heuristic``: the system's short policy from its rules' tactics
@@ -23,6 +24,7 @@ from typing import Any
 from engine.ai.base import Policy, RandomPolicy, Score, ScoredPolicy, SeatPlayer
 from engine.ai.search import SearchPolicy
 from engine.core import registry
+from engine.core.contract import COMPUTER_LEVELS, DEFAULT_COMPUTER_LEVEL, GameSystem
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -32,11 +34,11 @@ __all__ = [
     "UnknownLevel",
     "player",
     "policy",
+    "seat_player",
 ]
 
-LEVELS = ("random", "heuristic", "search")
-DEFAULT_LEVEL = "heuristic"
-"""The level for deadline decisions and abandoned seats unless a server chooses."""
+LEVELS = COMPUTER_LEVELS
+DEFAULT_LEVEL = DEFAULT_COMPUTER_LEVEL
 
 HEURISTICS = {
     "dif": "engine.ai.dif",
@@ -56,19 +58,27 @@ def heuristic(system_id: str) -> Score:
     return score
 
 
-def policy(system_id: str, level: str, seed: int, **budget: Any) -> Policy:
+def policy(system: GameSystem[Any, Any, Any], level: str, seed: int, **budget: Any) -> Policy:
     """The level's policy for the system; ``budget`` sets the search's
     (``iterations``, ``seconds``, ``depth``)."""
     if level == "random":
         return RandomPolicy(seed)
     if level == "heuristic":
-        return ScoredPolicy(heuristic(system_id), seed)
+        return ScoredPolicy(heuristic(system.id), seed)
     if level == "search":
-        return SearchPolicy(registry.get(system_id), heuristic(system_id), seed, **budget)
+        return SearchPolicy(system, heuristic(system.id), seed, **budget)
     raise UnknownLevel(level)
 
 
+def seat_player(
+    system: GameSystem[Any, Any, Any], level: str, seed: int, **budget: Any
+) -> SeatPlayer:
+    """A computer player of ``system`` at this level, its choices following from
+    ``seed``. Raises :class:`UnknownLevel`."""
+    return SeatPlayer(system, policy(system, level, seed, **budget))
+
+
 def player(system_id: str, level: str, seed: int, **budget: Any) -> SeatPlayer:
-    """A computer player of the system at this level, its choices following from
-    ``seed``. Raises :class:`UnknownLevel` or :class:`engine.core.registry.UnknownSystem`."""
-    return SeatPlayer(registry.get(system_id), policy(system_id, level, seed, **budget))
+    """:func:`seat_player` of the registered system. Raises :class:`UnknownLevel` or
+    :class:`engine.core.registry.UnknownSystem`."""
+    return seat_player(registry.get(system_id), level, seed, **budget)

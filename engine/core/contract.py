@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from engine.core.present import Presenter
 
 __all__ = [
+    "COMPUTER_LEVELS",
+    "DEFAULT_COMPUTER_LEVEL",
     "Action",
     "AircraftChoice",
     "AircraftFate",
@@ -359,6 +361,14 @@ class Sampling(Protocol[S]):
         ...
 
 
+COMPUTER_LEVELS = ("random", "heuristic", "search")
+"""The levels of computer play (:mod:`engine.ai`): ``random``, uniform among the legal
+actions; ``heuristic``, the system's short policy from its rules' tactics; ``search``,
+an information-set tree search over it (on a :class:`Sampling` system)."""
+DEFAULT_COMPUTER_LEVEL = "heuristic"
+"""The level of a computer player nobody chose one for (a server's deadlines and
+abandoned seats by default, campaign missions' computer seats, the demo)."""
+
 S_in = TypeVar("S_in", contravariant=True)
 A_out = TypeVar("A_out", bound=Action, covariant=True)
 
@@ -418,10 +428,13 @@ class HostedSystem(GameSystem[S, A, V], Protocol[S, A, V]):
         takes at once, telling everyone. None when the seat has a real choice."""
         ...
 
-    def computer_player(self, seed: int) -> ComputerPlayer[S, A]:
-        """A computer player whose choices follow from ``seed`` (its own random
-        stream: a player's decisions are inputs logged like any move, not the game's
-        randomness)."""
+    def computer_player(
+        self, seed: int, level: str = DEFAULT_COMPUTER_LEVEL
+    ) -> ComputerPlayer[S, A]:
+        """A computer player of ``level`` (one of :data:`COMPUTER_LEVELS`) whose
+        choices follow from ``seed`` (its own random stream: a player's decisions are
+        inputs logged like any move, not the game's randomness). Raises ValueError
+        for a level the system does not play."""
         ...
 
     standing_orders: tuple[str, ...]

@@ -1,26 +1,17 @@
-"""Pieces every hosted system shares: the undo rule and the computer-player adapter.
-
-Both were written twice, identically, for Down in Flames and Locked-On; each system
-still says the rule in its own words (its catalogue keys).
-"""
+"""What every hosted system shares of the undo rule (once written twice, identically,
+for Down in Flames and Locked-On); each system still says the rule in its own words
+(its catalogue keys). Computer players are :mod:`engine.ai`'s."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import Literal
 
 from engine.core.events import Event
 
-__all__ = ["BoundPlayer", "UndoReason", "undo_reason"]
+__all__ = ["UndoReason", "undo_reason"]
 
 UndoReason = Literal["revealed", "random", "drawn", "hidden"]
-
-E = TypeVar("E")
-S = TypeVar("S")
-A = TypeVar("A")
-E_in = TypeVar("E_in", contravariant=True)
-S_in = TypeVar("S_in", contravariant=True)
-A_out = TypeVar("A_out", covariant=True)
 
 
 def undo_reason(
@@ -43,18 +34,3 @@ def undo_reason(
     if any(not e.public for e in events):
         return "hidden"
     return None
-
-
-class _Chooser(Protocol[E_in, S_in, A_out]):
-    def choose(self, engine: E_in, state: S_in, seat: str) -> A_out: ...
-
-
-class BoundPlayer(Generic[E, S, A]):
-    """A system's player (``choose(engine, state, seat)``) bound to its engine, as the
-    contract's :class:`~engine.core.contract.ComputerPlayer` (``choose(state, seat)``)."""
-
-    def __init__(self, engine: E, player: _Chooser[E, S, A]) -> None:
-        self.engine, self.player = engine, player
-
-    def choose(self, state: S, seat: str) -> A:
-        return self.player.choose(self.engine, state, seat)

@@ -17,7 +17,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine import ai
+from engine.ai.base import SeatPlayer
 from engine.core.contract import (
+    DEFAULT_COMPUTER_LEVEL,
     AircraftChoice,
     AircraftFate,
     Decision,
@@ -30,10 +33,9 @@ from engine.core.contract import (
 )
 from engine.core.errors import EngineError
 from engine.core.events import Event
-from engine.core.hosting import BoundPlayer, UndoReason, undo_reason
+from engine.core.hosting import UndoReason, undo_reason
 from engine.core.present import Presenter
 from engine.dif.actions import Action
-from engine.dif.ai import RandomPlayer
 from engine.dif.components import Ruleset, Side
 from engine.dif.fates import origin_refs
 from engine.dif.game import DifEngine, default_engine
@@ -288,9 +290,9 @@ class DifSystem:
         legal = self.engine.legal_actions(state, seat)
         return legal[0] if [str(a) for a in legal] == ["pass"] else None
 
-    def computer_player(self, seed: int) -> BoundPlayer[DifEngine, GameState, Action]:
-        """The random computer player (``engine.dif.ai``), lightly steered."""
-        return BoundPlayer(self.engine, RandomPlayer(seed))
+    def computer_player(self, seed: int, level: str = DEFAULT_COMPUTER_LEVEL) -> SeatPlayer:
+        """A computer player of ``level`` (:mod:`engine.ai`)."""
+        return ai.seat_player(self, level, seed)
 
     def order_label(self, order: str) -> str:
         return Order(order).label

@@ -23,7 +23,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine import ai
+from engine.ai.base import SeatPlayer
 from engine.core.contract import (
+    DEFAULT_COMPUTER_LEVEL,
     AircraftChoice,
     Decision,
     HostedSystem,
@@ -35,10 +38,9 @@ from engine.core.contract import (
 )
 from engine.core.errors import EngineError
 from engine.core.events import Event
-from engine.core.hosting import BoundPlayer, UndoReason, undo_reason
+from engine.core.hosting import UndoReason, undo_reason
 from engine.core.present import Presenter
 from engine.eagles.actions import Action
-from engine.eagles.ai import RandomPlayer
 from engine.eagles.components import EngagementType, ScenarioRule, Side
 from engine.eagles.game import EaglesEngine, default_engine
 from engine.eagles.lobby import (
@@ -374,8 +376,9 @@ class EaglesSystem:
             return None
         return next((a for a in legal if str(a) in _PASSIVE), None)
 
-    def computer_player(self, seed: int) -> BoundPlayer[EaglesEngine, GameState, Action]:
-        return BoundPlayer(self.engine, RandomPlayer(seed, steer=True))
+    def computer_player(self, seed: int, level: str = DEFAULT_COMPUTER_LEVEL) -> SeatPlayer:
+        """A computer player of ``level`` (:mod:`engine.ai`)."""
+        return ai.seat_player(self, level, seed)
 
     def order_label(self, order: str) -> str:
         return Order(order).label

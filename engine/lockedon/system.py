@@ -18,7 +18,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine import ai
+from engine.ai.base import SeatPlayer
 from engine.core.contract import (
+    DEFAULT_COMPUTER_LEVEL,
     AircraftChoice,
     AircraftFate,
     Decision,
@@ -32,11 +35,10 @@ from engine.core.contract import (
 )
 from engine.core.errors import EngineError
 from engine.core.events import Event
-from engine.core.hosting import BoundPlayer, UndoReason, undo_reason
+from engine.core.hosting import UndoReason, undo_reason
 from engine.core.present import Presenter
 from engine.lockedon import balance
 from engine.lockedon.actions import Action
-from engine.lockedon.ai import RandomPlayer
 from engine.lockedon.balance import side_values
 from engine.lockedon.game import LockedOnEngine, default_engine
 from engine.lockedon.orders import Order, expired, order_action
@@ -335,15 +337,9 @@ class LockedOnSystem:
         legal = self.engine.legal_actions(state, seat)
         return legal[0] if len(legal) == 1 and legal[0].verb in _PASSIVE else None
 
-    def computer_action(self, state: GameState, seat: str, seed: int) -> Action:
-        """The random computer player (:mod:`engine.lockedon.ai`), steered toward
-        attacks and reactions rather than card shuffling."""
-        return RandomPlayer(seed, steer=True).choose(self.engine, state, seat)
-
-    def computer_player(self, seed: int) -> BoundPlayer[LockedOnEngine, GameState, Action]:
-        """The contract's next form of :meth:`computer_action`: one player whose
-        choices follow from ``seed``."""
-        return BoundPlayer(self.engine, RandomPlayer(seed, steer=True))
+    def computer_player(self, seed: int, level: str = DEFAULT_COMPUTER_LEVEL) -> SeatPlayer:
+        """A computer player of ``level`` (:mod:`engine.ai`)."""
+        return ai.seat_player(self, level, seed)
 
     def order_label(self, order: str) -> str:
         return Order(order).label

@@ -310,7 +310,7 @@ async def test_a_computer_player_failing_leaves_the_players_move_made_and_logged
         def choose(self, state: object, seat: str) -> object:
             raise RuntimeError("the computer player crashed")
 
-    monkeypatch.setattr(game.system, "computer_player", lambda seed: Broken())
+    monkeypatch.setattr(game.system, "computer_player", lambda seed, level="": Broken())
     version = (await service.load(game.id)).record.version
     outcome = await service.act(game.id, ALICE, None, "alt M")
     assert outcome.game.record.version == version + 1, "Alice's pick stands, nothing more"

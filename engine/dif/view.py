@@ -178,6 +178,12 @@ class MissionView(_View):
     when none was; None before the draw or without the option."""
     formations: tuple[FormationView, ...] = ()
     """The formations of bombers (17.22), in the setup's order."""
+    track: tuple[str, ...] = ()
+    """The turn track: the phase of each game turn, turn 1 first (§23.1, §23.2):
+    ``arrival`` for each Turn of Arrival, ``ingress``, ``bomb`` and ``egress`` Over the
+    Target, ``home`` for each Turn of Return Home; ``dogfight`` for each turn of a
+    dogfight-kind mission. The current turn is :attr:`DifView.turn`; the Turns of
+    Return Home are counted again at the Egress (§23.7), and the track with them."""
 
 
 class DifView(_View):

@@ -1,0 +1,61 @@
+"""What a Zero! campaign mission's view shows for the picture: the turn track of the
+mission's phases (§23.1-§23.7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.dif.game import DifEngine, default_engine
+from engine.dif.view import DifView, MissionView
+from tests.engine.dif.test_mission_rules import drive, mission_setup
+
+
+@pytest.fixture(scope="module")
+def engine() -> DifEngine:
+    return default_engine()
+
+
+def mission_of(view: DifView) -> MissionView:
+    assert view.mission is not None
+    return view.mission
+
+
+def test_the_track_lists_each_game_turns_phase_in_order(engine: DifEngine) -> None:
+    """§23.1 L1697: Turns of Arrival, the three Turns Over the Target (§23.4), then the
+    Turns of Return Home; the current turn is the view's ``turn``."""
+    state, _ = engine.new_game(mission_setup(arrival=2, home=2), 1)
+    expected = ("arrival", "arrival", "ingress", "bomb", "egress", "home", "home")
+    assert mission_of(engine.view(state, None)).track == expected
+    state = drive(engine, state, lambda s: s.turn == 3)
+    view = engine.view(state, None)
+    assert view.turn == 3 and mission_of(view).track[view.turn - 1] == "ingress"
+    assert mission_of(engine.view(state, "A1")).track == expected, "public: every seat sees it"
+
+
+def test_the_track_without_turns_of_arrival_starts_over_the_target(engine: DifEngine) -> None:
+    """§23.25 L1721: turns reduced to zero are skipped entirely."""
+    state, _ = engine.new_game(mission_setup(arrival=0, home=1), 1)
+    assert mission_of(engine.view(state, None)).track == ("ingress", "bomb", "egress", "home")
+
+
+def test_the_track_follows_return_home_counted_again_at_the_egress(engine: DifEngine) -> None:
+    """§23.7: 8 base Turns of Return Home less 6 (fighters and light bombers)."""
+    state, _ = engine.new_game(mission_setup(home=4, mission={"home_base": 8}), 1)
+    assert mission_of(engine.view(state, None)).track.count("home") == 4
+    state = drive(engine, state, lambda s: s.turn == 4)
+    assert mission_of(engine.view(state, None)).track == (
+        "ingress",
+        "bomb",
+        "egress",
+        "home",
+        "home",
+    )
+
+
+def test_a_dogfight_mission_tracks_its_fixed_turns(engine: DifEngine) -> None:
+    """§23.1: a Dogfight-kind mission lasts a fixed number of turns, with no phases."""
+    setup = mission_setup(
+        mission={"kind": "dogfight", "turns": 3, "target": None}, bombs={}, arrival=0
+    )
+    state, _ = engine.new_game(setup, 1)
+    assert mission_of(engine.view(state, None)).track == ("dogfight",) * 3

@@ -3,8 +3,9 @@
 A reader who cannot see the picture (a screen reader, a picture that did not load)
 gets what it shows, from the same spectators' view (:class:`~engine.dif.view.DifView`:
 no hand, no secret pick): the turn and step, whose move it is or the result, the
-attack being resolved, then each element with its player, side, altitude, each
-plane's hits and damage, and its leader's position on an enemy leader. One line per
+attack being resolved, then each element with its player, side, altitude (and its
+aircraft's ceiling), each plane's hits and damage, and its leader's position on an
+enemy leader. One line per
 element, so a long list is cut between elements (the chat layer keeps it within its
 limit). Words are ``dif.ui.alt.*``.
 """
@@ -127,6 +128,8 @@ def _element(
     else:
         where = t("dif.ui.alt.picking", language)
     parts = [where]
+    if e.ceiling is not None:  # Zero! 16.22: printed on the card
+        parts.append(t("dif.ui.alt.ceiling", language, altitude=tr(e.ceiling.label, language)))
     for p in e.lost:
         if e.leader is None or p.ref != e.leader.ref:
             parts.append(t("dif.ui.alt.lost_leader", language, state=_plane(p, language)))

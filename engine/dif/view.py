@@ -88,6 +88,9 @@ class ElementView(_View):
     abilities: tuple[Text, ...] = ()
     """Printed abilities worth showing: ``gunner 1``, ``heavy cannon +2``, ``small target``,
     ``turbocharged``, ``jet``, ``rocket``, ``methanol``, ``Ta-152 Very High``."""
+    ceiling: Altitude | None = None
+    """The highest altitude its aircraft may fly at, printed on its card (Zero! 16.22
+    L1024); None: no limit."""
     hand: tuple[str, ...] | None = None
     """Card codes of the hand, only in the owner's view."""
     minihand: tuple[str, ...] | None = None

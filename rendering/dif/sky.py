@@ -12,6 +12,9 @@ The picture, top to bottom, on a 960 px wide canvas (Discord shrinks it to about
 - a header: turn and step, whose move it is and who the game waits on, deck and
   discard counts, VP per side; the result banner once the game is over; the attack
   being resolved, if any;
+- in a Zero! campaign mission, a strip right under the header (above the result
+  banner or the attack): the mission's phase, the target with its Damage, and the
+  turn track of the phases, the current turn marked;
 - one band per altitude, Very High at the top; bands holding no element shrink to a
   thin labelled strip so the vertical order of the sky stays readable;
 - in each band, Allied elements in the left column and Axis ones in the right, laid
@@ -796,8 +799,9 @@ class _Builder(Drawing):
         return None
 
     def notes(self, element: ElementView) -> list[str]:
-        """Extra lines at the foot of a card: the state of a secret altitude, Full
-        Throttle counters and the leader's pilot skills (both public)."""
+        """Extra lines at the foot of a card: the state of a secret altitude, the
+        aircraft's ceiling (Zero! 16.22), Full Throttle counters and the leader's pilot
+        skills (all public)."""
         if not element.in_fight:
             return []
         lang = self.language
@@ -807,6 +811,8 @@ class _Builder(Drawing):
                 out.append("✓ " + t("picture.sky.picked", lang))
             else:
                 out.append(t("picture.sky.picking", lang))
+        if element.ceiling is not None:
+            out.append(t("picture.sky.ceiling", lang, altitude=tr(element.ceiling.label, lang)))
         if element.counters:
             out.append(t("picture.sky.counters", lang, n=element.counters))
         if element.leader is not None and element.leader.pilot:

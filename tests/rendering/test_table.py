@@ -856,3 +856,17 @@ def test_a_long_track_wraps_between_phases_and_stays_on_the_canvas() -> None:
             box = boxes[int(item.text)].rect
             assert box.x0 <= item.x + left and item.x + right <= box.x1, item
     assert layout.regions["track"].y1 < layout.regions["mission"].y1
+
+
+def test_an_element_card_shows_its_aircrafts_ceiling() -> None:
+    """Zero! 16.22 L1024: the maximum Altitude printed on the card."""
+    view = view_1v1()
+    capped = view.elements[1].model_copy(update={"ceiling": Altitude.MEDIUM})
+    view = view.model_copy(update={"elements": (view.elements[0], capped)})
+    layout = layout_table(view)
+    notes = [
+        item for item in layout.items if isinstance(item, Text) and item.text == "Ceiling: Medium"
+    ]
+    assert len(notes) == 1, "on the capped element's card only"
+    card = layout.regions[f"card:{capped.seat}"]
+    assert card.x0 <= notes[0].x < card.x1 and card.y0 <= notes[0].y < card.y1

@@ -1,11 +1,14 @@
 """What a Zero! campaign mission's view shows for the picture: the turn track of the
-mission's phases (§23.1-§23.7)."""
+mission's phases (§23.1-§23.7) and an aircraft's printed ceiling (§16.22 L1024)."""
 
 from __future__ import annotations
 
 import pytest
 
+from engine.dif.alttext import picture_text
+from engine.dif.components import Altitude
 from engine.dif.game import DifEngine, default_engine
+from engine.dif.loader import load_aircraft, load_decks
 from engine.dif.view import DifView, MissionView
 from tests.engine.dif.test_mission_rules import drive, mission_setup
 
@@ -59,3 +62,18 @@ def test_a_dogfight_mission_tracks_its_fixed_turns(engine: DifEngine) -> None:
     )
     state, _ = engine.new_game(setup, 1)
     assert mission_of(engine.view(state, None)).track == ("dogfight",) * 3
+
+
+def test_an_element_and_its_text_alternative_show_its_ceiling() -> None:
+    """§16.22 L1024: the maximum Altitude printed on the card. No shipped aircraft
+    prints one (data/dif/SOURCES.md), so a Ki-30 with a Medium ceiling stands in."""
+    aircraft = load_aircraft()
+    aircraft["ki-30"] = aircraft["ki-30"].model_copy(update={"ceiling": Altitude.MEDIUM})
+    engine = DifEngine(load_decks(), aircraft)
+    state, _ = engine.new_game(mission_setup(), 1)
+    ceilings = {e.seat: e.ceiling for e in engine.view(state, None).elements}
+    assert ceilings == {"A2": None, "X2": Altitude.MEDIUM, "A1": None, "X1": None}
+    lines = picture_text(engine.view(state, None), {}, "en").splitlines()
+    assert [line for line in lines if "ceiling" in line] == [
+        "Ki-30 (X2), Japanese: Low; ceiling Medium; leader 0/3 hits; wingman 0/3 hits."
+    ], "the text alternative says it too"

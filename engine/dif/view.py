@@ -188,6 +188,17 @@ class MissionView(_View):
     dogfight-kind mission. The current turn is :attr:`DifView.turn`; the Turns of
     Return Home are counted again at the Egress (§23.7), and the track with them."""
 
+    @property
+    def phases(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """The track by phase, in order: each phase with its game turns."""
+        out: list[tuple[str, tuple[int, ...]]] = []
+        for turn, phase in enumerate(self.track, start=1):
+            if out and out[-1][0] == phase:
+                out[-1] = (phase, (*out[-1][1], turn))
+            else:
+                out.append((phase, (turn,)))
+        return tuple(out)
+
 
 class DifView(_View):
     ruleset: Ruleset

@@ -290,17 +290,6 @@ def _fit_note(engaged: _Engaged, max_width: int, language: str) -> tuple[str, in
     return fit_text(_position_note(engaged, names[-1], language), Face.REGULAR, 24, max_width)
 
 
-def _phases(track: tuple[str, ...]) -> list[tuple[str, list[int]]]:
-    """The turn track grouped by phase, in order: each phase with its game turns."""
-    groups: list[tuple[str, list[int]]] = []
-    for turn, phase in enumerate(track, start=1):
-        if groups and groups[-1][0] == phase:
-            groups[-1][1].append(turn)
-        else:
-            groups.append((phase, [turn]))
-    return groups
-
-
 def _phase_widths(box: int, groups: list[tuple[int, int]]) -> list[int]:
     """Each phase's width on the track with turn boxes ``box`` px wide; ``groups``: each
     phase's turn count and label width (a phase is at least as wide as its label)."""
@@ -483,19 +472,19 @@ class _Builder(Drawing):
         target, size = fit_text(target, Face.BOLD, 26, left)
         self.text(_MARGIN, top + 60, target, Face.BOLD, size, _WHITE)
         if mission.track:
-            self.track(mission.track, top + _TRACK_TOP)
+            self.track(mission, top + _TRACK_TOP)
             rect = Rect(0, top, WIDTH, self.regions["track"].y1 + 14)
             self.items[panel] = Box(rect, _MISSION_BG)
         self.regions["mission"] = rect
         self.y = rect.y1
 
-    def track(self, track: tuple[str, ...], top: int) -> None:
+    def track(self, mission: MissionView, top: int) -> None:
         """The mission's turn track (Zero! 23.1): one box a game turn, numbered, grouped
         under its phase's short label; the current turn filled and taller, the turns
         played filled dark, those to come outlined (so it reads without colour)."""
         lang = self.language
-        now = min(self.view.turn, len(track))
-        phases = [(t(_TRACK_KEYS[phase], lang), turns) for phase, turns in _phases(track)]
+        now = min(self.view.turn, len(mission.track))
+        phases = [(t(_TRACK_KEYS[phase], lang), turns) for phase, turns in mission.phases]
         sizes = [
             (len(turns), text_width(label, Face.CONDENSED, MIN_TEXT_SIZE))
             for label, turns in phases

@@ -28,11 +28,28 @@ def test_the_track_lists_each_game_turns_phase_in_order(engine: DifEngine) -> No
     Turns of Return Home; the current turn is the view's ``turn``."""
     state, _ = engine.new_game(mission_setup(arrival=2, home=2), 1)
     expected = ("arrival", "arrival", "ingress", "bomb", "egress", "home", "home")
-    assert mission_of(engine.view(state, None)).track == expected
+    mission = mission_of(engine.view(state, None))
+    assert mission.track == expected
+    assert mission.phases == (
+        ("arrival", (1, 2)),
+        ("ingress", (3,)),
+        ("bomb", (4,)),
+        ("egress", (5,)),
+        ("home", (6, 7)),
+    )
     state = drive(engine, state, lambda s: s.turn == 3)
     view = engine.view(state, None)
     assert view.turn == 3 and mission_of(view).track[view.turn - 1] == "ingress"
     assert mission_of(engine.view(state, "A1")).track == expected, "public: every seat sees it"
+    lines = picture_text(view, {}, "en").splitlines()
+    assert lines[1:3] == [
+        "Mission: Ingress Turn; Railway, 0 Damage (Untouched).",
+        "Mission turns: Arrival 1-2, Ingress 3, Bomb 4, Egress 5, Return Home 6-7.",
+    ], "the picture's text alternative reads the strip"
+    french = picture_text(view, {}, "fr").splitlines()
+    assert french[2] == (
+        "Tours de la mission : arrivée 1-2, approche 3, bombardement 4, dégagement 5, retour 6-7."
+    )
 
 
 def test_the_track_without_turns_of_arrival_starts_over_the_target(engine: DifEngine) -> None:

@@ -4,11 +4,10 @@ A reader who cannot see the picture (a screen reader, a picture that did not loa
 gets what it shows, from the same spectators' view (:class:`~engine.dif.view.DifView`:
 no hand, no secret pick): the turn and step, a campaign mission's phase, target and
 turn track, whose move it is or the result, the attack being resolved, then each
-element with its player, side, altitude (and its
-aircraft's ceiling), each plane's hits and damage, and its leader's position on an
-enemy leader. One line per
-element, so a long list is cut between elements (the chat layer keeps it within its
-limit). Words are ``dif.ui.alt.*``.
+element with its player, side, altitude (and its aircraft's ceiling), each plane's
+hits and damage, and its leader's position on an enemy leader. One line per element,
+so a long list is cut between elements (the chat layer keeps it within its limit).
+Words are ``dif.ui.alt.*``.
 """
 
 from __future__ import annotations

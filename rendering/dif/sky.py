@@ -308,10 +308,10 @@ def _track_box(groups: list[tuple[int, int]]) -> int:
 
 def _track_rows(widths: list[int]) -> list[list[int]]:
     """The phases (by index) on each row of the track: as many as fit, in order."""
-    rows: list[list[int]] = []
-    x = WIDTH  # forces the first row
+    rows: list[list[int]] = [[]]
+    x = _MARGIN
     for i, width in enumerate(widths):
-        if x + width > WIDTH - _MARGIN:
+        if rows[-1] and x + width > WIDTH - _MARGIN:
             rows.append([])
             x = _MARGIN
         rows[-1].append(i)

@@ -2,11 +2,12 @@
 
 A reader who cannot see the picture (a screen reader, a picture that did not load)
 gets what it shows, from the same spectators' view (:class:`~engine.dif.view.DifView`:
-no hand, no secret pick): the turn and step, whose move it is or the result, the
-attack being resolved, then each element with its player, side, altitude, each
-plane's hits and damage, and its leader's position on an enemy leader. One line per
-element, so a long list is cut between elements (the chat layer keeps it within its
-limit). Words are ``dif.ui.alt.*``.
+no hand, no secret pick): the turn and step, a campaign mission's phase, target and
+turn track, whose move it is or the result, the attack being resolved, then each
+element with its player, side, altitude (and its aircraft's ceiling), each plane's
+hits and damage, and its leader's position on an enemy leader. One line per element,
+so a long list is cut between elements (the chat layer keeps it within its limit).
+Words are ``dif.ui.alt.*``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.dif.components import Position, Side
-from engine.dif.view import DifView, ElementView, PlaneStatus, PlaneView
+from engine.dif.view import DifView, ElementView, MissionView, PlaneStatus, PlaneView
 from strings import t, tr
 
 __all__ = ["picture_text"]
@@ -28,6 +29,15 @@ _POSITION = {
     Position.TAILED: "dif.ui.alt.position.tailed",
 }
 """A leader's position on an enemy leader, in words (Zero! 6.1)."""
+_TRACK = {
+    "arrival": "dif.ui.alt.track.arrival",
+    "ingress": "dif.ui.alt.track.ingress",
+    "bomb": "dif.ui.alt.track.bomb",
+    "egress": "dif.ui.alt.track.egress",
+    "home": "dif.ui.alt.track.home",
+    "dogfight": "dif.ui.alt.track.dogfight",
+}
+"""A phase's game turns on a mission's turn track (Zero! 23.1)."""
 
 
 def picture_text(view: DifView, players: Mapping[str, str], language: str) -> str:
@@ -75,6 +85,8 @@ def picture_text(view: DifView, players: Mapping[str, str], language: str) -> st
                     who=labels.get(x.waiting_on, x.waiting_on),
                 )
             )
+    if view.mission is not None:
+        lines[1:1] = _mission(view.mission, language)
     positions = _positions(view)
     for e in view.elements:
         lines.append(_element(view, e, who(e.seat), positions.get(e.seat, []), labels, language))
@@ -89,6 +101,29 @@ def _turn(view: DifView, language: str) -> str:
         return t("dif.ui.alt.turn_death", language, turn=view.turn, step=step)
     turn = min(view.turn, view.max_turns)
     return t("dif.ui.alt.turn", language, turn=turn, max=view.max_turns, step=step)
+
+
+def _mission(m: MissionView, language: str) -> list[str]:
+    """A campaign mission's strip: its phase and target, then its turn track (23.1)."""
+    if m.target is None:
+        target = t("dif.ui.alt.no_target", language)
+    else:
+        level = m.target_level or ""
+        target = t(
+            "dif.ui.alt.target", language, target=m.target, damage=m.target_damage, level=level
+        )
+    lines = [t("dif.ui.alt.mission", language, phase=tr(m.phase, language), target=target)]
+    if m.track:
+        track = ", ".join(
+            t(_TRACK[phase], language, turns=_span(turns)) for phase, turns in m.phases
+        )
+        lines.append(t("dif.ui.alt.track.line", language, track=track))
+    return lines
+
+
+def _span(turns: tuple[int, ...]) -> str:
+    """``3`` or ``1-2``: a phase's game turns, first to last."""
+    return str(turns[0]) if len(turns) == 1 else f"{turns[0]}-{turns[-1]}"
 
 
 def _positions(view: DifView) -> dict[str, list[tuple[Position, str]]]:
@@ -127,6 +162,8 @@ def _element(
     else:
         where = t("dif.ui.alt.picking", language)
     parts = [where]
+    if e.ceiling is not None:  # Zero! 16.22: printed on the card
+        parts.append(t("dif.ui.alt.ceiling", language, altitude=tr(e.ceiling.label, language)))
     for p in e.lost:
         if e.leader is None or p.ref != e.leader.ref:
             parts.append(t("dif.ui.alt.lost_leader", language, state=_plane(p, language)))

@@ -1606,6 +1606,7 @@ class MissionRules(Resolution):
             away=tuple(m["away"]),
             loaded=tuple(sorted(m["loaded"])),
             clouds=m.get("clouds"),
+            track=tuple(phase(m, turn) for turn in range(1, (state.max_turns or 0) + 1)),
             formations=tuple(
                 FormationView(
                     seat=seat,

@@ -115,6 +115,7 @@ def build_view(engine: DifEngine, s: GameState, viewer: str | None) -> DifView:
                 agile=engine.aircraft[e.aircraft].agile,
                 counters=e.counters,
                 abilities=abilities(engine.aircraft[e.aircraft]),
+                ceiling=engine.aircraft[e.aircraft].ceiling,
                 hand=tuple(engine.code[c] for c in sorted(e.hand)) if own else None,
                 minihand=tuple(engine.code[c] for c in sorted(e.minihand + e.defence))
                 if own

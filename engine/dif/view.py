@@ -88,6 +88,9 @@ class ElementView(_View):
     abilities: tuple[Text, ...] = ()
     """Printed abilities worth showing: ``gunner 1``, ``heavy cannon +2``, ``small target``,
     ``turbocharged``, ``jet``, ``rocket``, ``methanol``, ``Ta-152 Very High``."""
+    ceiling: Altitude | None = None
+    """The highest altitude its aircraft may fly at, printed on its card (Zero! 16.22
+    L1024); None: no limit."""
     hand: tuple[str, ...] | None = None
     """Card codes of the hand, only in the owner's view."""
     minihand: tuple[str, ...] | None = None
@@ -178,6 +181,23 @@ class MissionView(_View):
     when none was; None before the draw or without the option."""
     formations: tuple[FormationView, ...] = ()
     """The formations of bombers (17.22), in the setup's order."""
+    track: tuple[str, ...] = ()
+    """The turn track: the phase of each game turn, turn 1 first (§23.1, §23.2):
+    ``arrival`` for each Turn of Arrival, ``ingress``, ``bomb`` and ``egress`` Over the
+    Target, ``home`` for each Turn of Return Home; ``dogfight`` for each turn of a
+    dogfight-kind mission. The current turn is :attr:`DifView.turn`; the Turns of
+    Return Home are counted again at the Egress (§23.7), and the track with them."""
+
+    @property
+    def phases(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """The track by phase, in order: each phase with its game turns."""
+        out: list[tuple[str, tuple[int, ...]]] = []
+        for turn, phase in enumerate(self.track, start=1):
+            if out and out[-1][0] == phase:
+                out[-1] = (phase, (*out[-1][1], turn))
+            else:
+                out.append((phase, (turn,)))
+        return tuple(out)
 
 
 class DifView(_View):

@@ -12,6 +12,9 @@ The picture, top to bottom, on a 960 px wide canvas (Discord shrinks it to about
 - a header: turn and step, whose move it is and who the game waits on, deck and
   discard counts, VP per side; the result banner once the game is over; the attack
   being resolved, if any;
+- in a Zero! campaign mission, a strip right under the header (above the result
+  banner or the attack): the mission's phase, the target with its Damage, and the
+  turn track of the phases, the current turn marked;
 - one band per altitude, Very High at the top; bands holding no element shrink to a
   thin labelled strip so the vertical order of the sky stays readable;
 - in each band, Allied elements in the left column and Axis ones in the right, laid
@@ -156,6 +159,25 @@ _MODE_KEYS = {
     "none": "picture.sky.mission.mode.none",
 }
 """A formation's Bombing Mode on its strip (Zero! 21.2)."""
+_TRACK_KEYS = {
+    "arrival": "picture.sky.mission.track.arrival",
+    "ingress": "picture.sky.mission.track.ingress",
+    "bomb": "picture.sky.mission.track.bomb",
+    "egress": "picture.sky.mission.track.egress",
+    "home": "picture.sky.mission.track.home",
+    "dogfight": "picture.sky.mission.track.dogfight",
+}
+"""A phase's short label over its turns on the mission's turn track (Zero! 23.1)."""
+_TRACK_TOP = 84  # the track's first row, below the mission strip's two lines
+_TRACK_LABEL_H = 28
+_TRACK_BOX_H = 36
+_TRACK_WIDEST = 44  # a turn's box, when the track has room
+_TRACK_NARROWEST = 34  # still room for a two-digit turn number
+_TRACK_ROW_GAP = 10
+_TRACK_GAP = 4  # between two turns of one phase
+_PHASE_GAP = 14  # between two phases
+_TRACK_PAST: RGB = (51, 65, 85)
+_TRACK_LINE: RGB = (148, 163, 184)
 
 
 # --- the view, indexed ------------------------------------------------------------
@@ -266,6 +288,35 @@ def _fit_note(engaged: _Engaged, max_width: int, language: str) -> tuple[str, in
             if text_width(note, Face.REGULAR, size) <= max_width:
                 return note, size
     return fit_text(_position_note(engaged, names[-1], language), Face.REGULAR, 24, max_width)
+
+
+def _phase_widths(box: int, groups: list[tuple[int, int]]) -> list[int]:
+    """Each phase's width on the track with turn boxes ``box`` px wide; ``groups``: each
+    phase's turn count and label width (a phase is at least as wide as its label)."""
+    return [max(n * box + (n - 1) * _TRACK_GAP, label) for n, label in groups]
+
+
+def _track_box(groups: list[tuple[int, int]]) -> int:
+    """The widest turn box with which the whole track fits on one row, else the
+    narrowest (and the track wraps between phases)."""
+    for box in range(_TRACK_WIDEST, _TRACK_NARROWEST, -2):
+        widths = _phase_widths(box, groups)
+        if sum(widths) + _PHASE_GAP * (len(widths) - 1) <= WIDTH - 2 * _MARGIN:
+            return box
+    return _TRACK_NARROWEST
+
+
+def _track_rows(widths: list[int]) -> list[list[int]]:
+    """The phases (by index) on each row of the track: as many as fit, in order."""
+    rows: list[list[int]] = [[]]
+    x = _MARGIN
+    for i, width in enumerate(widths):
+        if rows[-1] and x + width > WIDTH - _MARGIN:
+            rows.append([])
+            x = _MARGIN
+        rows[-1].append(i)
+        x += width + _PHASE_GAP
+    return rows
 
 
 def _hits(plane: PlaneView, language: str) -> str:
@@ -390,11 +441,13 @@ class _Builder(Drawing):
 
     def mission_panel(self, mission: MissionView) -> None:
         """A Zero! campaign mission: its phase (Arrival, Ingress, Bomb, Egress, Return
-        Home), the target with its Damage and level, the clouds once drawn (15.1, 21.8)."""
+        Home), the target with its Damage and level, the clouds once drawn (15.1, 21.8),
+        and the turn track of its phases (23.1)."""
         lang = self.language
         top = self.y
         rect = Rect(0, top, WIDTH, top + 84)
-        self.box(rect, _MISSION_BG)
+        panel = len(self.items)
+        self.box(rect, _MISSION_BG)  # grown under the turn track, if any
         left = WIDTH - 2 * _MARGIN
         label = t("picture.sky.mission.title", lang) + " "
         phase = tr(mission.phase, lang)
@@ -418,8 +471,60 @@ class _Builder(Drawing):
             target += " · " + t("picture.sky.mission.clouds", lang)
         target, size = fit_text(target, Face.BOLD, 26, left)
         self.text(_MARGIN, top + 60, target, Face.BOLD, size, _WHITE)
+        if mission.track:
+            self.track(mission, top + _TRACK_TOP)
+            rect = Rect(0, top, WIDTH, self.regions["track"].y1 + 14)
+            self.items[panel] = Box(rect, _MISSION_BG)
         self.regions["mission"] = rect
         self.y = rect.y1
+
+    def track(self, mission: MissionView, top: int) -> None:
+        """The mission's turn track (Zero! 23.1): one box a game turn, numbered, grouped
+        under its phase's short label; the current turn filled and taller, the turns
+        played filled dark, those to come outlined (so it reads without colour)."""
+        lang = self.language
+        now = min(self.view.turn, len(mission.track))
+        phases = [(t(_TRACK_KEYS[phase], lang), turns) for phase, turns in mission.phases]
+        sizes = [
+            (len(turns), text_width(label, Face.CONDENSED, MIN_TEXT_SIZE))
+            for label, turns in phases
+        ]
+        box = _track_box(sizes)
+        widths = _phase_widths(box, sizes)
+        y = top
+        for row in _track_rows(widths):
+            x, box_top = _MARGIN, y + _TRACK_LABEL_H
+            for i in row:
+                label, turns = phases[i]
+                ink = _TRACK_NOW if now in turns else _HEADER_SUB
+                label_y = y + _TRACK_LABEL_H // 2
+                self.text(
+                    x + widths[i] // 2, label_y, label, Face.CONDENSED, MIN_TEXT_SIZE, ink, "mm"
+                )
+                bx = x + (widths[i] - (len(turns) * (box + _TRACK_GAP) - _TRACK_GAP)) // 2
+                for turn in turns:
+                    self.turn_box(Rect(bx, box_top, bx + box, box_top + _TRACK_BOX_H), turn, now)
+                    bx += box + _TRACK_GAP
+                x += widths[i] + _PHASE_GAP
+            y = box_top + _TRACK_BOX_H + _TRACK_ROW_GAP
+        self.regions["track"] = Rect(_MARGIN, top, WIDTH - _MARGIN, y - _TRACK_ROW_GAP)
+
+    def turn_box(self, rect: Rect, turn: int, now: int) -> None:
+        """One game turn on the track: the current one, one played, or one to come."""
+        number = str(turn)
+        if turn == now:
+            rect = Rect(rect.x0, rect.y0 - 4, rect.x1, rect.y1 + 4)
+            self.box(rect, _TRACK_NOW, _WHITE, 2, 6)
+            ink, face = _INK, Face.BOLD
+        elif turn < now:
+            self.box(rect, _TRACK_PAST, radius=6)
+            ink, face = _TRACK_LINE, Face.CONDENSED
+        else:
+            self.box(rect, None, _TRACK_LINE, 2, 6)
+            ink, face = _WHITE, Face.CONDENSED
+        number, size = fit_text(number, face, MIN_TEXT_SIZE, rect.width - 4)
+        self.text(rect.center[0], rect.center[1], number, face, size, ink, "mm")
+        self.regions[f"turn:{turn}"] = rect
 
     def segments(
         self, x: int, y: int, segments: list[tuple[str, Face, int, RGB]], max_width: int
@@ -683,8 +788,9 @@ class _Builder(Drawing):
         return None
 
     def notes(self, element: ElementView) -> list[str]:
-        """Extra lines at the foot of a card: the state of a secret altitude, Full
-        Throttle counters and the leader's pilot skills (both public)."""
+        """Extra lines at the foot of a card: the state of a secret altitude, the
+        aircraft's ceiling (Zero! 16.22), Full Throttle counters and the leader's pilot
+        skills (all public)."""
         if not element.in_fight:
             return []
         lang = self.language
@@ -694,6 +800,8 @@ class _Builder(Drawing):
                 out.append("✓ " + t("picture.sky.picked", lang))
             else:
                 out.append(t("picture.sky.picking", lang))
+        if element.ceiling is not None:
+            out.append(t("picture.sky.ceiling", lang, altitude=tr(element.ceiling.label, lang)))
         if element.counters:
             out.append(t("picture.sky.counters", lang, n=element.counters))
         if element.leader is not None and element.leader.pilot:

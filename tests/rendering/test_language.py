@@ -60,11 +60,12 @@ views = _load("test_table")
 
 STEPS = {"Play cards": "dif.step.play", "Respond": "dif.step.play", "Game over": "dif.step.over"}
 PROMPTS = {"play": "dif.prompt.play", "respond": "dif.prompt.respond"}
+PHASES = {"Bomb Turn": "dif.mission.phase.bomb"}
 
 
 def termed(view: DifView) -> DifView:
-    """``view`` with its step, prompts and verdict as the engine gives them: Terms (the
-    hand-built views of ``test_table.py`` hold plain English strings)."""
+    """``view`` with its step, prompts, verdict and mission phase as the engine gives
+    them: Terms (the hand-built views of ``test_table.py`` hold plain English strings)."""
     update: dict[str, object] = {
         "step": Term(STEPS[str(view.step)]),
         "pending": tuple(
@@ -73,6 +74,9 @@ def termed(view: DifView) -> DifView:
     }
     if view.result is not None:
         update["result"] = view.result.model_copy(update={"verdict": Term("dif.verdict.zero.axis")})
+    if view.mission is not None:
+        phase = Term(PHASES[str(view.mission.phase)])
+        update["mission"] = view.mission.model_copy(update={"phase": phase})
     return view.model_copy(update=update)
 
 
@@ -463,6 +467,8 @@ ALLOWED: dict[str, str] = {
     "fr": "a language code: French plurals take the singular for 0 and 1",
     "header": "a region id (Layout.regions)",
     "mission": "a region id (Layout.regions)",
+    "track": "a region id (Layout.regions)",
+    "turn:{}": "a region id (Layout.regions)",
     "exchange": "a region id (Layout.regions)",
     "result": "a region id (Layout.regions)",
     "band:hidden": "a region id (Layout.regions)",

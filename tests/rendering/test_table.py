@@ -44,7 +44,7 @@ from engine.dif.view import (
 )
 from rendering import fonts
 from rendering.dif import layout_table, render_table
-from rendering.dif.sky import MIN_TEXT_SIZE, WIDTH, Layout, Polygon, Text
+from rendering.dif.sky import MIN_TEXT_SIZE, WIDTH, Box, Layout, Polygon, Text
 from rendering.table import draw_layout
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -338,6 +338,29 @@ def view_2v2() -> DifView:
     )
 
 
+TRACK = ("arrival", "arrival", "ingress", "bomb", "egress", "home", "home")
+"""Two Turns of Arrival, the three Turns Over the Target, two Turns of Return Home."""
+
+
+def view_mission(**changes: Any) -> DifView:
+    """A Zero! campaign mission's Bomb Turn (turn 4 of 7 on its track): the Ki-43's
+    promoted wingman still carries its bombs, the Buffalo's element abandoned the
+    target, clouds came."""
+    mission = MissionView(
+        phase="Bomb Turn",
+        attacker=Side.AXIS,
+        target="Railway",
+        target_damage=4,
+        target_level="Damaged",
+        away=("A1",),
+        loaded=("J1W",),
+        clouds=True,
+        track=TRACK,
+    )
+    update = {"mission": mission, "turn": 4, "max_turns": 7} | changes
+    return view_damaged_leader().model_copy(update=update)
+
+
 GOLDEN_VIEWS = {
     "1v1_engagement": view_1v1,
     "2v2_wingman_attack": view_2v2,
@@ -345,6 +368,7 @@ GOLDEN_VIEWS = {
     "destroyed_wingman": view_destroyed_wingman,
     "damaged_leader": view_damaged_leader,
     "finished": view_finished,
+    "mission": view_mission,
 }
 
 GOLDEN_PLAYERS: dict[str, dict[str, str]] = {
@@ -719,22 +743,6 @@ def test_typical_pictures_stay_small(name: str) -> None:
     assert len(render_table(GOLDEN_VIEWS[name]())) < MAX_PNG_BYTES
 
 
-def view_mission(**changes: Any) -> DifView:
-    """A Zero! campaign mission's Bomb Turn: the Ki-43's promoted wingman still carries
-    its bombs, the Buffalo's element abandoned the target, clouds came."""
-    mission = MissionView(
-        phase="Bomb Turn",
-        attacker=Side.AXIS,
-        target="Railway",
-        target_damage=4,
-        target_level="Damaged",
-        away=("A1",),
-        loaded=("J1W",),
-        clouds=True,
-    )
-    return view_damaged_leader().model_copy(update={"mission": mission, **changes})
-
-
 def test_a_mission_shows_its_phase_target_bombs_and_abandons() -> None:
     layout = layout_table(view_mission())
     shown = texts(view_mission())
@@ -792,3 +800,73 @@ def test_formations_fly_in_their_band_with_each_bombers_state() -> None:
     assert card.x0 > WIDTH // 2, "the Japanese column"
     first, second = layout.regions["plane:X3B1"], layout.regions["plane:X3B2"]
     assert card.y0 < first.y0 < second.y0 < card.y1
+
+
+def track_boxes(layout: Layout) -> dict[int, Box]:
+    """The box drawn for each game turn on the mission's turn track, by turn."""
+    turns = {int(name[5:]): rect for name, rect in layout.regions.items() if name[:5] == "turn:"}
+    drawn = {item.rect: item for item in layout.items if isinstance(item, Box)}
+    return {turn: drawn[rect] for turn, rect in sorted(turns.items())}
+
+
+def test_a_mission_shows_its_turn_track_by_phase_with_the_current_turn() -> None:
+    """Zero! 23.1: Arrival, Ingress, Bomb and Egress Over the Target, Return Home; one
+    numbered box a game turn, the current one (4, the Bomb Turn) filled and taller,
+    those played filled dark, those to come outlined only."""
+    layout = layout_table(view_mission())
+    shown = texts(view_mission())
+    labels = ["Arrival", "Ingress", "Bomb", "Egress", "Return"]
+    assert [text for text in shown if text in labels] == labels, "one label a phase, in order"
+    assert [text for text in shown if text.isdigit()] == [str(n) for n in range(1, 8)]
+    boxes = track_boxes(layout)
+    assert list(boxes) == list(range(1, 8))
+    xs = [box.rect.x0 for box in boxes.values()]
+    assert xs == sorted(xs) and len(set(xs)) == 7, "left to right on one row"
+    now = boxes[4]
+    assert now.rect.height > boxes[3].rect.height == boxes[5].rect.height
+    assert now.fill is not None and boxes[1].fill is not None and now.fill != boxes[1].fill
+    assert boxes[3].fill == boxes[1].fill, "turns played look alike"
+    assert boxes[5].fill is None and boxes[7].fill is None, "turns to come: outlined"
+    panel, track = layout.regions["mission"], layout.regions["track"]
+    assert panel.y0 < track.y0 and track.y1 < panel.y1, "the track is in the mission strip"
+    assert panel.y1 <= layout.regions["band:VH"].y0
+
+
+def test_before_turn_one_the_track_has_no_current_turn() -> None:
+    boxes = track_boxes(layout_table(view_mission(turn=0)))
+    assert all(box.fill is None for box in boxes.values())
+    assert len({box.rect.height for box in boxes.values()}) == 1
+
+
+def test_a_long_track_wraps_between_phases_and_stays_on_the_canvas() -> None:
+    """The longest track a setup allows (12 Turns of Arrival and 12 of Return Home,
+    engine/dif/mission.py): the Return Home turns go on a second row."""
+    track = ("arrival",) * 12 + ("ingress", "bomb", "egress") + ("home",) * 12
+    mission = view_mission().mission
+    assert mission is not None
+    view = view_mission(mission=mission.model_copy(update={"track": track}), max_turns=27)
+    layout = layout_table(view)
+    boxes = track_boxes(layout)
+    assert list(boxes) == list(range(1, 28))
+    assert all(box.rect.x0 > 0 and box.rect.x1 < WIDTH for box in boxes.values())
+    assert boxes[1].rect.y0 == boxes[15].rect.y0 < boxes[16].rect.y0 == boxes[27].rect.y0
+    for item in layout.items:
+        if isinstance(item, Text) and item.text.isdigit():
+            left, _, right, _ = fonts.font(item.face, item.size).getbbox(item.text, anchor="mm")
+            box = boxes[int(item.text)].rect
+            assert box.x0 <= item.x + left and item.x + right <= box.x1, item
+    assert layout.regions["track"].y1 < layout.regions["mission"].y1
+
+
+def test_an_element_card_shows_its_aircrafts_ceiling() -> None:
+    """Zero! 16.22 L1024: the maximum Altitude printed on the card."""
+    view = view_1v1()
+    capped = view.elements[1].model_copy(update={"ceiling": Altitude.MEDIUM})
+    view = view.model_copy(update={"elements": (view.elements[0], capped)})
+    layout = layout_table(view)
+    notes = [
+        item for item in layout.items if isinstance(item, Text) and item.text == "Ceiling: Medium"
+    ]
+    assert len(notes) == 1, "on the capped element's card only"
+    card = layout.regions[f"card:{capped.seat}"]
+    assert card.x0 <= notes[0].x < card.x1 and card.y0 <= notes[0].y < card.y1

@@ -11,11 +11,12 @@ the Clouds Over the Target option (L1881).
 
 Formations of bombers (§17.2) fly in ``GameState.mission["formations"]``, never as
 elements: they have no player-turn; they take Discretionary Fire, and bomb and take
-Anti-Aircraft Fire at the end of the Bomb Turn (§23.63). A NOT Assigned leader chooses
-a bomber with Maneuvering or Half Loop (§20.32) and attacks it with In My Sights or Out
-of the Sun; the formation's seat answers from the bomber's defensive mini-hand
-(§20.41-§20.54). A wingman's attack on a bomber (§20.13) and the Angle of Attack
-(§20.31) are refused; the numbers of attacking bombers are in :mod:`engine.dif.formation`.
+Anti-Aircraft Fire at the end of the Bomb Turn (§23.63). A NOT Assigned leader, or the
+wingman of one in its Wingman Attack step (``wm X3B1``, a mini-hand of Offensive +
+Defensive cards, no Burst limit, §20.13, §20.21), chooses a bomber with Maneuvering or
+Half Loop (§20.32) and attacks it with In My Sights or Out of the Sun; the formation's
+seat answers from the bomber's defensive mini-hand (§20.41-§20.54). The Angle of Attack
+(§20.31) is refused; the numbers of attacking bombers are in :mod:`engine.dif.formation`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from engine.core.contract import AircraftFate, Decision, Fate
 from engine.core.errors import SetupError
 from engine.core.events import Event
+from engine.dif import tables
 from engine.dif.actions import COUNTER, Action, quoted
 from engine.dif.base import Pending
 from engine.dif.campaign_data import AircraftClass, load_bombing_chart
@@ -50,6 +52,7 @@ from engine.dif.formation import (
     formation_speed,
     leader_bursts,
     saturation_cards,
+    wingman_minihand,
 )
 from engine.dif.legality import Why
 from engine.dif.mission import Clouds, CrewSkill, FormationSetup, MissionKind, MissionSetup
@@ -1166,6 +1169,98 @@ class MissionRules(Resolution):
             if b["status"] == "flying"
         ]
 
+    def _wm_at_bomber(self, s: GameState) -> bool:
+        """The active wingman's attack this turn is at a bomber (§20.13)."""
+        ref = s.t.wm_target
+        return s.mission is not None and ref is not None and self._bomber(s, ref) is not None
+
+    def _wm_bomber_refusal(self, s: GameState, e: Element, b: dict[str, Any]) -> Why | None:
+        """``wm X3B1``: the wingman of a NOT Assigned leader attacks a flying enemy
+        bomber at its altitude (§20.11, 10.3a); without a choice yet, the one the
+        formation's side designates (§20.32e); a Loaded wingman too, the Load Penalty
+        does not apply against formations (§17.15 Exceptions)."""
+        m = s.mission
+        assert m is not None
+        if e.wingman is None or not e.wingman.flying:
+            return Why("dif.refuse.no_wingman")
+        f = m["formations"][self._formation_seat(s, b["ref"])]
+        if b["status"] != "flying":
+            return Why("dif.refuse.target_gone", ref=b["ref"])
+        if f["side"] == e.side:
+            return Why("dif.refuse.own_side")
+        if e.altitude != f["altitude"]:
+            return Why("dif.refuse.other_altitude")
+        if self.engaged_with(s, e.seat) is not None:
+            return Why("dif.mission.refuse.bomber_assigned")
+        if e.seat in m["away"] and self._phase(s) in _OVER:
+            return Why("dif.mission.refuse.abandoned")  # §23.53: bombers never Abandon
+        first = self._designated(s, b)
+        if first is not b:
+            return Why("dif.mission.refuse.bomber_designated", ref=first["ref"])
+        return None
+
+    def _wm_bomber_offence(self, s: GameState, e: Element) -> int:
+        """§20.13: the mini-hand of a wingman attacking a bomber, its Offensive plus its
+        Defensive Rating at its altitude (7.5, read as for 10.11 and 10.51)."""
+        assert e.wingman is not None
+        r = self._wingman_ratings(e.wingman)
+        off, dfn = tables.wingman_modifiers(Altitude(e.altitude or 0), self._ac(e).turbocharged)
+        return wingman_minihand(
+            r.model_copy(
+                update={
+                    "offensive": max(0, r.offensive + off),
+                    "defensive": max(0, r.defensive + dfn),
+                }
+            )
+        )
+
+    def _wm_bomber_candidates(self, s: GameState, e: Element) -> list[Action]:
+        """The wingman's cards at the bombers at its altitude, until its target falls."""
+        b = self._bomber(s, s.t.wm_target or "")
+        if b is None or b["status"] != "flying":
+            return [Action.simple("done")]
+        refs = self._bomber_targets(s, e)
+        return [Action.simple("done")] + [
+            Action.play(c, ref) for c in self._codes(e.minihand) for ref in refs
+        ]
+
+    def _wm_bomber_play_refusal(self, s: GameState, e: Element, a: Action) -> Why | None:
+        """A wingman's card at a bomber (§20.21, §20.42, §20.43): no Burst limit; a
+        Maneuvering or Half Loop only chooses the bomber, before its first In My Sights
+        or Out of the Sun (§20.32a "when starting the attack"); those go to its target,
+        the designated or chosen one."""
+        code = a.card or ""
+        if self._find(e.minihand, code) is None:
+            return Why("dif.refuse.not_in_wingman_hand", code=code)
+        if a.as_kind is not None or a.arg is not None or a.cards:
+            return Why("dif.refuse.wingman_as_drawn")
+        kind = CardKind(code.split("-")[0])
+        why = attack_refusal(kind)
+        if why is not None:
+            return why
+        b = self._bomber(s, a.target or "")
+        target = s.t.wm_target
+        if b is None:
+            return Why("dif.refuse.wingman_target", target=target)
+        if b["status"] != "flying":
+            return Why("dif.refuse.target_gone", ref=b["ref"])
+        if b["ref"] not in self._bomber_targets(s, e):
+            return Why("dif.refuse.other_altitude")
+        if kind not in BURST_KINDS:
+            if self._wm_fired(s):
+                return Why("dif.mission.refuse.wingman_choice_first")
+            return None  # §20.32a: a Maneuvering or Half Loop chooses any of them
+        if b["ref"] != target:
+            return Why("dif.mission.refuse.wingman_bomber", ref=target)
+        return None
+
+    def _wm_fired(self, s: GameState) -> bool:
+        """The wingman has fired at its bomber: the defensive mini-hand is drawn at
+        the first In My Sights or Out of the Sun (§20.41) and discarded when its attack
+        ends, so it is out only once the attack has begun."""
+        assert s.mission is not None
+        return any(f.get("defending") for f in s.mission["formations"].values())
+
     def _defence(self, s: GameState, b: dict[str, Any]) -> int:
         """§20.41: the attacked bomber's defensive mini-hand, with the Turret Support
         of every other bomber still in its group (a Damaged one has left it, §17.28)."""
@@ -1229,6 +1324,10 @@ class MissionRules(Resolution):
     def _response_source(self, state: GameState, x: Exchange) -> list[int]:
         if x.defender_to_move and self._choosing(state, x):
             return state.elements[self._defending_ref(state, x)[:-1]].hand
+        if x.defender_to_move and x.source == "bomber" and state.step == "wingman_attack":
+            # §20.52: the attacking wingman answers the counter-attack from the
+            # mini-hand it attacks with (the Z-18 wingman has no card left, L1406).
+            return state.elements[x.target[:-1]].minihand
         return super()._response_source(state, x)
 
     def _plane_label(self, state: GameState, ref: str) -> str:
@@ -1239,6 +1338,12 @@ class MissionRules(Resolution):
         b = self._bomber(s, x.target)
         if b is None:
             super()._effect(s, x, ev)
+            return
+        if self._choosing(s, x) and x.source == "minihand":
+            # §20.32d, §20.43: the wingman's target is chosen; it has no Bursts.
+            s.t.wm_target = b["ref"]
+            label = self._bomber_label(b)
+            ev.append(Event("bursts", Term("dif.mission.event.bomber_chosen_wingman", plane=label)))
             return
         if self._choosing(s, x):
             # §20.32d, §20.22: the bomber is chosen and the leader's Bursts grow.
@@ -1254,8 +1359,14 @@ class MissionRules(Resolution):
             ev.append(Event("damage", Term("dif.event.fuel_tank", plane=self._bomber_label(b))))
             self._destroy_bomber(b, ev)
             return
-        hits = card.damage + self._leader_ratings(s.elements[x.attacker[:-1]]).heavy_cannon
-        self._hit_bomber(s, b, hits, ev)
+        self._hit_bomber(s, b, card.damage + self._heavy_cannon(s, x), ev)
+
+    def _heavy_cannon(self, s: GameState, x: Exchange) -> int:
+        """RotL L127, L145: the '+#' of the leader's or the wingman's card that fired."""
+        fighter = self._plane(s, x.attacker)
+        if x.source == "minihand" and fighter is not None and fighter.role == "wingman":
+            return self._wingman_ratings(fighter).heavy_cannon
+        return self._leader_ratings(s.elements[x.attacker[:-1]]).heavy_cannon
 
     def _discard_defences(self, s: GameState, e: Element, ev: list[Event]) -> None:
         super()._discard_defences(s, e, ev)
@@ -1387,6 +1498,12 @@ class MissionRules(Resolution):
             return super()._candidates(state, p) + [
                 Action.play(c, ref) for c in self._codes(e.hand) for ref in refs
             ]
+        if m is not None and p.kind == "wingman":
+            e = state.elements[p.seat]
+            refs = self._bomber_targets(state, e)
+            return super()._candidates(state, p) + [Action.wingman(ref) for ref in refs]
+        if m is not None and p.kind == "wingman_attack" and self._wm_at_bomber(state):
+            return self._wm_bomber_candidates(state, state.elements[p.seat])
         if p.kind not in MISSION_STEPS:
             return super()._candidates(state, p)
         if p.kind != "aa":
@@ -1490,8 +1607,9 @@ class MissionRules(Resolution):
         return None
 
     def _wm_target_refusal(self, state: GameState, e: Element, ref: str) -> Why | None:
-        if self._bomber(state, ref) is not None:
-            return Why("dif.mission.refuse.wingman_bomber")  # §20.13: not played yet
+        b = self._bomber(state, ref)
+        if b is not None:
+            return self._wm_bomber_refusal(state, e, b)
         why = super()._wm_target_refusal(state, e, ref)
         if (
             why is None
@@ -1502,6 +1620,8 @@ class MissionRules(Resolution):
         return why
 
     def _wm_play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        if self._wm_at_bomber(state):
+            return self._wm_bomber_play_refusal(state, e, a)
         return self._loaded_refusal(state, e, e.wingman, a) or super()._wm_play_refusal(state, e, a)
 
     def _respond_refusal(self, state: GameState, e: Element, x: Exchange, a: Action) -> Why | None:
@@ -1510,7 +1630,9 @@ class MissionRules(Resolution):
             return why
         ref = self._defending_ref(state, x) if x.defender_to_move else x.attacker
         p = self._plane(state, ref)
-        why = self._loaded_refusal(state, e, p, a)
+        # §17.15 Exceptions: no Load Penalty attacking or defending against a formation.
+        against = self._bomber(state, x.target) or self._bomber(state, x.attacker)
+        why = None if against is not None else self._loaded_refusal(state, e, p, a)
         if why is not None:
             return why
         if (
@@ -1524,6 +1646,8 @@ class MissionRules(Resolution):
         return None
 
     def _offence(self, s: GameState, e: Element) -> int:
+        if self._wm_at_bomber(s):
+            return self._wm_bomber_offence(s, e)
         n = super()._offence(s, e)
         return n - 1 if self._loaded(s, e, e.wingman) else n  # §17.15
 

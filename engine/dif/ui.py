@@ -166,9 +166,12 @@ class DifPresenter:
             assert x is not None
             name = partial(plane_name, self.engine, state)
             where: str = ""
-            if x.target == f"{p.seat}W" and len(x.cards) % 2 == 1:
+            # A wingman attacking a bomber answers its counter-attack with the
+            # mini-hand it attacks with (Zero! §20.52).
+            attacking = state.step == "wingman_attack" and state.active == p.seat
+            if x.target == f"{p.seat}W" and len(x.cards) % 2 == 1 and not attacking:
                 where = Term("dif.ui.prompt.with_wingman_defence")
-            elif x.attacker == f"{p.seat}W":
+            elif f"{p.seat}W" in (x.attacker, x.target):
                 where = Term("dif.ui.prompt.with_wingman")
             return Term(  # the attacker or the target is this seat's: no need to name it
                 "dif.ui.prompt.respond",

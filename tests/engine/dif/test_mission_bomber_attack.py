@@ -149,8 +149,9 @@ def test_an_assigned_leader_and_a_wingman_do_not_attack_bombers(engine: DifEngin
     state.elements["X1"].altitude = state.elements["A1"].altitude
     engine._set_pos(state, "X1", "A1", 1)
     assert "20.11" in refused(engine, state, "A1", "play IMS-2B3D X3B1")
+    # §20.11, 10.3a: the wingman of an Assigned leader attacks no bomber either.
     why = engine._wm_target_refusal(state, state.elements["A1"], "X3B1")
-    assert why is not None and "20.13" in str(why.term())
+    assert why is not None and "20.11" in str(why.term())
 
 
 def test_a_choice_nobody_can_answer_succeeds_and_adds_bursts(engine: DifEngine) -> None:

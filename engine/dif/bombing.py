@@ -92,6 +92,9 @@ _PHASE_KEYS = {
     "dogfight": "dif.mission.phase.dogfight",
 }
 """The name of each mission phase (:func:`phase`)."""
+ACE_CREW_USES = 2
+"""An Ace Crew's Ace Ability counters, each a Rejected Attack on a counter-attack
+card (§19.35 AC)."""
 ELEMENT_SPEED = 6
 """Fighters and Light Bombers count Speed 6 for the mission's duration (§23.24)."""
 
@@ -145,6 +148,7 @@ def start(mission: MissionSetup, elements: dict[str, Element]) -> dict[str, Any]
         "aa": None,
         "bombed_leader": False,
         "clouds": None,
+        "ace_crew": {},
     }
 
 
@@ -1392,10 +1396,20 @@ class MissionRules(Resolution):
             f["defence"], f["defending"] = [], None
 
     def formation_candidates(self, state: GameState, seat: str) -> list[Action]:
-        """A formation seat's answers to the attack on its bomber (§20.5)."""
+        """A formation seat's answers to the attack on its bomber (§20.5); an In My
+        Sights or Out of the Sun also with its Ace Crew's Rejected Attack (§19.35 AC)."""
         assert state.mission is not None
-        cards = state.mission["formations"][seat]["defence"]
-        return [Action.simple("pass")] + [Action.respond(c) for c in self._codes(cards)]
+        codes = self._codes(state.mission["formations"][seat]["defence"])
+        aces = [Action.respond(c, as_kind="ACE") for c in codes if c[:3] in ("IMS", "OOS")]
+        return [Action.simple("pass")] + [Action.respond(c) for c in codes] + aces
+
+    def _ace_crew_left(self, s: GameState, ref: str) -> int:
+        """§19.35 AC: the Ace Ability counters the bomber's Ace Crew has left (two a
+        mission); 0 without an Ace Crew."""
+        if CrewSkill.AC.value not in self._crew(s, ref):
+            return 0
+        assert s.mission is not None
+        return ACE_CREW_USES - s.mission.get("ace_crew", {}).get(ref, 0)
 
     def formation_refusal(self, state: GameState, seat: str, a: Action) -> Why | None:
         """§20.43, §20.51: a bomber answers only an In My Sights or Out of the Sun, from
@@ -1411,12 +1425,27 @@ class MissionRules(Resolution):
             )
         if a.verb == "pass":
             return None
-        if a.as_kind is not None:
+        if a.as_kind not in (None, "ACE"):
             return Why("dif.mission.refuse.bomber_as")
         c = self._find(state.mission["formations"][seat]["defence"], a.card or "")
         if c is None:
             return Why("dif.refuse.not_in_minihand", code=a.card)
-        return bomber_response_refusal(CardKind(x.kind), self.cards[c])
+        why = bomber_response_refusal(CardKind(x.kind), self.cards[c])
+        if why is None and a.as_kind == "ACE":
+            why = self._ace_crew_refusal(state, x.target, c)
+        return why
+
+    def _ace_crew_refusal(self, s: GameState, ref: str, card: int) -> Why | None:
+        """§19.35 AC: only the attacked bomber's own Ace Crew (never lent through Turret
+        Support), twice a mission, on a counter-attack card (an In My Sights or Out of
+        the Sun, §20.52)."""
+        if self.kind[card] not in BURST_KINDS:
+            return Why("dif.mission.refuse.ace_crew_card", card=self.kind[card].label)
+        if CrewSkill.AC.value not in self._crew(s, ref):
+            return Why("dif.mission.refuse.no_ace_crew")
+        if self._ace_crew_left(s, ref) <= 0:
+            return Why("dif.mission.refuse.ace_crew_spent")
+        return None
 
     def _do_formation_respond(self, s: GameState, seat: str, a: Action, ev: list[Event]) -> None:
         """§20.52-§20.54: the bomber's answer. Not rejected, the fighter's attack does
@@ -1444,7 +1473,22 @@ class MissionRules(Resolution):
                 data={"card": self.code[c]},
             )
         )
-        result = answer(self.cards[c])
+        ace = a.as_kind == "ACE"
+        if ace:
+            used = s.mission.setdefault("ace_crew", {})
+            used[b["ref"]] = used.get(b["ref"], 0) + 1
+            ev.append(
+                Event(
+                    "ace",
+                    Term(
+                        "dif.mission.event.ace_crew",
+                        plane=self._bomber_label(b),
+                        card=self.label[c],
+                        n=self._ace_crew_left(s, b["ref"]),
+                    ),
+                )
+            )
+        result = answer(self.cards[c], ace=ace)
         if result.rejected:
             ev.append(Event("negated", Term("dif.event.negated", card=self.label[x.card])))
         else:

@@ -323,6 +323,9 @@ class DifPresenter:
         def played() -> str:
             if not a.as_kind:
                 return card(a.card)
+            x = state.exchange
+            if a.as_kind == "ACE" and x is not None and engine._bomber(state, x.target):
+                return say("dif.ui.action.ace_crew", card=card(a.card))  # Zero! §19.35 AC
             kind = tr(_kind_name(a.as_kind), language)
             return say("dif.ui.action.as", card=card(a.card), kind=kind)
 

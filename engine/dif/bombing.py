@@ -15,7 +15,9 @@ Anti-Aircraft Fire at the end of the Bomb Turn (§23.63). A NOT Assigned leader,
 wingman of one in its Wingman Attack step (``wm X3B1``, a mini-hand of Offensive +
 Defensive cards, no Burst limit, §20.13, §20.21), chooses a bomber with Maneuvering or
 Half Loop (§20.32) and attacks it with In My Sights or Out of the Sun; the formation's
-seat answers from the bomber's defensive mini-hand (§20.41-§20.54). The Angle of Attack
+seat answers from the bomber's defensive mini-hand (§20.41-§20.54), its Ace Crew twice
+a mission with a Rejected Attack (§19.35 AC). A friendly NOT Assigned leader may answer
+a Maneuvering or Half Loop at a NOT Assigned light bomber (§17.13b). The Angle of Attack
 (§20.31) is refused; the numbers of attacking bombers are in :mod:`engine.dif.formation`.
 """
 
@@ -29,6 +31,7 @@ from engine.core.events import Event
 from engine.dif import tables
 from engine.dif.actions import COUNTER, Action, quoted
 from engine.dif.base import Pending
+from engine.dif.campaign_cards import Role
 from engine.dif.campaign_data import AircraftClass, load_bombing_chart
 from engine.dif.campaign_targets import BombingChart, BombingMode, TargetRatings
 from engine.dif.components import (
@@ -95,6 +98,9 @@ _PHASE_KEYS = {
 ACE_CREW_USES = 2
 """An Ace Crew's Ace Ability counters, each a Rejected Attack on a counter-attack
 card (§19.35 AC)."""
+_LIGHT_BOMBERS = frozenset({Role.LIGHT_BOMBER.value, Role.TORPEDO_BOMBER.value})
+"""The roles a friendly leader helps defend (§17.13b; torpedo bombers are light
+bombers, §17.14)."""
 ELEMENT_SPEED = 6
 """Fighters and Light Bombers count Speed 6 for the mission's duration (§23.24)."""
 
@@ -149,6 +155,7 @@ def start(mission: MissionSetup, elements: dict[str, Element]) -> dict[str, Any]
         "bombed_leader": False,
         "clouds": None,
         "ace_crew": {},
+        "helping": None,
     }
 
 
@@ -1064,6 +1071,78 @@ class MissionRules(Resolution):
                 )
         return out
 
+    # -- friendly leaders help a light bomber (§17.13b) -----------------------------
+    def _light_bomber_helpers(self, s: GameState, x: Exchange) -> list[str]:
+        """§17.13b: against a Maneuvering or Half Loop at a NOT Assigned Light Bomber
+        (a torpedo bomber too, §17.14), the seats of the friendly NOT Assigned leaders
+        at its altitude, in the setup's order, that may answer once it passes; none
+        against In My Sights / Out of the Sun or an Assigned light bomber."""
+        target = self._plane(s, x.target)
+        if x.kind not in (CardKind.MAN.value, CardKind.HAL.value) or target is None:
+            return []
+        o = s.elements[x.target[:-1]]
+        if (
+            target.role != "leader"
+            or self._ac(o).role.value not in _LIGHT_BOMBERS
+            or self.engaged_with(s, o.seat) is not None
+        ):
+            return []
+        return [
+            e.seat
+            for e in s.elements.values()
+            if e.seat != o.seat
+            and e.side == o.side
+            and e.leader is not None
+            and e.leader.flying
+            and e.altitude == o.altitude
+            and self.engaged_with(s, e.seat) is None
+            and self._same_fight(s, e.seat, o.seat)
+        ]
+
+    def _same_fight(self, s: GameState, a: str, b: str) -> bool:
+        """§23.53: over the target, who Abandons fights only who Abandons."""
+        m = s.mission
+        if m is None or self._phase(s) not in _OVER:
+            return True
+        return (a in m["away"]) == (b in m["away"])
+
+    def _helper(self, s: GameState) -> str | None:
+        """The friendly leader answering for the light bomber now (§17.13b), if any."""
+        help_ = s.mission.get("helping") if s.mission is not None else None
+        return help_["seats"][help_["at"]] if help_ and help_["at"] >= 0 else None
+
+    def _do_respond(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        """§17.13b: when the light bomber (or a helper) passes, the next friendly NOT
+        Assigned leader may answer for it; after any answer the next defender's turn
+        starts again with the light bomber."""
+        x = s.exchange
+        help_ = s.mission.get("helping") if s.mission is not None else None
+        if help_ is None or x is None or not x.defender_to_move:
+            super()._do_respond(s, e, a, ev)
+            return
+        if a.verb == "pass" and help_["at"] + 1 < len(help_["seats"]):
+            help_["at"] += 1
+            helper = s.elements[help_["seats"][help_["at"]]]
+            ev.append(Event("pass", Term("dif.event.no_response", element=self._el_label(s, e))))
+            ev.append(
+                Event(
+                    "help",
+                    Term(
+                        "dif.mission.event.light_bomber_help",
+                        element=self._el_label(s, helper),
+                        plane=self._plane_label(s, x.target),
+                    ),
+                )
+            )
+            return
+        super()._do_respond(s, e, a, ev)
+        help_["at"] = -1
+
+    def _resolve(self, s: GameState, x: Exchange, ev: list[Event]) -> None:
+        if s.mission is not None:
+            s.mission["helping"] = None
+        super()._resolve(s, x, ev)
+
     # -- fighters attack bombers (§20.11, §20.22, §20.4, §20.5) -----------------------
     def _bomber(self, s: GameState, ref: str) -> dict[str, Any] | None:
         """The bomber named ``ref`` (``X3B1``), destroyed or not; None for any other ref."""
@@ -1115,6 +1194,9 @@ class MissionRules(Resolution):
         return None
 
     def _defending_ref(self, s: GameState, x: Exchange) -> str:
+        helper = self._helper(s)
+        if helper is not None:
+            return f"{helper}L"
         if self._choosing(s, x):
             e = self._choice_answerer(s, x.target)
             if e is not None and e.leader is not None:
@@ -1291,6 +1373,9 @@ class MissionRules(Resolution):
         super()._open_exchange(s, e, attacker, a, source, ev)
         b = self._bomber(s, a.target or "")
         x = s.exchange
+        if x is not None and b is None and s.mission is not None:
+            helpers = self._light_bomber_helpers(s, x)
+            s.mission["helping"] = {"seats": helpers, "at": -1} if helpers else None
         if b is None or x is None:
             return
         if self._choosing(s, x):
@@ -1319,6 +1404,9 @@ class MissionRules(Resolution):
             )
 
     def _responder(self, state: GameState, x: Exchange) -> str:
+        helper = self._helper(state)
+        if x.defender_to_move and helper is not None:
+            return helper
         if x.defender_to_move and self._choosing(state, x):
             return self._defending_ref(state, x)[:-1]
         if x.defender_to_move and self._bomber(state, x.target) is not None:
@@ -1326,6 +1414,9 @@ class MissionRules(Resolution):
         return super()._responder(state, x)
 
     def _response_source(self, state: GameState, x: Exchange) -> list[int]:
+        helper = self._helper(state)
+        if x.defender_to_move and helper is not None:
+            return state.elements[helper].hand
         if x.defender_to_move and self._choosing(state, x):
             return state.elements[self._defending_ref(state, x)[:-1]].hand
         if x.defender_to_move and x.source == "bomber" and state.step == "wingman_attack":

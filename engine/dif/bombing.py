@@ -17,8 +17,9 @@ Defensive cards, no Burst limit, §20.13, §20.21), chooses a bomber with Maneuv
 Half Loop (§20.32) and attacks it with In My Sights or Out of the Sun; the formation's
 seat answers from the bomber's defensive mini-hand (§20.41-§20.54), its Ace Crew twice
 a mission with a Rejected Attack (§19.35 AC). A friendly NOT Assigned leader may answer
-a Maneuvering or Half Loop at a NOT Assigned light bomber (§17.13b). The Angle of Attack
-(§20.31) is refused; the numbers of attacking bombers are in :mod:`engine.dif.formation`.
+a Maneuvering or Half Loop at a NOT Assigned light bomber (§17.13b). With the optional
+Angle of Attack an element declares ``angle frontal|beam|rear`` before attacking a
+formation (§20.31). The numbers of attacking bombers are in :mod:`engine.dif.formation`.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from engine.core.contract import AircraftFate, Decision, Fate
 from engine.core.errors import SetupError
 from engine.core.events import Event
 from engine.dif import tables
-from engine.dif.actions import COUNTER, Action, quoted
+from engine.dif.actions import ANGLES, COUNTER, Action, quoted
 from engine.dif.base import Pending
 from engine.dif.campaign_cards import Role
 from engine.dif.campaign_data import AircraftClass, load_bombing_chart
@@ -45,6 +46,7 @@ from engine.dif.components import (
     Side,
 )
 from engine.dif.formation import (
+    Angle,
     Supporter,
     answer,
     attack_refusal,
@@ -101,6 +103,12 @@ card (§19.35 AC)."""
 _LIGHT_BOMBERS = frozenset({Role.LIGHT_BOMBER.value, Role.TORPEDO_BOMBER.value})
 """The roles a friendly leader helps defend (§17.13b; torpedo bombers are light
 bombers, §17.14)."""
+_ANGLE_KEYS = {
+    "frontal": "dif.mission.angle.frontal",
+    "beam": "dif.mission.angle.beam",
+    "rear": "dif.mission.angle.rear",
+}
+"""The name of each Angle of Attack (§20.31)."""
 ELEMENT_SPEED = 6
 """Fighters and Light Bombers count Speed 6 for the mission's duration (§23.24)."""
 
@@ -156,6 +164,7 @@ def start(mission: MissionSetup, elements: dict[str, Element]) -> dict[str, Any]
         "clouds": None,
         "ace_crew": {},
         "helping": None,
+        "angle": None,
     }
 
 
@@ -206,13 +215,11 @@ class MissionRules(Resolution):
     def mission_refusal(
         self, ruleset: Ruleset, mission: MissionSetup, seats: set[str]
     ) -> Term | None:
-        """Why this mission cannot be played (as yet): only in Zero! (§15), formations
+        """Why this mission cannot be played: only in Zero! (§15), formations
         that may fly (§17.22), bombs on elements of the attacker that can drop them
         (§18.11, §21.21)."""
         if ruleset is not Ruleset.ZERO:
             return Term("dif.mission.setup.not_zero")
-        if mission.angle_of_attack:
-            return Term("dif.mission.setup.option")
         for f in mission.formations:
             why = self._formation_refusal(mission, f, seats)
             if why is not None:
@@ -401,6 +408,7 @@ class MissionRules(Resolution):
         if m is None or s.step not in ("wingman", "altitude"):
             return
         m["bombed_leader"] = False
+        m["angle"] = None  # §20.31: declared anew each player-turn
         e = s.elements[s.order[s.index]]
         if any(self._loaded(s, e, p) for p in (e.leader, e.wingman)):
             s.step = "jettison"  # §15.2: Jettison Bombs, before the Wingman Attack
@@ -1071,6 +1079,72 @@ class MissionRules(Resolution):
                 )
         return out
 
+    # -- the optional Angle of Attack (§20.31) ---------------------------------------
+    def angle_name(self, name: str) -> Term:
+        """An Angle of Attack's name (§20.31): ``frontal``, ``beam`` or ``rear``."""
+        return fixed(_ANGLE_KEYS[name])
+
+    def _angle(self, s: GameState) -> Angle | None:
+        """The active element's Angle of Attack this turn; None without the option or
+        before it is declared (Beam: no change)."""
+        m = s.mission
+        if m is None or not m.get("angle") or not self._setup_of(s).angle_of_attack:
+            return None
+        return Angle(m["angle"])
+
+    def _angles(self, s: GameState) -> list[Action]:
+        """The declarations the option offers (§20.31), legal or not."""
+        if not self._setup_of(s).angle_of_attack:
+            return []
+        return [Action.angle(name) for name in ANGLES]
+
+    def _angle_refusal(self, s: GameState, e: Element) -> Why | None:
+        """§20.31: declared once a player-turn, for the leader and its wingman alike,
+        before either attacks a formation; by an element that may attack a bomber (NOT
+        Assigned, one at its altitude)."""
+        assert s.mission is not None
+        if not self._setup_of(s).angle_of_attack:
+            return Why("dif.mission.refuse.angle_option")
+        if s.mission.get("angle"):
+            angle = self.angle_name(s.mission["angle"])
+            return Why("dif.mission.refuse.angle_declared", angle=angle)
+        if not self._bomber_targets(s, e) or self.engaged_with(s, e.seat) is not None:
+            return Why("dif.mission.refuse.angle_no_bomber")
+        return None
+
+    def _fix_angle(self, s: GameState) -> None:
+        """§20.31: an attack on a formation without a declaration is made at the Beam
+        (no change); the angle then holds for the rest of the player-turn."""
+        m = s.mission
+        if m is not None and not m.get("angle") and self._setup_of(s).angle_of_attack:
+            m["angle"] = Angle.BEAM.value
+
+    def _do_angle(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        assert s.mission is not None and a.arg is not None
+        s.mission["angle"] = a.arg
+        angle = self.angle_name(a.arg)
+        ev.append(
+            Event(
+                "angle",
+                Term("dif.mission.event.angle", element=self._el_label(s, e), angle=angle),
+                data={"seat": e.seat, "angle": a.arg},
+            )
+        )
+
+    def _do_wingman(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        if a.verb == "angle":
+            self._do_angle(s, e, a, ev)
+            return
+        if self._bomber(s, a.target or "") is not None:
+            self._fix_angle(s)
+        super()._do_wingman(s, e, a, ev)
+
+    def _do_play(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        if a.verb == "angle":
+            self._do_angle(s, e, a, ev)
+            return
+        super()._do_play(s, e, a, ev)
+
     # -- friendly leaders help a light bomber (§17.13b) -----------------------------
     def _light_bomber_helpers(self, s: GameState, x: Exchange) -> list[str]:
         """§17.13b: against a Maneuvering or Half Loop at a NOT Assigned Light Bomber
@@ -1169,7 +1243,7 @@ class MissionRules(Resolution):
     def _bomber_budget(self, s: GameState, e: Element) -> int:
         """§20.22: a leader's Bursts against a bomber, its rating +2, plus what its
         successful Maneuvering and Half Loop at it won (kept as against a wingman)."""
-        return leader_bursts(self._leader_ratings(e), gained=s.t.wm_bonus)
+        return leader_bursts(self._leader_ratings(e), gained=s.t.wm_bonus, angle=self._angle(s))
 
     def _choosing(self, s: GameState, x: Exchange) -> bool:
         """The exchange is a Maneuvering or Half Loop played at a bomber (§20.32a)."""
@@ -1297,7 +1371,8 @@ class MissionRules(Resolution):
                     "offensive": max(0, r.offensive + off),
                     "defensive": max(0, r.defensive + dfn),
                 }
-            )
+            ),
+            angle=self._angle(s),
         )
 
     def _wm_bomber_candidates(self, s: GameState, e: Element) -> list[Action]:
@@ -1364,7 +1439,7 @@ class MissionRules(Resolution):
             for o in f["bombers"]
             if o is not b and o["status"] == "flying" and o["group"] == b["group"]
         ]
-        return defence_cards(supporter(b), others)
+        return defence_cards(supporter(b), others, angle=self._angle(s))
 
     def _open_exchange(
         self, s: GameState, e: Element, attacker: str, a: Action, source: str, ev: list[Event]
@@ -1378,6 +1453,7 @@ class MissionRules(Resolution):
             s.mission["helping"] = {"seats": helpers, "at": -1} if helpers else None
         if b is None or x is None:
             return
+        self._fix_angle(s)
         if self._choosing(s, x):
             s.t.target = target  # chosen only if the choice succeeds (§20.32d-e)
             if self._choice_answerer(s, b["ref"]) is None:
@@ -1630,13 +1706,19 @@ class MissionRules(Resolution):
         if m is not None and p.kind == "play":
             e = state.elements[p.seat]
             refs = self._bomber_targets(state, e)
-            return super()._candidates(state, p) + [
-                Action.play(c, ref) for c in self._codes(e.hand) for ref in refs
-            ]
+            return (
+                super()._candidates(state, p)
+                + [Action.play(c, ref) for c in self._codes(e.hand) for ref in refs]
+                + self._angles(state)
+            )
         if m is not None and p.kind == "wingman":
             e = state.elements[p.seat]
             refs = self._bomber_targets(state, e)
-            return super()._candidates(state, p) + [Action.wingman(ref) for ref in refs]
+            return (
+                super()._candidates(state, p)
+                + [Action.wingman(ref) for ref in refs]
+                + self._angles(state)
+            )
         if m is not None and p.kind == "wingman_attack" and self._wm_at_bomber(state):
             return self._wm_bomber_candidates(state, state.elements[p.seat])
         if p.kind not in MISSION_STEPS:
@@ -1653,6 +1735,8 @@ class MissionRules(Resolution):
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
         if state.mission is not None and p.seat in state.mission["formations"]:
             return self.formation_refusal(state, p.seat, a)
+        if state.mission is not None and a.verb == "angle" and p.kind in ("wingman", "play"):
+            return self._angle_refusal(state, state.elements[p.seat])
         if p.kind not in MISSION_STEPS:
             return super()._refusal(state, p, a)
         verbs = _VERBS[p.kind]

@@ -348,6 +348,8 @@ class DifPresenter:
             return tr(Altitude.from_code(a.arg or "M").label, language)
         if v == "wm":
             return say("dif.ui.action.wingman", plane=plane(a.target))
+        if v == "angle":  # Zero! §20.31
+            return say("dif.ui.action.angle", angle=tr(engine.angle_name(a.arg or ""), language))
         if v == "play" and a.arg is not None:
             up = a.arg == "up"
             return say(

@@ -22,12 +22,18 @@ def engine() -> DifEngine:
 
 
 def at_wingman(
-    engine: DifEngine, draws: list[tuple[str, bool]], *, escort: str = "H", loaded: bool = False
+    engine: DifEngine,
+    draws: list[tuple[str, bool]],
+    *,
+    escort: str = "H",
+    loaded: bool = False,
+    angle: bool = False,
 ) -> GameState:
     """A P-40B element (A1; ``loaded``: an SBD carrying its dive bombs) at Medium with
     two Ki-21s (X3) there, their Zero escort (X1) at ``escort``, at A1's Wingman Attack
     step on the Ingress Turn; the next draws are ``draws`` (the wingman's mini-hand
-    first, then the bomber's defensive mini-hand)."""
+    first, then the bomber's defensive mini-hand); ``angle``: the Angle of Attack option
+    (§20.31) is used."""
     setup = mission_setup(
         bombs={"A1": "dive"} if loaded else {},
         elements=[
@@ -37,9 +43,12 @@ def at_wingman(
         altitudes={"A1": "M", "X1": escort},
         order=["X1", "A1"],
         arrival=1,
-        mission={"attacker": "allied", "formations": [KI21 | {"side": "axis"}]}
-        if loaded
-        else {"formations": [KI21 | {"mode": "saturation"}]},
+        mission=(
+            {"attacker": "allied", "formations": [KI21 | {"side": "axis"}]}
+            if loaded
+            else {"formations": [KI21 | {"mode": "saturation"}]}
+        )
+        | {"angle_of_attack": angle},
     )
     state, _ = engine.new_game(setup, 2)
     state = drive(engine, state, at("wingman", "A1"), {"jettison": "keep", "abandon": "continue"})
@@ -163,3 +172,45 @@ def test_a_loaded_wingman_attacks_a_bomber_without_the_load_penalty(engine: DifE
     state = apply(engine, state, "A1", "wm X3B1")
     assert minihand(engine, state) == ["HAL", "IMS-1B2D", "MAN"]
     assert "play MAN X3B2" in {str(a) for a in engine.legal_actions(state, "A1")}
+
+
+def test_a_rear_angle_of_attack_gives_more_cards_to_both(engine: DifEngine) -> None:
+    # §20.31 Rear: the wingman's Offensive +1 (1 + 1 + 2 = 4 cards), the formation two
+    # more Defensive cards in total (1 + 1 + 2 = 4); one angle for the whole element.
+    mine = [("IMS-1B2D", False), ("OOS-2B3D", False), ("MAN", False), ("TIT", False)]
+    theirs = [("TIT", False), ("BAR", False), ("TIT", False), ("BAR", False)]
+    state = at_wingman(engine, mine + theirs, angle=True)
+    assert "angle rear" in {str(a) for a in engine.legal_actions(state, "A1")}
+    state, events = engine.apply(state, "A1", Action.from_text("angle rear"))
+    assert str(events[-1].text) == "P-40B (A1) declares its Angle of Attack: Rear (20.31)."
+    assert state.step == "wingman"
+    assert engine._bomber_budget(state, state.elements["A1"]) == 4  # leader: 1 + 2 + 1
+    assert "20.31" in refused(engine, state, "A1", "angle frontal")
+    label = DifPresenter(engine).describe_action(state, Action.from_text("angle rear"))
+    assert label == "Rear Angle of Attack"
+    state = apply(engine, state, "A1", "wm X3B1")
+    assert len(state.elements["A1"].minihand) == 4
+    state = apply(engine, state, "A1", "play IMS-1B2D X3B1")
+    mission = engine.view(state, "X3").mission
+    assert mission is not None and mission.formations[0].defence == 4
+
+
+def test_a_frontal_angle_of_attack_takes_one_from_both(engine: DifEngine) -> None:
+    # §20.31 Frontal: Offensive -1 (0 + 2 = 2 cards), one Defensive card fewer (2 - 1).
+    state = at_wingman(engine, [("IMS-1B2D", False), ("MAN", False), ("TIT", False)], angle=True)
+    state = apply(engine, state, "A1", "angle frontal")
+    state = apply(engine, state, "A1", "wm X3B1")
+    assert minihand(engine, state) == ["IMS-1B2D", "MAN"]
+    state = apply(engine, state, "A1", "play IMS-1B2D X3B1")
+    mission = engine.view(state, "X3").mission
+    assert mission is not None and mission.formations[0].defence == 1
+
+
+def test_an_undeclared_angle_is_the_beam_and_the_option_may_be_off(engine: DifEngine) -> None:
+    off = at_wingman(engine, [("IMS-1B2D", False), ("MAN", False), ("TIT", False)])
+    assert "angle rear" not in {str(a) for a in engine.legal_actions(off, "A1")}
+    assert "20.31" in refused(engine, off, "A1", "angle rear")
+    state = at_wingman(engine, [("IMS-1B2D", False), ("MAN", False), ("TIT", False)], angle=True)
+    state = apply(engine, state, "A1", "wm X3B1")  # no declaration: the Beam (no change)
+    assert len(state.elements["A1"].minihand) == 3
+    assert state.mission is not None and state.mission["angle"] == "beam"

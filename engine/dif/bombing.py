@@ -1253,9 +1253,12 @@ class MissionRules(Resolution):
 
     def _choice_answerer(self, s: GameState, ref: str) -> Element | None:
         """§20.32b: the formation's side answers a choice from the hand of a NOT
-        Assigned leader at its altitude; read as the first such in the setup's order."""
+        Assigned leader at its altitude; read as the first such in the setup's order.
+        Over the target a leader that Abandoned answers for no bomber (§23.53: bombers
+        never Abandon)."""
         assert s.mission is not None
-        f = s.mission["formations"][self._formation_seat(s, ref)]
+        seat = self._formation_seat(s, ref)
+        f = s.mission["formations"][seat]
         for e in s.elements.values():
             if (
                 e.side == f["side"]
@@ -1263,6 +1266,7 @@ class MissionRules(Resolution):
                 and e.leader.flying
                 and e.altitude == f["altitude"]
                 and self.engaged_with(s, e.seat) is None
+                and self._same_fight(s, e.seat, seat)
             ):
                 return e
         return None

@@ -42,7 +42,7 @@ def at_wingman(
         ],
         altitudes={"A1": "M", "X1": escort},
         order=["X1", "A1"],
-        arrival=1,
+        arrival=0,
         mission=(
             {"attacker": "allied", "formations": [KI21 | {"side": "axis"}]}
             if loaded
@@ -139,6 +139,16 @@ def test_a_not_assigned_leader_answers_a_wingmans_choice(engine: DifEngine) -> N
     state = apply(engine, state, "A1", "respond TIT")
     state = apply(engine, state, "X1", "pass")
     assert state.t.wm_target == "X3B2"
+
+
+def test_a_leader_that_abandoned_answers_for_no_bomber(engine: DifEngine) -> None:
+    # §23.53: over the target who Abandons fights only who Abandons; bombers never do.
+    state = at_wingman(engine, [("MAN", False), ("IMS-1B2D", False), ("TIT", False)], escort="M")
+    assert state.mission is not None
+    state.mission["away"] = ["X1"]
+    state = apply(engine, state, "A1", "wm X3B1")
+    state = apply(engine, state, "A1", "play MAN X3B2")
+    assert state.exchange is None and state.t.wm_target == "X3B2"
 
 
 def test_the_bombers_counter_attack_is_answered_from_the_wingmans_minihand(

@@ -1108,7 +1108,11 @@ class MissionRules(Resolution):
         if s.mission.get("angle"):
             angle = self.angle_name(s.mission["angle"])
             return Why("dif.mission.refuse.angle_declared", angle=angle)
-        if not self._bomber_targets(s, e) or self.engaged_with(s, e.seat) is not None:
+        if (
+            not self._bomber_targets(s, e)
+            or self.engaged_with(s, e.seat) is not None
+            or (e.seat in s.mission["away"] and self._phase(s) in _OVER)  # §23.53
+        ):
             return Why("dif.mission.refuse.angle_no_bomber")
         return None
 

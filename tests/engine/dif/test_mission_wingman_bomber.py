@@ -221,6 +221,10 @@ def test_an_undeclared_angle_is_the_beam_and_the_option_may_be_off(engine: DifEn
     assert "angle rear" not in {str(a) for a in engine.legal_actions(off, "A1")}
     assert "20.31" in refused(engine, off, "A1", "angle rear")
     state = at_wingman(engine, [("IMS-1B2D", False), ("MAN", False), ("TIT", False)], angle=True)
+    assert state.mission is not None
+    state.mission["away"] = ["A1"]  # §23.53: an element that Abandoned attacks no bomber
+    assert "20.31" in refused(engine, state, "A1", "angle rear")
+    state.mission["away"] = []
     state = apply(engine, state, "A1", "wm X3B1")  # no declaration: the Beam (no change)
     assert len(state.elements["A1"].minihand) == 3
     assert state.mission is not None and state.mission["angle"] == "beam"

@@ -78,6 +78,8 @@ COUNTER = "FTC"
 """The code of a Full Throttle counter, played and paid like a card."""
 AS_KINDS = ("SCI", "FUT", "ACE")
 """What a card may be declared as: agile (SCI), Ta-152H-1 (FUT), Ace pilot (ACE)."""
+ANGLES = ("frontal", "beam", "rear")
+"""The Angles of Attack against a formation (Zero! §20.31), as ``angle <name>`` writes them."""
 QUOTE_LIMIT = 40
 """The most characters of a player's input a message quotes (a 3 MB ``/play`` text
 must not come back as a 6 MB refusal)."""
@@ -157,6 +159,11 @@ class Action:
         return cls("play", card="VER", arg=direction, cards=(discard,) if discard else ())
 
     @classmethod
+    def angle(cls, name: str) -> Action:
+        """Zero! §20.31: the Angle of Attack declared before attacking a formation."""
+        return cls("angle", arg=name)
+
+    @classmethod
     def respond(cls, card: str, *, as_sci: bool = False, as_kind: str | None = None) -> Action:
         return cls("respond", card=card, as_kind="SCI" if as_sci else as_kind)
 
@@ -187,6 +194,8 @@ class Action:
             return " ".join((v, *self.cards))
         if v == "next":
             return f"next {self.target}"
+        if v == "angle":
+            return f"angle {self.arg}"
         card = f"{self.card}={self.as_kind}" if self.as_kind else str(self.card)
         if v == "respond":
             return f"respond {card}"
@@ -225,6 +234,10 @@ class Action:
             if verb == "follow":
                 return cls.follow(codes)
             return cls.discard(codes) if verb == "discard" else cls.redraw(codes)
+        if verb == "angle":
+            if len(args) != 1 or args[0].lower() not in ANGLES:
+                raise MalformedAction(Term("dif.action.angle", text=quoted(text)))
+            return cls.angle(args[0].lower())
         if verb == "next":
             if len(args) != 1 or not SEAT_REF.match(args[0]):
                 raise MalformedAction(Term("dif.action.next", text=quoted(text)))

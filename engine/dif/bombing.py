@@ -11,11 +11,15 @@ the Clouds Over the Target option (L1881).
 
 Formations of bombers (§17.2) fly in ``GameState.mission["formations"]``, never as
 elements: they have no player-turn; they take Discretionary Fire, and bomb and take
-Anti-Aircraft Fire at the end of the Bomb Turn (§23.63). A NOT Assigned leader chooses
-a bomber with Maneuvering or Half Loop (§20.32) and attacks it with In My Sights or Out
-of the Sun; the formation's seat answers from the bomber's defensive mini-hand
-(§20.41-§20.54). A wingman's attack on a bomber (§20.13) and the Angle of Attack
-(§20.31) are refused; the numbers of attacking bombers are in :mod:`engine.dif.formation`.
+Anti-Aircraft Fire at the end of the Bomb Turn (§23.63). A NOT Assigned leader, or the
+wingman of one in its Wingman Attack step (``wm X3B1``, a mini-hand of Offensive +
+Defensive cards, no Burst limit, §20.13, §20.21), chooses a bomber with Maneuvering or
+Half Loop (§20.32) and attacks it with In My Sights or Out of the Sun; the formation's
+seat answers from the bomber's defensive mini-hand (§20.41-§20.54), its Ace Crew twice
+a mission with a Rejected Attack (§19.35 AC). A friendly NOT Assigned leader may answer
+a Maneuvering or Half Loop at a NOT Assigned light bomber (§17.13b). With the optional
+Angle of Attack an element declares ``angle frontal|beam|rear`` before attacking a
+formation (§20.31). The numbers of attacking bombers are in :mod:`engine.dif.formation`.
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ from typing import Any
 from engine.core.contract import AircraftFate, Decision, Fate
 from engine.core.errors import SetupError
 from engine.core.events import Event
-from engine.dif.actions import COUNTER, Action, quoted
+from engine.dif import tables
+from engine.dif.actions import ANGLES, COUNTER, Action, quoted
 from engine.dif.base import Pending
+from engine.dif.campaign_cards import Role
 from engine.dif.campaign_data import AircraftClass, load_bombing_chart
 from engine.dif.campaign_targets import BombingChart, BombingMode, TargetRatings
 from engine.dif.components import (
@@ -40,6 +46,7 @@ from engine.dif.components import (
     Side,
 )
 from engine.dif.formation import (
+    Angle,
     Supporter,
     answer,
     attack_refusal,
@@ -50,6 +57,7 @@ from engine.dif.formation import (
     formation_speed,
     leader_bursts,
     saturation_cards,
+    wingman_minihand,
 )
 from engine.dif.legality import Why
 from engine.dif.mission import Clouds, CrewSkill, FormationSetup, MissionKind, MissionSetup
@@ -89,6 +97,18 @@ _PHASE_KEYS = {
     "dogfight": "dif.mission.phase.dogfight",
 }
 """The name of each mission phase (:func:`phase`)."""
+ACE_CREW_USES = 2
+"""An Ace Crew's Ace Ability counters, each a Rejected Attack on a counter-attack
+card (§19.35 AC)."""
+_LIGHT_BOMBERS = frozenset({Role.LIGHT_BOMBER.value, Role.TORPEDO_BOMBER.value})
+"""The roles a friendly leader helps defend (§17.13b; torpedo bombers are light
+bombers, §17.14)."""
+_ANGLE_KEYS = {
+    "frontal": "dif.mission.angle.frontal",
+    "beam": "dif.mission.angle.beam",
+    "rear": "dif.mission.angle.rear",
+}
+"""The name of each Angle of Attack (§20.31)."""
 ELEMENT_SPEED = 6
 """Fighters and Light Bombers count Speed 6 for the mission's duration (§23.24)."""
 
@@ -142,6 +162,9 @@ def start(mission: MissionSetup, elements: dict[str, Element]) -> dict[str, Any]
         "aa": None,
         "bombed_leader": False,
         "clouds": None,
+        "ace_crew": {},
+        "helping": None,
+        "angle": None,
     }
 
 
@@ -192,13 +215,11 @@ class MissionRules(Resolution):
     def mission_refusal(
         self, ruleset: Ruleset, mission: MissionSetup, seats: set[str]
     ) -> Term | None:
-        """Why this mission cannot be played (as yet): only in Zero! (§15), formations
+        """Why this mission cannot be played: only in Zero! (§15), formations
         that may fly (§17.22), bombs on elements of the attacker that can drop them
         (§18.11, §21.21)."""
         if ruleset is not Ruleset.ZERO:
             return Term("dif.mission.setup.not_zero")
-        if mission.angle_of_attack:
-            return Term("dif.mission.setup.option")
         for f in mission.formations:
             why = self._formation_refusal(mission, f, seats)
             if why is not None:
@@ -387,6 +408,7 @@ class MissionRules(Resolution):
         if m is None or s.step not in ("wingman", "altitude"):
             return
         m["bombed_leader"] = False
+        m["angle"] = None  # §20.31: declared anew each player-turn
         e = s.elements[s.order[s.index]]
         if any(self._loaded(s, e, p) for p in (e.leader, e.wingman)):
             s.step = "jettison"  # §15.2: Jettison Bombs, before the Wingman Attack
@@ -1057,6 +1079,148 @@ class MissionRules(Resolution):
                 )
         return out
 
+    # -- the optional Angle of Attack (§20.31) ---------------------------------------
+    def angle_name(self, name: str) -> Term:
+        """An Angle of Attack's name (§20.31): ``frontal``, ``beam`` or ``rear``."""
+        return fixed(_ANGLE_KEYS[name])
+
+    def _angle(self, s: GameState) -> Angle | None:
+        """The active element's Angle of Attack this turn; None without the option or
+        before it is declared (Beam: no change)."""
+        m = s.mission
+        if m is None or not m.get("angle") or not self._setup_of(s).angle_of_attack:
+            return None
+        return Angle(m["angle"])
+
+    def _angles(self, s: GameState) -> list[Action]:
+        """The declarations the option offers (§20.31), legal or not."""
+        if not self._setup_of(s).angle_of_attack:
+            return []
+        return [Action.angle(name) for name in ANGLES]
+
+    def _angle_refusal(self, s: GameState, e: Element) -> Why | None:
+        """§20.31: declared once a player-turn, for the leader and its wingman alike,
+        before either attacks a formation; by an element that may attack a bomber (NOT
+        Assigned, one at its altitude)."""
+        assert s.mission is not None
+        if not self._setup_of(s).angle_of_attack:
+            return Why("dif.mission.refuse.angle_option")
+        if s.mission.get("angle"):
+            angle = self.angle_name(s.mission["angle"])
+            return Why("dif.mission.refuse.angle_declared", angle=angle)
+        if (
+            not self._bomber_targets(s, e)
+            or self.engaged_with(s, e.seat) is not None
+            or (e.seat in s.mission["away"] and self._phase(s) in _OVER)  # §23.53
+        ):
+            return Why("dif.mission.refuse.angle_no_bomber")
+        return None
+
+    def _fix_angle(self, s: GameState) -> None:
+        """§20.31: an attack on a formation without a declaration is made at the Beam
+        (no change); the angle then holds for the rest of the player-turn."""
+        m = s.mission
+        if m is not None and not m.get("angle") and self._setup_of(s).angle_of_attack:
+            m["angle"] = Angle.BEAM.value
+
+    def _do_angle(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        assert s.mission is not None and a.arg is not None
+        s.mission["angle"] = a.arg
+        angle = self.angle_name(a.arg)
+        ev.append(
+            Event(
+                "angle",
+                Term("dif.mission.event.angle", element=self._el_label(s, e), angle=angle),
+                data={"seat": e.seat, "angle": a.arg},
+            )
+        )
+
+    def _do_wingman(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        if a.verb == "angle":
+            self._do_angle(s, e, a, ev)
+            return
+        if self._bomber(s, a.target or "") is not None:
+            self._fix_angle(s)
+        super()._do_wingman(s, e, a, ev)
+
+    def _do_play(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        if a.verb == "angle":
+            self._do_angle(s, e, a, ev)
+            return
+        super()._do_play(s, e, a, ev)
+
+    # -- friendly leaders help a light bomber (§17.13b) -----------------------------
+    def _light_bomber_helpers(self, s: GameState, x: Exchange) -> list[str]:
+        """§17.13b: against a Maneuvering or Half Loop at a NOT Assigned Light Bomber
+        (a torpedo bomber too, §17.14), the seats of the friendly NOT Assigned leaders
+        at its altitude, in the setup's order, that may answer once it passes; none
+        against In My Sights / Out of the Sun or an Assigned light bomber."""
+        target = self._plane(s, x.target)
+        if x.kind not in (CardKind.MAN.value, CardKind.HAL.value) or target is None:
+            return []
+        o = s.elements[x.target[:-1]]
+        if (
+            target.role != "leader"
+            or self._ac(o).role.value not in _LIGHT_BOMBERS
+            or self.engaged_with(s, o.seat) is not None
+        ):
+            return []
+        return [
+            e.seat
+            for e in s.elements.values()
+            if e.seat != o.seat
+            and e.side == o.side
+            and e.leader is not None
+            and e.leader.flying
+            and e.altitude == o.altitude
+            and self.engaged_with(s, e.seat) is None
+            and self._same_fight(s, e.seat, o.seat)
+        ]
+
+    def _same_fight(self, s: GameState, a: str, b: str) -> bool:
+        """§23.53: over the target, who Abandons fights only who Abandons."""
+        m = s.mission
+        if m is None or self._phase(s) not in _OVER:
+            return True
+        return (a in m["away"]) == (b in m["away"])
+
+    def _helper(self, s: GameState) -> str | None:
+        """The friendly leader answering for the light bomber now (§17.13b), if any."""
+        help_ = s.mission.get("helping") if s.mission is not None else None
+        return help_["seats"][help_["at"]] if help_ and help_["at"] >= 0 else None
+
+    def _do_respond(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
+        """§17.13b: when the light bomber (or a helper) passes, the next friendly NOT
+        Assigned leader may answer for it; after any answer the next defender's turn
+        starts again with the light bomber."""
+        x = s.exchange
+        help_ = s.mission.get("helping") if s.mission is not None else None
+        if help_ is None or x is None or not x.defender_to_move:
+            super()._do_respond(s, e, a, ev)
+            return
+        if a.verb == "pass" and help_["at"] + 1 < len(help_["seats"]):
+            help_["at"] += 1
+            helper = s.elements[help_["seats"][help_["at"]]]
+            ev.append(Event("pass", Term("dif.event.no_response", element=self._el_label(s, e))))
+            ev.append(
+                Event(
+                    "help",
+                    Term(
+                        "dif.mission.event.light_bomber_help",
+                        element=self._el_label(s, helper),
+                        plane=self._plane_label(s, x.target),
+                    ),
+                )
+            )
+            return
+        super()._do_respond(s, e, a, ev)
+        help_["at"] = -1
+
+    def _resolve(self, s: GameState, x: Exchange, ev: list[Event]) -> None:
+        if s.mission is not None:
+            s.mission["helping"] = None
+        super()._resolve(s, x, ev)
+
     # -- fighters attack bombers (§20.11, §20.22, §20.4, §20.5) -----------------------
     def _bomber(self, s: GameState, ref: str) -> dict[str, Any] | None:
         """The bomber named ``ref`` (``X3B1``), destroyed or not; None for any other ref."""
@@ -1083,7 +1247,7 @@ class MissionRules(Resolution):
     def _bomber_budget(self, s: GameState, e: Element) -> int:
         """§20.22: a leader's Bursts against a bomber, its rating +2, plus what its
         successful Maneuvering and Half Loop at it won (kept as against a wingman)."""
-        return leader_bursts(self._leader_ratings(e), gained=s.t.wm_bonus)
+        return leader_bursts(self._leader_ratings(e), gained=s.t.wm_bonus, angle=self._angle(s))
 
     def _choosing(self, s: GameState, x: Exchange) -> bool:
         """The exchange is a Maneuvering or Half Loop played at a bomber (§20.32a)."""
@@ -1093,9 +1257,12 @@ class MissionRules(Resolution):
 
     def _choice_answerer(self, s: GameState, ref: str) -> Element | None:
         """§20.32b: the formation's side answers a choice from the hand of a NOT
-        Assigned leader at its altitude; read as the first such in the setup's order."""
+        Assigned leader at its altitude; read as the first such in the setup's order.
+        Over the target a leader that Abandoned answers for no bomber (§23.53: bombers
+        never Abandon)."""
         assert s.mission is not None
-        f = s.mission["formations"][self._formation_seat(s, ref)]
+        seat = self._formation_seat(s, ref)
+        f = s.mission["formations"][seat]
         for e in s.elements.values():
             if (
                 e.side == f["side"]
@@ -1103,11 +1270,15 @@ class MissionRules(Resolution):
                 and e.leader.flying
                 and e.altitude == f["altitude"]
                 and self.engaged_with(s, e.seat) is None
+                and self._same_fight(s, e.seat, seat)
             ):
                 return e
         return None
 
     def _defending_ref(self, s: GameState, x: Exchange) -> str:
+        helper = self._helper(s)
+        if helper is not None:
+            return f"{helper}L"
         if self._choosing(s, x):
             e = self._choice_answerer(s, x.target)
             if e is not None and e.leader is not None:
@@ -1166,6 +1337,99 @@ class MissionRules(Resolution):
             if b["status"] == "flying"
         ]
 
+    def _wm_at_bomber(self, s: GameState) -> bool:
+        """The active wingman's attack this turn is at a bomber (§20.13)."""
+        ref = s.t.wm_target
+        return s.mission is not None and ref is not None and self._bomber(s, ref) is not None
+
+    def _wm_bomber_refusal(self, s: GameState, e: Element, b: dict[str, Any]) -> Why | None:
+        """``wm X3B1``: the wingman of a NOT Assigned leader attacks a flying enemy
+        bomber at its altitude (§20.11, 10.3a); without a choice yet, the one the
+        formation's side designates (§20.32e); a Loaded wingman too, the Load Penalty
+        does not apply against formations (§17.15 Exceptions)."""
+        m = s.mission
+        assert m is not None
+        if e.wingman is None or not e.wingman.flying:
+            return Why("dif.refuse.no_wingman")
+        f = m["formations"][self._formation_seat(s, b["ref"])]
+        if b["status"] != "flying":
+            return Why("dif.refuse.target_gone", ref=b["ref"])
+        if f["side"] == e.side:
+            return Why("dif.refuse.own_side")
+        if e.altitude != f["altitude"]:
+            return Why("dif.refuse.other_altitude")
+        if self.engaged_with(s, e.seat) is not None:
+            return Why("dif.mission.refuse.bomber_assigned")
+        if e.seat in m["away"] and self._phase(s) in _OVER:
+            return Why("dif.mission.refuse.abandoned")  # §23.53: bombers never Abandon
+        first = self._designated(s, b)
+        if first is not b:
+            return Why("dif.mission.refuse.bomber_designated", ref=first["ref"])
+        return None
+
+    def _wm_bomber_offence(self, s: GameState, e: Element) -> int:
+        """§20.13: the mini-hand of a wingman attacking a bomber, its Offensive plus its
+        Defensive Rating at its altitude (7.5, read as for 10.11 and 10.51)."""
+        assert e.wingman is not None
+        r = self._wingman_ratings(e.wingman)
+        off, dfn = tables.wingman_modifiers(Altitude(e.altitude or 0), self._ac(e).turbocharged)
+        return wingman_minihand(
+            r.model_copy(
+                update={
+                    "offensive": max(0, r.offensive + off),
+                    "defensive": max(0, r.defensive + dfn),
+                }
+            ),
+            angle=self._angle(s),
+        )
+
+    def _wm_bomber_candidates(self, s: GameState, e: Element) -> list[Action]:
+        """The wingman's cards at the bombers at its altitude, until its target falls."""
+        b = self._bomber(s, s.t.wm_target or "")
+        if b is None or b["status"] != "flying":
+            return [Action.simple("done")]
+        refs = self._bomber_targets(s, e)
+        return [Action.simple("done")] + [
+            Action.play(c, ref) for c in self._codes(e.minihand) for ref in refs
+        ]
+
+    def _wm_bomber_play_refusal(self, s: GameState, e: Element, a: Action) -> Why | None:
+        """A wingman's card at a bomber (§20.21, §20.42, §20.43): no Burst limit; a
+        Maneuvering or Half Loop only chooses the bomber, before its first In My Sights
+        or Out of the Sun (§20.32a "when starting the attack"); those go to its target,
+        the designated or chosen one."""
+        code = a.card or ""
+        if self._find(e.minihand, code) is None:
+            return Why("dif.refuse.not_in_wingman_hand", code=code)
+        if a.as_kind is not None or a.arg is not None or a.cards:
+            return Why("dif.refuse.wingman_as_drawn")
+        kind = CardKind(code.split("-")[0])
+        why = attack_refusal(kind)
+        if why is not None:
+            return why
+        b = self._bomber(s, a.target or "")
+        target = s.t.wm_target
+        if b is None:
+            return Why("dif.refuse.wingman_target", target=target)
+        if b["status"] != "flying":
+            return Why("dif.refuse.target_gone", ref=b["ref"])
+        if b["ref"] not in self._bomber_targets(s, e):
+            return Why("dif.refuse.other_altitude")
+        if kind not in BURST_KINDS:
+            if self._wm_fired(s):
+                return Why("dif.mission.refuse.wingman_choice_first")
+            return None  # §20.32a: a Maneuvering or Half Loop chooses any of them
+        if b["ref"] != target:
+            return Why("dif.mission.refuse.wingman_bomber", ref=target)
+        return None
+
+    def _wm_fired(self, s: GameState) -> bool:
+        """The wingman has fired at its bomber: the defensive mini-hand is drawn at
+        the first In My Sights or Out of the Sun (§20.41) and discarded when its attack
+        ends, so it is out only once the attack has begun."""
+        assert s.mission is not None
+        return any(f.get("defending") for f in s.mission["formations"].values())
+
     def _defence(self, s: GameState, b: dict[str, Any]) -> int:
         """§20.41: the attacked bomber's defensive mini-hand, with the Turret Support
         of every other bomber still in its group (a Damaged one has left it, §17.28)."""
@@ -1183,7 +1447,7 @@ class MissionRules(Resolution):
             for o in f["bombers"]
             if o is not b and o["status"] == "flying" and o["group"] == b["group"]
         ]
-        return defence_cards(supporter(b), others)
+        return defence_cards(supporter(b), others, angle=self._angle(s))
 
     def _open_exchange(
         self, s: GameState, e: Element, attacker: str, a: Action, source: str, ev: list[Event]
@@ -1192,8 +1456,12 @@ class MissionRules(Resolution):
         super()._open_exchange(s, e, attacker, a, source, ev)
         b = self._bomber(s, a.target or "")
         x = s.exchange
+        if x is not None and b is None and s.mission is not None:
+            helpers = self._light_bomber_helpers(s, x)
+            s.mission["helping"] = {"seats": helpers, "at": -1} if helpers else None
         if b is None or x is None:
             return
+        self._fix_angle(s)
         if self._choosing(s, x):
             s.t.target = target  # chosen only if the choice succeeds (§20.32d-e)
             if self._choice_answerer(s, b["ref"]) is None:
@@ -1220,6 +1488,9 @@ class MissionRules(Resolution):
             )
 
     def _responder(self, state: GameState, x: Exchange) -> str:
+        helper = self._helper(state)
+        if x.defender_to_move and helper is not None:
+            return helper
         if x.defender_to_move and self._choosing(state, x):
             return self._defending_ref(state, x)[:-1]
         if x.defender_to_move and self._bomber(state, x.target) is not None:
@@ -1227,8 +1498,15 @@ class MissionRules(Resolution):
         return super()._responder(state, x)
 
     def _response_source(self, state: GameState, x: Exchange) -> list[int]:
+        helper = self._helper(state)
+        if x.defender_to_move and helper is not None:
+            return state.elements[helper].hand
         if x.defender_to_move and self._choosing(state, x):
             return state.elements[self._defending_ref(state, x)[:-1]].hand
+        if x.defender_to_move and x.source == "bomber" and state.step == "wingman_attack":
+            # §20.52: the attacking wingman answers the counter-attack from the
+            # mini-hand it attacks with (the Z-18 wingman has no card left, L1406).
+            return state.elements[x.target[:-1]].minihand
         return super()._response_source(state, x)
 
     def _plane_label(self, state: GameState, ref: str) -> str:
@@ -1239,6 +1517,12 @@ class MissionRules(Resolution):
         b = self._bomber(s, x.target)
         if b is None:
             super()._effect(s, x, ev)
+            return
+        if self._choosing(s, x) and x.source == "minihand":
+            # §20.32d, §20.43: the wingman's target is chosen; it has no Bursts.
+            s.t.wm_target = b["ref"]
+            label = self._bomber_label(b)
+            ev.append(Event("bursts", Term("dif.mission.event.bomber_chosen_wingman", plane=label)))
             return
         if self._choosing(s, x):
             # §20.32d, §20.22: the bomber is chosen and the leader's Bursts grow.
@@ -1254,8 +1538,14 @@ class MissionRules(Resolution):
             ev.append(Event("damage", Term("dif.event.fuel_tank", plane=self._bomber_label(b))))
             self._destroy_bomber(b, ev)
             return
-        hits = card.damage + self._leader_ratings(s.elements[x.attacker[:-1]]).heavy_cannon
-        self._hit_bomber(s, b, hits, ev)
+        self._hit_bomber(s, b, card.damage + self._heavy_cannon(s, x), ev)
+
+    def _heavy_cannon(self, s: GameState, x: Exchange) -> int:
+        """RotL L127, L145: the '+#' of the leader's or the wingman's card that fired."""
+        fighter = self._plane(s, x.attacker)
+        if x.source == "minihand" and fighter is not None and fighter.role == "wingman":
+            return self._wingman_ratings(fighter).heavy_cannon
+        return self._leader_ratings(s.elements[x.attacker[:-1]]).heavy_cannon
 
     def _discard_defences(self, s: GameState, e: Element, ev: list[Event]) -> None:
         super()._discard_defences(s, e, ev)
@@ -1281,10 +1571,20 @@ class MissionRules(Resolution):
             f["defence"], f["defending"] = [], None
 
     def formation_candidates(self, state: GameState, seat: str) -> list[Action]:
-        """A formation seat's answers to the attack on its bomber (§20.5)."""
+        """A formation seat's answers to the attack on its bomber (§20.5); an In My
+        Sights or Out of the Sun also with its Ace Crew's Rejected Attack (§19.35 AC)."""
         assert state.mission is not None
-        cards = state.mission["formations"][seat]["defence"]
-        return [Action.simple("pass")] + [Action.respond(c) for c in self._codes(cards)]
+        codes = self._codes(state.mission["formations"][seat]["defence"])
+        aces = [Action.respond(c, as_kind="ACE") for c in codes if c[:3] in ("IMS", "OOS")]
+        return [Action.simple("pass")] + [Action.respond(c) for c in codes] + aces
+
+    def _ace_crew_left(self, s: GameState, ref: str) -> int:
+        """§19.35 AC: the Ace Ability counters the bomber's Ace Crew has left (two a
+        mission); 0 without an Ace Crew."""
+        if CrewSkill.AC.value not in self._crew(s, ref):
+            return 0
+        assert s.mission is not None
+        return ACE_CREW_USES - s.mission.get("ace_crew", {}).get(ref, 0)
 
     def formation_refusal(self, state: GameState, seat: str, a: Action) -> Why | None:
         """§20.43, §20.51: a bomber answers only an In My Sights or Out of the Sun, from
@@ -1300,12 +1600,27 @@ class MissionRules(Resolution):
             )
         if a.verb == "pass":
             return None
-        if a.as_kind is not None:
+        if a.as_kind not in (None, "ACE"):
             return Why("dif.mission.refuse.bomber_as")
         c = self._find(state.mission["formations"][seat]["defence"], a.card or "")
         if c is None:
             return Why("dif.refuse.not_in_minihand", code=a.card)
-        return bomber_response_refusal(CardKind(x.kind), self.cards[c])
+        why = bomber_response_refusal(CardKind(x.kind), self.cards[c])
+        if why is None and a.as_kind == "ACE":
+            why = self._ace_crew_refusal(state, x.target, c)
+        return why
+
+    def _ace_crew_refusal(self, s: GameState, ref: str, card: int) -> Why | None:
+        """§19.35 AC: only the attacked bomber's own Ace Crew (never lent through Turret
+        Support), twice a mission, on a counter-attack card (an In My Sights or Out of
+        the Sun, §20.52)."""
+        if self.kind[card] not in BURST_KINDS:
+            return Why("dif.mission.refuse.ace_crew_card", card=self.kind[card].label)
+        if CrewSkill.AC.value not in self._crew(s, ref):
+            return Why("dif.mission.refuse.no_ace_crew")
+        if self._ace_crew_left(s, ref) <= 0:
+            return Why("dif.mission.refuse.ace_crew_spent")
+        return None
 
     def _do_formation_respond(self, s: GameState, seat: str, a: Action, ev: list[Event]) -> None:
         """§20.52-§20.54: the bomber's answer. Not rejected, the fighter's attack does
@@ -1333,7 +1648,22 @@ class MissionRules(Resolution):
                 data={"card": self.code[c]},
             )
         )
-        result = answer(self.cards[c])
+        ace = a.as_kind == "ACE"
+        if ace:
+            used = s.mission.setdefault("ace_crew", {})
+            used[b["ref"]] = used.get(b["ref"], 0) + 1
+            ev.append(
+                Event(
+                    "ace",
+                    Term(
+                        "dif.mission.event.ace_crew",
+                        plane=self._bomber_label(b),
+                        card=self.label[c],
+                        n=self._ace_crew_left(s, b["ref"]),
+                    ),
+                )
+            )
+        result = answer(self.cards[c], ace=ace)
         if result.rejected:
             ev.append(Event("negated", Term("dif.event.negated", card=self.label[x.card])))
         else:
@@ -1384,9 +1714,21 @@ class MissionRules(Resolution):
         if m is not None and p.kind == "play":
             e = state.elements[p.seat]
             refs = self._bomber_targets(state, e)
-            return super()._candidates(state, p) + [
-                Action.play(c, ref) for c in self._codes(e.hand) for ref in refs
-            ]
+            return (
+                super()._candidates(state, p)
+                + [Action.play(c, ref) for c in self._codes(e.hand) for ref in refs]
+                + self._angles(state)
+            )
+        if m is not None and p.kind == "wingman":
+            e = state.elements[p.seat]
+            refs = self._bomber_targets(state, e)
+            return (
+                super()._candidates(state, p)
+                + [Action.wingman(ref) for ref in refs]
+                + self._angles(state)
+            )
+        if m is not None and p.kind == "wingman_attack" and self._wm_at_bomber(state):
+            return self._wm_bomber_candidates(state, state.elements[p.seat])
         if p.kind not in MISSION_STEPS:
             return super()._candidates(state, p)
         if p.kind != "aa":
@@ -1401,6 +1743,8 @@ class MissionRules(Resolution):
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
         if state.mission is not None and p.seat in state.mission["formations"]:
             return self.formation_refusal(state, p.seat, a)
+        if state.mission is not None and a.verb == "angle" and p.kind in ("wingman", "play"):
+            return self._angle_refusal(state, state.elements[p.seat])
         if p.kind not in MISSION_STEPS:
             return super()._refusal(state, p, a)
         verbs = _VERBS[p.kind]
@@ -1490,8 +1834,9 @@ class MissionRules(Resolution):
         return None
 
     def _wm_target_refusal(self, state: GameState, e: Element, ref: str) -> Why | None:
-        if self._bomber(state, ref) is not None:
-            return Why("dif.mission.refuse.wingman_bomber")  # §20.13: not played yet
+        b = self._bomber(state, ref)
+        if b is not None:
+            return self._wm_bomber_refusal(state, e, b)
         why = super()._wm_target_refusal(state, e, ref)
         if (
             why is None
@@ -1502,6 +1847,8 @@ class MissionRules(Resolution):
         return why
 
     def _wm_play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        if self._wm_at_bomber(state):
+            return self._wm_bomber_play_refusal(state, e, a)
         return self._loaded_refusal(state, e, e.wingman, a) or super()._wm_play_refusal(state, e, a)
 
     def _respond_refusal(self, state: GameState, e: Element, x: Exchange, a: Action) -> Why | None:
@@ -1510,7 +1857,9 @@ class MissionRules(Resolution):
             return why
         ref = self._defending_ref(state, x) if x.defender_to_move else x.attacker
         p = self._plane(state, ref)
-        why = self._loaded_refusal(state, e, p, a)
+        # §17.15 Exceptions: no Load Penalty attacking or defending against a formation.
+        against = self._bomber(state, x.target) or self._bomber(state, x.attacker)
+        why = None if against is not None else self._loaded_refusal(state, e, p, a)
         if why is not None:
             return why
         if (
@@ -1524,6 +1873,8 @@ class MissionRules(Resolution):
         return None
 
     def _offence(self, s: GameState, e: Element) -> int:
+        if self._wm_at_bomber(s):
+            return self._wm_bomber_offence(s, e)
         n = super()._offence(s, e)
         return n - 1 if self._loaded(s, e, e.wingman) else n  # §17.15
 

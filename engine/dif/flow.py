@@ -7,7 +7,6 @@ from __future__ import annotations
 from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.dif import tables
-from engine.dif.actions import Action
 from engine.dif.base import Pending
 from engine.dif.components import (
     Altitude,
@@ -202,7 +201,7 @@ class Flow(Legality):
             or e.wingman is None
             or not e.wingman.flying
             or not any(
-                self._refusal(s, p, Action.wingman(r)) is None for r in self._enemy_refs(s, e)
+                a.verb == "wm" and self._refusal(s, p, a) is None for a in self._candidates(s, p)
             )
         ):
             s.step = "altitude"

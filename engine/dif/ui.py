@@ -166,9 +166,12 @@ class DifPresenter:
             assert x is not None
             name = partial(plane_name, self.engine, state)
             where: str = ""
-            if x.target == f"{p.seat}W" and len(x.cards) % 2 == 1:
+            # A wingman attacking a bomber answers its counter-attack with the
+            # mini-hand it attacks with (Zero! §20.52).
+            attacking = state.step == "wingman_attack" and state.active == p.seat
+            if x.target == f"{p.seat}W" and len(x.cards) % 2 == 1 and not attacking:
                 where = Term("dif.ui.prompt.with_wingman_defence")
-            elif x.attacker == f"{p.seat}W":
+            elif f"{p.seat}W" in (x.attacker, x.target):
                 where = Term("dif.ui.prompt.with_wingman")
             return Term(  # the attacker or the target is this seat's: no need to name it
                 "dif.ui.prompt.respond",
@@ -320,6 +323,9 @@ class DifPresenter:
         def played() -> str:
             if not a.as_kind:
                 return card(a.card)
+            x = state.exchange
+            if a.as_kind == "ACE" and x is not None and engine._bomber(state, x.target):
+                return say("dif.ui.action.ace_crew", card=card(a.card))  # Zero! §19.35 AC
             kind = tr(_kind_name(a.as_kind), language)
             return say("dif.ui.action.as", card=card(a.card), kind=kind)
 
@@ -342,6 +348,8 @@ class DifPresenter:
             return tr(Altitude.from_code(a.arg or "M").label, language)
         if v == "wm":
             return say("dif.ui.action.wingman", plane=plane(a.target))
+        if v == "angle":  # Zero! §20.31
+            return say("dif.ui.action.angle", angle=tr(engine.angle_name(a.arg or ""), language))
         if v == "play" and a.arg is not None:
             up = a.arg == "up"
             return say(

@@ -4,6 +4,8 @@ attacked bomber's defensive mini-hand."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.dif.actions import Action
@@ -34,10 +36,13 @@ def card(engine: DifEngine, state: GameState, code: str, *, spoiled: bool) -> in
     return c
 
 
-def at_play(engine: DifEngine, defence: list[tuple[str, bool]]) -> GameState:
-    """A P-40B leader (A1) at Medium with two Ki-21s (X3) there, its Zero escort
-    (X1) at High; A1 holds an IMS-2B3D, an IMS-1B2D and a MAN; the formation's next
-    draws are ``defence`` (§20.41: Ki-21 Turret Defensive 1 + the other's Support 1)."""
+def at_play(
+    engine: DifEngine, defence: list[tuple[str, bool]], crews: dict[str, Any] | None = None
+) -> GameState:
+    """A P-40B leader (A1) at Medium with two Ki-21s (X3, their ``crews``) there, its
+    Zero escort (X1) at High; A1 holds an IMS-2B3D, an IMS-1B2D and a MAN; the
+    formation's next draws are ``defence`` (§20.41: Ki-21 Turret Defensive 1 + the
+    other's Support 1)."""
     setup = mission_setup(
         bombs={},
         elements=[
@@ -47,7 +52,7 @@ def at_play(engine: DifEngine, defence: list[tuple[str, bool]]) -> GameState:
         altitudes={"A1": "M", "X1": "H"},
         order=["A1", "X1"],
         arrival=1,
-        mission={"formations": [KI21 | {"mode": "saturation"}]},
+        mission={"formations": [KI21 | {"mode": "saturation", "crews": crews or {}}]},
     )
     state, _ = engine.new_game(setup, 2)
     state = drive(engine, state, at("play", "A1"))
@@ -149,8 +154,9 @@ def test_an_assigned_leader_and_a_wingman_do_not_attack_bombers(engine: DifEngin
     state.elements["X1"].altitude = state.elements["A1"].altitude
     engine._set_pos(state, "X1", "A1", 1)
     assert "20.11" in refused(engine, state, "A1", "play IMS-2B3D X3B1")
+    # §20.11, 10.3a: the wingman of an Assigned leader attacks no bomber either.
     why = engine._wm_target_refusal(state, state.elements["A1"], "X3B1")
-    assert why is not None and "20.13" in str(why.term())
+    assert why is not None and "20.11" in str(why.term())
 
 
 def test_a_choice_nobody_can_answer_succeeds_and_adds_bursts(engine: DifEngine) -> None:
@@ -183,3 +189,38 @@ def test_a_not_assigned_leader_of_the_formations_side_answers_the_choice(
     assert state.t.target is None and state.t.wm_bonus == 0
     assert "20.32e" in refused(engine, state, "A1", "play IMS-2B3D X3B2")
     assert "play IMS-2B3D X3B1" in {str(a) for a in engine.legal_actions(state, "A1")}
+
+
+def test_an_ace_crew_gives_two_counter_attacks_a_rejected_attack(engine: DifEngine) -> None:
+    # §19.35 AC: "any two (2) Counter-Attack Cards played during the Mission".
+    ace = {"0": {"name": "Kelly", "skills": ["AC"]}}
+    state = at_play(engine, [("IMS-2B2D", False), ("IMS-1B1D", False)], crews=ace)
+    state = apply(engine, state, "A1", "play IMS-2B3D X3B1")
+    legal = {str(a) for a in engine.legal_actions(state, "X3")}
+    assert {"respond IMS-2B2D=ACE", "respond IMS-1B1D=ACE"} <= legal
+    label = DifPresenter(engine).describe_action(state, Action.from_text("respond IMS-2B2D=ACE"))
+    assert label.endswith("+ Ace Crew (Rejected Attack)")
+    state, events = engine.apply(state, "X3", Action.from_text("respond IMS-2B2D=ACE"))
+    assert any("(1 left, 19.35)" in str(e.text) for e in events)
+    assert bombers(state)["X3B1"]["hits"] == 0  # rejected (§20.54)
+    state = apply(engine, state, "A1", "pass")  # the counter-attack hits
+    leader = state.elements["A1"].leader
+    assert leader is not None and leader.hits == 2
+    state = apply(engine, state, "A1", "play IMS-1B2D X3B1")
+    state = apply(engine, state, "X3", "respond IMS-1B1D=ACE")
+    assert state.mission is not None and state.mission["ace_crew"] == {"X3B1": 2}
+    assert bombers(state)["X3B1"]["hits"] == 0
+
+
+def test_the_ace_crew_is_its_own_bombers_and_spent_after_two(engine: DifEngine) -> None:
+    defence = [("IMS-2B2D", False), ("MAN", True)]
+    # The Ace Crew flies X3B2: it lends nothing through Turret Support (§19.35).
+    lent = at_play(engine, defence, crews={"1": {"name": "Kelly", "skills": ["AC"]}})
+    lent = apply(engine, lent, "A1", "play IMS-2B3D X3B1")
+    assert "Turret Support (19.35)" in refused(engine, lent, "X3", "respond IMS-2B2D=ACE")
+    spent = at_play(engine, defence, crews={"0": {"name": "Kelly", "skills": ["AC"]}})
+    assert spent.mission is not None
+    spent.mission["ace_crew"] = {"X3B1": 2}
+    spent = apply(engine, spent, "A1", "play IMS-2B3D X3B1")
+    assert "twice a mission (19.35)" in refused(engine, spent, "X3", "respond IMS-2B2D=ACE")
+    assert "counter-attack card only" in refused(engine, spent, "X3", "respond MAN=ACE")

@@ -41,7 +41,8 @@ def engine() -> DifEngine:
 def random_mission(engine: DifEngine, rng: random.Random) -> DifSetup:
     """Two to four elements a side, light bombers loaded (level, dive or torpedo by
     their card), a random target, Arrival and Return Home of 0-2 turns; one game in
-    six a dogfight-kind mission; one strike in three under Clouds Over the Target. A
+    six a dogfight-kind mission; one strike in three under Clouds Over the Target, one
+    in two with the Angle of Attack option (§20.31). A
     strike flies up to two formations of the attacker's bombers (saturation, or a
     torpedo at Very Low against a ship); then one in four has no element of the
     attacker, and one in six no defender at all (§24.43)."""
@@ -91,6 +92,7 @@ def random_mission(engine: DifEngine, rng: random.Random) -> DifSetup:
             "aa": rng.randint(-2, 1),
             "torpedo": rng.random() < 0.5,
         }
+    mission["angle_of_attack"] = not dogfight and rng.random() < 0.5
     return DifSetup.model_validate(
         {
             "ruleset": "zero",

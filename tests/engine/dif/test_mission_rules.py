@@ -104,8 +104,6 @@ def at(kind: str, seat: str | None = None) -> Callable[[GameState], bool]:
 def test_a_mission_is_zero_only_and_refuses_what_is_not_built(engine: DifEngine) -> None:
     with pytest.raises(SetupError, match="Zero! rules only"):
         engine.new_game(mission_setup(ruleset="rotl"), 1)
-    with pytest.raises(SetupError, match=r"20\.31"):
-        engine.new_game(mission_setup(mission={"angle_of_attack": True}), 1)
     with pytest.raises(SetupError, match=r"21\.52"):
         engine.new_game(mission_setup(bombs={"X2": "torpedo"}), 1)
     with pytest.raises(SetupError, match=r"18\.11"):

@@ -1244,10 +1244,21 @@ class MissionRules(Resolution):
         f = s.mission["formations"][self._formation_seat(s, b["ref"])]
         return next(o for o in f["bombers"] if o["status"] == "flying" and o["group"] == b["group"])
 
-    def _bomber_budget(self, s: GameState, e: Element) -> int:
-        """§20.22: a leader's Bursts against a bomber, its rating +2, plus what its
-        successful Maneuvering and Half Loop at it won (kept as against a wingman)."""
-        return leader_bursts(self._leader_ratings(e), gained=s.t.wm_bonus, angle=self._angle(s))
+    def _bomber_budget(self, s: GameState, e: Element, ref: str) -> int:
+        """§20.22: a leader's Bursts against bomber ``ref``, its rating +2, plus what its
+        successful Maneuvering and Half Loop at it won (kept as against a wingman), -1
+        if the bomber's crew takes Evasive Action (EA, §19.35 L1292)."""
+        return leader_bursts(
+            self._leader_ratings(e),
+            gained=s.t.wm_bonus,
+            angle=self._angle(s),
+            evasive=self._evasive(s, ref),
+        )
+
+    def _evasive(self, s: GameState, ref: str) -> bool:
+        """Bomber ``ref`` has an Evasive Action crew (§19.35 L1292: -1 to the enemy
+        Leader's Bursts and Wingman's Offensive Rating when it is chosen as a Target)."""
+        return CrewSkill.EA.value in self._crew(s, ref)
 
     def _choosing(self, s: GameState, x: Exchange) -> bool:
         """The exchange is a Maneuvering or Half Loop played at a bomber (§20.32a)."""
@@ -1323,7 +1334,7 @@ class MissionRules(Resolution):
         first = self._designated(s, b)
         if t.target != b["ref"] and first is not b:
             return Why("dif.mission.refuse.bomber_designated", ref=first["ref"])
-        return self._burst_refusal(code, t.bursts_used, self._bomber_budget(s, e))
+        return self._burst_refusal(code, t.bursts_used, self._bomber_budget(s, e, b["ref"]))
 
     def _bomber_targets(self, s: GameState, e: Element) -> list[str]:
         """The enemy bombers flying at ``e``'s altitude (§20.11)."""
@@ -1369,7 +1380,8 @@ class MissionRules(Resolution):
 
     def _wm_bomber_offence(self, s: GameState, e: Element) -> int:
         """§20.13: the mini-hand of a wingman attacking a bomber, its Offensive plus its
-        Defensive Rating at its altitude (7.5, read as for 10.11 and 10.51)."""
+        Defensive Rating at its altitude (7.5, read as for 10.11 and 10.51), its
+        Offensive part -1 against an Evasive Action crew (§19.35)."""
         assert e.wingman is not None
         r = self._wingman_ratings(e.wingman)
         off, dfn = tables.wingman_modifiers(Altitude(e.altitude or 0), self._ac(e).turbocharged)
@@ -1381,6 +1393,7 @@ class MissionRules(Resolution):
                 }
             ),
             angle=self._angle(s),
+            evasive=self._evasive(s, s.t.wm_target or ""),
         )
 
     def _wm_bomber_candidates(self, s: GameState, e: Element) -> list[Action]:
@@ -1529,7 +1542,7 @@ class MissionRules(Resolution):
             s.t.target = b["ref"]
             s.t.wm_bonus += choice_bonus(CardKind(x.kind))
             e = s.elements[x.attacker[:-1]]
-            n = self._bomber_budget(s, e) - s.t.bursts_used
+            n = self._bomber_budget(s, e, b["ref"]) - s.t.bursts_used
             label = self._bomber_label(b)
             ev.append(Event("bursts", Term("dif.mission.event.bomber_chosen", plane=label, n=n)))
             return

@@ -213,7 +213,7 @@ def _bursts_left(engine: DifEngine, s: GameState, viewer: str | None) -> int | N
     t = s.t
     if t.target is not None:
         if s.mission is not None and engine._bomber(s, t.target) is not None:
-            return max(engine._bomber_budget(s, e) - t.bursts_used, 0)  # Zero! §20.22
+            return max(engine._bomber_budget(s, e, t.target) - t.bursts_used, 0)  # Zero! §20.22
         target = engine._plane(s, t.target)
         if target is None or not target.flying:
             return 0  # the one aircraft attacked this turn is gone (8.21)

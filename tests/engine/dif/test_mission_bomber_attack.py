@@ -95,6 +95,16 @@ def test_a_leader_attacks_the_designated_bomber_with_its_bursts(engine: DifEngin
     assert engine.view(state, "A1").bursts_left == 0
 
 
+def test_an_evasive_action_crew_costs_the_leader_a_burst(engine: DifEngine) -> None:
+    # §19.35 L1292: EA, -1 to the enemy Leader's Bursts when chosen as a Target.
+    evasive = {"0": {"name": "Evans", "skills": ["EA"]}}
+    state = at_play(engine, [("TIT", False), ("BAR", False)], crews=evasive)
+    state = apply(engine, state, "A1", "play IMS-2B3D X3B1")
+    assert engine.view(state, "A1").bursts_left == 0  # 1 + 2 (§20.22) - 1 (EA) - 2
+    state = apply(engine, state, "X3", "pass")
+    assert "play IMS-1B2D X3B1" not in {str(a) for a in engine.legal_actions(state, "A1")}
+
+
 def test_the_defensive_minihand_is_the_formation_seats_alone(engine: DifEngine) -> None:
     state = at_play(engine, [("TIT", False), ("IMS-1B2D", False)])
     state = apply(engine, state, "A1", "play IMS-2B3D X3B1")

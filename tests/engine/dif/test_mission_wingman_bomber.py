@@ -4,6 +4,8 @@ Burst limit, Maneuvering or Half Loop only to choose the bomber."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.dif.actions import Action
@@ -28,12 +30,13 @@ def at_wingman(
     escort: str = "H",
     loaded: bool = False,
     angle: bool = False,
+    crews: dict[str, Any] | None = None,
 ) -> GameState:
     """A P-40B element (A1; ``loaded``: an SBD carrying its dive bombs) at Medium with
     two Ki-21s (X3) there, their Zero escort (X1) at ``escort``, at A1's Wingman Attack
     step on the Ingress Turn; the next draws are ``draws`` (the wingman's mini-hand
     first, then the bomber's defensive mini-hand); ``angle``: the Angle of Attack option
-    (§20.31) is used."""
+    (§20.31) is used; ``crews``: the Ki-21s' Skilled Crews (§19.35)."""
     setup = mission_setup(
         bombs={"A1": "dive"} if loaded else {},
         elements=[
@@ -46,7 +49,7 @@ def at_wingman(
         mission=(
             {"attacker": "allied", "formations": [KI21 | {"side": "axis"}]}
             if loaded
-            else {"formations": [KI21 | {"mode": "saturation"}]}
+            else {"formations": [KI21 | {"mode": "saturation", "crews": crews or {}}]}
         )
         | {"angle_of_attack": angle},
     )
@@ -194,7 +197,7 @@ def test_a_rear_angle_of_attack_gives_more_cards_to_both(engine: DifEngine) -> N
     state, events = engine.apply(state, "A1", Action.from_text("angle rear"))
     assert str(events[-1].text) == "P-40B (A1) declares its Angle of Attack: Rear (20.31)."
     assert state.step == "wingman"
-    assert engine._bomber_budget(state, state.elements["A1"]) == 4  # leader: 1 + 2 + 1
+    assert engine._bomber_budget(state, state.elements["A1"], "X3B1") == 4  # leader: 1 + 2 + 1
     assert "20.31" in refused(engine, state, "A1", "angle frontal")
     label = DifPresenter(engine).describe_action(state, Action.from_text("angle rear"))
     assert label == "Rear Angle of Attack"
@@ -228,3 +231,12 @@ def test_an_undeclared_angle_is_the_beam_and_the_option_may_be_off(engine: DifEn
     state = apply(engine, state, "A1", "wm X3B1")  # no declaration: the Beam (no change)
     assert len(state.elements["A1"].minihand) == 3
     assert state.mission is not None and state.mission["angle"] == "beam"
+
+
+def test_an_evasive_action_crew_shrinks_the_wingmans_offence(engine: DifEngine) -> None:
+    # §19.35 L1292: EA, -1 to a Wingman's Offensive Rating when chosen as a Target.
+    evasive = {"0": {"name": "Evans", "skills": ["EA"]}}
+    draws = [("IMS-1B2D", False), ("OOS-2B3D", False), ("MAN", False)]
+    state = at_wingman(engine, draws, crews=evasive)
+    state = apply(engine, state, "A1", "wm X3B1")
+    assert minihand(engine, state) == ["IMS-1B2D", "OOS-2B3D"]  # (1 - 1) + 2

@@ -278,9 +278,10 @@ class Legality(SpecialEvents):
                 out.append(Action("takeoff", plane=ref, card=number))
             return out
         if ctx.forced_dive:
-            # §11.24: it must dive to Medium, with any card.
+            # §11.24: it must dive to Medium, with any card (a one-symbol Dive card's
+            # move in the canonical form apply takes: ``dive A6 42D``).
             if not leaf:
-                out.append(Action("dive", plane=ref, card=number))
+                out.append(self.canonical(s, Action("dive", plane=ref, card=number)))
             return out
         # §11.56: an aircraft following a climb plays only Climb cards unless it
         # gives up its position first.

@@ -153,3 +153,25 @@ def test_the_outcome_carries_what_a_campaign_needs(e: EaglesEngine) -> None:
     assert fates[mccudden.ref].record["kills"] == [voss.ref]
     assert fates[mccudden.ref].record["glory"] == 6  # Voss's Glory Points (§18.0)
     assert fates[mccudden.ref].record["start_altitude"] == "L"
+
+
+def test_a_forced_dive_is_offered_as_the_rules_take_it(e: EaglesEngine) -> None:
+    """§11.24: an aircraft whose ratings fall below 0 at High must dive with its next
+    activation, with any card; the move a one-symbol Dive card makes is offered in the
+    form ``apply`` takes (bench/ai.py found ``dive A6 42`` offered and then refused)."""
+    state = start(e, 2)
+    while (e.deciding(state) or ("", ""))[0] != "activate":
+        seat = e.pending(state)[0].seat
+        state, _ = e.apply(state, seat, e.legal_actions(state, seat)[0])
+    _, side = e.deciding(state) or ("", "")
+    s = state.clone()
+    plane = next(p for p in s.planes if p.side == side and p.flying and not p.balloon)
+    plane.aircraft, plane.altitude = "be2c", 3  # Climb 1, so -1 at High (§11.24)
+    dive = next(c.number for c in e.cards.values() if [x.value for x in c.symbols] == ["dive"])
+    s.hands[side] = [*s.hands[side], dive]
+    seat = s.seats[side][0]
+    mine = [a for a in e.legal_actions(s, seat) if a.plane == plane.ref]
+    assert mine and {a.verb for a in mine} == {"dive"}, "it must dive, with any card"
+    assert f"dive {plane.ref} {dive}D" in {str(a) for a in mine}
+    for a in mine:
+        e.apply(s, seat, a)  # every move offered is taken

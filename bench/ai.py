@@ -2,7 +2,7 @@
 
     python bench/ai.py [--games N] [--systems dif,lockedon,eagles]
                        [--pairings heuristic-random,search-heuristic]
-                       [--seconds S] [--iterations N]
+                       [--seconds S] [--iterations N] [--depth N]
 
 For each system and each pairing ``one-two`` of :data:`engine.ai.LEVELS`, plays N
 seeded games (default 500) of one-against-one dogfights (the setups of
@@ -162,10 +162,17 @@ def main() -> int:
     parser.add_argument(
         "--iterations", type=int, default=None, help="search iterations (default: its own)"
     )
+    parser.add_argument(
+        "--depth", type=int, default=None, help="search playout depth (default: its own)"
+    )
     args = parser.parse_args()
     budget = {
         k: v
-        for k, v in (("seconds", args.seconds), ("iterations", args.iterations))
+        for k, v in (
+            ("seconds", args.seconds),
+            ("iterations", args.iterations),
+            ("depth", args.depth),
+        )
         if v is not None
     }
     for system_id in args.systems.split(","):

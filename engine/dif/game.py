@@ -212,9 +212,8 @@ class DifEngine(MissionRules):
         rs = Ruleset(state.ruleset)
 
         def names(side: Side) -> str:
-            return ", ".join(
-                self._el_label(state, e) for e in state.elements.values() if e.side == side
-            )
+            found = [self._el_label(state, e) for e in state.elements.values() if e.side == side]
+            return ", ".join(found) or Term("dif.event.no_elements")  # a raid of bombers alone
 
         return Term(
             "dif.event.setup",

@@ -347,9 +347,103 @@ def test_simultaneous_strikes_are_sized_after_midways_strike(zc: ZeroCampaigns) 
     assert isinstance(after, CarrierState) and after.damage["japanese-fleet"] == 6
     assert all(g.at == after.damage for g in after.queue)
     japanese = next(g for g in after.queue if g.side == "japanese")
-    sized = zc.carrier._strike(after, japanese)
-    fresh = zc.carrier._strike(
+    _, loss = zc.carrier._launched(after, japanese)
+    _, fresh = zc.carrier._launched(
         after.model_copy(update={"damage": {**after.damage, "japanese-fleet": 5}}),
         japanese.model_copy(update={"at": None}),
     )
-    assert sum(f.aircraft_count for f in sized) == sum(f.aircraft_count for f in fresh) - 1
+    assert loss == fresh + 1
+
+
+# --- §25.63: the side chooses the aircraft its damaged fleet's strike loses -----------------
+
+
+def _heavily_damaged_strike(zc: ZeroCampaigns) -> CarrierState:
+    """Coral Sea turn 1, the Japanese Large Air Strike (L/W a6m2, L/W b5n2, L d3a1)
+    from a Heavily Damaged fleet: two aircraft fewer (§25.63, L2007)."""
+    state = _new(zc, "coral-sea")
+    state = state.model_copy(update={"damage": {**state.damage, "japanese-fleet": 10}})
+    state = _orders(zc, state, (M, FlightOps.LARGE, "allied-fleet"), (M, FlightOps.NONE, None))
+    return _options(zc, state, 8, 8)
+
+
+def test_the_side_is_asked_each_aircraft_its_damaged_strike_loses(zc: ZeroCampaigns) -> None:
+    state = _heavily_damaged_strike(zc)
+    assert [(d.side, d.kind) for d in zc.pending(state)] == [("japanese", "strike_loss")]
+    assert not zc.mission_ready(state) and state.drawn == ()
+    assert [str(a) for a in zc.legal_actions(state, "japanese")] == [
+        "lose #1 1",
+        "lose #1 2",
+        "lose #1 3",
+    ]
+    assert zc.legal_actions(state, "allied") == []
+    menu = zc.menu(state, "japanese")
+    assert menu is not None and [c.action for c in menu.children] == [
+        "lose #1 1",
+        "lose #1 2",
+        "lose #1 3",
+    ]
+    assert zc.ask(zc.pending(state)[0])
+    state = zc.apply(state, "japanese", zc.parse_action("lose #1 1"))  # the Zero's Wingman
+    assert [str(a) for a in zc.legal_actions(state, "japanese")][-1] == "lose #1 3"
+    state = zc.apply(state, "japanese", zc.parse_action("lose #1 2"))  # the Kate's Wingman
+    assert zc.pending(state) == [] and zc.mission_ready(state)
+    setup, _ = _setup(zc, state)
+    assert _aircraft(setup, Side.AXIS) == ["a6m2", "b5n2", "d3a1"]
+
+
+@pytest.mark.parametrize(
+    ("flight", "left"),
+    [
+        (1, ["a6m2", "b5n2", "b5n2/W"]),  # the Zero's Wingman, then the Val
+        (2, ["a6m2", "a6m2/W", "b5n2"]),  # the Kate's Wingman, then the Val
+        (3, ["a6m2", "a6m2/W", "b5n2"]),  # the Val, then the Kate's Wingman
+    ],
+)
+def test_each_flight_may_lose_the_aircraft(zc: ZeroCampaigns, flight: int, left: list[str]) -> None:
+    state = _heavily_damaged_strike(zc)
+    state = zc.apply(state, "japanese", zc.parse_action(f"lose #1 {flight}"))
+    # the second loss: the last flight left, whichever it is
+    last = zc.legal_actions(state, "japanese")[-1]
+    state = zc.apply(state, "japanese", last)
+    setup, _ = _setup(zc, state)
+    assert sorted(_aircraft(setup, Side.AXIS)) == sorted(left)
+
+
+def test_an_illegal_strike_loss_is_refused_and_changes_nothing(zc: ZeroCampaigns) -> None:
+    state = _heavily_damaged_strike(zc)
+    for side, text, key in (
+        ("allied", "lose #1 1", "campaign.zero.no_loss"),
+        ("japanese", "lose #1 4", "campaign.zero.no_flight"),
+        ("japanese", "lose #2 1", "campaign.zero.wrong_game"),
+    ):
+        with pytest.raises(RuleViolation) as exc:
+            zc.apply(state, side, zc.parse_action(text))
+        assert _key(exc) == key
+    assert zc.pending(state)[0].kind == "strike_loss" and state.cuts == ()
+
+
+def test_the_computer_loses_the_last_flights_aircraft(zc: ZeroCampaigns) -> None:
+    """A computer side (and a deadline) keeps the rule: the last flight listed loses its
+    Wingman, then its Leader."""
+    state = _heavily_damaged_strike(zc)
+    for _ in range(2):
+        action = zc.computer_action(state, "japanese", 5)
+        assert action == zc.default_action(state, "japanese")
+        assert action == zc.legal_actions(state, "japanese")[-1]
+        state = zc.apply(state, "japanese", action)
+    setup, _ = _setup(zc, state)
+    assert _aircraft(setup, Side.AXIS) == ["a6m2", "a6m2/W", "b5n2"]
+
+
+def test_the_strike_loss_is_hidden_from_the_other_side(zc: ZeroCampaigns) -> None:
+    state = _heavily_damaged_strike(zc)
+    assert zc.sheet(state, "allied").secrets == ()
+    mine = " ".join(zc.sheet(state, "japanese").secrets)
+    assert "L/W a6m2" in mine and "L d3a1" in mine
+    state = zc.apply(state, "japanese", zc.parse_action("lose #1 3"))
+    entry = CampaignEntry(EntryKind.DECISION, "japanese", "lose #1 3")
+    assert zc.public_text(state, entry) == "lose #1 (secret)"
+    assert zc.sheet(state, "allied").secrets == ()
+    state = zc.apply(state, "japanese", zc.parse_action("lose #1 2"))
+    assert zc.public_text(state, entry) == "lose #1 3"

@@ -82,6 +82,7 @@ from engine.dif.campaign_mission import (
     lay_out,
     lobby,
     option_applies,
+    parse_keep,
     pilots_table,
     ratings_of,
     shot_down_pilots,
@@ -723,7 +724,7 @@ class ZeroCampaigns:
         m = _OPTION.match(text.strip())
         if m is not None:
             return OptionPick(mission=int(m.group(1)), number=int(m.group(2)))
-        loss = parse_loss(text)
+        loss = parse_loss(text) or parse_keep(text)
         if loss is not None:
             return loss
         orders = parse_orders(text)

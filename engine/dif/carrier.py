@@ -9,7 +9,9 @@ once revealed, each secretly chooses ONE numbered Option (§25.5),
 (§25.61): the Reconnaissance Missions, Midway's Air Strike, the Carrier Fleets' Air
 Strikes (the lower Option number first, §25.53). An Air Strike its fleet's Damage
 makes smaller loses the aircraft its side chooses, one at a time (§25.63),
-``lose #<game> <flight>``. Each game draws its pilots (§19.24)
+``lose #<game> <flight>``. Each game draws its pilots (§19.24); a Veteran Pilot
+Leader who drew more than one Skilled Pilot keeps the one his side names,
+``keep #<game> <counter>``
 and, for Port Moresby and the Invasion Force, the card that sets their CAP (§25.43).
 After each Air Strike its Damaged aircraft try to land (§25.71), the target's Damage
 Record takes the Damage the bombs scored and one box for each aircraft destroyed
@@ -68,6 +70,8 @@ from engine.dif.campaign_mission import (
     Layout,
     OptionPick,
     PartState,
+    PilotKeep,
+    PilotOffer,
     Sortie,
     ZeroCampaignSetup,
     arrival_change,
@@ -82,6 +86,7 @@ from engine.dif.campaign_mission import (
     ratings_of,
     shot_down_pilots,
     side_name,
+    veteran_offer,
     victory_result,
 )
 from engine.dif.campaign_targets import Frozen, check_printed
@@ -261,6 +266,13 @@ class CarrierState(PartState):
     """The card drawn for the next game's base or Invasion Force CAP (§25.43)."""
     veteran: tuple[str, ...] = ()
     """Sides whose Veteran Pilot Option was used this turn (one Leader, once)."""
+    extra: dict[str, int] = Field(default_factory=dict)
+    """The next game's Veteran Pilot Leaders: the counters each side's draws."""
+    keep: dict[str, str] = Field(default_factory=dict)
+    """The counter each of those sides keeps, once it said."""
+    offer: PilotOffer | None = None
+    """A Veteran Pilot Leader's Skilled Pilots awaiting its side's pick: the game's
+    pilots are drawn (again, from the same RNG state) once it is made."""
     drawn: tuple[DrawnCounter, ...] = ()
     damage: dict[str, int] = Field(default_factory=dict)
     lost: tuple[str, ...] = ()
@@ -398,6 +410,8 @@ class CarrierCampaigns(CampaignPart):
         if state.phase == "flying" and state.queue and self._losses_left(state):
             side = state.queue[0].side
             return [CampaignDecision(side, "strike_loss", secret=True, mission=state.game)]
+        if state.offer is not None:
+            return [CampaignDecision(state.offer.side, "veteran", secret=True, mission=state.game)]
         return []
 
     def _orders_open(self, state: CarrierState, side: str) -> list[FleetOrders]:
@@ -449,12 +463,17 @@ class CarrierCampaigns(CampaignPart):
         if any(d.side == side and d.kind == "strike_loss" for d in self.pending(state)):
             flights = self._cut(state, state.queue[0])
             return [StrikeLoss(game=state.game, flight=i) for i in range(1, len(flights) + 1)]
+        if state.offer is not None and state.offer.side == side:
+            return [PilotKeep(game=state.game, counter=d.counter) for d in state.offer.counters]
         return []
 
     def rule_action(self, state: CarrierState, side: str) -> Any | None:
         """The choice the campaign makes for a computer side (or at a deadline) where
         the book leaves it to the player: an Air Strike's loss from its last flight
-        (§25.63). None: no such decision is pending for ``side``."""
+        (§25.63); a Veteran Pilot's the most skilled counter, the first on a tie. None:
+        no such decision is pending for ``side``."""
+        if state.offer is not None and state.offer.side == side:
+            return PilotKeep(game=state.game, counter=state.offer.rule().counter)
         legal = self.legal_actions(state, side)
         if legal and isinstance(legal[-1], StrikeLoss):
             return legal[-1]
@@ -467,6 +486,8 @@ class CarrierCampaigns(CampaignPart):
             raise RuleViolation(Term("campaign.zero.no_side", side=side))
         if isinstance(action, StrikeLoss):
             return self._lose(state, side, action)
+        if isinstance(action, PilotKeep):
+            return self._keep(state, side, action)
         turn = action.turn if isinstance(action, FleetOrders) else action.mission
         if turn != state.turn:
             raise RuleViolation(Term("campaign.zero.wrong_turn", turn=state.turn, given=turn))
@@ -544,6 +565,24 @@ class CarrierCampaigns(CampaignPart):
             )
         state = state.model_copy(update={"cuts": (*state.cuts, action.flight - 1)})
         return state if self._losses_left(state) else self._prepare(state)
+
+    def _keep(self, state: CarrierState, side: str, action: PilotKeep) -> CarrierState:
+        """The Veteran Pilot Leader keeps the Skilled Pilot its side names of those he
+        drew; the game's pilots are drawn again with it (the same RNG state)."""
+        offer = state.offer
+        if offer is None or offer.side != side:
+            raise RuleViolation(Term("campaign.zero.no_keep", side=side_name(side)))
+        if action.game != state.game:
+            raise RuleViolation(
+                Term("campaign.zero.wrong_game", game=state.game, given=action.game)
+            )
+        if action.counter not in [d.counter for d in offer.counters]:
+            names = ", ".join(d.counter for d in offer.counters)
+            raise RuleViolation(
+                Term("campaign.zero.not_drawn", counter=action.counter, counters=names)
+            )
+        keep = {**state.keep, side: action.counter}
+        return self._draw_pilots(state.model_copy(update={"keep": keep, "offer": None}))
 
     def spec(self, state: CarrierState, side: str) -> tuple[CampaignOption, OptionSpec] | None:
         number = state.picks.get(side)
@@ -658,20 +697,29 @@ class CarrierCampaigns(CampaignPart):
         card: DrawCard | None = None
         if head.kind == "strike" and head.target and self.record(state, head.target).cap_draw:
             card = DrawCard.of(draws.card())
-        state = state.model_copy(update={"cap_card": card})
+        state = state.model_copy(update={**draws.update(), "cap_card": card})
         layout = self._layout(state, head)
-        veteran: dict[Side, int] = {}
-        used = list(state.veteran)
+        extra: dict[str, int] = {}
         for side in CAMPAIGN_SIDES:
             chosen = self.spec(state, side)
             if (
                 chosen
                 and chosen[1].kind is OptionKind.PILOT
-                and side not in used
+                and side not in state.veteran
                 and layout.leaders(GAME_SIDE[side])
             ):
-                veteran[GAME_SIDE[side]] = chosen[1].pilots
-                used.append(side)
+                extra[side] = chosen[1].pilots
+        used = (*state.veteran, *extra)
+        return self._draw_pilots(state.model_copy(update={"veteran": used, "extra": extra}))
+
+    def _draw_pilots(self, state: CarrierState) -> CarrierState:
+        """The game's pilots (§19.24), Veteran Pilot Leaders drawing more: when one drew
+        more than one Skilled Pilot and its side has not said which it keeps, it is
+        asked, and nothing is drawn yet (the RNG stays where it is)."""
+        draws = self.draws(state)
+        layout = self._layout(state, state.queue[0])
+        veteran = {GAME_SIDE[s]: n for s, n in state.extra.items()}
+        kept = {GAME_SIDE[s]: c for s, c in state.keep.items()}
         drawn = draw_pilots(
             self.pilots,
             self.catalogue,
@@ -679,13 +727,13 @@ class CarrierCampaigns(CampaignPart):
             draws.pick,
             out=frozenset(state.lost),
             veteran=veteran,
+            keep=kept,
         )
+        offer = veteran_offer(drawn, layout, veteran, kept)
+        if offer is not None:
+            return state.model_copy(update={"offer": offer})
         return state.model_copy(
-            update={
-                **draws.update(),
-                "drawn": tuple(DrawnCounter.of(d) for d in drawn),
-                "veteran": tuple(used),
-            }
+            update={**draws.update(), "drawn": tuple(DrawnCounter.of(d) for d in drawn)}
         )
 
     def _end_turn(self, state: CarrierState) -> CarrierState:
@@ -989,6 +1037,8 @@ class CarrierCampaigns(CampaignPart):
                 "lost": (*state.lost, *(d.counter for d in down)),
                 "queue": state.queue[1:],
                 "cuts": (),
+                "extra": {},
+                "keep": {},
                 "game": state.game + 1,
                 "attempt": 1,
                 "drawn": (),
@@ -1170,14 +1220,20 @@ class CarrierCampaigns(CampaignPart):
             return (
                 Term("campaign.zero.strike_now", flights=flights, left=self._losses_left(state)),
             )
+        if state.offer is not None and state.offer.side == side:
+            return tuple(self._keep_label(d) for d in state.offer.counters)
         return ()
+
+    def _keep_label(self, d: DrawnCounter) -> str:
+        return Term("campaign.zero.keep_label", name=d.name, skills=",".join(d.skills))
 
     def public_text(self, state: CarrierState, entry: CampaignEntry, action: Any) -> str:
         """Orders are secret until both sides gave theirs (§25.31, §25.41), Options
         until both chose (§25.52), a strike's losses until its game is set up (§25.63)."""
-        if isinstance(action, StrikeLoss):
+        if isinstance(action, StrikeLoss | PilotKeep):
             hidden = action.game == state.game and not self.mission_ready(state)
-            return f"lose #{action.game} (secret)" if hidden else entry.text
+            verb = "lose" if isinstance(action, StrikeLoss) else "keep"
+            return f"{verb} #{action.game} (secret)" if hidden else entry.text
         if isinstance(action, FleetOrders):
             hidden = action.turn == state.turn and state.phase == "orders"
             return f"fleet #{action.turn} (secret)" if hidden else entry.text
@@ -1199,6 +1255,11 @@ class CarrierCampaigns(CampaignPart):
         if isinstance(action, StrikeLoss):
             flight = self._cut(state, state.queue[0])[action.flight - 1]
             return Term("campaign.zero.loss_label", number=action.flight, flight=str(flight))
+        if isinstance(action, PilotKeep):
+            assert state.offer is not None
+            return self._keep_label(
+                next(d for d in state.offer.counters if d.counter == action.counter)
+            )
         entry = next(o for o in self.sheet_of(state).options if o.number == action.number)
         return self._option_label(entry, self.book.options[entry.option])
 
@@ -1206,7 +1267,10 @@ class CarrierCampaigns(CampaignPart):
         legal = self.legal_actions(state, side)
         if not legal:
             return None
-        key = {"orders": "fleet", "options": "option"}.get(state.phase, "loss")
+        kind = next(d.kind for d in self.pending(state) if d.side == side)
+        key = {"fleet": "fleet", "carrier_option": "option", "strike_loss": "loss"}.get(
+            kind, "keep"
+        )
         return Choice(
             Term("campaign.zero.menu.turn", turn=state.turn),
             children=tuple(Choice(self.label(state, side, a), action=str(a)) for a in legal),

@@ -447,3 +447,81 @@ def test_the_strike_loss_is_hidden_from_the_other_side(zc: ZeroCampaigns) -> Non
     assert zc.sheet(state, "allied").secrets == ()
     state = zc.apply(state, "japanese", zc.parse_action("lose #1 2"))
     assert zc.public_text(state, entry) == "lose #1 3"
+
+
+# --- Veteran Pilot: the side chooses the Skilled Pilot its Leader keeps ---------------------
+
+_VETERAN_SETUP = {"campaign": "coral-sea", "cup": ["ijn-a6m2-1:0", "ijn-a6m2-2:0"]}
+
+
+def _veteran(zc: ZeroCampaigns) -> tuple[CarrierState, list[CampaignEntry]]:
+    """Coral Sea turn 1: the Japanese Large Air Strike with the Veteran Pilot Option;
+    its first Zero Leader draws Honda (A) and Nishizawa (A, CV)."""
+    state = zc.new_campaign(_VETERAN_SETUP, 3)
+    assert isinstance(state, CarrierState)
+    log: list[CampaignEntry] = []
+    for side, text in (
+        ("japanese", "fleet #1 medium large allied-fleet"),
+        ("allied", "fleet #1 medium none"),
+        ("japanese", "option #1 6"),
+        ("allied", "option #1 8"),
+    ):
+        state = zc.apply(state, side, zc.parse_action(text))
+        log.append(CampaignEntry(EntryKind.DECISION, side, text))
+    return state, log
+
+
+def test_a_veteran_pilots_side_chooses_the_pilot_he_keeps(zc: ZeroCampaigns) -> None:
+    state, log = _veteran(zc)
+    assert [(d.side, d.kind) for d in zc.pending(state)] == [("japanese", "veteran")]
+    assert not zc.mission_ready(state) and state.drawn == ()
+    assert [str(a) for a in zc.legal_actions(state, "japanese")] == [
+        "keep #1 ijn-a6m2-1",
+        "keep #1 ijn-a6m2-2",
+    ]
+    assert zc.legal_actions(state, "allied") == []
+    menu = zc.menu(state, "japanese")
+    assert menu is not None
+    assert [c.label for c in menu.children] == ["Keep Honda (A)", "Keep Nishizawa (A,CV)"]
+    assert zc.ask(zc.pending(state)[0])
+    after = zc.apply(state, "japanese", zc.parse_action("keep #1 ijn-a6m2-1"))
+    log.append(CampaignEntry(EntryKind.DECISION, "japanese", "keep #1 ijn-a6m2-1"))
+    assert zc.pending(after) == [] and zc.mission_ready(after)
+    first = [(d.name, d.kept) for d in after.drawn if d.seat == after.drawn[0].seat]
+    assert first == [("Honda", True), ("Nishizawa", False)]
+    _, mission = _setup(zc, after)
+    assert mission.pilots[after.drawn[0].seat].name == "Honda"
+    assert replay(zc, _VETERAN_SETUP, 3, log) == after
+
+
+def test_the_computer_veteran_keeps_the_most_skilled(zc: ZeroCampaigns) -> None:
+    state, _ = _veteran(zc)
+    action = zc.computer_action(state, "japanese", 11)
+    assert str(action) == "keep #1 ijn-a6m2-2" and action == zc.default_action(state, "japanese")
+    after = zc.apply(state, "japanese", action)
+    assert next(d.name for d in after.drawn if d.kept) == "Nishizawa"
+
+
+def test_an_illegal_pick_is_refused_and_changes_nothing(zc: ZeroCampaigns) -> None:
+    state, _ = _veteran(zc)
+    for side, text, key in (
+        ("allied", "keep #1 ijn-a6m2-1", "campaign.zero.no_keep"),
+        ("japanese", "keep #1 ijn-d3a1-1", "campaign.zero.not_drawn"),
+        ("japanese", "keep #2 ijn-a6m2-1", "campaign.zero.wrong_game"),
+    ):
+        with pytest.raises(RuleViolation) as exc:
+            zc.apply(state, side, zc.parse_action(text))
+        assert _key(exc) == key
+    assert state.offer is not None and state.keep == {} and state.drawn == ()
+
+
+def test_the_drawn_pilots_are_hidden_from_the_other_side(zc: ZeroCampaigns) -> None:
+    state, _ = _veteran(zc)
+    assert zc.sheet(state, "japanese").secrets == ("Keep Honda (A)", "Keep Nishizawa (A,CV)")
+    other = zc.sheet(state, "allied")
+    shown = " ".join((*other.secrets, *other.next))
+    assert "Honda" not in shown and "Nishizawa" not in shown
+    after = zc.apply(state, "japanese", zc.parse_action("keep #1 ijn-a6m2-2"))
+    entry = CampaignEntry(EntryKind.DECISION, "japanese", "keep #1 ijn-a6m2-2")
+    assert zc.public_text(state, entry) == "keep #1 (secret)"
+    assert zc.public_text(after, entry) == "keep #1 ijn-a6m2-2"

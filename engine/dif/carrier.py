@@ -9,10 +9,10 @@ once revealed, each secretly chooses ONE numbered Option (§25.5),
 (§25.61): the Reconnaissance Missions, Midway's Air Strike, the Carrier Fleets' Air
 Strikes (the lower Option number first, §25.53). An Air Strike its fleet's Damage
 makes smaller loses the aircraft its side chooses, one at a time (§25.63),
-``lose #<game> <flight>``. Each game draws its pilots (§19.24); a Veteran Pilot
+``lose #<game> <flight>``. Each game draws its pilots (§19.24; a Veteran Pilot
 Leader who drew more than one Skilled Pilot keeps the one his side names,
-``keep #<game> <counter>``
-and, for Port Moresby and the Invasion Force, the card that sets their CAP (§25.43).
+``keep #<game> <counter>``) and, for Port Moresby and the Invasion Force, the card
+that sets their CAP (§25.43).
 After each Air Strike its Damaged aircraft try to land (§25.71), the target's Damage
 Record takes the Damage the bombs scored and one box for each aircraft destroyed
 flying from a Carrier Fleet or Midway (§25.82, not on a Reconnaissance Mission). The

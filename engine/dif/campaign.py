@@ -82,6 +82,7 @@ from engine.dif.campaign_mission import (
     lay_out,
     lobby,
     option_applies,
+    parse_keep,
     pilots_table,
     ratings_of,
     shot_down_pilots,
@@ -91,7 +92,7 @@ from engine.dif.campaign_mission import (
     with_flak,
 )
 from engine.dif.campaign_targets import TargetRatings
-from engine.dif.carrier import CarrierCampaigns, parse_orders
+from engine.dif.carrier import CarrierCampaigns, CarrierState, parse_loss, parse_orders
 from engine.dif.components import Ruleset, Side
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.mission import MissionKind, MissionSetup
@@ -676,18 +677,27 @@ class ZeroCampaigns:
         return self._part(state).apply(state, side, action)
 
     def default_action(self, state: Any, side: str) -> Any:
-        """At a deadline: the first legal choice (the lowest Option number)."""
+        """At a deadline: a choice the rules leave to the player as the campaign makes
+        it for a computer side (:meth:`CarrierCampaigns.rule_action`), else the first
+        legal choice (the lowest Option number)."""
         if isinstance(state, PearlState):
             return self.pearl.default_action(state, side)
+        rule = self.carrier.rule_action(state, side) if isinstance(state, CarrierState) else None
+        if rule is not None:
+            return rule
         legal = self.legal_actions(state, side)
         if not legal:
             raise RuleViolation(Term("campaign.zero.nothing", side=side))
         return legal[0]
 
     def computer_action(self, state: Any, side: str, seed: int) -> Any:
-        """A computer player's choice, from its own seed."""
+        """A computer player's choice, from its own seed; where the rules leave the
+        choice to the player, the campaign's rule (:meth:`CarrierCampaigns.rule_action`)."""
         if isinstance(state, PearlState):
             return self.pearl.computer_action(state, side, seed)
+        rule = self.carrier.rule_action(state, side) if isinstance(state, CarrierState) else None
+        if rule is not None:
+            return rule
         legal = self.legal_actions(state, side)
         if not legal:
             raise RuleViolation(Term("campaign.zero.nothing", side=side))
@@ -714,6 +724,9 @@ class ZeroCampaigns:
         m = _OPTION.match(text.strip())
         if m is not None:
             return OptionPick(mission=int(m.group(1)), number=int(m.group(2)))
+        loss = parse_loss(text) or parse_keep(text)
+        if loss is not None:
+            return loss
         orders = parse_orders(text)
         if orders is None:
             raise MalformedAction(Term("campaign.zero.notation", text=text))

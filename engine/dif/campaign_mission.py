@@ -12,6 +12,7 @@ with the same numbering (:mod:`engine.dif.mission`). Leaders then draw pilots
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,7 +34,7 @@ from engine.dif.campaign_data import (
     VictoryRow,
     victory_row,
 )
-from engine.dif.campaign_targets import BombingChart, BombingMode, TargetRatings
+from engine.dif.campaign_targets import ID, BombingChart, BombingMode, TargetRatings
 from engine.dif.components import Aircraft, Altitude, CardType, Deck, Ruleset, Side
 from engine.dif.game import DifEngine
 from engine.dif.mission import Clouds, FormationSetup, PilotSetup
@@ -52,6 +53,8 @@ __all__ = [
     "Layout",
     "OptionPick",
     "PartState",
+    "PilotKeep",
+    "PilotOffer",
     "Sortie",
     "ZeroCampaignSetup",
     "arrival_change",
@@ -65,15 +68,18 @@ __all__ = [
     "lay_out",
     "lobby",
     "option_applies",
+    "parse_keep",
     "pilots_table",
     "ratings_of",
     "shot_down_pilots",
     "side_name",
+    "veteran_offer",
     "victory_result",
     "with_crews",
     "with_flak",
 ]
 
+_KEEP = re.compile(r"^keep\s+#(\d+)\s+([a-z0-9][a-z0-9-]*)\s*$")
 GAME_SIDE: dict[str, Side] = {"japanese": Side.AXIS, "allied": Side.ALLIED}
 """A campaign side's id and the DiF game side it flies (Zero! calls the Axis side
 Japanese, 4.2)."""
@@ -221,15 +227,36 @@ def draw_pilots(
     *,
     out: frozenset[str],
     veteran: Mapping[Side, int],
+    keep: Mapping[Side, str] | None = None,
 ) -> list[Drawn]:
     """§19.24 for both sides, the Japanese first: each Leader's draw; a side that chose
-    the Veteran Pilot Option draws ``veteran[side]`` counters for its first Leader."""
+    the Veteran Pilot Option draws ``veteran[side]`` counters for its first Leader and
+    keeps ``keep[side]`` of them (else the best)."""
     found: list[Drawn] = []
     for side in (Side.AXIS, Side.ALLIED):
         leaders = layout.leaders(side)
         draws = {leaders[0][0]: veteran[side]} if leaders and side in veteran else {}
-        found += choose_pilots(book, catalogue, leaders, pick, out=out, draws=draws)
+        kept = {leaders[0][0]: keep[side]} if leaders and keep and side in keep else {}
+        found += choose_pilots(book, catalogue, leaders, pick, out=out, draws=draws, keep=kept)
     return found
+
+
+def veteran_offer(
+    drawn: Sequence[Drawn], layout: Layout, veteran: Mapping[Side, int], kept: Mapping[Side, str]
+) -> PilotOffer | None:
+    """The first side (the Japanese first, as drawn) whose Veteran Pilot Leader drew
+    more than one Skilled Pilot and has not said which it keeps: it chooses ("keeps
+    the one he prefers", Options Sheet)."""
+    for side in (Side.AXIS, Side.ALLIED):
+        leaders = layout.leaders(side)
+        if side not in veteran or side in kept or not leaders:
+            continue
+        skilled = [d for d in drawn if d.seat == leaders[0][0] and d.skills]
+        if len(skilled) > 1:
+            return PilotOffer(
+                side=campaign_side(side), counters=tuple(DrawnCounter.of(d) for d in skilled)
+            )
+    return None
 
 
 def draw_crews(
@@ -311,6 +338,30 @@ class OptionPick(BaseModel):
         return hash(str(self))
 
 
+class PilotKeep(BaseModel):
+    """The Skilled Pilot a Veteran Pilot Leader keeps of those he drew (Options
+    Sheet: "keeps the one he prefers"), ``keep #<game> <counter>``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game: int = Field(ge=1, description="the Mission's (or the carrier game's) number")
+    counter: str = Field(pattern=ID)
+
+    def __str__(self) -> str:
+        return f"keep #{self.game} {self.counter}"
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+def parse_keep(text: str) -> PilotKeep | None:
+    """``keep #3 ijn-a6m2-2``; None when the text is not one."""
+    m = _KEEP.match(text.strip())
+    if m is None:
+        return None
+    return PilotKeep(game=int(m.group(1)), counter=m.group(2))
+
+
 class DrawnCounter(BaseModel):
     """A Pilot (or Crew) counter drawn for a mission (:class:`engine.dif.pilots.Drawn`)."""
 
@@ -335,6 +386,20 @@ class DrawnCounter(BaseModel):
             kept=drawn.kept,
             crew=crew,
         )
+
+
+class PilotOffer(BaseModel):
+    """A Veteran Pilot Leader's Skilled Pilots, awaiting the side's pick (secret to
+    it until the game is set up)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    side: str
+    counters: tuple[DrawnCounter, ...]
+
+    def rule(self) -> DrawnCounter:
+        """The campaign's pick for a computer side: the most skills, the first on a tie."""
+        return max(self.counters, key=lambda d: len(d.skills))
 
 
 def side_name(side: str) -> str:

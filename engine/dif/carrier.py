@@ -7,8 +7,12 @@ Strike attacks (§25.3-25.4, §25.66), ``fleet #<turn> <tactics> <ops> [<target>
 once revealed, each secretly chooses ONE numbered Option (§25.5),
 ``option #<turn> <number>``. Then the turn's games are flown one after another
 (§25.61): the Reconnaissance Missions, Midway's Air Strike, the Carrier Fleets' Air
-Strikes (the lower Option number first, §25.53). Each game draws its pilots (§19.24)
-and, for Port Moresby and the Invasion Force, the card that sets their CAP (§25.43).
+Strikes (the lower Option number first, §25.53). An Air Strike its fleet's Damage
+makes smaller loses the aircraft its side chooses, one at a time (§25.63),
+``lose #<game> <flight>``. Each game draws its pilots (§19.24; a Veteran Pilot
+Leader who drew more than one Skilled Pilot keeps the one his side names,
+``keep #<game> <counter>``) and, for Port Moresby and the Invasion Force, the card
+that sets their CAP (§25.43).
 After each Air Strike its Damaged aircraft try to land (§25.71), the target's Damage
 Record takes the Damage the bombs scored and one box for each aircraft destroyed
 flying from a Carrier Fleet or Midway (§25.82, not on a Reconnaissance Mission). The
@@ -66,6 +70,8 @@ from engine.dif.campaign_mission import (
     Layout,
     OptionPick,
     PartState,
+    PilotKeep,
+    PilotOffer,
     Sortie,
     ZeroCampaignSetup,
     arrival_change,
@@ -80,6 +86,7 @@ from engine.dif.campaign_mission import (
     ratings_of,
     shot_down_pilots,
     side_name,
+    veteran_offer,
     victory_result,
 )
 from engine.dif.campaign_targets import Frozen, check_printed
@@ -97,7 +104,9 @@ __all__ = [
     "CarrierGame",
     "CarrierState",
     "FleetOrders",
+    "StrikeLoss",
     "card_counts",
+    "parse_loss",
     "parse_orders",
     "recovery_cards",
 ]
@@ -109,6 +118,7 @@ reading, docs/rules-decisions.md)."""
 _ORDERS = re.compile(
     r"^fleet\s+#(\d+)\s+(short|medium|long)\s+(large|small|none)(?:\s+([a-z0-9-]+))?\s*$"
 )
+_LOSS = re.compile(r"^lose\s+#(\d+)\s+(\d+)\s*$")
 _LOSS_KINDS = frozenset({"carrier_fleet", "airfield"})
 """The records that lose a box for each of their aircraft destroyed (§25.82)."""
 
@@ -168,6 +178,31 @@ def parse_orders(text: str) -> FleetOrders | None:
     )
 
 
+class StrikeLoss(BaseModel):
+    """One aircraft an Air Strike made smaller by its fleet's Damage loses (§25.63,
+    L2007: the player's choice), ``lose #<game> <flight>``: the strike's flight
+    (numbered from 1 as the strike lists it) that loses it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game: int = Field(ge=1)
+    flight: int = Field(ge=1)
+
+    def __str__(self) -> str:
+        return f"lose #{self.game} {self.flight}"
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+def parse_loss(text: str) -> StrikeLoss | None:
+    """``lose #4 3``; None when the text is not one."""
+    m = _LOSS.match(text.strip())
+    if m is None:
+        return None
+    return StrikeLoss(game=int(m.group(1)), flight=int(m.group(2)))
+
+
 class CarrierGame(BaseModel):
     """A game of the turn still to fly: a Reconnaissance Mission or an Air Strike."""
 
@@ -224,10 +259,20 @@ class CarrierState(PartState):
     recon: dict[str, bool] = Field(default_factory=dict)
     """This turn's Reconnaissance Missions: survived or not (§25.63)."""
     queue: tuple[CarrierGame, ...] = ()
+    cuts: tuple[int, ...] = ()
+    """The next Air Strike's losses its side chose so far (§25.63): the flight (from 0,
+    in the strike as each loss left it) that lost each aircraft."""
     cap_card: DrawCard | None = None
     """The card drawn for the next game's base or Invasion Force CAP (§25.43)."""
     veteran: tuple[str, ...] = ()
     """Sides whose Veteran Pilot Option was used this turn (one Leader, once)."""
+    extra: dict[str, int] = Field(default_factory=dict)
+    """The next game's Veteran Pilot Leaders: the counters each side's draws."""
+    keep: dict[str, str] = Field(default_factory=dict)
+    """The counter each of those sides keeps, once it said."""
+    offer: PilotOffer | None = None
+    """A Veteran Pilot Leader's Skilled Pilots awaiting its side's pick: the game's
+    pilots are drawn (again, from the same RNG state) once it is made."""
     drawn: tuple[DrawnCounter, ...] = ()
     damage: dict[str, int] = Field(default_factory=dict)
     lost: tuple[str, ...] = ()
@@ -263,18 +308,25 @@ def recovery_cards(
     return total
 
 
+def _lose_one(flights: list[Flight], index: int) -> list[Flight]:
+    """The flight at ``index`` loses one aircraft (§25.63): an Element its Wingman
+    (its Leader flies on alone; losing the Leader instead leaves the same lone
+    aircraft), a Leader or a bomber itself."""
+    f = flights[index]
+    rest = [f.model_copy(update={"count": f.count - 1})] if f.count > 1 else []
+    if f.form is FlightForm.ELEMENT:
+        rest.append(Flight(aircraft=f.aircraft, count=1, form=FlightForm.LEADER))
+    return [*flights[:index], *rest, *flights[index + 1 :]]
+
+
 def _trim(flights: list[Flight], count: int) -> list[Flight]:
-    """An Air Strike ``count`` aircraft smaller (§25.63): the last flight listed loses
-    its Wingman first, then its Leader (the player's choice in the book; see the
-    readings)."""
+    """A CAP ``count`` aircraft smaller (§25.64): each from the last flight listed,
+    its Wingman first, then its Leader."""
     out = list(flights)
-    while count > 0 and out:
-        last = out.pop()
-        if last.count > 1:
-            out.append(last.model_copy(update={"count": last.count - 1}))
-        if last.form is FlightForm.ELEMENT:
-            out.append(Flight(aircraft=last.aircraft, count=1, form=FlightForm.LEADER))
-        count -= 1
+    for _ in range(count):
+        if not out:
+            break
+        out = _lose_one(out, len(out) - 1)
     return out
 
 
@@ -355,6 +407,11 @@ class CarrierCampaigns(CampaignPart):
                 for s in CAMPAIGN_SIDES
                 if s not in state.picks
             ]
+        if state.phase == "flying" and state.queue and self._losses_left(state):
+            side = state.queue[0].side
+            return [CampaignDecision(side, "strike_loss", secret=True, mission=state.game)]
+        if state.offer is not None:
+            return [CampaignDecision(state.offer.side, "veteran", secret=True, mission=state.game)]
         return []
 
     def _orders_open(self, state: CarrierState, side: str) -> list[FleetOrders]:
@@ -403,13 +460,34 @@ class CarrierCampaigns(CampaignPart):
                 OptionPick(mission=state.turn, number=o.number)
                 for o in self._options_open(state, side)
             ]
+        if any(d.side == side and d.kind == "strike_loss" for d in self.pending(state)):
+            flights = self._cut(state, state.queue[0])
+            return [StrikeLoss(game=state.game, flight=i) for i in range(1, len(flights) + 1)]
+        if state.offer is not None and state.offer.side == side:
+            return [PilotKeep(game=state.game, counter=d.counter) for d in state.offer.counters]
         return []
+
+    def rule_action(self, state: CarrierState, side: str) -> Any | None:
+        """The choice the campaign makes for a computer side (or at a deadline) where
+        the book leaves it to the player: an Air Strike's loss from its last flight
+        (§25.63); a Veteran Pilot's the most skilled counter, the first on a tie. None:
+        no such decision is pending for ``side``."""
+        if state.offer is not None and state.offer.side == side:
+            return PilotKeep(game=state.game, counter=state.offer.rule().counter)
+        legal = self.legal_actions(state, side)
+        if legal and isinstance(legal[-1], StrikeLoss):
+            return legal[-1]
+        return None
 
     def apply(self, state: CarrierState, side: str, action: Any) -> CarrierState:
         if self.is_over(state):
             raise RuleViolation(Term("campaign.zero.over"))
         if side not in CAMPAIGN_SIDES:
             raise RuleViolation(Term("campaign.zero.no_side", side=side))
+        if isinstance(action, StrikeLoss):
+            return self._lose(state, side, action)
+        if isinstance(action, PilotKeep):
+            return self._keep(state, side, action)
         turn = action.turn if isinstance(action, FleetOrders) else action.mission
         if turn != state.turn:
             raise RuleViolation(Term("campaign.zero.wrong_turn", turn=state.turn, given=turn))
@@ -470,6 +548,41 @@ class CarrierCampaigns(CampaignPart):
         used = {**state.used, side: (*state.used.get(side, ()), action.number)}
         state = state.model_copy(update={"picks": picks, "used": used})
         return self._reveal(state) if len(picks) == len(CAMPAIGN_SIDES) else state
+
+    def _lose(self, state: CarrierState, side: str, action: StrikeLoss) -> CarrierState:
+        """§25.63: the side names the flight that loses the strike's next aircraft;
+        the last loss chosen, the game's pilots are drawn."""
+        if not any(d.side == side and d.kind == "strike_loss" for d in self.pending(state)):
+            raise RuleViolation(Term("campaign.zero.no_loss", side=side_name(side)))
+        if action.game != state.game:
+            raise RuleViolation(
+                Term("campaign.zero.wrong_game", game=state.game, given=action.game)
+            )
+        flights = self._cut(state, state.queue[0])
+        if action.flight > len(flights):
+            raise RuleViolation(
+                Term("campaign.zero.no_flight", flight=action.flight, flights=len(flights))
+            )
+        state = state.model_copy(update={"cuts": (*state.cuts, action.flight - 1)})
+        return state if self._losses_left(state) else self._prepare(state)
+
+    def _keep(self, state: CarrierState, side: str, action: PilotKeep) -> CarrierState:
+        """The Veteran Pilot Leader keeps the Skilled Pilot its side names of those he
+        drew; the game's pilots are drawn again with it (the same RNG state)."""
+        offer = state.offer
+        if offer is None or offer.side != side:
+            raise RuleViolation(Term("campaign.zero.no_keep", side=side_name(side)))
+        if action.game != state.game:
+            raise RuleViolation(
+                Term("campaign.zero.wrong_game", game=state.game, given=action.game)
+            )
+        if action.counter not in [d.counter for d in offer.counters]:
+            names = ", ".join(d.counter for d in offer.counters)
+            raise RuleViolation(
+                Term("campaign.zero.not_drawn", counter=action.counter, counters=names)
+            )
+        keep = {**state.keep, side: action.counter}
+        return self._draw_pilots(state.model_copy(update={"keep": keep, "offer": None}))
 
     def spec(self, state: CarrierState, side: str) -> tuple[CampaignOption, OptionSpec] | None:
         number = state.picks.get(side)
@@ -575,7 +688,7 @@ class CarrierCampaigns(CampaignPart):
             if head.kind == "strike" and not self._strike(state, head):
                 state = state.model_copy(update={"queue": state.queue[1:]})
                 continue
-            return self._prepare(state)
+            return state if self._losses_left(state) else self._prepare(state)
         return self._end_turn(state)
 
     def _prepare(self, state: CarrierState) -> CarrierState:
@@ -584,20 +697,29 @@ class CarrierCampaigns(CampaignPart):
         card: DrawCard | None = None
         if head.kind == "strike" and head.target and self.record(state, head.target).cap_draw:
             card = DrawCard.of(draws.card())
-        state = state.model_copy(update={"cap_card": card})
+        state = state.model_copy(update={**draws.update(), "cap_card": card})
         layout = self._layout(state, head)
-        veteran: dict[Side, int] = {}
-        used = list(state.veteran)
+        extra: dict[str, int] = {}
         for side in CAMPAIGN_SIDES:
             chosen = self.spec(state, side)
             if (
                 chosen
                 and chosen[1].kind is OptionKind.PILOT
-                and side not in used
+                and side not in state.veteran
                 and layout.leaders(GAME_SIDE[side])
             ):
-                veteran[GAME_SIDE[side]] = chosen[1].pilots
-                used.append(side)
+                extra[side] = chosen[1].pilots
+        used = (*state.veteran, *extra)
+        return self._draw_pilots(state.model_copy(update={"veteran": used, "extra": extra}))
+
+    def _draw_pilots(self, state: CarrierState) -> CarrierState:
+        """The game's pilots (§19.24), Veteran Pilot Leaders drawing more: when one drew
+        more than one Skilled Pilot and its side has not said which it keeps, it is
+        asked, and nothing is drawn yet (the RNG stays where it is)."""
+        draws = self.draws(state)
+        layout = self._layout(state, state.queue[0])
+        veteran = {GAME_SIDE[s]: n for s, n in state.extra.items()}
+        kept = {GAME_SIDE[s]: c for s, c in state.keep.items()}
         drawn = draw_pilots(
             self.pilots,
             self.catalogue,
@@ -605,13 +727,13 @@ class CarrierCampaigns(CampaignPart):
             draws.pick,
             out=frozenset(state.lost),
             veteran=veteran,
+            keep=kept,
         )
+        offer = veteran_offer(drawn, layout, veteran, kept)
+        if offer is not None:
+            return state.model_copy(update={"offer": offer})
         return state.model_copy(
-            update={
-                **draws.update(),
-                "drawn": tuple(DrawnCounter.of(d) for d in drawn),
-                "veteran": tuple(used),
-            }
+            update={**draws.update(), "drawn": tuple(DrawnCounter.of(d) for d in drawn)}
         )
 
     def _end_turn(self, state: CarrierState) -> CarrierState:
@@ -640,10 +762,10 @@ class CarrierCampaigns(CampaignPart):
     def _damage(self, state: CarrierState, game: CarrierGame) -> Mapping[str, int]:
         return game.at if game.at is not None else state.damage
 
-    def _strike(self, state: CarrierState, game: CarrierGame) -> list[Flight]:
-        """An Air Strike's aircraft (§25.63): the Flight Ops' (Midway: its Damage
-        row's, §25.43), less its record's level's loss, plus a surviving
-        Reconnaissance Mission's bonus, within the cards (§25.65)."""
+    def _launched(self, state: CarrierState, game: CarrierGame) -> tuple[list[Flight], int]:
+        """An Air Strike before its losses (§25.63): the Flight Ops' (Midway: its
+        Damage row's, §25.43) within the cards (§25.65), and the number of aircraft
+        its record's level takes from it."""
         record = self.record(state, game.source)
         damage = self._damage(state, game)[record.id]
         if record.launches:
@@ -655,7 +777,35 @@ class CarrierCampaigns(CampaignPart):
             flights = list(row.strike)
         else:
             flights = list(self._flight_op(state, game.side).strike)
-        flights = _trim(_limit(flights, self.counts), -record.level(damage).strike)
+        return _limit(flights, self.counts), -record.level(damage).strike
+
+    def _losses_left(self, state: CarrierState) -> int:
+        """The aircraft the next Air Strike must still lose by its side's choice
+        (§25.63); 0 when it is not an Air Strike or loses them all."""
+        game = state.queue[0]
+        if game.kind != "strike":
+            return 0
+        flights, loss = self._launched(state, game)
+        if loss >= sum(f.aircraft_count for f in flights):
+            return 0
+        return max(0, loss - len(state.cuts))
+
+    def _cut(self, state: CarrierState, game: CarrierGame) -> list[Flight]:
+        """The Air Strike less the losses its side chose (:attr:`CarrierState.cuts`);
+        none left when its level takes all its aircraft."""
+        flights, loss = self._launched(state, game)
+        if loss >= sum(f.aircraft_count for f in flights):
+            return []
+        for index in state.cuts:
+            flights = _lose_one(flights, index)
+        return flights
+
+    def _strike(self, state: CarrierState, game: CarrierGame) -> list[Flight]:
+        """An Air Strike's aircraft (§25.63): the Flight Ops' less the losses its side
+        chose, plus a surviving Reconnaissance Mission's bonus, within the cards
+        (§25.65)."""
+        record = self.record(state, game.source)
+        flights = self._cut(state, game)
         chosen = self.spec(state, game.side)
         if state.recon.get(game.side) and chosen and record.kind == "carrier_fleet":
             flights = _grow(flights, chosen[1].bonus_aircraft, self.counts)
@@ -745,7 +895,7 @@ class CarrierCampaigns(CampaignPart):
         )
 
     def mission_ready(self, state: CarrierState) -> bool:
-        return state.phase == "flying" and bool(state.queue)
+        return state.phase == "flying" and bool(state.queue) and not self.pending(state)
 
     def next_game(self, state: CarrierState) -> tuple[int, str]:
         """The next game's number and title (a turn's games are numbered on)."""
@@ -886,6 +1036,9 @@ class CarrierCampaigns(CampaignPart):
                 "scores": (*state.scores, score),
                 "lost": (*state.lost, *(d.counter for d in down)),
                 "queue": state.queue[1:],
+                "cuts": (),
+                "extra": {},
+                "keep": {},
                 "game": state.game + 1,
                 "attempt": 1,
                 "drawn": (),
@@ -1041,6 +1194,11 @@ class CarrierCampaigns(CampaignPart):
             return ()
         if self.mission_ready(state):
             return tuple(self.briefing(state))
+        if state.phase == "flying":
+            return tuple(
+                Term(f"campaign.zero.waiting_{d.kind}", side=side_name(d.side))
+                for d in self.pending(state)
+            )
         key = "campaign.zero.waiting_fleet" if state.phase == "orders" else "campaign.zero.waiting"
         done = state.orders if state.phase == "orders" else state.picks
         return tuple(
@@ -1057,11 +1215,25 @@ class CarrierCampaigns(CampaignPart):
             chosen = self.spec(state, side)
             assert chosen is not None
             return (self._option_label(chosen[0], chosen[1]),)
+        if any(d.side == side and d.kind == "strike_loss" for d in self.pending(state)):
+            flights = ", ".join(str(f) for f in self._cut(state, state.queue[0]))
+            return (
+                Term("campaign.zero.strike_now", flights=flights, left=self._losses_left(state)),
+            )
+        if state.offer is not None and state.offer.side == side:
+            return tuple(self._keep_label(d) for d in state.offer.counters)
         return ()
+
+    def _keep_label(self, d: DrawnCounter) -> str:
+        return Term("campaign.zero.keep_label", name=d.name, skills=",".join(d.skills))
 
     def public_text(self, state: CarrierState, entry: CampaignEntry, action: Any) -> str:
         """Orders are secret until both sides gave theirs (§25.31, §25.41), Options
-        until both chose (§25.52)."""
+        until both chose (§25.52), a strike's losses until its game is set up (§25.63)."""
+        if isinstance(action, StrikeLoss | PilotKeep):
+            hidden = action.game == state.game and not self.mission_ready(state)
+            verb = "lose" if isinstance(action, StrikeLoss) else "keep"
+            return f"{verb} #{action.game} (secret)" if hidden else entry.text
         if isinstance(action, FleetOrders):
             hidden = action.turn == state.turn and state.phase == "orders"
             return f"fleet #{action.turn} (secret)" if hidden else entry.text
@@ -1080,6 +1252,14 @@ class CarrierCampaigns(CampaignPart):
                 ops=_ops_name(action.ops),
                 target=target,
             )
+        if isinstance(action, StrikeLoss):
+            flight = self._cut(state, state.queue[0])[action.flight - 1]
+            return Term("campaign.zero.loss_label", number=action.flight, flight=str(flight))
+        if isinstance(action, PilotKeep):
+            assert state.offer is not None
+            return self._keep_label(
+                next(d for d in state.offer.counters if d.counter == action.counter)
+            )
         entry = next(o for o in self.sheet_of(state).options if o.number == action.number)
         return self._option_label(entry, self.book.options[entry.option])
 
@@ -1087,11 +1267,14 @@ class CarrierCampaigns(CampaignPart):
         legal = self.legal_actions(state, side)
         if not legal:
             return None
-        key = "campaign.zero.menu.fleet" if state.phase == "orders" else "campaign.zero.menu.option"
+        kind = next(d.kind for d in self.pending(state) if d.side == side)
+        key = {"fleet": "fleet", "carrier_option": "option", "strike_loss": "loss"}.get(
+            kind, "keep"
+        )
         return Choice(
             Term("campaign.zero.menu.turn", turn=state.turn),
             children=tuple(Choice(self.label(state, side, a), action=str(a)) for a in legal),
-            placeholder=Term(key, mission=state.turn),
+            placeholder=Term(f"campaign.zero.menu.{key}", mission=state.turn),
         )
 
     def load_state(self, data: Mapping[str, Any]) -> CarrierState:

@@ -208,12 +208,14 @@ def choose_pilots(
     *,
     out: frozenset[str] = frozenset(),
     draws: Mapping[str, int] | None = None,
+    keep: Mapping[str, str] | None = None,
 ) -> list[Drawn]:
     """§19.24 for one side: ``leaders`` (seat, aircraft id) of Leader aircraft, drawn
     for one aircraft type after another in the order they first appear. Each Leader
     draws one counter (``draws[seat]`` for the Veteran Pilot Option) from the cup of
-    the counters eligible for its type; the best Skilled one drawn (the most skills,
-    the first on a tie) goes on it, the others are discarded until the next type's
+    the counters eligible for its type; the Skilled one drawn its player keeps
+    (``keep[seat]``, the Veteran Pilot Option's "keeps the one he prefers"), else the
+    best (the most skills, the first on a tie) goes on it, the others are discarded until the next type's
     draws (the example: Paek, discarded for the second Kate, is back in the cup for
     the Zero). A counter on an aircraft stays out of the cup for the mission."""
     by_id = {c.id: c for c in book.pilots}
@@ -236,6 +238,7 @@ def choose_pilots(
                 discarded.add(counter)
             skilled = [d for d in drawn if d.skills]
             best = max(skilled, key=lambda d: len(d.skills)) if skilled else None
+            best = next((d for d in skilled if d.counter == (keep or {}).get(seat)), best)
             for d in drawn:
                 if d is best:
                     placed.add(d.counter)

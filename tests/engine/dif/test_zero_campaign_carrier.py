@@ -347,9 +347,181 @@ def test_simultaneous_strikes_are_sized_after_midways_strike(zc: ZeroCampaigns) 
     assert isinstance(after, CarrierState) and after.damage["japanese-fleet"] == 6
     assert all(g.at == after.damage for g in after.queue)
     japanese = next(g for g in after.queue if g.side == "japanese")
-    sized = zc.carrier._strike(after, japanese)
-    fresh = zc.carrier._strike(
+    _, loss = zc.carrier._launched(after, japanese)
+    _, fresh = zc.carrier._launched(
         after.model_copy(update={"damage": {**after.damage, "japanese-fleet": 5}}),
         japanese.model_copy(update={"at": None}),
     )
-    assert sum(f.aircraft_count for f in sized) == sum(f.aircraft_count for f in fresh) - 1
+    assert loss == fresh + 1
+
+
+# --- §25.63: the side chooses the aircraft its damaged fleet's strike loses -----------------
+
+
+def _heavily_damaged_strike(zc: ZeroCampaigns) -> CarrierState:
+    """Coral Sea turn 1, the Japanese Large Air Strike (L/W a6m2, L/W b5n2, L d3a1)
+    from a Heavily Damaged fleet: two aircraft fewer (§25.63, L2007)."""
+    state = _new(zc, "coral-sea")
+    state = state.model_copy(update={"damage": {**state.damage, "japanese-fleet": 10}})
+    state = _orders(zc, state, (M, FlightOps.LARGE, "allied-fleet"), (M, FlightOps.NONE, None))
+    return _options(zc, state, 8, 8)
+
+
+def test_the_side_is_asked_each_aircraft_its_damaged_strike_loses(zc: ZeroCampaigns) -> None:
+    state = _heavily_damaged_strike(zc)
+    assert [(d.side, d.kind) for d in zc.pending(state)] == [("japanese", "strike_loss")]
+    assert not zc.mission_ready(state) and state.drawn == ()
+    assert [str(a) for a in zc.legal_actions(state, "japanese")] == [
+        "lose #1 1",
+        "lose #1 2",
+        "lose #1 3",
+    ]
+    assert zc.legal_actions(state, "allied") == []
+    menu = zc.menu(state, "japanese")
+    assert menu is not None and [c.action for c in menu.children] == [
+        "lose #1 1",
+        "lose #1 2",
+        "lose #1 3",
+    ]
+    assert zc.ask(zc.pending(state)[0])
+    state = zc.apply(state, "japanese", zc.parse_action("lose #1 1"))  # the Zero's Wingman
+    assert [str(a) for a in zc.legal_actions(state, "japanese")][-1] == "lose #1 3"
+    state = zc.apply(state, "japanese", zc.parse_action("lose #1 2"))  # the Kate's Wingman
+    assert zc.pending(state) == [] and zc.mission_ready(state)
+    setup, _ = _setup(zc, state)
+    assert _aircraft(setup, Side.AXIS) == ["a6m2", "b5n2", "d3a1"]
+
+
+@pytest.mark.parametrize(
+    ("flight", "left"),
+    [
+        (1, ["a6m2", "b5n2", "b5n2/W"]),  # the Zero's Wingman, then the Val
+        (2, ["a6m2", "a6m2/W", "b5n2"]),  # the Kate's Wingman, then the Val
+        (3, ["a6m2", "a6m2/W", "b5n2"]),  # the Val, then the Kate's Wingman
+    ],
+)
+def test_each_flight_may_lose_the_aircraft(zc: ZeroCampaigns, flight: int, left: list[str]) -> None:
+    state = _heavily_damaged_strike(zc)
+    state = zc.apply(state, "japanese", zc.parse_action(f"lose #1 {flight}"))
+    # the second loss: the last flight left, whichever it is
+    last = zc.legal_actions(state, "japanese")[-1]
+    state = zc.apply(state, "japanese", last)
+    setup, _ = _setup(zc, state)
+    assert sorted(_aircraft(setup, Side.AXIS)) == sorted(left)
+
+
+def test_an_illegal_strike_loss_is_refused_and_changes_nothing(zc: ZeroCampaigns) -> None:
+    state = _heavily_damaged_strike(zc)
+    for side, text, key in (
+        ("allied", "lose #1 1", "campaign.zero.no_loss"),
+        ("japanese", "lose #1 4", "campaign.zero.no_flight"),
+        ("japanese", "lose #2 1", "campaign.zero.wrong_game"),
+    ):
+        with pytest.raises(RuleViolation) as exc:
+            zc.apply(state, side, zc.parse_action(text))
+        assert _key(exc) == key
+    assert zc.pending(state)[0].kind == "strike_loss" and state.cuts == ()
+
+
+def test_the_computer_loses_the_last_flights_aircraft(zc: ZeroCampaigns) -> None:
+    """A computer side (and a deadline) keeps the rule: the last flight listed loses its
+    Wingman, then its Leader."""
+    state = _heavily_damaged_strike(zc)
+    for _ in range(2):
+        action = zc.computer_action(state, "japanese", 5)
+        assert action == zc.default_action(state, "japanese")
+        assert action == zc.legal_actions(state, "japanese")[-1]
+        state = zc.apply(state, "japanese", action)
+    setup, _ = _setup(zc, state)
+    assert _aircraft(setup, Side.AXIS) == ["a6m2", "a6m2/W", "b5n2"]
+
+
+def test_the_strike_loss_is_hidden_from_the_other_side(zc: ZeroCampaigns) -> None:
+    state = _heavily_damaged_strike(zc)
+    assert zc.sheet(state, "allied").secrets == ()
+    mine = " ".join(zc.sheet(state, "japanese").secrets)
+    assert "L/W a6m2" in mine and "L d3a1" in mine
+    state = zc.apply(state, "japanese", zc.parse_action("lose #1 3"))
+    entry = CampaignEntry(EntryKind.DECISION, "japanese", "lose #1 3")
+    assert zc.public_text(state, entry) == "lose #1 (secret)"
+    assert zc.sheet(state, "allied").secrets == ()
+    state = zc.apply(state, "japanese", zc.parse_action("lose #1 2"))
+    assert zc.public_text(state, entry) == "lose #1 3"
+
+
+# --- Veteran Pilot: the side chooses the Skilled Pilot its Leader keeps ---------------------
+
+_VETERAN_SETUP = {"campaign": "coral-sea", "cup": ["ijn-a6m2-1:0", "ijn-a6m2-2:0"]}
+
+
+def _veteran(zc: ZeroCampaigns) -> tuple[CarrierState, list[CampaignEntry]]:
+    """Coral Sea turn 1: the Japanese Large Air Strike with the Veteran Pilot Option;
+    its first Zero Leader draws Honda (A) and Nishizawa (A, CV)."""
+    state = zc.new_campaign(_VETERAN_SETUP, 3)
+    assert isinstance(state, CarrierState)
+    log: list[CampaignEntry] = []
+    for side, text in (
+        ("japanese", "fleet #1 medium large allied-fleet"),
+        ("allied", "fleet #1 medium none"),
+        ("japanese", "option #1 6"),
+        ("allied", "option #1 8"),
+    ):
+        state = zc.apply(state, side, zc.parse_action(text))
+        log.append(CampaignEntry(EntryKind.DECISION, side, text))
+    return state, log
+
+
+def test_a_veteran_pilots_side_chooses_the_pilot_he_keeps(zc: ZeroCampaigns) -> None:
+    state, log = _veteran(zc)
+    assert [(d.side, d.kind) for d in zc.pending(state)] == [("japanese", "veteran")]
+    assert not zc.mission_ready(state) and state.drawn == ()
+    assert [str(a) for a in zc.legal_actions(state, "japanese")] == [
+        "keep #1 ijn-a6m2-1",
+        "keep #1 ijn-a6m2-2",
+    ]
+    assert zc.legal_actions(state, "allied") == []
+    menu = zc.menu(state, "japanese")
+    assert menu is not None
+    assert [c.label for c in menu.children] == ["Keep Honda (A)", "Keep Nishizawa (A,CV)"]
+    assert zc.ask(zc.pending(state)[0])
+    after = zc.apply(state, "japanese", zc.parse_action("keep #1 ijn-a6m2-1"))
+    log.append(CampaignEntry(EntryKind.DECISION, "japanese", "keep #1 ijn-a6m2-1"))
+    assert zc.pending(after) == [] and zc.mission_ready(after)
+    first = [(d.name, d.kept) for d in after.drawn if d.seat == after.drawn[0].seat]
+    assert first == [("Honda", True), ("Nishizawa", False)]
+    _, mission = _setup(zc, after)
+    assert mission.pilots[after.drawn[0].seat].name == "Honda"
+    assert replay(zc, _VETERAN_SETUP, 3, log) == after
+
+
+def test_the_computer_veteran_keeps_the_most_skilled(zc: ZeroCampaigns) -> None:
+    state, _ = _veteran(zc)
+    action = zc.computer_action(state, "japanese", 11)
+    assert str(action) == "keep #1 ijn-a6m2-2" and action == zc.default_action(state, "japanese")
+    after = zc.apply(state, "japanese", action)
+    assert next(d.name for d in after.drawn if d.kept) == "Nishizawa"
+
+
+def test_an_illegal_pick_is_refused_and_changes_nothing(zc: ZeroCampaigns) -> None:
+    state, _ = _veteran(zc)
+    for side, text, key in (
+        ("allied", "keep #1 ijn-a6m2-1", "campaign.zero.no_keep"),
+        ("japanese", "keep #1 ijn-d3a1-1", "campaign.zero.not_drawn"),
+        ("japanese", "keep #2 ijn-a6m2-1", "campaign.zero.wrong_game"),
+    ):
+        with pytest.raises(RuleViolation) as exc:
+            zc.apply(state, side, zc.parse_action(text))
+        assert _key(exc) == key
+    assert state.offer is not None and state.keep == {} and state.drawn == ()
+
+
+def test_the_drawn_pilots_are_hidden_from_the_other_side(zc: ZeroCampaigns) -> None:
+    state, _ = _veteran(zc)
+    assert zc.sheet(state, "japanese").secrets == ("Keep Honda (A)", "Keep Nishizawa (A,CV)")
+    other = zc.sheet(state, "allied")
+    shown = " ".join((*other.secrets, *other.next))
+    assert "Honda" not in shown and "Nishizawa" not in shown
+    after = zc.apply(state, "japanese", zc.parse_action("keep #1 ijn-a6m2-2"))
+    entry = CampaignEntry(EntryKind.DECISION, "japanese", "keep #1 ijn-a6m2-2")
+    assert zc.public_text(state, entry) == "keep #1 (secret)"
+    assert zc.public_text(after, entry) == "keep #1 ijn-a6m2-2"

@@ -12,7 +12,9 @@ chosen Period's column turns into a Mission Target (§24.44); each side then sec
 chooses ONE Option of its list, each once per campaign and only in the Periods it
 names (§24.52-24.53), ``option #<mission> <number>``, revealed when both have chosen;
 the Mission's duration follows (§23.2), Leaders draw their pilots and Heavy Bombers
-their crews (§19.24, §19.34) with the campaign's RNG, and the Mission is a DiF game
+their crews (§19.24, §19.34) with the campaign's RNG (a Veteran Pilot Leader who drew
+more than one Skilled Pilot keeps the one his side names, ``keep #<mission>
+<counter>``), and the Mission is a DiF game
 (:class:`~engine.dif.mission.MissionSetup`) whose VP (§24.61, from the Land Campaign
 awards it carries) the campaign adds up. After the last Mission the Japanese VP less
 the Allied VP reads the sheet's Air Group Action Capacity table (§24.7).
@@ -70,6 +72,8 @@ from engine.dif.campaign_mission import (
     Layout,
     OptionPick,
     PartState,
+    PilotKeep,
+    PilotOffer,
     Sortie,
     ZeroCampaignSetup,
     arrival_change,
@@ -79,6 +83,7 @@ from engine.dif.campaign_mission import (
     draw_crews,
     draw_pilots,
     drawn_lines,
+    keep_label,
     lay_out,
     lobby,
     option_applies,
@@ -87,12 +92,13 @@ from engine.dif.campaign_mission import (
     ratings_of,
     shot_down_pilots,
     side_name,
+    veteran_offer,
     victory_result,
     with_crews,
     with_flak,
 )
 from engine.dif.campaign_targets import TargetRatings
-from engine.dif.carrier import CarrierCampaigns, CarrierState, parse_loss, parse_orders
+from engine.dif.carrier import CarrierCampaigns, parse_loss, parse_orders
 from engine.dif.components import Ruleset, Side
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.mission import MissionKind, MissionSetup
@@ -147,6 +153,12 @@ class LandState(PartState):
     """Options each side has used (§24.53: each once per campaign)."""
     drawn: tuple[DrawnCounter, ...] = ()
     """The next Mission's pilots and crews, drawn when the Options are revealed."""
+    keep: dict[str, str] = Field(default_factory=dict)
+    """The counter each Veteran Pilot Leader's side keeps, once it said."""
+    offer: PilotOffer | None = None
+    """A Veteran Pilot Leader's Skilled Pilots awaiting its side's pick: the
+    Mission's pilots and crews are drawn (again, from the same RNG state) once it is
+    made."""
     lost: tuple[str, ...] = ()
     """Pilot counters shot down with a Skilled Pilot face up: out of the cup."""
     scores: tuple[LandScore, ...] = ()
@@ -209,6 +221,10 @@ class LandCampaigns(CampaignPart):
     def pending(self, state: LandState) -> list[CampaignDecision]:
         if self.is_over(state):
             return []
+        if state.offer is not None:
+            return [
+                CampaignDecision(state.offer.side, "veteran", secret=True, mission=state.mission)
+            ]
         return [
             CampaignDecision(side, "option", secret=True, mission=state.mission)
             for side in CAMPAIGN_SIDES
@@ -224,7 +240,9 @@ class LandCampaigns(CampaignPart):
             if o.number not in used and (not o.periods or state.period in o.periods)
         ]
 
-    def legal_actions(self, state: LandState, side: str) -> list[OptionPick]:
+    def legal_actions(self, state: LandState, side: str) -> list[Any]:
+        if state.offer is not None and state.offer.side == side:
+            return [PilotKeep(game=state.mission, counter=d.counter) for d in state.offer.counters]
         if self.is_over(state) or side not in CAMPAIGN_SIDES or side in state.picks:
             return []
         return [
@@ -232,11 +250,20 @@ class LandCampaigns(CampaignPart):
             for o in self.options_open(state, side)
         ]
 
-    def apply(self, state: LandState, side: str, action: OptionPick) -> LandState:
+    def rule_action(self, state: LandState, side: str) -> PilotKeep | None:
+        """A computer side's (and a deadline's) Veteran Pilot pick: the most skilled
+        counter, the first on a tie. None: no such pick is pending for ``side``."""
+        if state.offer is None or state.offer.side != side:
+            return None
+        return PilotKeep(game=state.mission, counter=state.offer.rule().counter)
+
+    def apply(self, state: LandState, side: str, action: OptionPick | PilotKeep) -> LandState:
         if self.is_over(state):
             raise RuleViolation(Term("campaign.zero.over"))
         if side not in CAMPAIGN_SIDES:
             raise RuleViolation(Term("campaign.zero.no_side", side=side))
+        if isinstance(action, PilotKeep):
+            return self._keep(state, side, action)
         if side in state.picks:
             raise RuleViolation(Term("campaign.zero.already", mission=state.mission))
         if action.mission != state.mission:
@@ -260,6 +287,24 @@ class LandCampaigns(CampaignPart):
         state = state.model_copy(update={"picks": picks, "used": used})
         return self._reveal(state) if len(picks) == len(CAMPAIGN_SIDES) else state
 
+    def _keep(self, state: LandState, side: str, action: PilotKeep) -> LandState:
+        """The Veteran Pilot Leader keeps the Skilled Pilot its side names of those he
+        drew; the Mission's pilots and crews are drawn again with it (same RNG state)."""
+        offer = state.offer
+        if offer is None or offer.side != side:
+            raise RuleViolation(Term("campaign.zero.no_keep", side=side_name(side)))
+        if action.game != state.mission:
+            raise RuleViolation(
+                Term("campaign.zero.wrong_game", game=state.mission, given=action.game)
+            )
+        if action.counter not in [d.counter for d in offer.counters]:
+            names = ", ".join(d.counter for d in offer.counters)
+            raise RuleViolation(
+                Term("campaign.zero.not_drawn", counter=action.counter, counters=names)
+            )
+        keep = {**state.keep, side: action.counter}
+        return self._reveal(state.model_copy(update={"keep": keep, "offer": None}))
+
     def option_spec(
         self, state: LandState, side: str, number: int
     ) -> tuple[CampaignOption, OptionSpec]:
@@ -276,7 +321,9 @@ class LandCampaigns(CampaignPart):
 
     def _reveal(self, state: LandState) -> LandState:
         """Both Options chosen: they are revealed (§24.53) and the Mission's pilots and
-        crews drawn from the campaign's RNG (§24.1 III.D, §19.24, §19.34)."""
+        crews drawn from the campaign's RNG (§24.1 III.D, §19.24, §19.34). A Veteran
+        Pilot Leader who drew more than one Skilled Pilot first has his side say which
+        he keeps: nothing is drawn until then (the RNG stays where it is)."""
         draws = self.draws(state)
         pick = draws.pick
         layout = self._layout(state)
@@ -285,9 +332,15 @@ class LandCampaigns(CampaignPart):
             for side, _, spec in self._specs(state)
             if spec.kind is OptionKind.PILOT
         }
+        kept = {GAME_SIDE[s]: c for s, c in state.keep.items()}
         t = self.mission_target(state)
         lost = frozenset(state.lost)
-        pilots = draw_pilots(self.pilots, self.catalogue, layout, pick, out=lost, veteran=veteran)
+        pilots = draw_pilots(
+            self.pilots, self.catalogue, layout, pick, out=lost, veteran=veteran, keep=kept
+        )
+        offer = veteran_offer(pilots, layout, veteran, kept)
+        if offer is not None:
+            return state.model_copy(update={"offer": offer})
         crews = draw_crews(
             self.pilots, self.catalogue, layout, pick, given={t.attacker: t.crews}, out=frozenset()
         )
@@ -465,6 +518,7 @@ class LandCampaigns(CampaignPart):
                 "attempt": 1,
                 "picks": {},
                 "drawn": (),
+                "keep": {},
                 "card": None,
             }
         )
@@ -511,9 +565,11 @@ class LandCampaigns(CampaignPart):
             lines += [Term("campaign.zero.pilot_lost", name=n) for n in score.lost]
             if not self.is_over(after):
                 lines.append(self.drawn_line(after))
-        elif self.mission_ready(after) and not self.mission_ready(before):
-            lines += [self._option_line(s, e, sp) for s, e, sp in self._specs(after)]
-            lines += drawn_lines(after.drawn)
+        else:
+            if len(after.picks) == len(CAMPAIGN_SIDES) > len(before.picks):
+                lines += [self._option_line(s, e, sp) for s, e, sp in self._specs(after)]
+            if self.mission_ready(after) and not self.mission_ready(before):
+                lines += drawn_lines(after.drawn)
         return Happenings(tuple(lines), sheet=after.mission > before.mission)
 
     def sheet(
@@ -567,20 +623,33 @@ class LandCampaigns(CampaignPart):
         for side in CAMPAIGN_SIDES:
             key = "campaign.zero.chosen" if side in state.picks else "campaign.zero.waiting"
             lines.append(Term(key, side=side_name(side)))
+        if state.offer is not None:
+            lines.append(Term("campaign.zero.waiting_veteran", side=side_name(state.offer.side)))
         return tuple(lines)
 
     def _secrets(self, state: LandState, side: str | None) -> tuple[str, ...]:
+        if state.offer is not None and state.offer.side == side:
+            return tuple(keep_label(d) for d in state.offer.counters)
         if side is None or side not in state.picks or self.mission_ready(state):
             return ()
         entry, spec = self.option_spec(state, side, state.picks[side])
         return (self._option_line(side, entry, spec),)
 
-    def public_text(self, state: LandState, entry: CampaignEntry, action: OptionPick) -> str:
-        """An Option is secret until both sides have chosen theirs (§24.53)."""
-        hidden = action.mission == state.mission and not self.mission_ready(state)
+    def public_text(
+        self, state: LandState, entry: CampaignEntry, action: OptionPick | PilotKeep
+    ) -> str:
+        """An Option is secret until both sides have chosen theirs (§24.53), a Veteran
+        Pilot's pick until the Mission is set up."""
+        if isinstance(action, PilotKeep):
+            hidden = action.game == state.mission and not self.mission_ready(state)
+            return f"keep #{action.game} (secret)" if hidden else entry.text
+        hidden = action.mission == state.mission and len(state.picks) < len(CAMPAIGN_SIDES)
         return f"option #{action.mission} (secret)" if hidden else entry.text
 
-    def label(self, state: LandState, side: str, action: OptionPick) -> str:
+    def label(self, state: LandState, side: str, action: OptionPick | PilotKeep) -> str:
+        if isinstance(action, PilotKeep):
+            assert state.offer is not None
+            return keep_label(next(d for d in state.offer.counters if d.counter == action.counter))
         entry, spec = self.option_spec(state, side, action.number)
         return self._option_line(side, entry, spec)
 
@@ -591,7 +660,10 @@ class LandCampaigns(CampaignPart):
         return Choice(
             Term("campaign.zero.menu.title", mission=state.mission),
             children=tuple(Choice(self.label(state, side, a), action=str(a)) for a in legal),
-            placeholder=Term("campaign.zero.menu.option", mission=state.mission),
+            placeholder=Term(
+                "campaign.zero.menu.keep" if state.offer else "campaign.zero.menu.option",
+                mission=state.mission,
+            ),
         )
 
 
@@ -682,7 +754,7 @@ class ZeroCampaigns:
         legal choice (the lowest Option number)."""
         if isinstance(state, PearlState):
             return self.pearl.default_action(state, side)
-        rule = self.carrier.rule_action(state, side) if isinstance(state, CarrierState) else None
+        rule = self._part(state).rule_action(state, side)
         if rule is not None:
             return rule
         legal = self.legal_actions(state, side)
@@ -695,7 +767,7 @@ class ZeroCampaigns:
         choice to the player, the campaign's rule (:meth:`CarrierCampaigns.rule_action`)."""
         if isinstance(state, PearlState):
             return self.pearl.computer_action(state, side, seed)
-        rule = self.carrier.rule_action(state, side) if isinstance(state, CarrierState) else None
+        rule = self._part(state).rule_action(state, side)
         if rule is not None:
             return rule
         legal = self.legal_actions(state, side)

@@ -65,6 +65,7 @@ __all__ = [
     "draw_crews",
     "draw_pilots",
     "drawn_lines",
+    "keep_label",
     "lay_out",
     "lobby",
     "option_applies",
@@ -484,6 +485,11 @@ def drawn_lines(drawn: tuple[DrawnCounter, ...]) -> list[str]:
         else:
             lines.append(Term("campaign.zero.briefing.unskilled", name=d.name))
     return lines
+
+
+def keep_label(d: DrawnCounter) -> str:
+    """A Veteran Pilot's choice: 'Keep Nishizawa (A,CV)'."""
+    return Term("campaign.zero.keep_label", name=d.name, skills=",".join(d.skills))
 
 
 def as_drawn(d: DrawnCounter) -> Drawn:

@@ -80,6 +80,7 @@ from engine.dif.campaign_mission import (
     clouds_of,
     draw_pilots,
     drawn_lines,
+    keep_label,
     lay_out,
     lobby,
     pilots_table,
@@ -1221,11 +1222,8 @@ class CarrierCampaigns(CampaignPart):
                 Term("campaign.zero.strike_now", flights=flights, left=self._losses_left(state)),
             )
         if state.offer is not None and state.offer.side == side:
-            return tuple(self._keep_label(d) for d in state.offer.counters)
+            return tuple(keep_label(d) for d in state.offer.counters)
         return ()
-
-    def _keep_label(self, d: DrawnCounter) -> str:
-        return Term("campaign.zero.keep_label", name=d.name, skills=",".join(d.skills))
 
     def public_text(self, state: CarrierState, entry: CampaignEntry, action: Any) -> str:
         """Orders are secret until both sides gave theirs (§25.31, §25.41), Options
@@ -1257,9 +1255,7 @@ class CarrierCampaigns(CampaignPart):
             return Term("campaign.zero.loss_label", number=action.flight, flight=str(flight))
         if isinstance(action, PilotKeep):
             assert state.offer is not None
-            return self._keep_label(
-                next(d for d in state.offer.counters if d.counter == action.counter)
-            )
+            return keep_label(next(d for d in state.offer.counters if d.counter == action.counter))
         entry = next(o for o in self.sheet_of(state).options if o.number == action.number)
         return self._option_label(entry, self.book.options[entry.option])
 

@@ -114,7 +114,7 @@ async def test_a_land_campaign_flies_every_mission_through_its_game(
     state = campaign.state
     system = campaign_system("dif")
     assert system.is_over(state) and len(state.scores) == 8
-    assert driver.choices == 16, "one secret Option a side a Mission"
+    assert driver.choices == 17, "one secret Option a side a Mission, and one Veteran Pilot pick"
     games = await bot.service.storage.games_of_campaign(campaign_id)
     finished = [g for g in games if g.status is GameStatus.FINISHED]
     assert len(finished) == 8

@@ -561,3 +561,65 @@ def test_every_mission_target_of_every_period_starts_its_game(
                 state = zc.apply(state, side, zc.legal_actions(state, side)[0])
             plan = zc.mission_setup(state)
             engine.new_game(plan.setup, plan.next.seed)  # raises SetupError if refused
+
+
+# --- Veteran Pilot: the side chooses the Skilled Pilot its Leader keeps ---------------------
+
+_VETERAN = {"campaign": "malaya", "cup": ["ija-ki-43-1:0", "ija-ki-43-2:0"]}
+
+
+def _veteran_mission(zc: ZeroCampaigns) -> LandState:
+    """Malaya Mission 1 as Target 18 (Dogfight over Singapore), the Japanese with the
+    Veteran Pilot Option: the first Ki-43 Leader draws Kato (A, P) and Hinoki (G)."""
+    state = zc.new_campaign(_VETERAN, 4)
+    assert isinstance(state, LandState)
+    return _choose(zc, state.model_copy(update={"target": 18}), japanese=5, allied=1)
+
+
+def test_a_land_veteran_pilots_side_chooses_the_pilot_he_keeps(zc: ZeroCampaigns) -> None:
+    state = _veteran_mission(zc)
+    assert [(d.side, d.kind) for d in zc.pending(state)] == [("japanese", "veteran")]
+    assert not zc.mission_ready(state) and state.drawn == ()
+    assert [str(a) for a in zc.legal_actions(state, "japanese")] == [
+        "keep #1 ija-ki-43-1",
+        "keep #1 ija-ki-43-2",
+    ]
+    assert zc.legal_actions(state, "allied") == []
+    menu = zc.menu(state, "japanese")
+    assert menu is not None
+    assert [c.label for c in menu.children] == ["Keep Kato (A,P)", "Keep Hinoki (G)"]
+    # the Options are revealed (§24.53); the pilots drawn are the side's secret
+    option = CampaignEntry(EntryKind.DECISION, "japanese", "option #1 5")
+    assert zc.public_text(state, option) == "option #1 5"
+    assert zc.sheet(state, "japanese").secrets == ("Keep Kato (A,P)", "Keep Hinoki (G)")
+    other = zc.sheet(state, "allied")
+    assert "Kato" not in " ".join((*other.secrets, *other.next))
+    after = zc.apply(state, "japanese", zc.parse_action("keep #1 ija-ki-43-2"))
+    keep = CampaignEntry(EntryKind.DECISION, "japanese", "keep #1 ija-ki-43-2")
+    assert zc.public_text(state, keep) == "keep #1 (secret)"
+    assert zc.public_text(after, keep) == "keep #1 ija-ki-43-2"
+    assert zc.mission_ready(after)
+    assert [(d.name, d.kept) for d in after.drawn if d.seat == "X1"] == [
+        ("Kato", False),
+        ("Hinoki", True),
+    ]
+    assert _mission(zc.mission_setup(after).setup).pilots["X1"].name == "Hinoki"
+    # the pick and the draws it leads to replay exactly (the same RNG state)
+    assert zc.apply(state, "japanese", zc.parse_action(str(keep.text))) == after
+    assert zc.load_state(zc.dump_state(state)) == state
+
+
+def test_a_land_computer_veteran_keeps_the_most_skilled(zc: ZeroCampaigns) -> None:
+    state = _veteran_mission(zc)
+    action = zc.computer_action(state, "japanese", 3)
+    assert str(action) == "keep #1 ija-ki-43-1" and action == zc.default_action(state, "japanese")
+    for side, text, key in (
+        ("allied", "keep #1 ija-ki-43-1", "campaign.zero.no_keep"),
+        ("japanese", "keep #1 ija-1", "campaign.zero.not_drawn"),
+        ("japanese", "keep #2 ija-ki-43-1", "campaign.zero.wrong_game"),
+    ):
+        with pytest.raises(RuleViolation) as exc:
+            zc.apply(state, side, zc.parse_action(text))
+        assert _key(exc) == key
+    after = zc.apply(state, "japanese", action)
+    assert [d.name for d in after.drawn if d.seat == "X1" and d.kept] == ["Kato"]

@@ -207,18 +207,25 @@ class Lobbies(Play):
         return [next_seat(system, taken, s) for s in sides]
 
     def start_problems(self, game: LoadedGame) -> list[Term]:
-        """Why the host cannot start yet (empty: ready)."""
-        problems: list[Term] = []
-        if game.practice_level is not None:
-            if not any(s.user_id is not None for s in game.seats):
-                return [Term("lobby.problem.practice_human")]
-            if self.open_seats(game):
-                return []  # computer players take them at the start, checked again then
-        if format_seats(game.system, game.options, game.format):
-            missing = self.open_seats(game)
-            if missing:
-                problems.append(Term("lobby.problem.seats", seats=", ".join(missing)))
-        for why in game.system.start_problems(game.options, game.picks):
+        """Why the host cannot start yet (empty: ready). In a practice lobby the seats
+        still open are no problem: the computer players who will take them at the
+        start (:meth:`computer_picks`) are checked with the others."""
+        if game.practice_level is None:
+            fixed = format_seats(game.system, game.options, game.format)
+            return self._problems(game, game.picks, self.open_seats(game) if fixed else [])
+        if not any(s.user_id is not None for s in game.seats):
+            return [Term("lobby.problem.practice_human")]
+        try:
+            computers = self.computer_picks(game)
+        except Refusal as why:
+            return [Term(why.key, **why.fields)]
+        return self._problems(game, [*game.picks, *computers], [])
+
+    @staticmethod
+    def _problems(game: LoadedGame, picks: list[SeatPick], missing: list[str]) -> list[Term]:
+        """The seats ``missing`` and what the system says of ``picks``."""
+        problems = [Term("lobby.problem.seats", seats=", ".join(missing))] if missing else []
+        for why in game.system.start_problems(game.options, picks):
             problems.append(why if isinstance(why, Term) else Term("refusal.setup", why=why))
         return problems
 
@@ -334,7 +341,8 @@ class Lobbies(Play):
             mine = game.seats_of(user_id)
             if seat is not None:
                 seat = seat.strip().upper()
-                if seat not in mine:
+                computer = seat in _held_by(game, None) and user_id == game.record.host_id
+                if seat not in mine and not computer:  # the host unseats a computer player
                     raise Refusal("refusal.not_your_seat", seat=seat)
             elif len(mine) == 1:
                 seat = mine[0]
@@ -446,11 +454,10 @@ class Lobbies(Play):
             if user_id != game.record.host_id:
                 raise Refusal("refusal.host_start")
             problems = self.start_problems(game)
-            if not problems and game.practice_level is not None:
-                game = await self.fill_with_computers(game)
-                problems = self.start_problems(game)
-            if problems:
+            if problems:  # nothing written: a practice lobby's computers are seated next
                 raise Refusal(problems[0].key, **problems[0].fields)
+            if game.practice_level is not None:
+                game = await self.fill_with_computers(game)
             try:
                 setup = self.lobby_setup(game)
             except ValidationError as exc:
@@ -466,45 +473,55 @@ class Lobbies(Play):
                 await self.storage.put_game_settings(game.id, settings)
             return await self.begin(game, setup)
 
-    async def fill_with_computers(self, game: LoadedGame) -> LoadedGame:
-        """Give every open seat of a practice lobby to a computer player (a side
-        without a seat in a ``custom`` lobby gets one), flying an aircraft of its
-        side's choices that the rules accept with the seats already taken, drawn from
-        a generator seeded by the game and the seat (never the game's secret seed).
-        Under the game's lock. Refused (its earlier seats kept) when no aircraft fits."""
-        system, options = game.system, game.options
-        fixed = format_seats(system, options, game.format)
+    def computer_picks(self, game: LoadedGame) -> list[SeatPick]:
+        """The computer players a practice lobby's start would seat: one in every open
+        seat (in a ``custom`` lobby, one for a side without a seat), seat after seat,
+        each flying an aircraft of its side's choices that the rules accept with the
+        seats before it and that adds none of the system's start problems (a side over
+        its points, several aircraft without Team Games...), tried in an order drawn
+        from the game and the seat (never the game's secret seed). When every aircraft
+        adds one, the first the rules accept: the start then says why it cannot be.
+        Refused when no aircraft fits at all."""
+        system = game.system
+        fixed = format_seats(system, game.options, game.format)
+        held = {s.seat for s in game.seats}
         sides = {s.side for s in game.seats}
-        open_seats = [
-            (seat, side)
-            for seat, side in (
-                fixed or [(next_seat(system, set(), s.id), s.id) for s in game.sides()]
-            )
-            if seat not in {s.seat for s in game.seats} and (fixed or side not in sides)
-        ]
-        for seat, side in open_seats:
-            pick = self._computer_pick(game, seat, side)
+        candidates = fixed or tuple((next_seat(system, set(), s.id), s.id) for s in game.sides())
+        picks = list(game.picks)
+        chosen: list[SeatPick] = []
+        for seat, side in candidates:
+            if seat in held or (not fixed and side in sides):
+                continue
+            pick = SeatPick(seat, side, self._computer_pick(game, picks, seat, side))
+            picks.append(pick)
+            chosen.append(pick)
+        return chosen
+
+    async def fill_with_computers(self, game: LoadedGame) -> LoadedGame:
+        """Seat the computer players of :meth:`computer_picks`. Under the game's lock."""
+        for p in self.computer_picks(game):
             await self.storage.put_seat(
                 game.id,
-                seat,
-                side,
+                p.seat,
+                p.side,
                 None,
                 COMPUTER_NAME,
-                pick.model_dump(mode="json"),
+                p.pick.model_dump(mode="json"),
                 expected_version=game.record.version,
             )
             game = await self.load(game.id)
         return game
 
     @staticmethod
-    def _computer_pick(game: LoadedGame, seat: str, side: str) -> Any:
-        """A computer player's pick for ``seat``: an aircraft of the side's choices,
-        in an order drawn from the game and the seat, the first the rules accept."""
+    def _computer_pick(game: LoadedGame, picks: list[SeatPick], seat: str, side: str) -> Any:
+        """A computer player's pick for ``seat`` beside ``picks`` (:meth:`computer_picks`)."""
         system, options = game.system, game.options
         key = f"tally-ho/practice/v1:{game.id}:{seat}"
         rng = random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))
         choices = system.aircraft_choices(options, side)
         rng.shuffle(choices)
+        before = set(system.start_problems(options, picks))
+        accepted = None
         for choice in choices:
             try:
                 pick = system.make_pick(choice.id, {})
@@ -512,11 +529,16 @@ class Lobbies(Play):
                 continue
             if system.pick_refusal(options, side, pick) is not None:
                 continue
+            after = [*picks, SeatPick(seat, side, pick)]
             try:
-                system.setup_from_lobby(options, [*game.picks, SeatPick(seat, side, pick)])
+                system.setup_from_lobby(options, after)
             except (ValidationError, EngineError):
                 continue
-            return pick
+            if set(system.start_problems(options, after)) <= before:
+                return pick
+            accepted = accepted or pick
+        if accepted is not None:
+            return accepted
         raise Refusal("refusal.computer_no_aircraft", seat=seat)
 
     async def begin(self, game: LoadedGame, setup: Any) -> Outcome:

@@ -226,3 +226,55 @@ async def test_a_computer_move_the_rules_refuse_gives_way_to_the_passive_one(
 def test_the_servers_levels_are_the_contracts() -> None:
     assert get_args(ComputerLevel) == COMPUTER_LEVELS
     assert DeadlinePolicy().computer_level == DEFAULT_COMPUTER_LEVEL
+
+
+async def test_the_computers_aircraft_keep_the_game_within_the_rules(tmp_path: Path) -> None:
+    """The computer's aircraft add none of the system's start problems: an Eagles in
+    the Sky flight of 32 points a side (§3.51) beside a human's SE5a (18 points)."""
+    fake = FakeDiscord()
+    alice = fake.add_member("alice")
+    bot = TallyHoBot(database=str(tmp_path / "e.sqlite3"), seed_source=lambda: SEED)
+    await fake.start(bot)
+    service = bot.service
+    for _ in range(6):  # the computer's choices are drawn from each game's id
+        game = await service.new_lobby(
+            guild_id=fake.guild_id, channel_id=fake.channel_id, host_id=alice.id,
+            ruleset="eagles", format="2v2", opponent="computer",
+            engagement="patrol", month="1918-04", flight="points 32",
+        )  # fmt: skip
+        game, _ = await service.join(game, alice.id, "alice", "se5a", "allied")
+        assert service.start_problems(game) == []
+        started = (await service.start(game, alice.id)).game
+        assert started.system.start_problems(started.options, started.picks) == []
+
+
+async def test_a_practice_lobby_the_rules_refuse_stays_as_it_was(tmp_path: Path) -> None:
+    """A custom Locked-On practice lobby with two aircraft on side A needs Team Games
+    (L388-389): the lobby says so, the start writes no computer seat, and the host may
+    unseat the computer player it added."""
+    fake = FakeDiscord()
+    alice = fake.add_member("alice")
+    bot = TallyHoBot(database=str(tmp_path / "l.sqlite3"), seed_source=lambda: SEED)
+    await fake.start(bot)
+    service = bot.service
+    game = await service.new_lobby(
+        guild_id=fake.guild_id, channel_id=fake.channel_id, host_id=alice.id,
+        ruleset="lockedon", format="custom", opponent="computer", battle_year=1982,
+    )  # fmt: skip
+    game, _ = await service.join(game, alice.id, "alice", "sea-harrier-frs1", "A")
+    game, extra = await service.join(
+        game, alice.id, "alice", "sea-harrier-frs1", "A", computer=True
+    )
+    assert "Team Games" in service.lobby_text(game).splitlines()[-1]
+    with pytest.raises(Refusal) as refused:
+        await service.start(game, alice.id)
+    assert "Team Games" in str(refused.value)
+    seats = [(s.seat, s.user_id) for s in (await service.load(game.id)).seats]
+    assert seats == [("A1", alice.id), (extra, None)], "the start wrote nothing"
+    game, left = await service.leave(game, alice.id, extra)
+    assert left == extra and [s.seat for s in game.seats] == ["A1"]
+    started = (await service.start(game, alice.id)).game
+    assert [(s.seat, s.side, s.user_id) for s in started.seats] == [
+        ("A1", "A", alice.id),
+        ("B1", "B", None),
+    ]

@@ -1318,17 +1318,9 @@ class MissionRules(Resolution):
         t = s.t
         if t.target is not None and b["ref"] != t.target:
             return Why("dif.refuse.one_target", target=self._plane_label(s, t.target))
-        f = m["formations"][self._formation_seat(s, b["ref"])]
-        if b["status"] != "flying":
-            return Why("dif.refuse.target_gone", ref=b["ref"])
-        if f["side"] == e.side:
-            return Why("dif.refuse.own_side")
-        if e.altitude != f["altitude"]:
-            return Why("dif.refuse.other_altitude")
-        if self.engaged_with(s, e.seat) is not None:
-            return Why("dif.mission.refuse.bomber_assigned")
-        if e.seat in m["away"] and self._phase(s) in _OVER:
-            return Why("dif.mission.refuse.abandoned")  # §23.53: bombers never Abandon
+        why = self._at_bomber_refusal(s, e, b)
+        if why is not None:
+            return why
         if kind not in BURST_KINDS:
             return None  # §20.32a: a Maneuvering or Half Loop chooses any of them
         first = self._designated(s, b)
@@ -1353,15 +1345,12 @@ class MissionRules(Resolution):
         ref = s.t.wm_target
         return s.mission is not None and ref is not None and self._bomber(s, ref) is not None
 
-    def _wm_bomber_refusal(self, s: GameState, e: Element, b: dict[str, Any]) -> Why | None:
-        """``wm X3B1``: the wingman of a NOT Assigned leader attacks a flying enemy
-        bomber at its altitude (§20.11, 10.3a); without a choice yet, the one the
-        formation's side designates (§20.32e); a Loaded wingman too, the Load Penalty
-        does not apply against formations (§17.15 Exceptions)."""
+    def _at_bomber_refusal(self, s: GameState, e: Element, b: dict[str, Any]) -> Why | None:
+        """What keeps ``e`` from attacking bomber ``b`` at all (§20.11): it is gone, of
+        ``e``'s side, at another altitude; ``e``'s leader is Assigned (10.3a); ``e``
+        Abandoned the target (§23.53)."""
         m = s.mission
         assert m is not None
-        if e.wingman is None or not e.wingman.flying:
-            return Why("dif.refuse.no_wingman")
         f = m["formations"][self._formation_seat(s, b["ref"])]
         if b["status"] != "flying":
             return Why("dif.refuse.target_gone", ref=b["ref"])
@@ -1373,6 +1362,20 @@ class MissionRules(Resolution):
             return Why("dif.mission.refuse.bomber_assigned")
         if e.seat in m["away"] and self._phase(s) in _OVER:
             return Why("dif.mission.refuse.abandoned")  # §23.53: bombers never Abandon
+        return None
+
+    def _wm_bomber_refusal(self, s: GameState, e: Element, b: dict[str, Any]) -> Why | None:
+        """``wm X3B1``: the wingman of a NOT Assigned leader attacks a flying enemy
+        bomber at its altitude (§20.11, 10.3a); without a choice yet, the one the
+        formation's side designates (§20.32e); a Loaded wingman too, the Load Penalty
+        does not apply against formations (§17.15 Exceptions)."""
+        m = s.mission
+        assert m is not None
+        if e.wingman is None or not e.wingman.flying:
+            return Why("dif.refuse.no_wingman")
+        why = self._at_bomber_refusal(s, e, b)
+        if why is not None:
+            return why
         first = self._designated(s, b)
         if first is not b:
             return Why("dif.mission.refuse.bomber_designated", ref=first["ref"])

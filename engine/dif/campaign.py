@@ -79,6 +79,7 @@ from engine.dif.campaign_mission import (
     arrival_change,
     as_drawn,
     campaign_side,
+    check_keep,
     clouds_of,
     draw_crews,
     draw_pilots,
@@ -290,18 +291,7 @@ class LandCampaigns(CampaignPart):
     def _keep(self, state: LandState, side: str, action: PilotKeep) -> LandState:
         """The Veteran Pilot Leader keeps the Skilled Pilot its side names of those he
         drew; the Mission's pilots and crews are drawn again with it (same RNG state)."""
-        offer = state.offer
-        if offer is None or offer.side != side:
-            raise RuleViolation(Term("campaign.zero.no_keep", side=side_name(side)))
-        if action.game != state.mission:
-            raise RuleViolation(
-                Term("campaign.zero.wrong_game", game=state.mission, given=action.game)
-            )
-        if action.counter not in [d.counter for d in offer.counters]:
-            names = ", ".join(d.counter for d in offer.counters)
-            raise RuleViolation(
-                Term("campaign.zero.not_drawn", counter=action.counter, counters=names)
-            )
+        check_keep(state.offer, side, state.mission, action)
         keep = {**state.keep, side: action.counter}
         return self._reveal(state.model_copy(update={"keep": keep, "offer": None}))
 

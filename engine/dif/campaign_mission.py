@@ -61,6 +61,7 @@ __all__ = [
     "as_drawn",
     "bomb_mode",
     "campaign_side",
+    "check_keep",
     "clouds_of",
     "draw_crews",
     "draw_pilots",
@@ -401,6 +402,18 @@ class PilotOffer(BaseModel):
     def rule(self) -> DrawnCounter:
         """The campaign's pick for a computer side: the most skills, the first on a tie."""
         return max(self.counters, key=lambda d: len(d.skills))
+
+
+def check_keep(offer: PilotOffer | None, side: str, game: int, action: PilotKeep) -> None:
+    """Raise the refusal of ``side``'s ``keep`` for game (or Mission) ``game``: no
+    offer of its own, another game's number, a counter its Leader did not draw."""
+    if offer is None or offer.side != side:
+        raise RuleViolation(Term("campaign.zero.no_keep", side=side_name(side)))
+    if action.game != game:
+        raise RuleViolation(Term("campaign.zero.wrong_game", game=game, given=action.game))
+    if action.counter not in [d.counter for d in offer.counters]:
+        names = ", ".join(d.counter for d in offer.counters)
+        raise RuleViolation(Term("campaign.zero.not_drawn", counter=action.counter, counters=names))
 
 
 def side_name(side: str) -> str:

@@ -77,6 +77,7 @@ from engine.dif.campaign_mission import (
     arrival_change,
     as_drawn,
     campaign_side,
+    check_keep,
     clouds_of,
     draw_pilots,
     drawn_lines,
@@ -570,18 +571,7 @@ class CarrierCampaigns(CampaignPart):
     def _keep(self, state: CarrierState, side: str, action: PilotKeep) -> CarrierState:
         """The Veteran Pilot Leader keeps the Skilled Pilot its side names of those he
         drew; the game's pilots are drawn again with it (the same RNG state)."""
-        offer = state.offer
-        if offer is None or offer.side != side:
-            raise RuleViolation(Term("campaign.zero.no_keep", side=side_name(side)))
-        if action.game != state.game:
-            raise RuleViolation(
-                Term("campaign.zero.wrong_game", game=state.game, given=action.game)
-            )
-        if action.counter not in [d.counter for d in offer.counters]:
-            names = ", ".join(d.counter for d in offer.counters)
-            raise RuleViolation(
-                Term("campaign.zero.not_drawn", counter=action.counter, counters=names)
-            )
+        check_keep(state.offer, side, state.game, action)
         keep = {**state.keep, side: action.counter}
         return self._draw_pilots(state.model_copy(update={"keep": keep, "offer": None}))
 

@@ -4,7 +4,7 @@ message, and the start.
 A **practice** lobby (``/dogfight new opponent:computer``) records the computer's level
 in its options (``computer_level``): its host may seat computer players (``join``
 with ``computer``), and at the start every seat still open is given to a computer
-player flying an aircraft of its side's choices (:meth:`Lobbies.fill_with_computers`).
+player flying an aircraft of its side's choices (:meth:`Lobbies.computer_picks`).
 The game's computer seats and their level go in its settings (``computer_seats``,
 ``computer_levels``: :mod:`bot.play`), like a seat handed over during a game; they
 move at once, from the start on. A practice game is marked as such wherever it is
@@ -210,16 +210,21 @@ class Lobbies(Play):
         """Why the host cannot start yet (empty: ready). In a practice lobby the seats
         still open are no problem: the computer players who will take them at the
         start (:meth:`computer_picks`) are checked with the others."""
+        return self._start_check(game)[0]
+
+    def _start_check(self, game: LoadedGame) -> tuple[list[Term], list[SeatPick]]:
+        """:meth:`start_problems`, and the computer players the start would seat."""
         if game.practice_level is None:
             fixed = format_seats(game.system, game.options, game.format)
-            return self._problems(game, game.picks, self.open_seats(game) if fixed else [])
+            missing = self.open_seats(game) if fixed else []
+            return self._problems(game, game.picks, missing), []
         if not any(s.user_id is not None for s in game.seats):
-            return [Term("lobby.problem.practice_human")]
+            return [Term("lobby.problem.practice_human")], []
         try:
             computers = self.computer_picks(game)
         except Refusal as why:
-            return [Term(why.key, **why.fields)]
-        return self._problems(game, [*game.picks, *computers], [])
+            return [Term(why.key, **why.fields)], []
+        return self._problems(game, [*game.picks, *computers], []), computers
 
     @staticmethod
     def _problems(game: LoadedGame, picks: list[SeatPick], missing: list[str]) -> list[Term]:
@@ -453,11 +458,11 @@ class Lobbies(Play):
                 raise Refusal("refusal.started")
             if user_id != game.record.host_id:
                 raise Refusal("refusal.host_start")
-            problems = self.start_problems(game)
+            problems, computers = self._start_check(game)
             if problems:  # nothing written: a practice lobby's computers are seated next
                 raise Refusal(problems[0].key, **problems[0].fields)
-            if game.practice_level is not None:
-                game = await self.fill_with_computers(game)
+            if computers:
+                game = await self.seat_computers(game, computers)
             try:
                 setup = self.lobby_setup(game)
             except ValidationError as exc:
@@ -466,10 +471,10 @@ class Lobbies(Play):
                 raise engine_refusal(exc) from exc
             level = game.practice_level
             if level is not None:
-                computers = sorted(_held_by(game, None))
+                held = sorted(_held_by(game, None))
                 settings = await self.game_settings(game.id)
-                settings["computer_seats"] = computers
-                settings["computer_levels"] = dict.fromkeys(computers, level)
+                settings["computer_seats"] = held
+                settings["computer_levels"] = dict.fromkeys(held, level)
                 await self.storage.put_game_settings(game.id, settings)
             return await self.begin(game, setup)
 
@@ -497,9 +502,9 @@ class Lobbies(Play):
             chosen.append(pick)
         return chosen
 
-    async def fill_with_computers(self, game: LoadedGame) -> LoadedGame:
-        """Seat the computer players of :meth:`computer_picks`. Under the game's lock."""
-        for p in self.computer_picks(game):
+    async def seat_computers(self, game: LoadedGame, picks: list[SeatPick]) -> LoadedGame:
+        """Seat computer players (:meth:`computer_picks`). Under the game's lock."""
+        for p in picks:
             await self.storage.put_seat(
                 game.id,
                 p.seat,

@@ -171,7 +171,7 @@ def _mention(user_id: int | None) -> str:
     return f"<@{user_id}>" if user_id is not None else Term("seats.the_computer")
 
 
-async def computer_level(service: GameService, game_id: int) -> str | None:
+async def server_computer_level(service: GameService, game_id: int) -> str | None:
     """The level of the computer player the server (and the game) let fly a seat
     (``/config computer``), or None: none may."""
     policy = await StoredTerms(service.storage, DeadlinePolicy).settings(game_id)
@@ -214,7 +214,7 @@ async def substitute(
                 raise Refusal("seats.computer_who")
             if named in computer_seats(game, await _settings(service, game_id)):
                 raise Refusal("seats.computer_already", seat=named)
-            level = await computer_level(service, game_id)
+            level = await server_computer_level(service, game_id)
             if level is None:
                 raise Refusal("seats.computer_off")
             note = Term(

@@ -15,13 +15,21 @@ computer players replays exactly from its log.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.core.contract import GameSystem, Sampling
 
-__all__ = ["Policy", "RandomPolicy", "Sampler", "ScoredPolicy", "SeatPlayer", "Situation"]
+__all__ = [
+    "Policy",
+    "RandomPolicy",
+    "Sampler",
+    "ScoredPolicy",
+    "SeatPlayer",
+    "Situation",
+    "signed_position",
+]
 
 Sampler = Callable[[random.Random], Any]
 """Draws one full state consistent with the seat's view, from the given generator."""
@@ -88,6 +96,17 @@ def best(score: Score, view: Any, legal: Sequence[Any], rng: random.Random) -> A
     rated = [(score(view, a), a) for a in legal]
     top = max(r for r, _ in rated)
     return rng.choice([a for r, a in rated if r == top])
+
+
+def signed_position(engagements: Iterable[tuple[str, str, int]], me: str, on: str) -> int:
+    """``me``'s position on ``on`` from ``(holder, on, position)`` rows (2 Tailing, 1
+    Advantaged, 0 Neutral; negative: ``on`` holds that position on ``me``)."""
+    for holder, target, value in engagements:
+        if holder == me and target == on:
+            return value
+        if holder == on and target == me:
+            return -value
+    return 0
 
 
 class SeatPlayer:

@@ -17,6 +17,7 @@ The rules' tactics, as plain preferences over the legal actions (higher first):
 
 from __future__ import annotations
 
+from engine.ai.base import signed_position
 from engine.dif.actions import Action
 from engine.dif.view import DifView
 
@@ -43,12 +44,8 @@ def keep(code: str) -> float:
 def position(view: DifView, plane: str, on: str) -> int:
     """``plane``'s position on ``on`` (2 Tailing, 1 Advantaged, negative: ``on`` holds
     one on ``plane``, 0 Neutral)."""
-    for g in view.engagements:
-        if g.leader == plane and g.on == on:
-            return int(g.position)
-        if g.leader == on and g.on == plane:
-            return -int(g.position)
-    return 0
+    rows = ((g.leader, g.on, int(g.position)) for g in view.engagements)
+    return signed_position(rows, plane, on)
 
 
 def my_leader(view: DifView) -> str | None:

@@ -17,6 +17,7 @@ The rules' tactics, as plain preferences over the legal actions (higher first):
 
 from __future__ import annotations
 
+from engine.ai.base import signed_position
 from engine.lockedon.actions import Action
 from engine.lockedon.view import LockedOnView
 
@@ -34,12 +35,7 @@ def keep(code: str) -> float:
 
 def position(view: LockedOnView, seat: str, on: str) -> int:
     """``seat``'s position on ``on`` (2 Tailing, 1 Advantaged, negative: held by it)."""
-    for g in view.engagements:
-        if g.seat == seat and g.on == on:
-            return int(g.position)
-        if g.seat == on and g.on == seat:
-            return -int(g.position)
-    return 0
+    return signed_position(((g.seat, g.on, int(g.position)) for g in view.engagements), seat, on)
 
 
 def outmatched(view: LockedOnView) -> bool:

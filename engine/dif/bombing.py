@@ -1414,11 +1414,10 @@ class MissionRules(Resolution):
         Maneuvering or Half Loop only chooses the bomber, before its first In My Sights
         or Out of the Sun (§20.32a "when starting the attack"); those go to its target,
         the designated or chosen one."""
+        why = self._wm_card_refusal(e, a)
+        if why is not None:
+            return why
         code = a.card or ""
-        if self._find(e.minihand, code) is None:
-            return Why("dif.refuse.not_in_wingman_hand", code=code)
-        if a.as_kind is not None or a.arg is not None or a.cards:
-            return Why("dif.refuse.wingman_as_drawn")
         kind = CardKind(code.split("-")[0])
         why = attack_refusal(kind)
         if why is not None:

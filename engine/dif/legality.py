@@ -353,14 +353,22 @@ class Legality(EngineBase):
             return Why("dif.refuse.no_wingman")
         return self._target_refusal(state, e, ref, by_leader=False)
 
-    def _wm_play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
-        if a.target != state.t.wm_target:
-            return Why("dif.refuse.wingman_target", target=state.t.wm_target)
+    def _wm_card_refusal(self, e: Element, a: Action) -> Why | None:
+        """A wingman plays a card of its mini-hand, as drawn (no other use, no amount)."""
         code = a.card or ""
         if self._find(e.minihand, code) is None:
             return Why("dif.refuse.not_in_wingman_hand", code=code)
         if a.as_kind is not None or a.arg is not None or a.cards:
             return Why("dif.refuse.wingman_as_drawn")
+        return None
+
+    def _wm_play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        if a.target != state.t.wm_target:
+            return Why("dif.refuse.wingman_target", target=state.t.wm_target)
+        why = self._wm_card_refusal(e, a)
+        if why is not None:
+            return why
+        code = a.card or ""
         kind = CardKind(code.split("-")[0])
         target = self._plane(state, a.target or "")
         if target is None or not target.flying:

@@ -95,7 +95,9 @@ class DeadlineOps:
         self.swept = asyncio.create_task(self.sweep(), name="deadline-sweep")
         return count
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 0.0) -> None:
+        """Stop the sweep, the timers and the scheduler (a firing in progress gets
+        ``grace`` seconds to finish: :meth:`DeadlineScheduler.stop`)."""
         task, self.swept = self.swept, None
         timers = [task for _, task in self._timers.values()]
         self._timers.clear()
@@ -104,7 +106,7 @@ class DeadlineOps:
                 running.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await running
-        await self.scheduler.stop()
+        await self.scheduler.stop(grace)
 
     async def sweep(self) -> None:
         """At start-up: an abandoned seat whose time for a substitute ran out while the

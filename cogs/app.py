@@ -73,8 +73,8 @@ class DiscordPublisher(Publisher):
     async def publish(self, outcome: Outcome, *, skip_user: int | None = None) -> None:
         await publisher.publish(self.bot, outcome, skip_user=skip_user)
 
-    async def say(self, game: LoadedGame, text: str) -> None:
-        await publisher.say(self.bot, game, text)
+    async def say(self, game: LoadedGame, text: str, *, pings: Sequence[int] = ()) -> None:
+        await publisher.say(self.bot, game, text, pings=pings)
 
     async def publish_campaign(self, news: CampaignNews) -> None:
         try:
@@ -85,10 +85,12 @@ class DiscordPublisher(Publisher):
     async def direct(self, user_id: int, text: str) -> bool:
         return await publisher.send_dm(self.bot, user_id, text, None) is not None
 
-    async def offer_seat(self, game: LoadedGame, seat: str, kind: str, text: str) -> None:
+    async def offer_seat(
+        self, game: LoadedGame, seat: str, kind: str, text: str, *, pings: Sequence[int] = ()
+    ) -> None:
         public = await publisher.public_language(self.bot, game)
         view = seats.take_seat_view(game.id, seat, public)
-        await publisher.post_prompt(self.bot, game, kind, text, view)
+        await publisher.post_prompt(self.bot, game, kind, text, view, pings=pings)
 
     async def close_lapsed(self, game_id: int) -> None:
         await publisher.close_lapsed(self.bot, game_id)
@@ -116,6 +118,7 @@ class TallyHoBot(commands.Bot):
             intents=intents,
             help_command=None,
             tree_cls=GatedTree,
+            allowed_mentions=discord.AllowedMentions.none(),  # pings: cogs.context.pinging
         )
         self.database = database
         self.guild_id = guild_id

@@ -235,10 +235,10 @@ async def serve(
             loop.remove_signal_handler(signum)
         stopping.cancel()
         connection.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await connection
         if not bot.is_closed():
             await bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await connection
 
 
 def run(settings: Settings) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.testing import FakeDiscord
-from cogs.app import TallyHoBot
+from cogs.app import TallyHoBot, serve
 from tests.bot.clocked import FIXED, SEED, open_duel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,3 +80,19 @@ async def test_shutdown_refuses_late_interactions_and_lets_a_move_in_flight_fini
     with sqlite3.connect(tmp_path / "g.sqlite3") as db:
         actions = db.execute("SELECT seat, action FROM actions WHERE game_id = ?", (game_id,))
         assert ("A1", "stay") in actions.fetchall(), "the move in flight was committed"
+
+
+async def test_a_connection_that_fails_is_raised_once_the_bot_is_closed(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A wrong token ends the connection: ``serve`` closes the bot (the database
+    too) and raises the error, as ``Client.run`` did."""
+    bot = TallyHoBot(database=str(tmp_path / "g.sqlite3"), seed_source=lambda: SEED)
+
+    async def refused() -> None:
+        await fake.start(bot)
+        raise RuntimeError("improper token")
+
+    with pytest.raises(RuntimeError, match="improper token"):
+        await serve(bot, refused())
+    assert bot.is_closed() and bot.storage is None

@@ -91,7 +91,9 @@ class PostgresServer:
 
     def __init__(self, bindir: Path) -> None:
         self.bindir = bindir
-        self.root = Path(tempfile.mkdtemp(prefix="tallyho-pg-"))
+        # As root the server's user must reach the folder: /tmp, not a private TMPDIR.
+        parent = "/tmp" if os.geteuid() == 0 else None
+        self.root = Path(tempfile.mkdtemp(prefix="tallyho-pg-", dir=parent))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         self._names = itertools.count(1)

@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
 from types import TracebackType
 from typing import Any, Self, TypeAlias
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -128,6 +129,15 @@ Row: TypeAlias = asyncpg.Record
 def is_postgres_url(location: str) -> bool:
     """True for a ``postgresql://`` or ``postgres://`` connection URL."""
     return location.startswith(("postgresql://", "postgres://"))
+
+
+def _without_password(url: str) -> str:
+    """The URL with its password masked, for logs and reprs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _dumps(value: JSONObject) -> str:
@@ -263,7 +273,7 @@ class PostgresStorage(Storage):
         return self._url
 
     def __repr__(self) -> str:
-        return f"<PostgresStorage {self._url!r}>"
+        return f"<PostgresStorage {_without_password(self._url)!r}>"
 
     # -- plumbing -------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from bot.storage import (
     StaleGameVersion,
     Storage,
     open_storage,
+    utc_now,
 )
 from bot.storage.base import DeadlineClosed
 from bot.storage.migrate import discover
@@ -78,6 +79,14 @@ async def test_tallyho_database_names_the_backend(url: str, tmp_path: Path) -> N
         assert isinstance(store, SQLiteStorage)
     finally:
         await store.close()
+
+
+async def test_the_password_stays_out_of_the_stores_repr(url: str) -> None:
+    async with await PostgresStorage.open(url) as store:
+        assert repr(store) == f"<PostgresStorage {url!r}>"  # no password: shown whole
+    with_password = "postgresql://tally:s3cret@db.example/tallyho"
+    unopened = PostgresStorage(None, with_password, utc_now)  # type: ignore[arg-type]
+    assert "s3cret" not in repr(unopened) and "tally:***@db.example" in repr(unopened)
 
 
 # -- migrations ---------------------------------------------------------------------------
@@ -348,3 +357,20 @@ async def test_two_claimers_never_claim_the_same_deadline(
     )
     assert sorted(outcomes) == ["applied"] * 10 + ["closed"] * 10
     assert len(await second.load_actions(game_id)) == 10
+
+
+# -- the whole bot ------------------------------------------------------------------------
+
+
+async def test_the_bot_plays_the_same_game_on_postgresql(url: str) -> None:
+    """The offline demo (the real cogs on an in-memory Discord) with TALLYHO_DATABASE
+    a PostgreSQL URL: the thread reads exactly as on SQLite, result included."""
+    from cogs.demo import play_demo
+
+    on_postgres = await play_demo(28, None, database=url)
+    on_sqlite = await play_demo(28, None)
+    assert on_postgres == on_sqlite
+    assert on_postgres[-1].startswith("RESULT: ") and "unfinished" not in on_postgres[-1]
+    async with await PostgresStorage.open(url) as store:
+        [game] = await store.list_games()
+        assert game.status.value == "finished" and len(await store.load_actions(game.id)) > 1

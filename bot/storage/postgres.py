@@ -29,7 +29,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
 from types import TracebackType
-from typing import Any, Self, TypeAlias
+from typing import Any, Self, TypeAlias, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -103,6 +103,8 @@ _NEXT_AT = (
 )
 _BATCH = 500
 """Rows per transaction in batched writes (as SQLiteStorage)."""
+_DEADLOCK_TRIES = 5
+"""How often a batch of deadline writes is tried when PostgreSQL breaks a deadlock."""
 _CAMPAIGN_COLUMNS = (
     "id, guild_id, channel_id, thread_id, host_id, system, campaign, status, setup, seed, "
     "version, last_seq, told_seq, created_at, updated_at, finished_at, result"
@@ -122,6 +124,8 @@ _CONSTRAINT_KINDS: tuple[tuple[type[asyncpg.PostgresError], str], ...] = (
 )
 """The constraint named in a :class:`ConstraintViolation`'s message, as SQLite words it."""
 
+Item = TypeVar("Item", bound=tuple[int, ...])
+Result = TypeVar("Result")
 Conn: TypeAlias = "asyncpg.Connection[asyncpg.Record]"
 Row: TypeAlias = asyncpg.Record
 
@@ -1072,28 +1076,26 @@ class PostgresStorage(Storage):
         so two processes or a restart never send one twice). Returns the deadlines
         updated, in the order given."""
         stamp = _utc(now)
-        done: list[DeadlineRecord] = []
-        for start in range(0, len(marks), _BATCH):
-            async with self._transaction() as conn:
-                for deadline_id, expected, new in marks[start : start + _BATCH]:
-                    if new <= expected:
-                        raise ValueError(f"deadline {deadline_id}: {new} reminders <= {expected}")
-                    row = await conn.fetchrow(
-                        # $1 new count, $2 now, $3 id, $4 expected count
-                        "UPDATE deadlines SET reminders_sent = $1, updated_at = $2, "
-                        "next_at = CASE WHEN $1 < cardinality(reminder_ats) "
-                        "THEN reminder_ats[$1 + 1] ELSE expires_at END "
-                        "WHERE id = $3 AND reminders_sent = $4 "
-                        "AND $1 <= cardinality(reminder_ats) "
-                        f"AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
-                        new,
-                        stamp,
-                        deadline_id,
-                        expected,
-                    )
-                    if row is not None:
-                        done.append(_deadline(row))
-        return done
+
+        async def mark(conn: Conn, mark: tuple[int, int, int]) -> DeadlineRecord | None:
+            deadline_id, expected, new = mark
+            if new <= expected:
+                raise ValueError(f"deadline {deadline_id}: {new} reminders <= {expected}")
+            row = await conn.fetchrow(
+                # $1 new count, $2 now, $3 id, $4 expected count
+                "UPDATE deadlines SET reminders_sent = $1, updated_at = $2, "
+                "next_at = CASE WHEN $1 < cardinality(reminder_ats) "
+                "THEN reminder_ats[$1 + 1] ELSE expires_at END "
+                "WHERE id = $3 AND reminders_sent = $4 AND $1 <= cardinality(reminder_ats) "
+                f"AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+                new,
+                stamp,
+                deadline_id,
+                expected,
+            )
+            return None if row is None else _deadline(row)
+
+        return [d for d in await self._each_deadline(marks, mark) if d is not None]
 
     async def claim_deadlines(
         self, claims: Sequence[tuple[int, int]], now: datetime, retry_at: datetime
@@ -1109,51 +1111,75 @@ class PostgresStorage(Storage):
         the same deadline waits for the first one's row lock, re-reads ``attempts`` and
         claims nothing."""
         stamp, retry = _utc(now), _utc(retry_at)
-        claimed: list[tuple[DeadlineRecord, SeatClockRecord]] = []
-        for start in range(0, len(claims), _BATCH):
-            async with self._transaction() as conn:
-                for deadline_id, expected in claims[start : start + _BATCH]:
-                    row = await conn.fetchrow(
-                        "UPDATE deadlines SET fired_at = COALESCE(fired_at, $1), "
-                        "attempts = attempts + 1, next_at = $2, updated_at = $1 "
-                        f"WHERE id = $3 AND attempts = $4 AND {_LIVE} "
-                        f"RETURNING {_DEADLINE_COLUMNS}",
-                        stamp,
-                        retry,
-                        deadline_id,
-                        expected,
-                    )
-                    if row is None:
-                        continue
-                    deadline = _deadline(row)
-                    if deadline.attempts == 1:  # the first claim: the deadline was missed
-                        clock = await conn.fetchrow(
-                            "INSERT INTO seat_clocks (game_id, seat, missed_in_a_row, "
-                            "missed_total, updated_at) VALUES ($1, $2, 1, 1, $3) "
-                            "ON CONFLICT (game_id, seat) DO UPDATE SET "
-                            "missed_in_a_row = seat_clocks.missed_in_a_row + 1, "
-                            "missed_total = seat_clocks.missed_total + 1, "
-                            "time_bank_seconds = GREATEST(0, seat_clocks.time_bank_seconds - $4), "
-                            f"updated_at = excluded.updated_at RETURNING {_CLOCK_COLUMNS}",
-                            deadline.game_id,
-                            deadline.seat,
-                            stamp,
-                            deadline.bank_seconds,
-                        )
-                    else:
-                        clock = await conn.fetchrow(
-                            f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks "
-                            "WHERE game_id = $1 AND seat = $2",
-                            deadline.game_id,
-                            deadline.seat,
-                        )
-                    record = (
-                        _clock(clock)
-                        if clock is not None
-                        else SeatClockRecord(game_id=deadline.game_id, seat=deadline.seat)
-                    )
-                    claimed.append((deadline, record))
-        return claimed
+
+        async def claim(
+            conn: Conn, claim: tuple[int, int]
+        ) -> tuple[DeadlineRecord, SeatClockRecord] | None:
+            deadline_id, expected = claim
+            row = await conn.fetchrow(
+                "UPDATE deadlines SET fired_at = COALESCE(fired_at, $1), "
+                "attempts = attempts + 1, next_at = $2, updated_at = $1 "
+                f"WHERE id = $3 AND attempts = $4 AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+                stamp,
+                retry,
+                deadline_id,
+                expected,
+            )
+            if row is None:
+                return None
+            deadline = _deadline(row)
+            if deadline.attempts == 1:  # the first claim: the deadline was missed
+                clock = await conn.fetchrow(
+                    "INSERT INTO seat_clocks (game_id, seat, missed_in_a_row, "
+                    "missed_total, updated_at) VALUES ($1, $2, 1, 1, $3) "
+                    "ON CONFLICT (game_id, seat) DO UPDATE SET "
+                    "missed_in_a_row = seat_clocks.missed_in_a_row + 1, "
+                    "missed_total = seat_clocks.missed_total + 1, "
+                    "time_bank_seconds = GREATEST(0, seat_clocks.time_bank_seconds - $4), "
+                    f"updated_at = excluded.updated_at RETURNING {_CLOCK_COLUMNS}",
+                    deadline.game_id,
+                    deadline.seat,
+                    stamp,
+                    deadline.bank_seconds,
+                )
+            else:
+                clock = await conn.fetchrow(
+                    f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
+                    deadline.game_id,
+                    deadline.seat,
+                )
+            if clock is None:
+                return deadline, SeatClockRecord(game_id=deadline.game_id, seat=deadline.seat)
+            return deadline, _clock(clock)
+
+        return [c for c in await self._each_deadline(claims, claim) if c is not None]
+
+    async def _each_deadline(
+        self,
+        items: Sequence[Item],
+        write: Callable[[Conn, Item], Awaitable[Result]],
+    ) -> list[Result]:
+        """``write`` each item (its first element a deadline id), :data:`_BATCH` a
+        transaction, and return the results in the order given.
+
+        Within a transaction the rows are written by deadline id, so two processes lock
+        the deadlines they share in the same order. They may still lock seat clocks in
+        crossed orders: PostgreSQL then rolls one transaction back as a deadlock's
+        victim, and that batch is written again (every write in it is a
+        compare-and-set, so nothing is done twice)."""
+        results: list[Result] = []
+        for start in range(0, len(items), _BATCH):
+            batch = sorted(enumerate(items[start : start + _BATCH]), key=lambda i: i[1][0])
+            for attempt in range(1, _DEADLOCK_TRIES + 1):
+                try:
+                    async with self._transaction() as conn:
+                        done = [(index, await write(conn, item)) for index, item in batch]
+                    break
+                except asyncpg.DeadlockDetectedError:
+                    if attempt == _DEADLOCK_TRIES:
+                        raise
+            results.extend(result for _, result in sorted(done, key=lambda d: d[0]))
+        return results
 
     async def complete_deadlines(self, deadline_ids: Sequence[int], now: datetime) -> int:
         """Mark claimed deadlines done; return how many were still claimed."""

@@ -374,3 +374,42 @@ async def test_the_bot_plays_the_same_game_on_postgresql(url: str) -> None:
     async with await PostgresStorage.open(url) as store:
         [game] = await store.list_games()
         assert game.status.value == "finished" and len(await store.load_actions(game.id)) > 1
+
+
+async def test_claims_crossing_seat_clocks_all_land(
+    two: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """Each process claims a deadline of seat A and one of seat B, in crossed orders of
+    their seat clocks: PostgreSQL may break the deadlock by rolling one batch back,
+    which is then claimed again. Every deadline is claimed once, every miss counted."""
+    first, second = two
+    game_id = await new_game(first)
+    rounds = 3
+    for seat in ("A1", "B1"):
+        await first.init_seat_clock(game_id, seat, time_bank_seconds=0)
+    for turn in range(rounds):
+        ids = []
+        for seat in ("A1", "B1", "B1", "A1"):  # first takes ids 1 and 3, second 2 and 4
+            deadline, _ = await first.open_deadline(
+                game_id=game_id,
+                seat=seat,
+                kind="play",
+                decision_key=f"{turn}:{len(ids)}",
+                user_id=None,
+                created_at=T0,
+                duration_seconds=60,
+                bank_seconds=0,
+                due_at=T0 + H,
+                expires_at=T0 + H,
+                reminder_ats=[],
+            )
+            ids.append(deadline.id)
+        now = T0 + 2 * H
+        one, other = await asyncio.gather(
+            first.claim_deadlines([(ids[0], 0), (ids[2], 0)], now, now + H),
+            second.claim_deadlines([(ids[1], 0), (ids[3], 0)], now, now + H),
+        )
+        assert [d.id for d, _ in one] == [ids[0], ids[2]]
+        assert [d.id for d, _ in other] == [ids[1], ids[3]]
+    clocks = await first.list_seat_clocks(game_id)
+    assert [(c.seat, c.missed_total) for c in clocks] == [("A1", 2 * rounds), ("B1", 2 * rounds)]

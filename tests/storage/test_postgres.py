@@ -7,6 +7,7 @@ this folder."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -62,6 +63,16 @@ async def new_game(store: Storage) -> int:
         guild_id=1, channel_id=2, host_id=3, system="dif", ruleset="zero", seed=7
     )
     return game.id
+
+
+def test_every_method_of_the_protocol_is_written_with_sqlites_signature() -> None:
+    """A method left out would inherit the Protocol's body and answer None."""
+    methods = [n for n, v in vars(Storage).items() if inspect.isfunction(v) and n[0] != "_"]
+    assert "append_action" in methods
+    for name in methods:
+        assert name in vars(PostgresStorage), name
+        postgres = inspect.signature(getattr(PostgresStorage, name))
+        assert postgres == inspect.signature(getattr(SQLiteStorage, name)), name
 
 
 # -- choosing the backend ----------------------------------------------------------------

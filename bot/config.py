@@ -21,7 +21,7 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(default=None, alias="DISCORD_TOKEN")
     """Required: the bot token from the Discord developer portal."""
     database: str = Field(default="tallyho.sqlite3", alias="TALLYHO_DATABASE")
-    """Path of the SQLite database file (put it on a volume in Docker)."""
+    """Path of the SQLite database file (on a volume in Docker), or a postgresql:// URL."""
     guild_id: int | None = Field(default=None, alias="TALLYHO_GUILD_ID")
     """Sync slash commands to this one server at start-up (instant), instead of globally."""
     log_level: str = Field(default="INFO", alias="TALLYHO_LOG_LEVEL")

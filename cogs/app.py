@@ -33,7 +33,7 @@ from bot.operations import DeadlineOps
 from bot.outcome import Outcome
 from bot.publishing import Publisher
 from bot.service import GameService
-from bot.storage.sqlite import SQLiteStorage
+from bot.storage import Storage, open_storage
 from cogs import campaign, hand, lobby, publisher, seats
 from cogs.boundary import Gate, GatedTree, on_tree_error
 from cogs.components import COMPONENTS, MenuContext
@@ -124,7 +124,7 @@ class TallyHoBot(commands.Bot):
         self.guild_id = guild_id
         self._seed_source = seed_source
         self._sync = sync_commands
-        self.storage: SQLiteStorage | None = None
+        self.storage: Storage | None = None
         self.clock = clock
         self.deadlines: DeadlineOps | None = None
         self.publisher = DiscordPublisher(self)
@@ -133,7 +133,7 @@ class TallyHoBot(commands.Bot):
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
-        self.storage = await SQLiteStorage.open(self.database)
+        self.storage = await open_storage(self.database)
         self.service = GameService(self.storage, seed_source=self._seed_source, clock=self.clock)
         self.campaigns = CampaignService(self.service)
         # Buttons and menus are DynamicItems: they work on messages sent before a restart.

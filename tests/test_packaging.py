@@ -25,6 +25,13 @@ ROOT = Path(__file__).resolve().parents[1]
 RUNTIME_SUFFIXES = {".yaml", ".yml", ".ttf", ".sql", ".json"}
 
 
+def glob_match(path: str, pattern: str) -> bool:
+    """Whether setuptools' package-data glob ``pattern`` takes ``path``: ``*`` stays
+    within one folder (``migrations/*.sql`` leaves out ``migrations/postgres/``)."""
+    parts, globs = path.split("/"), pattern.split("/")
+    return len(parts) == len(globs) and all(map(fnmatch.fnmatchcase, parts, globs))
+
+
 def test_runtime_files_are_declared_as_package_data() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     package_data: dict[str, list[str]] = config["tool"]["setuptools"]["package-data"]
@@ -39,7 +46,7 @@ def test_runtime_files_are_declared_as_package_data() -> None:
                 base = Path(*package.split("."))
                 if base in rel.parents:
                     inner = rel.relative_to(base).as_posix()
-                    covered |= any(fnmatch.fnmatch(inner, p) for p in patterns)
+                    covered |= any(glob_match(inner, p) for p in patterns)
             if not covered:
                 missing.append(rel.as_posix())
     assert not missing, f"not in [tool.setuptools.package-data]: {missing}"

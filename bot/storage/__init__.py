@@ -2,11 +2,12 @@
 
 The bot depends on the :class:`Storage` interface and the records of
 :mod:`bot.storage.models`; :class:`SQLiteStorage` is the embedded implementation
-(a PostgreSQL one can be added behind the same interface). :class:`GameLocks`
-serialises one process's writes to a game; the version check in the database
-(:class:`StaleGameVersion`) protects it across processes. Migrations live in
-:mod:`bot.storage.migrate` (not re-exported here, so the function ``migrate`` does not
-shadow its module).
+and :class:`PostgresStorage` the shared one (several processes or shards over one
+database); :func:`open_storage` picks one from the ``TALLYHO_DATABASE`` setting.
+:class:`GameLocks` serialises one process's writes to a game; the version check in the
+database (:class:`StaleGameVersion`) protects it across processes. Migrations live in
+:mod:`bot.storage.migrate` and :mod:`bot.storage.migrate_postgres` (not re-exported
+here, so the function ``migrate`` does not shadow its module).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from bot.storage.models import (
     SeatRecord,
     SnapshotRecord,
 )
+from bot.storage.postgres import PostgresStorage, is_postgres_url
 from bot.storage.sqlite import SQLiteStorage
 
 __all__ = [
@@ -67,6 +69,7 @@ __all__ = [
     "JSONObject",
     "MessageRecord",
     "MigrationError",
+    "PostgresStorage",
     "SQLiteStorage",
     "SeatNotFound",
     "SeatRecord",
@@ -76,5 +79,16 @@ __all__ = [
     "Storage",
     "StorageError",
     "Unset",
+    "open_storage",
     "utc_now",
 ]
+
+
+async def open_storage(location: str, *, clock: Clock = utc_now) -> Storage:
+    """Open (and migrate) the store named by ``location``, the ``TALLYHO_DATABASE``
+    setting: a ``postgresql://`` (or ``postgres://``) URL opens a
+    :class:`PostgresStorage`, anything else is the path of a SQLite file
+    (``:memory:`` for a throw-away one)."""
+    if is_postgres_url(location):
+        return await PostgresStorage.open(location, clock=clock)
+    return await SQLiteStorage.open(location, clock=clock)

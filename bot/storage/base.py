@@ -2,9 +2,10 @@
 
 The rest of the bot talks to storage only through :class:`Storage`, which speaks in
 records (:mod:`bot.storage.models`) and never in SQL. SQL lives in the implementations:
-:class:`bot.storage.sqlite.SQLiteStorage` is the embedded default. The interface is
-written so that a PostgreSQL implementation (asyncpg, several bot processes or shards
-over one database) can be added behind the same Protocol and pass the same test suite:
+:class:`bot.storage.sqlite.SQLiteStorage` is the embedded default and
+:class:`bot.storage.postgres.PostgresStorage` (asyncpg, several bot processes or
+shards over one database) the shared one; both pass the same test suite
+(``tests/storage``):
 
 * ids, seeds and Discord snowflakes are 64-bit ``int`` (``BIGINT``);
 * JSON columns are ``dict`` values (``JSONB``), timestamps aware UTC datetimes
@@ -179,7 +180,8 @@ class StaleCampaignVersion(StorageError):
 
 
 class Storage(Protocol):
-    """What the bot needs from a database. Implementations: ``SQLiteStorage``.
+    """What the bot needs from a database. Implementations: ``SQLiteStorage``,
+    ``PostgresStorage``.
 
     Opening is implementation-specific (a classmethod ``open`` on each implementation,
     which also applies migrations); everything else is here.

@@ -7,6 +7,10 @@ applied in order, each in its own ``BEGIN IMMEDIATE`` transaction together with 
 bump of the schema version, which is kept in the database as ``PRAGMA user_version``:
 a migration is applied completely or not at all, and two processes starting at once
 cannot both apply it (the second one re-reads the version under the write lock).
+
+Each migration has a PostgreSQL twin of the same number and name in
+``migrations/postgres/`` (a folder, so :func:`discover` passes over it here), applied
+by :mod:`bot.storage.migrate_postgres`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Tests of campaign storage: campaigns, their append-only log, members, followers,
-their mission games, and the migration that adds them to an existing database."""
+their mission games, and the migration that adds them to an existing database; on
+both backends (see conftest.py), but for the tests marked SQLite only."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from bot.storage import (
     Storage,
 )
 from bot.storage.migrate import schema_version
+from tests.storage.backends import Database
 
 GUILD = 111_111_111_111_111_111
 OTHER_GUILD = 222_222_222_222_222_222
@@ -51,7 +53,17 @@ class TickClock:
 
 
 @pytest.fixture
-async def store() -> AsyncIterator[SQLiteStorage]:
+async def store(database: Database) -> AsyncIterator[Storage]:
+    s = await database.open(clock=TickClock())
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+@pytest.fixture
+async def sqlite_store() -> AsyncIterator[SQLiteStorage]:
+    """SQLite only: a store whose connection the test inspects."""
     s = await SQLiteStorage.open(":memory:", clock=TickClock())
     try:
         yield s
@@ -91,7 +103,7 @@ async def new_mission(store: Storage, campaign_id: int | None, mission: int | No
 # -- campaigns ------------------------------------------------------------------------
 
 
-async def test_create_and_get_a_campaign(store: SQLiteStorage) -> None:
+async def test_create_and_get_a_campaign(store: Storage) -> None:
     created = await store.create_campaign(
         guild_id=GUILD,
         channel_id=CHANNEL,
@@ -111,14 +123,14 @@ async def test_create_and_get_a_campaign(store: SQLiteStorage) -> None:
     assert await store.get_campaign(created.id + 1) is None
 
 
-async def test_a_campaign_created_finished_has_finished_at(store: SQLiteStorage) -> None:
+async def test_a_campaign_created_finished_has_finished_at(store: Storage) -> None:
     campaign_id = await new_campaign(store, status=CampaignStatus.ABANDONED)
     campaign = await store.get_campaign(campaign_id)
     assert campaign is not None and not campaign.is_open
     assert campaign.finished_at == campaign.created_at
 
 
-async def test_list_campaigns_newest_first_by_guild_and_status(store: SQLiteStorage) -> None:
+async def test_list_campaigns_newest_first_by_guild_and_status(store: Storage) -> None:
     first = await new_campaign(store)
     second = await new_campaign(store, status=CampaignStatus.ACTIVE)
     other = await new_campaign(store, guild_id=OTHER_GUILD)
@@ -132,7 +144,7 @@ async def test_list_campaigns_newest_first_by_guild_and_status(store: SQLiteStor
 
 
 async def test_update_campaign_changes_fields_and_bumps_the_version(
-    store: SQLiteStorage,
+    store: Storage,
 ) -> None:
     campaign_id = await new_campaign(store)
     started = await store.update_campaign(
@@ -165,7 +177,7 @@ async def test_update_campaign_changes_fields_and_bumps_the_version(
     assert fixed.finished_at == when and fixed.result is None
 
 
-async def test_update_campaign_refuses_a_stale_version(store: SQLiteStorage) -> None:
+async def test_update_campaign_refuses_a_stale_version(store: Storage) -> None:
     campaign_id = await new_campaign(store)
     await store.update_campaign(campaign_id, expected_version=0, thread_id=THREAD)
     with pytest.raises(StaleCampaignVersion) as refused:
@@ -179,7 +191,7 @@ async def test_update_campaign_refuses_a_stale_version(store: SQLiteStorage) -> 
 
 
 async def test_update_campaign_needs_a_field_and_an_existing_campaign(
-    store: SQLiteStorage,
+    store: Storage,
 ) -> None:
     campaign_id = await new_campaign(store)
     with pytest.raises(ValueError, match="at least one field"):
@@ -190,7 +202,7 @@ async def test_update_campaign_needs_a_field_and_an_existing_campaign(
         await store.update_campaign(campaign_id + 1, expected_version=0, thread_id=THREAD)
 
 
-async def test_one_thread_holds_one_live_campaign(store: SQLiteStorage) -> None:
+async def test_one_thread_holds_one_live_campaign(store: Storage) -> None:
     first = await new_campaign(store)
     second = await new_campaign(store)
     await store.update_campaign(first, thread_id=THREAD)
@@ -211,7 +223,7 @@ async def test_one_thread_holds_one_live_campaign(store: SQLiteStorage) -> None:
 # -- the campaign log -------------------------------------------------------------------
 
 
-async def test_entries_are_appended_in_order_from_seq_1(store: SQLiteStorage) -> None:
+async def test_entries_are_appended_in_order_from_seq_1(store: Storage) -> None:
     campaign_id = await new_campaign(store)
     game_id = await new_mission(store, campaign_id, 1)
     decision = await store.append_campaign_entry(
@@ -244,7 +256,7 @@ async def test_entries_are_appended_in_order_from_seq_1(store: SQLiteStorage) ->
     assert campaign is not None and (campaign.last_seq, campaign.version) == (3, 3)
 
 
-async def test_a_stale_append_writes_nothing(store: SQLiteStorage) -> None:
+async def test_a_stale_append_writes_nothing(store: Storage) -> None:
     campaign_id = await new_campaign(store)
     await store.append_campaign_entry(campaign_id, kind="decision", entry="a", expected_seq=0)
     with pytest.raises(StaleCampaignVersion, match="log no longer ends at seq 0") as refused:
@@ -256,7 +268,7 @@ async def test_a_stale_append_writes_nothing(store: SQLiteStorage) -> None:
 
 
 async def test_the_seq_guard_ignores_other_writes_to_the_campaign(
-    store: SQLiteStorage,
+    store: Storage,
 ) -> None:
     campaign_id = await new_campaign(store)
     await store.put_campaign_member(campaign_id, PLAYER, side="israel", display_name="ann")
@@ -267,7 +279,7 @@ async def test_the_seq_guard_ignores_other_writes_to_the_campaign(
     assert entry.seq == 1
 
 
-async def test_concurrent_appends_for_one_step_one_wins(store: SQLiteStorage) -> None:
+async def test_concurrent_appends_for_one_step_one_wins(store: Storage) -> None:
     campaign_id = await new_campaign(store)
     outcomes = await asyncio.gather(
         *(
@@ -282,12 +294,14 @@ async def test_concurrent_appends_for_one_step_one_wins(store: SQLiteStorage) ->
     assert len(await store.load_campaign_log(campaign_id)) == 1
 
 
-async def test_two_processes_cannot_both_append_one_step(tmp_path: Path) -> None:
-    db = tmp_path / "campaigns.sqlite3"
-    async with await SQLiteStorage.open(db) as setup:
+async def test_two_processes_cannot_both_append_one_step(database: Database) -> None:
+    setup = await database.open()
+    try:
         campaign_id = await new_campaign(setup)
-    first = await SQLiteStorage.open(db)
-    second = await SQLiteStorage.open(db)
+    finally:
+        await setup.close()
+    first = await database.open()
+    second = await database.open()
     try:
         outcomes = await asyncio.gather(
             first.append_campaign_entry(campaign_id, kind="decision", entry="a", expected_seq=0),
@@ -301,7 +315,7 @@ async def test_two_processes_cannot_both_append_one_step(tmp_path: Path) -> None
         await second.close()
 
 
-async def test_append_checks_the_campaign_kind_and_game(store: SQLiteStorage) -> None:
+async def test_append_checks_the_campaign_kind_and_game(store: Storage) -> None:
     campaign_id = await new_campaign(store)
     other = await new_campaign(store)
     foreign_game = await new_mission(store, other, 1)
@@ -322,7 +336,11 @@ async def test_append_checks_the_campaign_kind_and_game(store: SQLiteStorage) ->
     assert campaign is not None and (campaign.last_seq, campaign.version) == (0, 0)
 
 
-async def test_the_database_refuses_to_rewrite_the_campaign_log(store: SQLiteStorage) -> None:
+async def test_the_database_refuses_to_rewrite_the_campaign_log(
+    sqlite_store: SQLiteStorage,
+) -> None:
+    """SQLite only (its connection); test_postgres.py has PostgreSQL's."""
+    store = sqlite_store
     campaign_id = await new_campaign(store)
     await store.append_campaign_entry(campaign_id, kind="decision", entry="strike")
     conn = store._conn
@@ -336,7 +354,7 @@ async def test_the_database_refuses_to_rewrite_the_campaign_log(store: SQLiteSto
 # -- members and followers -------------------------------------------------------------
 
 
-async def test_a_member_hands_over_their_place_in_one_write(store: SQLiteStorage) -> None:
+async def test_a_member_hands_over_their_place_in_one_write(store: Storage) -> None:
     campaign_id = await new_campaign(store)
     await store.put_campaign_member(campaign_id, HOST, side="israel", display_name="hal")
     await store.put_campaign_member(campaign_id, PLAYER, side="arab", display_name="ann")
@@ -358,7 +376,7 @@ async def test_a_member_hands_over_their_place_in_one_write(store: SQLiteStorage
     assert len(await store.campaign_members(campaign_id)) == 2
 
 
-async def test_members_join_change_side_and_leave(store: SQLiteStorage) -> None:
+async def test_members_join_change_side_and_leave(store: Storage) -> None:
     campaign_id = await new_campaign(store)
     host = await store.put_campaign_member(campaign_id, HOST, side="israel", display_name="hal")
     player = await store.put_campaign_member(campaign_id, PLAYER, side="arab", display_name="ann")
@@ -384,7 +402,7 @@ async def test_members_join_change_side_and_leave(store: SQLiteStorage) -> None:
         await store.put_campaign_member(campaign_id + 99, HOST, side="a", display_name="x")
 
 
-async def test_campaigns_of_user(store: SQLiteStorage) -> None:
+async def test_campaigns_of_user(store: Storage) -> None:
     old = await new_campaign(store)
     new = await new_campaign(store, status=CampaignStatus.ACTIVE)
     await new_campaign(store)  # not a member
@@ -397,7 +415,7 @@ async def test_campaigns_of_user(store: SQLiteStorage) -> None:
     assert await store.campaigns_of_user(HOST) == []
 
 
-async def test_followers_follow_and_unfollow(store: SQLiteStorage) -> None:
+async def test_followers_follow_and_unfollow(store: Storage) -> None:
     campaign_id = await new_campaign(store)
     assert await store.follow_campaign(campaign_id, PLAYER)
     assert not await store.follow_campaign(campaign_id, PLAYER)
@@ -415,7 +433,7 @@ async def test_followers_follow_and_unfollow(store: SQLiteStorage) -> None:
 # -- missions ---------------------------------------------------------------------------
 
 
-async def test_games_linked_to_a_campaign(store: SQLiteStorage) -> None:
+async def test_games_linked_to_a_campaign(store: Storage) -> None:
     campaign_id = await new_campaign(store)
     second = await new_mission(store, campaign_id, 2)
     first = await new_mission(store, campaign_id, 1)
@@ -434,7 +452,7 @@ async def test_games_linked_to_a_campaign(store: SQLiteStorage) -> None:
     assert await store.games_of_campaign(campaign_id + 99) == []
 
 
-async def test_a_mission_needs_an_existing_campaign(store: SQLiteStorage) -> None:
+async def test_a_mission_needs_an_existing_campaign(store: Storage) -> None:
     with pytest.raises(CampaignNotFound):
         await new_mission(store, 99, 1)
     with pytest.raises(ValueError, match="needs a campaign"):
@@ -449,6 +467,7 @@ async def test_a_mission_needs_an_existing_campaign(store: SQLiteStorage) -> Non
 
 
 async def test_a_fresh_database_migrates_to_the_last_version(tmp_path: Path) -> None:
+    """SQLite only (its catalogue); test_postgres.py checks PostgreSQL's."""
     db = tmp_path / "fresh.sqlite3"
     async with await SQLiteStorage.open(db):
         pass
@@ -465,6 +484,7 @@ async def test_a_fresh_database_migrates_to_the_last_version(tmp_path: Path) -> 
 
 
 async def test_the_previous_release_database_upgrades_in_place(tmp_path: Path) -> None:
+    """SQLite only: the previous release wrote SQLite files."""
     db = tmp_path / "release.sqlite3"
     shutil.copy(FIXTURES / "release-0.1.sqlite3", db)
     async with aiosqlite.connect(db, isolation_level=None) as conn:

@@ -1,5 +1,6 @@
-"""Tests of the play-by-post tables of the SQLite store (migration 0002): deadlines,
-seat clocks, user and game settings, follows."""
+"""Tests of the play-by-post tables of the store (migration 0002): deadlines, seat
+clocks, user and game settings, follows; on both backends (see conftest.py), but for
+the one test marked SQLite only."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bot.clock import FakeClock
 from bot.storage import GameNotFound, SQLiteStorage, StaleGameVersion, Storage
 from bot.storage.base import DeadlineClosed
 from bot.storage.models import DeadlineRecord
+from tests.storage.backends import Database
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 H = timedelta(hours=1)
@@ -27,8 +29,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(clock: FakeClock) -> AsyncIterator[SQLiteStorage]:
-    s = await SQLiteStorage.open(":memory:", clock=clock)
+async def store(database: Database, clock: FakeClock) -> AsyncIterator[Storage]:
+    s = await database.open(clock=clock)
     try:
         yield s
     finally:
@@ -65,6 +67,7 @@ async def open_one(
 
 
 async def test_the_migration_adds_the_play_by_post_tables(tmp_path: Path) -> None:
+    """SQLite only (its catalogue); test_postgres.py compares the two schemas."""
     path = tmp_path / "t.sqlite3"
     async with await SQLiteStorage.open(path):
         pass
@@ -78,7 +81,7 @@ async def test_the_migration_adds_the_play_by_post_tables(tmp_path: Path) -> Non
 # -- settings and follows --------------------------------------------------------------
 
 
-async def test_user_and_game_settings_round_trip(store: SQLiteStorage) -> None:
+async def test_user_and_game_settings_round_trip(store: Storage) -> None:
     assert await store.get_user_settings(5) is None
     prefs = {"dm": False, "tz": "Europe/Paris", "quiet_hours": {"start": "22:00", "end": "07:00"}}
     saved = await store.put_user_settings(5, prefs)
@@ -92,7 +95,7 @@ async def test_user_and_game_settings_round_trip(store: SQLiteStorage) -> None:
         await store.put_game_settings(game + 1, {})
 
 
-async def test_follows(store: SQLiteStorage) -> None:
+async def test_follows(store: Storage) -> None:
     game = await new_game(store)
     assert await store.follow(game, 10)
     assert not await store.follow(game, 10)
@@ -109,7 +112,7 @@ async def test_follows(store: SQLiteStorage) -> None:
 # -- seat clocks -----------------------------------------------------------------------
 
 
-async def test_seat_clocks_default_init_once_and_vacations(store: SQLiteStorage) -> None:
+async def test_seat_clocks_default_init_once_and_vacations(store: Storage) -> None:
     game = await new_game(store)
     blank = await store.get_seat_clock(game, "A1")
     assert (blank.missed_in_a_row, blank.time_bank_seconds, blank.updated_at) == (0, 0, None)
@@ -132,7 +135,7 @@ async def test_seat_clocks_default_init_once_and_vacations(store: SQLiteStorage)
 # -- deadlines -------------------------------------------------------------------------
 
 
-async def test_opening_a_deadline_is_idempotent_per_decision(store: SQLiteStorage) -> None:
+async def test_opening_a_deadline_is_idempotent_per_decision(store: Storage) -> None:
     game = await new_game(store)
     d = await open_one(store, game)
     assert d.next_at == T0 + 12 * H and d.reminders_sent == 0 and d.is_live
@@ -161,7 +164,7 @@ async def test_opening_a_deadline_is_idempotent_per_decision(store: SQLiteStorag
         await open_one(store, game, "A2", expires_at=T0)
 
 
-async def test_live_and_due_deadlines(store: SQLiteStorage) -> None:
+async def test_live_and_due_deadlines(store: Storage) -> None:
     game = await new_game(store)
     a = await open_one(store, game, "A1")
     b = await open_one(store, game, "X1", reminder_ats=[T0 + H])
@@ -178,7 +181,7 @@ async def test_live_and_due_deadlines(store: SQLiteStorage) -> None:
     assert await store.get_deadline(a.id + 100) is None
 
 
-async def test_reminders_are_marked_with_compare_and_set(store: SQLiteStorage) -> None:
+async def test_reminders_are_marked_with_compare_and_set(store: Storage) -> None:
     game = await new_game(store)
     d = await open_one(store, game)
     now = T0 + 12 * H
@@ -192,14 +195,14 @@ async def test_reminders_are_marked_with_compare_and_set(store: SQLiteStorage) -
         await store.mark_reminders_sent([(d.id, 2, 2)], now)
 
 
-async def test_missed_reminders_collapse_into_one_mark(store: SQLiteStorage) -> None:
+async def test_missed_reminders_collapse_into_one_mark(store: Storage) -> None:
     game = await new_game(store)
     d = await open_one(store, game)
     [marked] = await store.mark_reminders_sent([(d.id, 0, 2)], T0 + 22 * H)
     assert marked.reminders_sent == 2 and marked.next_at == d.expires_at
 
 
-async def test_claims_fire_once_and_count_the_miss_once(store: SQLiteStorage) -> None:
+async def test_claims_fire_once_and_count_the_miss_once(store: Storage) -> None:
     game = await new_game(store)
     await store.init_seat_clock(game, "A1", time_bank_seconds=7200)
     d = await open_one(store, game, bank_seconds=3600, expires_at=T0 + 25 * H)
@@ -221,14 +224,14 @@ async def test_claims_fire_once_and_count_the_miss_once(store: SQLiteStorage) ->
     assert await store.claim_deadlines([(d.id, 2)], retry, retry) == []
 
 
-async def test_a_claim_creates_missing_counters(store: SQLiteStorage) -> None:
+async def test_a_claim_creates_missing_counters(store: Storage) -> None:
     game = await new_game(store)
     d = await open_one(store, game)
     [(_, clock)] = await store.claim_deadlines([(d.id, 0)], T0 + 24 * H, T0 + 25 * H)
     assert clock.missed_in_a_row == 1 and clock.updated_at is not None
 
 
-async def test_settling_cancels_and_resets_the_missed_count(store: SQLiteStorage) -> None:
+async def test_settling_cancels_and_resets_the_missed_count(store: Storage) -> None:
     game = await new_game(store)
     await store.init_seat_clock(game, "A1", time_bank_seconds=3600)
     old = await open_one(store, game, key="1:play")
@@ -250,7 +253,7 @@ async def test_settling_cancels_and_resets_the_missed_count(store: SQLiteStorage
     assert not await store.reset_missed(game, "X1")
 
 
-async def test_cancel_a_games_deadlines(store: SQLiteStorage) -> None:
+async def test_cancel_a_games_deadlines(store: Storage) -> None:
     game = await new_game(store)
     other = await new_game(store)
     a = await open_one(store, game, "A1")
@@ -261,7 +264,7 @@ async def test_cancel_a_games_deadlines(store: SQLiteStorage) -> None:
     assert [d.id for d in await store.live_deadlines()] == [keep.id]
 
 
-async def test_rescheduling_keeps_the_reminders_sent(store: SQLiteStorage) -> None:
+async def test_rescheduling_keeps_the_reminders_sent(store: Storage) -> None:
     game = await new_game(store)
     d = await open_one(store, game)
     await store.mark_reminders_sent([(d.id, 0, 1)], T0 + 12 * H)
@@ -286,7 +289,7 @@ async def test_rescheduling_keeps_the_reminders_sent(store: SQLiteStorage) -> No
 
 
 async def test_a_default_action_is_appended_once_with_the_deadline_closed(
-    store: SQLiteStorage,
+    store: Storage,
 ) -> None:
     game = await new_game(store)
     d = await open_one(store, game)
@@ -316,25 +319,28 @@ async def test_a_default_action_is_appended_once_with_the_deadline_closed(
         await store.append_deadline_action(x.id, 1, "pass")
 
 
-async def test_deadlines_survive_a_restart(tmp_path: Path, clock: FakeClock) -> None:
-    path = tmp_path / "t.sqlite3"
-    async with await SQLiteStorage.open(path, clock=clock) as first:
+async def test_deadlines_survive_a_restart(database: Database, clock: FakeClock) -> None:
+    first = await database.open(clock=clock)
+    try:
         game = await new_game(first)
         d = await open_one(first, game)
         await first.mark_reminders_sent([(d.id, 0, 1)], T0 + 12 * H)
         await first.init_seat_clock(game, "A1", time_bank_seconds=60)
-    async with await SQLiteStorage.open(path, clock=clock) as second:
+    finally:
+        await first.close()
+    second = await database.open(clock=clock)
+    try:
         [again] = await second.live_deadlines()
         assert again.id == d.id and again.reminders_sent == 1 and again.next_at == T0 + 21 * H
         assert (await second.get_seat_clock(game, "A1")).time_bank_seconds == 60
+    finally:
+        await second.close()
 
 
-async def test_two_processes_claim_a_deadline_once(tmp_path: Path, clock: FakeClock) -> None:
-    path = tmp_path / "t.sqlite3"
-    async with (
-        await SQLiteStorage.open(path, clock=clock) as one,
-        await SQLiteStorage.open(path, clock=clock) as two,
-    ):
+async def test_two_processes_claim_a_deadline_once(database: Database, clock: FakeClock) -> None:
+    one = await database.open(clock=clock)
+    two = await database.open(clock=clock)
+    try:
         game = await new_game(one)
         d = await open_one(one, game)
         now = T0 + 24 * H
@@ -349,3 +355,6 @@ async def test_two_processes_claim_a_deadline_once(tmp_path: Path, clock: FakeCl
         )
         assert reminders == [[], []]  # claimed: no reminder any more
         assert (await one.get_seat_clock(game, "A1")).missed_in_a_row == 1
+    finally:
+        await one.close()
+        await two.close()

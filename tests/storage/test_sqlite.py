@@ -1,4 +1,9 @@
-"""Tests of the SQLite store, its migrations and the per-game locks."""
+"""Tests of the store (on both backends: see conftest.py), the SQLite migrations and
+connection, and the per-game locks.
+
+Tests taking ``store`` or ``database`` run on SQLite and on PostgreSQL; tests marked
+"SQLite only" inspect SQLite itself (its file, pragmas, connection); their PostgreSQL
+counterparts are in test_postgres.py."""
 
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from bot.storage import (
     Storage,
 )
 from bot.storage.migrate import discover, migrate, schema_version, split_statements
+from tests.storage.backends import Database
 
 GUILD = 111_111_111_111_111_111
 OTHER_GUILD = 222_222_222_222_222_222
@@ -45,7 +51,17 @@ class TickClock:
 
 
 @pytest.fixture
-async def store() -> AsyncIterator[SQLiteStorage]:
+async def store(database: Database) -> AsyncIterator[Storage]:
+    s = await database.open(clock=TickClock())
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+@pytest.fixture
+async def sqlite_store() -> AsyncIterator[SQLiteStorage]:
+    """SQLite only: a store whose connection the test inspects."""
     s = await SQLiteStorage.open(":memory:", clock=TickClock())
     try:
         yield s
@@ -169,6 +185,7 @@ async def test_a_database_newer_than_the_bot_is_refused(tmp_path: Path) -> None:
 
 
 async def test_file_database_uses_wal_and_durable_settings(db_path: Path) -> None:
+    """SQLite only."""
     async with await SQLiteStorage.open(db_path, busy_timeout_ms=1234) as store:
         # Per-connection pragmas can only be read on the store's own connection.
         conn = store._conn
@@ -184,7 +201,7 @@ async def test_file_database_uses_wal_and_durable_settings(db_path: Path) -> Non
 # -- games ------------------------------------------------------------------------------
 
 
-async def test_create_and_get_a_game(store: SQLiteStorage) -> None:
+async def test_create_and_get_a_game(store: Storage) -> None:
     game = await store.create_game(
         guild_id=GUILD,
         channel_id=CHANNEL,
@@ -206,13 +223,13 @@ async def test_create_and_get_a_game(store: SQLiteStorage) -> None:
     assert await store.get_game(game.id + 1000) is None
 
 
-async def test_game_ids_are_not_reused(store: SQLiteStorage) -> None:
+async def test_game_ids_are_not_reused(store: Storage) -> None:
     first = await new_game(store)
     second = await new_game(store)
     assert second > first
 
 
-async def test_get_game_by_thread(store: SQLiteStorage) -> None:
+async def test_get_game_by_thread(store: Storage) -> None:
     game_id = await new_game(store, thread_id=777)
     await new_game(store, thread_id=888)
     found = await store.get_game_by_thread(777)
@@ -220,7 +237,7 @@ async def test_get_game_by_thread(store: SQLiteStorage) -> None:
     assert await store.get_game_by_thread(999) is None
 
 
-async def test_list_games_filters_by_guild_and_status(store: SQLiteStorage) -> None:
+async def test_list_games_filters_by_guild_and_status(store: Storage) -> None:
     lobby = await new_game(store)
     active = await new_game(store, status=GameStatus.ACTIVE)
     other = await new_game(store, guild_id=OTHER_GUILD, status=GameStatus.ACTIVE)
@@ -239,7 +256,7 @@ async def test_list_games_filters_by_guild_and_status(store: SQLiteStorage) -> N
         await store.list_games(statuses=["paused"])
 
 
-async def test_update_game_changes_fields_and_bumps_the_version(store: SQLiteStorage) -> None:
+async def test_update_game_changes_fields_and_bumps_the_version(store: Storage) -> None:
     game_id = await new_game(store)
     game = await store.update_game(game_id, 0, thread_id=777, lobby_message_id=999)
     assert (game.version, game.thread_id, game.lobby_message_id) == (1, 777, 999)
@@ -263,7 +280,7 @@ async def test_update_game_changes_fields_and_bumps_the_version(store: SQLiteSto
     assert game.lobby_message_id is None and game.thread_id == 777
 
 
-async def test_update_game_refuses_a_stale_version(store: SQLiteStorage) -> None:
+async def test_update_game_refuses_a_stale_version(store: Storage) -> None:
     game_id = await new_game(store)
     await store.update_game(game_id, 0, status=GameStatus.ACTIVE)
     before = await store.get_game(game_id)
@@ -273,7 +290,7 @@ async def test_update_game_refuses_a_stale_version(store: SQLiteStorage) -> None
     assert await store.get_game(game_id) == before
 
 
-async def test_update_game_needs_a_field_and_an_existing_game(store: SQLiteStorage) -> None:
+async def test_update_game_needs_a_field_and_an_existing_game(store: Storage) -> None:
     game_id = await new_game(store)
     with pytest.raises(ValueError):
         await store.update_game(game_id, 0)
@@ -281,7 +298,7 @@ async def test_update_game_needs_a_field_and_an_existing_game(store: SQLiteStora
         await store.update_game(game_id + 1000, 0, status="active")
 
 
-async def test_one_thread_holds_one_game(store: SQLiteStorage) -> None:
+async def test_one_thread_holds_one_game(store: Storage) -> None:
     await new_game(store, thread_id=777)
     other = await new_game(store)
     with pytest.raises(ConstraintViolation, match="UNIQUE"):
@@ -293,7 +310,7 @@ async def test_one_thread_holds_one_game(store: SQLiteStorage) -> None:
 # -- seats ------------------------------------------------------------------------------
 
 
-async def test_seats_are_stored_replaced_and_removed(store: SQLiteStorage) -> None:
+async def test_seats_are_stored_replaced_and_removed(store: Storage) -> None:
     game_id = await new_game(store)
     assert await store.put_seat(game_id, "A1", "A", PLAYER, "Adolf", {"aircraft": "bf109e"}) == 1
     assert await store.put_seat(game_id, "B10", "B", None, "AI", {"aircraft": "hurricane"}) == 2
@@ -318,7 +335,7 @@ async def test_seats_are_stored_replaced_and_removed(store: SQLiteStorage) -> No
     assert game is not None and game.version == 5  # the refused removal wrote nothing
 
 
-async def test_seat_writes_can_be_guarded_by_the_version(store: SQLiteStorage) -> None:
+async def test_seat_writes_can_be_guarded_by_the_version(store: Storage) -> None:
     game_id = await new_game(store)
     await store.put_seat(game_id, "A1", "A", PLAYER, "Adolf", expected_version=0)
     with pytest.raises(StaleGameVersion):
@@ -331,7 +348,7 @@ async def test_seat_writes_can_be_guarded_by_the_version(store: SQLiteStorage) -
         await store.put_seat(game_id + 1000, "A1", "A", PLAYER, "Adolf")
 
 
-async def test_a_user_may_hold_several_seats(store: SQLiteStorage) -> None:
+async def test_a_user_may_hold_several_seats(store: Storage) -> None:
     open_game = await new_game(store)
     finished = await new_game(store)
     await store.put_seat(open_game, "A1", "A", PLAYER, "Adolf")
@@ -354,7 +371,7 @@ async def test_a_user_may_hold_several_seats(store: SQLiteStorage) -> None:
 # -- the action log ---------------------------------------------------------------------
 
 
-async def test_actions_are_appended_in_order_from_seq_1(store: SQLiteStorage) -> None:
+async def test_actions_are_appended_in_order_from_seq_1(store: Storage) -> None:
     game_id = await new_game(store)
     version = 0
     for seat, text in [("A1", "play 12"), ("B1", "respond 40"), (None, "timeout B1")]:
@@ -376,7 +393,7 @@ async def test_actions_are_appended_in_order_from_seq_1(store: SQLiteStorage) ->
 
 
 async def test_seq_has_no_gaps_when_other_writes_bump_the_version(
-    store: SQLiteStorage,
+    store: Storage,
 ) -> None:
     game_id = await new_game(store)
     version = await store.put_seat(game_id, "A1", "A", PLAYER, "Adolf")
@@ -387,7 +404,7 @@ async def test_seq_has_no_gaps_when_other_writes_bump_the_version(
     assert [a.seq for a in await store.load_actions(game_id)] == [1, 2]
 
 
-async def test_a_stale_append_writes_nothing(store: SQLiteStorage) -> None:
+async def test_a_stale_append_writes_nothing(store: Storage) -> None:
     game_id = await new_game(store)
     await store.append_action(game_id, 0, "A1", "play 12", snapshot={"turn": 1})
     before = await store.get_game(game_id)
@@ -403,12 +420,12 @@ async def test_a_stale_append_writes_nothing(store: SQLiteStorage) -> None:
     assert snapshot is not None and snapshot.state == {"turn": 1}
 
 
-async def test_append_to_a_missing_game(store: SQLiteStorage) -> None:
+async def test_append_to_a_missing_game(store: Storage) -> None:
     with pytest.raises(GameNotFound):
         await store.append_action(404, 0, "A1", "play 12")
 
 
-async def test_snapshots_follow_the_log(store: SQLiteStorage) -> None:
+async def test_snapshots_follow_the_log(store: Storage) -> None:
     game_id = await new_game(store)
     assert await store.latest_snapshot(game_id) is None
     await store.put_snapshot(game_id, 0, {"turn": 0})
@@ -426,7 +443,9 @@ async def test_snapshots_follow_the_log(store: SQLiteStorage) -> None:
     assert game is not None and game.version == version  # snapshots are not game writes
 
 
-async def test_the_database_refuses_to_rewrite_the_log(store: SQLiteStorage) -> None:
+async def test_the_database_refuses_to_rewrite_the_log(sqlite_store: SQLiteStorage) -> None:
+    """SQLite only (its connection); test_postgres.py has PostgreSQL's."""
+    store = sqlite_store
     game_id = await new_game(store)
     await store.append_action(game_id, 0, "A1", "play 12")
     conn = store._conn
@@ -437,16 +456,18 @@ async def test_the_database_refuses_to_rewrite_the_log(store: SQLiteStorage) -> 
     assert [a.action for a in await store.load_actions(game_id)] == ["play 12"]
 
 
-async def test_two_concurrent_appends_with_the_same_version_one_wins(db_path: Path) -> None:
-    setup = await SQLiteStorage.open(db_path)
+async def test_two_concurrent_appends_with_the_same_version_one_wins(
+    database: Database,
+) -> None:
+    setup = await database.open()
     try:
         game_id = await new_game(setup)
         version = await setup.append_action(game_id, 0, "A1", "play 1")
     finally:
         await setup.close()
 
-    first = await SQLiteStorage.open(db_path)
-    second = await SQLiteStorage.open(db_path)
+    first = await database.open()
+    second = await database.open()
     try:
         outcomes = await asyncio.gather(
             first.append_action(game_id, version, "A1", "play 2"),
@@ -468,7 +489,7 @@ async def test_two_concurrent_appends_with_the_same_version_one_wins(db_path: Pa
         await second.close()
 
 
-async def test_concurrent_appends_on_one_store_one_wins(store: SQLiteStorage) -> None:
+async def test_concurrent_appends_on_one_store_one_wins(store: Storage) -> None:
     game_id = await new_game(store)
     outcomes = await asyncio.gather(
         *(store.append_action(game_id, 0, "A1", f"play {n}") for n in range(5)),
@@ -482,7 +503,7 @@ async def test_concurrent_appends_on_one_store_one_wins(store: SQLiteStorage) ->
 # -- messages and guild settings ------------------------------------------------------
 
 
-async def test_messages_are_remembered_per_kind(store: SQLiteStorage) -> None:
+async def test_messages_are_remembered_per_kind(store: Storage) -> None:
     game_id = await new_game(store)
     assert await store.get_message(game_id, "latest") is None
     await store.set_message(game_id, "latest", 777, 1001)
@@ -498,7 +519,7 @@ async def test_messages_are_remembered_per_kind(store: SQLiteStorage) -> None:
 
 @pytest.mark.parametrize("turns", [1, 2, 3, 5, 8])
 async def test_a_write_cancelled_mid_statement_leaves_the_connection_usable(
-    store: SQLiteStorage, turns: int
+    store: Storage, turns: int
 ) -> None:
     """Cancelling an await does not stop its statement on aiosqlite's thread: a BEGIN
     or an INSERT still runs. The transaction must roll it back all the same, and the
@@ -515,7 +536,7 @@ async def test_a_write_cancelled_mid_statement_leaves_the_connection_usable(
     assert latest is not None and latest.message_id == 3
 
 
-async def test_messages_are_listed_by_prefix_and_forgotten(store: SQLiteStorage) -> None:
+async def test_messages_are_listed_by_prefix_and_forgotten(store: Storage) -> None:
     game_id, other = await new_game(store), await new_game(store)
     for kind, message_id in (("offer:X1", 1), ("offer:A1", 2), ("undo:7", 3), ("lobby", 4)):
         await store.set_message(game_id, kind, 777, message_id)
@@ -529,7 +550,7 @@ async def test_messages_are_listed_by_prefix_and_forgotten(store: SQLiteStorage)
     assert [m.message_id for m in await store.list_messages(other)] == [5]
 
 
-async def test_guild_settings_round_trip(store: SQLiteStorage) -> None:
+async def test_guild_settings_round_trip(store: Storage) -> None:
     assert await store.get_guild_settings(GUILD) is None
     put = await store.put_guild_settings(GUILD, {"deadline_hours": 24, "dm": True})
     assert await store.get_guild_settings(GUILD) == put
@@ -540,7 +561,7 @@ async def test_guild_settings_round_trip(store: SQLiteStorage) -> None:
     assert await store.get_guild_settings(OTHER_GUILD) is None
 
 
-async def test_timestamps_come_from_the_injected_clock(store: SQLiteStorage) -> None:
+async def test_timestamps_come_from_the_injected_clock(store: Storage) -> None:
     game = await store.create_game(
         guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, system="dif", ruleset="rotl", seed=1
     )
@@ -551,17 +572,21 @@ async def test_timestamps_come_from_the_injected_clock(store: SQLiteStorage) -> 
     assert action.created_at.tzinfo is not None
 
 
-async def test_a_naive_clock_is_refused() -> None:
-    async with await SQLiteStorage.open(":memory:", clock=datetime.now) as store:
+async def test_a_naive_clock_is_refused(database: Database) -> None:
+    store = await database.open(clock=datetime.now)
+    try:
         with pytest.raises(ValueError, match="aware"):
             await new_game(store)
+    finally:
+        await store.close()
 
 
 # -- restart ----------------------------------------------------------------------------
 
 
-async def test_everything_survives_a_restart(db_path: Path) -> None:
-    async with await SQLiteStorage.open(db_path, clock=TickClock()) as store:
+async def test_everything_survives_a_restart(database: Database) -> None:
+    store = await database.open(clock=TickClock())
+    try:
         await store.put_guild_settings(GUILD, {"deadline_hours": 12})
         game_id = await new_game(store, thread_id=777)
         version = await store.put_seat(game_id, "A1", "A", PLAYER, "Adolf", {"aircraft": "bf109e"})
@@ -579,8 +604,11 @@ async def test_everything_survives_a_restart(db_path: Path) -> None:
             await store.get_message(game_id, "latest"),
             await store.get_guild_settings(GUILD),
         )
+    finally:
+        await store.close()
 
-    async with await SQLiteStorage.open(db_path) as store:
+    store = await database.open()
+    try:
         after = (
             await store.get_game(game_id),
             await store.get_seats(game_id),
@@ -593,6 +621,8 @@ async def test_everything_survives_a_restart(db_path: Path) -> None:
         assert [g.id for g in await store.list_open_games()] == [game_id]
         # The log continues where it stopped.
         assert await store.append_action(game_id, version, "A1", "play 3") == version + 1
+    finally:
+        await store.close()
 
 
 # -- per-game locks ---------------------------------------------------------------------

@@ -1,0 +1,1618 @@
+"""The PostgreSQL implementation of :class:`bot.storage.base.Storage` (asyncpg).
+
+Several bot processes (shards) may share one PostgreSQL database. Nothing here relies
+on an in-process lock: every write is one transaction on a pooled connection, and
+the database serialises what must be serialised.
+
+* Writes to a game bump ``games.version`` with ``UPDATE ... WHERE id = $1 AND
+  version = $2 RETURNING``: under READ COMMITTED a second writer waits for the first
+  one's row lock, then re-checks the version and finds it gone
+  (:class:`StaleGameVersion`). An action is appended in the transaction that bumps the
+  version and ``last_seq``, so two processes never write the same seq.
+* Deadlines are claimed, and reminders marked, with the same compare-and-set
+  (``UPDATE ... WHERE id = $1 AND attempts = $2 RETURNING``): one claimer wins.
+* The action log and the campaign log are append-only, enforced by triggers that
+  refuse UPDATE, DELETE and TRUNCATE.
+
+The SQL and the records are those of :class:`bot.storage.sqlite.SQLiteStorage`, with
+the same exceptions, orders and UTC timestamps; ``tests/storage`` runs one suite on
+both. JSON columns are JSONB, sent and read as JSON text (as SQLite stores it);
+text is ordered byte-wise (``COLLATE "C"``), as SQLite does, whatever the database's
+locale.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from importlib.resources.abc import Traversable
+from types import TracebackType
+from typing import Any, Self, TypeAlias, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.storage.base import (
+    UNSET,
+    CampaignNotFound,
+    Clock,
+    ConstraintViolation,
+    DeadlineClosed,
+    GameNotFound,
+    SeatNotFound,
+    StaleCampaignVersion,
+    StaleGameVersion,
+    Storage,
+    Unset,
+    utc_now,
+)
+from bot.storage.migrate_postgres import migrate
+from bot.storage.models import (
+    OPEN_STATUSES,
+    ActionRecord,
+    CampaignEntryKind,
+    CampaignEntryRecord,
+    CampaignMemberRecord,
+    CampaignRecord,
+    CampaignStatus,
+    DeadlineRecord,
+    GameRecord,
+    GameSettingsRecord,
+    GameStatus,
+    GuildSettingsRecord,
+    JSONObject,
+    MessageRecord,
+    SeatClockRecord,
+    SeatRecord,
+    SnapshotRecord,
+    UserSettingsRecord,
+)
+
+__all__ = ["DEFAULT_POOL_SIZE", "PostgresStorage", "is_postgres_url"]
+
+DEFAULT_POOL_SIZE = 10
+"""Connections a store's pool may hold at most."""
+
+_TERMINAL = (GameStatus.FINISHED.value, GameStatus.ABORTED.value)
+_CAMPAIGN_TERMINAL = (CampaignStatus.FINISHED.value, CampaignStatus.ABANDONED.value)
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, lobby_message_id, host_id, system, ruleset, "
+    "status, options, seed, version, last_seq, created_at, updated_at, finished_at, result, "
+    "campaign_id, mission"
+)
+_SEAT_COLUMNS = "game_id, seat, side, user_id, display_name, payload, joined_at"
+# Natural order for seat names of one letter and a number: A2 before A10 (byte-wise).
+_SEAT_ORDER = 'length(seat), seat COLLATE "C"'
+_DEADLINE_COLUMNS = (
+    "id, game_id, seat, kind, decision_key, user_id, created_at, duration_seconds, "
+    "bank_seconds, due_at, expires_at, reminder_ats, reminders_sent, next_at, fired_at, "
+    "attempts, done_at, cancelled_at, updated_at"
+)
+_CLOCK_COLUMNS = (
+    "game_id, seat, missed_in_a_row, missed_total, time_bank_seconds, vacation_from, "
+    "vacation_until, updated_at"
+)
+_LIVE = "done_at IS NULL AND cancelled_at IS NULL"
+# The next wake-up of an open deadline: its next unsent reminder, else its expiry.
+_NEXT_AT = (
+    "CASE WHEN reminders_sent < cardinality(reminder_ats) "
+    "THEN reminder_ats[reminders_sent + 1] ELSE expires_at END"
+)
+_BATCH = 500
+"""Rows per transaction in batched writes (as SQLiteStorage)."""
+_DEADLOCK_TRIES = 5
+"""How often a batch of deadline writes is tried when PostgreSQL breaks a deadlock."""
+_CAMPAIGN_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, host_id, system, campaign, status, setup, seed, "
+    "version, last_seq, told_seq, created_at, updated_at, finished_at, result"
+)
+_ENTRY_COLUMNS = "campaign_id, seq, kind, side, entry, game_id, user_id, created_at"
+_MEMBER_COLUMNS = "campaign_id, user_id, side, display_name, joined_at"
+_GAME_FOLLOWS = ("follows", "game_id")
+_CAMPAIGN_FOLLOWS = ("campaign_follows", "campaign_id")
+"""The spectators' tables and their key columns (the only table names the follow
+helpers put in their SQL)."""
+
+_CONSTRAINT_KINDS: tuple[tuple[type[asyncpg.PostgresError], str], ...] = (
+    (asyncpg.UniqueViolationError, "UNIQUE"),
+    (asyncpg.CheckViolationError, "CHECK"),
+    (asyncpg.ForeignKeyViolationError, "FOREIGN KEY"),
+    (asyncpg.NotNullViolationError, "NOT NULL"),
+)
+"""The constraint named in a :class:`ConstraintViolation`'s message, as SQLite words it."""
+
+Item = TypeVar("Item", bound=tuple[int, ...])
+Result = TypeVar("Result")
+Conn: TypeAlias = "asyncpg.Connection[asyncpg.Record]"
+Row: TypeAlias = asyncpg.Record
+
+
+def is_postgres_url(location: str) -> bool:
+    """True for a ``postgresql://`` or ``postgres://`` connection URL."""
+    return location.startswith(("postgresql://", "postgres://"))
+
+
+def _without_password(url: str) -> str:
+    """The URL with its password masked, for logs and reprs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _dumps(value: JSONObject) -> str:
+    """Canonical JSON text of a JSON object (stable, so equal data is equal text)."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a JSON object (dict), got {type(value).__name__}")
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _utc(moment: datetime) -> datetime:
+    """An aware datetime in UTC (ValueError for a naive one)."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"expected an aware datetime, got naive {moment!r}")
+    return moment.astimezone(UTC)
+
+
+def _statuses(statuses: Iterable[GameStatus | str]) -> list[str]:
+    """Validate statuses (ValueError on an unknown one) and return their values."""
+    return [GameStatus(s).value for s in statuses]
+
+
+def _campaign_statuses(statuses: Iterable[CampaignStatus | str]) -> list[str]:
+    """Validate campaign statuses (ValueError on an unknown one); return their values."""
+    return [CampaignStatus(s).value for s in statuses]
+
+
+def _guild_status_clause(guild_id: int | None, statuses: list[str] | None) -> tuple[str, list[Any]]:
+    """``WHERE guild_id = $1 AND status = ANY($2)`` for the filters given (both may be
+    None), and its parameters; empty when neither is."""
+    where: list[str] = []
+    params: list[Any] = []
+    if guild_id is not None:
+        params.append(guild_id)
+        where.append(f"guild_id = ${len(params)}")
+    if statuses is not None:
+        params.append(statuses)
+        where.append(f"status = ANY(${len(params)}::text[])")
+    return (f"WHERE {' AND '.join(where)} " if where else ""), params
+
+
+def _game(row: Row) -> GameRecord:
+    data = dict(row)
+    data["options"] = json.loads(data["options"])
+    data["result"] = None if data["result"] is None else json.loads(data["result"])
+    return GameRecord.model_validate(data)
+
+
+def _seat(row: Row) -> SeatRecord:
+    data = dict(row)
+    data["payload"] = json.loads(data["payload"])
+    return SeatRecord.model_validate(data)
+
+
+def _deadline(row: Row) -> DeadlineRecord:
+    data = dict(row)
+    data["reminder_ats"] = tuple(data["reminder_ats"])
+    return DeadlineRecord.model_validate(data)
+
+
+def _clock(row: Row) -> SeatClockRecord:
+    return SeatClockRecord.model_validate(dict(row))
+
+
+def _campaign(row: Row) -> CampaignRecord:
+    data = dict(row)
+    data["setup"] = json.loads(data["setup"])
+    data["result"] = None if data["result"] is None else json.loads(data["result"])
+    return CampaignRecord.model_validate(data)
+
+
+def _assignments(items: Sequence[tuple[str, Any]], first: int) -> tuple[str, list[Any]]:
+    """``column = $n`` items (each a template with one ``{}`` for its placeholder),
+    numbered from ``$first``, and their parameters."""
+    sets = [template.format(f"${first + i}") for i, (template, _) in enumerate(items)]
+    return ", ".join(sets), [value for _, value in items]
+
+
+class PostgresStorage(Storage):
+    """Tally-Ho's storage in a PostgreSQL database, through an asyncpg pool.
+
+    Create it with ``await PostgresStorage.open(url)``, which creates the pool and
+    applies migrations; ``await store.close()`` (or ``async with``) when done.
+    """
+
+    def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock) -> None:
+        """Wrap an open pool on a migrated database; use :meth:`open` instead."""
+        self._pool = pool
+        self._url = url
+        self._clock = clock
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        clock: Clock = utc_now,
+        pool_size: int = DEFAULT_POOL_SIZE,
+        migrations: Traversable | None = None,
+    ) -> Self:
+        """Connect to the database at ``url`` (``postgresql://user@host/db``) and
+        migrate it.
+
+        ``clock`` gives the timestamps (default: the real UTC time). ``migrations``
+        replaces the shipped migration folder (tests only).
+        """
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        try:
+            async with pool.acquire() as conn:
+                await migrate(conn, migrations)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, url, clock)
+
+    async def close(self) -> None:
+        """Close the pool (waits for the connections in use to be released)."""
+        await self._pool.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @property
+    def url(self) -> str:
+        """The connection URL given to :meth:`open`."""
+        return self._url
+
+    def __repr__(self) -> str:
+        return f"<PostgresStorage {_without_password(self._url)!r}>"
+
+    # -- plumbing -------------------------------------------------------------------
+
+    def _now(self) -> datetime:
+        """The clock's time in UTC."""
+        now = self._clock()
+        if now.tzinfo is None:
+            raise ValueError("the storage clock must return timezone-aware datetimes")
+        return now.astimezone(UTC)
+
+    async def _fetch(self, sql: str, *params: Any) -> list[Row]:
+        """Run one read statement on a pooled connection and return the rows."""
+        async with self._pool.acquire() as conn:
+            return list(await conn.fetch(sql, *params))
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Conn]:
+        """A write transaction on a pooled connection: committed on exit, rolled back
+        on any exception (a cancellation too: asyncpg rolls back and resets the
+        connection before the pool hands it out again).
+
+        Constraint failures surface as :class:`ConstraintViolation`, not as a
+        backend-specific exception.
+        """
+        async with self._pool.acquire() as conn:
+            try:
+                async with conn.transaction():
+                    yield conn
+            except asyncpg.IntegrityConstraintViolationError as exc:
+                kind = next((k for t, k in _CONSTRAINT_KINDS if isinstance(exc, t)), "")
+                raise ConstraintViolation(f"{kind} constraint failed: {exc}".strip()) from exc
+
+    async def _bump(
+        self,
+        conn: Conn,
+        game_id: int,
+        expected_version: int | None,
+        now: datetime,
+        *,
+        items: Sequence[tuple[str, Any]] = (),
+        next_seq: bool = False,
+    ) -> Row:
+        """Bump the game's version (guarded by ``expected_version`` if given).
+
+        ``items`` are extra ``(column = {} template, value)`` assignments. Returns the
+        updated game row. Raises :class:`StaleGameVersion` or :class:`GameNotFound`;
+        the caller's transaction then rolls back.
+        """
+        extra, params = _assignments(items, 3)
+        sets = "version = version + 1, updated_at = $2"
+        if next_seq:
+            sets += ", last_seq = last_seq + 1"
+        if extra:
+            sets += ", " + extra
+        args: list[Any] = [game_id, now, *params]
+        where = "id = $1"
+        if expected_version is not None:
+            args.append(expected_version)
+            where += f" AND version = ${len(args)}"
+        row = await conn.fetchrow(
+            f"UPDATE games SET {sets} WHERE {where} RETURNING {_GAME_COLUMNS}", *args
+        )
+        if row is not None:
+            return row
+        version = await conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
+        if version is None:
+            raise GameNotFound(game_id)
+        assert expected_version is not None  # an unguarded UPDATE of a game cannot miss
+        raise StaleGameVersion(game_id, expected_version, int(version))
+
+    async def _game_exists(self, conn: Conn, game_id: int) -> None:
+        """Raise :class:`GameNotFound` unless the game exists (inside a transaction)."""
+        if await conn.fetchval("SELECT 1 FROM games WHERE id = $1", game_id) is None:
+            raise GameNotFound(game_id)
+
+    async def _campaign_exists(self, conn: Conn, campaign_id: int) -> None:
+        """Raise :class:`CampaignNotFound` unless the campaign exists (in a transaction)."""
+        if await conn.fetchval("SELECT 1 FROM campaigns WHERE id = $1", campaign_id) is None:
+            raise CampaignNotFound(campaign_id)
+
+    # -- guild, user and game settings -------------------------------------------------
+
+    async def _get_json(self, table: str, key: str, value: int) -> dict[str, Any] | None:
+        """The row of a ``(key, settings JSON, updated_at)`` table, JSON decoded."""
+        rows = await self._fetch(
+            f"SELECT {key}, settings, updated_at FROM {table} WHERE {key} = $1", value
+        )
+        if not rows:
+            return None
+        data = dict(rows[0])
+        data["settings"] = json.loads(data["settings"])
+        return data
+
+    async def _put_json(
+        self, table: str, key: str, value: int, settings: JSONObject, *, game: int | None = None
+    ) -> dict[str, Any]:
+        """Insert or replace a settings row; ``game``: check that game exists first."""
+        text = _dumps(settings)
+        now = self._now()
+        async with self._transaction() as conn:
+            if game is not None:
+                await self._game_exists(conn, game)
+            await conn.execute(
+                f"INSERT INTO {table} ({key}, settings, updated_at) VALUES ($1, $2, $3) "
+                f"ON CONFLICT ({key}) DO UPDATE SET "
+                "settings = excluded.settings, updated_at = excluded.updated_at",
+                value,
+                text,
+                now,
+            )
+        return {key: value, "settings": json.loads(text), "updated_at": now}
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettingsRecord | None:
+        """The guild's settings, or None if none were ever stored."""
+        data = await self._get_json("guild_settings", "guild_id", guild_id)
+        return None if data is None else GuildSettingsRecord.model_validate(data)
+
+    async def put_guild_settings(self, guild_id: int, settings: JSONObject) -> GuildSettingsRecord:
+        """Store (replace) the guild's settings and return them."""
+        data = await self._put_json("guild_settings", "guild_id", guild_id, settings)
+        return GuildSettingsRecord.model_validate(data)
+
+    async def get_user_settings(self, user_id: int) -> UserSettingsRecord | None:
+        """The player's settings, or None if none were ever stored."""
+        data = await self._get_json("user_settings", "user_id", user_id)
+        return None if data is None else UserSettingsRecord.model_validate(data)
+
+    async def put_user_settings(self, user_id: int, settings: JSONObject) -> UserSettingsRecord:
+        """Store (replace) the player's settings and return them."""
+        data = await self._put_json("user_settings", "user_id", user_id, settings)
+        return UserSettingsRecord.model_validate(data)
+
+    async def get_game_settings(self, game_id: int) -> GameSettingsRecord | None:
+        """The game's play-by-post settings, or None if none were stored."""
+        data = await self._get_json("game_settings", "game_id", game_id)
+        return None if data is None else GameSettingsRecord.model_validate(data)
+
+    async def put_game_settings(self, game_id: int, settings: JSONObject) -> GameSettingsRecord:
+        """Store (replace) the game's settings (:class:`GameNotFound` if no game)."""
+        data = await self._put_json("game_settings", "game_id", game_id, settings, game=game_id)
+        return GameSettingsRecord.model_validate(data)
+
+    # -- games ----------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        system: str,
+        ruleset: str,
+        seed: int,
+        options: JSONObject | None = None,
+        status: GameStatus = GameStatus.LOBBY,
+        thread_id: int | None = None,
+        lobby_message_id: int | None = None,
+        campaign_id: int | None = None,
+        mission: int | None = None,
+    ) -> GameRecord:
+        """Create a game at version 0 with an empty log and return it (with its id).
+
+        With ``campaign_id`` the game is mission number ``mission`` of that campaign
+        (:class:`CampaignNotFound` if there is none; ``ValueError`` for a mission
+        number without a campaign).
+        """
+        if mission is not None and campaign_id is None:
+            raise ValueError(f"mission {mission} needs a campaign")
+        status_value = GameStatus(status).value
+        now = self._now()
+        finished_at = now if status_value in _TERMINAL else None
+        async with self._transaction() as conn:
+            if campaign_id is not None:
+                await self._campaign_exists(conn, campaign_id)
+            row = await conn.fetchrow(
+                "INSERT INTO games (guild_id, channel_id, thread_id, lobby_message_id, "
+                "host_id, system, ruleset, status, options, seed, version, last_seq, "
+                "created_at, updated_at, finished_at, campaign_id, mission) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, 0, $11, $11, $12, $13, $14) "
+                f"RETURNING {_GAME_COLUMNS}",
+                guild_id,
+                channel_id,
+                thread_id,
+                lobby_message_id,
+                host_id,
+                system,
+                ruleset,
+                status_value,
+                _dumps(options or {}),
+                seed,
+                now,
+                finished_at,
+                campaign_id,
+                mission,
+            )
+        return _game(row)
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game, or None."""
+        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        return _game(rows[0]) if rows else None
+
+    async def get_game_by_thread(self, thread_id: int) -> GameRecord | None:
+        """The game played in that thread, or None."""
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE thread_id = $1", thread_id
+        )
+        return _game(rows[0]) if rows else None
+
+    async def list_games(
+        self,
+        guild_id: int | None = None,
+        statuses: Iterable[GameStatus | str] | None = None,
+    ) -> list[GameRecord]:
+        """Games of a guild (or of every guild), with one of ``statuses`` (or any);
+        oldest first."""
+        values = None if statuses is None else _statuses(statuses)
+        if values == []:
+            return []
+        clause, params = _guild_status_clause(guild_id, values)
+        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games {clause}ORDER BY id", *params)
+        return [_game(row) for row in rows]
+
+    async def list_open_games(self) -> list[GameRecord]:
+        """Every game in the lobby or active, in every guild; what a restart reloads."""
+        return await self.list_games(statuses=OPEN_STATUSES)
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        status: GameStatus | str | Unset = UNSET,
+        options: JSONObject | Unset = UNSET,
+        thread_id: int | Unset | None = UNSET,
+        lobby_message_id: int | Unset | None = UNSET,
+        result: JSONObject | Unset | None = UNSET,
+    ) -> GameRecord:
+        """Change the given fields if the game is at ``expected_version``; bump it.
+
+        Moving to finished or aborted also sets ``finished_at`` (once). Returns the
+        updated game. Raises :class:`StaleGameVersion` (nothing written) or
+        :class:`GameNotFound`; ``ValueError`` if no field is given.
+        """
+        now = self._now()
+        items: list[tuple[str, Any]] = []
+        if not isinstance(status, Unset):
+            value = GameStatus(status).value
+            items.append(("status = {}", value))
+            if value in _TERMINAL:
+                items.append(("finished_at = COALESCE(finished_at, {})", now))
+        if not isinstance(options, Unset):
+            items.append(("options = {}::jsonb", _dumps(options)))
+        if not isinstance(thread_id, Unset):
+            items.append(("thread_id = {}", thread_id))
+        if not isinstance(lobby_message_id, Unset):
+            items.append(("lobby_message_id = {}", lobby_message_id))
+        if not isinstance(result, Unset):
+            items.append(("result = {}::jsonb", None if result is None else _dumps(result)))
+        if not items:
+            raise ValueError("update_game() needs at least one field to change")
+        async with self._transaction() as conn:
+            row = await self._bump(conn, game_id, expected_version, now, items=items)
+        return _game(row)
+
+    async def games_of_campaign(self, campaign_id: int) -> list[GameRecord]:
+        """The campaign's games (its missions), by mission number, then id."""
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE campaign_id = $1 "
+            "ORDER BY mission IS NULL, mission, id",
+            campaign_id,
+        )
+        return [_game(row) for row in rows]
+
+    # -- seats ----------------------------------------------------------------------
+
+    async def get_seats(self, game_id: int) -> list[SeatRecord]:
+        """The game's seats, ordered by seat name (``A2`` before ``A10``)."""
+        rows = await self._fetch(
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY {_SEAT_ORDER}",
+            game_id,
+        )
+        return [_seat(row) for row in rows]
+
+    async def seats_of_user(
+        self,
+        user_id: int,
+        statuses: Iterable[GameStatus | str] | None = None,
+    ) -> list[SeatRecord]:
+        """Every seat the user holds, in games with one of ``statuses`` (or any);
+        ordered by game, then seat."""
+        columns = ", ".join(f"s.{c.strip()}" for c in _SEAT_COLUMNS.split(","))
+        sql = f"SELECT {columns} FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = $1"
+        params: list[Any] = [user_id]
+        if statuses is not None:
+            values = _statuses(statuses)
+            if not values:
+                return []
+            sql += " AND g.status = ANY($2::text[])"
+            params.append(values)
+        sql += ' ORDER BY s.game_id, length(s.seat), s.seat COLLATE "C"'
+        return [_seat(row) for row in await self._fetch(sql, *params)]
+
+    async def put_seat(
+        self,
+        game_id: int,
+        seat: str,
+        side: str,
+        user_id: int | None,
+        display_name: str,
+        payload: JSONObject | None = None,
+        *,
+        expected_version: int | None = None,
+    ) -> int:
+        """Create or replace a seat; bump the game's version and return the new one.
+
+        With ``expected_version`` the write is guarded like ``update_game``.
+        """
+        text = _dumps(payload or {})
+        now = self._now()
+        async with self._transaction() as conn:
+            row = await self._bump(conn, game_id, expected_version, now)
+            await conn.execute(
+                f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                "ON CONFLICT (game_id, seat) DO UPDATE SET side = excluded.side, "
+                "user_id = excluded.user_id, display_name = excluded.display_name, "
+                "payload = excluded.payload, joined_at = excluded.joined_at",
+                game_id,
+                seat,
+                side,
+                user_id,
+                display_name,
+                text,
+                now,
+            )
+        return int(row["version"])
+
+    async def remove_seat(
+        self, game_id: int, seat: str, *, expected_version: int | None = None
+    ) -> int:
+        """Remove a seat (:class:`SeatNotFound` if absent); bump and return the version."""
+        now = self._now()
+        async with self._transaction() as conn:
+            row = await self._bump(conn, game_id, expected_version, now)
+            deleted = await conn.fetchval(
+                "DELETE FROM seats WHERE game_id = $1 AND seat = $2 RETURNING seat", game_id, seat
+            )
+            if deleted is None:
+                raise SeatNotFound(game_id, seat)
+        return int(row["version"])
+
+    # -- the action log -------------------------------------------------------------
+
+    async def append_action(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: str | None,
+        action: str,
+        *,
+        snapshot: JSONObject | None = None,
+    ) -> int:
+        """Append one action to the game's log and return the game's new version.
+
+        In one transaction, if the game is at ``expected_version``: bump the version,
+        insert the action at ``seq = last_seq + 1``, and store ``snapshot`` (the state
+        after the action) if given. Committed before returning. Raises
+        :class:`StaleGameVersion` (nothing written) or :class:`GameNotFound`.
+        """
+        state = None if snapshot is None else _dumps(snapshot)
+        now = self._now()
+        async with self._transaction() as conn:
+            row = await self._append(conn, game_id, expected_version, seat, action, state, now)
+        return int(row["version"])
+
+    async def _append(
+        self,
+        conn: Conn,
+        game_id: int,
+        expected_version: int,
+        seat: str | None,
+        action: str,
+        state: str | None,
+        now: datetime,
+    ) -> Row:
+        """Inside a transaction: bump the game's version and sequence, append the action
+        (and a snapshot, if given); returns the game's row after the bump."""
+        row = await self._bump(conn, game_id, expected_version, now, next_seq=True)
+        seq = int(row["last_seq"])
+        await conn.execute(
+            "INSERT INTO actions (game_id, seq, seat, action, created_at) "
+            "VALUES ($1, $2, $3, $4, $5)",
+            game_id,
+            seq,
+            seat,
+            action,
+            now,
+        )
+        if state is not None:
+            await conn.execute(
+                "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES ($1, $2, $3, $4)",
+                game_id,
+                seq,
+                state,
+                now,
+            )
+        return row
+
+    async def load_actions(self, game_id: int, after_seq: int = 0) -> list[ActionRecord]:
+        """The game's actions with ``seq > after_seq``, in order."""
+        rows = await self._fetch(
+            "SELECT game_id, seq, seat, action, created_at FROM actions "
+            "WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+            game_id,
+            after_seq,
+        )
+        return [ActionRecord.model_validate(dict(row)) for row in rows]
+
+    async def put_snapshot(self, game_id: int, seq: int, state: JSONObject) -> None:
+        """Store (or replace) the state after action ``seq`` (0 = initial state).
+
+        Snapshots are a cache and do not bump the version. ``ValueError`` if ``seq``
+        is beyond the log.
+        """
+        text = _dumps(state)
+        now = self._now()
+        async with self._transaction() as conn:
+            last_seq = await conn.fetchval("SELECT last_seq FROM games WHERE id = $1", game_id)
+            if last_seq is None:
+                raise GameNotFound(game_id)
+            if not 0 <= seq <= last_seq:
+                raise ValueError(
+                    f"game {game_id}: no snapshot at seq {seq}, the log has {last_seq} actions"
+                )
+            await conn.execute(
+                "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT (game_id, seq) DO UPDATE SET "
+                "state = excluded.state, created_at = excluded.created_at",
+                game_id,
+                seq,
+                text,
+                now,
+            )
+
+    async def latest_snapshot(self, game_id: int) -> SnapshotRecord | None:
+        """The snapshot with the highest seq, or None."""
+        rows = await self._fetch(
+            "SELECT game_id, seq, state, created_at FROM snapshots "
+            "WHERE game_id = $1 ORDER BY seq DESC LIMIT 1",
+            game_id,
+        )
+        if not rows:
+            return None
+        data = dict(rows[0])
+        data["state"] = json.loads(data["state"])
+        return SnapshotRecord.model_validate(data)
+
+    # -- messages -------------------------------------------------------------------
+
+    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
+        """Remember the game's message of that kind (replacing the previous one)."""
+        now = self._now()
+        async with self._transaction() as conn:
+            await self._game_exists(conn, game_id)
+            await conn.execute(
+                "INSERT INTO messages (game_id, kind, channel_id, message_id, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, kind) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                "updated_at = excluded.updated_at",
+                game_id,
+                kind,
+                channel_id,
+                message_id,
+                now,
+            )
+
+    async def get_message(self, game_id: int, kind: str) -> MessageRecord | None:
+        """The game's message of that kind, or None."""
+        rows = await self._fetch(
+            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
+            "WHERE game_id = $1 AND kind = $2",
+            game_id,
+            kind,
+        )
+        return MessageRecord.model_validate(dict(rows[0])) if rows else None
+
+    async def list_messages(self, game_id: int, prefix: str = "") -> list[MessageRecord]:
+        """The game's remembered messages whose kind starts with ``prefix``, by kind."""
+        rows = await self._fetch(
+            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
+            'WHERE game_id = $1 AND starts_with(kind, $2) ORDER BY kind COLLATE "C"',
+            game_id,
+            prefix,
+        )
+        return [MessageRecord.model_validate(dict(r)) for r in rows]
+
+    async def delete_message(self, game_id: int, kind: str) -> None:
+        """Forget the game's message of that kind (nothing if there is none)."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "DELETE FROM messages WHERE game_id = $1 AND kind = $2", game_id, kind
+            )
+
+    # -- spectators -------------------------------------------------------------------
+
+    async def follow(self, game_id: int, user_id: int) -> bool:
+        """The user follows the game; False if they already did."""
+        return await self._follow(_GAME_FOLLOWS, game_id, user_id, self._game_exists)
+
+    async def unfollow(self, game_id: int, user_id: int) -> bool:
+        """The user stops following the game; False if they did not follow it."""
+        return await self._unfollow(_GAME_FOLLOWS, game_id, user_id)
+
+    async def followers(self, game_id: int) -> list[int]:
+        """The users following the game, in the order they started."""
+        return await self._followers(_GAME_FOLLOWS, game_id)
+
+    async def _follow(
+        self,
+        follows: tuple[str, str],
+        item_id: int,
+        user_id: int,
+        exists: Callable[[Conn, int], Awaitable[None]],
+    ) -> bool:
+        """A follow of a game or a campaign (``follows``: its table and key column, one
+        of the constants); ``exists`` raises when there is no such item."""
+        table, key = follows
+        now = self._now()
+        async with self._transaction() as conn:
+            await exists(conn, item_id)
+            added = await conn.fetchval(
+                f"INSERT INTO {table} ({key}, user_id, created_at) VALUES ($1, $2, $3) "
+                f"ON CONFLICT ({key}, user_id) DO NOTHING RETURNING user_id",
+                item_id,
+                user_id,
+                now,
+            )
+        return added is not None
+
+    async def _unfollow(self, follows: tuple[str, str], item_id: int, user_id: int) -> bool:
+        table, key = follows
+        async with self._transaction() as conn:
+            removed = await conn.fetchval(
+                f"DELETE FROM {table} WHERE {key} = $1 AND user_id = $2 RETURNING user_id",
+                item_id,
+                user_id,
+            )
+        return removed is not None
+
+    async def _followers(self, follows: tuple[str, str], item_id: int) -> list[int]:
+        table, key = follows
+        rows = await self._fetch(
+            f"SELECT user_id FROM {table} WHERE {key} = $1 ORDER BY created_at, user_id", item_id
+        )
+        return [int(row["user_id"]) for row in rows]
+
+    async def followed_games(self, user_id: int) -> list[int]:
+        """The games the user follows."""
+        rows = await self._fetch(
+            "SELECT game_id FROM follows WHERE user_id = $1 ORDER BY game_id", user_id
+        )
+        return [int(row["game_id"]) for row in rows]
+
+    # -- seat clocks --------------------------------------------------------------------
+
+    async def get_seat_clock(self, game_id: int, seat: str) -> SeatClockRecord:
+        """The seat's counters (all defaults, ``updated_at`` None, if never stored)."""
+        rows = await self._fetch(
+            f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
+            game_id,
+            seat,
+        )
+        return _clock(rows[0]) if rows else SeatClockRecord(game_id=game_id, seat=seat)
+
+    async def list_seat_clocks(self, game_id: int) -> list[SeatClockRecord]:
+        """The stored counters of every seat of the game, by seat."""
+        rows = await self._fetch(
+            f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 ORDER BY {_SEAT_ORDER}",
+            game_id,
+        )
+        return [_clock(row) for row in rows]
+
+    async def init_seat_clock(
+        self, game_id: int, seat: str, *, time_bank_seconds: int
+    ) -> SeatClockRecord:
+        """Create the seat's counters with a full time bank if absent; return them
+        (an existing row is left alone, so calling it at every decision is harmless)."""
+        if time_bank_seconds < 0:
+            raise ValueError(f"a time bank cannot be negative ({time_bank_seconds})")
+        now = self._now()
+        async with self._transaction() as conn:
+            await self._game_exists(conn, game_id)
+            await conn.execute(
+                "INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, updated_at) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, seat) DO NOTHING",
+                game_id,
+                seat,
+                int(time_bank_seconds),
+                now,
+            )
+            row = await conn.fetchrow(
+                f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
+                game_id,
+                seat,
+            )
+        return _clock(row)
+
+    async def set_vacation(
+        self, game_id: int, seat: str, start: datetime | None, until: datetime | None
+    ) -> SeatClockRecord:
+        """Set (or with two Nones, end) the seat's vacation; return the counters."""
+        if (start is None) != (until is None):
+            raise ValueError("a vacation needs both a start and an end (or neither)")
+        if start is not None and until is not None and until <= start:
+            raise ValueError(f"a vacation must end after it starts ({start} .. {until})")
+        begin = None if start is None else _utc(start)
+        end = None if until is None else _utc(until)
+        now = self._now()
+        async with self._transaction() as conn:
+            await self._game_exists(conn, game_id)
+            row = await conn.fetchrow(
+                "INSERT INTO seat_clocks (game_id, seat, vacation_from, vacation_until, "
+                "updated_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, seat) DO UPDATE "
+                "SET vacation_from = excluded.vacation_from, "
+                "vacation_until = excluded.vacation_until, updated_at = excluded.updated_at "
+                f"RETURNING {_CLOCK_COLUMNS}",
+                game_id,
+                seat,
+                begin,
+                end,
+                now,
+            )
+        return _clock(row)
+
+    async def reset_missed(self, game_id: int, seat: str) -> bool:
+        """The seat acted: its missed-in-a-row count goes back to 0. True if it was not 0."""
+        now = self._now()
+        async with self._transaction() as conn:
+            reset = await conn.fetchval(
+                "UPDATE seat_clocks SET missed_in_a_row = 0, updated_at = $1 "
+                "WHERE game_id = $2 AND seat = $3 AND missed_in_a_row <> 0 RETURNING seat",
+                now,
+                game_id,
+                seat,
+            )
+        return reset is not None
+
+    # -- deadlines ----------------------------------------------------------------------
+
+    async def open_deadline(
+        self,
+        *,
+        game_id: int,
+        seat: str,
+        kind: str,
+        decision_key: str,
+        user_id: int | None,
+        created_at: datetime,
+        duration_seconds: int,
+        bank_seconds: int,
+        due_at: datetime,
+        expires_at: datetime,
+        reminder_ats: Sequence[datetime],
+    ) -> tuple[DeadlineRecord, bool]:
+        """Store the deadline of a new pending decision; return it and whether it is new.
+
+        (game, seat, decision key) is unique: if that decision already has a deadline
+        (in any state), nothing is written and the stored one is returned, so opening
+        again after a restart never resets its reminders.
+        """
+        ats = [_utc(t) for t in reminder_ats]
+        if ats != sorted(ats):
+            raise ValueError("reminder times must be in order")
+        if expires_at < due_at:
+            raise ValueError("a deadline cannot expire before it is due")
+        now = self._now()
+        async with self._transaction() as conn:
+            await self._game_exists(conn, game_id)
+            row = await conn.fetchrow(
+                "INSERT INTO deadlines (game_id, seat, kind, decision_key, user_id, created_at, "
+                "duration_seconds, bank_seconds, due_at, expires_at, reminder_ats, "
+                "reminders_sent, next_at, attempts, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, 0, $13) "
+                "ON CONFLICT (game_id, seat, decision_key) DO NOTHING "
+                f"RETURNING {_DEADLINE_COLUMNS}",
+                game_id,
+                seat,
+                kind,
+                decision_key,
+                user_id,
+                _utc(created_at),
+                int(duration_seconds),
+                int(bank_seconds),
+                _utc(due_at),
+                _utc(expires_at),
+                ats,
+                ats[0] if ats else _utc(expires_at),
+                now,
+            )
+            if row is not None:
+                return _deadline(row), True
+            row = await conn.fetchrow(
+                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
+                "WHERE game_id = $1 AND seat = $2 AND decision_key = $3",
+                game_id,
+                seat,
+                decision_key,
+            )
+        return _deadline(row), False
+
+    async def get_deadline(self, deadline_id: int) -> DeadlineRecord | None:
+        """The deadline, or None."""
+        rows = await self._fetch(
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id = $1", deadline_id
+        )
+        return _deadline(rows[0]) if rows else None
+
+    async def live_deadlines(self, game_id: int | None = None) -> list[DeadlineRecord]:
+        """Open and claimed deadlines (of one game, or all), by ``next_at``; what a
+        start-up reloads."""
+        if game_id is None:
+            rows = await self._fetch(
+                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE {_LIVE} ORDER BY next_at, id"
+            )
+        else:
+            rows = await self._fetch(
+                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id = $1 AND {_LIVE} "
+                "ORDER BY next_at, id",
+                game_id,
+            )
+        return [_deadline(row) for row in rows]
+
+    async def live_deadlines_page(self, after_id: int, limit: int) -> list[DeadlineRecord]:
+        """Up to ``limit`` live deadlines with ``id > after_id``, by id: a start-up can
+        load them page by page instead of holding every row twice at once."""
+        rows = await self._fetch(
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id > $1 AND {_LIVE} "
+            "ORDER BY id LIMIT $2",
+            after_id,
+            int(limit),
+        )
+        return [_deadline(row) for row in rows]
+
+    async def due_deadlines(self, now: datetime, limit: int | None = None) -> list[DeadlineRecord]:
+        """Live deadlines with ``next_at <= now``, by ``next_at``."""
+        rows = await self._fetch(
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE next_at <= $1 AND {_LIVE} "
+            "ORDER BY next_at, id LIMIT $2",
+            _utc(now),
+            None if limit is None else int(limit),
+        )
+        return [_deadline(row) for row in rows]
+
+    async def reschedule_deadline(
+        self,
+        deadline_id: int,
+        *,
+        due_at: datetime,
+        expires_at: datetime,
+        reminder_ats: Sequence[datetime],
+    ) -> DeadlineRecord | None:
+        """New times for an open (unclaimed) deadline, e.g. after a vacation; the count
+        of reminders sent is kept (capped by the new number). None if not open."""
+        ats = [_utc(t) for t in reminder_ats]
+        if ats != sorted(ats):
+            raise ValueError("reminder times must be in order")
+        if expires_at < due_at:
+            raise ValueError("a deadline cannot expire before it is due")
+        now = self._now()
+        async with self._transaction() as conn:
+            updated = await conn.fetchval(
+                "UPDATE deadlines SET due_at = $1, expires_at = $2, reminder_ats = $3, "
+                "reminders_sent = LEAST(reminders_sent, $4), updated_at = $5 "
+                f"WHERE id = $6 AND fired_at IS NULL AND {_LIVE} RETURNING id",
+                _utc(due_at),
+                _utc(expires_at),
+                ats,
+                len(ats),
+                now,
+                deadline_id,
+            )
+            if updated is None:
+                return None
+            row = await conn.fetchrow(
+                f"UPDATE deadlines SET next_at = {_NEXT_AT} WHERE id = $1 "
+                f"RETURNING {_DEADLINE_COLUMNS}",
+                deadline_id,
+            )
+        return _deadline(row)
+
+    async def mark_reminders_sent(
+        self, marks: Sequence[tuple[int, int, int]], now: datetime
+    ) -> list[DeadlineRecord]:
+        """For each ``(deadline id, expected sent, new sent)``: record the reminders as
+        sent if the deadline is open and still at ``expected sent`` (compare-and-set,
+        so two processes or a restart never send one twice). Returns the deadlines
+        updated, in the order given."""
+        stamp = _utc(now)
+
+        async def mark(conn: Conn, mark: tuple[int, int, int]) -> DeadlineRecord | None:
+            deadline_id, expected, new = mark
+            if new <= expected:
+                raise ValueError(f"deadline {deadline_id}: {new} reminders <= {expected}")
+            row = await conn.fetchrow(
+                # $1 new count, $2 now, $3 id, $4 expected count
+                "UPDATE deadlines SET reminders_sent = $1, updated_at = $2, "
+                "next_at = CASE WHEN $1 < cardinality(reminder_ats) "
+                "THEN reminder_ats[$1 + 1] ELSE expires_at END "
+                "WHERE id = $3 AND reminders_sent = $4 AND $1 <= cardinality(reminder_ats) "
+                f"AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+                new,
+                stamp,
+                deadline_id,
+                expected,
+            )
+            return None if row is None else _deadline(row)
+
+        return [d for d in await self._each_deadline(marks, mark) if d is not None]
+
+    async def claim_deadlines(
+        self, claims: Sequence[tuple[int, int]], now: datetime, retry_at: datetime
+    ) -> list[tuple[DeadlineRecord, SeatClockRecord]]:
+        """For each ``(deadline id, expected attempts)``: claim the live deadline for
+        its default action if its attempts are still ``expected`` (compare-and-set):
+        set ``fired_at`` (first claim), count one more attempt, move ``next_at`` to
+        ``retry_at``. The first claim also counts a missed deadline for the seat and
+        spends the bank the deadline held. Returns the claimed deadlines with the seat's
+        counters after the claim.
+
+        The compare-and-set is one ``UPDATE ... RETURNING``: a second process claiming
+        the same deadline waits for the first one's row lock, re-reads ``attempts`` and
+        claims nothing."""
+        stamp, retry = _utc(now), _utc(retry_at)
+
+        async def claim(
+            conn: Conn, claim: tuple[int, int]
+        ) -> tuple[DeadlineRecord, SeatClockRecord] | None:
+            deadline_id, expected = claim
+            row = await conn.fetchrow(
+                "UPDATE deadlines SET fired_at = COALESCE(fired_at, $1), "
+                "attempts = attempts + 1, next_at = $2, updated_at = $1 "
+                f"WHERE id = $3 AND attempts = $4 AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+                stamp,
+                retry,
+                deadline_id,
+                expected,
+            )
+            if row is None:
+                return None
+            deadline = _deadline(row)
+            if deadline.attempts == 1:  # the first claim: the deadline was missed
+                clock = await conn.fetchrow(
+                    "INSERT INTO seat_clocks (game_id, seat, missed_in_a_row, "
+                    "missed_total, updated_at) VALUES ($1, $2, 1, 1, $3) "
+                    "ON CONFLICT (game_id, seat) DO UPDATE SET "
+                    "missed_in_a_row = seat_clocks.missed_in_a_row + 1, "
+                    "missed_total = seat_clocks.missed_total + 1, "
+                    "time_bank_seconds = GREATEST(0, seat_clocks.time_bank_seconds - $4), "
+                    f"updated_at = excluded.updated_at RETURNING {_CLOCK_COLUMNS}",
+                    deadline.game_id,
+                    deadline.seat,
+                    stamp,
+                    deadline.bank_seconds,
+                )
+            else:
+                clock = await conn.fetchrow(
+                    f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
+                    deadline.game_id,
+                    deadline.seat,
+                )
+            if clock is None:
+                return deadline, SeatClockRecord(game_id=deadline.game_id, seat=deadline.seat)
+            return deadline, _clock(clock)
+
+        return [c for c in await self._each_deadline(claims, claim) if c is not None]
+
+    async def _each_deadline(
+        self,
+        items: Sequence[Item],
+        write: Callable[[Conn, Item], Awaitable[Result]],
+    ) -> list[Result]:
+        """``write`` each item (its first element a deadline id), :data:`_BATCH` a
+        transaction, and return the results in the order given.
+
+        Within a transaction the rows are written by deadline id, so two processes lock
+        the deadlines they share in the same order. They may still lock seat clocks in
+        crossed orders: PostgreSQL then rolls one transaction back as a deadlock's
+        victim, and that batch is written again (every write in it is a
+        compare-and-set, so nothing is done twice)."""
+        results: list[Result] = []
+        for start in range(0, len(items), _BATCH):
+            batch = sorted(enumerate(items[start : start + _BATCH]), key=lambda i: i[1][0])
+            for attempt in range(1, _DEADLOCK_TRIES + 1):
+                try:
+                    async with self._transaction() as conn:
+                        done = [(index, await write(conn, item)) for index, item in batch]
+                    break
+                except asyncpg.DeadlockDetectedError:
+                    if attempt == _DEADLOCK_TRIES:
+                        raise
+            results.extend(result for _, result in sorted(done, key=lambda d: d[0]))
+        return results
+
+    async def complete_deadlines(self, deadline_ids: Sequence[int], now: datetime) -> int:
+        """Mark claimed deadlines done; return how many were still claimed."""
+        stamp = _utc(now)
+        count = 0
+        ids = list(deadline_ids)
+        for start in range(0, len(ids), _BATCH):
+            async with self._transaction() as conn:
+                rows = await conn.fetch(
+                    "UPDATE deadlines SET done_at = $1, updated_at = $1 "
+                    f"WHERE id = ANY($2::bigint[]) AND fired_at IS NOT NULL AND {_LIVE} "
+                    "RETURNING id",
+                    stamp,
+                    ids[start : start + _BATCH],
+                )
+                count += len(rows)
+        return count
+
+    async def settle_deadline(
+        self,
+        deadline_id: int,
+        now: datetime,
+        *,
+        acted: bool,
+        bank_used_seconds: int = 0,
+    ) -> DeadlineRecord | None:
+        """Close a deadline whose decision was taken (``acted``) or vanished.
+
+        Cancels it if still open (not claimed). If ``acted``, the seat's missed-in-a-row
+        count goes back to 0 and ``bank_used_seconds`` leave its time bank, whether or
+        not the deadline was still open. Returns the deadline if it was cancelled.
+        """
+        if bank_used_seconds < 0:
+            raise ValueError(f"cannot use a negative bank ({bank_used_seconds})")
+        stamp = _utc(now)
+        async with self._transaction() as conn:
+            row = await conn.fetchrow(
+                "UPDATE deadlines SET cancelled_at = $1, updated_at = $1 "
+                f"WHERE id = $2 AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+                stamp,
+                deadline_id,
+            )
+            if acted:
+                await conn.execute(
+                    "UPDATE seat_clocks SET missed_in_a_row = 0, "
+                    "time_bank_seconds = GREATEST(0, time_bank_seconds - $1), updated_at = $2 "
+                    "WHERE (game_id, seat) = (SELECT game_id, seat FROM deadlines WHERE id = $3)",
+                    int(bank_used_seconds),
+                    stamp,
+                    deadline_id,
+                )
+        return None if row is None else _deadline(row)
+
+    async def cancel_game_deadlines(self, game_id: int, now: datetime) -> list[int]:
+        """Cancel every live deadline of the game (it ended); return their ids."""
+        stamp = _utc(now)
+        async with self._transaction() as conn:
+            rows = await conn.fetch(
+                "UPDATE deadlines SET cancelled_at = $1, updated_at = $1 "
+                f"WHERE game_id = $2 AND {_LIVE} RETURNING id",
+                stamp,
+                game_id,
+            )
+        return sorted(int(row["id"]) for row in rows)
+
+    async def append_deadline_action(
+        self,
+        deadline_id: int,
+        expected_version: int,
+        action: str,
+        *,
+        snapshot: JSONObject | None = None,
+    ) -> int:
+        """Apply a deadline's default action: like ``append_action`` for the deadline's
+        seat, and mark the deadline done, in one transaction.
+
+        Raises :class:`DeadlineClosed` unless the deadline is claimed (then nothing is
+        written): together with the claim this applies a default action at most once
+        even if the bot crashes and retries. Raises :class:`StaleGameVersion` too. The
+        deadline's row is locked (``FOR UPDATE``) until the transaction ends, so a
+        second process applying it waits and then finds it done.
+        """
+        state = None if snapshot is None else _dumps(snapshot)
+        now = self._now()
+        async with self._transaction() as conn:
+            d = await conn.fetchrow(
+                "SELECT game_id, seat, fired_at, done_at, cancelled_at FROM deadlines "
+                "WHERE id = $1 FOR UPDATE",
+                deadline_id,
+            )
+            if d is None:
+                raise DeadlineClosed(deadline_id, "does not exist")
+            if d["done_at"] is not None:
+                raise DeadlineClosed(deadline_id, "is already done")
+            if d["cancelled_at"] is not None:
+                raise DeadlineClosed(deadline_id, "was cancelled")
+            if d["fired_at"] is None:
+                raise DeadlineClosed(deadline_id, "is not claimed")
+            game_id, seat = int(d["game_id"]), str(d["seat"])
+            row = await self._append(conn, game_id, expected_version, seat, action, state, now)
+            await conn.execute(
+                "UPDATE deadlines SET done_at = $1, updated_at = $1 WHERE id = $2",
+                now,
+                deadline_id,
+            )
+        return int(row["version"])
+
+    # -- campaigns ----------------------------------------------------------------------
+
+    async def _bump_campaign(
+        self,
+        conn: Conn,
+        campaign_id: int,
+        now: datetime,
+        *,
+        expected_version: int | None = None,
+        expected_seq: int | None = None,
+        items: Sequence[tuple[str, Any]] = (),
+        next_seq: bool = False,
+    ) -> Row:
+        """Bump the campaign's version (guarded by ``expected_version`` and
+        ``expected_seq`` if given), and its ``last_seq`` if ``next_seq``.
+
+        Returns the updated campaign row. Raises :class:`StaleCampaignVersion` or
+        :class:`CampaignNotFound`; the caller's transaction then rolls back.
+        """
+        extra, params = _assignments(items, 3)
+        sets = "version = version + 1, updated_at = $2"
+        if next_seq:
+            sets += ", last_seq = last_seq + 1"
+        if extra:
+            sets += ", " + extra
+        args: list[Any] = [campaign_id, now, *params]
+        where = "id = $1"
+        if expected_version is not None:
+            args.append(expected_version)
+            where += f" AND version = ${len(args)}"
+        if expected_seq is not None:
+            args.append(expected_seq)
+            where += f" AND last_seq = ${len(args)}"
+        row = await conn.fetchrow(
+            f"UPDATE campaigns SET {sets} WHERE {where} RETURNING {_CAMPAIGN_COLUMNS}", *args
+        )
+        if row is not None:
+            return row
+        found = await conn.fetchrow(
+            "SELECT version, last_seq FROM campaigns WHERE id = $1", campaign_id
+        )
+        if found is None:
+            raise CampaignNotFound(campaign_id)
+        if expected_version is not None and int(found["version"]) != expected_version:
+            raise StaleCampaignVersion(campaign_id, expected_version, int(found["version"]))
+        assert expected_seq is not None  # an unguarded UPDATE of a campaign cannot miss
+        raise StaleCampaignVersion(campaign_id, expected_seq, int(found["last_seq"]), of="seq")
+
+    async def create_campaign(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        system: str,
+        campaign: str,
+        setup: JSONObject,
+        seed: int,
+        status: CampaignStatus = CampaignStatus.RECRUITING,
+    ) -> CampaignRecord:
+        """Create a campaign at version 0 with an empty log and return it (with its id)."""
+        status_value = CampaignStatus(status).value
+        now = self._now()
+        finished_at = now if status_value in _CAMPAIGN_TERMINAL else None
+        async with self._transaction() as conn:
+            row = await conn.fetchrow(
+                "INSERT INTO campaigns (guild_id, channel_id, host_id, system, campaign, "
+                "status, setup, seed, version, last_seq, created_at, updated_at, finished_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, 0, $9, $9, $10) "
+                f"RETURNING {_CAMPAIGN_COLUMNS}",
+                guild_id,
+                channel_id,
+                host_id,
+                system,
+                campaign,
+                status_value,
+                _dumps(setup),
+                seed,
+                now,
+                finished_at,
+            )
+        return _campaign(row)
+
+    async def get_campaign(self, campaign_id: int) -> CampaignRecord | None:
+        """The campaign, or None."""
+        rows = await self._fetch(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE id = $1", campaign_id
+        )
+        return _campaign(rows[0]) if rows else None
+
+    async def get_campaign_by_thread(self, thread_id: int) -> CampaignRecord | None:
+        """The campaign played in that thread (or channel), or None: the live one, else
+        the latest (a channel may have been the home of several, one after another)."""
+        rows = await self._fetch(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE thread_id = $1"
+            " ORDER BY status IN ('recruiting', 'active') DESC, id DESC LIMIT 1",
+            thread_id,
+        )
+        return _campaign(rows[0]) if rows else None
+
+    async def list_campaigns(
+        self,
+        guild_id: int | None = None,
+        statuses: Sequence[CampaignStatus] | None = None,
+    ) -> list[CampaignRecord]:
+        """Campaigns of a guild (or of every guild), with one of ``statuses`` (or any);
+        newest first."""
+        values = None if statuses is None else _campaign_statuses(statuses)
+        if values == []:
+            return []
+        clause, params = _guild_status_clause(guild_id, values)
+        rows = await self._fetch(
+            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns {clause}ORDER BY id DESC", *params
+        )
+        return [_campaign(row) for row in rows]
+
+    async def update_campaign(
+        self,
+        campaign_id: int,
+        *,
+        expected_version: int | None = None,
+        status: CampaignStatus | str | Unset = UNSET,
+        thread_id: int | Unset | None = UNSET,
+        channel_id: int | Unset = UNSET,
+        result: JSONObject | Unset | None = UNSET,
+        finished_at: datetime | Unset | None = UNSET,
+        told_seq: int | Unset = UNSET,
+    ) -> CampaignRecord:
+        """Change the given fields (if the campaign is at ``expected_version``, when
+        given); bump the version.
+
+        Moving to finished or abandoned also sets ``finished_at`` (once) unless it is
+        given. Returns the updated campaign. Raises :class:`StaleCampaignVersion`
+        (nothing written) or :class:`CampaignNotFound`; ``ValueError`` if no field is
+        given.
+        """
+        now = self._now()
+        items: list[tuple[str, Any]] = []
+        if not isinstance(status, Unset):
+            value = CampaignStatus(status).value
+            items.append(("status = {}", value))
+            if value in _CAMPAIGN_TERMINAL and isinstance(finished_at, Unset):
+                items.append(("finished_at = COALESCE(finished_at, {})", now))
+        if not isinstance(finished_at, Unset):
+            items.append(("finished_at = {}", None if finished_at is None else _utc(finished_at)))
+        if not isinstance(thread_id, Unset):
+            items.append(("thread_id = {}", thread_id))
+        if not isinstance(channel_id, Unset):
+            items.append(("channel_id = {}", channel_id))
+        if not isinstance(result, Unset):
+            items.append(("result = {}::jsonb", None if result is None else _dumps(result)))
+        if not isinstance(told_seq, Unset):
+            items.append(("told_seq = GREATEST(told_seq, {})", told_seq))  # never back
+        if not items:
+            raise ValueError("update_campaign() needs at least one field to change")
+        async with self._transaction() as conn:
+            row = await self._bump_campaign(
+                conn, campaign_id, now, expected_version=expected_version, items=items
+            )
+        return _campaign(row)
+
+    async def append_campaign_entry(
+        self,
+        campaign_id: int,
+        *,
+        kind: CampaignEntryKind | str,
+        entry: str,
+        side: str | None = None,
+        game_id: int | None = None,
+        user_id: int | None = None,
+        expected_seq: int | None = None,
+    ) -> CampaignEntryRecord:
+        """Append one entry to the campaign's log and return it.
+
+        In one transaction: insert the entry at ``seq = last_seq + 1`` and bump the
+        campaign's ``last_seq`` and version. With ``expected_seq``, only if the log
+        still ends at that seq, so two processes cannot both append the decision or
+        outcome of one step. An outcome's ``entry`` must be JSON text; ``game_id``
+        must name a game of this campaign (:class:`ConstraintViolation`). Raises
+        :class:`StaleCampaignVersion` (``of="seq"``, nothing written) or
+        :class:`CampaignNotFound`.
+        """
+        kind_value = CampaignEntryKind(kind).value
+        now = self._now()
+        async with self._transaction() as conn:
+            row = await self._bump_campaign(
+                conn, campaign_id, now, expected_seq=expected_seq, next_seq=True
+            )
+            added = await conn.fetchrow(
+                f"INSERT INTO campaign_log ({_ENTRY_COLUMNS}) "
+                f"VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {_ENTRY_COLUMNS}",
+                campaign_id,
+                int(row["last_seq"]),
+                kind_value,
+                side,
+                entry,
+                game_id,
+                user_id,
+                now,
+            )
+        return CampaignEntryRecord.model_validate(dict(added))
+
+    async def load_campaign_log(
+        self, campaign_id: int, after_seq: int = 0
+    ) -> list[CampaignEntryRecord]:
+        """The campaign's log entries with ``seq > after_seq``, in order."""
+        rows = await self._fetch(
+            f"SELECT {_ENTRY_COLUMNS} FROM campaign_log "
+            "WHERE campaign_id = $1 AND seq > $2 ORDER BY seq",
+            campaign_id,
+            after_seq,
+        )
+        return [CampaignEntryRecord.model_validate(dict(row)) for row in rows]
+
+    async def put_campaign_member(
+        self, campaign_id: int, user_id: int, *, side: str, display_name: str
+    ) -> CampaignMemberRecord:
+        """Add the user to the campaign, or change their side and name (they keep their
+        place in the join order); bump the campaign's version (:class:`CampaignNotFound`)."""
+        now = self._now()
+        async with self._transaction() as conn:
+            await self._bump_campaign(conn, campaign_id, now)
+            row = await conn.fetchrow(
+                f"INSERT INTO campaign_members ({_MEMBER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) "
+                "ON CONFLICT (campaign_id, user_id) DO UPDATE SET side = excluded.side, "
+                f"display_name = excluded.display_name RETURNING {_MEMBER_COLUMNS}",
+                campaign_id,
+                user_id,
+                side,
+                display_name,
+                now,
+            )
+        return CampaignMemberRecord.model_validate(dict(row))
+
+    async def remove_campaign_member(self, campaign_id: int, user_id: int) -> bool:
+        """Remove the user from the campaign (bumping its version); False if they were
+        not a member."""
+        now = self._now()
+        async with self._transaction() as conn:
+            deleted = await conn.fetchval(
+                "DELETE FROM campaign_members WHERE campaign_id = $1 AND user_id = $2 "
+                "RETURNING user_id",
+                campaign_id,
+                user_id,
+            )
+            if deleted is not None:
+                await self._bump_campaign(conn, campaign_id, now)
+        return deleted is not None
+
+    async def replace_campaign_member(
+        self, campaign_id: int, leaving: int, coming: int, *, display_name: str
+    ) -> CampaignMemberRecord | None:
+        """``coming`` takes ``leaving``'s place (side and place in the join order), in
+        one transaction, bumping the campaign's version; None (nothing written) if
+        ``leaving`` is not a member or ``coming`` is one already.
+
+        The campaign's row is locked first (``FOR UPDATE``), so two replacements in two
+        processes run one after the other and the second sees the first's result."""
+        now = self._now()
+        async with self._transaction() as conn:
+            await conn.execute("SELECT 1 FROM campaigns WHERE id = $1 FOR UPDATE", campaign_id)
+            rows = await conn.fetch(
+                f"SELECT {_MEMBER_COLUMNS} FROM campaign_members "
+                "WHERE campaign_id = $1 AND user_id = ANY($2::bigint[])",
+                campaign_id,
+                [leaving, coming],
+            )
+            found = {int(r["user_id"]): r for r in rows}
+            if leaving not in found or coming in found:
+                return None
+            old = found[leaving]
+            await self._bump_campaign(conn, campaign_id, now)
+            await conn.execute(
+                "DELETE FROM campaign_members WHERE campaign_id = $1 AND user_id = $2",
+                campaign_id,
+                leaving,
+            )
+            added = await conn.fetchrow(
+                f"INSERT INTO campaign_members ({_MEMBER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) "
+                f"RETURNING {_MEMBER_COLUMNS}",
+                campaign_id,
+                coming,
+                old["side"],
+                display_name,
+                old["joined_at"],
+            )
+        return CampaignMemberRecord.model_validate(dict(added))
+
+    async def campaign_members(self, campaign_id: int) -> list[CampaignMemberRecord]:
+        """The campaign's members, in the order they joined."""
+        rows = await self._fetch(
+            f"SELECT {_MEMBER_COLUMNS} FROM campaign_members WHERE campaign_id = $1 "
+            "ORDER BY joined_at, user_id",
+            campaign_id,
+        )
+        return [CampaignMemberRecord.model_validate(dict(row)) for row in rows]
+
+    async def campaigns_of_user(
+        self, user_id: int, statuses: Sequence[CampaignStatus] | None = None
+    ) -> list[CampaignRecord]:
+        """The campaigns the user is a member of, with one of ``statuses`` (or any);
+        newest first."""
+        columns = ", ".join(f"c.{c.strip()}" for c in _CAMPAIGN_COLUMNS.split(","))
+        sql = (
+            f"SELECT {columns} FROM campaigns c "
+            "JOIN campaign_members m ON m.campaign_id = c.id WHERE m.user_id = $1"
+        )
+        params: list[Any] = [user_id]
+        if statuses is not None:
+            values = _campaign_statuses(statuses)
+            if not values:
+                return []
+            sql += " AND c.status = ANY($2::text[])"
+            params.append(values)
+        sql += " ORDER BY c.id DESC"
+        return [_campaign(row) for row in await self._fetch(sql, *params)]
+
+    async def follow_campaign(self, campaign_id: int, user_id: int) -> bool:
+        """The user follows the campaign; False if they already did
+        (:class:`CampaignNotFound` if there is none)."""
+        return await self._follow(_CAMPAIGN_FOLLOWS, campaign_id, user_id, self._campaign_exists)
+
+    async def unfollow_campaign(self, campaign_id: int, user_id: int) -> bool:
+        """The user stops following the campaign; False if they did not follow it."""
+        return await self._unfollow(_CAMPAIGN_FOLLOWS, campaign_id, user_id)
+
+    async def campaign_followers(self, campaign_id: int) -> list[int]:
+        """The users following the campaign, in the order they started."""
+        return await self._followers(_CAMPAIGN_FOLLOWS, campaign_id)

@@ -1,0 +1,426 @@
+"""Tests of what is PostgreSQL's own in the store: its migrations (kept in step with
+SQLite's), the append-only triggers, the choice of backend, and the serialisation of
+writes between processes (two stores = two connection pools, as two bot processes or
+shards would have). The behaviour both backends share is tested on both by the rest of
+this folder."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import aiosqlite
+import asyncpg
+import pytest
+
+from bot.storage import (
+    ConstraintViolation,
+    MigrationError,
+    PostgresStorage,
+    SQLiteStorage,
+    StaleGameVersion,
+    Storage,
+    open_storage,
+    utc_now,
+)
+from bot.storage.base import DeadlineClosed
+from bot.storage.migrate import discover
+from bot.storage.migrate_postgres import (
+    SCHEMA_TABLE,
+    migrate,
+    postgres_migrations,
+    schema_version,
+)
+from tests.storage.backends import PostgresServer
+
+T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+H = timedelta(hours=1)
+
+
+@pytest.fixture
+def url(postgres_server: PostgresServer) -> str:
+    """A fresh, empty PostgreSQL database (not migrated yet)."""
+    return postgres_server.new_database()
+
+
+@pytest.fixture
+async def two(url: str) -> AsyncIterator[tuple[PostgresStorage, PostgresStorage]]:
+    """Two stores on one database, each with its own pool: two processes."""
+    first = await PostgresStorage.open(url)
+    second = await PostgresStorage.open(url)
+    try:
+        yield first, second
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def new_game(store: Storage) -> int:
+    game = await store.create_game(
+        guild_id=1, channel_id=2, host_id=3, system="dif", ruleset="zero", seed=7
+    )
+    return game.id
+
+
+def test_every_method_of_the_protocol_is_written_with_sqlites_signature() -> None:
+    """A method left out would inherit the Protocol's body and answer None."""
+    methods = [n for n, v in vars(Storage).items() if inspect.isfunction(v) and n[0] != "_"]
+    assert "append_action" in methods
+    for name in methods:
+        assert name in vars(PostgresStorage), name
+        postgres = inspect.signature(getattr(PostgresStorage, name))
+        assert postgres == inspect.signature(getattr(SQLiteStorage, name)), name
+
+
+# -- choosing the backend ----------------------------------------------------------------
+
+
+async def test_tallyho_database_names_the_backend(url: str, tmp_path: Path) -> None:
+    for location in (url, url.replace("postgresql://", "postgres://", 1)):
+        store = await open_storage(location)
+        try:
+            assert isinstance(store, PostgresStorage)
+        finally:
+            await store.close()
+    store = await open_storage(str(tmp_path / "tallyho.sqlite3"))
+    try:
+        assert isinstance(store, SQLiteStorage)
+    finally:
+        await store.close()
+
+
+async def test_the_password_stays_out_of_the_stores_repr(url: str) -> None:
+    async with await PostgresStorage.open(url) as store:
+        assert repr(store) == f"<PostgresStorage {url!r}>"  # no password: shown whole
+    with_password = "postgresql://tally:s3cret@db.example/tallyho"
+    unopened = PostgresStorage(None, with_password, utc_now)  # type: ignore[arg-type]
+    assert "s3cret" not in repr(unopened) and "tally:***@db.example" in repr(unopened)
+
+
+# -- migrations ---------------------------------------------------------------------------
+
+
+def test_both_dialects_have_the_same_migrations() -> None:
+    sqlite = [(m.version, m.name) for m in discover()]
+    postgres = [(m.version, m.name) for m in discover(postgres_migrations())]
+    assert postgres == sqlite
+    for migration in discover(postgres_migrations()):
+        assert migration.sql.startswith(f"-- {migration.name} (PostgreSQL)")
+
+
+async def sqlite_columns(tmp_path: Path) -> dict[str, list[tuple[str, bool]]]:
+    """Every table of a migrated SQLite database: its columns, in order, and whether
+    each may be NULL (a primary key column never is)."""
+    path = tmp_path / "schema.sqlite3"
+    async with await SQLiteStorage.open(path):
+        pass
+    tables: dict[str, list[tuple[str, bool]]] = {}
+    async with aiosqlite.connect(path) as conn:
+        names = await conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+        for (name,) in names:
+            info = await conn.execute_fetchall(f"PRAGMA table_info({name})")
+            tables[name] = [(col, not (notnull or pk)) for _, col, _, notnull, _, pk in info]
+    return tables
+
+
+async def postgres_columns(url: str) -> dict[str, list[tuple[str, bool]]]:
+    """The same, read from PostgreSQL's information_schema (the version table left out)."""
+    async with await PostgresStorage.open(url):
+        pass
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch(
+            "SELECT table_name, column_name, is_nullable FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name <> $1 "
+            "ORDER BY table_name, ordinal_position",
+            SCHEMA_TABLE,
+        )
+    finally:
+        await conn.close()
+    tables: dict[str, list[tuple[str, bool]]] = {}
+    for row in rows:
+        tables.setdefault(row["table_name"], []).append(
+            (row["column_name"], row["is_nullable"] == "YES")
+        )
+    return tables
+
+
+async def test_both_dialects_make_the_same_tables_and_columns(url: str, tmp_path: Path) -> None:
+    sqlite = await sqlite_columns(tmp_path)
+    postgres = await postgres_columns(url)
+    assert sorted(postgres) == sorted(sqlite)
+    for table, columns in sqlite.items():
+        assert postgres[table] == columns, table
+
+
+async def test_a_fresh_database_migrates_once_to_the_last_version(url: str) -> None:
+    latest = len(discover(postgres_migrations()))
+    # Two processes starting at once on a fresh database: each migration applies once.
+    stores = await asyncio.gather(PostgresStorage.open(url), PostgresStorage.open(url))
+    for store in stores:
+        await store.close()
+    conn = await asyncpg.connect(url)
+    try:
+        assert await schema_version(conn) == latest
+        assert await migrate(conn) == []  # idempotent
+        assert await conn.fetchval(f"SELECT count(*) FROM {SCHEMA_TABLE}") == 1
+    finally:
+        await conn.close()
+
+
+async def test_a_failing_migration_rolls_back_completely(url: str, tmp_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "0001_first.sql").write_text("-- 0001: one table\nCREATE TABLE first (x INT);\n")
+    (folder / "0002_broken.sql").write_text(
+        "-- 0002: a table, a row, then a syntax error\n"
+        "CREATE TABLE second (y INT);\n"
+        "INSERT INTO first (x) VALUES (1);\n"
+        "CREAT TABLE oops (z INT);\n"
+    )
+    conn = await asyncpg.connect(url)
+    try:
+        with pytest.raises(MigrationError, match=r"0002_broken\.sql"):
+            await migrate(conn, folder)
+        assert await schema_version(conn) == 1
+        assert await conn.fetchval("SELECT to_regclass('second')") is None
+        assert await conn.fetchval("SELECT count(*) FROM first") == 0
+        assert not conn.is_in_transaction()
+
+        (folder / "0002_broken.sql").write_text("-- 0002: fixed\nCREATE TABLE second (y INT);\n")
+        assert await migrate(conn, folder) == [2]
+        assert await conn.fetchval("SELECT to_regclass('second') IS NOT NULL")
+    finally:
+        await conn.close()
+
+
+async def test_a_database_newer_than_the_bot_is_refused(url: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"CREATE TABLE {SCHEMA_TABLE} (version INTEGER NOT NULL)")
+        await conn.execute(f"INSERT INTO {SCHEMA_TABLE} VALUES (99)")
+    finally:
+        await conn.close()
+    with pytest.raises(MigrationError, match="newer"):
+        await PostgresStorage.open(url)
+
+
+# -- append-only logs ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE actions SET action = 'play 13'",
+        "DELETE FROM actions",
+        "TRUNCATE actions",
+        "UPDATE campaign_log SET entry = 'retreat'",
+        "DELETE FROM campaign_log",
+        "TRUNCATE campaign_log",
+    ],
+)
+async def test_the_database_refuses_to_rewrite_the_logs(url: str, statement: str) -> None:
+    async with await PostgresStorage.open(url) as store:
+        game_id = await new_game(store)
+        await store.append_action(game_id, 0, "A1", "play 12")
+        campaign = await store.create_campaign(
+            guild_id=1, channel_id=2, host_id=3, system="lockedon", campaign="c", setup={}, seed=1
+        )
+        await store.append_campaign_entry(campaign.id, kind="decision", entry="strike")
+        conn = await asyncpg.connect(url)
+        try:
+            with pytest.raises(asyncpg.IntegrityConstraintViolationError, match="append-only"):
+                await conn.execute(statement)
+        finally:
+            await conn.close()
+        assert [a.action for a in await store.load_actions(game_id)] == ["play 12"]
+        assert [e.entry for e in await store.load_campaign_log(campaign.id)] == ["strike"]
+
+
+async def test_constraint_failures_are_named_as_sqlite_names_them(url: str) -> None:
+    async with await PostgresStorage.open(url) as store:
+        await store.create_game(
+            guild_id=1, channel_id=2, host_id=3, system="dif", ruleset="zero", seed=7, thread_id=5
+        )
+        other = await new_game(store)
+        with pytest.raises(ConstraintViolation, match=r"^UNIQUE constraint failed"):
+            await store.update_game(other, 0, thread_id=5)
+        campaign = await store.create_campaign(
+            guild_id=1, channel_id=2, host_id=3, system="lockedon", campaign="c", setup={}, seed=1
+        )
+        with pytest.raises(ConstraintViolation, match=r"^CHECK constraint failed"):
+            await store.append_campaign_entry(campaign.id, kind="outcome", entry="{not json")
+
+
+# -- two processes ------------------------------------------------------------------------
+
+
+async def test_two_processes_appending_to_one_game_never_share_a_version(
+    two: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """Each process appends as the bot does: read the version, append, and on a stale
+    version read again. Every append lands exactly once, at its own seq."""
+    first, second = two
+    game_id = await new_game(first)
+    per_writer = 15
+
+    async def writer(store: PostgresStorage, name: str) -> list[int]:
+        versions: list[int] = []
+        while len(versions) < per_writer:
+            game = await store.get_game(game_id)
+            assert game is not None
+            try:
+                versions.append(
+                    await store.append_action(game_id, game.version, name, f"play {len(versions)}")
+                )
+            except StaleGameVersion:
+                continue
+        return versions
+
+    names = ("A1", "A2", "B1", "B2")
+    results = await asyncio.gather(
+        *(writer((first, second)[i % 2], n) for i, n in enumerate(names))
+    )
+    won = sorted(v for versions in results for v in versions)
+    assert won == list(range(1, per_writer * len(names) + 1))  # each version won once
+    actions = await second.load_actions(game_id)
+    assert [a.seq for a in actions] == won
+    for name in names:
+        mine = [a.action for a in actions if a.seat == name]
+        assert mine == [f"play {n}" for n in range(per_writer)]
+    game = await first.get_game(game_id)
+    assert game is not None and (game.version, game.last_seq) == (len(won), len(won))
+
+
+async def test_two_processes_with_the_same_version_one_wins_each_time(
+    two: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    first, second = two
+    game_id = await new_game(first)
+    version = 0
+    for turn in range(10):
+        outcomes = await asyncio.gather(
+            first.append_action(game_id, version, "A1", f"a{turn}", snapshot={"turn": turn}),
+            second.append_action(game_id, version, "B1", f"b{turn}", snapshot={"turn": turn}),
+            return_exceptions=True,
+        )
+        wins = [o for o in outcomes if isinstance(o, int)]
+        assert wins == [version + 1], outcomes
+        assert sum(isinstance(o, StaleGameVersion) for o in outcomes) == 1, outcomes
+        version = wins[0]
+    assert [a.seq for a in await first.load_actions(game_id)] == list(range(1, 11))
+
+
+async def test_two_claimers_never_claim_the_same_deadline(
+    two: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    first, second = two
+    game_id = await new_game(first)
+    opened = []
+    for n in range(40):
+        deadline, _ = await first.open_deadline(
+            game_id=game_id,
+            seat=f"A{n % 4 + 1}",
+            kind="play",
+            decision_key=f"{n}:play",
+            user_id=None,
+            created_at=T0,
+            duration_seconds=3600,
+            bank_seconds=0,
+            due_at=T0 + H,
+            expires_at=T0 + H,
+            reminder_ats=[],
+        )
+        opened.append(deadline.id)
+    now = T0 + 2 * H
+
+    async def claimer(store: PostgresStorage) -> list[int]:
+        due = await store.due_deadlines(now)
+        claims = [(d.id, d.attempts) for d in due]
+        return [d.id for d, _ in await store.claim_deadlines(claims, now, now + H)]
+
+    one, other = await asyncio.gather(claimer(first), claimer(second))
+    assert not set(one) & set(other)
+    assert sorted(one + other) == sorted(opened)
+    clocks = await first.list_seat_clocks(game_id)
+    assert [c.missed_total for c in clocks] == [10, 10, 10, 10]  # each miss counted once
+
+    # Applying the default actions from both processes: each deadline's action once.
+    async def apply(store: PostgresStorage, deadline_id: int) -> str:
+        while True:
+            game = await store.get_game(game_id)
+            assert game is not None
+            try:
+                await store.append_deadline_action(deadline_id, game.version, "pass")
+                return "applied"
+            except StaleGameVersion:
+                continue
+            except DeadlineClosed:
+                return "closed"
+
+    outcomes = await asyncio.gather(
+        *(apply(store, d) for d in opened[:10] for store in (first, second))
+    )
+    assert sorted(outcomes) == ["applied"] * 10 + ["closed"] * 10
+    assert len(await second.load_actions(game_id)) == 10
+
+
+# -- the whole bot ------------------------------------------------------------------------
+
+
+async def test_the_bot_plays_the_same_game_on_postgresql(url: str) -> None:
+    """The offline demo (the real cogs on an in-memory Discord) with TALLYHO_DATABASE
+    a PostgreSQL URL: the thread reads exactly as on SQLite, result included."""
+    from cogs.demo import play_demo
+
+    on_postgres = await play_demo(28, None, database=url)
+    on_sqlite = await play_demo(28, None)
+    assert on_postgres == on_sqlite
+    assert on_postgres[-1].startswith("RESULT: ") and "unfinished" not in on_postgres[-1]
+    async with await PostgresStorage.open(url) as store:
+        [game] = await store.list_games()
+        assert game.status.value == "finished" and len(await store.load_actions(game.id)) > 1
+
+
+async def test_claims_crossing_seat_clocks_all_land(
+    two: tuple[PostgresStorage, PostgresStorage],
+) -> None:
+    """Each process claims a deadline of seat A and one of seat B, in crossed orders of
+    their seat clocks: PostgreSQL may break the deadlock by rolling one batch back,
+    which is then claimed again. Every deadline is claimed once, every miss counted."""
+    first, second = two
+    game_id = await new_game(first)
+    rounds = 3
+    for seat in ("A1", "B1"):
+        await first.init_seat_clock(game_id, seat, time_bank_seconds=0)
+    for turn in range(rounds):
+        ids = []
+        for seat in ("A1", "B1", "B1", "A1"):  # first takes ids 1 and 3, second 2 and 4
+            deadline, _ = await first.open_deadline(
+                game_id=game_id,
+                seat=seat,
+                kind="play",
+                decision_key=f"{turn}:{len(ids)}",
+                user_id=None,
+                created_at=T0,
+                duration_seconds=60,
+                bank_seconds=0,
+                due_at=T0 + H,
+                expires_at=T0 + H,
+                reminder_ats=[],
+            )
+            ids.append(deadline.id)
+        now = T0 + 2 * H
+        one, other = await asyncio.gather(
+            first.claim_deadlines([(ids[0], 0), (ids[2], 0)], now, now + H),
+            second.claim_deadlines([(ids[1], 0), (ids[3], 0)], now, now + H),
+        )
+        assert [d.id for d, _ in one] == [ids[0], ids[2]]
+        assert [d.id for d, _ in other] == [ids[1], ids[3]]
+    clocks = await first.list_seat_clocks(game_id)
+    assert [(c.seat, c.missed_total) for c in clocks] == [("A1", 2 * rounds), ("B1", 2 * rounds)]

@@ -2,7 +2,8 @@
 
     python bench/ai.py [--games N] [--systems dif,lockedon,eagles]
                        [--pairings heuristic-random,search-heuristic]
-                       [--seconds S] [--iterations N] [--depth N]
+                       [--seconds S] [--iterations N] [--depth N] [--width N]
+                       [--jobs N]
 
 For each system and each pairing ``one-two`` of :data:`engine.ai.LEVELS`, plays N
 seeded games (default 500) of one-against-one dogfights (the setups of
@@ -14,6 +15,13 @@ legal actions and the choice). Goals (issue 13), in every system: heuristic beat
 in at least 90% of decided games, search beats heuristic in at least 60%; a decision
 under 2 ms for the heuristic, under 200 ms median and 1 s worst for the search at its
 default budget, on one core.
+
+Decision times are the deciding thread's CPU time (``time.thread_time``): what one core
+spends, which other work on the machine does not inflate. ``--seconds 0`` lifts the
+search's time limit, so its strength follows from its iterations alone, whatever the
+load (its default limit only cuts a decision the iterations make too long).
+``--jobs N`` shares the games among N processes; every game follows from its number,
+so the results are the same.
 """
 
 from __future__ import annotations
@@ -24,7 +32,9 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -92,9 +102,9 @@ def match(
             break
         seat = system.pending(state)[0].seat
         side = side_of[seat]
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         action = players[side].choose(state, seat)
-        tally.times.setdefault(level_of[side], []).append(time.perf_counter() - t0)
+        tally.times.setdefault(level_of[side], []).append(time.thread_time() - t0)
         try:
             state, _ = system.apply(state, seat, action)
         except RuleViolation as why:
@@ -149,15 +159,48 @@ def report(system_id: str, one: str, two: str, t: Tally) -> None:
         )
 
 
+def share(system_id: str, one: str, two: str, games: range, *, budget: dict[str, Any]) -> Tally:
+    """The games of ``games``, in one process."""
+    tally = Tally()
+    for game in games:
+        match(system_id, one, two, game, tally, budget)
+    return tally
+
+
+def play(
+    system_id: str, one: str, two: str, args: argparse.Namespace, budget: dict[str, Any]
+) -> Tally:
+    """Every game of a pairing, dealt round-robin to ``args.jobs`` processes (each game
+    follows from its number alone, so the split changes no result; the decision times
+    are each process's own)."""
+    shares = [range(j, args.games, args.jobs) for j in range(args.jobs)]
+    if args.jobs == 1:
+        return share(system_id, one, two, shares[0], budget=budget)
+    total = Tally()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for part in pool.map(partial(share, system_id, one, two, budget=budget), shares):
+            total.wins += part.wins
+            total.losses += part.losses
+            total.draws += part.draws
+            total.refused += part.refused
+            for level, times in part.times.items():
+                total.times.setdefault(level, []).extend(times)
+    return total
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500, help="games per pairing")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing the games")
     parser.add_argument("--systems", default=",".join(SETUPS), help="comma-separated ids")
     parser.add_argument(
         "--pairings", default="heuristic-random,search-heuristic", help="one-two,..."
     )
     parser.add_argument(
-        "--seconds", type=float, default=None, help="search time budget (default: its own)"
+        "--seconds",
+        type=float,
+        default=None,
+        help="search time budget (default: its own; 0: none, iterations only)",
     )
     parser.add_argument(
         "--iterations", type=int, default=None, help="search iterations (default: its own)"
@@ -165,15 +208,19 @@ def main() -> int:
     parser.add_argument(
         "--depth", type=int, default=None, help="search playout depth (default: its own)"
     )
+    parser.add_argument(
+        "--width", type=int, default=None, help="search candidates (default: its own)"
+    )
     args = parser.parse_args()
     budget = {
         k: v
         for k, v in (
-            ("seconds", args.seconds),
+            ("seconds", args.seconds or None),
             ("iterations", args.iterations),
             ("depth", args.depth),
+            ("width", args.width),
         )
-        if v is not None
+        if v is not None or (k == "seconds" and args.seconds == 0)
     }
     for system_id in args.systems.split(","):
         if system_id not in SETUPS:
@@ -184,10 +231,7 @@ def main() -> int:
             if one == two or one not in ai.LEVELS or two not in ai.LEVELS:
                 print(f"{pairing}: two different levels of {', '.join(ai.LEVELS)}")
                 return 2
-            tally = Tally()
-            for game in range(args.games):
-                match(system_id, one, two, game, tally, budget)
-            report(system_id, one, two, tally)
+            report(system_id, one, two, play(system_id, one, two, args, budget))
             sys.stdout.flush()
     return 0
 

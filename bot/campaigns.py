@@ -170,6 +170,8 @@ class CampaignNews:
     """Mission games opened and waiting for their thread (:meth:`CampaignService.launch`)."""
     asks: list[CampaignDecision] = field(default_factory=list)
     """Decisions now awaited from sides with players (ping them, offer the menu)."""
+    pings: list[int] = field(default_factory=list)
+    """Members the lines call on besides the sides asked (a reminder's): pinged."""
     outcomes: list[Outcome] = field(default_factory=list)
     """Mission games' own news to publish in their threads (an abort)."""
     finished: bool = False

@@ -2,22 +2,32 @@
 
 A game is ``(system, setup, seed, action log)``: loading one replays its log from its
 setup with its system's rules (an undo marker takes back the latest action in effect,
-see :mod:`bot.actionlog`). Loaded games are cached by version; writes to one game are
-serialised by a per-game lock and the storage's version check.
+see :mod:`bot.actionlog`). Every :data:`SNAPSHOT_EVERY`-th action is stored with the
+state after it (a snapshot, in the same transaction): a game is loaded from its latest
+snapshot and the actions after it, so loading does not grow with the log. A snapshot
+is a cache: one written by other rules or data (:func:`code_fingerprint`), one an undo
+reaches behind, or one that cannot be read is ignored and the whole log replayed.
+Loaded games are cached by version; writes to one game are serialised by a per-game
+lock and the storage's version check.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import hashlib
 import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+import data
+import engine
 from bot.actionlog import effective
 from bot.clock import Clock, SystemClock
 from bot.errors import Refusal, UserError
@@ -28,11 +38,14 @@ from bot.words import and_list, player_name
 from engine.core.contract import Outcome, SeatPick, SideInfo
 from engine.core.errors import EngineError
 from engine.core.present import Presenter
+from engine.core.snapshots import resume
 from strings import Term, tr
 
 __all__ = [
+    "SNAPSHOT_EVERY",
     "GameStore",
     "LoadedGame",
+    "code_fingerprint",
     "engine_refusal",
     "result_record",
     "validation_refusal",
@@ -65,6 +78,24 @@ def result_record(outcome: Outcome) -> dict[str, Any]:
     "verdict": text}`` (the verdict's English text: the canonical record, which
     ``/game verify`` compares)."""
     return {"vp": dict(outcome.vp), "winner": outcome.winner, "verdict": str(outcome.verdict)}
+
+
+SNAPSHOT_EVERY = 50
+"""Actions between two snapshots: a load replays at most this many (about 2 ms)."""
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """What a stored state depends on besides the log: the engine's code and the
+    shipped data, hashed. A snapshot written under other ones is not trusted."""
+    digest = hashlib.sha256()
+    for package in (engine, data):
+        root = Path(str(package.__file__)).parent
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 @dataclass
@@ -204,13 +235,44 @@ class GameStore:
         if "setup" in record.options:
             system = game.system
             game.setup = system.setup_model.model_validate(record.options["setup"])
-            log_rows = await self.storage.load_actions(game_id)
-            rows = effective((r.seq, r.seat or "", r.action) for r in log_rows)  # undo markers
-            game.state = await asyncio.to_thread(
-                system.replay, game.setup, record.seed, [(seat, text) for _, seat, text in rows]
-            )
+            game.state = await self._from_snapshot(game)
+            if game.state is None:
+                log_rows = await self.storage.load_actions(game_id)
+                rows = effective((r.seq, r.seat or "", r.action) for r in log_rows)  # undo markers
+                game.state = await asyncio.to_thread(
+                    system.replay, game.setup, record.seed, [(seat, text) for _, seat, text in rows]
+                )
         self._remember(game)
         return game
+
+    async def _from_snapshot(self, game: LoadedGame) -> Any:
+        """The game's state from its latest snapshot and the actions after it, or None
+        (no snapshot, or one that must not be trusted: the whole log is replayed)."""
+        snapshot = await self.storage.latest_snapshot(game.id)
+        if snapshot is None or snapshot.state.get("code") != code_fingerprint():
+            return None
+        tail = await self.storage.load_actions(game.id, after_seq=snapshot.seq)
+        try:  # an undo behind the snapshot leaves a marker the tail cannot match
+            rows = effective((r.seq, r.seat or "", r.action) for r in tail)
+            return await asyncio.to_thread(
+                resume, game.system, snapshot.state["state"], [(s, t) for _, s, t in rows]
+            )
+        except Exception:
+            log.warning(
+                "game %s: its snapshot at action %s cannot be used; replaying the whole log",
+                game.id,
+                snapshot.seq,
+                exc_info=True,
+            )
+            return None
+
+    @staticmethod
+    def snapshot(game: LoadedGame, seq: int, state: Any) -> dict[str, Any] | None:
+        """What to store with action ``seq`` (the state after it): a snapshot with every
+        :data:`SNAPSHOT_EVERY`-th action, else None."""
+        if seq % SNAPSHOT_EVERY:
+            return None
+        return {"code": code_fingerprint(), "state": game.system.dump_state(state)}
 
     def _remember(self, game: LoadedGame) -> None:
         self._cache[game.id] = game

@@ -95,7 +95,9 @@ class DeadlineOps:
         self.swept = asyncio.create_task(self.sweep(), name="deadline-sweep")
         return count
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 0.0) -> None:
+        """Stop the sweep, the timers and the scheduler (a firing in progress gets
+        ``grace`` seconds to finish: :meth:`DeadlineScheduler.stop`)."""
         task, self.swept = self.swept, None
         timers = [task for _, task in self._timers.values()]
         self._timers.clear()
@@ -104,7 +106,7 @@ class DeadlineOps:
                 running.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await running
-        await self.scheduler.stop()
+        await self.scheduler.stop(grace)
 
     async def sweep(self) -> None:
         """At start-up: an abandoned seat whose time for a substitute ran out while the
@@ -191,7 +193,7 @@ class DeadlineOps:
             decision=tr(decision_words(game, d.kind), public),
             when=discord_time(d.expires_at),
         )
-        await self._say(game, text)
+        await self.publisher.say(game, text, pings=[d.user_id])
         if await wants_dm(service.storage, d.user_id):
             dm = t("deadline.dm", public, id=game.id, text=text)
             await self.publisher.direct(d.user_id, dm)
@@ -243,7 +245,8 @@ class DeadlineOps:
             or not await self.campaigns.is_current_row(campaign, d.game_id)
         ):
             return  # decided, the mission settled, or the campaign is over
-        users = " ".join(f"<@{m.user_id}>" for m in campaign.members_of(d.seat))
+        members = [m.user_id for m in campaign.members_of(d.seat)]
+        users = " ".join(f"<@{u}>" for u in members)
         line = Term(
             "campaign.reminder",
             n=n,
@@ -252,7 +255,7 @@ class DeadlineOps:
             side=campaign.side_name(d.seat),
             when=discord_time(d.expires_at),
         )
-        await self.publisher.publish_campaign(CampaignNews(campaign, lines=[line]))
+        await self.publisher.publish_campaign(CampaignNews(campaign, lines=[line], pings=members))
         if d.user_id is not None and await wants_dm(self.service.storage, d.user_id):
             public = await server_language(self.service.storage, record.guild_id)
             await self.publisher.direct(d.user_id, tr(line, public))
@@ -283,7 +286,9 @@ class DeadlineOps:
             until=discord_time(until),
             then=then,
         )
-        await self.publisher.offer_seat(game, d.seat, seats.take_kind(d.seat, at), text)
+        kind = seats.take_kind(d.seat, at)
+        pings = [d.user_id] if d.user_id is not None else []
+        await self.publisher.offer_seat(game, d.seat, kind, text, pings=pings)
         await self.expire_abandoned(game.id)  # substitute_hours may be 0
 
     async def expire_abandoned(self, game_id: int) -> None:

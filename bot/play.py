@@ -200,13 +200,14 @@ class Play(GameStore):
         """Append one applied action to the log (under the game's lock) and return the
         game after it. A deadline's default action closes its deadline in the same
         transaction. Raises StaleGameVersion if someone moved meanwhile."""
+        snapshot = self.snapshot(game, game.record.last_seq + 1, new_state)
         if deadline_id is None:
             new_version = await self.storage.append_action(
-                game.id, game.record.version, seat, str(action)
+                game.id, game.record.version, seat, str(action), snapshot=snapshot
             )
         else:
             new_version = await self.storage.append_deadline_action(
-                deadline_id, game.record.version, str(action)
+                deadline_id, game.record.version, str(action), snapshot=snapshot
             )
         record = game.record.model_copy(
             update={"version": new_version, "last_seq": game.record.last_seq + 1}

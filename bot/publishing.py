@@ -8,10 +8,15 @@ start-up. Tests may hand in a recording one.
 
 Texts may be :class:`strings.Term`: the publisher puts them in the reader's language
 (the server's, for the thread and for DMs).
+
+Mentions in a text only show names: a post notifies exactly the users given as its
+``pings`` (and :meth:`Publisher.publish` the players it prompts), never everyone or
+a role, whatever a player's name or text contains.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -32,24 +37,26 @@ class Publisher(Protocol):
         report when the game ended. ``skip_user`` was answered already (no ping)."""
         ...
 
-    async def say(self, game: LoadedGame, text: str) -> None:
-        """One line in the game's thread."""
+    async def say(self, game: LoadedGame, text: str, *, pings: Sequence[int] = ()) -> None:
+        """One line in the game's thread, notifying the users ``pings``."""
         ...
 
     async def publish_campaign(self, news: CampaignNews) -> None:
         """Tell what a campaign step did: lines and the sheet in the campaign's thread,
         each mission game opened given its thread and started, the sides whose
-        decision is awaited pinged, the followers' DMs."""
+        decision is awaited pinged (and ``news.pings``), the followers' DMs."""
         ...
 
     async def direct(self, user_id: int, text: str) -> bool:
         """A direct message; False if it could not be delivered (closed DMs)."""
         ...
 
-    async def offer_seat(self, game: LoadedGame, seat: str, kind: str, text: str) -> None:
-        """Post ``text`` in the thread with a **Take this seat** button for ``seat``, and
-        remember the message as ``kind`` (``bot.seats.take_kind``) so it is closed once
-        the seat is no longer offered."""
+    async def offer_seat(
+        self, game: LoadedGame, seat: str, kind: str, text: str, *, pings: Sequence[int] = ()
+    ) -> None:
+        """Post ``text`` in the thread with a **Take this seat** button for ``seat``
+        (notifying the users ``pings``), and remember the message as ``kind``
+        (``bot.seats.take_kind``) so it is closed once the seat is no longer offered."""
         ...
 
     async def close_lapsed(self, game_id: int) -> None:

@@ -383,13 +383,29 @@ class DeadlineScheduler:
             self._task = asyncio.create_task(self._run(), name="deadline-scheduler")
         return count
 
-    async def stop(self) -> None:
-        """Stop the task (waits for a callback in progress to be cancelled)."""
+    async def stop(self, grace: float = 0.0) -> None:
+        """Stop the task. A firing in progress (:meth:`run_due`) gets ``grace`` seconds
+        to finish and none starts after it; past them, or with no grace, it is
+        cancelled: a default action is committed whole or not at all, and a deadline
+        claimed but not done fires again at the next start."""
         task, self._task = self._task, None
-        if task is not None:
+        if task is None:
+            return
+        held = False
+        if grace > 0:
+            try:
+                async with asyncio.timeout(grace):
+                    await self._run_lock.acquire()
+                held = True
+            except TimeoutError:
+                log.warning("deadline scheduler: a firing did not finish in %ss", grace)
+        try:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        finally:
+            if held:
+                self._run_lock.release()
 
     @property
     def running(self) -> bool:

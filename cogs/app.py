@@ -7,12 +7,19 @@ and the cogs, installs the one error boundary and syncs the commands. The generi
 components reach what a click does through it (:meth:`TallyHoBot.show_hand`,
 :meth:`TallyHoBot.act`, :meth:`TallyHoBot.menu_context`), so no module of ``cogs/``
 imports another in a circle.
+
+:func:`serve` runs it until SIGTERM or SIGINT, then shuts it down gracefully
+(:meth:`TallyHoBot.shutdown`): no new interaction, the moves and deadline firings in
+flight finish, the scheduler stops, the client and the database close.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Callable, Sequence
+import signal
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 from discord.ext import commands
@@ -28,11 +35,11 @@ from bot.publishing import Publisher
 from bot.service import GameService
 from bot.storage import Storage, open_storage
 from cogs import campaign, hand, lobby, publisher, seats
-from cogs.boundary import on_tree_error
+from cogs.boundary import Gate, GatedTree, on_tree_error
 from cogs.components import COMPONENTS, MenuContext
 from cogs.help import Translator
 
-__all__ = ["DiscordPublisher", "TallyHoBot"]
+__all__ = ["SHUTDOWN_GRACE", "DiscordPublisher", "TallyHoBot", "serve"]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +59,8 @@ MENUS: dict[str, Callable[[Sequence[str]], tuple[MenuContext, tuple[int, ...]]]]
     "cm": campaign.CampaignMenu.parse,
 }
 """What each kind of menu (``th:{kind}:...``) is about."""
+SHUTDOWN_GRACE = 10.0
+"""Seconds a shutdown waits for the interactions and the deadline firing in flight."""
 
 
 class DiscordPublisher(Publisher):
@@ -64,8 +73,8 @@ class DiscordPublisher(Publisher):
     async def publish(self, outcome: Outcome, *, skip_user: int | None = None) -> None:
         await publisher.publish(self.bot, outcome, skip_user=skip_user)
 
-    async def say(self, game: LoadedGame, text: str) -> None:
-        await publisher.say(self.bot, game, text)
+    async def say(self, game: LoadedGame, text: str, *, pings: Sequence[int] = ()) -> None:
+        await publisher.say(self.bot, game, text, pings=pings)
 
     async def publish_campaign(self, news: CampaignNews) -> None:
         try:
@@ -76,10 +85,12 @@ class DiscordPublisher(Publisher):
     async def direct(self, user_id: int, text: str) -> bool:
         return await publisher.send_dm(self.bot, user_id, text, None) is not None
 
-    async def offer_seat(self, game: LoadedGame, seat: str, kind: str, text: str) -> None:
+    async def offer_seat(
+        self, game: LoadedGame, seat: str, kind: str, text: str, *, pings: Sequence[int] = ()
+    ) -> None:
         public = await publisher.public_language(self.bot, game)
         view = seats.take_seat_view(game.id, seat, public)
-        await publisher.post_prompt(self.bot, game, kind, text, view)
+        await publisher.post_prompt(self.bot, game, kind, text, view, pings=pings)
 
     async def close_lapsed(self, game_id: int) -> None:
         await publisher.close_lapsed(self.bot, game_id)
@@ -102,7 +113,13 @@ class TallyHoBot(commands.Bot):
         clock: Clock | None = None,
     ) -> None:
         intents = discord.Intents.default()
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=GatedTree,
+            allowed_mentions=discord.AllowedMentions.none(),  # pings: cogs.context.pinging
+        )
         self.database = database
         self.guild_id = guild_id
         self._seed_source = seed_source
@@ -111,6 +128,8 @@ class TallyHoBot(commands.Bot):
         self.clock = clock
         self.deadlines: DeadlineOps | None = None
         self.publisher = DiscordPublisher(self)
+        self.gate = Gate()
+        """Every interaction's way in; closed by :meth:`shutdown`."""
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -143,6 +162,24 @@ class TallyHoBot(commands.Bot):
             self.database,
         )
 
+    async def shutdown(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """Stop gracefully (SIGTERM, SIGINT): the gate closes (a late interaction is told
+        the bot is restarting), the interactions in flight and a deadline firing get
+        ``grace`` seconds in all to finish, then the scheduler stops and the client and
+        the database close (:meth:`close`). What did not finish in time is cancelled:
+        nothing is committed half-way, and a deadline claimed but not applied fires
+        again at the next start."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + grace
+        log.info("shutting down: %d interaction(s) in flight", self.gate.inflight)
+        unfinished = await self.gate.close(grace)
+        if unfinished:
+            log.warning("shutting down: %d interaction(s) did not finish in time", unfinished)
+        if self.deadlines is not None:
+            await self.deadlines.stop(grace=max(0.0, until - loop.time()))
+        await self.close()
+        log.info("stopped: the database %s is closed", self.database)
+
     async def close(self) -> None:
         if self.deadlines is not None:
             await self.deadlines.stop()
@@ -173,8 +210,39 @@ class TallyHoBot(commands.Bot):
             raise Refusal("refusal.stale_buttons") from exc
 
 
+async def serve(
+    bot: TallyHoBot, connect: Awaitable[None], *, grace: float = SHUTDOWN_GRACE
+) -> None:
+    """Serve through ``connect`` (``bot.start(token)``: log in, set up, then the
+    gateway until the client closes) until it ends or SIGTERM or SIGINT arrives, which
+    shuts the bot down gracefully (:meth:`TallyHoBot.shutdown`). An error of the
+    connection (a wrong token) is raised once the bot is closed."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    handled = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl+C stops it at once
+            loop.add_signal_handler(signum, stop.set)
+            handled.append(signum)
+    connection = asyncio.ensure_future(connect)
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({connection, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():
+            await bot.shutdown(grace)
+    finally:
+        for signum in handled:
+            loop.remove_signal_handler(signum)
+        stopping.cancel()
+        connection.cancel()
+        if not bot.is_closed():
+            await bot.close()
+        with contextlib.suppress(asyncio.CancelledError):
+            await connection
+
+
 def run(settings: Settings) -> None:
     """Connect to Discord and serve until stopped (``python -m bot``'s front end)."""
     assert settings.discord_token is not None
     bot = TallyHoBot(database=settings.database, guild_id=settings.guild_id)
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    asyncio.run(serve(bot, bot.start(settings.discord_token.get_secret_value())))

@@ -6,10 +6,16 @@ handler (:func:`on_tree_error`, installed by ``cogs.app``). Components are
 what it raised to the same :func:`report`. A refusal (:class:`~bot.errors.UserError`)
 becomes a short ephemeral answer in the reader's language; anything else is logged
 with the user, the channel and what was used, and the user gets a generic apology.
+
+Every interaction also passes the bot's :class:`Gate` first (the command tree's
+``interaction_check``, :meth:`Guarded.callback`): at a shutdown the gate closes, each
+late interaction is told the bot is restarting, and the shutdown waits for the ones
+the gate let in.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -17,10 +23,10 @@ import discord
 from discord import app_commands
 
 from bot.errors import InternalError, UserError
-from cogs.context import language_of, reply
+from cogs.context import app_of, language_of, reply
 from strings import normalize, t
 
-__all__ = ["Guarded", "on_tree_error", "report"]
+__all__ = ["Gate", "GatedTree", "Guarded", "on_tree_error", "report"]
 
 log = logging.getLogger(__name__)
 
@@ -74,14 +80,69 @@ async def on_tree_error(
     await report(interaction, error)
 
 
+class Gate:
+    """The way in of every interaction: open while the bot serves, closed for a
+    shutdown. It keeps the tasks running the interactions it let in, so that the
+    shutdown waits for the moves in flight; once closed, it answers each interaction,
+    ephemerally, that the bot is restarting, and changes nothing."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self._inflight: set[asyncio.Task[Any]] = set()
+
+    @property
+    def inflight(self) -> int:
+        """How many interactions it let in are still running."""
+        return len(self._inflight)
+
+    async def admit(self, interaction: discord.Interaction) -> bool:
+        """Let the interaction in (True), counting the task that runs it; closed, tell
+        the user the bot is restarting (an autocomplete gets no choices) and refuse."""
+        if self.closed:
+            try:
+                if interaction.type is discord.InteractionType.autocomplete:
+                    await interaction.response.autocomplete([])
+                else:
+                    await reply(
+                        interaction, t("error.restarting", await _language_or_en(interaction))
+                    )
+            except discord.HTTPException:
+                log.warning("could not tell a late interaction the bot restarts")
+            return False
+        task = asyncio.current_task()
+        if task is not None and task not in self._inflight:
+            self._inflight.add(task)
+            task.add_done_callback(self._inflight.discard)
+        return True
+
+    async def close(self, grace: float) -> int:
+        """Let no new interaction in, and wait up to ``grace`` seconds for the ones in
+        flight to finish; return how many still run."""
+        self.closed = True
+        running = self._inflight - {asyncio.current_task()}
+        if not running:
+            return 0
+        _, pending = await asyncio.wait(running, timeout=grace)
+        return len(pending)
+
+
+class GatedTree(app_commands.CommandTree[Any]):
+    """The command tree: every command (and autocomplete) passes the bot's gate."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        return await app_of(interaction).gate.admit(interaction)
+
+
 class Guarded:
-    """A component whose callback goes through the error boundary: subclasses
-    implement :meth:`run`. (Mixed in before ``discord.ui.DynamicItem``.)"""
+    """A component whose callback goes through the bot's gate and the error boundary:
+    subclasses implement :meth:`run`. (Mixed in before ``discord.ui.DynamicItem``.)"""
 
     async def run(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        if not await app_of(interaction).gate.admit(interaction):
+            return
         try:
             await self.run(interaction)
         except Exception as exc:

@@ -34,7 +34,7 @@ from bot.systems import hosted
 from cogs.admin import lobby_channel
 from cogs.boundary import Guarded
 from cogs.components import menu_view
-from cogs.context import alt_text, app_of, is_admin, language_of, reply
+from cogs.context import alt_text, app_of, is_admin, language_of, pinging, reply
 from cogs.help import cmd_text
 from cogs.publisher import publish
 from engine.core.present import Choice, Menu
@@ -48,8 +48,6 @@ if TYPE_CHECKING:
 __all__ = ["CampaignChoose", "CampaignCog", "CampaignMenu", "publish_campaign"]
 
 log = logging.getLogger(__name__)
-
-MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 
 def campaigns_of(interaction: discord.Interaction) -> CampaignService:
@@ -96,9 +94,12 @@ async def publish_campaign(bot: TallyHoBot, news: CampaignNews) -> None:
         mention = await _launch(bot, campaign, game_id, public)
         if mention is not None:
             lines.append(t("campaign.mission_thread", public, thread=mention))
+    pinged = list(news.pings)  # the only users the post notifies
     if news.asks:
         for d in news.asks:
-            who = " ".join(f"<@{m.user_id}>" for m in campaign.members_of(d.side))
+            members = [m.user_id for m in campaign.members_of(d.side)]
+            pinged += members
+            who = " ".join(f"<@{u}>" for u in members)
             words = tr(campaign.system.ask(d), public)
             lines.append(t("campaign.ask_line", public, users=who, what=words))
     files = [await sheet_file(campaign, None, public)] if news.sheet else []
@@ -109,8 +110,8 @@ async def publish_campaign(bot: TallyHoBot, news: CampaignNews) -> None:
             kwargs["view"] = view
         chunks = _chunks(lines) or [t("campaign.sheet_caption", public, title=record.campaign)]
         for text in chunks[:-1]:  # a long report (a day's Encounters) in several posts
-            await thread.send(text, allowed_mentions=MENTIONS)
-        await thread.send(chunks[-1], allowed_mentions=MENTIONS, **kwargs)
+            await thread.send(text, allowed_mentions=pinging(pinged))
+        await thread.send(chunks[-1], allowed_mentions=pinging(pinged), **kwargs)
     if news.told is not None:  # posted: a restart does not tell it again
         await bot.campaigns.mark_told(campaign.id, news.told)
     if news.followers:

@@ -1,8 +1,13 @@
 """What every cog needs of an interaction: the application, the reader's language,
-and an ephemeral answer."""
+an ephemeral answer, and whom a message may notify.
+
+The bot's default (``TallyHoBot``) notifies nobody: a message's mentions only show
+names. A message that must ping names exactly the users it pings (:func:`pinging`),
+never everyone or a role, whatever a player's name or text contains."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,12 +22,12 @@ if TYPE_CHECKING:
 __all__ = [
     "ALT_LIMIT",
     "EPHEMERAL_LIMIT",
-    "MENTIONS",
     "alt_text",
     "app_of",
     "forget_view",
     "is_admin",
     "language_of",
+    "pinging",
     "reply",
     "service_of",
 ]
@@ -31,7 +36,13 @@ EPHEMERAL_LIMIT = 2000
 """A message's content limit."""
 ALT_LIMIT = 1024
 """An attachment's description (its alt text) limit."""
-MENTIONS = discord.AllowedMentions(users=True)
+
+
+def pinging(users: Iterable[int]) -> discord.AllowedMentions:
+    """Notify exactly ``users`` (of the mentions in the message), never everyone, a
+    role or anyone else."""
+    chosen = [discord.Object(u) for u in dict.fromkeys(users)]
+    return discord.AllowedMentions(everyone=False, users=chosen, roles=False, replied_user=False)
 
 
 def app_of(interaction: discord.Interaction) -> TallyHoBot:

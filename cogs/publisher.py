@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,7 @@ from bot.prompts import (
 )
 from bot.settings import server_language, wants_dm
 from cogs.components import hand_view
-from cogs.context import EPHEMERAL_LIMIT, MENTIONS, alt_text, forget_view
+from cogs.context import EPHEMERAL_LIMIT, alt_text, forget_view, pinging
 from cogs.hand import seat_view, side_view
 from cogs.history import post_after_action
 from rendering.registry import picture
@@ -119,8 +120,10 @@ async def _publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = No
     deciding = side_deciding(game) if menu is not None else None
     reopened = await close_stale(bot, game, public, renewed={p.seat for p in fresh}, menu=deciding)
     pings: list[str] = []
+    pinged: list[int] = []  # the only users the post notifies
     side = [p for p in outcome.prompts if p.side is not None and (p.new or reopened)]
     if side:  # one decision for the whole side: ping its players, its menu below
+        pinged += [p.user_id for p in side if p.user_id]
         users = " ".join(dict.fromkeys(f"<@{p.user_id}>" for p in side if p.user_id))
         key = "publish.order" if menu is not None else "publish.order_hand"
         pings.append(t(key, public, users=users, prompt=tr(side[0].text, public)))
@@ -133,6 +136,7 @@ async def _publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = No
             continue
         if p.user_id != skip_user or p.user_id in dm_failed:
             key = "publish.ping_urgent" if p.urgent else "publish.ping"
+            pinged.append(p.user_id)
             pings.append(t(key, public, user=f"<@{p.user_id}>", prompt=tr(p.text, public)))
     narration = [tr(line, public) for line in outcome.public]
     lines = narration + sorted(set(pings), key=pings.index)
@@ -151,7 +155,7 @@ async def _publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = No
             kwargs["view"] = menu or hand_view(game.id)
             if files:
                 kwargs["files"] = files
-        sent = await channel.send(chunk, allowed_mentions=MENTIONS, **kwargs)
+        sent = await channel.send(chunk, allowed_mentions=pinging(pinged), **kwargs)
         forget_view(kwargs)
         if last and deciding is not None:
             kind = side_kind(game.record.version, deciding)
@@ -301,11 +305,16 @@ async def send_dm(
 
 
 async def say(
-    bot: TallyHoBot, game: LoadedGame, text: str, view: discord.ui.View | None = None
+    bot: TallyHoBot,
+    game: LoadedGame,
+    text: str,
+    view: discord.ui.View | None = None,
+    *,
+    pings: Sequence[int] = (),
 ) -> discord.Message | None:
-    """Post in the game's thread and return the message (None if it failed: that is
-    logged, the change is committed); a :class:`strings.Term` is put in the server's
-    language."""
+    """Post in the game's thread, notifying the users ``pings``, and return the message
+    (None if it failed: that is logged, the change is committed); a
+    :class:`strings.Term` is put in the server's language."""
     thread_id = game.record.thread_id
     if thread_id is None:
         return None
@@ -314,7 +323,7 @@ async def say(
         said = tr(text, await public_language(bot, game))
         channel = bot.get_channel(thread_id) or await bot.fetch_channel(thread_id)
         assert isinstance(channel, discord.abc.Messageable)
-        return await channel.send(said[:2000], allowed_mentions=MENTIONS, **extra)
+        return await channel.send(said[:2000], allowed_mentions=pinging(pings), **extra)
     except discord.HTTPException:
         log.warning("game %s: could not post in the thread", game.id, exc_info=True)
         return None
@@ -324,12 +333,18 @@ async def say(
 
 
 async def post_prompt(
-    bot: TallyHoBot, game: LoadedGame, kind: str, text: str, view: discord.ui.View
+    bot: TallyHoBot,
+    game: LoadedGame,
+    kind: str,
+    text: str,
+    view: discord.ui.View,
+    *,
+    pings: Sequence[int] = (),
 ) -> None:
-    """Post a prompt with buttons (a seat offer, an abandoned seat, an undo request)
-    and remember it as ``kind`` (``bot.seats.offer_kind``...), so it is closed once it
+    """Post a prompt with buttons (a seat offer, an abandoned seat, an undo request),
+    notifying the users ``pings`` (whom it asks), and remember it as ``kind`` (``bot.seats.offer_kind``...), so it is closed once it
     no longer holds (:func:`close_lapsed`), and watch for its lapse."""
-    posted = await say(bot, game, text, view)
+    posted = await say(bot, game, text, view, pings=pings)
     if posted is None:
         return
     await bot.service.storage.set_message(game.id, kind, posted.channel.id, posted.id)

@@ -46,8 +46,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-MENTIONS = discord.AllowedMentions(users=True)
-
 
 def _bot(interaction: discord.Interaction) -> TallyHoBot:
     return interaction.client  # type: ignore[return-value]
@@ -296,7 +294,7 @@ async def sub(
             until=discord_time(result.until),
         )
         kind = seats.offer_kind(result.seat, result.until)
-        await post_prompt(bot, result.game, kind, offer, view)
+        await post_prompt(bot, result.game, kind, offer, view, pings=[result.to])
         return
     who = t("seats.a_computer", language) if result.new is None else f"<@{result.new}>"
     await reply(interaction, t("seats.ui.flown_by", language, seat=result.seat, who=who))
@@ -399,7 +397,7 @@ async def undo(interaction: discord.Interaction) -> None:
     )
     await close_lapsed(bot, game.id)  # an earlier request this one replaces
     kind = seats.undo_kind(result.seq, result.game.record.version)
-    await post_prompt(bot, result.game, kind, ask, view)
+    await post_prompt(bot, result.game, kind, ask, view, pings=result.needed)
 
 
 async def _taken_back(interaction: discord.Interaction, outcome: Outcome) -> None:

@@ -15,7 +15,9 @@ from bot.testing.fakediscord import (
     FakeInteraction,
     FakeUser,
     NetworkDisabledError,
+    Ping,
     discord_log_errors,
+    notified,
 )
 
 __all__ = [
@@ -24,5 +26,7 @@ __all__ = [
     "FakeInteraction",
     "FakeUser",
     "NetworkDisabledError",
+    "Ping",
     "discord_log_errors",
+    "notified",
 ]

@@ -72,7 +72,9 @@ __all__ = [
     "FakeUser",
     "NetworkDisabledError",
     "Patcher",
+    "Ping",
     "discord_log_errors",
+    "notified",
 ]
 
 _log = logging.getLogger(__name__)
@@ -268,6 +270,42 @@ class FakeInteraction:
     """Autocomplete choices the bot answered with."""
     modal: Payload | None = None
     """The modal the bot opened."""
+
+
+@dataclass(frozen=True)
+class Ping:
+    """Who a message notifies, by Discord's rules (:func:`notified`), when it is posted
+    or its content edited; recorded in `FakeDiscord.pings`."""
+
+    message_id: int
+    everyone: bool
+    """``@everyone`` or ``@here`` notifies the channel."""
+    roles: frozenset[int]
+    users: frozenset[int]
+    allowed_mentions: Payload | None
+    """What the bot sent as ``allowed_mentions`` (None: nothing, Discord parses all)."""
+
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
+
+
+def notified(content: str, allowed: Payload | None) -> tuple[bool, frozenset[int], frozenset[int]]:
+    """Whether ``content`` notifies everyone, and which roles and users, with
+    ``allowed`` as its ``allowed_mentions``: without one every mention notifies; with
+    one, a kind listed in ``parse`` notifies all its mentions, else only the ids listed
+    in ``users`` and ``roles``."""
+    parse = {"everyone", "users", "roles"} if allowed is None else set(allowed.get("parse") or [])
+    found = {
+        "users": {int(u) for u in _USER_MENTION.findall(content)},
+        "roles": {int(r) for r in _ROLE_MENTION.findall(content)},
+    }
+    kept = {
+        kind: ids if kind in parse else ids & {int(i) for i in (allowed or {}).get(kind) or []}
+        for kind, ids in found.items()
+    }
+    everyone = "everyone" in parse and ("@everyone" in content or "@here" in content)
+    return everyone, frozenset(kept["roles"]), frozenset(kept["users"])
 
 
 @dataclass(frozen=True)
@@ -482,6 +520,9 @@ class FakeDiscord:
         self.contents: list[tuple[int, str]] = []
         """Every message's content as the bot posted it and each time an edit changed
         it, in order: ``(message id, content)`` (see :meth:`timeline`)."""
+        self.pings: list[Ping] = []
+        """Every message posted, or its content edited, that notifies someone (not an
+        ephemeral one: those notify nobody), in order, with its ``allowed_mentions``."""
         self.calls: list[Call] = []
         """Every request, in order."""
         self.unhandled: list[Call] = []
@@ -1107,6 +1148,7 @@ class FakeDiscord:
             message["interaction_metadata"] = metadata
         self.messages[message_id] = message
         self.contents.append((message_id, message["content"]))
+        self._record_ping(message, body)
         return message
 
     def _edit_message(
@@ -1116,16 +1158,25 @@ class FakeDiscord:
         for key in ("content", "embeds", "components"):
             if key in body:
                 message[key] = body[key] or ("" if key == "content" else [])
-        if message["content"] != before:
-            self.contents.append((int(message["id"]), message["content"]))
         if body.get("flags") is not None:
             message["flags"] = int(body["flags"]) | (message["flags"] & _EPHEMERAL)
+        if message["content"] != before:
+            self.contents.append((int(message["id"]), message["content"]))
+            self._record_ping(message, body)
         message["flags"] &= ~_LOADING
         if "attachments" in body or files:
             message["attachments"] = self._attachments(
                 int(message["channel_id"]), body.get("attachments"), files, message["attachments"]
             )
         message["edited_timestamp"] = TIMESTAMP
+
+    def _record_ping(self, message: Payload, body: Payload) -> None:
+        if message["flags"] & _EPHEMERAL:
+            return
+        allowed = body.get("allowed_mentions")
+        everyone, roles, users = notified(message["content"], allowed)
+        if everyone or roles or users:
+            self.pings.append(Ping(int(message["id"]), everyone, roles, users, allowed))
 
     # -- lookups --------------------------------------------------------------------------------
 

@@ -9,9 +9,9 @@ consistent with that view (:mod:`engine.ai.base`).
 * ``random``: uniform among the legal actions;
 * ``heuristic``: the system's short policy from its rules' tactics
   (:mod:`engine.ai.dif`, :mod:`engine.ai.lockedon`, :mod:`engine.ai.eagles`);
-* ``search``: information-set Monte Carlo tree search with the heuristic for
-  playouts (:mod:`engine.ai.search`), on systems with a sampler
-  (:class:`~engine.core.contract.Sampling`).
+* ``search``: information-set Monte Carlo search over the heuristic's best actions,
+  with the heuristic for playouts (:mod:`engine.ai.search`), on systems with a
+  sampler (:class:`~engine.core.contract.Sampling`).
 
 Adding a system is one line in :data:`HEURISTICS`.
 """
@@ -58,15 +58,26 @@ def heuristic(system_id: str) -> Score:
     return score
 
 
+def search_budget(system_id: str) -> dict[str, Any]:
+    """The search's default budget for the system: its heuristic module's
+    ``SEARCH_BUDGET`` (a system whose decisions cost more plays out fewer), if any."""
+    budget: dict[str, Any] = getattr(
+        importlib.import_module(HEURISTICS[system_id]), "SEARCH_BUDGET", {}
+    )
+    return dict(budget)
+
+
 def policy(system: GameSystem[Any, Any, Any], level: str, seed: int, **budget: Any) -> Policy:
     """The level's policy for the system; ``budget`` sets the search's
-    (``iterations``, ``seconds``, ``depth``)."""
+    (``iterations``, ``seconds``, ``depth``, ``width``)."""
     if level == "random":
         return RandomPolicy(seed)
     if level == "heuristic":
         return ScoredPolicy(heuristic(system.id), seed)
     if level == "search":
-        return SearchPolicy(system, heuristic(system.id), seed, **budget)
+        return SearchPolicy(
+            system, heuristic(system.id), seed, **{**search_budget(system.id), **budget}
+        )
     raise UnknownLevel(level)
 
 

@@ -46,6 +46,10 @@ _VERB = {
     "offer": 0.1,
     "end": 0.1,
 }
+SEARCH_BUDGET = {"iterations": 6, "depth": 12}
+"""A decision here costs about seven times one of Down in Flames (a hundred legal
+actions to list and rate): the search plays fewer and shorter playouts, for the same
+time (``bench/ai.py``)."""
 _FLAG_COST = {"hold": 3.0, "giveup": 3.0, "jettison": 1.0}
 
 
@@ -62,17 +66,20 @@ def score(view: EaglesView, a: Action) -> float:
     return base + 0.1 * rating(view, a.card) + _target(view, a)
 
 
+def _plane(view: EaglesView, ref: str | None) -> PlaneView | None:
+    return None if ref is None else next((p for p in view.planes if p.ref == ref), None)
+
+
 def _target(view: EaglesView, a: Action) -> float:
     """What the aircraft and its target add: firing from a tail, a damaged enemy, a
     Falling Leaf or an Escape for an aircraft tailed."""
-    planes = {p.ref: p for p in view.planes}
-    me = planes.get(a.plane or "")
+    me = _plane(view, a.plane)
     if me is None:
         return 0.0
-    tailed = any(p.tailing == me.ref for p in view.planes if p.side != me.side)
     if a.verb == "escape":
+        tailed = any(p.tailing == me.ref for p in view.planes if p.side != me.side)
         return 2.0 if tailed and any(me.damage.values()) else 0.0
-    target = planes.get(a.target or "")
+    target = _plane(view, a.target)
     if target is None:
         return 0.0
     hurt = sum(target.damage.values())

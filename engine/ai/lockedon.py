@@ -23,6 +23,9 @@ from engine.lockedon.view import LockedOnView
 
 __all__ = ["score"]
 
+SEARCH_BUDGET = {"iterations": 10}
+"""A Locked-On decision costs a little more than one of Down in Flames: a few rounds
+fewer, for the same time (``bench/ai.py``)."""
 _ATTACK = {"GUNGR": 3.0, "GUNG": 2.0, "TONES": 2.0, "GUN": 1.0, "TONE": 1.0, "TG": 1.0}
 """Attack cards, the stronger first (Good and Great Angle L166, Strong Tone L342)."""
 _KEEP = {"ACE": 3.0, "BR": 2.5, "BRK": 2.5, "RED": 2.5, "SCI": 2.5, "SPS": 2.5, "TT": 2.5}

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.http import HTTPClient
 
-from bot.testing import FakeDiscord, FakeUser, NetworkDisabledError, discord_log_errors
+from bot.testing import FakeDiscord, FakeUser, NetworkDisabledError, discord_log_errors, notified
 from bot.testing.fakediscord import FIRST_SNOWFLAKE
 
 PNG = b"\x89PNG\r\n\x1a\n toy board"
@@ -602,3 +602,20 @@ async def test_same_script_gives_a_byte_identical_transcript() -> None:
     assert first == second
     assert "bob joined" in first
     assert "board.png" in first
+
+
+def test_notified_follows_discords_allowed_mentions_rules() -> None:
+    text = "@everyone <@&5> <@1> <@!2> hi"
+    assert notified(text, None) == (True, frozenset({5}), frozenset({1, 2}))
+    assert notified(text, {"parse": []}) == (False, frozenset(), frozenset())
+    assert notified(text, {"parse": [], "users": ["2", "3"]}) == (
+        False,
+        frozenset(),
+        frozenset({2}),
+    )
+    assert notified(text, {"parse": ["users", "roles"]}) == (
+        False,
+        frozenset({5}),
+        frozenset({1, 2}),
+    )
+    assert notified("@here", {"parse": ["everyone"]})[0]

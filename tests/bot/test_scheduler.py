@@ -263,6 +263,49 @@ async def test_stop_stops_even_when_a_callback_fails_on_the_way_out(world: World
     assert not bot.scheduler.running
 
 
+async def test_a_graceful_stop_lets_the_firing_in_progress_finish(world: World) -> None:
+    """``stop(grace)`` (a shutdown): the default action being applied completes and
+    the deadline is done; with a grace too short, it is cancelled and fires again
+    after the restart."""
+    bot = await world.boot(load=False)
+    game = await new_game(bot.store)
+    d = await bot.scheduler.open(game, "A1", "play", "1:play", DecisionTerms(duration=H))
+    started, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(_: DeadlineRecord) -> None:
+        started.set()
+        await release.wait()
+
+    bot.due_hook = slow
+    world.clock.set(T0 + H)
+    await bot.scheduler.start()
+    await asyncio.wait_for(started.wait(), 10)
+    stopping = asyncio.ensure_future(bot.scheduler.stop(grace=30))
+    await asyncio.sleep(0.05)
+    assert not stopping.done(), "stop waits for the firing"
+    release.set()
+    await asyncio.wait_for(stopping, 10)
+    assert not bot.scheduler.running
+    stored = await bot.store.get_deadline(d.id)
+    assert stored is not None and stored.done_at is not None
+
+    game = await new_game(bot.store)
+    cut = await bot.scheduler.open(game, "A1", "play", "2:play", DecisionTerms(duration=H))
+    started.clear()
+    release.clear()
+    world.clock.set(T0 + 2 * H)
+    await bot.scheduler.start()
+    await asyncio.wait_for(started.wait(), 10)
+    await asyncio.wait_for(bot.scheduler.stop(grace=0.05), 10)
+    assert not bot.scheduler.running
+    stored = await bot.store.get_deadline(cut.id)
+    assert stored is not None and stored.done_at is None and stored.fired_at is not None
+    await world.shutdown(bot)
+    release.set()
+    again = await world.boot()
+    assert await again.scheduler.run_due() == 1 and again.dues[0][:2] == (cut.id, 2)
+
+
 # -- exactly-once default actions ----------------------------------------------------------
 
 

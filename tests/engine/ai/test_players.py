@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from engine import ai
-from engine.ai.base import Situation
+from engine.ai.base import ScoredPolicy, Situation
+from engine.ai.search import SearchPolicy
 from engine.core import registry
 from engine.core.contract import Sampling
 from tests.engine.ai.conftest import SYSTEMS, duel, midgame
@@ -96,3 +97,27 @@ def test_the_dif_heuristic_fires_when_tailing_and_positions_before() -> None:
         state, _ = system.new_game(type(duel("dif")).model_validate(setup), 1)
         state, _ = system.apply(state, "A1", system.parse_action("stay"))
         assert str(ai.player("dif", "heuristic", 1).choose(state, "A1")) == expected
+
+
+def test_the_search_weighs_the_heuristics_best_actions_in_the_same_samples() -> None:
+    # Its candidates are the heuristic's best-rated actions, its favourite first; each
+    # round draws one sample and tries every candidate in it (common random numbers).
+    system = registry.get("dif")
+    assert isinstance(system, Sampling)
+    state, seat = midgame("dif", 5, after=10)
+    score = ai.heuristic("dif")
+    drawn: list[int] = []
+
+    def sample(rng: random.Random) -> Any:
+        drawn.append(1)
+        return system.sample_state(state, seat, rng)
+
+    legal = system.legal_actions(state, seat)
+    situation = Situation(seat, system.view(state, seat), legal, sample)
+    search = SearchPolicy(system, score, 5, iterations=4, seconds=None, depth=6, width=3)
+    candidates = search.candidates(situation)
+    assert candidates[0] == ScoredPolicy(score, 5).decide(situation)
+    rated = sorted((score(situation.view, a) for a in legal), reverse=True)
+    assert [score(situation.view, a) for a in candidates] == rated[: len(candidates)]
+    assert search.decide(situation) in candidates
+    assert len(drawn) == 4

@@ -1,0 +1,112 @@
+"""Snapshots (bot.games): every 50th action is stored with the state after it, and a
+game is loaded from its latest snapshot plus the actions after it. One that must not be
+trusted (other rules or data, unreadable, or an undo reaching behind it) is ignored and
+the whole log replayed: the loaded game is always the one the log replays."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.games
+from bot.games import SNAPSHOT_EVERY
+from bot.service import GameService, LoadedGame
+from bot.storage.sqlite import SQLiteStorage
+from engine import ai
+from engine.core.snapshots import resume
+
+ALICE, BOB = 101, 202
+USERS = {"A1": ALICE, "X1": BOB}
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[SQLiteStorage]:
+    store = await SQLiteStorage.open(str(tmp_path / "games.sqlite3"))
+    yield store
+    await store.close()
+
+
+async def played(service: GameService, actions: int) -> LoadedGame:
+    """A Buffalo against a Ki-43, ``actions`` actions logged (the heuristic's moves)."""
+    game = await service.new_lobby(
+        guild_id=1, channel_id=2, host_id=ALICE, ruleset="zero", year=1942, to_the_death=True
+    )
+    game = await service.attach_thread(game, 3, 4)
+    await service.join(game, ALICE, "alice", "buffalo-i", "allied")
+    await service.join(game, BOB, "bob", "ki-43", "axis")
+    game = (await service.start(game, ALICE)).game
+    player = ai.player("dif", "heuristic", 5)
+    while game.record.last_seq < actions:
+        assert game.state is not None and not game.system.is_over(game.state)
+        seat = game.system.pending(game.state)[0].seat
+        action = player.choose(game.state, seat)
+        game = (await service.act(game.id, USERS[seat], seat, str(action))).game
+    return game
+
+
+def resumes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the loads that resumed from a snapshot."""
+    calls: list[int] = []
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return resume(*args)
+
+    monkeypatch.setattr(bot.games, "resume", counted)
+    return calls
+
+
+async def test_a_game_loads_from_its_latest_snapshot_and_the_tail(
+    storage: SQLiteStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    live = await played(GameService(storage, seed_source=lambda: 9), SNAPSHOT_EVERY + 7)
+    snapshot = await storage.latest_snapshot(live.id)
+    assert snapshot is not None and snapshot.seq == SNAPSHOT_EVERY
+    calls = resumes(monkeypatch)
+    cold = await GameService(storage).load(live.id)
+    assert calls == [1]
+    system = live.system
+    assert system.dump_state(cold.state) == system.dump_state(live.state)
+
+
+async def test_a_snapshot_of_other_rules_or_unreadable_is_ignored(
+    storage: SQLiteStorage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    live = await played(GameService(storage, seed_source=lambda: 9), SNAPSHOT_EVERY + 3)
+    system = live.system
+    calls = resumes(monkeypatch)
+    monkeypatch.setattr(bot.games, "code_fingerprint", lambda: "other rules")
+    cold = await GameService(storage).load(live.id)
+    assert calls == [] and system.dump_state(cold.state) == system.dump_state(live.state)
+
+    monkeypatch.undo()
+    calls = resumes(monkeypatch)
+    broken = {"code": bot.games.code_fingerprint(), "state": {"elements": "not a state"}}
+    await storage.put_snapshot(live.id, SNAPSHOT_EVERY + 2, broken)
+    with caplog.at_level(logging.WARNING, logger="bot.games"):
+        cold = await GameService(storage).load(live.id)
+    assert calls == [1], "it was tried"
+    assert system.dump_state(cold.state) == system.dump_state(live.state)
+    assert f"snapshot at action {SNAPSHOT_EVERY + 2} cannot be used" in caplog.text
+
+
+async def test_an_undo_behind_the_snapshot_replays_the_whole_log(
+    storage: SQLiteStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = GameService(storage, seed_source=lambda: 9)
+    live = await played(service, SNAPSHOT_EVERY)
+    assert (await storage.latest_snapshot(live.id)) is not None
+    async with service.locks(live.id):
+        live = (await service.take_back(live, SNAPSHOT_EVERY, "undo")).game
+    cold = await GameService(storage).load(live.id)
+    system = live.system
+    assert system.dump_state(cold.state) == system.dump_state(live.state)
+    rows = await storage.load_actions(live.id)
+    replayed = system.replay(
+        live.setup, live.record.seed, [(r.seat or "", r.action) for r in rows[:-2]]
+    )
+    assert system.dump_state(cold.state) == system.dump_state(replayed)

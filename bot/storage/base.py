@@ -267,6 +267,12 @@ class Storage(Protocol):
         """
         ...
 
+    async def mark_posted(self, game_id: int, seq: int) -> None:
+        """Record that the game's thread was told every action up to ``seq``: raises
+        ``posted_seq`` to ``seq``, never lowers it, and leaves the version alone (a
+        move racing it never fails on it). Raises :class:`GameNotFound`."""
+        ...
+
     async def games_of_campaign(self, campaign_id: int) -> list[GameRecord]:
         """The campaign's games (its missions), by mission number, then id."""
         ...

@@ -248,6 +248,11 @@ class Storage(Protocol):
         """Every game in the lobby or active, in every guild; what a restart reloads."""
         ...
 
+    async def list_unposted_games(self) -> list[GameRecord]:
+        """Every game whose thread was not told all its actions (``posted_seq <
+        last_seq``), open or ended, oldest first: what a restart posts."""
+        ...
+
     async def update_game(
         self,
         game_id: int,

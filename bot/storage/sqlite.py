@@ -495,6 +495,14 @@ class SQLiteStorage(Storage):
         """Every game in the lobby or active, in every guild; what a restart reloads."""
         return await self.list_games(statuses=OPEN_STATUSES)
 
+    async def list_unposted_games(self) -> list[GameRecord]:
+        """Every game whose thread was not told all its actions (``posted_seq <
+        last_seq``), open or ended, oldest first: what a restart posts."""
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE posted_seq < last_seq ORDER BY id"
+        )
+        return [_game(row) for row in rows]
+
     async def update_game(
         self,
         game_id: int,

@@ -437,7 +437,11 @@ async def test_mark_posted_only_raises_the_watermark_and_keeps_the_version(
     game = await store.get_game(game_id)
     assert game is not None and (game.posted_seq, game.version) == (2, version)
     assert game == before.model_copy(update={"posted_seq": 2}), "nothing else written"
+    assert [g.id for g in await store.list_unposted_games()] == [game_id]
+    await store.mark_posted(game_id, 3)
+    assert await store.list_unposted_games() == []
     await store.append_action(game_id, version, "A1", "play 4")  # the version still holds
+    assert [g.id for g in await store.list_unposted_games()] == [game_id]
     with pytest.raises(GameNotFound):
         await store.mark_posted(game_id + 1000, 1)
 

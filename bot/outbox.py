@@ -33,8 +33,10 @@ async def untold(store: GameStore, game_id: int, after: int | None = None) -> Ou
     the system tells them."""
     game = await store.load(game_id)
     record = game.record
-    since = record.posted_seq if after is None else after
-    if since >= record.last_seq or game.setup is None or game.state is None:
+    if after is None:  # from the store: marking bumps no version, a cached game is older
+        stored = await store.storage.get_game(game_id)
+        after = record.posted_seq if stored is None else stored.posted_seq
+    if after >= record.last_seq or game.setup is None or game.state is None:
         return None
     rows = [(r.seq, r.seat or "", r.action) for r in await store.storage.load_actions(game_id)]
     system = game.system
@@ -42,7 +44,7 @@ async def untold(store: GameStore, game_id: int, after: int | None = None) -> Ou
     then: Any = history.start
     events: list[Event] = []
     for entry in history.log_rows:
-        if entry.seq <= since:
+        if entry.seq <= after:
             then = entry.after
         else:
             events.extend(entry.events)

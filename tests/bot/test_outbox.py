@@ -14,13 +14,17 @@ import pytest
 
 import cogs.outbox
 import cogs.publisher
+from bot.actionlog import undo_narration
 from bot.outbox import untold
+from bot.service import GameService
+from bot.storage.sqlite import SQLiteStorage
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import UiPlayer, components_of
 from cogs.app import TallyHoBot
 from engine.dif.game import default_engine
 from strings import t, tr
 from tests.bot.test_game_flow import make_bot, open_game
+from tests.bot.test_snapshots import played
 
 THREAD_POST = "POST /channels/{channel_id}/messages"
 
@@ -227,3 +231,27 @@ async def test_two_moves_committed_while_posts_fail_are_told_in_order(
     for line in expected.public:  # in the order they were played
         at = content.index(tr(line, "en"), at)
     await bot.close()
+
+
+async def test_the_untold_outcome_is_the_log_replayed_after_the_watermark(tmp_path: Path) -> None:
+    """``bot.outbox.untold``: the narration of the actions after the watermark (an undo
+    marker's line included), a prompt new only if it was not pending at the watermark,
+    a picture only when the turn changed; nothing once everything is told."""
+    storage = await SQLiteStorage.open(str(tmp_path / "g.sqlite3"))
+    try:
+        service = GameService(storage, seed_source=lambda: 9)
+        game = await played(service, 6)
+        rows = await storage.load_actions(game.id)
+        async with service.locks(game.id):
+            game = (await service.take_back(game, 6, "undo")).game
+        outcome = await untold(service, game.id, 5)
+        assert outcome is not None and game.state is not None
+        assert outcome.public[-1] == undo_narration(6, rows[-1].seat or "")
+        assert not outcome.image, "back where it was: the same turn"
+        assert outcome.prompts and not any(p.new for p in outcome.prompts)
+        everything = await untold(service, game.id)  # nothing was posted: from the start
+        assert everything is not None and len(everything.public) > len(outcome.public)
+        await storage.mark_posted(game.id, game.record.last_seq)
+        assert await untold(service, game.id) is None
+    finally:
+        await storage.close()

@@ -158,6 +158,8 @@ class Play(GameStore):
             seat = self._seat_for(game, user_id, seat, state, action)
             stale = version is not None and version != game.record.version
             if stale and not await self._still_valid(game, seat, version or 0, state):
+                if await self._went_through(game, seat, version or 0, str(action)):
+                    raise Refusal("refusal.already_played", action=str(action))
                 raise Refusal("refusal.stale_buttons")
             new_state, events = _checked(game, seat, "apply", system.apply, state, seat, action)
             before_turn = system.turn_of(state)
@@ -462,6 +464,19 @@ class Play(GameStore):
             return False
         rows = await self.storage.load_actions(game.id, after_seq=game.record.last_seq - behind)
         return all(r.seat != seat for r in rows)
+
+    async def _went_through(self, game: LoadedGame, seat: str, version: int, action: str) -> bool:
+        """Whether this very action of ``seat`` was logged since the button's
+        ``version``: a click retried after a crash or a post that never came (the
+        player is told their move went through rather than that the buttons are old).
+        Every version bump of an active game is one action, as for
+        :meth:`_still_valid`."""
+        behind = game.record.version - version
+        if behind <= 0:
+            return False
+        since = max(0, game.record.last_seq - behind)
+        rows = await self.storage.load_actions(game.id, after_seq=since)
+        return any(r.seat == seat and r.action == action for r in rows)
 
     # ------------------------------------------------------------ seats and undo
     async def hand_over(

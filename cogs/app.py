@@ -38,6 +38,7 @@ from cogs import campaign, hand, lobby, publisher, seats
 from cogs.boundary import Gate, GatedTree, on_tree_error
 from cogs.components import COMPONENTS, MenuContext
 from cogs.help import Translator
+from cogs.outbox import Outbox
 
 __all__ = ["SHUTDOWN_GRACE", "DiscordPublisher", "TallyHoBot", "serve"]
 
@@ -128,6 +129,8 @@ class TallyHoBot(commands.Bot):
         self.clock = clock
         self.deadlines: DeadlineOps | None = None
         self.publisher = DiscordPublisher(self)
+        self.outbox = Outbox(self)
+        """What the games' threads were not told yet: posted at start-up and retried."""
         self.gate = Gate()
         """Every interaction's way in; closed by :meth:`shutdown`."""
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
@@ -152,12 +155,14 @@ class TallyHoBot(commands.Bot):
         self.deadlines = DeadlineOps(
             self.service, self.publisher, clock=self.clock, campaigns=self.campaigns
         )
+        behind = await self.outbox.start()  # steps a crash or a failed post kept untold
         live = await self.deadlines.start()  # overdue deadlines fire once, now
         for news in await self.campaigns.reconcile():  # steps a crash interrupted
             await self.publisher.publish_campaign(news)
         log.info(
-            "ready: %d open game(s), %d live deadline(s) in %s",
+            "ready: %d open game(s), %d caught up, %d live deadline(s) in %s",
             len(open_games),
+            behind,
             live,
             self.database,
         )
@@ -184,6 +189,7 @@ class TallyHoBot(commands.Bot):
         if self.deadlines is not None:
             await self.deadlines.stop()
             self.deadlines = None
+        await self.outbox.stop()
         await super().close()
         if self.storage is not None:
             await self.storage.close()

@@ -191,26 +191,33 @@ def menu_view(
 
 # ---------------------------------------------------------------- the components
 class HandButton(
-    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th:hand:(?P<game>\d+)"
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"th:hand:(?P<game>\d+)(?::(?P<told>\d+))?",
 ):
-    """The persistent **My hand** button under every thread message."""
+    """The persistent **My hand** button under every thread message. Under a published
+    step it also carries the seq of the last action the message tells (``told``): the
+    thread itself then says how far it was told (``cogs.outbox``)."""
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, told: int | None = None) -> None:
+        suffix = "" if told is None else f":{told}"
         super().__init__(
             discord.ui.Button(
                 label="My hand",
                 emoji="🂠",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"th:hand:{game_id}",
+                custom_id=f"th:hand:{game_id}{suffix}",
             )
         )
         self.game_id = game_id
+        self.told = told
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HandButton:
-        return cls(int(match["game"]))
+        told = match["told"]
+        return cls(int(match["game"]), None if told is None else int(told))
 
     async def run(self, interaction: discord.Interaction) -> None:
         await app_of(interaction).show_hand(interaction, self.game_id)
@@ -357,9 +364,10 @@ class MenuSelect(
 COMPONENTS = (HandButton, ActionButton, MenuSelect)
 
 
-def hand_view(game_id: int) -> discord.ui.View:
-    """The **My hand** button and the help button, under every game message."""
+def hand_view(game_id: int, told: int | None = None) -> discord.ui.View:
+    """The **My hand** button and the help button, under every game message; ``told``:
+    the last action a published step tells (see :class:`HandButton`)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(HandButton(game_id))
+    view.add_item(HandButton(game_id, told))
     view.add_item(HelpButton())  # every game message points to /help
     return view

@@ -166,12 +166,15 @@ def side_menu(game: LoadedGame, language: str) -> Menu:
     return game.presenter.side_menu(state, deciding[0], seating(game, language), language)
 
 
-def side_view(game: LoadedGame, language: str = "en") -> discord.ui.View | None:
-    """The thread's menu of a side's decision, under **My hand** (None: none pending)."""
+def side_view(
+    game: LoadedGame, language: str = "en", told: int | None = None
+) -> discord.ui.View | None:
+    """The thread's menu of a side's decision, under **My hand** (None: none pending);
+    ``told``: as :func:`~cogs.components.hand_view`'s."""
     menu = side_menu(game, language)
     if not menu:
         return None
-    view = hand_view(game.id)
+    view = hand_view(game.id, told)
     components = menu_view(SideDecision(game.id, game.record.version), menu)
     for item in components.children if components is not None else ():
         view.add_item(item)

@@ -53,6 +53,7 @@ __all__ = [
     "say",
     "send_dm",
     "sky_file",
+    "tell",
 ]
 
 log = logging.getLogger(__name__)
@@ -71,18 +72,32 @@ async def public_language(bot: TallyHoBot, game: LoadedGame) -> str:
 
 
 async def publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) -> None:
-    """Tell everyone what a committed change did (:func:`_publish`); then, when it
-    ended a campaign's mission, the campaign moves on, even if posting failed."""
+    """Tell everyone what a committed change did (:func:`tell`); then, when it ended a
+    campaign's mission, the campaign moves on, even if posting failed.
+
+    While an earlier step of the game is still untold (a send failed), this one is not
+    posted alone: the outbox posts every untold step, in order (``cogs.outbox``). A
+    failure to post is logged and the outbox retries later: the change is committed."""
     game = outcome.game
     try:
-        await _publish(bot, outcome, skip_user)
+        if bot.outbox.behind(game.id):
+            await bot.outbox.catch_up(game.id, skip_user)
+        else:
+            await tell(bot, outcome, skip_user)
+    except Exception:
+        log.warning("game %s: could not be told; the outbox retries", game.id, exc_info=True)
+        bot.outbox.failed(game.id)
     finally:
         if outcome.finished and game.record.campaign_id is not None:
             await bot.game_ended(game.id)
 
 
-async def _publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) -> None:
+async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) -> None:
     """Narrate in the game thread (with the picture when a turn ended) and prompt.
+
+    Once Discord accepted the thread's message, the game is marked told up to its last
+    action (``Storage.mark_posted``); that message's **My hand** carries the seq too,
+    so a crash between the two is found in the thread (``cogs.outbox``).
 
     Whoever must now decide is pinged in the thread and, unless they turned DMs off,
     sent their hand with its buttons by DM (:func:`bot.prompts.dm_now`: a response at
@@ -93,7 +108,9 @@ async def _publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = No
     game = outcome.game
     service = bot.service
     thread_id = game.record.thread_id
+    told = game.record.last_seq
     if thread_id is None:
+        await service.storage.mark_posted(game.id, told)  # no thread: nobody to tell
         return
     channel = bot.get_channel(thread_id) or await bot.fetch_channel(thread_id)
     assert isinstance(channel, discord.abc.Messageable)
@@ -107,7 +124,7 @@ async def _publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = No
             log.warning("could not update the lobby message of game %s", game.id, exc_info=True)
     dm_failed: set[int] = set()  # a response that could not go by DM: pinged instead
     fresh: list[Prompt] = []
-    menu = side_view(game, public)
+    menu = side_view(game, public, told)
     for p in outcome.prompts:
         # A side's decision with no public menu (it would show the side's hand) goes
         # to each of its players by DM, as a seat's own decision does.
@@ -142,6 +159,7 @@ async def _publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = No
     lines = narration + sorted(set(pings), key=pings.index)
     if not lines and not outcome.image:
         forget_view({"view": menu})
+        await service.storage.mark_posted(game.id, told)
         return  # nothing public happened (e.g. the end of a step): stay quiet
     text = "\n".join(lines) or t("publish.sky", public)
     files: list[discord.File] = []
@@ -152,11 +170,13 @@ async def _publish(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = No
         last = i == len(chunks) - 1
         kwargs: dict[str, Any] = {}
         if last:
-            kwargs["view"] = menu or hand_view(game.id)
+            kwargs["view"] = menu or hand_view(game.id, told)
             if files:
                 kwargs["files"] = files
         sent = await channel.send(chunk, allowed_mentions=pinging(pinged), **kwargs)
         forget_view(kwargs)
+        if last:  # Discord accepted it: the thread was told
+            await service.storage.mark_posted(game.id, told)
         if last and deciding is not None:
             kind = side_kind(game.record.version, deciding)
             await service.storage.set_message(game.id, kind, sent.channel.id, sent.id)

@@ -248,6 +248,11 @@ class Storage(Protocol):
         """Every game in the lobby or active, in every guild; what a restart reloads."""
         ...
 
+    async def list_unposted_games(self) -> list[GameRecord]:
+        """Every game whose thread was not told all its actions (``posted_seq <
+        last_seq``), open or ended, oldest first: what a restart posts."""
+        ...
+
     async def update_game(
         self,
         game_id: int,
@@ -265,6 +270,12 @@ class Storage(Protocol):
         updated game. Raises :class:`StaleGameVersion` (nothing written) or
         :class:`GameNotFound`; ``ValueError`` if no field is given.
         """
+        ...
+
+    async def mark_posted(self, game_id: int, seq: int) -> None:
+        """Record that the game's thread was told every action up to ``seq``: raises
+        ``posted_seq`` to ``seq``, never lowers it, and leaves the version alone (a
+        move racing it never fails on it). Raises :class:`GameNotFound`."""
         ...
 
     async def games_of_campaign(self, campaign_id: int) -> list[GameRecord]:

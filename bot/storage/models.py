@@ -143,6 +143,9 @@ class GameRecord(_Record):
     """Bumped by every write to the game; writes name the version they expect."""
     last_seq: int
     """The seq of the last action in the log (0 when the log is empty)."""
+    posted_seq: int = 0
+    """The seq of the last action the game's thread was told (Discord accepted the
+    post): the actions after it are still to be posted (``cogs.outbox``)."""
     created_at: AwareDatetime
     """When the game was created."""
     updated_at: AwareDatetime

@@ -82,8 +82,8 @@ _TERMINAL = (GameStatus.FINISHED.value, GameStatus.ABORTED.value)
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, host_id, system, ruleset, "
-    "status, options, seed, version, last_seq, created_at, updated_at, finished_at, result, "
-    "campaign_id, mission"
+    "status, options, seed, version, last_seq, posted_seq, created_at, updated_at, "
+    "finished_at, result, campaign_id, mission"
 )
 _SEAT_COLUMNS = "game_id, seat, side, user_id, display_name, payload, joined_at"
 # Natural order for seat names of one letter and a number: A2 before A10.
@@ -495,6 +495,14 @@ class SQLiteStorage(Storage):
         """Every game in the lobby or active, in every guild; what a restart reloads."""
         return await self.list_games(statuses=OPEN_STATUSES)
 
+    async def list_unposted_games(self) -> list[GameRecord]:
+        """Every game whose thread was not told all its actions (``posted_seq <
+        last_seq``), open or ended, oldest first: what a restart posts."""
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE posted_seq < last_seq ORDER BY id"
+        )
+        return [_game(row) for row in rows]
+
     async def update_game(
         self,
         game_id: int,
@@ -541,6 +549,19 @@ class SQLiteStorage(Storage):
                 conn, game_id, expected_version, now, assignments=", ".join(sets), params=params
             )
         return _game(row)
+
+    async def mark_posted(self, game_id: int, seq: int) -> None:
+        """Record that the game's thread was told every action up to ``seq``: raises
+        ``posted_seq`` to ``seq``, never lowers it, and leaves the version alone (a
+        move racing it never fails on it). Raises :class:`GameNotFound`."""
+        async with self._transaction() as conn:
+            found = await self._rows(
+                conn,
+                "UPDATE games SET posted_seq = MAX(posted_seq, ?) WHERE id = ? RETURNING id",
+                (seq, game_id),
+            )
+            if not found:
+                raise GameNotFound(game_id)
 
     async def games_of_campaign(self, campaign_id: int) -> list[GameRecord]:
         """The campaign's games (its missions), by mission number, then id."""

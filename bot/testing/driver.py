@@ -94,11 +94,15 @@ class UiPlayer:
         self.hands = 0
         """How many times **My hand** was pressed (the DMs did not offer the move)."""
 
-    def _hand_message(self) -> Payload:
+    def _hand_message(self) -> tuple[Payload, str]:
+        """The thread's latest message with **My hand**, and that button's custom_id
+        (``th:hand:{game}``, with the seq a published step told after it)."""
         cid = f"th:hand:{self.game_id}"
         for m in reversed(self.fake.sent_to(self.thread_id)):
-            if any(c.get("custom_id") == cid for c in components_of(m)):
-                return m
+            for c in components_of(m):
+                found = str(c.get("custom_id", ""))
+                if found == cid or found.startswith(f"{cid}:"):
+                    return m, found
         raise LookupError("no My hand button in the thread")
 
     def answers(self, token: str) -> list[Payload]:
@@ -116,7 +120,7 @@ class UiPlayer:
     async def open_hands(self) -> list[Payload]:
         """Press **My hand**: one message per seat the user holds."""
         self.hands += 1
-        token = await self.fake.click(self.user, self._hand_message(), f"th:hand:{self.game_id}")
+        token = await self.fake.click(self.user, *self._hand_message())
         return self.answers(token)
 
     def live_dms(self) -> list[Payload]:

@@ -1458,6 +1458,7 @@ class FakeDiscord:
             f"PATCH {channel}": self._edit_channel,
             f"POST {channel}/typing": lambda call: None,
             f"POST {channel}/messages": self._post_message,
+            f"GET {channel}/messages": self._channel_history,
             f"GET {message}": lambda call: self._channel_message(call),
             f"PATCH {message}": self._edit_channel_message,
             f"DELETE {message}": self._delete_channel_message,
@@ -1642,6 +1643,20 @@ class FakeDiscord:
         message = self._new_message(int(channel["id"]), call.json or {}, call.files)
         channel["last_message_id"] = message["id"]
         return message
+
+    def _channel_history(self, call: Call) -> list[Payload]:
+        """A channel's messages, newest first, as ``channel.history()`` reads them: at
+        most ``limit`` (default 50), those before ``before`` or after ``after``."""
+        self._any_channel(call)
+        params = call.params or {}
+        before, after = params.get("before"), params.get("after")
+        found = [
+            m
+            for m in reversed(self.sent_to(int(call.args["channel_id"])))
+            if (before is None or int(m["id"]) < int(before))
+            and (after is None or int(m["id"]) > int(after))
+        ]
+        return found[: int(params.get("limit", 50))]
 
     def _channel_message(self, call: Call) -> Payload:
         """A message as the channel routes see it: ephemeral ones do not exist there."""

@@ -496,6 +496,18 @@ async def test_thread_creation_and_attachment_round_trip(table: Table) -> None:
     assert thread.parent_id == fake.channel_id
 
 
+async def test_channel_history_reads_the_latest_messages_newest_first(table: Table) -> None:
+    fake, bot = table.fake, table.bot
+    general = bot.get_channel(fake.channel_id)
+    assert isinstance(general, discord.TextChannel)
+    sent = [await general.send(f"line {n}") for n in range(4)]
+    latest = [m async for m in general.history(limit=3)]
+    assert [m.content for m in latest] == ["line 3", "line 2", "line 1"]
+    assert all(m.author.id == fake.bot_user.id for m in latest)
+    older = [m async for m in general.history(limit=10, before=sent[2])]
+    assert [m.content for m in older] == ["line 1", "line 0"]
+
+
 async def test_thread_from_a_message_shares_its_id(table: Table) -> None:
     fake = table.fake
     reply = fake.original(await fake.slash(table.alice, "game discuss"))

@@ -37,7 +37,7 @@ PLAYER = 555_555_555_555_555_555
 THREAD = 666_666_666_666_666_666
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 FIXTURES = Path(__file__).parent / "fixtures"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 class TickClock:
@@ -481,6 +481,8 @@ async def test_a_fresh_database_migrates_to_the_last_version(tmp_path: Path) -> 
         assert {"campaign_id", "mission"} <= columns
         columns = {row[1] for row in await conn.execute_fetchall("PRAGMA table_info(campaigns)")}
         assert "told_seq" in columns  # 0004
+        columns = {row[1] for row in await conn.execute_fetchall("PRAGMA table_info(games)")}
+        assert "posted_seq" in columns  # 0005
 
 
 async def test_the_previous_release_database_upgrades_in_place(tmp_path: Path) -> None:
@@ -493,6 +495,8 @@ async def test_the_previous_release_database_upgrades_in_place(tmp_path: Path) -
         games = await store.list_games()
         assert [g.id for g in games] == [1, 2, 3, 4]
         assert all(g.campaign_id is None and g.mission is None for g in games)
+        assert any(g.last_seq > 0 for g in games)
+        assert all(g.posted_seq == g.last_seq for g in games), "0005: they were posted"
         campaign_id = await new_campaign(store, guild_id=games[0].guild_id)
         mission = await new_mission(store, campaign_id, 1)
         entry = await store.append_campaign_entry(

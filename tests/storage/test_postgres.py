@@ -173,6 +173,28 @@ async def test_a_fresh_database_migrates_once_to_the_last_version(url: str) -> N
         await conn.close()
 
 
+async def test_0005_sets_the_games_of_an_older_database_as_posted(url: str, tmp_path: Path) -> None:
+    """Games played before the outbox were posted: their watermark starts at their
+    last seq (SQLite's twin: the release database in test_campaigns.py)."""
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for migration in discover(postgres_migrations()):
+        if migration.version < 5:
+            (folder / migration.name).write_text(migration.sql)
+    conn = await asyncpg.connect(url)
+    try:
+        assert await migrate(conn, folder) == [1, 2, 3, 4]
+        await conn.execute(
+            "INSERT INTO games (guild_id, channel_id, host_id, system, ruleset, seed, "
+            "version, last_seq, created_at, updated_at) "
+            "VALUES (1, 2, 3, 'dif', 'zero', 4, 7, 7, now(), now())"
+        )
+        assert await migrate(conn) == [5]
+        assert await conn.fetchval("SELECT posted_seq FROM games") == 7
+    finally:
+        await conn.close()
+
+
 async def test_a_failing_migration_rolls_back_completely(url: str, tmp_path: Path) -> None:
     folder = tmp_path / "migrations"
     folder.mkdir()

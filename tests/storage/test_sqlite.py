@@ -420,6 +420,32 @@ async def test_a_stale_append_writes_nothing(store: Storage) -> None:
     assert snapshot is not None and snapshot.state == {"turn": 1}
 
 
+async def test_mark_posted_only_raises_the_watermark_and_keeps_the_version(
+    store: Storage,
+) -> None:
+    """The outbox's watermark (migration 0005): what the thread was told. Marking never
+    lowers it and never bumps the version, so a move racing it still commits."""
+    game_id = await new_game(store)
+    version = 0
+    for text in ("play 1", "play 2", "play 3"):
+        version = await store.append_action(game_id, version, "A1", text)
+    before = await store.get_game(game_id)
+    assert before is not None and (before.posted_seq, before.last_seq) == (0, 3)
+
+    await store.mark_posted(game_id, 2)
+    await store.mark_posted(game_id, 1)  # a late mark of an older post: never back
+    game = await store.get_game(game_id)
+    assert game is not None and (game.posted_seq, game.version) == (2, version)
+    assert game == before.model_copy(update={"posted_seq": 2}), "nothing else written"
+    assert [g.id for g in await store.list_unposted_games()] == [game_id]
+    await store.mark_posted(game_id, 3)
+    assert await store.list_unposted_games() == []
+    await store.append_action(game_id, version, "A1", "play 4")  # the version still holds
+    assert [g.id for g in await store.list_unposted_games()] == [game_id]
+    with pytest.raises(GameNotFound):
+        await store.mark_posted(game_id + 1000, 1)
+
+
 async def test_append_to_a_missing_game(store: Storage) -> None:
     with pytest.raises(GameNotFound):
         await store.append_action(404, 0, "A1", "play 12")

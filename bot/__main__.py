@@ -24,6 +24,9 @@ USAGE = """\
 usage: python -m bot                  run the bot on Discord (settings below)
        python -m bot demo [OPTIONS]   play a whole game offline, no token needed
        python -m bot verify LOGFILE   check a finished game's log (see /game log)
+       python -m bot export --to DB   copy every game and setting into an empty database
+       python -m bot import --from DB copy every game and setting from another database
+       python -m bot backup PATH      copy the SQLite database safely while the bot runs
        python -m bot --help           this help
 """
 
@@ -62,6 +65,14 @@ def main(argv: list[str] | None = None) -> int:
         from bot.verify import verify_main
 
         return verify_main(args[1:])
+    if args and args[0] in ("export", "import"):
+        from bot.move import move_main
+
+        return move_main(args[0], args[1:])
+    if args and args[0] == "backup":
+        from bot.move import backup_main
+
+        return backup_main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):
         return _help()
     from bot.config import Settings

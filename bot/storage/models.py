@@ -8,6 +8,8 @@ datetimes. Discord ids are ``int`` (64-bit).
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any, TypeAlias
 
@@ -33,6 +35,9 @@ __all__ = [
     "SeatRecord",
     "SnapshotRecord",
     "UserSettingsRecord",
+    "campaign_status_values",
+    "canonical_json",
+    "status_values",
 ]
 
 JSONObject: TypeAlias = dict[str, Any]
@@ -84,6 +89,24 @@ OPEN_CAMPAIGN_STATUSES: tuple[CampaignStatus, ...] = (
     CampaignStatus.ACTIVE,
 )
 """Statuses of the campaigns that are still running."""
+
+
+def canonical_json(value: JSONObject) -> str:
+    """Canonical JSON text of a JSON object (stable, so equal data is equal text), as
+    every store writes its JSON columns."""
+    if not isinstance(value, dict):
+        raise TypeError(f"expected a JSON object (dict), got {type(value).__name__}")
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def status_values(statuses: Iterable[GameStatus | str]) -> list[str]:
+    """Validate game statuses (ValueError on an unknown one) and return their values."""
+    return [GameStatus(s).value for s in statuses]
+
+
+def campaign_status_values(statuses: Iterable[CampaignStatus | str]) -> list[str]:
+    """Validate campaign statuses (ValueError on an unknown one); return their values."""
+    return [CampaignStatus(s).value for s in statuses]
 
 
 class CampaignEntryKind(StrEnum):

@@ -68,6 +68,9 @@ from bot.storage.models import (
     SeatRecord,
     SnapshotRecord,
     UserSettingsRecord,
+    campaign_status_values,
+    canonical_json,
+    status_values,
 )
 
 __all__ = ["DEFAULT_POOL_SIZE", "PostgresStorage", "is_postgres_url"]
@@ -144,28 +147,11 @@ def _without_password(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def _dumps(value: JSONObject) -> str:
-    """Canonical JSON text of a JSON object (stable, so equal data is equal text)."""
-    if not isinstance(value, dict):
-        raise TypeError(f"expected a JSON object (dict), got {type(value).__name__}")
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def _utc(moment: datetime) -> datetime:
     """An aware datetime in UTC (ValueError for a naive one)."""
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"expected an aware datetime, got naive {moment!r}")
     return moment.astimezone(UTC)
-
-
-def _statuses(statuses: Iterable[GameStatus | str]) -> list[str]:
-    """Validate statuses (ValueError on an unknown one) and return their values."""
-    return [GameStatus(s).value for s in statuses]
-
-
-def _campaign_statuses(statuses: Iterable[CampaignStatus | str]) -> list[str]:
-    """Validate campaign statuses (ValueError on an unknown one); return their values."""
-    return [CampaignStatus(s).value for s in statuses]
 
 
 def _guild_status_clause(guild_id: int | None, statuses: list[str] | None) -> tuple[str, list[Any]]:
@@ -375,7 +361,7 @@ class PostgresStorage(Storage):
         self, table: str, key: str, value: int, settings: JSONObject, *, game: int | None = None
     ) -> dict[str, Any]:
         """Insert or replace a settings row; ``game``: check that game exists first."""
-        text = _dumps(settings)
+        text = canonical_json(settings)
         now = self._now()
         async with self._transaction() as conn:
             if game is not None:
@@ -466,7 +452,7 @@ class PostgresStorage(Storage):
                 system,
                 ruleset,
                 status_value,
-                _dumps(options or {}),
+                canonical_json(options or {}),
                 seed,
                 now,
                 finished_at,
@@ -494,7 +480,7 @@ class PostgresStorage(Storage):
     ) -> list[GameRecord]:
         """Games of a guild (or of every guild), with one of ``statuses`` (or any);
         oldest first."""
-        values = None if statuses is None else _statuses(statuses)
+        values = None if statuses is None else status_values(statuses)
         if values == []:
             return []
         clause, params = _guild_status_clause(guild_id, values)
@@ -538,13 +524,13 @@ class PostgresStorage(Storage):
             if value in _TERMINAL:
                 items.append(("finished_at = COALESCE(finished_at, {})", now))
         if not isinstance(options, Unset):
-            items.append(("options = {}::jsonb", _dumps(options)))
+            items.append(("options = {}::jsonb", canonical_json(options)))
         if not isinstance(thread_id, Unset):
             items.append(("thread_id = {}", thread_id))
         if not isinstance(lobby_message_id, Unset):
             items.append(("lobby_message_id = {}", lobby_message_id))
         if not isinstance(result, Unset):
-            items.append(("result = {}::jsonb", None if result is None else _dumps(result)))
+            items.append(("result = {}::jsonb", None if result is None else canonical_json(result)))
         if not items:
             raise ValueError("update_game() needs at least one field to change")
         async with self._transaction() as conn:
@@ -594,7 +580,7 @@ class PostgresStorage(Storage):
         sql = f"SELECT {columns} FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = $1"
         params: list[Any] = [user_id]
         if statuses is not None:
-            values = _statuses(statuses)
+            values = status_values(statuses)
             if not values:
                 return []
             sql += " AND g.status = ANY($2::text[])"
@@ -617,7 +603,7 @@ class PostgresStorage(Storage):
 
         With ``expected_version`` the write is guarded like ``update_game``.
         """
-        text = _dumps(payload or {})
+        text = canonical_json(payload or {})
         now = self._now()
         async with self._transaction() as conn:
             row = await self._bump(conn, game_id, expected_version, now)
@@ -668,7 +654,7 @@ class PostgresStorage(Storage):
         after the action) if given. Committed before returning. Raises
         :class:`StaleGameVersion` (nothing written) or :class:`GameNotFound`.
         """
-        state = None if snapshot is None else _dumps(snapshot)
+        state = None if snapshot is None else canonical_json(snapshot)
         now = self._now()
         async with self._transaction() as conn:
             row = await self._append(conn, game_id, expected_version, seat, action, state, now)
@@ -723,7 +709,7 @@ class PostgresStorage(Storage):
         Snapshots are a cache and do not bump the version. ``ValueError`` if ``seq``
         is beyond the log.
         """
-        text = _dumps(state)
+        text = canonical_json(state)
         now = self._now()
         async with self._transaction() as conn:
             last_seq = await conn.fetchval("SELECT last_seq FROM games WHERE id = $1", game_id)
@@ -1283,7 +1269,7 @@ class PostgresStorage(Storage):
         deadline's row is locked (``FOR UPDATE``) until the transaction ends, so a
         second process applying it waits and then finds it done.
         """
-        state = None if snapshot is None else _dumps(snapshot)
+        state = None if snapshot is None else canonical_json(snapshot)
         now = self._now()
         async with self._transaction() as conn:
             d = await conn.fetchrow(
@@ -1384,7 +1370,7 @@ class PostgresStorage(Storage):
                 system,
                 campaign,
                 status_value,
-                _dumps(setup),
+                canonical_json(setup),
                 seed,
                 now,
                 finished_at,
@@ -1415,7 +1401,7 @@ class PostgresStorage(Storage):
     ) -> list[CampaignRecord]:
         """Campaigns of a guild (or of every guild), with one of ``statuses`` (or any);
         newest first."""
-        values = None if statuses is None else _campaign_statuses(statuses)
+        values = None if statuses is None else campaign_status_values(statuses)
         if values == []:
             return []
         clause, params = _guild_status_clause(guild_id, values)
@@ -1458,7 +1444,7 @@ class PostgresStorage(Storage):
         if not isinstance(channel_id, Unset):
             items.append(("channel_id = {}", channel_id))
         if not isinstance(result, Unset):
-            items.append(("result = {}::jsonb", None if result is None else _dumps(result)))
+            items.append(("result = {}::jsonb", None if result is None else canonical_json(result)))
         if not isinstance(told_seq, Unset):
             items.append(("told_seq = GREATEST(told_seq, {})", told_seq))  # never back
         if not items:
@@ -1617,7 +1603,7 @@ class PostgresStorage(Storage):
         )
         params: list[Any] = [user_id]
         if statuses is not None:
-            values = _campaign_statuses(statuses)
+            values = campaign_status_values(statuses)
             if not values:
                 return []
             sql += " AND c.status = ANY($2::text[])"

@@ -69,6 +69,9 @@ from bot.storage.models import (
     SeatRecord,
     SnapshotRecord,
     UserSettingsRecord,
+    campaign_status_values,
+    canonical_json,
+    status_values,
 )
 
 __all__ = ["DEFAULT_BUSY_TIMEOUT_MS", "SQLiteStorage"]
@@ -90,18 +93,6 @@ _SEAT_COLUMNS = "game_id, seat, side, user_id, display_name, payload, joined_at"
 _SEAT_ORDER = "length(seat), seat"
 
 Params = Sequence[Any]
-
-
-def _dumps(value: JSONObject) -> str:
-    """Canonical JSON text of a JSON object (stable, so equal data is equal text)."""
-    if not isinstance(value, dict):
-        raise TypeError(f"expected a JSON object (dict), got {type(value).__name__}")
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _statuses(statuses: Iterable[GameStatus | str]) -> list[str]:
-    """Validate statuses (ValueError on an unknown one) and return their values."""
-    return [GameStatus(s).value for s in statuses]
 
 
 def _guild_status_clause(guild_id: int | None, statuses: list[str] | None) -> tuple[str, list[Any]]:
@@ -197,11 +188,6 @@ _GAME_FOLLOWS = ("follows", "game_id")
 _CAMPAIGN_FOLLOWS = ("campaign_follows", "campaign_id")
 """The spectators' tables and their key columns (the only table names the follow
 helpers put in their SQL)."""
-
-
-def _campaign_statuses(statuses: Iterable[CampaignStatus | str]) -> list[str]:
-    """Validate campaign statuses (ValueError on an unknown one); return their values."""
-    return [CampaignStatus(s).value for s in statuses]
 
 
 def _campaign(row: sqlite3.Row) -> CampaignRecord:
@@ -393,7 +379,7 @@ class SQLiteStorage(Storage):
         self, table: str, key: str, value: int, settings: JSONObject, *, game: int | None = None
     ) -> dict[str, Any]:
         """Insert or replace a settings row; ``game``: check that game exists first."""
-        text = _dumps(settings)
+        text = canonical_json(settings)
         now = self._now()
         async with self._transaction() as conn:
             if game is not None:
@@ -454,7 +440,7 @@ class SQLiteStorage(Storage):
                     system,
                     ruleset,
                     status_value,
-                    _dumps(options or {}),
+                    canonical_json(options or {}),
                     seed,
                     now,
                     now,
@@ -484,7 +470,7 @@ class SQLiteStorage(Storage):
     ) -> list[GameRecord]:
         """Games of a guild (or of every guild), with one of ``statuses`` (or any);
         oldest first."""
-        values = None if statuses is None else _statuses(statuses)
+        values = None if statuses is None else status_values(statuses)
         if values == []:
             return []
         clause, params = _guild_status_clause(guild_id, values)
@@ -532,7 +518,7 @@ class SQLiteStorage(Storage):
                 params.append(now)
         if not isinstance(options, Unset):
             sets.append("options = ?")
-            params.append(_dumps(options))
+            params.append(canonical_json(options))
         if not isinstance(thread_id, Unset):
             sets.append("thread_id = ?")
             params.append(thread_id)
@@ -541,7 +527,7 @@ class SQLiteStorage(Storage):
             params.append(lobby_message_id)
         if not isinstance(result, Unset):
             sets.append("result = ?")
-            params.append(None if result is None else _dumps(result))
+            params.append(None if result is None else canonical_json(result))
         if not sets:
             raise ValueError("update_game() needs at least one field to change")
         async with self._transaction() as conn:
@@ -594,7 +580,7 @@ class SQLiteStorage(Storage):
         sql = f"SELECT {columns} FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = ?"
         params: list[Any] = [user_id]
         if statuses is not None:
-            values = _statuses(statuses)
+            values = status_values(statuses)
             if not values:
                 return []
             sql += f" AND g.status IN ({', '.join('?' * len(values))})"
@@ -617,7 +603,7 @@ class SQLiteStorage(Storage):
 
         With ``expected_version`` the write is guarded like ``update_game``.
         """
-        text = _dumps(payload or {})
+        text = canonical_json(payload or {})
         now = self._now()
         async with self._transaction() as conn:
             row = await self._bump(conn, game_id, expected_version, now)
@@ -664,7 +650,7 @@ class SQLiteStorage(Storage):
         after the action) if given. Committed before returning. Raises
         :class:`StaleGameVersion` (nothing written) or :class:`GameNotFound`.
         """
-        state = None if snapshot is None else _dumps(snapshot)
+        state = None if snapshot is None else canonical_json(snapshot)
         now = self._now()
         async with self._transaction() as conn:
             row = await self._append(conn, game_id, expected_version, seat, action, state, now)
@@ -710,7 +696,7 @@ class SQLiteStorage(Storage):
         Snapshots are a cache and do not bump the version. ``ValueError`` if ``seq``
         is beyond the log.
         """
-        text = _dumps(state)
+        text = canonical_json(state)
         now = self._now()
         async with self._transaction() as conn:
             found = await self._rows(conn, "SELECT last_seq FROM games WHERE id = ?", (game_id,))
@@ -1253,7 +1239,7 @@ class SQLiteStorage(Storage):
         written): together with the claim this applies a default action at most once
         even if the bot crashes and retries. Raises :class:`StaleGameVersion` too.
         """
-        state = None if snapshot is None else _dumps(snapshot)
+        state = None if snapshot is None else canonical_json(snapshot)
         now = self._now()
         async with self._transaction() as conn:
             found = await self._rows(
@@ -1363,7 +1349,7 @@ class SQLiteStorage(Storage):
                     system,
                     campaign,
                     status_value,
-                    _dumps(setup),
+                    canonical_json(setup),
                     seed,
                     now,
                     now,
@@ -1396,7 +1382,7 @@ class SQLiteStorage(Storage):
     ) -> list[CampaignRecord]:
         """Campaigns of a guild (or of every guild), with one of ``statuses`` (or any);
         newest first."""
-        values = None if statuses is None else _campaign_statuses(statuses)
+        values = None if statuses is None else campaign_status_values(statuses)
         if values == []:
             return []
         clause, params = _guild_status_clause(guild_id, values)
@@ -1446,7 +1432,7 @@ class SQLiteStorage(Storage):
             params.append(channel_id)
         if not isinstance(result, Unset):
             sets.append("result = ?")
-            params.append(None if result is None else _dumps(result))
+            params.append(None if result is None else canonical_json(result))
         if not isinstance(told_seq, Unset):
             sets.append("told_seq = MAX(told_seq, ?)")  # never back
             params.append(told_seq)
@@ -1595,7 +1581,7 @@ class SQLiteStorage(Storage):
         )
         params: list[Any] = [user_id]
         if statuses is not None:
-            values = _campaign_statuses(statuses)
+            values = campaign_status_values(statuses)
             if not values:
                 return []
             sql += f" AND c.status IN ({', '.join('?' * len(values))})"

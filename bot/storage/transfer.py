@@ -30,6 +30,7 @@ import aiosqlite
 import asyncpg
 
 from bot.storage.migrate_postgres import SCHEMA_TABLE
+from bot.storage.models import canonical_json
 from bot.storage.postgres import is_postgres_url
 
 __all__ = [
@@ -173,8 +174,8 @@ class _SQLite:
     def _encode(column: str, value: Any) -> Any:
         if value is None:
             return None
-        if column in _JSON:  # the store's canonical text (bot.storage.sqlite._dumps)
-            return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        if column in _JSON:  # the store's canonical text
+            return canonical_json(value)
         if column in _TIME_LISTS:
             return json.dumps([_iso(t) for t in value], separators=(",", ":"))
         if _is_time(column):

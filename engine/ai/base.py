@@ -93,7 +93,11 @@ def best(score: Score, view: Any, legal: Sequence[Any], rng: random.Random) -> A
     """The action of ``legal`` that ``score`` rates highest, ties broken by ``rng``."""
     if len(legal) == 1:
         return legal[0]
-    rated = [(score(view, a), a) for a in legal]
+    return top_rated([(score(view, a), a) for a in legal], rng)
+
+
+def top_rated(rated: Sequence[tuple[float, Any]], rng: random.Random) -> Any:
+    """The action rated highest among ``(rating, action)`` pairs, ties broken by ``rng``."""
     top = max(r for r, _ in rated)
     return rng.choice([a for r, a in rated if r == top])
 

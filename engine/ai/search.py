@@ -34,7 +34,7 @@ import random
 import time
 from typing import Any
 
-from engine.ai.base import Score, Situation, best
+from engine.ai.base import Score, Situation, best, top_rated
 from engine.core.contract import Fate, GameSystem
 from engine.core.errors import RuleViolation
 
@@ -99,11 +99,15 @@ class SearchPolicy:
 
     def candidates(self, situation: Situation) -> list[Any]:
         """The heuristic's ``width`` best-rated legal actions, its favourite first (ties
-        broken by the seeded generator, as the heuristic level breaks them)."""
-        favourite = best(self.score, situation.view, situation.legal, self.rng)
-        rest = [a for a in situation.legal if a != favourite]
-        rest.sort(key=lambda a: self.score(situation.view, a), reverse=True)
-        return [favourite, *rest[: self.width - 1]]
+        broken by the seeded generator, as the heuristic level breaks them); every
+        action is rated once."""
+        legal = situation.legal
+        if len(legal) == 1:
+            return [legal[0]]
+        rated = [(self.score(situation.view, a), a) for a in legal]
+        favourite = top_rated(rated, self.rng)
+        rest = sorted(((r, a) for r, a in rated if a != favourite), key=lambda ra: -ra[0])
+        return [favourite, *(a for _, a in rest[: self.width - 1])]
 
     def _round(self, situation: Situation, candidates: list[Any]) -> list[float]:
         """Each candidate's value in one sampled state with one playout seed."""

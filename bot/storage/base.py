@@ -45,13 +45,16 @@ from bot.storage.models import (
     CampaignMemberRecord,
     CampaignRecord,
     CampaignStatus,
+    DeadlineChanges,
     DeadlineRecord,
     GameRecord,
     GameSettingsRecord,
     GameStatus,
     GuildSettingsRecord,
     JSONObject,
+    LogEntry,
     MessageRecord,
+    MoveCommitted,
     SeatClockRecord,
     SeatRecord,
     SnapshotRecord,
@@ -336,6 +339,30 @@ class Storage(Protocol):
         insert the action at ``seq = last_seq + 1``, and store ``snapshot`` (the state
         after the action) if given. Committed before returning. Raises
         :class:`StaleGameVersion` (nothing written) or :class:`GameNotFound`.
+        """
+        ...
+
+    async def commit_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        entries: Sequence[LogEntry],
+        *,
+        deadline_id: int | None = None,
+        deadlines: DeadlineChanges | None = None,
+        result: JSONObject | None = None,
+    ) -> MoveCommitted:
+        """One move of a game, whole, in one transaction: what a click (or a deadline's
+        default) commits before anyone is answered.
+
+        If the game is at ``expected_version``: append ``entries`` at the next seqs
+        (one version bump each, their snapshots kept), then, when ``deadline_id`` is
+        given, mark that deadline done (it must be claimed and not done or cancelled,
+        else :class:`DeadlineClosed` and nothing is written: a default action is
+        applied once), then write ``deadlines`` (settle, create the seat's clock with
+        its bank if absent and open, reset missed counts, or cancel every live one),
+        and with a ``result`` finish the game (status finished, the result kept).
+        Raises :class:`StaleGameVersion` or :class:`GameNotFound` (nothing written).
         """
         ...
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeAlias
 
@@ -24,19 +26,25 @@ __all__ = [
     "CampaignMemberRecord",
     "CampaignRecord",
     "CampaignStatus",
+    "DeadlineChanges",
+    "DeadlineOpening",
     "DeadlineRecord",
+    "DeadlineSettlement",
     "GameRecord",
     "GameSettingsRecord",
     "GameStatus",
     "GuildSettingsRecord",
     "JSONObject",
+    "LogEntry",
     "MessageRecord",
+    "MoveCommitted",
     "SeatClockRecord",
     "SeatRecord",
     "SnapshotRecord",
     "UserSettingsRecord",
     "campaign_status_values",
     "canonical_json",
+    "check_opening",
     "status_values",
 ]
 
@@ -435,3 +443,87 @@ class DeadlineRecord(_Record):
     def is_claimed(self) -> bool:
         """Its default action is being applied (claimed, not done)."""
         return self.fired_at is not None and self.done_at is None and self.cancelled_at is None
+
+
+# -- one move, one transaction (Storage.commit_move) ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One action to append: who took it, its notation, and the state after it to keep
+    as a snapshot (None: no snapshot at this seq)."""
+
+    seat: str | None
+    action: str
+    snapshot: JSONObject | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineSettlement:
+    """A live deadline whose decision was taken (``acted``: by its seat) or vanished:
+    cancelled if still open; if ``acted``, the seat's missed-in-a-row count goes back
+    to 0 and ``bank_used_seconds`` leave its time bank."""
+
+    deadline_id: int
+    acted: bool
+    bank_used_seconds: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineOpening:
+    """The deadline of a new pending decision (the arguments of
+    ``Storage.open_deadline``), and the time bank the seat's clock starts with if it
+    has none yet (``seat_bank_seconds``: the seat's first decision)."""
+
+    seat: str
+    kind: str
+    decision_key: str
+    user_id: int | None
+    created_at: datetime
+    duration_seconds: int
+    bank_seconds: int
+    due_at: datetime
+    expires_at: datetime
+    reminder_ats: tuple[datetime, ...]
+    seat_bank_seconds: int
+
+
+def check_opening(d: DeadlineOpening) -> None:
+    """``ValueError`` unless the deadline is well formed: reminders in order, expiry
+    not before the due time, a bank that is not negative (checked before writing)."""
+    if list(d.reminder_ats) != sorted(d.reminder_ats):
+        raise ValueError("reminder times must be in order")
+    if d.expires_at < d.due_at:
+        raise ValueError("a deadline cannot expire before it is due")
+    if d.seat_bank_seconds < 0:
+        raise ValueError(f"a time bank cannot be negative ({d.seat_bank_seconds})")
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineChanges:
+    """What a change of a game does to its deadlines, written with the change: the
+    deadlines settled, the ones opened, the seats whose missed count goes back to 0
+    (they acted with no deadline open), or, when the game ended, every live one
+    cancelled (``cancel_all``)."""
+
+    settle: tuple[DeadlineSettlement, ...] = ()
+    open: tuple[DeadlineOpening, ...] = ()
+    reset_missed: tuple[str, ...] = ()
+    cancel_all: bool = False
+    at: datetime | None = None
+    """When the change happened (the settlements' and cancellations' time); None if
+    there is nothing to settle or cancel."""
+
+    def __bool__(self) -> bool:
+        return bool(self.settle or self.open or self.reset_missed or self.cancel_all)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCommitted:
+    """What ``Storage.commit_move`` wrote: the game after it, the deadlines it opened
+    (as stored: an existing one is returned as it was), and the ids of the deadlines
+    it settled or cancelled."""
+
+    game: GameRecord
+    opened: tuple[DeadlineRecord, ...] = ()
+    closed: tuple[int, ...] = ()

@@ -57,19 +57,25 @@ from bot.storage.models import (
     CampaignMemberRecord,
     CampaignRecord,
     CampaignStatus,
+    DeadlineChanges,
+    DeadlineOpening,
     DeadlineRecord,
+    DeadlineSettlement,
     GameRecord,
     GameSettingsRecord,
     GameStatus,
     GuildSettingsRecord,
     JSONObject,
+    LogEntry,
     MessageRecord,
+    MoveCommitted,
     SeatClockRecord,
     SeatRecord,
     SnapshotRecord,
     UserSettingsRecord,
     campaign_status_values,
     canonical_json,
+    check_opening,
     status_values,
 )
 
@@ -877,20 +883,24 @@ class PostgresStorage(Storage):
         now = self._now()
         async with self._transaction() as conn:
             await self._game_exists(conn, game_id)
-            await conn.execute(
-                "INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, updated_at) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, seat) DO NOTHING",
-                game_id,
-                seat,
-                int(time_bank_seconds),
-                now,
-            )
+            await self._init_clock(conn, game_id, seat, time_bank_seconds, now)
             row = await conn.fetchrow(
                 f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
                 game_id,
                 seat,
             )
         return _clock(row)
+
+    @staticmethod
+    async def _init_clock(conn: Conn, game_id: int, seat: str, bank: int, now: datetime) -> None:
+        await conn.execute(
+            "INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, updated_at) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, seat) DO NOTHING",
+            game_id,
+            seat,
+            int(bank),
+            now,
+        )
 
     async def set_vacation(
         self, game_id: int, seat: str, start: datetime | None, until: datetime | None
@@ -923,13 +933,17 @@ class PostgresStorage(Storage):
         """The seat acted: its missed-in-a-row count goes back to 0. True if it was not 0."""
         now = self._now()
         async with self._transaction() as conn:
-            reset = await conn.fetchval(
-                "UPDATE seat_clocks SET missed_in_a_row = 0, updated_at = $1 "
-                "WHERE game_id = $2 AND seat = $3 AND missed_in_a_row <> 0 RETURNING seat",
-                now,
-                game_id,
-                seat,
-            )
+            return await self._reset_missed(conn, game_id, seat, now)
+
+    @staticmethod
+    async def _reset_missed(conn: Conn, game_id: int, seat: str, now: datetime) -> bool:
+        reset = await conn.fetchval(
+            "UPDATE seat_clocks SET missed_in_a_row = 0, updated_at = $1 "
+            "WHERE game_id = $2 AND seat = $3 AND missed_in_a_row <> 0 RETURNING seat",
+            now,
+            game_id,
+            seat,
+        )
         return reset is not None
 
     # -- deadlines ----------------------------------------------------------------------
@@ -955,44 +969,60 @@ class PostgresStorage(Storage):
         (in any state), nothing is written and the stored one is returned, so opening
         again after a restart never resets its reminders.
         """
-        ats = [_utc(t) for t in reminder_ats]
-        if ats != sorted(ats):
-            raise ValueError("reminder times must be in order")
-        if expires_at < due_at:
-            raise ValueError("a deadline cannot expire before it is due")
+        opening = DeadlineOpening(
+            seat=seat,
+            kind=kind,
+            decision_key=decision_key,
+            user_id=user_id,
+            created_at=created_at,
+            duration_seconds=duration_seconds,
+            bank_seconds=bank_seconds,
+            due_at=due_at,
+            expires_at=expires_at,
+            reminder_ats=tuple(reminder_ats),
+            seat_bank_seconds=0,
+        )
+        check_opening(opening)
         now = self._now()
         async with self._transaction() as conn:
             await self._game_exists(conn, game_id)
-            row = await conn.fetchrow(
-                "INSERT INTO deadlines (game_id, seat, kind, decision_key, user_id, created_at, "
-                "duration_seconds, bank_seconds, due_at, expires_at, reminder_ats, "
-                "reminders_sent, next_at, attempts, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, 0, $13) "
-                "ON CONFLICT (game_id, seat, decision_key) DO NOTHING "
-                f"RETURNING {_DEADLINE_COLUMNS}",
-                game_id,
-                seat,
-                kind,
-                decision_key,
-                user_id,
-                _utc(created_at),
-                int(duration_seconds),
-                int(bank_seconds),
-                _utc(due_at),
-                _utc(expires_at),
-                ats,
-                ats[0] if ats else _utc(expires_at),
-                now,
-            )
-            if row is not None:
-                return _deadline(row), True
-            row = await conn.fetchrow(
-                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
-                "WHERE game_id = $1 AND seat = $2 AND decision_key = $3",
-                game_id,
-                seat,
-                decision_key,
-            )
+            return await self._open(conn, game_id, opening, now)
+
+    @staticmethod
+    async def _open(
+        conn: Conn, game_id: int, d: DeadlineOpening, now: datetime
+    ) -> tuple[DeadlineRecord, bool]:
+        ats = [_utc(t) for t in d.reminder_ats]
+        row = await conn.fetchrow(
+            "INSERT INTO deadlines (game_id, seat, kind, decision_key, user_id, created_at, "
+            "duration_seconds, bank_seconds, due_at, expires_at, reminder_ats, "
+            "reminders_sent, next_at, attempts, updated_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, 0, $13) "
+            "ON CONFLICT (game_id, seat, decision_key) DO NOTHING "
+            f"RETURNING {_DEADLINE_COLUMNS}",
+            game_id,
+            d.seat,
+            d.kind,
+            d.decision_key,
+            d.user_id,
+            _utc(d.created_at),
+            int(d.duration_seconds),
+            int(d.bank_seconds),
+            _utc(d.due_at),
+            _utc(d.expires_at),
+            ats,
+            ats[0] if ats else _utc(d.expires_at),
+            now,
+        )
+        if row is not None:
+            return _deadline(row), True
+        row = await conn.fetchrow(
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
+            "WHERE game_id = $1 AND seat = $2 AND decision_key = $3",
+            game_id,
+            d.seat,
+            d.decision_key,
+        )
         return _deadline(row), False
 
     async def get_deadline(self, deadline_id: int) -> DeadlineRecord | None:
@@ -1221,35 +1251,44 @@ class PostgresStorage(Storage):
         """
         if bank_used_seconds < 0:
             raise ValueError(f"cannot use a negative bank ({bank_used_seconds})")
-        stamp = _utc(now)
         async with self._transaction() as conn:
-            row = await conn.fetchrow(
-                "UPDATE deadlines SET cancelled_at = $1, updated_at = $1 "
-                f"WHERE id = $2 AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
-                stamp,
-                deadline_id,
+            row = await self._settle(
+                conn, DeadlineSettlement(deadline_id, acted, bank_used_seconds), _utc(now)
             )
-            if acted:
-                await conn.execute(
-                    "UPDATE seat_clocks SET missed_in_a_row = 0, "
-                    "time_bank_seconds = GREATEST(0, time_bank_seconds - $1), updated_at = $2 "
-                    "WHERE (game_id, seat) = (SELECT game_id, seat FROM deadlines WHERE id = $3)",
-                    int(bank_used_seconds),
-                    stamp,
-                    deadline_id,
-                )
         return None if row is None else _deadline(row)
+
+    @staticmethod
+    async def _settle(conn: Conn, s: DeadlineSettlement, stamp: datetime) -> Row | None:
+        row = await conn.fetchrow(
+            "UPDATE deadlines SET cancelled_at = $1, updated_at = $1 "
+            f"WHERE id = $2 AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+            stamp,
+            s.deadline_id,
+        )
+        if s.acted:
+            await conn.execute(
+                "UPDATE seat_clocks SET missed_in_a_row = 0, "
+                "time_bank_seconds = GREATEST(0, time_bank_seconds - $1), updated_at = $2 "
+                "WHERE (game_id, seat) = (SELECT game_id, seat FROM deadlines WHERE id = $3)",
+                int(s.bank_used_seconds),
+                stamp,
+                s.deadline_id,
+            )
+        return row
 
     async def cancel_game_deadlines(self, game_id: int, now: datetime) -> list[int]:
         """Cancel every live deadline of the game (it ended); return their ids."""
-        stamp = _utc(now)
         async with self._transaction() as conn:
-            rows = await conn.fetch(
-                "UPDATE deadlines SET cancelled_at = $1, updated_at = $1 "
-                f"WHERE game_id = $2 AND {_LIVE} RETURNING id",
-                stamp,
-                game_id,
-            )
+            return await self._cancel_live(conn, game_id, _utc(now))
+
+    @staticmethod
+    async def _cancel_live(conn: Conn, game_id: int, stamp: datetime) -> list[int]:
+        rows = await conn.fetch(
+            "UPDATE deadlines SET cancelled_at = $1, updated_at = $1 "
+            f"WHERE game_id = $2 AND {_LIVE} RETURNING id",
+            stamp,
+            game_id,
+        )
         return sorted(int(row["id"]) for row in rows)
 
     async def append_deadline_action(
@@ -1269,30 +1308,93 @@ class PostgresStorage(Storage):
         deadline's row is locked (``FOR UPDATE``) until the transaction ends, so a
         second process applying it waits and then finds it done.
         """
-        state = None if snapshot is None else canonical_json(snapshot)
         now = self._now()
         async with self._transaction() as conn:
-            d = await conn.fetchrow(
-                "SELECT game_id, seat, fired_at, done_at, cancelled_at FROM deadlines "
-                "WHERE id = $1 FOR UPDATE",
-                deadline_id,
-            )
-            if d is None:
-                raise DeadlineClosed(deadline_id, "does not exist")
-            if d["done_at"] is not None:
-                raise DeadlineClosed(deadline_id, "is already done")
-            if d["cancelled_at"] is not None:
-                raise DeadlineClosed(deadline_id, "was cancelled")
-            if d["fired_at"] is None:
-                raise DeadlineClosed(deadline_id, "is not claimed")
-            game_id, seat = int(d["game_id"]), str(d["seat"])
+            game_id, seat = await self._close_claimed(conn, deadline_id, now)
+            state = None if snapshot is None else canonical_json(snapshot)
             row = await self._append(conn, game_id, expected_version, seat, action, state, now)
-            await conn.execute(
-                "UPDATE deadlines SET done_at = $1, updated_at = $1 WHERE id = $2",
-                now,
-                deadline_id,
-            )
         return int(row["version"])
+
+    @staticmethod
+    async def _close_claimed(conn: Conn, deadline_id: int, now: datetime) -> tuple[int, str]:
+        """Mark a claimed deadline done (its default action is being written), its row
+        locked until the transaction ends; its game and seat. :class:`DeadlineClosed`
+        if it is not claimed, or done, or cancelled."""
+        d = await conn.fetchrow(
+            "SELECT game_id, seat, fired_at, done_at, cancelled_at FROM deadlines "
+            "WHERE id = $1 FOR UPDATE",
+            deadline_id,
+        )
+        if d is None:
+            raise DeadlineClosed(deadline_id, "does not exist")
+        if d["done_at"] is not None:
+            raise DeadlineClosed(deadline_id, "is already done")
+        if d["cancelled_at"] is not None:
+            raise DeadlineClosed(deadline_id, "was cancelled")
+        if d["fired_at"] is None:
+            raise DeadlineClosed(deadline_id, "is not claimed")
+        await conn.execute(
+            "UPDATE deadlines SET done_at = $1, updated_at = $1 WHERE id = $2",
+            now,
+            deadline_id,
+        )
+        return int(d["game_id"]), str(d["seat"])
+
+    async def commit_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        entries: Sequence[LogEntry],
+        *,
+        deadline_id: int | None = None,
+        deadlines: DeadlineChanges | None = None,
+        result: JSONObject | None = None,
+    ) -> MoveCommitted:
+        """One move of a game, whole, in one transaction (see ``Storage.commit_move``)."""
+        if not entries:
+            raise ValueError("commit_move() needs at least one action")
+        changes = deadlines or DeadlineChanges()
+        for opening in changes.open:
+            check_opening(opening)
+        now = self._now()
+        stamp = _utc(changes.at) if changes.at is not None else now
+        version = expected_version
+        async with self._transaction() as conn:
+            if deadline_id is not None:
+                owner, _ = await self._close_claimed(conn, deadline_id, now)
+                if owner != game_id:
+                    raise DeadlineClosed(deadline_id, f"is not a deadline of game {game_id}")
+            for entry in entries:
+                state = None if entry.snapshot is None else canonical_json(entry.snapshot)
+                row = await self._append(
+                    conn, game_id, version, entry.seat, entry.action, state, now
+                )
+                version = int(row["version"])
+            closed: list[int] = []
+            for settlement in changes.settle:
+                if await self._settle(conn, settlement, stamp) is not None:
+                    closed.append(settlement.deadline_id)
+            if changes.cancel_all:
+                closed.extend(await self._cancel_live(conn, game_id, stamp))
+            for seat in changes.reset_missed:
+                await self._reset_missed(conn, game_id, seat, now)
+            opened = []
+            for opening in changes.open:
+                await self._init_clock(conn, game_id, opening.seat, opening.seat_bank_seconds, now)
+                opened.append((await self._open(conn, game_id, opening, now))[0])
+            if result is not None:
+                row = await self._bump(
+                    conn,
+                    game_id,
+                    version,
+                    now,
+                    items=(
+                        ("status = {}", GameStatus.FINISHED.value),
+                        ("finished_at = COALESCE(finished_at, {})", now),
+                        ("result = {}::jsonb", canonical_json(result)),
+                    ),
+                )
+        return MoveCommitted(_game(row), tuple(opened), tuple(closed))
 
     # -- campaigns ----------------------------------------------------------------------
 

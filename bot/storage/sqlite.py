@@ -58,19 +58,25 @@ from bot.storage.models import (
     CampaignMemberRecord,
     CampaignRecord,
     CampaignStatus,
+    DeadlineChanges,
+    DeadlineOpening,
     DeadlineRecord,
+    DeadlineSettlement,
     GameRecord,
     GameSettingsRecord,
     GameStatus,
     GuildSettingsRecord,
     JSONObject,
+    LogEntry,
     MessageRecord,
+    MoveCommitted,
     SeatClockRecord,
     SeatRecord,
     SnapshotRecord,
     UserSettingsRecord,
     campaign_status_values,
     canonical_json,
+    check_opening,
     status_values,
 )
 
@@ -883,17 +889,23 @@ class SQLiteStorage(Storage):
         now = self._now()
         async with self._transaction() as conn:
             await self._game_exists(conn, game_id)
-            await conn.execute_fetchall(
-                "INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, updated_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
-                (game_id, seat, int(time_bank_seconds), now),
-            )
+            await self._init_clock(conn, game_id, seat, time_bank_seconds, now)
             rows = await self._rows(
                 conn,
                 f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? AND seat = ?",
                 (game_id, seat),
             )
         return _clock(rows[0])
+
+    @staticmethod
+    async def _init_clock(
+        conn: aiosqlite.Connection, game_id: int, seat: str, bank: int, now: str
+    ) -> None:
+        await conn.execute_fetchall(
+            "INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
+            (game_id, seat, int(bank), now),
+        )
 
     async def set_vacation(
         self, game_id: int, seat: str, start: datetime | None, until: datetime | None
@@ -923,12 +935,17 @@ class SQLiteStorage(Storage):
         """The seat acted: its missed-in-a-row count goes back to 0. True if it was not 0."""
         now = self._now()
         async with self._transaction() as conn:
-            rows = await self._rows(
-                conn,
-                "UPDATE seat_clocks SET missed_in_a_row = 0, updated_at = ? "
-                "WHERE game_id = ? AND seat = ? AND missed_in_a_row != 0 RETURNING seat",
-                (now, game_id, seat),
-            )
+            return await self._reset_missed(conn, game_id, seat, now)
+
+    async def _reset_missed(
+        self, conn: aiosqlite.Connection, game_id: int, seat: str, now: str
+    ) -> bool:
+        rows = await self._rows(
+            conn,
+            "UPDATE seat_clocks SET missed_in_a_row = 0, updated_at = ? "
+            "WHERE game_id = ? AND seat = ? AND missed_in_a_row != 0 RETURNING seat",
+            (now, game_id, seat),
+        )
         return bool(rows)
 
     # -- deadlines ----------------------------------------------------------------------
@@ -954,47 +971,62 @@ class SQLiteStorage(Storage):
         (in any state), nothing is written and the stored one is returned, so opening
         again after a restart never resets its reminders.
         """
-        ats = [_iso(t) for t in reminder_ats]
-        if ats != sorted(ats):
-            raise ValueError("reminder times must be in order")
-        if expires_at < due_at:
-            raise ValueError("a deadline cannot expire before it is due")
-        now = self._now()
-        params = (
-            game_id,
-            seat,
-            kind,
-            decision_key,
-            user_id,
-            _iso(created_at),
-            int(duration_seconds),
-            int(bank_seconds),
-            _iso(due_at),
-            _iso(expires_at),
-            json.dumps(ats, separators=(",", ":")),
-            ats[0] if ats else _iso(expires_at),
-            now,
+        opening = DeadlineOpening(
+            seat=seat,
+            kind=kind,
+            decision_key=decision_key,
+            user_id=user_id,
+            created_at=created_at,
+            duration_seconds=duration_seconds,
+            bank_seconds=bank_seconds,
+            due_at=due_at,
+            expires_at=expires_at,
+            reminder_ats=tuple(reminder_ats),
+            seat_bank_seconds=0,
         )
+        check_opening(opening)
+        now = self._now()
         async with self._transaction() as conn:
             await self._game_exists(conn, game_id)
-            rows = await self._rows(
-                conn,
-                "INSERT INTO deadlines (game_id, seat, kind, decision_key, user_id, created_at, "
-                "duration_seconds, bank_seconds, due_at, expires_at, reminder_ats, "
-                "reminders_sent, next_at, attempts, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?) "
-                "ON CONFLICT (game_id, seat, decision_key) DO NOTHING "
-                f"RETURNING {_DEADLINE_COLUMNS}",
-                params,
-            )
-            if rows:
-                return _deadline(rows[0]), True
-            rows = await self._rows(
-                conn,
-                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
-                "WHERE game_id = ? AND seat = ? AND decision_key = ?",
-                (game_id, seat, decision_key),
-            )
+            return await self._open(conn, game_id, opening, now)
+
+    async def _open(
+        self, conn: aiosqlite.Connection, game_id: int, d: DeadlineOpening, now: str
+    ) -> tuple[DeadlineRecord, bool]:
+        ats = [_iso(t) for t in d.reminder_ats]
+        params = (
+            game_id,
+            d.seat,
+            d.kind,
+            d.decision_key,
+            d.user_id,
+            _iso(d.created_at),
+            int(d.duration_seconds),
+            int(d.bank_seconds),
+            _iso(d.due_at),
+            _iso(d.expires_at),
+            json.dumps(ats, separators=(",", ":")),
+            ats[0] if ats else _iso(d.expires_at),
+            now,
+        )
+        rows = await self._rows(
+            conn,
+            "INSERT INTO deadlines (game_id, seat, kind, decision_key, user_id, created_at, "
+            "duration_seconds, bank_seconds, due_at, expires_at, reminder_ats, "
+            "reminders_sent, next_at, attempts, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?) "
+            "ON CONFLICT (game_id, seat, decision_key) DO NOTHING "
+            f"RETURNING {_DEADLINE_COLUMNS}",
+            params,
+        )
+        if rows:
+            return _deadline(rows[0]), True
+        rows = await self._rows(
+            conn,
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
+            "WHERE game_id = ? AND seat = ? AND decision_key = ?",
+            (game_id, d.seat, d.decision_key),
+        )
         return _deadline(rows[0]), False
 
     async def get_deadline(self, deadline_id: int) -> DeadlineRecord | None:
@@ -1195,33 +1227,42 @@ class SQLiteStorage(Storage):
         """
         if bank_used_seconds < 0:
             raise ValueError(f"cannot use a negative bank ({bank_used_seconds})")
-        stamp = _iso(now)
         async with self._transaction() as conn:
-            rows = await self._rows(
-                conn,
-                "UPDATE deadlines SET cancelled_at = ?, updated_at = ? "
-                f"WHERE id = ? AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
-                (stamp, stamp, deadline_id),
+            rows = await self._settle(
+                conn, DeadlineSettlement(deadline_id, acted, bank_used_seconds), _iso(now)
             )
-            if acted:
-                await conn.execute_fetchall(
-                    "UPDATE seat_clocks SET missed_in_a_row = 0, "
-                    "time_bank_seconds = max(0, time_bank_seconds - ?), updated_at = ? "
-                    "WHERE (game_id, seat) = (SELECT game_id, seat FROM deadlines WHERE id = ?)",
-                    (int(bank_used_seconds), stamp, deadline_id),
-                )
         return _deadline(rows[0]) if rows else None
+
+    async def _settle(
+        self, conn: aiosqlite.Connection, s: DeadlineSettlement, stamp: str
+    ) -> list[sqlite3.Row]:
+        rows = await self._rows(
+            conn,
+            "UPDATE deadlines SET cancelled_at = ?, updated_at = ? "
+            f"WHERE id = ? AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+            (stamp, stamp, s.deadline_id),
+        )
+        if s.acted:
+            await conn.execute_fetchall(
+                "UPDATE seat_clocks SET missed_in_a_row = 0, "
+                "time_bank_seconds = max(0, time_bank_seconds - ?), updated_at = ? "
+                "WHERE (game_id, seat) = (SELECT game_id, seat FROM deadlines WHERE id = ?)",
+                (int(s.bank_used_seconds), stamp, s.deadline_id),
+            )
+        return rows
 
     async def cancel_game_deadlines(self, game_id: int, now: datetime) -> list[int]:
         """Cancel every live deadline of the game (it ended); return their ids."""
-        stamp = _iso(now)
         async with self._transaction() as conn:
-            rows = await self._rows(
-                conn,
-                "UPDATE deadlines SET cancelled_at = ?, updated_at = ? "
-                f"WHERE game_id = ? AND {_LIVE} RETURNING id",
-                (stamp, stamp, game_id),
-            )
+            return await self._cancel_live(conn, game_id, _iso(now))
+
+    async def _cancel_live(self, conn: aiosqlite.Connection, game_id: int, stamp: str) -> list[int]:
+        rows = await self._rows(
+            conn,
+            "UPDATE deadlines SET cancelled_at = ?, updated_at = ? "
+            f"WHERE game_id = ? AND {_LIVE} RETURNING id",
+            (stamp, stamp, game_id),
+        )
         return sorted(int(row["id"]) for row in rows)
 
     async def append_deadline_action(
@@ -1239,30 +1280,90 @@ class SQLiteStorage(Storage):
         written): together with the claim this applies a default action at most once
         even if the bot crashes and retries. Raises :class:`StaleGameVersion` too.
         """
-        state = None if snapshot is None else canonical_json(snapshot)
         now = self._now()
         async with self._transaction() as conn:
-            found = await self._rows(
-                conn,
-                "SELECT game_id, seat, fired_at, done_at, cancelled_at FROM deadlines WHERE id = ?",
-                (deadline_id,),
-            )
-            if not found:
-                raise DeadlineClosed(deadline_id, "does not exist")
-            d = found[0]
-            if d["done_at"] is not None:
-                raise DeadlineClosed(deadline_id, "is already done")
-            if d["cancelled_at"] is not None:
-                raise DeadlineClosed(deadline_id, "was cancelled")
-            if d["fired_at"] is None:
-                raise DeadlineClosed(deadline_id, "is not claimed")
-            game_id, seat = int(d["game_id"]), str(d["seat"])
+            game_id, seat = await self._close_claimed(conn, deadline_id, now)
+            state = None if snapshot is None else canonical_json(snapshot)
             row = await self._append(conn, game_id, expected_version, seat, action, state, now)
-            await conn.execute_fetchall(
-                "UPDATE deadlines SET done_at = ?, updated_at = ? WHERE id = ?",
-                (now, now, deadline_id),
-            )
         return int(row["version"])
+
+    async def _close_claimed(
+        self, conn: aiosqlite.Connection, deadline_id: int, now: str
+    ) -> tuple[int, str]:
+        """Mark a claimed deadline done (its default action is being written); its game
+        and seat. :class:`DeadlineClosed` if it is not claimed, or done, or cancelled."""
+        found = await self._rows(
+            conn,
+            "SELECT game_id, seat, fired_at, done_at, cancelled_at FROM deadlines WHERE id = ?",
+            (deadline_id,),
+        )
+        if not found:
+            raise DeadlineClosed(deadline_id, "does not exist")
+        d = found[0]
+        if d["done_at"] is not None:
+            raise DeadlineClosed(deadline_id, "is already done")
+        if d["cancelled_at"] is not None:
+            raise DeadlineClosed(deadline_id, "was cancelled")
+        if d["fired_at"] is None:
+            raise DeadlineClosed(deadline_id, "is not claimed")
+        await conn.execute_fetchall(
+            "UPDATE deadlines SET done_at = ?, updated_at = ? WHERE id = ?",
+            (now, now, deadline_id),
+        )
+        return int(d["game_id"]), str(d["seat"])
+
+    async def commit_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        entries: Sequence[LogEntry],
+        *,
+        deadline_id: int | None = None,
+        deadlines: DeadlineChanges | None = None,
+        result: JSONObject | None = None,
+    ) -> MoveCommitted:
+        """One move of a game, whole, in one transaction (see ``Storage.commit_move``)."""
+        if not entries:
+            raise ValueError("commit_move() needs at least one action")
+        changes = deadlines or DeadlineChanges()
+        for opening in changes.open:
+            check_opening(opening)
+        now = self._now()
+        stamp = _iso(changes.at) if changes.at is not None else now
+        version = expected_version
+        async with self._transaction() as conn:
+            if deadline_id is not None:
+                owner, _ = await self._close_claimed(conn, deadline_id, now)
+                if owner != game_id:
+                    raise DeadlineClosed(deadline_id, f"is not a deadline of game {game_id}")
+            for entry in entries:
+                state = None if entry.snapshot is None else canonical_json(entry.snapshot)
+                row = await self._append(
+                    conn, game_id, version, entry.seat, entry.action, state, now
+                )
+                version = int(row["version"])
+            closed: list[int] = []
+            for settlement in changes.settle:
+                if await self._settle(conn, settlement, stamp):
+                    closed.append(settlement.deadline_id)
+            if changes.cancel_all:
+                closed.extend(await self._cancel_live(conn, game_id, stamp))
+            for seat in changes.reset_missed:
+                await self._reset_missed(conn, game_id, seat, now)
+            opened = []
+            for opening in changes.open:
+                await self._init_clock(conn, game_id, opening.seat, opening.seat_bank_seconds, now)
+                opened.append((await self._open(conn, game_id, opening, now))[0])
+            if result is not None:
+                row = await self._bump(
+                    conn,
+                    game_id,
+                    version,
+                    now,
+                    assignments="status = ?, finished_at = COALESCE(finished_at, ?), result = ?",
+                    params=(GameStatus.FINISHED.value, now, canonical_json(result)),
+                )
+        return MoveCommitted(_game(row), tuple(opened), tuple(closed))
 
     # -- campaigns ----------------------------------------------------------------------
 

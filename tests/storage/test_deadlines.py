@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,15 @@ import aiosqlite
 import pytest
 
 from bot.clock import FakeClock
-from bot.storage import GameNotFound, SQLiteStorage, StaleGameVersion, Storage
+from bot.storage import GameNotFound, GameStatus, SQLiteStorage, StaleGameVersion, Storage
 from bot.storage.base import DeadlineClosed
-from bot.storage.models import DeadlineRecord
+from bot.storage.models import (
+    DeadlineChanges,
+    DeadlineOpening,
+    DeadlineRecord,
+    DeadlineSettlement,
+    LogEntry,
+)
 from tests.storage.backends import Database
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -358,3 +365,97 @@ async def test_two_processes_claim_a_deadline_once(database: Database, clock: Fa
     finally:
         await one.close()
         await two.close()
+
+
+# -- one move, one transaction ---------------------------------------------------------
+
+
+def opening(seat: str, key: str, bank: int = 600) -> DeadlineOpening:
+    return DeadlineOpening(
+        seat=seat,
+        kind="play",
+        decision_key=key,
+        user_id=99,
+        created_at=T0,
+        duration_seconds=24 * 3600,
+        bank_seconds=bank,
+        due_at=T0 + 24 * H,
+        expires_at=T0 + 25 * H,
+        reminder_ats=(T0 + 12 * H,),
+        seat_bank_seconds=bank,
+    )
+
+
+async def test_a_move_commits_its_actions_and_deadlines_together(store: Storage) -> None:
+    """``commit_move``: the actions (a snapshot kept), the old deadline settled with the
+    bank it used, the actor's missed count reset, the new deadline opened with its seat
+    clock created, all in one transaction."""
+    game = await new_game(store)
+    old = await open_one(store, game, "A1", "0:play")
+    await store.init_seat_clock(game, "A1", time_bank_seconds=300)
+    await store.claim_deadlines([(old.id, 0)], T0 + 24 * H, T0 + 25 * H)  # missed once
+    other = await open_one(store, game, "A1", "1:play")
+    changes = DeadlineChanges(
+        settle=(DeadlineSettlement(other.id, acted=True, bank_used_seconds=100),),
+        open=(opening("X1", "3:play"),),
+        reset_missed=("A1",),
+        at=T0 + 2 * H,
+    )
+    entries = [LogEntry("A1", "fly"), LogEntry("A1", "draw", {"s": 2})]
+    done = await store.commit_move(game, 0, entries, deadlines=changes)
+    assert (done.game.version, done.game.last_seq) == (2, 2)
+    assert [(a.seq, a.action) for a in await store.load_actions(game)] == [(1, "fly"), (2, "draw")]
+    snap = await store.latest_snapshot(game)
+    assert snap is not None and snap.seq == 2
+    assert done.closed == (other.id,)
+    [new] = done.opened
+    assert (new.seat, new.decision_key, new.bank_seconds) == ("X1", "3:play", 600)
+    a1 = await store.get_seat_clock(game, "A1")
+    assert (a1.missed_in_a_row, a1.time_bank_seconds) == (0, 200)
+    assert (await store.get_seat_clock(game, "X1")).time_bank_seconds == 600
+    settled = await store.get_deadline(other.id)
+    assert settled is not None and settled.cancelled_at == T0 + 2 * H
+
+
+async def test_a_refused_move_writes_nothing(store: Storage) -> None:
+    """A stale version, a deadline not claimed, a malformed deadline: nothing of the
+    move is written, not its actions, not its deadlines."""
+    game = await new_game(store)
+    d = await open_one(store, game)
+    move = [LogEntry("A1", "fly")]
+    changes = DeadlineChanges(settle=(DeadlineSettlement(d.id, acted=True),), at=T0)
+    with pytest.raises(StaleGameVersion):
+        await store.commit_move(game, 3, move, deadlines=changes)
+    with pytest.raises(DeadlineClosed, match="not claimed"):
+        await store.commit_move(game, 0, move, deadline_id=d.id, deadlines=changes)
+    bad = replace(opening("X1", "1:play"), expires_at=T0)
+    with pytest.raises(ValueError, match="expire"):
+        await store.commit_move(game, 0, move, deadlines=DeadlineChanges(open=(bad,)))
+    with pytest.raises(ValueError, match="at least one"):
+        await store.commit_move(game, 0, [])
+    assert await store.load_actions(game) == []
+    assert [x.id for x in await store.live_deadlines(game)] == [d.id]
+
+
+async def test_a_default_move_that_ends_the_game(store: Storage) -> None:
+    """A deadline's default action closes its deadline; the game's end cancels every
+    live deadline and records the result, with the action."""
+    game = await new_game(store)
+    d = await open_one(store, game)
+    x = await open_one(store, game, "X1")
+    await store.claim_deadlines([(d.id, 0)], T0 + 24 * H, T0 + 25 * H)
+    done = await store.commit_move(
+        game,
+        0,
+        [LogEntry("A1", "pass")],
+        deadline_id=d.id,
+        deadlines=DeadlineChanges(cancel_all=True, at=T0 + 24 * H),
+        result={"winner": "X"},
+    )
+    assert done.game.status is GameStatus.FINISHED and done.game.result == {"winner": "X"}
+    assert done.closed == (x.id,)
+    assert await store.live_deadlines(game) == []
+    again = await store.get_deadline(d.id)
+    assert again is not None and again.done_at is not None
+    with pytest.raises(DeadlineClosed, match="already done"):
+        await store.commit_move(game, done.game.version, [LogEntry("A1", "pass")], deadline_id=d.id)

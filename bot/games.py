@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
@@ -33,6 +33,7 @@ from bot.clock import Clock, SystemClock
 from bot.errors import Refusal, UserError
 from bot.storage import GameRecord, GameStatus, SeatRecord, Storage
 from bot.storage.locks import GameLocks
+from bot.storage.models import DeadlineChanges, MoveCommitted
 from bot.systems import Hosted, hosted, options_of, picks_of
 from bot.words import and_list, player_name
 from engine.core.contract import Outcome, SeatPick, SideInfo
@@ -193,6 +194,20 @@ class LoadedGame:
         return str(self.record.options.get("format", "1v1"))
 
 
+class DeadlinePlanner(Protocol):
+    """Plans a move's deadlines, so the move writes them with its actions
+    (``bot.operations.DeadlineOps``: the scheduler's :meth:`plan` and :meth:`committed`)."""
+
+    async def plan(self, game: LoadedGame, actor: str | None) -> DeadlineChanges:
+        """The deadlines of ``game`` after a change (its state and version after it),
+        ``actor`` the seat that acted, if any."""
+        ...
+
+    def committed(self, game: LoadedGame, done: MoveCommitted) -> None:
+        """The planned change was written."""
+        ...
+
+
 class GameStore:
     """Loads, caches and watches the games of one bot process."""
 
@@ -218,6 +233,9 @@ class GameStore:
         """Called after every committed change of a game, under its lock, with the
         seat that acted (None: the game started, or a deadline's default action):
         the deadline scheduler keeps its deadlines in line with the pending decisions."""
+        self.planner: DeadlinePlanner | None = None
+        """Plans each move's deadlines, written in the move's transaction (None: the
+        game has no deadlines, e.g. a bare service in tests)."""
         self.seat_listeners: list[Callable[[LoadedGame, str], Awaitable[None]]] = []
         """Called when a seat changes hands (``bot.seats``), under the game's lock and
         before the change listeners: the scheduler drops the seat's deadlines (they

@@ -39,7 +39,7 @@ from bot.scheduler import DeadlineScheduler, PendingDecision, StoredTerms
 from bot.service import GameService
 from bot.settings import DeadlinePolicy, PlayerSettings, server_language, wants_dm
 from bot.storage import GameStatus
-from bot.storage.models import DeadlineRecord, SeatClockRecord
+from bot.storage.models import DeadlineChanges, DeadlineRecord, MoveCommitted, SeatClockRecord
 from strings import Term, t, tr
 
 __all__ = ["DeadlineOps", "discord_time"]
@@ -76,6 +76,10 @@ class DeadlineOps:
         )
         service.listeners.append(self.changed)
         service.seat_listeners.append(self.seat_changed)
+        service.planner = self
+        self._planned: dict[int, int] = {}
+        """Per game: the version whose deadlines its move wrote (:meth:`committed`), so
+        the change listener does not write them again."""
         self.campaigns = campaigns
         """Campaign decisions have deadlines too, kept on their mission's game row."""
         if campaigns is not None:
@@ -133,17 +137,37 @@ class DeadlineOps:
                 log.exception("game %s: the start-up sweep failed", record.id)
 
     # -- the game changed ------------------------------------------------------------
-    async def changed(self, game: LoadedGame, actor: str | None) -> None:
+    @staticmethod
+    def _pending(game: LoadedGame) -> list[PendingDecision] | None:
+        """The game's pending decisions with who holds each seat; None once it is over."""
         state = game.state
         system = game.system
         if game.record.status is not GameStatus.ACTIVE or state is None or system.is_over(state):
-            await self.scheduler.cancel_game(game.id)
+            return None
+        return [PendingDecision(p.seat, p.kind, game.holder(p.seat)) for p in system.pending(state)]
+
+    async def plan(self, game: LoadedGame, actor: str | None) -> DeadlineChanges:
+        """The deadlines of a move, which writes them with its actions (the service's
+        :attr:`~bot.games.GameStore.planner`)."""
+        pending = self._pending(game)
+        return await self.scheduler.plan(
+            game.id, game.record.version, pending or [], actor=actor, over=pending is None
+        )
+
+    def committed(self, game: LoadedGame, done: MoveCommitted) -> None:
+        self.scheduler.committed(game.id, done)
+        self._planned[game.id] = done.game.version
+
+    async def changed(self, game: LoadedGame, actor: str | None) -> None:
+        planned = self._planned.pop(game.id, None) == game.record.version
+        pending = self._pending(game)
+        if pending is None:
+            if not planned:
+                await self.scheduler.cancel_game(game.id)
             await self.close_lapsed(game.id)  # the game is over: no prompt holds
             return
-        pending = [
-            PendingDecision(p.seat, p.kind, game.holder(p.seat)) for p in system.pending(state)
-        ]
-        await self.scheduler.sync(game.id, game.record.version, pending, actor=actor)
+        if not planned:
+            await self.scheduler.sync(game.id, game.record.version, pending, actor=actor)
         if actor is not None and await seats.returned(self.service, game.id, actor):
             public = await server_language(self.service.storage, game.record.guild_id)
             await self._say(game, t("deadline.returned", public, seat=actor))

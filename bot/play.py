@@ -22,6 +22,7 @@ from bot.games import GameStore, LoadedGame, engine_refusal, result_record
 from bot.outcome import Outcome, outcome_of
 from bot.storage import GameStatus, StaleGameVersion
 from bot.storage.base import DeadlineClosed
+from bot.storage.models import LogEntry
 from bot.words import and_list
 from engine.core.contract import DEFAULT_COMPUTER_LEVEL, Decision, Scope, Timing
 from engine.core.errors import EngineError
@@ -128,6 +129,29 @@ def _auto_move(
     return None
 
 
+class _Move:
+    """Actions applied in memory and not yet written: the player's action, the moves
+    made without asking after it, a missed turn's defaults. :meth:`Play._commit`
+    writes them in one transaction with the deadlines of the state they lead to."""
+
+    def __init__(self, game: LoadedGame) -> None:
+        self.start = game
+        self.game = game
+        """The game after the actions so far (its version and last seq counted on)."""
+        self.entries: list[LogEntry] = []
+        self.orders: dict[str, list[str]] | None = None
+        """The standing orders left once some ran out (None: none ran out)."""
+
+    def add(self, seat: str, action: Any, state: Any) -> None:
+        game = self.game
+        seq = game.record.last_seq + 1
+        self.entries.append(LogEntry(seat, str(action), GameStore.snapshot(game, seq, state)))
+        record = game.record.model_copy(
+            update={"version": game.record.version + 1, "last_seq": seq}
+        )
+        self.game = LoadedGame(record, game.seats, game.setup, state)
+
+
 class Play(GameStore):
     """Playing verbs of the service."""
 
@@ -168,12 +192,14 @@ class Play(GameStore):
             before = _pending(game, state) - {
                 (d.seat, d.kind) for d in system.pending(state) if d.seat == seat and d.urgent
             }
+            move = _Move(game)
+            move.add(seat, action, new_state)
+            events = await self._decide_without_asking(move, events)
             try:
-                game = await self._commit(game, seat, action, new_state)
+                game = await self._commit(move, seat)
             except StaleGameVersion as exc:
                 self._forget(game.id)
                 raise Refusal("refusal.race") from exc
-            game, events = await self._auto_moves(game, events)
             await self._changed(game, seat)
             return self._after(game, events, before_turn, before)
 
@@ -191,45 +217,51 @@ class Play(GameStore):
         return outcome_of(game, events, image=turn_over, before=before)
 
     async def _commit(
-        self,
-        game: LoadedGame,
-        seat: str,
-        action: Any,
-        new_state: Any,
-        *,
-        deadline_id: int | None = None,
+        self, move: _Move, actor: str | None, *, deadline_id: int | None = None
     ) -> LoadedGame:
-        """Append one applied action to the log (under the game's lock) and return the
-        game after it. A deadline's default action closes its deadline in the same
-        transaction. Raises StaleGameVersion if someone moved meanwhile."""
-        snapshot = self.snapshot(game, game.record.last_seq + 1, new_state)
-        if deadline_id is None:
-            new_version = await self.storage.append_action(
-                game.id, game.record.version, seat, str(action), snapshot=snapshot
-            )
-        else:
-            new_version = await self.storage.append_deadline_action(
-                deadline_id, game.record.version, str(action), snapshot=snapshot
-            )
-        record = game.record.model_copy(
-            update={"version": new_version, "last_seq": game.record.last_seq + 1}
-        )
-        system = game.system
-        if system.is_over(new_state):
-            record = await self.storage.update_game(
+        """Write a move (under the game's lock) and return the game after it: its
+        actions, the deadlines of the state they lead to (planned by :attr:`planner`:
+        the old ones settled, the new ones opened, all cancelled at the game's end), a
+        deadline's default closing its deadline (``deadline_id``), the result if the
+        game ended: one transaction (``Storage.commit_move``), before anyone is
+        answered. Standing orders that ran out meanwhile are dropped after it. Raises
+        StaleGameVersion (or DeadlineClosed) and writes nothing if the game moved on."""
+        game = move.game
+        if move.entries:
+            state = game.state
+            system = game.system
+            result = result_record(system.outcome(state)) if system.is_over(state) else None
+            planner = self.planner
+            changes = await planner.plan(game, actor) if planner is not None else None
+            done = await self.storage.commit_move(
                 game.id,
-                new_version,
-                status=GameStatus.FINISHED,
-                result=result_record(system.outcome(new_state)),
+                move.start.record.version,
+                move.entries,
+                deadline_id=deadline_id,
+                deadlines=changes,
+                result=result,
             )
-        game = LoadedGame(record, game.seats, game.setup, new_state)
-        self._remember(game)
+            game = LoadedGame(done.game, game.seats, game.setup, state)
+            if planner is not None:
+                planner.committed(game, done)
+            self._remember(game)
+        if move.orders is not None:
+            settings = await self.game_settings(game.id)
+            await self.storage.put_game_settings(game.id, {**settings, "orders": move.orders})
         return game
 
     async def _auto_moves(
         self, game: LoadedGame, events: list[Event]
     ) -> tuple[LoadedGame, list[Event]]:
-        """Moves made for a seat without asking, each logged like any other action:
+        """The moves made without asking after a change that is already written (a
+        start, a seat handed over, an undo), written together; the game after them."""
+        move = _Move(game)
+        events = await self._decide_without_asking(move, events)
+        return await self._commit(move, None), events
+
+    async def _decide_without_asking(self, move: _Move, events: list[Event]) -> list[Event]:
+        """Moves made for a seat without asking, added to ``move`` (each logged like any
+        other action); the events with theirs:
 
         * a game in ``fast`` response mode passes at once for a seat that must answer
           and holds nothing to answer with (``forced_action``), and says so (this mode
@@ -239,30 +271,37 @@ class Play(GameStore):
           (``computer_player``), its first public line marked "(computer)".
         """
         events = list(events)
+        game = move.game
         system = game.system
+        settings = await self.game_settings(game.id)
+        orders: dict[str, list[str]] = settings.get("orders", {})
+        fast = settings.get("responses") == "fast"
+        computers = {s: computer_level(settings, s) for s in computer_seats(game, settings)}
         for _ in range(AUTO_MOVES):  # every auto move is a real decision: a game cannot loop
+            game = move.game
             state = game.state
             if state is None or system.is_over(state):
                 break
-            await self._expire_orders(game, state)
-            settings = await self.game_settings(game.id)
-            orders: dict[str, list[str]] = settings.get("orders", {})
-            fast = settings.get("responses") == "fast"
-            computers = {s: computer_level(settings, s) for s in computer_seats(game, settings)}
+            left = {  # orders that ran out (e.g. until the seat's next turn) go
+                seat: [o for o in mine if not system.order_expired(o, state, seat)]
+                for seat, mine in orders.items()
+            }
+            if left != orders:
+                orders = move.orders = left
             try:  # a computer player's search may take a while: off the event loop
-                move = await asyncio.to_thread(
+                chosen = await asyncio.to_thread(
                     _auto_move, game, state, orders, fast=fast, computers=computers
                 )
-            except Exception:  # a bug of the system: what was committed stands
+            except Exception:  # a bug of the system: what was decided stands
                 log.exception("game %s: choosing a move without asking failed", game.id)
                 break
-            if move is None:
+            if chosen is None:
                 break
-            seat, action, why = move
+            seat, action, why = chosen
             try:
                 new_state, more = _checked(game, seat, "apply", system.apply, state, seat, action)
             except InternalError:
-                break  # logged: what was committed stands, and the seat is asked instead
+                break  # logged: what was decided stands, and the seat is asked instead
             except UserError:
                 log.error("game %s: the system refused its own %s move for %s", game.id, why, seat)
                 if why != COMPUTER:
@@ -275,7 +314,7 @@ class Play(GameStore):
                     )
                 except (InternalError, UserError):
                     break
-            game = await self._commit(game, seat, action, new_state)
+            move.add(seat, action, new_state)
             if why == COMPUTER:  # marked on its first public line, if it has one
                 first = next((i for i, e in enumerate(more) if e.public), None)
                 if first is not None:
@@ -287,7 +326,7 @@ class Play(GameStore):
             note = Term("narration.auto", element=label, why=Term(AUTO_WHY[why]))
             events.append(Event("auto", note))
             events.extend(more)
-        return game, events
+        return events
 
     async def update_orders(
         self, game_id: int, seat: str, order: str | None, *, cancel: bool = False
@@ -313,18 +352,6 @@ class Play(GameStore):
             all_orders[seat] = current
             await self.storage.put_game_settings(game_id, {**settings, "orders": all_orders})
             return current
-
-    async def _expire_orders(self, game: LoadedGame, state: Any) -> None:
-        """Drop standing orders that ran out (e.g. until the seat's next turn)."""
-        settings = await self.game_settings(game.id)
-        orders: dict[str, list[str]] = settings.get("orders", {})
-        system = game.system
-        left = {
-            seat: [o for o in mine if not system.order_expired(o, state, seat)]
-            for seat, mine in orders.items()
-        }
-        if left != orders:
-            await self.storage.put_game_settings(game.id, {**settings, "orders": left})
 
     async def default_move(
         self,
@@ -361,11 +388,8 @@ class Play(GameStore):
             before_turn = system.turn_of(state)
             before = _pending(game, state)
             new_state, events = system.apply(state, seat, action)
-            try:
-                game = await self._commit(game, seat, action, new_state, deadline_id=deadline_id)
-            except (StaleGameVersion, DeadlineClosed):
-                self._forget(game_id)
-                return None
+            move = _Move(game)
+            move.add(seat, action, new_state)
             label = game.presenter.seat_label(state, seat)
             who = (
                 Term("deadline.by_computer")
@@ -377,15 +401,20 @@ class Play(GameStore):
             if not computer and _own_turn(decision):
                 # A missed turn passes as a whole: the seat's later steps of the same
                 # turn take their defaults too, instead of waiting a full deadline each.
-                while game.state is not None and system.turn_of(game.state) == seat:
-                    now = system.pending(game.state)
+                while (after := move.game.state) is not None and system.turn_of(after) == seat:
+                    now = system.pending(after)
                     if [(p.seat, _own_turn(p)) for p in now] != [(seat, True)]:
                         break
-                    step = system.default_action(game.state, seat)
-                    after, more = system.apply(game.state, seat, step)
-                    game = await self._commit(game, seat, step, after)
+                    step = system.default_action(after, seat)
+                    later, more = system.apply(after, seat, step)
+                    move.add(seat, step, later)
                     events.extend(more)
-            game, events = await self._auto_moves(game, events)
+            events = await self._decide_without_asking(move, events)
+            try:
+                game = await self._commit(move, None, deadline_id=deadline_id)
+            except (StaleGameVersion, DeadlineClosed):
+                self._forget(game_id)
+                return None
             await self._changed(game, None)
             return self._after(game, events, before_turn, before)
 

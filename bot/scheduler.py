@@ -60,7 +60,15 @@ from typing import Protocol
 from bot.clock import Clock, SystemClock
 from bot.deadlines import DeadlineSettings, DecisionTerms, Interval, quiet_hours_of, reminders_due
 from bot.storage.base import Storage
-from bot.storage.models import DeadlineRecord, SeatClockRecord
+from bot.storage.models import (
+    DeadlineChanges,
+    DeadlineOpening,
+    DeadlineRecord,
+    DeadlineSettlement,
+    GameStatus,
+    MoveCommitted,
+    SeatClockRecord,
+)
 
 __all__ = [
     "DeadlineScheduler",
@@ -105,8 +113,9 @@ class TermsSource(Protocol):
 class StoredTerms:
     """The terms from the database: the server's and the game's :class:`DeadlineSettings`
     (key ``"deadlines"`` of the guild and game settings), the player's quiet hours
-    (user settings), the seat's vacation and time bank (seat clock, created with a full
-    bank at the seat's first decision). No deadline for a seat without a player."""
+    (user settings), the seat's vacation and time bank (its seat clock; a full bank at
+    the seat's first decision, whose clock is created with the deadline). Reads only.
+    No deadline for a seat without a player."""
 
     def __init__(
         self, storage: Storage, settings_type: type[DeadlineSettings] = DeadlineSettings
@@ -145,8 +154,12 @@ class StoredTerms:
         except (KeyError, ValueError):
             log.warning("user %s has malformed quiet hours; ignoring them", user_id)
             quiet = None
-        bank = int(settings.time_bank.total_seconds())
-        clock = await self.storage.init_seat_clock(game_id, seat, time_bank_seconds=bank)
+        clock = await self.storage.get_seat_clock(game_id, seat)
+        bank = (
+            clock.time_bank_seconds
+            if clock.updated_at is not None
+            else int(settings.time_bank.total_seconds())  # the seat's first decision
+        )
         pauses: tuple[Interval, ...] = ()
         if clock.vacation_from is not None and clock.vacation_until is not None:
             pauses = ((clock.vacation_from, clock.vacation_until),)
@@ -155,7 +168,7 @@ class StoredTerms:
             reminders=settings.reminder_fractions,
             quiet=quiet,
             pauses=pauses,
-            bank=timedelta(seconds=clock.time_bank_seconds),
+            bank=timedelta(seconds=bank),
         )
 
 
@@ -573,6 +586,85 @@ class DeadlineScheduler:
         self._put(d)
         return d
 
+    async def plan(
+        self,
+        game_id: int,
+        version: int,
+        pending: Iterable[PendingDecision],
+        *,
+        actor: str | None = None,
+        over: bool = False,
+        now: datetime | None = None,
+    ) -> DeadlineChanges:
+        """What a change of the game does to its deadlines, written nowhere yet: the
+        move writes it with its actions (``Storage.commit_move``), then calls
+        :meth:`committed`; :meth:`sync` writes it on its own.
+
+        ``version`` is the game version after the change; ``actor`` the seat that just
+        acted, if any; ``over``: the game ended (every live deadline is cancelled). A
+        decision still pending keeps its deadline running; one no longer pending is
+        settled (for the actor: missed count reset, the bank its overrun used spent); a
+        new one gets a deadline keyed ``"{version}:{kind}"`` with the
+        :class:`TermsSource`'s terms (the bank less what this change spent of it).
+        """
+        now = self.clock.now() if now is None else now
+        if over:
+            return DeadlineChanges(cancel_all=True, at=now)
+        wanted = {(p.seat, p.kind): p for p in pending}
+        # Claimed deadlines belong to the firing path (their on_due is running or will
+        # be retried): they neither keep a decision's deadline nor get settled here.
+        current = {(d.seat, d.kind): d for d in self.of_game(game_id) if not d.is_claimed}
+        settle: list[DeadlineSettlement] = []
+        spent: dict[str, int] = {}
+        for key, d in current.items():
+            if key in wanted:
+                continue
+            acted = d.seat == actor
+            used = await self._bank_used(d, now) if acted else 0
+            settle.append(DeadlineSettlement(d.id, acted, used))
+            spent[d.seat] = spent.get(d.seat, 0) + used
+        actor_settled = any(x.acted for x in settle)
+        reset = (actor,) if actor is not None and not actor_settled else ()
+        opened: list[DeadlineOpening] = []
+        for key, p in wanted.items():
+            if key in current:
+                continue
+            terms = await self.terms.terms(game_id, p.seat, p.kind, p.user_id)
+            if terms is None:
+                continue
+            if spent.get(p.seat):
+                left = max(timedelta(0), terms.bank - timedelta(seconds=spent[p.seat]))
+                terms = replace(terms, bank=left)
+            plan = terms.plan(now)
+            opened.append(
+                DeadlineOpening(
+                    seat=p.seat,
+                    kind=p.kind,
+                    decision_key=f"{version}:{p.kind}",
+                    user_id=p.user_id,
+                    created_at=plan.start,
+                    duration_seconds=max(1, _seconds(plan.duration)),
+                    bank_seconds=_seconds(plan.bank),
+                    due_at=plan.due_at,
+                    expires_at=plan.expires_at,
+                    reminder_ats=tuple(plan.reminder_ats),
+                    seat_bank_seconds=_seconds(terms.bank),
+                )
+            )
+        return DeadlineChanges(tuple(settle), tuple(opened), reset, at=now)
+
+    def committed(self, game_id: int, done: MoveCommitted) -> None:
+        """A change planned by :meth:`plan` was written: hold what it opened, forget
+        what it closed (and, at the game's end, everything of the game)."""
+        for deadline_id in done.closed:
+            self._forget(deadline_id)
+        if done.game.status is not GameStatus.ACTIVE:
+            for deadline_id in list(self._by_game.get(game_id, ())):
+                self._forget(deadline_id)
+        for d in done.opened:
+            if d.is_live:
+                self._put(d)
+
     async def sync(
         self,
         game_id: int,
@@ -582,39 +674,50 @@ class DeadlineScheduler:
         actor: str | None = None,
         now: datetime | None = None,
     ) -> list[DeadlineRecord]:
-        """Bring the game's deadlines in line with its pending decisions; call it after
-        every change of the game (start, every action, a default action).
-
-        ``version`` is the game version after the change; ``actor`` the seat that just
-        acted, if any. A decision still pending keeps its deadline running; one no
-        longer pending is settled (for the actor: missed count reset, bank overrun
-        spent); a new one gets a deadline keyed ``"{version}:{kind}"`` with the
-        :class:`TermsSource`'s terms. Returns the game's live deadlines.
-        """
-        now = self.clock.now() if now is None else now
-        wanted = {(p.seat, p.kind): p for p in pending}
-        # Claimed deadlines belong to the firing path (their on_due is running or will
-        # be retried): they neither keep a decision's deadline nor get settled here.
-        current = {(d.seat, d.kind): d for d in self.of_game(game_id) if not d.is_claimed}
-        actor_settled = False
-        for key, d in current.items():
-            if key in wanted:
-                continue
-            acted = d.seat == actor
-            await self.settle(d, acted=acted, now=now)
-            actor_settled = actor_settled or acted
-        if actor is not None and not actor_settled:
-            await self.storage.reset_missed(game_id, actor)
-        for key, p in wanted.items():
-            if key in current:
-                continue
-            terms = await self.terms.terms(game_id, p.seat, p.kind, p.user_id)
-            if terms is None:
-                continue
-            await self.open(
-                game_id, p.seat, p.kind, f"{version}:{p.kind}", terms, user_id=p.user_id, start=now
+        """Bring the game's deadlines in line with its pending decisions after a change
+        not written with them (a start, a campaign's step, a seat changing hands): the
+        :meth:`plan`, written now. Returns the game's live deadlines."""
+        changes = await self.plan(game_id, version, pending, actor=actor, now=now)
+        at = changes.at or self.clock.now()
+        for x in changes.settle:
+            await self.storage.settle_deadline(
+                x.deadline_id, at, acted=x.acted, bank_used_seconds=x.bank_used_seconds
             )
+            self._forget(x.deadline_id)
+        for seat in changes.reset_missed:
+            await self.storage.reset_missed(game_id, seat)
+        for o in changes.open:
+            await self.storage.init_seat_clock(
+                game_id, o.seat, time_bank_seconds=o.seat_bank_seconds
+            )
+            d, _ = await self.storage.open_deadline(
+                game_id=game_id,
+                seat=o.seat,
+                kind=o.kind,
+                decision_key=o.decision_key,
+                user_id=o.user_id,
+                created_at=o.created_at,
+                duration_seconds=o.duration_seconds,
+                bank_seconds=o.bank_seconds,
+                due_at=o.due_at,
+                expires_at=o.expires_at,
+                reminder_ats=o.reminder_ats,
+            )
+            self._put(d)
         return self.of_game(game_id)
+
+    async def _bank_used(self, deadline: DeadlineRecord | _Held, now: datetime) -> int:
+        """Seconds of its bank a decision taken at ``now`` used (it acted after
+        ``due_at``, in active time)."""
+        if now <= deadline.due_at or deadline.bank_seconds <= 0:
+            return 0
+        terms = await self.terms.terms(
+            deadline.game_id, deadline.seat, deadline.kind, deadline.user_id
+        )
+        if terms is None:
+            return 0
+        spent = terms.bank_used(deadline.due_at, now, timedelta(seconds=deadline.bank_seconds))
+        return _seconds(spent)
 
     async def settle(
         self, deadline: DeadlineRecord, *, acted: bool, now: datetime | None = None
@@ -625,16 +728,7 @@ class DeadlineScheduler:
         time bank.
         """
         now = self.clock.now() if now is None else now
-        used = 0
-        if acted and now > deadline.due_at and deadline.bank_seconds > 0:
-            terms = await self.terms.terms(
-                deadline.game_id, deadline.seat, deadline.kind, deadline.user_id
-            )
-            if terms is not None:
-                spent = terms.bank_used(
-                    deadline.due_at, now, timedelta(seconds=deadline.bank_seconds)
-                )
-                used = _seconds(spent)
+        used = await self._bank_used(deadline, now) if acted else 0
         await self.storage.settle_deadline(deadline.id, now, acted=acted, bank_used_seconds=used)
         self._forget(deadline.id)
 

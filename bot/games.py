@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import hashlib
 import logging
 import secrets
@@ -83,6 +84,10 @@ def result_record(outcome: Outcome) -> dict[str, Any]:
 
 SNAPSHOT_EVERY = 50
 """Actions between two snapshots: a load replays at most this many (about 2 ms)."""
+
+FREEZE_EVERY = 256
+"""Games put in the cache (loaded or moved) between two freezes of what the process
+holds (:meth:`GameStore._remember`)."""
 
 
 @functools.cache
@@ -194,6 +199,23 @@ class LoadedGame:
         return str(self.record.options.get("format", "1v1"))
 
 
+def keep_out_of_collections() -> None:
+    """Move what the process holds now out of the garbage collector's sight
+    (``gc.freeze``), after a young collection (``gc.collect(1)``, a few milliseconds).
+
+    A full collection walks every object the process holds, and the cached games are
+    most of them (thousands of small objects each): with 10,000 games cached it stops
+    the event loop for seconds. Frozen objects are never walked, and still freed when
+    nothing refers to them any more (a game's state holds no reference cycle:
+    ``tests/bot/test_move_transaction.py`` checks it), so a game evicted from the cache
+    or replaced by its next state goes as before. The cost: a reference cycle that was
+    alive at a freeze and dies later is never collected. The start-up freezes what it
+    loaded (modules, the systems' data), and the game cache calls this every
+    :data:`FREEZE_EVERY` games it takes in (``bench/latency.py`` prints the pauses)."""
+    gc.collect(1)
+    gc.freeze()
+
+
 class DeadlinePlanner(Protocol):
     """Plans a move's deadlines, so the move writes them with its actions
     (``bot.operations.DeadlineOps``: the scheduler's :meth:`plan` and :meth:`committed`)."""
@@ -226,6 +248,7 @@ class GameStore:
         self._seed = seed_source or (lambda: secrets.randbits(62))
         self._cache: OrderedDict[int, LoadedGame] = OrderedDict()
         self._cache_size = cache_size
+        self._remembered = 0
         self.setup_filter: Callable[[Any], Any] | None = None
         """Tests only: rewrites the lobby's setup at the start, e.g. to fix hands,
         the top of the deck or altitudes (a system's test-only setup fields)."""
@@ -297,6 +320,9 @@ class GameStore:
         self._cache.move_to_end(game.id)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
+        self._remembered += 1
+        if self._remembered % FREEZE_EVERY == 0:
+            keep_out_of_collections()
 
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)

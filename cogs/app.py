@@ -28,7 +28,7 @@ from bot.campaigns import CampaignNews, CampaignService
 from bot.clock import Clock
 from bot.config import Settings
 from bot.errors import Refusal
-from bot.games import LoadedGame
+from bot.games import LoadedGame, keep_out_of_collections
 from bot.operations import DeadlineOps
 from bot.outcome import Outcome
 from bot.publishing import Publisher
@@ -159,6 +159,7 @@ class TallyHoBot(commands.Bot):
         live = await self.deadlines.start()  # overdue deadlines fire once, now
         for news in await self.campaigns.reconcile():  # steps a crash interrupted
             await self.publisher.publish_campaign(news)
+        keep_out_of_collections()  # what start-up loaded stays: no collection walks it
         log.info(
             "ready: %d open game(s), %d caught up, %d live deadline(s) in %s",
             len(open_games),

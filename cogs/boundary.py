@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import InternalError, UserError
+from bot.storage.memo import remember_settings
 from cogs.context import app_of, language_of, reply
 from strings import normalize, t
 
@@ -109,6 +110,7 @@ class Gate:
             except discord.HTTPException:
                 log.warning("could not tell a late interaction the bot restarts")
             return False
+        remember_settings()  # this interaction reads each settings row once
         task = asyncio.current_task()
         if task is not None and task not in self._inflight:
             self._inflight.add(task)

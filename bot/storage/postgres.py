@@ -48,6 +48,7 @@ from bot.storage.base import (
     Unset,
     utc_now,
 )
+from bot.storage.memo import memoized_read, memoized_write
 from bot.storage.migrate_postgres import migrate
 from bot.storage.models import (
     OPEN_STATUSES,
@@ -352,6 +353,7 @@ class PostgresStorage(Storage):
 
     # -- guild, user and game settings -------------------------------------------------
 
+    @memoized_read
     async def _get_json(self, table: str, key: str, value: int) -> dict[str, Any] | None:
         """The row of a ``(key, settings JSON, updated_at)`` table, JSON decoded."""
         rows = await self._fetch(
@@ -363,6 +365,7 @@ class PostgresStorage(Storage):
         data["settings"] = json.loads(data["settings"])
         return data
 
+    @memoized_write
     async def _put_json(
         self, table: str, key: str, value: int, settings: JSONObject, *, game: int | None = None
     ) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from bot.storage.base import (
     Unset,
     utc_now,
 )
+from bot.storage.memo import memoized_read, memoized_write
 from bot.storage.migrate import migrate
 from bot.storage.models import (
     OPEN_STATUSES,
@@ -370,6 +371,7 @@ class SQLiteStorage(Storage):
         data = await self._put_json("guild_settings", "guild_id", guild_id, settings)
         return GuildSettingsRecord.model_validate(data)
 
+    @memoized_read
     async def _get_json(self, table: str, key: str, value: int) -> dict[str, Any] | None:
         """The row of a ``(key, settings JSON, updated_at)`` table, JSON decoded."""
         rows = await self._fetch(
@@ -381,6 +383,7 @@ class SQLiteStorage(Storage):
         data["settings"] = json.loads(data["settings"])
         return data
 
+    @memoized_write
     async def _put_json(
         self, table: str, key: str, value: int, settings: JSONObject, *, game: int | None = None
     ) -> dict[str, Any]:

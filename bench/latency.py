@@ -1,0 +1,389 @@
+"""Latency of a click through the offline Discord, with many games open (issues 14, 16).
+
+    python bench/latency.py [--games 1000] [--clicks 1000] [--burst 100]
+                            [--database sqlite|postgresql|both] [--cached 10000]
+
+The real bot (``cogs.app.TallyHoBot``) on the offline Discord (``bot.testing``), in
+one process, as ``python -m bot`` runs it. Times are wall-clock, from the interaction
+reaching discord.py (the gateway's ``INTERACTION_CREATE``) to the bot's answer reaching
+the transport (the interaction's callback, or the message that follows a deferral):
+
+1. **The floor**: a slash command that answers at once (a command added for the
+   bench), the round trip of the harness and discord.py alone.
+2. **Sequential moves**: ``--games`` Zero! 1v1 games open at once (opened through
+   ``/dogfight new``, ``join`` and ``start``), then ``--clicks`` moves, one at a time,
+   each a random legal action of the seat to act in a random game, clicked as its
+   action button (``th:a:…``). Moves that pass the turn post a picture: their reply
+   and their picture are timed separately (the picture from the same click to the
+   thread message carrying it).
+3. **A burst**: ``--burst`` clicks on as many games at once, and the moves a second
+   one process sustains (every game clicked once, all at once).
+4. **Garbage collection**: the longest collector pause (``gc.callbacks``) during the
+   moves above, then with ``--cached`` games held in the service's cache.
+
+Prints p50 and p99 of each, and their ratio to the floor's p99. Goals (issue 16): a
+move's reply p99 at most 10 times the floor's p99; a burst of 100 clicks p99 under
+100 ms; at least 1,000 moves a second with SQLite; no collector pause over 50 ms with
+10,000 games cached. PostgreSQL is a server this bench starts (``initdb`` in a
+temporary folder, as the storage tests do: durability off, so it measures the bot,
+not the disk). Not part of the test suite: figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import copy
+import gc
+import random
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import discord
+
+from bot.games import LoadedGame
+from bot.storage import GameStatus
+from bot.testing import FakeDiscord, FakeUser
+from bot.testing.driver import wait_for_new_game
+from cogs.app import TallyHoBot
+from engine.dif.ai import RandomPlayer
+from engine.dif.game import default_engine
+
+CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
+EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
+FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
+THREAD_POST = "POST /channels/{channel_id}/messages"
+
+
+@dataclass
+class Clicks:
+    """When each timed interaction was sent, answered, and its picture posted."""
+
+    sent: dict[str, float] = field(default_factory=dict)
+    answered: dict[str, asyncio.Future[float]] = field(default_factory=dict)
+    picture_of: dict[int, str] = field(default_factory=dict)
+    """A thread's id -> the token of the click whose picture it awaits."""
+    pictures: dict[str, float] = field(default_factory=dict)
+
+    def reply_ms(self, token: str) -> float:
+        return (self.answered[token].result() - self.sent[token]) * 1000
+
+    def picture_ms(self, token: str) -> float | None:
+        at = self.pictures.get(token)
+        return None if at is None else (at - self.sent[token]) * 1000
+
+
+def watch(fake: FakeDiscord, clicks: Clicks) -> None:
+    """Time the answers and pictures: wrap the fake's routes (the transport)."""
+    routes = fake.routes
+
+    def answered(token: str) -> None:
+        future = clicks.answered.get(token)
+        if future is not None and not future.done():
+            future.set_result(time.perf_counter())
+
+    def on_callback(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def wrapped(call: Any) -> Any:
+            result = handler(call)
+            kind = int((call.json or {}).get("type", 0))
+            if kind not in (5, 6):  # a deferral is not the answer: what follows it is
+                answered(call.args["webhook_token"])
+            return result
+
+        return wrapped
+
+    def on_webhook(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def wrapped(call: Any) -> Any:
+            result = handler(call)
+            answered(call.args["webhook_token"])
+            return result
+
+        return wrapped
+
+    def on_post(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def wrapped(call: Any) -> Any:
+            result = handler(call)
+            token = clicks.picture_of.get(int(call.args["channel_id"]))
+            if call.files and token is not None:
+                clicks.pictures.setdefault(token, time.perf_counter())
+            return result
+
+        return wrapped
+
+    routes[CALLBACK] = on_callback(routes[CALLBACK])
+    routes[EDIT_ORIGINAL] = on_webhook(routes[EDIT_ORIGINAL])
+    routes[FOLLOWUP] = on_webhook(routes[FOLLOWUP])
+    routes[THREAD_POST] = on_post(routes[THREAD_POST])
+
+
+def add_floor_command(bot: TallyHoBot) -> None:
+    """``/bench-floor``: answers at once, touches nothing (the harness's round trip)."""
+
+    @bot.tree.command(name="bench-floor", description="answers at once")
+    async def floor(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("ok", ephemeral=True)
+
+
+@dataclass
+class Table:
+    """One open game: its thread and who plays which seat."""
+
+    game_id: int
+    thread: int
+    users: dict[str, FakeUser]
+
+
+class Bench:
+    def __init__(self, fake: FakeDiscord, bot: TallyHoBot, clicks: Clicks) -> None:
+        self.fake, self.bot, self.clicks = fake, bot, clicks
+        self.brain = RandomPlayer(7)
+        self.engine = default_engine()
+
+    async def open_games(self, count: int) -> list[Table]:
+        fake, storage = self.fake, self.bot.service.storage
+        tables = []
+        for i in range(count):
+            alice, bob = fake.add_member(f"a{i}"), fake.add_member(f"b{i}")
+            await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero")
+            game = await wait_for_new_game(fake, storage)
+            assert game.thread_id is not None
+            for user, side, aircraft in ((alice, "allied", "buffalo-i"), (bob, "axis", "ki-43")):
+                await fake.slash(
+                    user, "dogfight join", channel_id=game.thread_id, side=side, aircraft=aircraft
+                )
+            await fake.slash(alice, "dogfight start", channel_id=game.thread_id)
+            tables.append(Table(game.id, game.thread_id, {"A1": alice, "X1": bob}))
+        return tables
+
+    async def next_click(self, table: Table) -> tuple[FakeUser, dict[str, Any]] | None:
+        """The interaction data of a random legal move in the game (None: it ended)."""
+        game: LoadedGame = await self.bot.service.load(table.game_id)
+        state = game.state
+        if game.record.status is not GameStatus.ACTIVE or state is None:
+            return None
+        seat = self.engine.pending(state)[0].seat
+        action = self.brain.choose(self.engine, state, seat)
+        custom_id = f"th:a:{table.game_id}:{seat}:{game.record.version}:{action}"[:100]
+        return table.users[seat], {"custom_id": custom_id, "component_type": 2}
+
+    def send(self, user: FakeUser, data: dict[str, Any], channel: int, kind: int = 3) -> str:
+        """Send one interaction now; its token (timed). A click comes from the
+        message showing its button (a copy of the thread's latest message: discord.py
+        finds the clicked component on the message)."""
+        loop = asyncio.get_running_loop()
+        message = None
+        if kind == 3:  # the player's hand message, showing the button clicked
+            message = dict(self.fake.sent_to(channel)[-1])
+            button = {"type": 2, "style": 2, "label": "move", **data}
+            message["components"] = [{"type": 1, "components": [button]}]
+        sent = time.perf_counter()
+        token = self.fake.interact(user, kind, data, channel, message=message)
+        self.clicks.sent[token] = sent
+        self.clicks.answered[token] = loop.create_future()
+        return token
+
+    async def answer(self, token: str) -> None:
+        """Wait for the interaction's answer (an error if the bot never answers)."""
+        try:
+            await asyncio.wait_for(asyncio.shield(self.clicks.answered[token]), 60)
+        except TimeoutError:
+            raise SystemExit(f"no answer to {token}: {self.fake.problems()}") from None
+
+    async def floor(self, count: int) -> list[float]:
+        user = self.fake.add_member("floor")
+        data = self.fake._command_data("bench-floor", {}, in_guild=True)
+        times = []
+        for _ in range(count):
+            token = self.send(user, data, self.fake.channel_id, kind=2)
+            await self.answer(token)
+            times.append(self.clicks.reply_ms(token))
+            await self.fake.settle(rounds=2)
+        return times
+
+    async def sequential(
+        self, tables: list[Table], count: int, rng: random.Random
+    ) -> tuple[list[float], list[float], list[float]]:
+        """``count`` moves one at a time: replies of text moves, of picture moves, and
+        the pictures."""
+        text, with_picture, pictures = [], [], []
+        live = list(tables)
+        for _ in range(count):
+            click = None
+            while live and click is None:
+                table = rng.choice(live)
+                click = await self.next_click(table)
+                if click is None:
+                    live.remove(table)
+            if click is None:
+                break
+            user, data = click
+            self.clicks.picture_of[table.thread] = token = self.send(user, data, table.thread)
+            await self.answer(token)
+            await self.fake.settle(rounds=3)  # the post after the reply, then the next click
+            picture = self.clicks.picture_ms(token)
+            if picture is None:
+                text.append(self.clicks.reply_ms(token))
+            else:
+                with_picture.append(self.clicks.reply_ms(token))
+                pictures.append(picture)
+        return text, with_picture, pictures
+
+    async def burst(self, tables: list[Table]) -> tuple[list[float], float]:
+        """One click on each table, all at once: the replies, and the seconds until the
+        last reply."""
+        tokens = []
+        start = time.perf_counter()
+        for table in tables:
+            click = await self.next_click(table)
+            if click is not None:
+                tokens.append(self.send(click[0], click[1], table.thread))
+        start = min((self.clicks.sent[t] for t in tokens), default=start)
+        await asyncio.gather(*(self.clicks.answered[t] for t in tokens))
+        last = max(self.clicks.answered[t].result() for t in tokens)
+        await self.fake.settle(rounds=3, timeout=120)
+        return [self.clicks.reply_ms(t) for t in tokens], last - start
+
+
+@contextlib.contextmanager
+def gc_pauses() -> Iterator[list[float]]:
+    """The collector's pauses (ms) while the block runs."""
+    pauses: list[float] = []
+    started: list[float] = []
+
+    def callback(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started.append(time.perf_counter())
+        elif started:
+            pauses.append((time.perf_counter() - started.pop()) * 1000)
+
+    gc.callbacks.append(callback)
+    try:
+        yield pauses
+    finally:
+        gc.callbacks.remove(callback)
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def line(name: str, values: list[float], floor_p99: float, goal: str = "") -> str:
+    p50, p99 = pct(values, 0.5), pct(values, 0.99)
+    return (
+        f"  {name:<28} n={len(values):>5}  p50 {p50:7.2f} ms  p99 {p99:7.2f} ms"
+        f"  p99/floor {p99 / floor_p99:6.1f}x  {goal}"
+    )
+
+
+@contextlib.asynccontextmanager
+async def database(kind: str, folder: Path) -> AsyncIterator[str]:
+    if kind == "sqlite":
+        yield str(folder / "latency.db")
+        return
+    from tests.storage.backends import PostgresServer, postgres_bindir
+
+    bindir = postgres_bindir()
+    if bindir is None:
+        raise SystemExit("PostgreSQL's server binaries are needed (apt-get install postgresql)")
+    server = PostgresServer(bindir)
+    server.start()
+    try:
+        server.create_database()
+        yield server.url()
+    finally:
+        server.stop()
+
+
+async def run(kind: str, args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with database(kind, Path(tmp)) as url:
+            fake = FakeDiscord()
+            bot = TallyHoBot(database=url, seed_source=lambda: rng.randrange(1 << 62))
+            add_floor_command(bot)
+            clicks = Clicks()
+            try:
+                await fake.start(bot)
+                watch(fake, clicks)
+                bench = Bench(fake, bot, clicks)
+                t0 = time.perf_counter()
+                tables = await bench.open_games(args.games)
+                opened = time.perf_counter() - t0
+                print(f"{kind}: {len(tables)} games opened in {opened:.1f} s")
+                floor = await bench.floor(args.floor)
+                floor_p99 = pct(floor, 0.99)
+                with gc_pauses() as pauses:
+                    text, moved, pictures = await bench.sequential(tables, args.clicks, rng)
+                    burst, _ = await bench.burst(rng.sample(tables, min(args.burst, len(tables))))
+                    everyone, seconds = await bench.burst(tables)
+                print(line("floor (no-op command)", floor, floor_p99))
+                print(line("move, text reply", text, floor_p99, "goal: p99/floor <= 10x"))
+                print(line("move posting a picture", moved, floor_p99, "(its reply)"))
+                print(line("  ... its picture", pictures, floor_p99))
+                print(line(f"burst of {len(burst)} at once", burst, floor_p99, "goal: p99 < 100 ms"))
+                rate = len(everyone) / seconds if seconds else float("nan")
+                print(
+                    f"  sustained: {len(everyone)} moves at once answered in {seconds:.2f} s:"
+                    f" {rate:,.0f} moves/s  (goal: >= 1,000 moves/s with SQLite)"
+                )
+                print(
+                    f"  collector during the moves: {len(pauses)} pauses,"
+                    f" longest {max(pauses, default=0):.1f} ms"
+                )
+                if args.cached:
+                    await cached_pauses(bot, tables, args.cached)
+            finally:
+                await bot.close()
+                fake.patch.undo()
+
+
+async def cached_pauses(bot: TallyHoBot, tables: list[Table], count: int) -> None:
+    """Hold ``count`` games in the cache (copies of the open ones under new ids), then
+    measure the collector's longest pause over a full collection and young ones."""
+    service = bot.service
+    service._cache_size = max(service._cache_size, count + len(tables))
+    held = [await service.load(t.game_id) for t in tables]
+    for i in range(count):  # each its own state, as loading it would give
+        game = held[i % len(held)]
+        record = game.record.model_copy(update={"id": 10_000_000 + i})
+        state = copy.deepcopy(game.state)
+        service._remember(LoadedGame(record, game.seats, game.setup, state))
+    with gc_pauses() as pauses:
+        for _ in range(50):  # the allocations of ordinary work: young collections
+            [LoadedGame(g.record, g.seats, g.setup, g.state) for g in held]
+        gc.collect()
+    young = pauses[:-1]
+    print(
+        f"  collector with {len(service._cache)} games cached: full collection {pauses[-1]:.1f} ms,"
+        f" longest other pause {max(young, default=0):.1f} ms (goal: no pause > 50 ms)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--clicks", type=int, default=1000)
+    parser.add_argument("--burst", type=int, default=100)
+    parser.add_argument("--floor", type=int, default=300)
+    parser.add_argument("--cached", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
+    args = parser.parse_args()
+    kinds = ("sqlite", "postgresql") if args.database == "both" else (args.database,)
+    for kind in kinds:
+        asyncio.run(run(kind, args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+"""A move's reply waits for one transaction (issue 16): the action, the moves made
+without asking, the next decision's deadline and the seat's clock are written
+together before the player is answered, and each settings row is read once per click.
+What can wait (the thread's post, the prompts) comes after the reply."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import gc
+import re
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from bot.storage import SQLiteStorage
+from bot.storage.memo import remember_settings
+from bot.testing import FakeDiscord, FakeUser
+from cogs.app import TallyHoBot
+from tests.bot.test_game_flow import make_bot
+from tests.bot.test_outbox import hand_button, mover, picked
+
+CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
+
+
+class Statements:
+    """Every SQL statement the bot's SQLite connection runs, by kind."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.seen: list[str] = []
+        real = aiosqlite.Connection.execute_fetchall
+
+        async def counted(conn: aiosqlite.Connection, sql: str, *args: Any) -> Any:
+            self.seen.append(re.sub(r"\s+", " ", sql))
+            return await real(conn, sql, *args)
+
+        monkeypatch.setattr(aiosqlite.Connection, "execute_fetchall", counted)
+
+    def since(self, start: int, what: Callable[[str], bool]) -> list[str]:
+        return [s for s in self.seen[start:] if what(s)]
+
+
+@pytest.fixture
+async def table(
+    tmp_path: Path,
+) -> AsyncIterator[tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser]]:
+    async with FakeDiscord() as fake:
+        bot = make_bot(tmp_path / "db.sqlite3")
+        alice, bob = fake.add_member("alice"), fake.add_member("bob")
+        try:
+            yield fake, bot, alice, bob
+        finally:
+            await bot.close()
+
+
+async def test_a_click_commits_once_before_its_reply(
+    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake, bot, alice, bob = table
+    game_id, thread = await picked(fake, bot, alice, bob)
+    user = await mover(bot, game_id, alice, bob)
+    hand, button = await hand_button(fake, user, game_id, thread)
+    sql = Statements(monkeypatch)
+    at_reply: list[int] = []
+    answer = fake.routes[CALLBACK]
+
+    def replied(call: Any) -> Any:
+        at_reply.append(len(sql.seen))
+        return answer(call)
+
+    fake.routes[CALLBACK] = replied
+    start = len(sql.seen)
+    await fake.click(user, hand, button)
+    assert fake.problems() == []
+    [reply] = at_reply
+    before = sql.seen[start:reply]
+    assert before.count("BEGIN IMMEDIATE") == 1, before  # one transaction before the reply
+    writes = [s for s in before if s.split(" ")[0] in ("INSERT", "UPDATE", "DELETE")]
+    assert any(s.startswith("INSERT INTO actions") for s in writes)
+    assert any(s.startswith("INSERT INTO deadlines") for s in writes)  # the next decision's
+    settings = Counter(s for s in before if re.search(r"FROM \w+_settings", s))
+    assert settings and max(settings.values()) == 1, settings  # each row read once
+    # what waits for after the reply: the thread is told, and marked told
+    after = sql.since(reply, lambda s: s.startswith("UPDATE games SET posted_seq"))
+    assert len(after) == 1
+    game = await bot.service.load(game_id)
+    [d] = await bot.service.storage.live_deadlines(game_id)
+    assert d.decision_key.startswith(f"{game.record.version}:")
+
+
+async def test_the_settings_memo_is_the_clicks_task_only(tmp_path: Path) -> None:
+    """Within the task that opened it, a settings row is read once and a write replaces
+    it; another task (a timer it started) reads the database."""
+    store = await SQLiteStorage.open(tmp_path / "m.sqlite3")
+    try:
+        await store.put_guild_settings(5, {"language": "fr"})
+
+        async def click() -> list[Any]:
+            remember_settings()
+            first = await store.get_guild_settings(5)
+            outside = await store.get_guild_settings(5)
+            await asyncio.create_task(store_elsewhere())  # not this task: not its memo
+            stale = await store.get_guild_settings(5)  # the memo: read once per click
+            await store.put_guild_settings(5, {"language": "de"})
+            mine = await store.get_guild_settings(5)
+            other = await asyncio.create_task(read())  # a task of its own: the database
+            assert first is not None and outside is not None
+            first.settings["language"] = "xx"  # a caller's change stays its own
+            again = await store.get_guild_settings(5)
+            return [outside, stale, mine, other, again]
+
+        async def store_elsewhere() -> None:  # another process writes the row
+            other = await SQLiteStorage.open(tmp_path / "m.sqlite3")
+            await other.put_guild_settings(5, {"language": "es"})
+            await other.close()
+
+        async def read() -> Any:
+            return await store.get_guild_settings(5)
+
+        found = await asyncio.create_task(click())
+        assert [r.settings["language"] for r in found] == ["fr", "fr", "de", "de", "de"]
+        fresh = await store.get_guild_settings(5)
+        assert fresh is not None and fresh.settings["language"] == "de"
+    finally:
+        await store.close()
+
+
+async def test_a_cached_game_holds_no_reference_cycle(
+    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser],
+) -> None:
+    """The game cache freezes what it holds (``bot.games.keep_out_of_collections``): a
+    frozen game must still be freed by reference counting once evicted, so a cached
+    game (record, seats, setup, state) holds no reference cycle."""
+    fake, bot, alice, bob = table
+    game_id, thread = await picked(fake, bot, alice, bob)
+    user = await mover(bot, game_id, alice, bob)
+    hand, button = await hand_button(fake, user, game_id, thread)
+    await fake.click(user, hand, button)
+    game = await bot.service.load(game_id)
+    gc.collect()
+    gc.disable()
+    try:
+        held = copy.deepcopy(game)
+        assert held.state is not None
+        del held
+        assert gc.collect() == 0  # nothing was left for the collector: no cycle
+    finally:
+        gc.enable()

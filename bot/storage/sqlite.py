@@ -16,7 +16,11 @@ anything once the player has seen the bot accept it:
 
 All statements of one store go through one aiosqlite connection (its own thread, so
 the event loop never blocks); an :class:`asyncio.Lock` keeps the coroutines sharing it
-from interleaving statements inside each other's transactions.
+from interleaving statements inside each other's transactions. The writes of the move
+path (a move with its deadlines, seats, settings, deadlines, follows) run whole on
+that thread, ``BEGIN`` to ``COMMIT`` in one trip (:meth:`SQLiteStorage._write`, through
+aiosqlite's ``Connection._execute``): the lock is held for one trip instead of one per
+statement, and a cancelled caller cannot leave a transaction half done.
 """
 
 from __future__ import annotations
@@ -26,12 +30,12 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import aiosqlite
 
@@ -204,6 +208,28 @@ def _campaign(row: sqlite3.Row) -> CampaignRecord:
     return CampaignRecord.model_validate(data)
 
 
+T = TypeVar("T")
+
+
+def _q(db: sqlite3.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+    """One statement on the database's thread, its rows."""
+    return db.execute(sql, params).fetchall()
+
+
+def _in_transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """On the database's thread: ``work(db)`` between BEGIN IMMEDIATE and COMMIT, rolled
+    back if it raises (:meth:`SQLiteStorage._write`)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        done = work(db)
+        db.execute("COMMIT")
+    except BaseException:
+        with suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
+    return done
+
+
 class SQLiteStorage(Storage):
     """Tally-Ho's storage in one SQLite database file (or ``:memory:`` for tests).
 
@@ -321,9 +347,20 @@ class SQLiteStorage(Storage):
     async def _rows(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         return list(await conn.execute_fetchall(sql, params))
 
-    async def _bump(
-        self,
-        conn: aiosqlite.Connection,
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(db)`` in one write transaction, run whole on the database's thread: one
+        trip there and back, however many statements (the move path's writes). A
+        cancelled caller cannot leave it half done: it commits or rolls back there.
+        Constraint failures surface as :class:`ConstraintViolation`."""
+        async with self._lock:
+            try:
+                return await self._conn._execute(_in_transaction, self._conn._conn, work)
+            except sqlite3.IntegrityError as exc:
+                raise ConstraintViolation(str(exc)) from exc
+
+    @staticmethod
+    def _bump(
+        db: sqlite3.Connection,
         game_id: int,
         expected_version: int | None,
         now: str,
@@ -348,12 +385,10 @@ class SQLiteStorage(Storage):
         if expected_version is not None:
             where += " AND version = ?"
             args.append(expected_version)
-        rows = await self._rows(
-            conn, f"UPDATE games SET {sets} WHERE {where} RETURNING {_GAME_COLUMNS}", args
-        )
+        rows = _q(db, f"UPDATE games SET {sets} WHERE {where} RETURNING {_GAME_COLUMNS}", args)
         if rows:
             return rows[0]
-        found = await self._rows(conn, "SELECT version FROM games WHERE id = ?", (game_id,))
+        found = _q(db, "SELECT version FROM games WHERE id = ?", (game_id,))
         if not found:
             raise GameNotFound(game_id)
         assert expected_version is not None  # an unguarded UPDATE of a game cannot miss
@@ -390,15 +425,18 @@ class SQLiteStorage(Storage):
         """Insert or replace a settings row; ``game``: check that game exists first."""
         text = canonical_json(settings)
         now = self._now()
-        async with self._transaction() as conn:
+
+        def work(db: sqlite3.Connection) -> None:
             if game is not None:
-                await self._game_exists(conn, game)
-            await conn.execute_fetchall(
+                self._game_exists(db, game)
+            db.execute(
                 f"INSERT INTO {table} ({key}, settings, updated_at) VALUES (?, ?, ?) "
                 f"ON CONFLICT ({key}) DO UPDATE SET "
                 "settings = excluded.settings, updated_at = excluded.updated_at",
                 (value, text, now),
             )
+
+        await self._write(work)
         return {key: value, "settings": json.loads(text), "updated_at": now}
 
     # -- games ----------------------------------------------------------------------
@@ -432,7 +470,7 @@ class SQLiteStorage(Storage):
         finished_at = now if status_value in _TERMINAL else None
         async with self._transaction() as conn:
             if campaign_id is not None:
-                await self._campaign_exists(conn, campaign_id)
+                await conn._execute(self._campaign_exists, conn._conn, campaign_id)
             rows = await self._rows(
                 conn,
                 "INSERT INTO games (guild_id, channel_id, thread_id, lobby_message_id, "
@@ -539,10 +577,11 @@ class SQLiteStorage(Storage):
             params.append(None if result is None else canonical_json(result))
         if not sets:
             raise ValueError("update_game() needs at least one field to change")
-        async with self._transaction() as conn:
-            row = await self._bump(
-                conn, game_id, expected_version, now, assignments=", ".join(sets), params=params
+        row = await self._write(
+            lambda db: self._bump(
+                db, game_id, expected_version, now, assignments=", ".join(sets), params=params
             )
+        )
         return _game(row)
 
     async def mark_posted(self, game_id: int, seq: int) -> None:
@@ -614,32 +653,38 @@ class SQLiteStorage(Storage):
         """
         text = canonical_json(payload or {})
         now = self._now()
-        async with self._transaction() as conn:
-            row = await self._bump(conn, game_id, expected_version, now)
-            await conn.execute_fetchall(
+
+        def work(db: sqlite3.Connection) -> int:
+            row = self._bump(db, game_id, expected_version, now)
+            db.execute(
                 f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id, seat) DO UPDATE SET side = excluded.side, "
                 "user_id = excluded.user_id, display_name = excluded.display_name, "
                 "payload = excluded.payload, joined_at = excluded.joined_at",
                 (game_id, seat, side, user_id, display_name, text, now),
             )
-        return int(row["version"])
+            return int(row["version"])
+
+        return await self._write(work)
 
     async def remove_seat(
         self, game_id: int, seat: str, *, expected_version: int | None = None
     ) -> int:
         """Remove a seat (:class:`SeatNotFound` if absent); bump and return the version."""
         now = self._now()
-        async with self._transaction() as conn:
-            row = await self._bump(conn, game_id, expected_version, now)
-            deleted = await self._rows(
-                conn,
+
+        def work(db: sqlite3.Connection) -> int:
+            row = self._bump(db, game_id, expected_version, now)
+            deleted = _q(
+                db,
                 "DELETE FROM seats WHERE game_id = ? AND seat = ? RETURNING seat",
                 (game_id, seat),
             )
             if not deleted:
                 raise SeatNotFound(game_id, seat)
-        return int(row["version"])
+            return int(row["version"])
+
+        return await self._write(work)
 
     # -- the action log -------------------------------------------------------------
 
@@ -661,30 +706,31 @@ class SQLiteStorage(Storage):
         """
         state = None if snapshot is None else canonical_json(snapshot)
         now = self._now()
-        async with self._transaction() as conn:
-            row = await self._append(conn, game_id, expected_version, seat, action, state, now)
+        row = await self._write(
+            lambda db: self._append(db, game_id, expected_version, seat, action, state, now)
+        )
         return int(row["version"])
 
-    async def _append(
+    def _append(
         self,
-        conn: aiosqlite.Connection,
+        db: sqlite3.Connection,
         game_id: int,
         expected_version: int,
         seat: str | None,
         action: str,
         state: str | None,
         now: str,
-    ) -> aiosqlite.Row:
+    ) -> sqlite3.Row:
         """Inside a transaction: bump the game's version and sequence, append the action
         (and a snapshot, if given); returns the game's row after the bump."""
-        row = await self._bump(conn, game_id, expected_version, now, next_seq=True)
+        row = self._bump(db, game_id, expected_version, now, next_seq=True)
         seq = int(row["last_seq"])
-        await conn.execute_fetchall(
+        db.execute(
             "INSERT INTO actions (game_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
             (game_id, seq, seat, action, now),
         )
         if state is not None:
-            await conn.execute_fetchall(
+            db.execute(
                 "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES (?, ?, ?, ?)",
                 (game_id, seq, state, now),
             )
@@ -780,9 +826,10 @@ class SQLiteStorage(Storage):
 
     # -- play-by-post settings --------------------------------------------------------
 
-    async def _game_exists(self, conn: aiosqlite.Connection, game_id: int) -> None:
+    @staticmethod
+    def _game_exists(db: sqlite3.Connection, game_id: int) -> None:
         """Raise :class:`GameNotFound` unless the game exists (inside a transaction)."""
-        if not await self._rows(conn, "SELECT 1 FROM games WHERE id = ?", (game_id,)):
+        if not _q(db, "SELECT 1 FROM games WHERE id = ?", (game_id,)):
             raise GameNotFound(game_id)
 
     async def get_user_settings(self, user_id: int) -> UserSettingsRecord | None:
@@ -824,20 +871,25 @@ class SQLiteStorage(Storage):
         follows: tuple[str, str],
         item_id: int,
         user_id: int,
-        exists: Callable[[aiosqlite.Connection, int], Awaitable[None]],
+        exists: Callable[[sqlite3.Connection, int], None],
     ) -> bool:
         """A follow of a game or a campaign (``follows``: its table and key column, one
         of the constants); ``exists`` raises when there is no such item."""
         table, key = follows
-        async with self._transaction() as conn:
-            await exists(conn, item_id)
-            rows = await self._rows(
-                conn,
-                f"INSERT INTO {table} ({key}, user_id, created_at) VALUES (?, ?, ?) "
-                f"ON CONFLICT ({key}, user_id) DO NOTHING RETURNING user_id",
-                (item_id, user_id, self._now()),
+        now = self._now()
+
+        def work(db: sqlite3.Connection) -> bool:
+            exists(db, item_id)
+            return bool(
+                _q(
+                    db,
+                    f"INSERT INTO {table} ({key}, user_id, created_at) VALUES (?, ?, ?) "
+                    f"ON CONFLICT ({key}, user_id) DO NOTHING RETURNING user_id",
+                    (item_id, user_id, now),
+                )
             )
-        return bool(rows)
+
+        return await self._write(work)
 
     async def _unfollow(self, follows: tuple[str, str], item_id: int, user_id: int) -> bool:
         table, key = follows
@@ -890,21 +942,21 @@ class SQLiteStorage(Storage):
         if time_bank_seconds < 0:
             raise ValueError(f"a time bank cannot be negative ({time_bank_seconds})")
         now = self._now()
-        async with self._transaction() as conn:
-            await self._game_exists(conn, game_id)
-            await self._init_clock(conn, game_id, seat, time_bank_seconds, now)
-            rows = await self._rows(
-                conn,
+
+        def work(db: sqlite3.Connection) -> list[sqlite3.Row]:
+            self._game_exists(db, game_id)
+            self._init_clock(db, game_id, seat, time_bank_seconds, now)
+            return _q(
+                db,
                 f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? AND seat = ?",
                 (game_id, seat),
             )
-        return _clock(rows[0])
+
+        return _clock((await self._write(work))[0])
 
     @staticmethod
-    async def _init_clock(
-        conn: aiosqlite.Connection, game_id: int, seat: str, bank: int, now: str
-    ) -> None:
-        await conn.execute_fetchall(
+    def _init_clock(db: sqlite3.Connection, game_id: int, seat: str, bank: int, now: str) -> None:
+        db.execute(
             "INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, updated_at) "
             "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
             (game_id, seat, int(bank), now),
@@ -921,10 +973,11 @@ class SQLiteStorage(Storage):
         begin = None if start is None else _iso(start)
         end = None if until is None else _iso(until)
         now = self._now()
-        async with self._transaction() as conn:
-            await self._game_exists(conn, game_id)
-            rows = await self._rows(
-                conn,
+
+        def work(db: sqlite3.Connection) -> list[sqlite3.Row]:
+            self._game_exists(db, game_id)
+            return _q(
+                db,
                 "INSERT INTO seat_clocks (game_id, seat, vacation_from, vacation_until, "
                 "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
                 "vacation_from = excluded.vacation_from, "
@@ -932,19 +985,18 @@ class SQLiteStorage(Storage):
                 f"RETURNING {_CLOCK_COLUMNS}",
                 (game_id, seat, begin, end, now),
             )
-        return _clock(rows[0])
+
+        return _clock((await self._write(work))[0])
 
     async def reset_missed(self, game_id: int, seat: str) -> bool:
         """The seat acted: its missed-in-a-row count goes back to 0. True if it was not 0."""
         now = self._now()
-        async with self._transaction() as conn:
-            return await self._reset_missed(conn, game_id, seat, now)
+        return await self._write(lambda db: self._reset_missed(db, game_id, seat, now))
 
-    async def _reset_missed(
-        self, conn: aiosqlite.Connection, game_id: int, seat: str, now: str
-    ) -> bool:
-        rows = await self._rows(
-            conn,
+    @staticmethod
+    def _reset_missed(db: sqlite3.Connection, game_id: int, seat: str, now: str) -> bool:
+        rows = _q(
+            db,
             "UPDATE seat_clocks SET missed_in_a_row = 0, updated_at = ? "
             "WHERE game_id = ? AND seat = ? AND missed_in_a_row != 0 RETURNING seat",
             (now, game_id, seat),
@@ -989,12 +1041,16 @@ class SQLiteStorage(Storage):
         )
         check_opening(opening)
         now = self._now()
-        async with self._transaction() as conn:
-            await self._game_exists(conn, game_id)
-            return await self._open(conn, game_id, opening, now)
 
-    async def _open(
-        self, conn: aiosqlite.Connection, game_id: int, d: DeadlineOpening, now: str
+        def work(db: sqlite3.Connection) -> tuple[DeadlineRecord, bool]:
+            self._game_exists(db, game_id)
+            return self._open(db, game_id, opening, now)
+
+        return await self._write(work)
+
+    @staticmethod
+    def _open(
+        db: sqlite3.Connection, game_id: int, d: DeadlineOpening, now: str
     ) -> tuple[DeadlineRecord, bool]:
         ats = [_iso(t) for t in d.reminder_ats]
         params = (
@@ -1012,8 +1068,8 @@ class SQLiteStorage(Storage):
             ats[0] if ats else _iso(d.expires_at),
             now,
         )
-        rows = await self._rows(
-            conn,
+        rows = _q(
+            db,
             "INSERT INTO deadlines (game_id, seat, kind, decision_key, user_id, created_at, "
             "duration_seconds, bank_seconds, due_at, expires_at, reminder_ats, "
             "reminders_sent, next_at, attempts, updated_at) "
@@ -1024,8 +1080,8 @@ class SQLiteStorage(Storage):
         )
         if rows:
             return _deadline(rows[0]), True
-        rows = await self._rows(
-            conn,
+        rows = _q(
+            db,
             f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
             "WHERE game_id = ? AND seat = ? AND decision_key = ?",
             (game_id, d.seat, d.decision_key),
@@ -1230,23 +1286,21 @@ class SQLiteStorage(Storage):
         """
         if bank_used_seconds < 0:
             raise ValueError(f"cannot use a negative bank ({bank_used_seconds})")
-        async with self._transaction() as conn:
-            rows = await self._settle(
-                conn, DeadlineSettlement(deadline_id, acted, bank_used_seconds), _iso(now)
-            )
+        settlement = DeadlineSettlement(deadline_id, acted, bank_used_seconds)
+        stamp = _iso(now)
+        rows = await self._write(lambda db: self._settle(db, settlement, stamp))
         return _deadline(rows[0]) if rows else None
 
-    async def _settle(
-        self, conn: aiosqlite.Connection, s: DeadlineSettlement, stamp: str
-    ) -> list[sqlite3.Row]:
-        rows = await self._rows(
-            conn,
+    @staticmethod
+    def _settle(db: sqlite3.Connection, s: DeadlineSettlement, stamp: str) -> list[sqlite3.Row]:
+        rows = _q(
+            db,
             "UPDATE deadlines SET cancelled_at = ?, updated_at = ? "
             f"WHERE id = ? AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
             (stamp, stamp, s.deadline_id),
         )
         if s.acted:
-            await conn.execute_fetchall(
+            db.execute(
                 "UPDATE seat_clocks SET missed_in_a_row = 0, "
                 "time_bank_seconds = max(0, time_bank_seconds - ?), updated_at = ? "
                 "WHERE (game_id, seat) = (SELECT game_id, seat FROM deadlines WHERE id = ?)",
@@ -1256,12 +1310,13 @@ class SQLiteStorage(Storage):
 
     async def cancel_game_deadlines(self, game_id: int, now: datetime) -> list[int]:
         """Cancel every live deadline of the game (it ended); return their ids."""
-        async with self._transaction() as conn:
-            return await self._cancel_live(conn, game_id, _iso(now))
+        stamp = _iso(now)
+        return await self._write(lambda db: self._cancel_live(db, game_id, stamp))
 
-    async def _cancel_live(self, conn: aiosqlite.Connection, game_id: int, stamp: str) -> list[int]:
-        rows = await self._rows(
-            conn,
+    @staticmethod
+    def _cancel_live(db: sqlite3.Connection, game_id: int, stamp: str) -> list[int]:
+        rows = _q(
+            db,
             "UPDATE deadlines SET cancelled_at = ?, updated_at = ? "
             f"WHERE game_id = ? AND {_LIVE} RETURNING id",
             (stamp, stamp, game_id),
@@ -1284,19 +1339,21 @@ class SQLiteStorage(Storage):
         even if the bot crashes and retries. Raises :class:`StaleGameVersion` too.
         """
         now = self._now()
-        async with self._transaction() as conn:
-            game_id, seat = await self._close_claimed(conn, deadline_id, now)
-            state = None if snapshot is None else canonical_json(snapshot)
-            row = await self._append(conn, game_id, expected_version, seat, action, state, now)
-        return int(row["version"])
+        state = None if snapshot is None else canonical_json(snapshot)
 
-    async def _close_claimed(
-        self, conn: aiosqlite.Connection, deadline_id: int, now: str
-    ) -> tuple[int, str]:
+        def work(db: sqlite3.Connection) -> int:
+            game_id, seat = self._close_claimed(db, deadline_id, now)
+            row = self._append(db, game_id, expected_version, seat, action, state, now)
+            return int(row["version"])
+
+        return await self._write(work)
+
+    @staticmethod
+    def _close_claimed(db: sqlite3.Connection, deadline_id: int, now: str) -> tuple[int, str]:
         """Mark a claimed deadline done (its default action is being written); its game
         and seat. :class:`DeadlineClosed` if it is not claimed, or done, or cancelled."""
-        found = await self._rows(
-            conn,
+        found = _q(
+            db,
             "SELECT game_id, seat, fired_at, done_at, cancelled_at FROM deadlines WHERE id = ?",
             (deadline_id,),
         )
@@ -1309,7 +1366,7 @@ class SQLiteStorage(Storage):
             raise DeadlineClosed(deadline_id, "was cancelled")
         if d["fired_at"] is None:
             raise DeadlineClosed(deadline_id, "is not claimed")
-        await conn.execute_fetchall(
+        db.execute(
             "UPDATE deadlines SET done_at = ?, updated_at = ? WHERE id = ?",
             (now, now, deadline_id),
         )
@@ -1333,46 +1390,45 @@ class SQLiteStorage(Storage):
             check_opening(opening)
         now = self._now()
         stamp = _iso(changes.at) if changes.at is not None else now
-        version = expected_version
-        async with self._transaction() as conn:
+
+        def work(db: sqlite3.Connection) -> MoveCommitted:
+            version = expected_version
             if deadline_id is not None:
-                owner, _ = await self._close_claimed(conn, deadline_id, now)
+                owner, _ = self._close_claimed(db, deadline_id, now)
                 if owner != game_id:
                     raise DeadlineClosed(deadline_id, f"is not a deadline of game {game_id}")
             for entry in entries:
                 state = None if entry.snapshot is None else canonical_json(entry.snapshot)
-                row = await self._append(
-                    conn, game_id, version, entry.seat, entry.action, state, now
-                )
+                row = self._append(db, game_id, version, entry.seat, entry.action, state, now)
                 version = int(row["version"])
-            closed: list[int] = []
-            for settlement in changes.settle:
-                if await self._settle(conn, settlement, stamp):
-                    closed.append(settlement.deadline_id)
+            closed = [x.deadline_id for x in changes.settle if self._settle(db, x, stamp)]
             if changes.cancel_all:
-                closed.extend(await self._cancel_live(conn, game_id, stamp))
+                closed.extend(self._cancel_live(db, game_id, stamp))
             for seat in changes.reset_missed:
-                await self._reset_missed(conn, game_id, seat, now)
+                self._reset_missed(db, game_id, seat, now)
             opened = []
             for opening in changes.open:
-                await self._init_clock(conn, game_id, opening.seat, opening.seat_bank_seconds, now)
-                opened.append((await self._open(conn, game_id, opening, now))[0])
+                self._init_clock(db, game_id, opening.seat, opening.seat_bank_seconds, now)
+                opened.append(self._open(db, game_id, opening, now)[0])
             if result is not None:
-                row = await self._bump(
-                    conn,
+                row = self._bump(
+                    db,
                     game_id,
                     version,
                     now,
                     assignments="status = ?, finished_at = COALESCE(finished_at, ?), result = ?",
                     params=(GameStatus.FINISHED.value, now, canonical_json(result)),
                 )
-        return MoveCommitted(_game(row), tuple(opened), tuple(closed))
+            return MoveCommitted(_game(row), tuple(opened), tuple(closed))
+
+        return await self._write(work)
 
     # -- campaigns ----------------------------------------------------------------------
 
-    async def _campaign_exists(self, conn: aiosqlite.Connection, campaign_id: int) -> None:
+    @staticmethod
+    def _campaign_exists(db: sqlite3.Connection, campaign_id: int) -> None:
         """Raise :class:`CampaignNotFound` unless the campaign exists (in a transaction)."""
-        if not await self._rows(conn, "SELECT 1 FROM campaigns WHERE id = ?", (campaign_id,)):
+        if not _q(db, "SELECT 1 FROM campaigns WHERE id = ?", (campaign_id,)):
             raise CampaignNotFound(campaign_id)
 
     async def _bump_campaign(

@@ -14,7 +14,6 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from bot.storage import SQLiteStorage
@@ -28,17 +27,18 @@ CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 
 
 class Statements:
-    """Every SQL statement the bot's SQLite connection runs, by kind."""
+    """Every SQL statement the store's SQLite connection runs (its trace callback, on
+    the database's thread: whichever way the store sends them)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self) -> None:
         self.seen: list[str] = []
-        real = aiosqlite.Connection.execute_fetchall
 
-        async def counted(conn: aiosqlite.Connection, sql: str, *args: Any) -> Any:
-            self.seen.append(re.sub(r"\s+", " ", sql))
-            return await real(conn, sql, *args)
+    async def watch(self, store: SQLiteStorage) -> None:
+        conn = store._conn
+        await conn._execute(conn._conn.set_trace_callback, self.record)
 
-        monkeypatch.setattr(aiosqlite.Connection, "execute_fetchall", counted)
+    def record(self, sql: str) -> None:
+        self.seen.append(re.sub(r"\s+", " ", sql))
 
     def since(self, start: int, what: Callable[[str], bool]) -> list[str]:
         return [s for s in self.seen[start:] if what(s)]
@@ -58,13 +58,15 @@ async def table(
 
 
 async def test_a_click_commits_once_before_its_reply(
-    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser], monkeypatch: pytest.MonkeyPatch
+    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser],
 ) -> None:
     fake, bot, alice, bob = table
     game_id, thread = await picked(fake, bot, alice, bob)
     user = await mover(bot, game_id, alice, bob)
     hand, button = await hand_button(fake, user, game_id, thread)
-    sql = Statements(monkeypatch)
+    sql = Statements()
+    assert isinstance(bot.service.storage, SQLiteStorage)
+    await sql.watch(bot.service.storage)
     at_reply: list[int] = []
     answer = fake.routes[CALLBACK]
 

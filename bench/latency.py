@@ -331,7 +331,9 @@ async def run(kind: str, args: argparse.Namespace) -> None:
                 print(line("move, text reply", text, floor_p99, "goal: p99/floor <= 10x"))
                 print(line("move posting a picture", moved, floor_p99, "(its reply)"))
                 print(line("  ... its picture", pictures, floor_p99))
-                print(line(f"burst of {len(burst)} at once", burst, floor_p99, "goal: p99 < 100 ms"))
+                print(
+                    line(f"burst of {len(burst)} at once", burst, floor_p99, "goal: p99 < 100 ms")
+                )
                 rate = len(everyone) / seconds if seconds else float("nan")
                 print(
                     f"  sustained: {len(everyone)} moves at once answered in {seconds:.2f} s:"

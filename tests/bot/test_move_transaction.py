@@ -36,6 +36,8 @@ class Statements:
     async def watch(self, store: SQLiteStorage) -> None:
         conn = store._conn
         await conn._execute(conn._conn.set_trace_callback, self.record)
+        if store._reader is not None:  # the file's reads, on the event loop's thread
+            store._reader.set_trace_callback(self.record)
 
     def record(self, sql: str) -> None:
         self.seen.append(re.sub(r"\s+", " ", sql))

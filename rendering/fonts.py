@@ -22,7 +22,7 @@ from io import BytesIO
 
 from PIL import ImageFont
 
-__all__ = ["Face", "font", "font_bytes"]
+__all__ = ["Face", "clear_caches", "font", "font_bytes"]
 
 
 class Face(StrEnum):
@@ -46,3 +46,9 @@ def font_bytes(face: Face) -> bytes:
 def font(face: Face, size: int) -> ImageFont.FreeTypeFont:
     """``face`` at ``size`` pixels, loaded from the shipped bytes (never a host path)."""
     return ImageFont.truetype(BytesIO(font_bytes(face)), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+def clear_caches() -> None:
+    """Forget every loaded font (the next picture loads them again): what a picture
+    costs right after start-up, for ``bench/render.py``."""
+    font.cache_clear()

@@ -6,7 +6,8 @@ in order, straight onto a palette ("P") image:
 
 - Boxes, lines and polygons are flat colours (Pillow draws them without
   anti-aliasing anyway), so each colour gets one palette entry and stays exact.
-- Text is anti-aliased: its coverage mask (drawn with the shipped font) is reduced
+- Text is anti-aliased: its coverage mask (drawn with the shipped font, once per
+  text, face, size and anchor: :func:`rendering.fonts.text_mask`) is reduced
   to :data:`AA_LEVELS` steps, and each step gets the palette entry of the text
   colour blended over the colour the text sits on.
 
@@ -22,12 +23,11 @@ Rendering is CPU work: the bot calls :func:`rendering.registry.picture` through
 
 from __future__ import annotations
 
-import math
 from io import BytesIO
 
 from PIL import Image, ImageDraw
 
-from rendering.fonts import font
+from rendering.fonts import text_mask
 from rendering.shapes import RGB, Box, Layout, Line, Polygon, Text
 
 __all__ = ["AA_LEVELS", "draw_layout", "encode_png"]
@@ -64,7 +64,7 @@ class _Painter:
     def __init__(self, layout: Layout) -> None:
         self.entries: dict[RGB, int] = {}
         self.colours: list[RGB] = []
-        self.ramps: dict[tuple[RGB, RGB], list[int]] = {}
+        self.ramps: dict[tuple[RGB, RGB], bytes] = {}
         size = (layout.width, layout.height)
         self.canvas = Image.new("P", size, self.ink(layout.background))
         self.draw = ImageDraw.Draw(self.canvas)
@@ -80,12 +80,13 @@ class _Painter:
                 found = self.entries[min(self.colours, key=lambda c: (_distance(c, colour), c))]
         return found
 
-    def ramp(self, fill: RGB, background: RGB) -> list[int]:
-        """Coverage 0..255 -> palette index of ``fill`` blended over ``background``."""
+    def ramp(self, fill: RGB, background: RGB) -> bytes:
+        """Coverage 0..255 -> palette index of ``fill`` blended over ``background``, as a
+        ``bytes.translate`` table."""
         key = (fill, background)
         if key not in self.ramps:
             steps = [self.ink(_blend(fill, background, i)) for i in range(AA_LEVELS + 1)]
-            self.ramps[key] = [steps[step] for step in _STEP]
+            self.ramps[key] = bytes(steps[step] for step in _STEP)
         return self.ramps[key]
 
     def box(self, item: Box) -> None:
@@ -102,26 +103,19 @@ class _Painter:
             self.draw.rectangle(xy, fill=fill, outline=outline, width=item.width)
 
     def text(self, item: Text) -> None:
-        face = font(item.face, item.size)
-        # The anti-aliased ("L") ink box: a palette canvas's own textbbox would measure
-        # the monochrome rendering, whose hinting gives a narrower box.
-        left, top, right, bottom = face.getbbox(item.text, mode="L", anchor=item.anchor)
-        x0, y0 = item.x + math.floor(left), item.y + math.floor(top)
-        x1, y1 = item.x + math.ceil(right), item.y + math.ceil(bottom)
-        if x1 <= x0 or y1 <= y0:
+        mask = text_mask(item.text, item.face, item.size, item.anchor)
+        if mask is None:
             return
+        x0, y0 = item.x + mask.left, item.y + mask.top
+        box = (x0, y0, x0 + mask.width, y0 + mask.height)
         # The text is blended over the colour most of its ink box shows (the card,
         # strip, badge... it is written on), and the whole box is repainted with the
         # blend: texts sit inside one flat shape, so this is exact without a mask.
-        counts = self.canvas.crop((x0, y0, x1, y1)).getcolors(_PALETTE_SIZE)
+        counts = self.canvas.crop(box).getcolors(_PALETTE_SIZE)
         under = max(counts, key=lambda c: c[0])[1] if counts else 0
         assert isinstance(under, int)
-        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
-        ImageDraw.Draw(mask).text(
-            (item.x - x0, item.y - y0), item.text, fill=255, font=face, anchor=item.anchor
-        )
-        indices = mask.point(self.ramp(item.fill, self.colours[under]))
-        self.canvas.paste(Image.frombytes("P", indices.size, indices.tobytes()), (x0, y0))
+        indices = mask.coverage.translate(self.ramp(item.fill, self.colours[under]))
+        self.canvas.paste(Image.frombytes("P", (mask.width, mask.height), indices), box)
 
     def finish(self) -> Image.Image:
         self.canvas.putpalette([channel for colour in self.colours for channel in colour])

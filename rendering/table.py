@@ -102,6 +102,25 @@ class _Painter:
         else:
             self.draw.rectangle(xy, fill=fill, outline=outline, width=item.width)
 
+    def polygon(self, item: Polygon) -> None:
+        outline = None if item.outline is None else self.ink(item.outline)
+        fill = self.ink(item.fill)
+        if outline is None or item.width <= 1:
+            self.draw.polygon(item.points, fill=fill, outline=outline, width=item.width)
+            return
+        # Pillow keeps a wide outline inside the polygon through a mask as large as
+        # the image: drawn on a copy of the polygon's own box (its outline is inside
+        # the polygon, one width of margin for safety) and pasted back, the pixels are
+        # the same for a fraction of the work.
+        xs, ys = [x for x, _ in item.points], [y for _, y in item.points]
+        x0, y0 = min(xs) - item.width, min(ys) - item.width
+        box = (x0, y0, max(xs) + item.width + 1, max(ys) + item.width + 1)
+        tile = self.canvas.crop(box)
+        ImageDraw.Draw(tile).polygon(
+            [(x - x0, y - y0) for x, y in item.points], fill=fill, outline=outline, width=item.width
+        )
+        self.canvas.paste(tile, box)
+
     def text(self, item: Text) -> None:
         mask = text_mask(item.text, item.face, item.size, item.anchor)
         if mask is None:
@@ -111,9 +130,9 @@ class _Painter:
         # The text is blended over the colour most of its ink box shows (the card,
         # strip, badge... it is written on), and the whole box is repainted with the
         # blend: texts sit inside one flat shape, so this is exact without a mask.
-        counts = self.canvas.crop(box).getcolors(_PALETTE_SIZE)
-        under = max(counts, key=lambda c: c[0])[1] if counts else 0
-        assert isinstance(under, int)
+        # (The most frequent palette index; the lowest of equally frequent ones.)
+        counts = self.canvas.crop(box).histogram()
+        under = counts.index(max(counts))
         indices = mask.coverage.translate(self.ramp(item.fill, self.colours[under]))
         self.canvas.paste(Image.frombytes("P", (mask.width, mask.height), indices), box)
 
@@ -133,10 +152,7 @@ def draw_layout(layout: Layout) -> Image.Image:
         elif isinstance(item, Line):
             painter.draw.line(item.points, fill=painter.ink(item.fill), width=item.width)
         elif isinstance(item, Polygon):
-            outline = None if item.outline is None else painter.ink(item.outline)
-            painter.draw.polygon(
-                item.points, fill=painter.ink(item.fill), outline=outline, width=item.width
-            )
+            painter.polygon(item)
     return painter.finish()
 
 

@@ -16,22 +16,25 @@ The pictures:
   issue 16: the 1v1 under 10 ms, the 8v8 under 30 ms, render (layout, draw and
   encode) included.
 - DiF 7v7, turn by turn: every picture of a random 7v7 Zero! dogfight
-  (``tests/rendering/test_replay.py``), each drawn once, in order, as the bot posts
-  them during a game; the median of those renders, held to the 8v8's goal.
+  (``tests/rendering/test_replay.py``), each drawn once, in order, from empty caches,
+  as the bot posts them during a game; the median of those renders, held to the
+  8v8's goal.
 - The other systems' typical pictures, held to the 8v8's goal (the largest DiF
   picture's budget): a Locked-On 4v4 in mid-fight, the Eagles in the Sky mat with
   three dogfights, a Zero! campaign's sheet.
 
 ``warm`` is a render in a running bot: the renderer's caches (fonts, text widths and
-glyph masks, :func:`rendering.fonts.clear_caches`) hold what earlier pictures drew.
-``cold`` empties them before each render: the first picture after start-up. The goals
-apply to ``warm``. Not part of the test suite: timings depend on the machine.
+glyph masks, :func:`rendering.fonts.clear_caches`) hold what earlier pictures drew
+(the same picture, or a game's earlier turns). ``cold`` empties them before each
+render: the first picture after start-up. The goals apply to ``warm``; ``layout``,
+``draw`` and ``encode`` are its three steps. Not part of the test suite: timings depend on the machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
 import statistics
 import sys
 import time
@@ -99,41 +102,40 @@ def _cases() -> list[Case]:
     ]
 
 
-def _cpu_ms(action: Callable[[], object]) -> float:
-    start = time.process_time()
-    action()
-    return (time.process_time() - start) * 1000
-
-
-def _render(make: Callable[[], Layout]) -> bytes:
-    return encode_png(draw_layout(make()))
-
-
-def _cold(make: Callable[[], Layout]) -> bytes:
-    clear_caches()
-    return _render(make)
+def _render(make: Callable[[], Layout]) -> tuple[bytes, list[float]]:
+    """One picture as PNG, and the CPU ms of its layout, drawing and encoding."""
+    times = [time.process_time()]
+    layout = make()
+    times.append(time.process_time())
+    image = draw_layout(layout)
+    times.append(time.process_time())
+    png = encode_png(image)
+    times.append(time.process_time())
+    return png, [(b - a) * 1000 for a, b in itertools.pairwise(times)]
 
 
 def _measure(case: Case, runs: int) -> dict[str, float]:
-    """Median CPU ms of each step (warm) and of a whole cold render."""
-    steps: dict[str, list[float]] = {"render": [], "layout": [], "draw": [], "encode": []}
-    cold: list[float] = []
-    for make in case.layouts:
-        _render(make)  # warm up the caches with this picture
-    # A game's pictures are drawn once each (a turn's picture is new); one picture is
-    # drawn ``runs`` times.
-    repeats = 1 if len(case.layouts) > 1 else runs
+    """Median CPU ms of a render and of each of its steps, warm and cold.
+
+    One picture is drawn once to fill the caches, then ``runs`` times. A game's
+    pictures are drawn once each, in order, from empty caches: each turn finds in
+    them what the earlier turns drew, as in a running bot.
+    """
+    clear_caches()
+    repeats = runs if len(case.layouts) == 1 else 1
+    if repeats > 1:
+        _render(case.layouts[0])
+    warm = [_render(make)[1] for make in case.layouts for _ in range(repeats)]
+    cold = []
     for make in case.layouts:
         for _ in range(repeats):
-            steps["render"].append(_cpu_ms(lambda make=make: _render(make)))
-            layout = make()
-            steps["layout"].append(_cpu_ms(make))
-            image = draw_layout(layout)
-            steps["draw"].append(_cpu_ms(lambda layout=layout: draw_layout(layout)))
-            steps["encode"].append(_cpu_ms(lambda image=image: encode_png(image)))
-            cold.append(_cpu_ms(lambda make=make: _cold(make)))
-            _render(make)  # the caches warm again
-    figures = {step: statistics.median(times) for step, times in steps.items()}
+            clear_caches()
+            cold.append(sum(_render(make)[1]))
+    figures = {
+        step: statistics.median(times[i] for times in warm)
+        for i, step in enumerate(("layout", "draw", "encode"))
+    }
+    figures["render"] = statistics.median(sum(times) for times in warm)
     figures["cold"] = statistics.median(cold)
     return figures
 

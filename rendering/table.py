@@ -157,7 +157,15 @@ def draw_layout(layout: Layout) -> Image.Image:
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """``image`` as PNG without metadata chunks (see the module docstring)."""
+    """``image`` as PNG without metadata chunks (see the module docstring).
+
+    zlib level 3: encoding is nearly all deflate (a palette image is not filtered)
+    and costs about as much as drawing. Measured on the 8v8 (``bench/render.py``):
+    levels 1-2 save under 1 ms of its 6 ms for a 10-17% larger file (113-120 kB
+    against 104 kB); level 6 takes 14 ms for 85 kB, level 9 over 100 ms for 77 kB.
+    Level 3 sits at the knee: lower saves little time, higher costs much time for
+    little size (every picture is far below Discord's limits either way).
+    """
     out = BytesIO()
     image.save(out, format="PNG", compress_level=3)
     return out.getvalue()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from rendering.fonts import Face, font
+from rendering.fonts import Face, text_length
 
 __all__ = [
     "MIN_TEXT_SIZE",
@@ -171,7 +171,9 @@ class Drawing:
 
 
 def text_width(text: str, face: Face, size: int) -> int:
-    return round(font(face, size).getlength(text))
+    """``text``'s width in whole pixels (measured once per text, face and size:
+    :func:`rendering.fonts.text_length`)."""
+    return round(text_length(text, face, size))
 
 
 def fit_text(text: str, face: Face, size: int, max_width: int) -> tuple[str, int]:

@@ -6,7 +6,8 @@ in order, straight onto a palette ("P") image:
 
 - Boxes, lines and polygons are flat colours (Pillow draws them without
   anti-aliasing anyway), so each colour gets one palette entry and stays exact.
-- Text is anti-aliased: its coverage mask (drawn with the shipped font) is reduced
+- Text is anti-aliased: its coverage mask (drawn with the shipped font, once per
+  text, face, size and anchor: :func:`rendering.fonts.text_mask`) is reduced
   to :data:`AA_LEVELS` steps, and each step gets the palette entry of the text
   colour blended over the colour the text sits on.
 
@@ -22,12 +23,11 @@ Rendering is CPU work: the bot calls :func:`rendering.registry.picture` through
 
 from __future__ import annotations
 
-import math
 from io import BytesIO
 
 from PIL import Image, ImageDraw
 
-from rendering.fonts import font
+from rendering.fonts import text_mask
 from rendering.shapes import RGB, Box, Layout, Line, Polygon, Text
 
 __all__ = ["AA_LEVELS", "draw_layout", "encode_png"]
@@ -64,7 +64,7 @@ class _Painter:
     def __init__(self, layout: Layout) -> None:
         self.entries: dict[RGB, int] = {}
         self.colours: list[RGB] = []
-        self.ramps: dict[tuple[RGB, RGB], list[int]] = {}
+        self.ramps: dict[tuple[RGB, RGB], bytes] = {}
         size = (layout.width, layout.height)
         self.canvas = Image.new("P", size, self.ink(layout.background))
         self.draw = ImageDraw.Draw(self.canvas)
@@ -80,12 +80,13 @@ class _Painter:
                 found = self.entries[min(self.colours, key=lambda c: (_distance(c, colour), c))]
         return found
 
-    def ramp(self, fill: RGB, background: RGB) -> list[int]:
-        """Coverage 0..255 -> palette index of ``fill`` blended over ``background``."""
+    def ramp(self, fill: RGB, background: RGB) -> bytes:
+        """Coverage 0..255 -> palette index of ``fill`` blended over ``background``, as a
+        ``bytes.translate`` table."""
         key = (fill, background)
         if key not in self.ramps:
             steps = [self.ink(_blend(fill, background, i)) for i in range(AA_LEVELS + 1)]
-            self.ramps[key] = [steps[step] for step in _STEP]
+            self.ramps[key] = bytes(steps[step] for step in _STEP)
         return self.ramps[key]
 
     def box(self, item: Box) -> None:
@@ -101,27 +102,39 @@ class _Painter:
         else:
             self.draw.rectangle(xy, fill=fill, outline=outline, width=item.width)
 
-    def text(self, item: Text) -> None:
-        face = font(item.face, item.size)
-        # The anti-aliased ("L") ink box: a palette canvas's own textbbox would measure
-        # the monochrome rendering, whose hinting gives a narrower box.
-        left, top, right, bottom = face.getbbox(item.text, mode="L", anchor=item.anchor)
-        x0, y0 = item.x + math.floor(left), item.y + math.floor(top)
-        x1, y1 = item.x + math.ceil(right), item.y + math.ceil(bottom)
-        if x1 <= x0 or y1 <= y0:
+    def polygon(self, item: Polygon) -> None:
+        outline = None if item.outline is None else self.ink(item.outline)
+        fill = self.ink(item.fill)
+        if outline is None or item.width <= 1:
+            self.draw.polygon(item.points, fill=fill, outline=outline, width=item.width)
             return
+        # Pillow keeps a wide outline inside the polygon through a mask as large as
+        # the image: drawn on a copy of the polygon's own box (its outline is inside
+        # the polygon, one width of margin for safety) and pasted back, the pixels are
+        # the same for a fraction of the work.
+        xs, ys = [x for x, _ in item.points], [y for _, y in item.points]
+        x0, y0 = min(xs) - item.width, min(ys) - item.width
+        box = (x0, y0, max(xs) + item.width + 1, max(ys) + item.width + 1)
+        tile = self.canvas.crop(box)
+        ImageDraw.Draw(tile).polygon(
+            [(x - x0, y - y0) for x, y in item.points], fill=fill, outline=outline, width=item.width
+        )
+        self.canvas.paste(tile, box)
+
+    def text(self, item: Text) -> None:
+        mask = text_mask(item.text, item.face, item.size, item.anchor)
+        if mask is None:
+            return
+        x0, y0 = item.x + mask.left, item.y + mask.top
+        box = (x0, y0, x0 + mask.width, y0 + mask.height)
         # The text is blended over the colour most of its ink box shows (the card,
         # strip, badge... it is written on), and the whole box is repainted with the
         # blend: texts sit inside one flat shape, so this is exact without a mask.
-        counts = self.canvas.crop((x0, y0, x1, y1)).getcolors(_PALETTE_SIZE)
-        under = max(counts, key=lambda c: c[0])[1] if counts else 0
-        assert isinstance(under, int)
-        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
-        ImageDraw.Draw(mask).text(
-            (item.x - x0, item.y - y0), item.text, fill=255, font=face, anchor=item.anchor
-        )
-        indices = mask.point(self.ramp(item.fill, self.colours[under]))
-        self.canvas.paste(Image.frombytes("P", indices.size, indices.tobytes()), (x0, y0))
+        # (The most frequent palette index; the lowest of equally frequent ones.)
+        counts = self.canvas.crop(box).histogram()
+        under = counts.index(max(counts))
+        indices = mask.coverage.translate(self.ramp(item.fill, self.colours[under]))
+        self.canvas.paste(Image.frombytes("P", (mask.width, mask.height), indices), box)
 
     def finish(self) -> Image.Image:
         self.canvas.putpalette([channel for colour in self.colours for channel in colour])
@@ -139,15 +152,20 @@ def draw_layout(layout: Layout) -> Image.Image:
         elif isinstance(item, Line):
             painter.draw.line(item.points, fill=painter.ink(item.fill), width=item.width)
         elif isinstance(item, Polygon):
-            outline = None if item.outline is None else painter.ink(item.outline)
-            painter.draw.polygon(
-                item.points, fill=painter.ink(item.fill), outline=outline, width=item.width
-            )
+            painter.polygon(item)
     return painter.finish()
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """``image`` as PNG without metadata chunks (see the module docstring)."""
+    """``image`` as PNG without metadata chunks (see the module docstring).
+
+    zlib level 3: encoding is nearly all deflate (a palette image is not filtered)
+    and costs about as much as drawing. Measured on the 8v8 (``bench/render.py``):
+    levels 1-2 save under 1 ms of its 6 ms for a 10-17% larger file (113-120 kB
+    against 104 kB); level 6 takes 14 ms for 85 kB, level 9 over 100 ms for 77 kB.
+    Level 3 sits at the knee: lower saves little time, higher costs much time for
+    little size (every picture is far below Discord's limits either way).
+    """
     out = BytesIO()
     image.save(out, format="PNG", compress_level=3)
     return out.getvalue()

@@ -715,11 +715,11 @@ def test_render_never_needs_host_fonts(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(ImageFont, "truetype", truetype_from_bytes_only)
     monkeypatch.setattr(ImageFont, "load_default", no_default)
-    fonts.font.cache_clear()
+    fonts.clear_caches()  # fonts, widths and glyph masks: all made under the patch
     try:
         png = render_table(view_destroyed_wingman())
     finally:
-        fonts.font.cache_clear()  # drop fonts made under the patch
+        fonts.clear_caches()  # drop what was made under the patch
     assert decode(png).width == WIDTH
 
 

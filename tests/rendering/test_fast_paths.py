@@ -1,0 +1,131 @@
+"""What makes the pictures quick (issue 16) changes no pixel: the caches of
+:mod:`rendering.fonts` (text widths, glyph masks) give the picture drawn without
+them, and a polygon's wide outline drawn on its own box is Pillow's.
+
+The timings themselves are machine-dependent: ``python bench/render.py`` prints them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from rendering import fonts
+from rendering.campaign import render_sheet
+from rendering.dif import render_table
+from rendering.eagles import render_eagles
+from rendering.shapes import RGB, Layout, Point, Polygon, text_width
+from rendering.table import draw_layout
+
+
+def _load(name: str) -> ModuleType:
+    """A sibling test module, by path (tests/ is no package; pytest imports by path)."""
+    path = Path(__file__).parent / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_fast_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+table, eagles, campaign = (
+    _load("test_table"),
+    _load("test_eagles_picture"),
+    _load("test_campaign_picture"),
+)
+
+PICTURES: dict[str, Callable[[], bytes]] = {
+    "dif 8v8": lambda: render_table(table.view_8v8()),
+    "dif 2v2 fr": lambda: render_table(table.view_2v2(), language="fr"),
+    "eagles": lambda: render_eagles(eagles.three_dogfights()),
+    "campaign": lambda: render_sheet(campaign.sheet_midway()),
+}
+
+
+# --- the caches -----------------------------------------------------------------------
+
+
+def test_a_picture_is_the_same_from_empty_caches_or_after_other_pictures() -> None:
+    fonts.clear_caches()
+    assert fonts.text_mask.cache_info().currsize == fonts.text_length.cache_info().currsize == 0
+    first = {}
+    for name, picture in PICTURES.items():
+        fonts.clear_caches()
+        first[name] = picture()
+        assert picture() == first[name], f"{name}: drawn again from full caches"
+    for name, picture in reversed(PICTURES.items()):
+        assert picture() == first[name], f"{name}: after the other pictures"
+
+
+def test_a_text_mask_is_the_text_drawn_cut_to_its_ink_box() -> None:
+    for text, face, size, anchor in (
+        ("Buffalo I (A1)", fonts.Face.CONDENSED, 28, "lm"),
+        ("◀ Tailed by Ki-43 (J1)", fonts.Face.REGULAR, 24, "mm"),
+        ("3/4", fonts.Face.BOLD, 26, "rm"),
+    ):
+        mask = fonts.text_mask(text, face, size, anchor)
+        assert mask is not None and mask is fonts.text_mask(text, face, size, anchor)
+        x, y = 300, 60
+        drawn = Image.new("L", (600, 120), 0)
+        ImageDraw.Draw(drawn).text(
+            (x, y), text, fill=255, font=fonts.font(face, size), anchor=anchor
+        )
+        box = (x + mask.left, y + mask.top, x + mask.left + mask.width, y + mask.top + mask.height)
+        ink = drawn.getbbox()
+        assert ink is not None and box[0] <= ink[0] and box[1] <= ink[1], text
+        assert ink[2] <= box[2] and ink[3] <= box[3], text
+        assert drawn.crop(box).tobytes() == mask.coverage, text
+
+
+def test_a_text_without_ink_has_no_mask_and_no_width() -> None:
+    assert fonts.text_mask("", fonts.Face.REGULAR, 24, "lm") is None
+    assert text_width("", fonts.Face.REGULAR, 24) == 0
+
+
+# --- polygons -------------------------------------------------------------------------
+
+_PAPER: RGB = (221, 235, 249)
+_FILL: RGB = (29, 78, 216)
+_OUTLINE: RGB = (17, 24, 39)
+
+
+def _arrow_head(start: Point, end: Point) -> tuple[Point, ...]:
+    """The head of a line arrow, as ``rendering.dif.sky`` draws it."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = (dx * dx + dy * dy) ** 0.5
+    ux, uy = dx / length, dy / length
+    bx, by = end[0] - ux * 26, end[1] - uy * 26
+    return (
+        end,
+        (round(bx - uy * 16), round(by + ux * 16)),
+        (round(bx + uy * 16), round(by - ux * 16)),
+    )
+
+
+@pytest.mark.parametrize(
+    ("points", "width"),
+    [
+        # Block arrows across the gutter, rightwards and leftwards (dif.sky).
+        (((40, 78), (150, 78), (150, 66), (176, 100), (150, 134), (150, 122), (40, 122)), 2),
+        (((176, 78), (66, 78), (66, 66), (40, 100), (66, 134), (66, 122), (176, 122)), 2),
+        # Line arrow heads at several angles.
+        (_arrow_head((20, 20), (180, 170)), 2),
+        (_arrow_head((190, 30), (35, 120)), 2),
+        (_arrow_head((100, 190), (103, 15)), 2),
+        # Wider outlines, and a polygon running off the canvas.
+        (((30, 30), (170, 50), (120, 180)), 5),
+        (((-20, 40), (120, -15), (230, 150), (60, 230)), 3),
+    ],
+)
+def test_a_wide_outline_is_drawn_as_pillow_draws_it(points: tuple[Point, ...], width: int) -> None:
+    polygon = Polygon(points, _FILL, _OUTLINE, width)
+    drawn = draw_layout(Layout(200, 200, _PAPER, (polygon,))).convert("RGB")
+    reference = Image.new("RGB", (200, 200), _PAPER)
+    ImageDraw.Draw(reference).polygon(points, fill=_FILL, outline=_OUTLINE, width=width)
+    assert ImageChops.difference(drawn, reference).getbbox() is None
+    assert drawn.getcolors() is not None and len(drawn.getcolors()) == 3  # outline drawn

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
@@ -93,7 +94,7 @@ class Legality(EngineBase):
             return self._subsets(e.hand, "redraw")
         if p.kind == "wingman":
             return [Action.simple("skip")] + [
-                Action.wingman(ref) for ref in self._enemy_refs(state, e)
+                Action.wingman(ref) for ref in self._within_reach(state, e)
             ]
         if p.kind == "wingman_attack":
             tgt = state.t.wm_target
@@ -115,7 +116,7 @@ class Legality(EngineBase):
         if p.kind == "play":
             out = [Action.simple("done"), Action.simple("giveup"), Action.simple("evade")]
             codes = self._payable(e, e.hand)
-            refs = self._enemy_refs(state, e)
+            refs = self._within_reach(state, e, state.t.target)
             as_kinds = self._declarable(e, respond=False)
             for c in codes:
                 if c == "VER":
@@ -123,8 +124,10 @@ class Legality(EngineBase):
                     rest = list(e.hand)
                     rest.remove(self._find(e.hand, "VER"))  # type: ignore[arg-type]
                     out.extend(Action.vertical("up", d) for d in self._payable(e, rest))
+                attack = c == COUNTER or _code_kind(c) in _ATTACK_AS_DRAWN
                 for ref in refs:
-                    out.append(Action.play(c, ref))
+                    if attack:
+                        out.append(Action.play(c, ref))
                     if c != COUNTER:
                         out.extend(Action.play(c, ref, as_kind=k) for k in as_kinds if k != c)
             return out
@@ -144,6 +147,20 @@ class Legality(EngineBase):
         if p.kind == "discard":
             return self._subsets(e.hand, "discard")
         return []
+
+    def _within_reach(self, state: GameState, e: Element, target: str | None = None) -> list[str]:
+        """The enemy aircraft ``e``'s leader or wingman could attack now: flying and at
+        its altitude, which every attack needs (6.5-6.6, 10.3, a gunner's 9.21), and
+        only ``target`` once the leader has chosen one this turn (8.21, 8.5b).
+
+        It only narrows the candidates :meth:`legal_actions` asks about, so that the
+        ones refused for those reasons are never built; :meth:`_refusal` still decides
+        each candidate, and the legal ones come out in the same order."""
+        return [
+            ref
+            for ref in self._enemy_refs(state, e)
+            if (target is None or ref == target) and self._same_altitude(state, e.seat, ref[:-1])
+        ]
 
     def _payable(self, e: Element, cards: Sequence[int]) -> list[str]:
         """Codes of these cards, plus ``FTC`` when the element holds a counter."""
@@ -611,6 +628,16 @@ class Legality(EngineBase):
             if c.type.kind is kind:
                 return c.type.responds_to
         return frozenset()
+
+
+_ATTACK_AS_DRAWN = BURST_KINDS | POSITION_DELTA.keys()
+"""The kinds a card played as drawn attacks with (8.2); any other is only a response."""
+
+
+@functools.cache
+def _code_kind(code: str) -> CardKind:
+    """The kind of a card code (``IMS-1B2D`` -> IMS)."""
+    return CardKind(code.split("-")[0])
 
 
 _DECISION = {kind: f"dif.decision.{kind}" for kind in DECISIONS}

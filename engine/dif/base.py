@@ -400,10 +400,8 @@ class EngineBase:
                 o.defence = []
 
     def _side_out(self, s: GameState) -> bool:
-        return any(
-            not any(e.in_fight for e in s.elements.values() if e.side == side.value)
-            for side in Side
-        )
+        """A side has no element left in the fight (4.91)."""
+        return len({e.side for e in s.elements.values() if e.in_fight}) < len(Side)
 
     def victory_points(self, s: GameState) -> dict[Side, int]:
         """4.92 / RotL L64-65: 5 per enemy fighter destroyed, 2 per damaged and/or

@@ -69,13 +69,19 @@ class Legality(EngineBase):
 
     def refusal(self, state: GameState, seat: str, action: Action) -> Term | None:
         """Why ``seat`` may not take ``action`` now, or None if it may."""
+        return self._refusal_among(state, seat, action, self.pending(state))
+
+    def _refusal_among(
+        self, state: GameState, seat: str, action: Action, pending: Sequence[Decision]
+    ) -> Term | None:
+        """:meth:`refusal`, given what is ``pending`` now (``apply`` needs it too)."""
         if state.step == "over":
             return Term("dif.refuse.game_over")
-        mine = [p for p in self.pending(state) if p.seat == seat]
+        mine = [p for p in pending if p.seat == seat]
         if not mine:
             if seat not in state.elements:
                 return Term("dif.refuse.no_seat", seat=seat)
-            waiting = ", ".join(sorted({p.seat for p in self.pending(state)}))
+            waiting = ", ".join(sorted({p.seat for p in pending}))
             return Term("dif.refuse.not_your_move", waiting=waiting)
         reasons = [self._refusal(state, p, action) for p in mine]
         if any(r is None for r in reasons):
@@ -193,18 +199,7 @@ class Legality(EngineBase):
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
         e = state.elements[p.seat]
         kind = p.kind
-        verbs = {
-            "altitude": ("alt",),
-            "wingman": ("wm", "skip"),
-            "wingman_attack": ("play", "done"),
-            "altitude_step": ("stay", "dive", "climb"),
-            "follow": ("follow", "nofollow"),
-            "play": ("play", "done", "giveup", "evade"),
-            "respond": ("respond", "pass"),
-            "discard": ("discard",),
-            "order": ("next",),
-            "redraw": ("redraw",),
-        }[kind]
+        verbs = _VERBS[kind]
         if a.verb not in verbs:
             return Why(
                 "dif.refuse.wrong_verb",
@@ -629,6 +624,20 @@ class Legality(EngineBase):
                 return c.type.responds_to
         return frozenset()
 
+
+_VERBS = {
+    "altitude": ("alt",),
+    "wingman": ("wm", "skip"),
+    "wingman_attack": ("play", "done"),
+    "altitude_step": ("stay", "dive", "climb"),
+    "follow": ("follow", "nofollow"),
+    "play": ("play", "done", "giveup", "evade"),
+    "respond": ("respond", "pass"),
+    "discard": ("discard",),
+    "order": ("next",),
+    "redraw": ("redraw",),
+}
+"""The verbs that answer each kind of decision of the basic game."""
 
 _ATTACK_AS_DRAWN = BURST_KINDS | POSITION_DELTA.keys()
 """The kinds a card played as drawn attacks with (8.2); any other is only a response."""

@@ -6,6 +6,7 @@ cards moving between piles, and who must decide now.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.core.contract import Decision, Scope, Timing
@@ -76,13 +77,15 @@ _TIMING = {
 }
 
 
+@functools.lru_cache(maxsize=1024)
 def Pending(seat: str, kind: str, side: str | None = None) -> Decision:
     """A decision some seat must take now, as the contract's :class:`Decision`.
 
     ``kind`` is ``altitude`` (secret pick), ``redraw`` (Combat Vision), ``order`` (turn
     1: which element of the side plays next, any player of ``side`` may answer),
     ``wingman``, ``wingman_attack``, ``altitude_step``, ``play``, ``discard``,
-    ``respond`` or ``follow``."""
+    ``respond`` or ``follow``. A Decision is a frozen value, so one made is kept
+    (``pending`` is asked several times an action)."""
     if kind == "order":
         return Decision(seat, kind, Timing.TURN, Scope.SIDE, side)
     return Decision(seat, kind, _TIMING.get(kind, Timing.TURN), Scope.SEAT, side)

@@ -189,10 +189,10 @@ class Legality(EngineBase):
         return tuple(out)
 
     def _subsets(self, hand: Sequence[int], verb: str) -> list[Action]:
-        codes = [self.code[c] for c in hand]
+        codes = sorted(self.code[c] for c in hand)  # so each combination comes sorted
         combos: set[tuple[str, ...]] = set()
         for n in range(len(codes) + 1):
-            combos.update(tuple(sorted(c)) for c in combinations(codes, n))
+            combos.update(combinations(codes, n))
         make = Action.discard if verb == "discard" else Action.redraw
         return [make(c) for c in sorted(combos)]
 
@@ -310,7 +310,7 @@ class Legality(EngineBase):
         through the roll, 7.22) is no such aircraft. Zero! 7.3 has no such clause:
         6.5 lets a leader break free by playing a card (docs/rules-decisions.md)."""
         t = state.t
-        if Ruleset(state.ruleset) is not Ruleset.ROTL or t.level is None or t.roll_first:
+        if state.ruleset != Ruleset.ROTL or t.level is None or t.roll_first:
             return None
         if ref[:-1] in t.level:
             return None
@@ -381,7 +381,7 @@ class Legality(EngineBase):
         if why is not None:
             return why
         code = a.card or ""
-        kind = CardKind(code.split("-")[0])
+        kind = _code_kind(code)
         target = self._plane(state, a.target or "")
         if target is None or not target.flying:
             return Why("dif.refuse.wingman_target_gone")
@@ -460,7 +460,7 @@ class Legality(EngineBase):
                 return Why("dif.refuse.no_counter")
         elif self._find(e.hand, code) is None:
             return Why("dif.refuse.not_in_hand", code=code)
-        kind = CardKind.FUT if counter else CardKind(code.split("-")[0])
+        kind = CardKind.FUT if counter else _code_kind(code)
         if a.as_kind is not None and (counter or a.as_kind == kind.value):
             return self._as_itself(a, kind)
         if a.arg is not None:  # Vertical Roll altitude change (7.22)
@@ -484,7 +484,7 @@ class Legality(EngineBase):
             why = self._as_kind_refusal(state, e, a.as_kind, own_turn=True)
             if why:
                 return why
-            kind = CardKind(a.as_kind)
+            kind = _code_kind(a.as_kind)
         if kind not in BURST_KINDS and kind not in POSITION_DELTA:
             return Why("dif.refuse.response_card", card=kind.label)
         ref = a.target or ""

@@ -50,6 +50,7 @@ played.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -130,33 +131,33 @@ class Action:
     # -- constructors -------------------------------------------------------------
     @classmethod
     def simple(cls, verb: str) -> Action:
-        return cls(verb)
+        return _action(verb)
 
     @classmethod
     def altitude(cls, code: str) -> Action:
-        return cls("alt", arg=code)
+        return _action("alt", arg=code)
 
     @classmethod
     def wingman(cls, target: str) -> Action:
-        return cls("wm", target=target)
+        return _action("wm", target=target)
 
     @classmethod
     def climb(cls, card: str) -> Action:
-        return cls("climb", card=card)
+        return _action("climb", card=card)
 
     @classmethod
     def follow(cls, cards: tuple[str, ...] = ()) -> Action:
-        return cls("follow", cards=tuple(sorted(cards)))
+        return _action("follow", cards=tuple(sorted(cards)))
 
     @classmethod
     def play(
         cls, card: str, target: str, *, as_sci: bool = False, as_kind: str | None = None
     ) -> Action:
-        return cls("play", card=card, target=target, as_kind="SCI" if as_sci else as_kind)
+        return _action("play", card=card, target=target, as_kind="SCI" if as_sci else as_kind)
 
     @classmethod
     def vertical(cls, direction: str, discard: str | None = None) -> Action:
-        return cls("play", card="VER", arg=direction, cards=(discard,) if discard else ())
+        return _action("play", card="VER", arg=direction, cards=(discard,) if discard else ())
 
     @classmethod
     def angle(cls, name: str) -> Action:
@@ -165,19 +166,19 @@ class Action:
 
     @classmethod
     def respond(cls, card: str, *, as_sci: bool = False, as_kind: str | None = None) -> Action:
-        return cls("respond", card=card, as_kind="SCI" if as_sci else as_kind)
+        return _action("respond", card=card, as_kind="SCI" if as_sci else as_kind)
 
     @classmethod
     def next(cls, seat: str) -> Action:
-        return cls("next", target=seat)
+        return _action("next", target=seat)
 
     @classmethod
     def redraw(cls, cards: tuple[str, ...] = ()) -> Action:
-        return cls("redraw", cards=tuple(sorted(cards)))
+        return _action("redraw", cards=tuple(sorted(cards)))
 
     @classmethod
     def discard(cls, cards: tuple[str, ...] = ()) -> Action:
-        return cls("discard", cards=tuple(sorted(cards)))
+        return _action("discard", cards=tuple(sorted(cards)))
 
     # -- text -----------------------------------------------------------------------
     def __str__(self) -> str:
@@ -266,6 +267,23 @@ class Action:
                 raise MalformedAction(Term("dif.action.play", text=quoted(text)))
             return cls.play(card, _ref(args[1], text), as_kind=as_kind or None)
         raise MalformedAction(Term("dif.action.unknown", text=quoted(text), verb=clipped(verb)))
+
+
+@functools.lru_cache(maxsize=8192)
+def _action(
+    verb: str,
+    card: str | None = None,
+    as_kind: str | None = None,
+    target: str | None = None,
+    arg: str | None = None,
+    cards: tuple[str, ...] = (),
+) -> Action:
+    """The one :class:`Action` of these fields, made once and kept (the last 8192).
+
+    An action is an immutable value (a frozen dataclass), so one object may stand for
+    a move wherever it appears; ``legal_actions`` offers the same few moves at every
+    decision, and a kept one costs a dictionary lookup instead of a construction."""
+    return Action(verb, card, as_kind, target, arg, cards)
 
 
 def clipped(text: str) -> str:

@@ -6,6 +6,7 @@ cards moving between piles, and who must decide now.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.core.contract import Decision, Scope, Timing
@@ -76,13 +77,15 @@ _TIMING = {
 }
 
 
+@functools.lru_cache(maxsize=1024)
 def Pending(seat: str, kind: str, side: str | None = None) -> Decision:
     """A decision some seat must take now, as the contract's :class:`Decision`.
 
     ``kind`` is ``altitude`` (secret pick), ``redraw`` (Combat Vision), ``order`` (turn
     1: which element of the side plays next, any player of ``side`` may answer),
     ``wingman``, ``wingman_attack``, ``altitude_step``, ``play``, ``discard``,
-    ``respond`` or ``follow``."""
+    ``respond`` or ``follow``. A Decision is a frozen value, so one made is kept
+    (``pending`` is asked several times an action)."""
     if kind == "order":
         return Decision(seat, kind, Timing.TURN, Scope.SIDE, side)
     return Decision(seat, kind, _TIMING.get(kind, Timing.TURN), Scope.SEAT, side)
@@ -400,10 +403,8 @@ class EngineBase:
                 o.defence = []
 
     def _side_out(self, s: GameState) -> bool:
-        return any(
-            not any(e.in_fight for e in s.elements.values() if e.side == side.value)
-            for side in Side
-        )
+        """A side has no element left in the fight (4.91)."""
+        return len({e.side for e in s.elements.values() if e.in_fight}) < len(Side)
 
     def victory_points(self, s: GameState) -> dict[Side, int]:
         """4.92 / RotL L64-65: 5 per enemy fighter destroyed, 2 per damaged and/or

@@ -1224,6 +1224,8 @@ class MissionRules(Resolution):
     # -- fighters attack bombers (§20.11, §20.22, §20.4, §20.5) -----------------------
     def _bomber(self, s: GameState, ref: str) -> dict[str, Any] | None:
         """The bomber named ``ref`` (``X3B1``), destroyed or not; None for any other ref."""
+        if s.mission is None:
+            return None  # a dogfight (asked for every candidate attack: kept quick)
         return next((b for b in self._bombers_all(s) if b["ref"] == ref), None)
 
     def _formation_seat(self, s: GameState, ref: str) -> str:

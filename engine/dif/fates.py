@@ -17,6 +17,7 @@ down (a loss while evading names no attacker); ``promoted``: the wingman takes o
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -63,10 +64,13 @@ def _add(counter: dict[str, int], ref: str, n: int) -> None:
 def record(
     before: GameState, after: GameState, seat: str, action: str, events: Sequence[Event]
 ) -> None:
-    """Fold one applied action into ``after.fates`` (a copy of ``before``'s)."""
+    """Fold one applied action into ``after.fates``: a copy of ``before``'s whose parts
+    are still ``before``'s own (:meth:`GameState.clone`), each replaced by a copy of
+    it before it first changes (:func:`_own`), so ``before`` stays as it was."""
     f = after.fates
     if not f:
         return  # a state from before this bookkeeping existed
+    shared = before.fates
     ident: dict[str, str] = f["ident"]
     turn = max(before.turn, 1)
     last_hit: str | None = None
@@ -86,31 +90,36 @@ def record(
         elif ev.kind == "damage" and "ref" in d:
             o = ident.get(d["ref"], d["ref"])
             hits = int(d.get("hits", 0))
-            _add(f["taken"], o, hits)
+            _add(_own(f, shared, "taken"), o, hits)
             if attack is not None and attack[1] == o:
-                _add(f["given"], attack[0], hits)
+                _add(_own(f, shared, "given"), attack[0], hits)
             last_hit = o
         elif ev.kind == "damage":
             fuel = True  # "Fuel tank hit!": the destroyed event follows
         elif ev.kind == "damaged" and last_hit is not None:
             if attack is not None and attack[1] == last_hit:
-                f["damager"].setdefault(last_hit, [attack[0], turn])
-                f["exchanges"].append([turn, attack[0], last_hit, attack[2], "damaged"])
+                _own(f, shared, "damager").setdefault(last_hit, [attack[0], turn])
+                _own(f, shared, "exchanges").append(
+                    [turn, attack[0], last_hit, attack[2], "damaged"]
+                )
                 flipped = len(f["exchanges"]) - 1
         elif ev.kind == "destroyed" and "ref" in d:
             o = ident.get(d["ref"], d["ref"])
             last_destroyed = d["ref"]
             if attack is not None and attack[1] == o:
-                f["killer"][o] = [attack[0], turn, fuel]
-                if flipped is not None and f["exchanges"][flipped][2] == o:
-                    del f["exchanges"][flipped]  # damaged and shot down by one hit (G-R9)
+                _own(f, shared, "killer")[o] = [attack[0], turn, fuel]
+                exchanges = _own(f, shared, "exchanges")
+                if flipped is not None and exchanges[flipped][2] == o:
+                    del exchanges[flipped]  # damaged and shot down by one hit (G-R9)
                 outcome = "shot_down_fuel" if fuel else "shot_down"
-                f["exchanges"].append([turn, attack[0], o, attack[2], outcome])
+                exchanges.append([turn, attack[0], o, attack[2], outcome])
             fuel = False
             flipped = None
         elif ev.kind == "promoted" and last_destroyed is not None:
             lost_seat = last_destroyed[:-1]
-            f["lost"][lost_seat] = f["lost"].get(lost_seat, 0) + 1
+            lost = _own(f, shared, "lost")
+            lost[lost_seat] = lost.get(lost_seat, 0) + 1
+            ident = _own(f, shared, "ident")
             ident[f"{lost_seat}L-lost{f['lost'][lost_seat]}"] = ident.get(
                 f"{lost_seat}L", f"{lost_seat}L"
             )
@@ -123,12 +132,23 @@ def record(
                 if p is not None and p.status == "destroyed":
                     o = ident.get(p.ref, p.ref)
                     if o not in f["evading"]:
-                        f["evading"].append(o)
-    was = {p.ref: p.status for e in before.elements.values() for p in e.planes()}
-    for e in after.elements.values():
-        for p in e.planes():
-            if p.status == "evaded" and was.get(p.ref) != "evaded":
-                f["left"].setdefault(ident.get(p.ref, p.ref), turn)
+                        _own(f, shared, "evading").append(o)
+    evaded = [p for e in after.elements.values() for p in e.planes() if p.status == "evaded"]
+    if evaded:
+        was = {p.ref: p.status for e in before.elements.values() for p in e.planes()}
+        for p in evaded:
+            if was.get(p.ref) != "evaded":
+                _own(f, shared, "left").setdefault(ident.get(p.ref, p.ref), turn)
+
+
+def _own(f: Fates, shared: Fates, key: str) -> Any:
+    """``f[key]``, to change: first a shallow copy if it is still ``shared[key]`` (the
+    state ``f`` was cloned from holds it). Shallow is enough: ``record`` adds,
+    replaces and deletes the items of a part, never changes one in place."""
+    part = f[key]
+    if part is shared.get(key):
+        part = f[key] = copy.copy(part)
+    return part
 
 
 def origin_refs(

@@ -229,12 +229,13 @@ class DifEngine(MissionRules):
 
         Raises :class:`RuleViolation` (naming the rule) and leaves ``state`` as it was.
         """
-        why = self.refusal(state, seat, action)
+        pending = self.pending(state)
+        why = self._refusal_among(state, seat, action, pending)
         if why is not None:
             raise RuleViolation(why)
         s = state.clone()
         events: list[Event] = []
-        kind = next(p.kind for p in self.pending(state) if p.seat == seat)
+        kind = next(p.kind for p in pending if p.seat == seat)
         if seat in s.elements:
             getattr(self, f"_do_{kind}")(s, s.elements[seat], action, events)
         else:  # a formation seat's only decision: its bomber's answer (§20.5)

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
@@ -68,13 +69,19 @@ class Legality(EngineBase):
 
     def refusal(self, state: GameState, seat: str, action: Action) -> Term | None:
         """Why ``seat`` may not take ``action`` now, or None if it may."""
+        return self._refusal_among(state, seat, action, self.pending(state))
+
+    def _refusal_among(
+        self, state: GameState, seat: str, action: Action, pending: Sequence[Decision]
+    ) -> Term | None:
+        """:meth:`refusal`, given what is ``pending`` now (``apply`` needs it too)."""
         if state.step == "over":
             return Term("dif.refuse.game_over")
-        mine = [p for p in self.pending(state) if p.seat == seat]
+        mine = [p for p in pending if p.seat == seat]
         if not mine:
             if seat not in state.elements:
                 return Term("dif.refuse.no_seat", seat=seat)
-            waiting = ", ".join(sorted({p.seat for p in self.pending(state)}))
+            waiting = ", ".join(sorted({p.seat for p in pending}))
             return Term("dif.refuse.not_your_move", waiting=waiting)
         reasons = [self._refusal(state, p, action) for p in mine]
         if any(r is None for r in reasons):
@@ -93,7 +100,7 @@ class Legality(EngineBase):
             return self._subsets(e.hand, "redraw")
         if p.kind == "wingman":
             return [Action.simple("skip")] + [
-                Action.wingman(ref) for ref in self._enemy_refs(state, e)
+                Action.wingman(ref) for ref in self._within_reach(state, e)
             ]
         if p.kind == "wingman_attack":
             tgt = state.t.wm_target
@@ -115,7 +122,7 @@ class Legality(EngineBase):
         if p.kind == "play":
             out = [Action.simple("done"), Action.simple("giveup"), Action.simple("evade")]
             codes = self._payable(e, e.hand)
-            refs = self._enemy_refs(state, e)
+            refs = self._within_reach(state, e, state.t.target)
             as_kinds = self._declarable(e, respond=False)
             for c in codes:
                 if c == "VER":
@@ -123,8 +130,10 @@ class Legality(EngineBase):
                     rest = list(e.hand)
                     rest.remove(self._find(e.hand, "VER"))  # type: ignore[arg-type]
                     out.extend(Action.vertical("up", d) for d in self._payable(e, rest))
+                attack = c == COUNTER or _code_kind(c) in _ATTACK_AS_DRAWN
                 for ref in refs:
-                    out.append(Action.play(c, ref))
+                    if attack:
+                        out.append(Action.play(c, ref))
                     if c != COUNTER:
                         out.extend(Action.play(c, ref, as_kind=k) for k in as_kinds if k != c)
             return out
@@ -144,6 +153,20 @@ class Legality(EngineBase):
         if p.kind == "discard":
             return self._subsets(e.hand, "discard")
         return []
+
+    def _within_reach(self, state: GameState, e: Element, target: str | None = None) -> list[str]:
+        """The enemy aircraft ``e``'s leader or wingman could attack now: flying and at
+        its altitude, which every attack needs (6.5-6.6, 10.3, a gunner's 9.21), and
+        only ``target`` once the leader has chosen one this turn (8.21, 8.5b).
+
+        It only narrows the candidates :meth:`legal_actions` asks about, so that the
+        ones refused for those reasons are never built; :meth:`_refusal` still decides
+        each candidate, and the legal ones come out in the same order."""
+        return [
+            ref
+            for ref in self._enemy_refs(state, e)
+            if (target is None or ref == target) and self._same_altitude(state, e.seat, ref[:-1])
+        ]
 
     def _payable(self, e: Element, cards: Sequence[int]) -> list[str]:
         """Codes of these cards, plus ``FTC`` when the element holds a counter."""
@@ -166,28 +189,17 @@ class Legality(EngineBase):
         return tuple(out)
 
     def _subsets(self, hand: Sequence[int], verb: str) -> list[Action]:
-        codes = [self.code[c] for c in hand]
+        codes = sorted(self.code[c] for c in hand)  # so each combination comes sorted
         combos: set[tuple[str, ...]] = set()
         for n in range(len(codes) + 1):
-            combos.update(tuple(sorted(c)) for c in combinations(codes, n))
+            combos.update(combinations(codes, n))
         make = Action.discard if verb == "discard" else Action.redraw
         return [make(c) for c in sorted(combos)]
 
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
         e = state.elements[p.seat]
         kind = p.kind
-        verbs = {
-            "altitude": ("alt",),
-            "wingman": ("wm", "skip"),
-            "wingman_attack": ("play", "done"),
-            "altitude_step": ("stay", "dive", "climb"),
-            "follow": ("follow", "nofollow"),
-            "play": ("play", "done", "giveup", "evade"),
-            "respond": ("respond", "pass"),
-            "discard": ("discard",),
-            "order": ("next",),
-            "redraw": ("redraw",),
-        }[kind]
+        verbs = _VERBS[kind]
         if a.verb not in verbs:
             return Why(
                 "dif.refuse.wrong_verb",
@@ -298,7 +310,7 @@ class Legality(EngineBase):
         through the roll, 7.22) is no such aircraft. Zero! 7.3 has no such clause:
         6.5 lets a leader break free by playing a card (docs/rules-decisions.md)."""
         t = state.t
-        if Ruleset(state.ruleset) is not Ruleset.ROTL or t.level is None or t.roll_first:
+        if state.ruleset != Ruleset.ROTL or t.level is None or t.roll_first:
             return None
         if ref[:-1] in t.level:
             return None
@@ -369,7 +381,7 @@ class Legality(EngineBase):
         if why is not None:
             return why
         code = a.card or ""
-        kind = CardKind(code.split("-")[0])
+        kind = _code_kind(code)
         target = self._plane(state, a.target or "")
         if target is None or not target.flying:
             return Why("dif.refuse.wingman_target_gone")
@@ -448,7 +460,7 @@ class Legality(EngineBase):
                 return Why("dif.refuse.no_counter")
         elif self._find(e.hand, code) is None:
             return Why("dif.refuse.not_in_hand", code=code)
-        kind = CardKind.FUT if counter else CardKind(code.split("-")[0])
+        kind = CardKind.FUT if counter else _code_kind(code)
         if a.as_kind is not None and (counter or a.as_kind == kind.value):
             return self._as_itself(a, kind)
         if a.arg is not None:  # Vertical Roll altitude change (7.22)
@@ -472,7 +484,7 @@ class Legality(EngineBase):
             why = self._as_kind_refusal(state, e, a.as_kind, own_turn=True)
             if why:
                 return why
-            kind = CardKind(a.as_kind)
+            kind = _code_kind(a.as_kind)
         if kind not in BURST_KINDS and kind not in POSITION_DELTA:
             return Why("dif.refuse.response_card", card=kind.label)
         ref = a.target or ""
@@ -611,6 +623,30 @@ class Legality(EngineBase):
             if c.type.kind is kind:
                 return c.type.responds_to
         return frozenset()
+
+
+_VERBS = {
+    "altitude": ("alt",),
+    "wingman": ("wm", "skip"),
+    "wingman_attack": ("play", "done"),
+    "altitude_step": ("stay", "dive", "climb"),
+    "follow": ("follow", "nofollow"),
+    "play": ("play", "done", "giveup", "evade"),
+    "respond": ("respond", "pass"),
+    "discard": ("discard",),
+    "order": ("next",),
+    "redraw": ("redraw",),
+}
+"""The verbs that answer each kind of decision of the basic game."""
+
+_ATTACK_AS_DRAWN = BURST_KINDS | POSITION_DELTA.keys()
+"""The kinds a card played as drawn attacks with (8.2); any other is only a response."""
+
+
+@functools.cache
+def _code_kind(code: str) -> CardKind:
+    """The kind of a card code (``IMS-1B2D`` -> IMS)."""
+    return CardKind(code.split("-")[0])
 
 
 _DECISION = {kind: f"dif.decision.{kind}" for kind in DECISIONS}

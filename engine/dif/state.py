@@ -2,7 +2,9 @@
 
 A state is never shared between two versions of a game: :meth:`GameState.clone`
 copies it before an action is applied, so a refused action changes nothing and old
-states stay valid (replay, undo, tests).
+states stay valid (replay, undo, tests). One exception, safe by construction: the
+parts of ``fates`` (a bookkeeping only :func:`engine.dif.fates.record` writes) are
+shared, and ``record`` replaces a part with a copy before it changes it.
 """
 
 from __future__ import annotations
@@ -278,7 +280,7 @@ class GameState:
             dict(self.result) if self.result is not None else None,
             dict(self.bonus),
             self.pending_order[:] if self.pending_order is not None else None,
-            _copy_fates(self.fates),
+            dict(self.fates),  # its parts are copied on write (engine.dif.fates.record)
             copy.deepcopy(self.mission) if self.mission is not None else None,
         )
 
@@ -311,16 +313,3 @@ class GameState:
         d["exchange"] = Exchange(**data["exchange"]) if data["exchange"] else None
         d["follow"] = FollowOffer(**data["follow"]) if data["follow"] else None
         return cls(**d)
-
-
-def _copy_fates(fates: dict[str, Any]) -> dict[str, Any]:
-    """A copy of the fates' bookkeeping to change (see :func:`engine.dif.fates.copy`)."""
-    out: dict[str, Any] = {}
-    for key, value in fates.items():
-        if isinstance(value, dict):
-            out[key] = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
-        elif isinstance(value, list):
-            out[key] = [list(v) if isinstance(v, list) else v for v in value]
-        else:
-            out[key] = value
-    return out

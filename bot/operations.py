@@ -143,6 +143,7 @@ class DeadlineOps:
         pending = [
             PendingDecision(p.seat, p.kind, game.holder(p.seat)) for p in system.pending(state)
         ]
+        await self.scheduler.reload_game(game.id)  # another process may have opened some
         await self.scheduler.sync(game.id, game.record.version, pending, actor=actor)
         if actor is not None and await seats.returned(self.service, game.id, actor):
             public = await server_language(self.service.storage, game.record.guild_id)
@@ -154,6 +155,7 @@ class DeadlineOps:
     ) -> None:
         """A campaign moved on: the deadlines of its decisions (seat: the deciding
         side) follow what it awaits, like a game's."""
+        await self.scheduler.reload_game(row_id)
         await self.scheduler.sync(row_id, version, pending, actor=actor)
 
     async def seat_changed(self, game: LoadedGame, seat: str) -> None:
@@ -161,7 +163,7 @@ class DeadlineOps:
         auto-pass), so they go, with its missed deadlines; the change listener then
         gives its pending decisions fresh deadlines for the new holder (none for a
         computer player)."""
-        for d in self.scheduler.of_game(game.id):
+        for d in await self.scheduler.reload_game(game.id):
             if d.seat == seat and not d.is_claimed:
                 await self.scheduler.settle(d, acted=False)
         await self.service.storage.reset_missed(game.id, seat)

@@ -35,7 +35,7 @@ from bot.clock import Clock
 from bot.games import LoadedGame
 from bot.prompts import decision_words
 from bot.publishing import Publisher
-from bot.scheduler import DeadlineScheduler, PendingDecision, StoredTerms
+from bot.scheduler import POLL_INTERVAL, DeadlineScheduler, PendingDecision, StoredTerms
 from bot.service import GameService
 from bot.settings import DeadlinePolicy, PlayerSettings, server_language, wants_dm
 from bot.storage import GameStatus
@@ -63,7 +63,10 @@ class DeadlineOps:
         *,
         clock: Clock | None = None,
         campaigns: CampaignService | None = None,
+        poll_interval: timedelta = POLL_INTERVAL,
     ) -> None:
+        """``poll_interval``: how often the scheduler reads what falls due from the
+        database (deadlines other processes opened)."""
         self.service = service
         self.publisher = publisher
         self.terms = StoredTerms(service.storage, DeadlinePolicy)
@@ -73,6 +76,7 @@ class DeadlineOps:
             on_due=self.on_due,
             clock=clock,
             terms=self.terms,
+            poll_interval=poll_interval,
         )
         service.listeners.append(self.changed)
         service.seat_listeners.append(self.seat_changed)

@@ -79,6 +79,7 @@ from bot.storage.base import Storage
 from bot.storage.models import DeadlineRecord, SeatClockRecord
 
 __all__ = [
+    "POLL_INTERVAL",
     "DeadlineScheduler",
     "DueCallback",
     "PendingDecision",
@@ -88,6 +89,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+POLL_INTERVAL = timedelta(seconds=30)
+"""How often a scheduler reads what falls due from the database, by default."""
 
 ReminderCallback = Callable[[DeadlineRecord, int], Awaitable[None]]
 """``on_reminder(deadline, n)``: send the ``n``-th reminder (1-based) of the decision."""
@@ -268,7 +272,7 @@ class DeadlineScheduler:
         terms: TermsSource | None = None,
         retry_delay: timedelta = timedelta(minutes=1),
         max_sleep: timedelta = timedelta(minutes=5),
-        poll_interval: timedelta = timedelta(seconds=30),
+        poll_interval: timedelta = POLL_INTERVAL,
     ) -> None:
         """``retry_delay``: a claim's lease: how long after a claim ``on_due`` is tried
         again if it failed or its process died. ``max_sleep``: the task re-reads the

@@ -619,10 +619,34 @@ class FakeDiscord:
         state = bot._connection
         state.guild_ready_timeout = 0.01
         state._chunk_guilds = False  # chunking would ask a websocket that does not exist
-        state.parsers["READY"](self._ready_payload())
-        state.parsers["GUILD_CREATE"](self._guild_payload())
+        shards = self._shards(bot)
+        if shards is None:
+            state.parsers["READY"](self._ready_payload())
+            state.parsers["GUILD_CREATE"](self._guild_payload())
+        else:  # a READY per shard; the guild only on the shard holding it
+            held = False
+            for shard, count in shards:
+                ours = (self.guild_id >> 22) % count == shard
+                held = held or ours
+                ready = {**self._ready_payload(), "shard": [shard, count]}
+                state.parsers["READY"](ready if ours else {**ready, "guilds": []})
+            if held:
+                state.parsers["GUILD_CREATE"](self._guild_payload())
         await bot.wait_until_ready()
         await self.settle()
+
+    @staticmethod
+    def _shards(bot: discord.Client) -> list[tuple[int, int]] | None:
+        """A sharded client's shards as ``(id, count)`` pairs, set on it as its
+        ``launch_shards`` would (every shard of one when it names none); None for an
+        unsharded client."""
+        if not isinstance(bot, discord.AutoShardedClient):
+            return None
+        count = bot.shard_count or 1
+        ids = list(bot.shard_ids) if bot.shard_ids is not None else list(range(count))
+        bot.shard_count = bot._connection.shard_count = count
+        bot._connection.shard_ids = ids
+        return [(shard, count) for shard in ids]
 
     async def shutdown(self) -> None:
         """Close every bot started on this fake that is still open."""

@@ -289,5 +289,7 @@ def run(settings: Settings) -> None:
         shard_ids=settings.shard_ids,
         shard_count=settings.shard_count,
         poll_interval=timedelta(seconds=settings.poll_seconds),
+        # the commands are the application's, not a shard's: one process syncs them
+        sync_commands=settings.shard_ids is None or 0 in settings.shard_ids,
     )
     asyncio.run(serve(bot, bot.start(settings.discord_token.get_secret_value())))

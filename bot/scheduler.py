@@ -451,7 +451,8 @@ class DeadlineScheduler:
         """Stop the task. A firing in progress (:meth:`run_due`) gets ``grace`` seconds
         to finish and none starts after it; past them, or with no grace, it is
         cancelled: a default action is committed whole or not at all, and a deadline
-        claimed but not done fires again at the next start."""
+        claimed but not done fires again when its lease is up (at the next start, or in
+        another process)."""
         task, self._task = self._task, None
         if task is None:
             return

@@ -198,7 +198,7 @@ class TallyHoBot(commands.AutoShardedBot):
         ``grace`` seconds in all to finish, then the scheduler stops and the client and
         the database close (:meth:`close`). What did not finish in time is cancelled:
         nothing is committed half-way, and a deadline claimed but not applied fires
-        again at the next start."""
+        again when its claim's lease is up (at the next start, or in another process)."""
         loop = asyncio.get_running_loop()
         until = loop.time() + grace
         log.info("shutting down: %d interaction(s) in flight", self.gate.inflight)

@@ -49,7 +49,7 @@ from cogs.components import COMPONENTS, MenuContext
 from cogs.help import Translator
 from cogs.outbox import Outbox
 
-__all__ = ["SHUTDOWN_GRACE", "DiscordPublisher", "TallyHoBot", "serve"]
+__all__ = ["SHUTDOWN_GRACE", "DiscordPublisher", "TallyHoBot", "client", "serve"]
 
 log = logging.getLogger(__name__)
 
@@ -280,10 +280,9 @@ async def serve(
             await connection
 
 
-def run(settings: Settings) -> None:
-    """Connect to Discord and serve until stopped (``python -m bot``'s front end)."""
-    assert settings.discord_token is not None
-    bot = TallyHoBot(
+def client(settings: Settings) -> TallyHoBot:
+    """The bot as the settings describe it: its database, its shards, its poll."""
+    return TallyHoBot(
         database=settings.database,
         guild_id=settings.guild_id,
         shard_ids=settings.shard_ids,
@@ -292,4 +291,10 @@ def run(settings: Settings) -> None:
         # the commands are the application's, not a shard's: one process syncs them
         sync_commands=settings.shard_ids is None or 0 in settings.shard_ids,
     )
+
+
+def run(settings: Settings) -> None:
+    """Connect to Discord and serve until stopped (``python -m bot``'s front end)."""
+    assert settings.discord_token is not None
+    bot = client(settings)
     asyncio.run(serve(bot, bot.start(settings.discord_token.get_secret_value())))

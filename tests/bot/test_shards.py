@@ -17,7 +17,7 @@ from bot.__main__ import main
 from bot.config import Settings, parse_shards
 from bot.storage import utc_now
 from bot.testing import FakeDiscord, FakeUser
-from cogs.app import TallyHoBot
+from cogs.app import TallyHoBot, client
 from tests.bot.test_game_flow import SEED
 from tests.bot.test_outbox import crash_in, hand_button, mover, picked, told
 
@@ -76,6 +76,23 @@ def test_python_m_bot_refuses_a_shard_of_several_on_sqlite(
 
 
 # -- the client ------------------------------------------------------------------------------
+
+
+def test_the_client_runs_the_configured_shards_and_one_syncs_the_commands() -> None:
+    first = client(settings(TALLYHO_SHARDS="0", TALLYHO_SHARD_COUNT="2", TALLYHO_DATABASE=PG))
+    second = client(
+        settings(
+            TALLYHO_SHARDS="1",
+            TALLYHO_SHARD_COUNT="2",
+            TALLYHO_DATABASE=PG,
+            TALLYHO_POLL_SECONDS="5",
+        )
+    )
+    assert (first.shard_ids, first.shard_count, first._sync) == ([0], 2, True)
+    assert (second.shard_ids, second.shard_count, second._sync) == ([1], 2, False)
+    assert second.poll_interval == timedelta(seconds=5) and second.database == PG
+    alone = client(settings())
+    assert alone.shard_ids is None and alone.shard_count is None and alone._sync
 
 
 def holding(fake: FakeDiscord) -> int:

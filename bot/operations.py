@@ -35,7 +35,7 @@ from bot.clock import Clock
 from bot.games import LoadedGame
 from bot.prompts import decision_words
 from bot.publishing import Publisher
-from bot.scheduler import DeadlineScheduler, PendingDecision, StoredTerms
+from bot.scheduler import POLL_INTERVAL, DeadlineScheduler, PendingDecision, StoredTerms
 from bot.service import GameService
 from bot.settings import DeadlinePolicy, PlayerSettings, server_language, wants_dm
 from bot.storage import GameStatus
@@ -63,7 +63,10 @@ class DeadlineOps:
         *,
         clock: Clock | None = None,
         campaigns: CampaignService | None = None,
+        poll_interval: timedelta = POLL_INTERVAL,
     ) -> None:
+        """``poll_interval``: how often the scheduler reads what falls due from the
+        database (deadlines other processes opened)."""
         self.service = service
         self.publisher = publisher
         self.terms = StoredTerms(service.storage, DeadlinePolicy)
@@ -73,6 +76,7 @@ class DeadlineOps:
             on_due=self.on_due,
             clock=clock,
             terms=self.terms,
+            poll_interval=poll_interval,
         )
         service.listeners.append(self.changed)
         service.seat_listeners.append(self.seat_changed)
@@ -150,6 +154,7 @@ class DeadlineOps:
         """The deadlines of a move, which writes them with its actions (the service's
         :attr:`~bot.games.GameStore.planner`)."""
         pending = self._pending(game)
+        await self.scheduler.reload_game(game.id)  # another process may have opened some
         return await self.scheduler.plan(
             game.id, game.record.version, pending or [], actor=actor, over=pending is None
         )
@@ -167,6 +172,7 @@ class DeadlineOps:
             await self.close_lapsed(game.id)  # the game is over: no prompt holds
             return
         if not planned:
+            await self.scheduler.reload_game(game.id)  # another process may have opened some
             await self.scheduler.sync(game.id, game.record.version, pending, actor=actor)
         if actor is not None and await seats.returned(self.service, game.id, actor):
             public = await server_language(self.service.storage, game.record.guild_id)
@@ -178,6 +184,7 @@ class DeadlineOps:
     ) -> None:
         """A campaign moved on: the deadlines of its decisions (seat: the deciding
         side) follow what it awaits, like a game's."""
+        await self.scheduler.reload_game(row_id)
         await self.scheduler.sync(row_id, version, pending, actor=actor)
 
     async def seat_changed(self, game: LoadedGame, seat: str) -> None:
@@ -185,7 +192,7 @@ class DeadlineOps:
         auto-pass), so they go, with its missed deadlines; the change listener then
         gives its pending decisions fresh deadlines for the new holder (none for a
         computer player)."""
-        for d in self.scheduler.of_game(game.id):
+        for d in await self.scheduler.reload_game(game.id):
             if d.seat == seat and not d.is_claimed:
                 await self.scheduler.settle(d, acted=False)
         await self.service.storage.reset_missed(game.id, seat)

@@ -14,6 +14,21 @@ something falls due it calls the caller's callbacks:
 Every deadline lives in the database (:meth:`bot.storage.base.Storage.open_deadline`);
 the heap is a cache that :meth:`DeadlineScheduler.load` rebuilds at start-up.
 
+**Several processes on one database.** Any process may fire any deadline. Each
+scheduler polls the database (:meth:`DeadlineScheduler.poll`, every ``poll_interval``,
+30 s by default) for the live deadlines that fall due before its next poll, so it
+sees the deadlines other processes opened, claimed or moved; and before firing what
+woke, it re-reads those rows (:meth:`~bot.storage.base.Storage.get_deadlines`): one
+another process reminded, claimed, rescheduled or closed since is re-armed at its new
+time or forgotten, not fired from a stale copy. A claim is a **lease**: the claim
+moves ``next_at`` to ``retry_at`` (now + ``retry_delay``), and a claimed deadline is
+due again only then, in every process (at load too). A live claimer finishes within
+its lease and marks the deadline done; a claimer that died leaves it claimed, and
+whichever process claims it next after the lease (compare-and-set on ``attempts``)
+runs ``on_due`` again, once. :meth:`DeadlineScheduler.reload_game` re-reads one
+game's deadlines before its pending decisions are synced, so a process settles the
+deadlines another one opened.
+
 Delivery guarantees (the database decides, with compare-and-set updates, so they hold
 across restarts and even with two processes on one database):
 
@@ -38,7 +53,8 @@ across restarts and even with two processes on one database):
 
 A deadline that expired while the bot was down is claimed and fired once by the first
 :meth:`DeadlineScheduler.run_due` after :meth:`~DeadlineScheduler.load` (the task runs
-one immediately); a claimed deadline whose ``on_due`` never finished is retried then too.
+one immediately); a claimed deadline whose ``on_due`` never finished is retried at its
+lease end (``retry_delay`` after the claim).
 
 Times come from an injectable :class:`bot.clock.Clock`; with a
 :class:`bot.clock.FakeClock` nothing sleeps for real, and tests may also drive
@@ -71,6 +87,7 @@ from bot.storage.models import (
 )
 
 __all__ = [
+    "POLL_INTERVAL",
     "DeadlineScheduler",
     "DueCallback",
     "PendingDecision",
@@ -80,6 +97,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+POLL_INTERVAL = timedelta(seconds=30)
+"""How often a scheduler reads what falls due from the database, by default."""
 
 ReminderCallback = Callable[[DeadlineRecord, int], Awaitable[None]]
 """``on_reminder(deadline, n)``: send the ``n``-th reminder (1-based) of the decision."""
@@ -265,10 +285,14 @@ class DeadlineScheduler:
         terms: TermsSource | None = None,
         retry_delay: timedelta = timedelta(minutes=1),
         max_sleep: timedelta = timedelta(minutes=5),
+        poll_interval: timedelta = POLL_INTERVAL,
     ) -> None:
-        """``retry_delay``: how long after a failed ``on_due`` it is tried again.
-        ``max_sleep``: the task re-reads the clock at least this often (wall-clock
-        jumps, suspended machines)."""
+        """``retry_delay``: a claim's lease: how long after a claim ``on_due`` is tried
+        again if it failed or its process died. ``max_sleep``: the task re-reads the
+        clock at least this often (wall-clock jumps, suspended machines).
+        ``poll_interval``: how often the task reads what falls due from the database
+        (:meth:`poll`): the longest a deadline another process opened waits for this
+        one to know it."""
         self.storage = storage
         self.on_reminder = on_reminder
         self.on_due = on_due
@@ -276,6 +300,10 @@ class DeadlineScheduler:
         self.terms: TermsSource = terms if terms is not None else StoredTerms(storage)
         self.retry_delay = retry_delay
         self.max_sleep = max_sleep
+        if poll_interval <= timedelta(0):
+            raise ValueError(f"poll_interval must be positive, not {poll_interval}")
+        self.poll_interval = poll_interval
+        self._poll_at = 0.0
         self._live: dict[int, _Held] = {}
         self._wake: dict[int, float] = {}
         self._by_game: dict[int, set[int]] = {}
@@ -316,15 +344,20 @@ class DeadlineScheduler:
     def _wake_time(self, d: DeadlineRecord | _Held) -> float:
         return d.next_at.timestamp()
 
-    def _put(self, d: DeadlineRecord | _Held, wake: float | None = None) -> None:
-        """Hold (or refresh) a live deadline and (re)arm its wake-up."""
+    def _hold(self, d: DeadlineRecord | _Held) -> _Held:
+        """Hold (or refresh) a live deadline's values without arming it."""
         if isinstance(d, DeadlineRecord):
-            if not d.is_live:
-                self._forget(d.id)
-                return
             d = _Held(d)
         self._live[d.id] = d
         self._by_game.setdefault(d.game_id, set()).add(d.id)
+        return d
+
+    def _put(self, d: DeadlineRecord | _Held, wake: float | None = None) -> None:
+        """Hold (or refresh) a live deadline and (re)arm its wake-up."""
+        if isinstance(d, DeadlineRecord) and not d.is_live:
+            self._forget(d.id)
+            return
+        d = self._hold(d)
         when = self._wake_time(d) if wake is None else wake
         if self._wake.get(d.id) != when:
             self._wake[d.id] = when
@@ -365,10 +398,13 @@ class DeadlineScheduler:
     async def load(self) -> int:
         """(Re)load every live deadline from the database; return how many.
 
-        Claimed deadlines (a crash or an error interrupted their ``on_due``) are due at
-        once. Fires nothing: :meth:`run_due` (or the task of :meth:`start`) does.
+        A claimed deadline (its ``on_due`` is running in another process, or a crash or
+        an error interrupted it) is due at its lease end (its ``next_at``, the claim's
+        ``retry_at``): a live claimer keeps it until then. Fires nothing:
+        :meth:`run_due` (or the task of :meth:`start`) does.
         """
         now = self.clock.now().timestamp()
+        self._poll_at = now + self.poll_interval.total_seconds()
         self._live.clear()
         self._wake.clear()
         self._by_game.clear()
@@ -376,10 +412,8 @@ class DeadlineScheduler:
         while True:  # page by page: never every row as a record at once
             page = await self.storage.live_deadlines_page(after, self.LOAD_PAGE)
             for record in page:
-                d = self._live[record.id] = _Held(record)
-                self._by_game.setdefault(d.game_id, set()).add(d.id)
-                wake = self._wake_time(d)
-                self._wake[d.id] = min(now, wake) if d.is_claimed else wake
+                d = self._hold(record)
+                self._wake[d.id] = self._wake_time(d)
             if len(page) < self.LOAD_PAGE:
                 break
             after = page[-1].id
@@ -387,6 +421,36 @@ class DeadlineScheduler:
         heapq.heapify(self._heap)
         self._changed.set()
         return len(self._live)
+
+    async def poll(self) -> int:
+        """Read the live deadlines that fall due before the next poll from the database
+        and arm them (the database's copy wins): those other processes opened, claimed
+        (due at the lease end), reminded or moved. Returns how many were read.
+
+        Reads at most :attr:`LOAD_PAGE`, soonest first; when that many came, the next
+        poll comes when the last of them falls due, and reads the next ones.
+        """
+        async with self._run_lock:  # never re-arms a deadline while it is being fired
+            now = self.clock.now()
+            horizon = now + self.poll_interval
+            page = await self.storage.due_deadlines(horizon, self.LOAD_PAGE)
+            for record in page:
+                self._put(record)
+            self._poll_at = horizon.timestamp()
+            if len(page) >= self.LOAD_PAGE:
+                self._poll_at = max(now.timestamp(), page[-1].next_at.timestamp())
+            return len(page)
+
+    async def reload_game(self, game_id: int) -> list[DeadlineRecord]:
+        """Re-read the game's live deadlines from the database (the database's copy
+        wins; those no longer live are forgotten) and return them, soonest expiry
+        first: call it before syncing a game another process may have changed."""
+        fresh = await self.storage.live_deadlines(game_id)
+        for deadline_id in self._by_game.get(game_id, set()) - {d.id for d in fresh}:
+            self._forget(deadline_id)
+        for record in fresh:
+            self._put(record)
+        return self.of_game(game_id)
 
     async def start(self) -> int:
         """Load the live deadlines and start the task, which at once fires what fell due
@@ -400,7 +464,8 @@ class DeadlineScheduler:
         """Stop the task. A firing in progress (:meth:`run_due`) gets ``grace`` seconds
         to finish and none starts after it; past them, or with no grace, it is
         cancelled: a default action is committed whole or not at all, and a deadline
-        claimed but not done fires again at the next start."""
+        claimed but not done fires again when its lease is up (at the next start, or in
+        another process)."""
         task, self._task = self._task, None
         if task is None:
             return
@@ -427,6 +492,8 @@ class DeadlineScheduler:
     async def _run(self) -> None:
         while True:
             try:
+                if self.clock.now().timestamp() >= self._poll_at:
+                    await self.poll()
                 await self.run_due()
             except Exception:  # a storage hiccup must not kill the scheduler
                 _stop_if_cancelled()
@@ -442,6 +509,7 @@ class DeadlineScheduler:
                 delay = min(delay, self._armed - now)
             else:
                 self._armed = None
+            delay = min(delay, self._poll_at - now)
             if delay <= 0:
                 continue
             # until a moment, not for a delay: the sleeper starts a little later, and
@@ -466,25 +534,9 @@ class DeadlineScheduler:
             due = self._pop_due(now.timestamp())
             if not due:
                 return 0
-            reminders: list[tuple[int, int, int]] = []
-            claims: list[tuple[int, int]] = []
-            for deadline_id in due:
-                d = self._live.get(deadline_id)
-                if d is None:
-                    continue
-                if d.fired_at is not None or now >= d.expires_at:
-                    claims.append((d.id, d.attempts))
-                    continue
-                count = min(reminders_due(d.reminder_ats, now), len(d.reminder_ats))
-                if count > d.reminders_sent:
-                    reminders.append((d.id, d.reminders_sent, count))
-                elif self._wake_time(d) > now.timestamp():  # woken early: sleep again
-                    self._put(d)
-                else:  # cannot happen (next_at is the next reminder or the expiry)
-                    log.error("deadline %s woke with nothing to do; retrying later", d.id)
-                    self._put(d, (now + self.retry_delay).timestamp())
             calls = 0
             try:
+                reminders, claims = await self._triage(due, now)
                 if reminders:
                     calls += await self._send_reminders(reminders, now)
                 if claims:
@@ -501,6 +553,36 @@ class DeadlineScheduler:
             finally:
                 self.fired += calls
             return calls
+
+    async def _triage(
+        self, due: list[int], now: datetime
+    ) -> tuple[list[tuple[int, int, int]], list[tuple[int, int]]]:
+        """Sort what woke into reminders to mark ``(id, sent, new sent)`` and deadlines
+        to claim ``(id, attempts)``, from the database's copy: another process may have
+        reminded, claimed (its lease runs), rescheduled or closed one since this process
+        read it; that one is re-armed at its new ``next_at`` or forgotten."""
+        fresh = {d.id: d for d in await self.storage.get_deadlines(due)}
+        reminders: list[tuple[int, int, int]] = []
+        claims: list[tuple[int, int]] = []
+        for deadline_id in due:
+            record = fresh.get(deadline_id)
+            if record is None or not record.is_live:
+                self._forget(deadline_id)
+                continue
+            if record.next_at > now:  # moved on elsewhere, or woken early: sleep again
+                self._put(record)
+                continue
+            d = self._hold(record)
+            if d.fired_at is not None or now >= d.expires_at:
+                claims.append((d.id, d.attempts))
+                continue
+            count = min(reminders_due(d.reminder_ats, now), len(d.reminder_ats))
+            if count > d.reminders_sent:
+                reminders.append((d.id, d.reminders_sent, count))
+            else:  # cannot happen (next_at is the next reminder or the expiry)
+                log.error("deadline %s woke with nothing to do; retrying later", d.id)
+                self._put(d, (now + self.retry_delay).timestamp())
+        return reminders, claims
 
     async def _refresh(self, deadline_ids: Iterable[int]) -> None:
         """Re-read deadlines a compare-and-set missed (another process, a cancellation)."""

@@ -11,6 +11,13 @@ imports another in a circle.
 :func:`serve` runs it until SIGTERM or SIGINT, then shuts it down gracefully
 (:meth:`TallyHoBot.shutdown`): no new interaction, the moves and deadline firings in
 flight finish, the scheduler stops, the client and the database close.
+
+The client is an ``AutoShardedBot``: with ``shard_ids`` and ``shard_count``
+(``TALLYHO_SHARDS``, ``TALLYHO_SHARD_COUNT``) it runs those shards, one process of
+several sharing a PostgreSQL database; without, every shard Discord recommends. Any
+process fires any deadline (claimed in the database); a game's catch-up posts come
+from the process whose shards hold its guild (:meth:`TallyHoBot.owns_guild`,
+:mod:`cogs.outbox`).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import timedelta
 
 import discord
 from discord.ext import commands
@@ -32,6 +40,7 @@ from bot.games import LoadedGame, keep_out_of_collections
 from bot.operations import DeadlineOps
 from bot.outcome import Outcome
 from bot.publishing import Publisher
+from bot.scheduler import POLL_INTERVAL
 from bot.service import GameService
 from bot.storage import Storage, open_storage
 from cogs import campaign, hand, lobby, publisher, seats
@@ -40,7 +49,7 @@ from cogs.components import COMPONENTS, MenuContext
 from cogs.help import Translator
 from cogs.outbox import Outbox
 
-__all__ = ["SHUTDOWN_GRACE", "DiscordPublisher", "TallyHoBot", "serve"]
+__all__ = ["SHUTDOWN_GRACE", "DiscordPublisher", "TallyHoBot", "client", "serve"]
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +106,7 @@ class DiscordPublisher(Publisher):
         await publisher.close_lapsed(self.bot, game_id)
 
 
-class TallyHoBot(commands.Bot):
+class TallyHoBot(commands.AutoShardedBot):
     """Opens the database, builds the application, registers components and cogs in
     ``setup_hook``."""
 
@@ -112,7 +121,13 @@ class TallyHoBot(commands.Bot):
         seed_source: Callable[[], int] | None = None,
         sync_commands: bool = True,
         clock: Clock | None = None,
+        shard_ids: Sequence[int] | None = None,
+        shard_count: int | None = None,
+        poll_interval: timedelta = POLL_INTERVAL,
     ) -> None:
+        """``shard_ids`` of ``shard_count``: the shards this process runs (both None:
+        every shard, as many as Discord recommends). ``poll_interval``: how often the
+        deadline scheduler reads what other processes opened."""
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -120,7 +135,13 @@ class TallyHoBot(commands.Bot):
             help_command=None,
             tree_cls=GatedTree,
             allowed_mentions=discord.AllowedMentions.none(),  # pings: cogs.context.pinging
+            shard_count=shard_count,
         )
+        if shard_ids is not None:  # what the constructor's shard_ids would set
+            if shard_count is None:
+                raise ValueError("shard_ids need a shard_count")
+            self.shard_ids = list(shard_ids)
+        self.poll_interval = poll_interval
         self.database = database
         self.guild_id = guild_id
         self._seed_source = seed_source
@@ -153,7 +174,11 @@ class TallyHoBot(commands.Bot):
                 await self.tree.sync()
         open_games = await self.storage.list_open_games()
         self.deadlines = DeadlineOps(
-            self.service, self.publisher, clock=self.clock, campaigns=self.campaigns
+            self.service,
+            self.publisher,
+            clock=self.clock,
+            campaigns=self.campaigns,
+            poll_interval=self.poll_interval,
         )
         behind = await self.outbox.start()  # steps a crash or a failed post kept untold
         live = await self.deadlines.start()  # overdue deadlines fire once, now
@@ -174,7 +199,7 @@ class TallyHoBot(commands.Bot):
         ``grace`` seconds in all to finish, then the scheduler stops and the client and
         the database close (:meth:`close`). What did not finish in time is cancelled:
         nothing is committed half-way, and a deadline claimed but not applied fires
-        again at the next start."""
+        again when its claim's lease is up (at the next start, or in another process)."""
         loop = asyncio.get_running_loop()
         until = loop.time() + grace
         log.info("shutting down: %d interaction(s) in flight", self.gate.inflight)
@@ -195,6 +220,14 @@ class TallyHoBot(commands.Bot):
         if self.storage is not None:
             await self.storage.close()
             self.storage = None
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether the guild's events come to this process: its shard (Discord's
+        ``(guild_id >> 22) % shard_count``) is one this process runs; every guild when
+        it runs every shard."""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
 
     # -- what the generic components do ----------------------------------------------
     async def game_ended(self, game_id: int) -> None:
@@ -248,8 +281,21 @@ async def serve(
             await connection
 
 
+def client(settings: Settings) -> TallyHoBot:
+    """The bot as the settings describe it: its database, its shards, its poll."""
+    return TallyHoBot(
+        database=settings.database,
+        guild_id=settings.guild_id,
+        shard_ids=settings.shard_ids,
+        shard_count=settings.shard_count,
+        poll_interval=timedelta(seconds=settings.poll_seconds),
+        # the commands are the application's, not a shard's: one process syncs them
+        sync_commands=settings.shard_ids is None or 0 in settings.shard_ids,
+    )
+
+
 def run(settings: Settings) -> None:
     """Connect to Discord and serve until stopped (``python -m bot``'s front end)."""
     assert settings.discord_token is not None
-    bot = TallyHoBot(database=settings.database, guild_id=settings.guild_id)
+    bot = client(settings)
     asyncio.run(serve(bot, bot.start(settings.discord_token.get_secret_value())))

@@ -15,6 +15,15 @@ hand** button (``th:hand:{game}:{seq}``). A crash after Discord accepted it but 
 the mark is written leaves the seq in the thread: :meth:`Outbox.catch_up` reads the
 thread's latest messages first and marks what they tell instead of posting it again.
 Nothing here is needed to recover but the database and the thread.
+
+**Several processes.** A game's catching up belongs to the process whose shards hold
+its guild (:meth:`~cogs.app.TallyHoBot.owns_guild`): the start-up catch-up, the
+retries and a periodic sweep (:meth:`Outbox.sweep`, every :data:`SWEEP_SECONDS`) look
+at that process's guilds only, so two processes never catch up one game at once.
+Another process may still post a game's live steps (any process fires any deadline);
+when such a post fails, or that process is killed between a default move and its
+post, the owner's sweep tells the game once it has been quiet for :data:`SETTLE` (a
+live post of that long would be a stuck one).
 """
 
 from __future__ import annotations
@@ -23,19 +32,20 @@ import asyncio
 import contextlib
 import logging
 import re
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.outbox import untold
 from bot.outcome import Outcome
-from bot.storage import GameRecord
+from bot.storage import GameRecord, utc_now
 from cogs import publisher
 
 if TYPE_CHECKING:
     from cogs.app import TallyHoBot
 
-__all__ = ["HISTORY_LIMIT", "RETRY_DELAYS", "Outbox"]
+__all__ = ["HISTORY_LIMIT", "RETRY_DELAYS", "SETTLE", "SWEEP_SECONDS", "Outbox"]
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +54,11 @@ RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0)
 HISTORY_LIMIT = 25
 """The thread's latest messages read for a step told but not marked (a crash between
 Discord accepting the post and the mark: the very latest one, in practice)."""
+SWEEP_SECONDS = 60.0
+"""How often a process looks for its guilds' games left untold by another process."""
+SETTLE = timedelta(minutes=2)
+"""A game changed more recently than this is left to whoever is posting it (the
+sweep's margin)."""
 
 
 class Outbox:
@@ -54,6 +69,7 @@ class Outbox:
         self._locks: dict[int, asyncio.Lock] = {}
         self._behind: set[int] = set()
         self._retries: dict[int, asyncio.Task[None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     def behind(self, game_id: int) -> bool:
         """A post of this game failed and its steps are not all told yet."""
@@ -68,24 +84,61 @@ class Outbox:
             self._retries[game_id] = asyncio.create_task(self._retry(game_id))
 
     async def start(self) -> int:
-        """At start-up: post every game's untold steps (open games and games that ended
-        since); a game that cannot be told now is retried later. Returns how many games
+        """At start-up: post the untold steps of every game of this process's guilds
+        (open games and games that ended since); a game that cannot be told now is
+        retried later. Then sweep every :data:`SWEEP_SECONDS`. Returns how many games
         were behind."""
-        games = await self.bot.service.storage.list_unposted_games()
+        games = [
+            record
+            for record in await self.bot.service.storage.list_unposted_games()
+            if self.bot.owns_guild(record.guild_id)
+        ]
         for record in games:
-            try:
-                await self.catch_up(record.id)
-            except Exception:
-                log.warning(
-                    "game %s: its untold steps could not be posted", record.id, exc_info=True
-                )
-                self.failed(record.id)
+            await self._tell(record.id)
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.create_task(self._sweep_forever(), name="outbox-sweep")
         return len(games)
 
+    async def sweep(self, now: datetime | None = None) -> int:
+        """Post the untold steps of this process's guilds' games quiet for
+        :data:`SETTLE` before ``now`` (default: the time) and not being retried here:
+        what a post that failed in another process, or a process killed before its
+        post, left untold. Returns how many games it caught up."""
+        now = utc_now() if now is None else now
+        count = 0
+        for record in await self.bot.service.storage.list_unposted_games():
+            running = self._retries.get(record.id)
+            if (
+                not self.bot.owns_guild(record.guild_id)
+                or record.updated_at > now - SETTLE
+                or (running is not None and not running.done())
+            ):
+                continue
+            await self._tell(record.id)
+            count += 1
+        return count
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await self.sweep()
+            except Exception:
+                log.warning("the outbox sweep failed; trying again later", exc_info=True)
+
+    async def _tell(self, game_id: int) -> None:
+        """Catch the game up; if that fails, retry it later."""
+        try:
+            await self.catch_up(game_id)
+        except Exception:
+            log.warning("game %s: its untold steps could not be posted", game_id, exc_info=True)
+            self.failed(game_id)
+
     async def stop(self) -> None:
-        """Cancel the retries (the steps stay untold in the database: the next start
-        posts them)."""
-        tasks = list(self._retries.values())
+        """Cancel the sweep and the retries (the steps stay untold in the database: the
+        next start posts them)."""
+        sweeper, self._sweeper = self._sweeper, None
+        tasks = [*([sweeper] if sweeper is not None else []), *self._retries.values()]
         self._retries.clear()
         for task in tasks:
             task.cancel()
@@ -135,7 +188,13 @@ class Outbox:
 
     async def _retry(self, game_id: int) -> None:
         """Post the game's untold steps after a delay, again and again with backoff
-        until it works; a campaign's mission that ended is then absorbed."""
+        until it works; a campaign's mission that ended is then absorbed. A game of
+        another process's guild is left to that process's sweep."""
+        record = await self.bot.service.storage.get_game(game_id)
+        if record is not None and not self.bot.owns_guild(record.guild_id):
+            log.info("game %s: another process's guild; its sweep tells the game", game_id)
+            self._retries.pop(game_id, None)
+            return
         attempt = 0
         while True:
             await asyncio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])

@@ -21,6 +21,8 @@ from pathlib import Path
 import yaml
 from packaging.requirements import Requirement
 
+from bot.config import Settings, parse_shards
+
 ROOT = Path(__file__).resolve().parents[1]
 RUNTIME_SUFFIXES = {".yaml", ".yml", ".ttf", ".sql", ".json"}
 
@@ -195,3 +197,59 @@ def test_compose_builds_the_image_with_its_volume_and_the_token() -> None:
     assert service["environment"]["TALLYHO_DATABASE"].startswith("/data/")
     assert service["restart"] == "unless-stopped" and service["init"] is True
     assert service["stop_signal"] == "SIGTERM"
+
+
+def interpolate(text: str, env: dict[str, str]) -> str:
+    """Compose's ``${VAR}``, ``${VAR:-default}`` and ``${VAR:?error}`` with ``env``."""
+
+    def value(found: re.Match[str]) -> str:
+        name, how, rest = found[1], found[2], found[3]
+        if name in env:
+            return env[name]
+        assert how == ":-", f"${{{name}}} is required: {rest}"
+        return rest
+
+    return re.sub(r"\$\{(\w+)(?:(:-|:\?)([^}]*))?\}", value, text)
+
+
+def test_compose_files_set_only_known_settings_that_validate() -> None:
+    """Every variable a bot service sets is a setting of ``bot.config.Settings``, and
+    the settings each service gets pass its validation (shards, database)."""
+    known = {f.alias for f in Settings.model_fields.values()}
+    env = {"DISCORD_TOKEN": "token", "POSTGRES_PASSWORD": "secret"}
+    for name in ("compose.yaml", "compose.postgres.yaml"):
+        compose = yaml.safe_load((ROOT / name).read_text(encoding="utf-8"))
+        bots = {k: s for k, s in compose["services"].items() if s.get("image") == "tally-ho"}
+        assert bots, name
+        for service_name, service in bots.items():
+            variables = {k: interpolate(str(v), env) for k, v in service["environment"].items()}
+            assert set(variables) <= known, (name, service_name, set(variables) - known)
+            Settings(_env_file=None, **variables)  # type: ignore[call-arg]
+
+
+def test_compose_postgres_runs_every_shard_once_on_one_database() -> None:
+    """``compose.postgres.yaml``: PostgreSQL (on its volume, healthy before the bots
+    start) and bot processes that together run every shard once, all on its database."""
+    compose = yaml.safe_load((ROOT / "compose.postgres.yaml").read_text(encoding="utf-8"))
+    services = compose["services"]
+    db = services["db"]
+    assert db["image"].startswith("postgres:") and "pg_isready" in " ".join(
+        db["healthcheck"]["test"]
+    )
+    volume, _, mount = db["volumes"][0].partition(":")
+    assert mount == "/var/lib/postgresql/data" and volume in compose["volumes"]
+    user, database = db["environment"]["POSTGRES_USER"], db["environment"]["POSTGRES_DB"]
+    bots = [s for s in services.values() if s.get("image") == "tally-ho"]
+    assert len(bots) >= 2, "several processes"
+    shards: list[int] = []
+    counts = set()
+    for bot in bots:
+        assert bot["depends_on"]["db"]["condition"] == "service_healthy"
+        assert bot["build"]["dockerfile"] == "Dockerfile" and bot["stop_signal"] == "SIGTERM"
+        environment = bot["environment"]
+        url = interpolate(environment["TALLYHO_DATABASE"], {"POSTGRES_PASSWORD": "secret"})
+        assert url == f"postgresql://{user}:secret@db:5432/{database}"
+        counts.add(int(environment["TALLYHO_SHARD_COUNT"]))
+        shards.extend(parse_shards(str(environment["TALLYHO_SHARDS"])))
+    [count] = counts
+    assert sorted(shards) == list(range(count)), "every shard run by exactly one process"

@@ -492,6 +492,11 @@ class Storage(Protocol):
         """The deadline, or None."""
         ...
 
+    async def get_deadlines(self, deadline_ids: Sequence[int]) -> list[DeadlineRecord]:
+        """The deadlines of these ids that exist, in any state, by id: what another
+        process may have changed since a scheduler read them."""
+        ...
+
     async def live_deadlines(self, game_id: int | None = None) -> list[DeadlineRecord]:
         """Open and claimed deadlines (of one game, or all), by ``next_at``; what a
         start-up reloads."""

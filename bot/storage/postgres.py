@@ -1035,6 +1035,15 @@ class PostgresStorage(Storage):
         )
         return _deadline(rows[0]) if rows else None
 
+    async def get_deadlines(self, deadline_ids: Sequence[int]) -> list[DeadlineRecord]:
+        """The deadlines of these ids that exist, in any state, by id: what another
+        process may have changed since a scheduler read them."""
+        rows = await self._fetch(
+            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id = ANY($1::bigint[]) ORDER BY id",
+            sorted(set(deadline_ids)),
+        )
+        return [_deadline(row) for row in rows]
+
     async def live_deadlines(self, game_id: int | None = None) -> list[DeadlineRecord]:
         """Open and claimed deadlines (of one game, or all), by ``next_at``; what a
         start-up reloads."""

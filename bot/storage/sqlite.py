@@ -1142,6 +1142,21 @@ class SQLiteStorage(Storage):
         )
         return _deadline(rows[0]) if rows else None
 
+    async def get_deadlines(self, deadline_ids: Sequence[int]) -> list[DeadlineRecord]:
+        """The deadlines of these ids that exist, in any state, by id: what another
+        process may have changed since a scheduler read them."""
+        ids = sorted(set(deadline_ids))
+        found: list[DeadlineRecord] = []
+        for start in range(0, len(ids), _BATCH):
+            chunk = ids[start : start + _BATCH]
+            marks = ", ".join("?" * len(chunk))
+            rows = await self._fetch(
+                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id IN ({marks}) ORDER BY id",
+                chunk,
+            )
+            found.extend(_deadline(row) for row in rows)
+        return found
+
     async def live_deadlines(self, game_id: int | None = None) -> list[DeadlineRecord]:
         """Open and claimed deadlines (of one game, or all), by ``next_at``; what a
         start-up reloads."""

@@ -604,25 +604,54 @@ class FakeDiscord:
 
     # -- lifecycle ------------------------------------------------------------------------------
 
-    async def start(self, bot: discord.Client) -> None:
+    async def start(self, bot: discord.Client, *, beside: bool = False) -> None:
         """Log ``bot`` in and connect it to the fake gateway, then wait for ``on_ready``.
 
         ``login()`` runs ``setup_hook`` exactly as in production. The bot gets READY and a
         GUILD_CREATE listing the members, channels and active threads. To restart, close
         the previous bot and start a new one with the same fake: the fake's state stays.
+        ``beside``: start it while another bot runs, as another process of the same
+        application on other shards; the gateway's events go to the bot whose shards
+        hold the fake's guild (the first one started, if neither holds it).
         """
-        if self.bot is not None and not self.bot.is_closed():
+        running = self.bot is not None and not self.bot.is_closed()
+        if running and not beside:
             raise RuntimeError("close the running bot (await bot.close()) before starting another")
-        self.bot = bot
+        shards = self._shards(bot)
+        if not running or any((self.guild_id >> 22) % count == s for s, count in shards or ()):
+            self.bot = bot
         self.bots.append(bot)
         await bot.login("fake-token")
         state = bot._connection
         state.guild_ready_timeout = 0.01
         state._chunk_guilds = False  # chunking would ask a websocket that does not exist
-        state.parsers["READY"](self._ready_payload())
-        state.parsers["GUILD_CREATE"](self._guild_payload())
+        if shards is None:
+            state.parsers["READY"](self._ready_payload())
+            state.parsers["GUILD_CREATE"](self._guild_payload())
+        else:  # a READY per shard; the guild only on the shard holding it
+            held = False
+            for shard, count in shards:
+                ours = (self.guild_id >> 22) % count == shard
+                held = held or ours
+                ready = {**self._ready_payload(), "shard": [shard, count]}
+                state.parsers["READY"](ready if ours else {**ready, "guilds": []})
+            if held:
+                state.parsers["GUILD_CREATE"](self._guild_payload())
         await bot.wait_until_ready()
         await self.settle()
+
+    @staticmethod
+    def _shards(bot: discord.Client) -> list[tuple[int, int]] | None:
+        """A sharded client's shards as ``(id, count)`` pairs, set on it as its
+        ``launch_shards`` would (every shard of one when it names none); None for an
+        unsharded client."""
+        if not isinstance(bot, discord.AutoShardedClient):
+            return None
+        count = bot.shard_count or 1
+        ids = list(bot.shard_ids) if bot.shard_ids is not None else list(range(count))
+        bot.shard_count = bot._connection.shard_count = count
+        bot._connection.shard_ids = ids
+        return [(shard, count) for shard in ids]
 
     async def shutdown(self) -> None:
         """Close every bot started on this fake that is still open."""

@@ -3,7 +3,7 @@
 Reminders fire the configured number of times; a restart (a new scheduler and store on
 the same SQLite file) between a reminder and the deadline neither loses nor duplicates
 anything; a deadline missed during downtime fires once right after start-up; a crash in
-the middle of a default action applies it exactly once.
+the middle of a default action applies it exactly once (retried at the claim's lease end).
 """
 
 from __future__ import annotations
@@ -303,6 +303,8 @@ async def test_a_graceful_stop_lets_the_firing_in_progress_finish(world: World) 
     await world.shutdown(bot)
     release.set()
     again = await world.boot()
+    assert await again.scheduler.run_due() == 0  # the claim's lease runs for a minute
+    world.clock.advance(again.scheduler.retry_delay)
     assert await again.scheduler.run_due() == 1 and again.dues[0][:2] == (cut.id, 2)
 
 
@@ -354,7 +356,9 @@ async def test_a_crash_before_the_default_action_commits_retries_it_after_restar
         await second.store.append_deadline_action(deadline.id, game_record.version, "pass")
 
     second.due_hook = apply_default
-    await second.scheduler.run_due()  # a claimed deadline is due at once after load
+    assert await second.scheduler.run_due() == 0  # claimed: due at the lease end
+    world.clock.advance(second.scheduler.retry_delay)
+    await second.scheduler.run_due()
     assert second.dues == [(d.id, 2, 1)]  # the second attempt; the miss counted once
     assert [a.action for a in await second.store.load_actions(game)] == ["pass"]
 

@@ -188,6 +188,23 @@ async def test_live_and_due_deadlines(store: Storage) -> None:
     assert await store.get_deadline(a.id + 100) is None
 
 
+async def test_get_deadlines_reads_several_in_any_state_by_id(store: Storage) -> None:
+    game = await new_game(store)
+    a = await open_one(store, game, "A1")
+    b = await open_one(store, game, "B1")
+    c = await open_one(store, game, "C1")
+    await store.claim_deadlines([(b.id, 0)], T0 + 24 * H, T0 + 25 * H)
+    await store.settle_deadline(c.id, T0 + H, acted=True)
+    found = await store.get_deadlines([c.id, a.id, b.id, c.id + 100, a.id])
+    assert [d.id for d in found] == [a.id, b.id, c.id]
+    assert [(d.is_live, d.is_claimed) for d in found] == [
+        (True, False),
+        (True, True),
+        (False, False),
+    ]
+    assert await store.get_deadlines([]) == []
+
+
 async def test_reminders_are_marked_with_compare_and_set(store: Storage) -> None:
     game = await new_game(store)
     d = await open_one(store, game)

@@ -117,15 +117,21 @@ class DeadlineOps:
         await self.scheduler.stop(grace)
 
     async def sweep(self) -> None:
-        """At start-up: an abandoned seat whose time for a substitute ran out while the
-        bot was down gets its ``abandon_action``, prompts that lapsed meanwhile are
-        closed and the timers re-armed (:meth:`watch`); a computer player makes the
-        moves a crash left it owing (it has no deadline to wake it)."""
+        """At start-up: every game's deadlines are brought in line with its pending
+        decisions (a move writes its deadlines with it, but a crash right after a change
+        that does not (a start, a seat handed over, an undo) left the next decision
+        without one: the game would wait for ever); an abandoned seat
+        whose time for a substitute ran out while the bot was down gets its
+        ``abandon_action``, prompts that lapsed meanwhile are closed and the timers
+        re-armed (:meth:`watch`); a computer player makes the moves a crash left it
+        owing (it has no deadline to wake it)."""
         storage = self.service.storage
         for record in await storage.list_open_games():
             if record.status is not GameStatus.ACTIVE:
                 continue
             try:
+                async with self.service.locks(record.id):  # no move between load and sync
+                    await self.changed(await self.service.load(record.id), None)
                 own = await storage.get_game_settings(record.id)
                 settings = own.settings if own is not None else {}
                 if settings.get("abandoned"):

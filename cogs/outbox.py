@@ -39,8 +39,9 @@ import discord
 
 from bot.outbox import untold
 from bot.outcome import Outcome
-from bot.storage import GameRecord, utc_now
+from bot.storage import GameRecord, GameStatus, utc_now
 from cogs import publisher
+from cogs.history import post_after_action
 
 if TYPE_CHECKING:
     from cogs.app import TallyHoBot
@@ -157,7 +158,13 @@ class Outbox:
             if record is None or record.posted_seq >= record.last_seq:
                 self._behind.discard(game_id)
                 return None
-            since = max(record.posted_seq, await self._told_in_thread(record))
+            told, followed = await self._told_in_thread(record)
+            since = max(record.posted_seq, told)
+            if told >= record.last_seq and not followed and record.status is GameStatus.FINISHED:
+                # The game's end was posted, not its after-action report (cogs.publisher).
+                game = await self.bot.service.load(game_id)
+                channel = await self._thread(record)
+                await post_after_action(self.bot, game, channel)
             if since > record.posted_seq:  # posted, but the mark was never written
                 await storage.mark_posted(game_id, since)
             outcome = await untold(self.bot.service, game_id, since)
@@ -166,25 +173,37 @@ class Outbox:
             self._behind.discard(game_id)
             return outcome
 
-    async def _told_in_thread(self, record: GameRecord) -> int:
-        """The last seq a bot message among the thread's latest says it told (0: none)."""
-        if record.thread_id is None or self.bot.user is None:
-            return 0
+    async def _thread(self, record: GameRecord) -> discord.abc.Messageable:
+        assert record.thread_id is not None
         channel = self.bot.get_channel(record.thread_id) or await self.bot.fetch_channel(
             record.thread_id
         )
         assert isinstance(channel, discord.abc.Messageable)
+        return channel
+
+    async def _told_in_thread(self, record: GameRecord) -> tuple[int, bool]:
+        """The last seq a bot message among the thread's latest says it told (0: none),
+        and whether a bot message follows the latest such message (the after-action
+        report follows a game's last step)."""
+        if record.thread_id is None or self.bot.user is None:
+            return 0, False
+        channel = await self._thread(record)
         marker = re.compile(rf"th:hand:{record.id}:(\d+)")
-        told = 0
-        async for message in channel.history(limit=HISTORY_LIMIT):
+        told, followed, newer = 0, False, False
+        async for message in channel.history(limit=HISTORY_LIMIT):  # newest first
             if message.author.id != self.bot.user.id:
                 continue
-            for row in message.components:
-                for item in getattr(row, "children", (row,)):
-                    found = marker.fullmatch(str(getattr(item, "custom_id", "") or ""))
-                    if found:
-                        told = max(told, int(found[1]))
-        return told
+            seqs = [
+                int(found[1])
+                for row in message.components
+                for item in getattr(row, "children", (row,))
+                if (found := marker.fullmatch(str(getattr(item, "custom_id", "") or "")))
+            ]
+            if seqs and not told:
+                followed = newer
+            told = max([told, *seqs])
+            newer = True
+        return told, followed
 
     async def _retry(self, game_id: int) -> None:
         """Post the game's untold steps after a delay, again and again with backoff

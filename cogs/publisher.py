@@ -175,7 +175,7 @@ async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) 
                 kwargs["files"] = files
         sent = await channel.send(chunk, allowed_mentions=pinging(pinged), **kwargs)
         forget_view(kwargs)
-        if last:  # Discord accepted it: the thread was told
+        if last and not outcome.finished:  # Discord accepted it: the thread was told
             await service.storage.mark_posted(game.id, told)
         if last and deciding is not None:
             kind = side_kind(game.record.version, deciding)
@@ -183,6 +183,9 @@ async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) 
     await notify_followers(bot, game.id, narration, public)
     if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
         await post_after_action(bot, game, channel)
+        # Told once the report is out too: a crash before it leaves the last step
+        # untold, and the outbox posts the report it finds missing (cogs.outbox).
+        await service.storage.mark_posted(game.id, told)
 
 
 async def sky_file(game: LoadedGame, language: str) -> discord.File:

@@ -498,7 +498,13 @@ class FakeDiscord:
     Only one `FakeDiscord` may be active at a time.
     """
 
-    def __init__(self, monkeypatch: _Patch | None = None, guild_id: int | None = None) -> None:
+    def __init__(
+        self,
+        monkeypatch: _Patch | None = None,
+        guild_id: int | None = None,
+        *,
+        install: bool = True,
+    ) -> None:
         self.patch: _Patch = monkeypatch if monkeypatch is not None else Patcher()
         """The patcher; ``fake.patch.undo()`` restores discord.py."""
         self._next_id = FIRST_SNOWFLAKE
@@ -547,7 +553,8 @@ class FakeDiscord:
         self._command_ids: dict[tuple[str, int | None], int] = {}
         self._thread_members: dict[int, set[int]] = {}
         self._settle_failures: list[str] = []
-        self._install()
+        if install:  # False: the state and routes only, served to other processes (remote)
+            self._install()
 
     # -- set-up ---------------------------------------------------------------------------------
 
@@ -745,7 +752,7 @@ class FakeDiscord:
         ``#general``; a DM channel id (`dm_channel_id`) makes it a DM interaction.
         ``message`` is the message a component or modal interaction comes from.
         """
-        bot = self._require_bot()
+        self._require_connected()
         who = self._user(user)
         channel_id = channel_id if channel_id is not None else self.channel_id
         interaction_id = self.snowflake()
@@ -786,7 +793,7 @@ class FakeDiscord:
             summary=summary or f"interaction type {type}",
             message_id=int(message["id"]) if message is not None else None,
         )
-        bot._connection.parsers["INTERACTION_CREATE"](payload)
+        self._gateway("INTERACTION_CREATE", payload)
         return token
 
     async def slash(
@@ -1240,6 +1247,10 @@ class FakeDiscord:
             raise RuntimeError("no bot is running: await fake.start(bot) first")
         return self.bot
 
+    def _require_connected(self) -> None:
+        """Raise unless a bot is connected to receive gateway events."""
+        self._require_bot()
+
     def _gateway(self, event: str, data: Payload) -> None:
         """Deliver a gateway event to the running bot, as the websocket would."""
         if self.bot is not None and not self.bot.is_closed():
@@ -1430,19 +1441,37 @@ class FakeDiscord:
         params: Payload | None,
     ) -> Any:
         """Record a request, route it to its handler and answer a copy of the result."""
-        match = _template_regex(route.path).search(route.url)
-        args = {k: unquote(v) for k, v in match.groupdict().items()} if match else {}
-        call = Call(
+        call = self.new_call(
             route.method,
             route.path,
-            args,
+            route.url,
             _decode_body(body, form),
             _read_files(files),
             dict(params) if params else None,
         )
+        await asyncio.sleep(0)  # a real request yields to the loop; so does this one
+        return self.answer(call)
+
+    def new_call(
+        self,
+        method: str,
+        path: str,
+        url: str,
+        body: Any,
+        files: list[tuple[str, bytes]],
+        params: Payload | None,
+    ) -> Call:
+        """Record a request to ``url``, made from the route template ``path``."""
+        match = _template_regex(path).search(url)
+        args = {k: unquote(v) for k, v in match.groupdict().items()} if match else {}
+        call = Call(method, path, args, body, files, params)
         self.calls.append(call)
         _log.debug("%s %s", call.key, args)
-        await asyncio.sleep(0)  # a real request yields to the loop; so does this one
+        return call
+
+    def answer(self, call: Call) -> Any:
+        """Route a recorded call to its handler and return a copy of the result (or
+        raise the ``discord.HTTPException`` Discord would answer)."""
         handler = self.routes.get(call.key)
         if handler is None:
             self.unhandled.append(call)

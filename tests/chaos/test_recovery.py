@@ -1,0 +1,103 @@
+"""Two losses the chaos test (``tests/chaos/test_chaos.py``) found, each replayed in
+one process at the moment a kill hit: a crash between a move's commit and the sync of
+the deadlines left the next decision without one (the game waited for ever), and a
+crash between a game's last step and its after-action report lost the report."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import cogs.publisher
+from bot.clock import FakeClock
+from bot.testing import FakeDiscord
+from cogs.app import TallyHoBot
+from strings import t
+from tests.bot.clocked import FIXED, START, make_bot, open_duel
+from tests.bot.test_outbox import crash_in, told
+
+
+async def restart(fake: FakeDiscord, bot: TallyHoBot, db: Path, clock: FakeClock) -> TallyHoBot:
+    await bot.close()
+    fresh = make_bot(db, clock)
+    await fake.start(fresh)
+    return fresh
+
+
+async def test_a_crash_before_the_deadlines_sync_leaves_no_decision_without_one(
+    tmp_path: Path,
+) -> None:
+    fake = FakeDiscord()
+    try:
+        alice, bob = fake.add_member("alice"), fake.add_member("bob")
+        clock = FakeClock(START)
+        db = tmp_path / "g.sqlite3"
+        bot = make_bot(db, clock)
+        game_id, thread = await open_duel(fake, bot, alice, bob, fixed=FIXED)
+        crash_in(bot.service, "_changed")  # killed right after the commit
+        await fake.slash(alice, "play", channel_id=thread, text="stay")
+        game = await bot.service.load(game_id)
+        assert game.state is not None and bot.deadlines is not None
+        pending = {(p.seat, p.kind) for p in game.system.pending(game.state)}
+
+        def live(bot: TallyHoBot) -> set[tuple[str, str]]:
+            assert bot.deadlines is not None
+            return {(d.seat, d.kind) for d in bot.deadlines.scheduler.of_game(game_id)}
+
+        assert pending and not pending <= live(bot), "the next decision has no deadline"
+
+        bot = await restart(fake, bot, db, clock)
+        assert bot.deadlines is not None and bot.deadlines.swept is not None
+        await bot.deadlines.swept
+        assert live(bot) == pending, "the start-up sweep opened it (and closed the stale one)"
+        await bot.close()
+    finally:
+        await fake.shutdown()
+        fake.patch.undo()
+
+
+async def finish(fake: FakeDiscord, bot: TallyHoBot, game_id: int, thread: int) -> None:
+    """Play the duel to its end through ``/play``: an action that ends it whenever
+    there is one, else the first legal one."""
+    for _ in range(500):
+        game = await bot.service.load(game_id)
+        state = game.state
+        assert state is not None
+        system = game.system
+        if system.is_over(state):
+            return
+        seat = system.pending(state)[0].seat
+        legal = system.legal_actions(state, seat)
+        ending = [a for a in legal if system.is_over(system.apply(state, seat, a)[0])]
+        user = game.holder(seat)
+        await fake.slash(user, "play", channel_id=thread, text=str((ending or legal)[0]))
+    raise AssertionError("the duel did not end")
+
+
+async def test_a_crash_before_the_after_action_report_posts_it_once_after_the_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    clock = FakeClock(START)
+    db = tmp_path / "g.sqlite3"
+    bot = make_bot(db, clock)
+    game_id, thread = await open_duel(fake, bot, alice, bob, fixed=FIXED)
+    crash_in(cogs.publisher, "post_after_action")  # killed between the end and the report
+    await finish(fake, bot, game_id, thread)
+    posted, last = await told(bot, game_id)
+    assert posted < last, "the end is posted, the report is not: not told yet"
+    record = await bot.service.storage.get_game(game_id)
+    assert record is not None
+    seed_line = t("history.seed", "en", seed=record.seed).removesuffix(".")
+
+    def reports() -> int:
+        return sum(seed_line in (m.get("content") or "") for m in fake.sent_to(thread))
+
+    assert reports() == 0
+    bot = await restart(fake, bot, db, clock)
+    assert await told(bot, game_id) == (last, last)
+    assert reports() == 1
+    bot = await restart(fake, bot, db, clock)
+    await asyncio.sleep(0)
+    assert reports() == 1, "not twice"
+    await bot.close()

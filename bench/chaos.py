@@ -68,7 +68,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from discord.ext import commands
+from discord.ext.commands.bot import BotBase
 
 from bot.clock import FakeClock
 from bot.games import LoadedGame
@@ -122,9 +122,9 @@ def _reuse_imported_cogs() -> None:
     """Load each cog from the module the forkserver imported: discord.py's
     ``load_extension`` would execute it again (most of a start's time, typing its
     commands), though a forked process holds a fresh copy already."""
-    real = commands.Bot._load_from_module_spec
+    real = BotBase._load_from_module_spec
 
-    async def load(bot: commands.Bot, spec: ModuleSpec, key: str) -> None:
+    async def load(bot: BotBase, spec: ModuleSpec, key: str) -> None:
         module = sys.modules.get(key)
         if module is None:
             return await real(bot, spec, key)
@@ -132,7 +132,7 @@ def _reuse_imported_cogs() -> None:
         bot._BotBase__extensions[key] = module  # type: ignore[attr-defined]
         return None
 
-    commands.Bot._load_from_module_spec = load  # type: ignore[method-assign]
+    BotBase._load_from_module_spec = load  # type: ignore[method-assign]
 
 
 async def _serve_bot(path: str, database: str, seed: int, sync: bool) -> None:

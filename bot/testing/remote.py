@@ -474,7 +474,13 @@ class HostLink:
             state = bot._connection
             state.guild_ready_timeout = 0.01
             state._chunk_guilds = False  # chunking would ask a websocket that does not exist
-            state.parsers["READY"](self._hello["ready"])
+            ready = self._hello["ready"]
+            shards = FakeDiscord._shards(bot)  # a sharded client: a READY per shard
+            if shards is None:
+                state.parsers["READY"](ready)
+            for shard, count in shards or ():
+                held = [g for g in ready["guilds"] if shard_of(int(g["id"]), count) == shard]
+                state.parsers["READY"]({**ready, "shard": [shard, count], "guilds": held})
             for guild in self._hello["guilds"]:
                 state.parsers["GUILD_CREATE"](guild)
             await bot.wait_until_ready()

@@ -28,10 +28,10 @@ typed notation, so a menu can never offer what ``legal_actions`` does not.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from engine.core.contract import Decision, Outcome, SeatPick, SideInfo
 from engine.core.events import Event
@@ -50,6 +50,7 @@ __all__ = [
     "ReportLine",
     "Seating",
     "Several",
+    "ShownState",
     "Switch",
     "Tone",
     "WrittenReport",
@@ -57,6 +58,36 @@ __all__ = [
 
 
 # ---------------------------------------------------------------- menus
+S = TypeVar("S")
+R = TypeVar("R")
+
+
+class ShownState(Generic[S, R]):
+    """A presenter's memo of one pure function of ``(state, seat)``: its latest answer,
+    by the state's identity.
+
+    A seat's message shows its hand (the view, the cards it may play: the legal
+    actions) and its menu (the legal actions again, labelled): one message would
+    compute each twice. A presenter is only shown states the game reached, which no
+    one changes afterwards (``apply`` returns a new state), so the same state object
+    and seat give the same answer. The memo holds that one state (never a half-built
+    one: the rules do not call it), and its answer is shared: callers only read it.
+    Safe across threads: the latest entry is swapped whole.
+    """
+
+    def __init__(self, compute: Callable[[Any, S], R]) -> None:
+        self._compute = compute
+        self._latest: tuple[Any, S, R] | None = None
+
+    def __call__(self, state: Any, seat: S) -> R:
+        latest = self._latest
+        if latest is not None and latest[0] is state and latest[1] == seat:
+            return latest[2]
+        answer = self._compute(state, seat)
+        self._latest = (state, seat, answer)
+        return answer
+
+
 class Tone(StrEnum):
     """How strongly a button asks to be pressed."""
 

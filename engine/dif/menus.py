@@ -40,7 +40,7 @@ def seat_menu(
 ) -> Menu:
     """Buttons and menus for every legal action of ``seat``, labelled in ``language``."""
     engine = presenter.engine
-    actions = engine.legal_actions(state, seat)
+    actions = presenter.shown_legal(state, seat)
     if not actions:
         return Menu()
 

@@ -24,6 +24,7 @@ from engine.core.present import (
     Phase,
     Played,
     Seating,
+    ShownState,
     Switch,
     WrittenReport,
 )
@@ -139,6 +140,10 @@ class DifPresenter:
 
     def __init__(self, engine: DifEngine) -> None:
         self.engine = engine
+        self.shown_view = ShownState(engine.view)
+        """The views shown last (a seat's message reads it twice)."""
+        self.shown_legal = ShownState(engine.legal_actions)
+        """The legal actions shown last (a seat's hand marks them, its menu lists them)."""
 
     # --- naming -------------------------------------------------------------------
     def seat_label(self, state: GameState, seat: str) -> str:
@@ -239,9 +244,9 @@ class DifPresenter:
         player flying several elements gets one such message each), its position,
         its secret pick, its hand and mini-hand with the cards it can play now (▶),
         the bursts it has left."""
-        view = self.engine.view(state, seat)
+        view = self.shown_view(state, seat)
         el = next((e for e in view.elements if e.seat == seat), None)
-        legal = self.engine.legal_actions(state, seat) if live else []
+        legal = self.shown_legal(state, seat) if live else []
         playable = {a.card for a in legal if a.card}
         if el is None:
             return self._formation_lines(view, seat, language, playable)
@@ -398,7 +403,7 @@ class DifPresenter:
         ``wingman of Ki-43 Oscar (X1), flown by carol · Medium · 1/2 hits``: with
         several elements a side, the menu's label alone does not say enough.
         """
-        view = self.engine.view(state, None)
+        view = self.shown_view(state, None)
         engaged: dict[str, str] = {}
         for g in view.engagements:
             engaged[g.leader] = g.on

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine.core.present import ShownState
 from engine.eagles.actions import Action
 from engine.eagles.ratings import rating
 from engine.eagles.state import GameState, Plane
@@ -47,6 +48,10 @@ class Describing:
 
     def __init__(self, engine: EaglesEngine) -> None:
         self.engine = engine
+        self.shown_view = ShownState(engine.view)
+        """The views shown last (a seat's message reads it twice)."""
+        self.shown_legal = ShownState(engine.legal_actions)
+        """The legal actions shown last (a seat's hand marks them, its menu lists them)."""
 
     # --- naming -------------------------------------------------------------------
     def seat_label(self, state: GameState, seat: str) -> str:

@@ -138,7 +138,7 @@ class SeatLines(Prompting):
         def say(key: str, **fields: Any) -> str:
             return t(f"eagles.ui.hand.{key}", language, **fields)
 
-        view = e.view(state, seat)
+        view = self.shown_view(state, seat)
         mine = next(sd for sd in view.sides if sd.id == side)
         lines = [
             say(
@@ -149,7 +149,7 @@ class SeatLines(Prompting):
                 engagement=self._engagement(state, language),
             )
         ]
-        legal = e.legal_actions(state, seat) if live else []
+        legal = self.shown_legal(state, seat) if live else []
         playable = {a.card for a in legal if a.card is not None}
         cards = []
         for c in view.hand:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.core.present import Seating
+from engine.core.present import Seating, ShownState
 from engine.lockedon import geometry
 from engine.lockedon.actions import COUNTER, Action
 from engine.lockedon.components import Range
@@ -30,6 +30,10 @@ class Describing:
 
     def __init__(self, engine: LockedOnEngine) -> None:
         self.engine = engine
+        self.shown_view = ShownState(engine.view)
+        """The views shown last (a seat's message reads it twice)."""
+        self.shown_legal = ShownState(engine.legal_actions)
+        """The legal actions shown last (a seat's hand marks them, its menu lists them)."""
 
     # --- naming -------------------------------------------------------------------
     def seat_label(self, state: GameState, seat: str) -> str:

@@ -34,7 +34,7 @@ class SeatLines(Describing):
         ratings now, its hand and Aircraft Expertise cards with the cards it can play
         now marked, the Missile's cards while it attacks with one, its skills."""
         e = self.engine
-        view = e.view(state, seat)
+        view = self.shown_view(state, seat)
         me = next(a for a in view.aircraft if a.seat == seat)
 
         def say(key: str, **fields: Any) -> str:
@@ -114,7 +114,7 @@ class SeatLines(Describing):
                 ranges.append(f"{names[other]} {tr(range_word(pr.range), language)}")
         if ranges:
             lines.append(say("lockedon.ui.hand.ranges", ranges=", ".join(ranges)))
-        legal = e.legal_actions(state, seat) if live else []
+        legal = self.shown_legal(state, seat) if live else []
         x = state.exchange
         from_missile = x is not None and x.kind == "missile" and x.actor == seat
         hand_playable = {a.card for a in legal if a.card and not a.side and not from_missile}

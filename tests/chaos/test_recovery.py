@@ -1,7 +1,9 @@
 """Two losses the chaos test (``tests/chaos/test_chaos.py``) found, each replayed in
-one process at the moment a kill hit: a crash between a move's commit and the sync of
-the deadlines left the next decision without one (the game waited for ever), and a
-crash between a game's last step and its after-action report lost the report."""
+one process at the moment a kill hit: a crash between a change's commit and the sync of
+the deadlines left the next decision without one (the game waited for ever; a move now
+writes its deadlines with it, a start still does not, and the start-up sweep mends
+it), and a crash between a game's last step and its after-action report lost the
+report."""
 
 from __future__ import annotations
 
@@ -24,9 +26,20 @@ async def restart(fake: FakeDiscord, bot: TallyHoBot, db: Path, clock: FakeClock
     return fresh
 
 
-async def test_a_crash_before_the_deadlines_sync_leaves_no_decision_without_one(
-    tmp_path: Path,
-) -> None:
+def live(bot: TallyHoBot, game_id: int) -> set[tuple[str, str]]:
+    assert bot.deadlines is not None
+    return {(d.seat, d.kind) for d in bot.deadlines.scheduler.of_game(game_id)}
+
+
+async def pending(bot: TallyHoBot, game_id: int) -> set[tuple[str, str]]:
+    game = await bot.service.load(game_id)
+    assert game.state is not None
+    return {(p.seat, p.kind) for p in game.system.pending(game.state)}
+
+
+async def test_a_crash_right_after_a_move_leaves_its_deadlines_written(tmp_path: Path) -> None:
+    """A move writes the next decision's deadline with its actions (one transaction):
+    killed right after the commit, the game still has it, before and after a restart."""
     fake = FakeDiscord()
     try:
         alice, bob = fake.add_member("alice"), fake.add_member("bob")
@@ -36,20 +49,38 @@ async def test_a_crash_before_the_deadlines_sync_leaves_no_decision_without_one(
         game_id, thread = await open_duel(fake, bot, alice, bob, fixed=FIXED)
         crash_in(bot.service, "_changed")  # killed right after the commit
         await fake.slash(alice, "play", channel_id=thread, text="stay")
-        game = await bot.service.load(game_id)
-        assert game.state is not None and bot.deadlines is not None
-        pending = {(p.seat, p.kind) for p in game.system.pending(game.state)}
-
-        def live(bot: TallyHoBot) -> set[tuple[str, str]]:
-            assert bot.deadlines is not None
-            return {(d.seat, d.kind) for d in bot.deadlines.scheduler.of_game(game_id)}
-
-        assert pending and not pending <= live(bot), "the next decision has no deadline"
-
+        now = await pending(bot, game_id)
+        assert now and live(bot, game_id) == now
         bot = await restart(fake, bot, db, clock)
         assert bot.deadlines is not None and bot.deadlines.swept is not None
         await bot.deadlines.swept
-        assert live(bot) == pending, "the start-up sweep opened it (and closed the stale one)"
+        assert live(bot, game_id) == now
+        await bot.close()
+    finally:
+        await fake.shutdown()
+        fake.patch.undo()
+
+
+async def test_a_crash_before_a_starts_deadlines_are_written_is_mended_at_start_up(
+    tmp_path: Path,
+) -> None:
+    """A change that does not write its deadlines with it (a start, a seat handed
+    over, an undo) killed before they are: the start-up sweep opens them."""
+    fake = FakeDiscord()
+    try:
+        alice, bob = fake.add_member("alice"), fake.add_member("bob")
+        clock = FakeClock(START)
+        db = tmp_path / "g.sqlite3"
+        bot = make_bot(db, clock)
+        await fake.start(bot)
+        crash_in(bot.service, "_changed")  # the start's: killed before its deadlines
+        game_id, _ = await open_duel(fake, bot, alice, bob, fixed=FIXED)
+        now = await pending(bot, game_id)
+        assert now and not now <= live(bot, game_id), "the first decisions have no deadline"
+        bot = await restart(fake, bot, db, clock)
+        assert bot.deadlines is not None and bot.deadlines.swept is not None
+        await bot.deadlines.swept
+        assert live(bot, game_id) == now, "the start-up sweep opened them"
         await bot.close()
     finally:
         await fake.shutdown()

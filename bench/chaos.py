@@ -91,6 +91,9 @@ __all__ = ["Chaos", "Report", "bot_process", "main"]
 log = logging.getLogger("bench.chaos")
 
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+LEASE = timedelta(minutes=2)
+"""How far the clock moves when a killed firing's claim must pass on (its lease, the
+scheduler's retry delay of a minute, then its poll)."""
 AWAY = timedelta(hours=25)
 """How far an away round moves the clock: past a turn's deadline (24 h) and a
 response's (12 h), the defaults."""
@@ -574,13 +577,18 @@ class Chaos:
         """Wait until the away round's defaults are applied and told in every game."""
         for game in self.active():
             after, _ = game.away[-1]
-            began = time.monotonic()
+            began = waited = time.monotonic()
             while True:
                 loaded = await self.load(game)
                 if loaded.record.last_seq > after and await self.fired(game):
                     break
                 if time.monotonic() - began > ANSWER_TIMEOUT:
                     raise TimeoutError(f"game {game.id}: no default applied after {AWAY}")
+                if time.monotonic() - waited > 0.5 and await self.firing_interrupted():
+                    # a kill inside the firing left its claim: it passes on when the
+                    # claim's lease ends (the scheduler's retry delay), a minute later
+                    self.host.advance(LEASE)
+                    waited = time.monotonic()
                 await asyncio.sleep(0.01)
             game.away[-1] = (after, loaded.record.last_seq)
             self.report.defaults += loaded.record.last_seq - after

@@ -85,9 +85,10 @@ def result_record(outcome: Outcome) -> dict[str, Any]:
 SNAPSHOT_EVERY = 50
 """Actions between two snapshots: a load replays at most this many (about 2 ms)."""
 
-FREEZE_EVERY = 256
-"""Games put in the cache (loaded or moved) between two freezes of what the process
-holds (:meth:`GameStore._remember`)."""
+FREEZE_EVERY = 64
+"""Games put in the cache (loaded or moved: every move makes a new state) between two
+freezes of what the process holds (:meth:`GameStore._remember`): what a full collection
+walks is at most this many states (with 256, a burst of moves made a 117 ms pause)."""
 
 
 @functools.cache

@@ -825,9 +825,10 @@ class DeadlineScheduler:
     async def reschedule_seat(self, game_id: int, seat: str) -> list[DeadlineRecord]:
         """Recompute the seat's open deadlines (its vacation or quiet hours changed):
         same start, active time and bank, new quiet hours and pauses. Reminders already
-        sent stay sent."""
+        sent stay sent. The game's deadlines are re-read first: another process may
+        have opened one."""
         changed: list[DeadlineRecord] = []
-        for d in self.of_game(game_id):
+        for d in await self.reload_game(game_id):
             if d.seat != seat or d.is_claimed:
                 continue
             terms = await self.terms.terms(game_id, seat, d.kind, d.user_id)

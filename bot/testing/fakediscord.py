@@ -50,7 +50,7 @@ import os
 import re
 import time
 import types
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import unquote
@@ -487,6 +487,58 @@ def discord_log_errors(
         text = formatter.format(record)
         problems.append(text)
     return problems
+
+
+Rest = Callable[
+    [Route, Any, Iterable[Mapping[str, Any]] | None, Sequence[discord.File] | None, Payload | None],
+    Awaitable[Any],
+]
+"""Where discord.py's requests go: ``rest(route, json body, multipart form, files,
+query parameters)``."""
+
+
+def route_network(
+    patch: _Patch, rest: Rest, cdn: Callable[[str], Awaitable[bytes]], who: str
+) -> None:
+    """Patch (at class level, undone by ``patch``) discord.py's REST calls and webhooks
+    to go to ``rest``, its CDN reads to ``cdn``, and any other HTTP to fail with
+    `NetworkDisabledError` naming ``who``: the offline Discord's transport, in the
+    process of the fake (:class:`FakeDiscord`) or of a bot linked to its host
+    (``bot.testing.remote.HostLink``)."""
+
+    async def http_request(
+        http: HTTPClient,
+        route: Route,
+        *,
+        files: Sequence[discord.File] | None = None,
+        form: Iterable[Mapping[str, Any]] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        return await rest(route, kwargs.get("json"), form, files, kwargs.get("params"))
+
+    async def webhook_request(
+        adapter: AsyncWebhookAdapter,
+        route: Route,
+        session: Any = None,
+        *,
+        payload: Payload | None = None,
+        multipart: list[Payload] | None = None,
+        files: Sequence[discord.File] | None = None,
+        params: Payload | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        return await rest(route, payload, multipart, files, params)
+
+    async def get_from_cdn(http: HTTPClient, url: str) -> bytes:
+        return await cdn(url)
+
+    async def no_network(session: aiohttp.ClientSession, method: str, url: Any, **kw: Any) -> Any:
+        raise NetworkDisabledError(f"{who} blocks real network access: {method} {url}")
+
+    patch.setattr(HTTPClient, "request", http_request)
+    patch.setattr(AsyncWebhookAdapter, "request", webhook_request)
+    patch.setattr(HTTPClient, "get_from_cdn", get_from_cdn)
+    patch.setattr(aiohttp.ClientSession, "_request", no_network)
 
 
 class FakeDiscord:
@@ -1390,43 +1442,12 @@ class FakeDiscord:
         """Patch discord.py's and aiohttp's network entry points at class level."""
         fake = self
 
-        async def http_request(
-            http: HTTPClient,
-            route: Route,
-            *,
-            files: Sequence[discord.File] | None = None,
-            form: Iterable[Mapping[str, Any]] | None = None,
-            **kwargs: Any,
-        ) -> Any:
-            return await fake._request(route, kwargs.get("json"), form, files, kwargs.get("params"))
-
-        async def webhook_request(
-            adapter: AsyncWebhookAdapter,
-            route: Route,
-            session: Any = None,
-            *,
-            payload: Payload | None = None,
-            multipart: list[Payload] | None = None,
-            files: Sequence[discord.File] | None = None,
-            params: Payload | None = None,
-            **kwargs: Any,
-        ) -> Any:
-            return await fake._request(route, payload, multipart, files, params)
-
-        async def get_from_cdn(http: HTTPClient, url: str) -> bytes:
+        async def get_from_cdn(url: str) -> bytes:
             if url not in fake.cdn:
                 raise _http_error(404, 0, "asset not found")
             return fake.cdn[url]
 
-        async def no_network(
-            session: aiohttp.ClientSession, method: str, url: Any, **kw: Any
-        ) -> Any:
-            raise NetworkDisabledError(f"FakeDiscord blocks real network access: {method} {url}")
-
-        self.patch.setattr(HTTPClient, "request", http_request)
-        self.patch.setattr(AsyncWebhookAdapter, "request", webhook_request)
-        self.patch.setattr(HTTPClient, "get_from_cdn", get_from_cdn)
-        self.patch.setattr(aiohttp.ClientSession, "_request", no_network)
+        route_network(self.patch, self._request, get_from_cdn, "FakeDiscord")
         for name in ("_execute", "_connect"):  # see _SQL_WAITS
             method = getattr(aiosqlite.core.Connection, name, None)
             if method is not None:

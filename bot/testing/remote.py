@@ -52,20 +52,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import aiohttp
 import discord
-from discord.http import HTTPClient, Route
-from discord.webhook.async_ import AsyncWebhookAdapter
+from discord.http import Route
 
 from bot.clock import FakeClock
 from bot.testing.fakediscord import (
     FakeDiscord,
-    NetworkDisabledError,
     Patcher,
     Payload,
     _decode_body,
     _http_error,
     _read_files,
+    route_network,
 )
 
 __all__ = ["LINE_LIMIT", "DiscordHost", "HostLink", "Link", "shard_of"]
@@ -405,41 +403,10 @@ class HostLink:
         host; any other HTTP fails (`NetworkDisabledError`)."""
         link = self
 
-        async def http_request(
-            http: HTTPClient,
-            route: Route,
-            *,
-            files: Sequence[discord.File] | None = None,
-            form: Iterable[Mapping[str, Any]] | None = None,
-            **kwargs: Any,
-        ) -> Any:
-            return await link._rest(route, kwargs.get("json"), form, files, kwargs.get("params"))
-
-        async def webhook_request(
-            adapter: AsyncWebhookAdapter,
-            route: Route,
-            session: Any = None,
-            *,
-            payload: Payload | None = None,
-            multipart: list[Payload] | None = None,
-            files: Sequence[discord.File] | None = None,
-            params: Payload | None = None,
-            **kwargs: Any,
-        ) -> Any:
-            return await link._rest(route, payload, multipart, files, params)
-
-        async def get_from_cdn(http: HTTPClient, url: str) -> bytes:
+        async def get_from_cdn(url: str) -> bytes:
             return base64.b64decode(await link.request({"op": "cdn", "url": url}))
 
-        async def no_network(
-            session: aiohttp.ClientSession, method: str, url: Any, **kw: Any
-        ) -> Any:
-            raise NetworkDisabledError(f"HostLink blocks real network access: {method} {url}")
-
-        self.patch.setattr(HTTPClient, "request", http_request)
-        self.patch.setattr(AsyncWebhookAdapter, "request", webhook_request)
-        self.patch.setattr(HTTPClient, "get_from_cdn", get_from_cdn)
-        self.patch.setattr(aiohttp.ClientSession, "_request", no_network)
+        route_network(self.patch, self._rest, get_from_cdn, "HostLink")
 
     async def _rest(
         self,

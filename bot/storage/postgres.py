@@ -212,6 +212,33 @@ def _assignments(items: Sequence[tuple[str, Any]], first: int) -> tuple[str, lis
     return ", ".join(sets), [value for _, value in items]
 
 
+def _bump_statement(
+    table: str,
+    columns: str,
+    row_id: int,
+    now: datetime,
+    items: Sequence[tuple[str, Any]],
+    next_seq: bool,
+    guards: Sequence[tuple[str, int | None]],
+) -> tuple[str, list[Any]]:
+    """The ``UPDATE`` that bumps a row's version (a game's, a campaign's), its
+    ``last_seq`` too if ``next_seq``, with the extra ``items``, only where each
+    ``(column, value)`` of ``guards`` with a value holds; it returns ``columns``."""
+    extra, params = _assignments(items, 3)
+    sets = "version = version + 1, updated_at = $2"
+    if next_seq:
+        sets += ", last_seq = last_seq + 1"
+    if extra:
+        sets += ", " + extra
+    args: list[Any] = [row_id, now, *params]
+    where = "id = $1"
+    for column, value in guards:
+        if value is not None:
+            args.append(value)
+            where += f" AND {column} = ${len(args)}"
+    return f"UPDATE {table} SET {sets} WHERE {where} RETURNING {columns}", args
+
+
 class PostgresStorage(Storage):
     """Tally-Ho's storage in a PostgreSQL database, through an asyncpg pool.
 
@@ -319,20 +346,10 @@ class PostgresStorage(Storage):
         updated game row. Raises :class:`StaleGameVersion` or :class:`GameNotFound`;
         the caller's transaction then rolls back.
         """
-        extra, params = _assignments(items, 3)
-        sets = "version = version + 1, updated_at = $2"
-        if next_seq:
-            sets += ", last_seq = last_seq + 1"
-        if extra:
-            sets += ", " + extra
-        args: list[Any] = [game_id, now, *params]
-        where = "id = $1"
-        if expected_version is not None:
-            args.append(expected_version)
-            where += f" AND version = ${len(args)}"
-        row = await conn.fetchrow(
-            f"UPDATE games SET {sets} WHERE {where} RETURNING {_GAME_COLUMNS}", *args
+        sql, args = _bump_statement(
+            "games", _GAME_COLUMNS, game_id, now, items, next_seq, [("version", expected_version)]
         )
+        row = await conn.fetchrow(sql, *args)
         if row is not None:
             return row
         version = await conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
@@ -1427,23 +1444,11 @@ class PostgresStorage(Storage):
         Returns the updated campaign row. Raises :class:`StaleCampaignVersion` or
         :class:`CampaignNotFound`; the caller's transaction then rolls back.
         """
-        extra, params = _assignments(items, 3)
-        sets = "version = version + 1, updated_at = $2"
-        if next_seq:
-            sets += ", last_seq = last_seq + 1"
-        if extra:
-            sets += ", " + extra
-        args: list[Any] = [campaign_id, now, *params]
-        where = "id = $1"
-        if expected_version is not None:
-            args.append(expected_version)
-            where += f" AND version = ${len(args)}"
-        if expected_seq is not None:
-            args.append(expected_seq)
-            where += f" AND last_seq = ${len(args)}"
-        row = await conn.fetchrow(
-            f"UPDATE campaigns SET {sets} WHERE {where} RETURNING {_CAMPAIGN_COLUMNS}", *args
+        guards = [("version", expected_version), ("last_seq", expected_seq)]
+        sql, args = _bump_statement(
+            "campaigns", _CAMPAIGN_COLUMNS, campaign_id, now, items, next_seq, guards
         )
+        row = await conn.fetchrow(sql, *args)
         if row is not None:
             return row
         found = await conn.fetchrow(

@@ -521,12 +521,33 @@ class Chaos:
 
     async def retry_unanswered(self) -> None:
         """After a restart: a click that got no answer is clicked again (same
-        custom_id); one answered is settled."""
+        custom_id); one answered is settled. Then, one time in ten, a player clicks
+        their last move's button again (an old message on a phone)."""
         for game in self.active():
             move = game.outstanding
             if move is not None and move.tokens and self.answer(move.tokens[-1]) is None:
                 self.click(game, move)
         await self.quiet()
+        for game in self.active():
+            if self.rng.random() < 0.1:
+                await self.click_again(game)
+
+    async def click_again(self, game: Game) -> None:
+        """A click on the button of a move that went through: the bot says it did
+        (``refusal.already_played``) and changes nothing (the log's check)."""
+        move = game.moves[-1] if game.moves else None
+        if move is None or not move.applied or not move.answers:
+            return
+        self.click(game, move)
+        began = time.monotonic()
+        while (said := self.answer(move.tokens[-1])) is None:
+            if time.monotonic() - began > ANSWER_TIMEOUT:
+                raise TimeoutError(f"game {game.id}: a click again not answered")
+            await asyncio.sleep(0.01)
+        if t("refusal.already_played", "en", action=move.action) in said:
+            self.report.already_played += 1
+        else:
+            self.fail(game, f"{move.custom_id} clicked again, answered {said!r}")
 
     def may_be_away(self) -> bool:
         """An away round misses every pending seat's deadline: not for a seat that

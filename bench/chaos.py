@@ -57,6 +57,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from importlib.machinery import ModuleSpec
@@ -105,10 +106,19 @@ ANSWER_TIMEOUT = 60.0
 """Seconds a live bot may take to answer a click or tell a step."""
 
 
-def bot_process(path: str, database: str, seed: int, log_file: str, sync: bool) -> None:
+def bot_process(
+    path: str,
+    database: str,
+    seed: int,
+    log_file: str,
+    sync: bool,
+    shards: Sequence[int] | None = None,
+    shard_count: int = 1,
+) -> None:
     """The bot process: connect to the host at ``path``, serve until killed (or, on
     SIGTERM, stop gracefully). Its output goes to ``log_file``. ``sync``: sync the
-    commands (the first start; the host keeps them, as Discord does)."""
+    commands (the first start; the host keeps them, as Discord does). ``shards`` of
+    ``shard_count``: the shards it runs, one process of several (None: every one)."""
     fd = os.open(log_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
@@ -118,7 +128,7 @@ def bot_process(path: str, database: str, seed: int, log_file: str, sync: bool) 
         force=True,
     )
     _reuse_imported_cogs()
-    asyncio.run(_serve_bot(path, database, seed, sync))
+    asyncio.run(_serve_bot(path, database, seed, sync, shards, shard_count))
 
 
 def _reuse_imported_cogs() -> None:
@@ -138,12 +148,24 @@ def _reuse_imported_cogs() -> None:
     BotBase._load_from_module_spec = load  # type: ignore[method-assign]
 
 
-async def _serve_bot(path: str, database: str, seed: int, sync: bool) -> None:
-    link = await HostLink.open(path)
+async def _serve_bot(
+    path: str,
+    database: str,
+    seed: int,
+    sync: bool,
+    shards: Sequence[int] | None,
+    shard_count: int,
+) -> None:
+    link = await HostLink.open(path, shards or range(shard_count), shard_count)
     clock = FakeClock(link.now)
     seeds = itertools.count(seed)
     bot = TallyHoBot(
-        database=database, seed_source=lambda: next(seeds), clock=clock, sync_commands=sync
+        database=database,
+        seed_source=lambda: next(seeds),
+        clock=clock,
+        sync_commands=sync,
+        shard_ids=shards,
+        shard_count=shard_count if shards is not None else None,
     )
     await serve(bot, link.connect(bot, clock))
 
@@ -365,7 +387,7 @@ class Chaos:
 
     async def command(self, user: FakeUser, path: str, channel: int, **options: Any) -> None:
         """Run a slash command and wait for its answer (set-up: no kill meanwhile)."""
-        data = self.host._command_data(path, options, in_guild=True)
+        data = self.host._command_data(path, options, guild_id=self.host.guild_of(channel))
         token = self.host.interact(user, 2, data, channel, summary=f"/{path}")
         await self.host.wait_for(lambda: self.answer(token) is not None, ANSWER_TIMEOUT)
 

@@ -199,7 +199,7 @@ class Bench:
 
     async def floor(self, count: int) -> list[float]:
         user = self.fake.add_member("floor")
-        data = self.fake._command_data("bench-floor", {}, in_guild=True)
+        data = self.fake._command_data("bench-floor", {}, guild_id=self.fake.guild_id)
         times = []
         for _ in range(count):
             token = self.send(user, data, self.fake.channel_id, kind=2)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from bot.testing import FakeDiscord, discord_log_errors
+from tests.storage.backends import INSTALL_HINT, PostgresServer, postgres_bindir
 
 
 def fake_discord_problems(fake: FakeDiscord, caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -38,3 +39,20 @@ async def fake(
     harness = FakeDiscord(monkeypatch)
     yield harness
     await finish_fake_discord(harness, caplog)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """The PostgreSQL server of this test process (started on first use)."""
+    bindir = postgres_bindir()
+    if bindir is None:
+        pytest.fail(INSTALL_HINT, pytrace=False)
+    server = PostgresServer(bindir)
+    try:
+        server.start()
+        server.create_database()
+    except Exception as exc:
+        server.stop()
+        pytest.fail(f"could not start a PostgreSQL server: {exc}", pytrace=False)
+    yield server
+    server.stop()

@@ -561,6 +561,9 @@ class FakeDiscord:
         """The patcher; ``fake.patch.undo()`` restores discord.py."""
         self._next_id = FIRST_SNOWFLAKE
         self.guild_id: int = guild_id if guild_id is not None else self.snowflake()
+        """The guild a test acts in unless it names another (`add_guild`)."""
+        self.guilds: list[int] = [self.guild_id]
+        """Every guild the bot is in, ``guild_id`` first; every member is in each."""
         self.application_id: int = self.snowflake()
         self.bot_user = FakeUser(self.snowflake(), "tally-ho", admin=True, bot=True)
         self.owner = FakeUser(self.snowflake(), "owner")
@@ -622,18 +625,31 @@ class FakeDiscord:
         user = FakeUser(self.snowflake(), name, admin=admin, locale=locale)
         self.members[user.id] = user
         if self._running():
-            self._gateway(
-                "GUILD_MEMBER_ADD", {**self._member(user), "guild_id": str(self.guild_id)}
-            )
+            for guild_id in self.guilds:
+                self._gateway("GUILD_MEMBER_ADD", {**self._member(user), "guild_id": str(guild_id)})
         return user
 
-    def add_channel(self, name: str) -> int:
-        """Add a text channel to the guild; after `start`, the bot sees a ``CHANNEL_CREATE``."""
+    def add_guild(self, *, shard: int = 0, shard_count: int = 1) -> int:
+        """Add a guild (its members: every member) and return its id, chosen so that
+        Discord's formula puts it on ``shard`` of ``shard_count``. Give it channels with
+        `add_channel`. After `start`, the bot holding it sees its ``GUILD_CREATE``."""
+        guild_id = self.snowflake()
+        while (guild_id >> 22) % shard_count != shard:
+            guild_id += 1 << 22
+        self._next_id = max(self._next_id, guild_id + 1)
+        self.guilds.append(guild_id)
+        if self._running():
+            self._gateway("GUILD_CREATE", self._guild_payload(guild_id))
+        return guild_id
+
+    def add_channel(self, name: str, *, guild_id: int | None = None) -> int:
+        """Add a text channel to the guild ``guild_id`` (default: `guild_id`); after
+        `start`, the bot sees a ``CHANNEL_CREATE``."""
         channel_id = self.snowflake()
         channel = {
             "id": str(channel_id),
             "type": 0,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(guild_id if guild_id is not None else self.guild_id),
             "name": name,
             "position": len(self.channels),
             "permission_overwrites": [],
@@ -648,6 +664,14 @@ class FakeDiscord:
         if self._running():
             self._gateway("CHANNEL_CREATE", channel)
         return channel_id
+
+    def guild_of(self, channel_id: int | None) -> int | None:
+        """The guild of a channel or thread (None: ``#general``'s); None for a DM."""
+        if channel_id is None:
+            return self.guild_id
+        if channel_id in self.dm_channels:
+            return None
+        return int(self._guild_channel(channel_id)["guild_id"])
 
     def block_dms(self, user: Any, blocked: bool = True) -> None:
         """Make DMs to ``user`` fail like Discord does: 403, code 50007."""
@@ -670,14 +694,15 @@ class FakeDiscord:
         GUILD_CREATE listing the members, channels and active threads. To restart, close
         the previous bot and start a new one with the same fake: the fake's state stays.
         ``beside``: start it while another bot runs, as another process of the same
-        application on other shards; the gateway's events go to the bot whose shards
-        hold the fake's guild (the first one started, if neither holds it).
+        application on other shards; a guild's events go to the bot whose shards hold
+        it, DMs to the one holding shard 0 (`bot` is the one holding `guild_id`, or the
+        first one started, if none holds it).
         """
         running = self.bot is not None and not self.bot.is_closed()
         if running and not beside:
             raise RuntimeError("close the running bot (await bot.close()) before starting another")
         shards = self._shards(bot)
-        if not running or any((self.guild_id >> 22) % count == s for s, count in shards or ()):
+        if not running or self._holds(bot, self.guild_id):
             self.bot = bot
         self.bots.append(bot)
         await bot.login("fake-token")
@@ -685,17 +710,14 @@ class FakeDiscord:
         state.guild_ready_timeout = 0.01
         state._chunk_guilds = False  # chunking would ask a websocket that does not exist
         if shards is None:
-            state.parsers["READY"](self._ready_payload())
-            state.parsers["GUILD_CREATE"](self._guild_payload())
-        else:  # a READY per shard; the guild only on the shard holding it
-            held = False
+            state.parsers["READY"](self._ready_payload(self.guilds))
+        else:  # a READY per shard, listing the guilds that shard holds
             for shard, count in shards:
-                ours = (self.guild_id >> 22) % count == shard
-                held = held or ours
-                ready = {**self._ready_payload(), "shard": [shard, count]}
-                state.parsers["READY"](ready if ours else {**ready, "guilds": []})
-            if held:
-                state.parsers["GUILD_CREATE"](self._guild_payload())
+                ours = [g for g in self.guilds if (g >> 22) % count == shard]
+                state.parsers["READY"]({**self._ready_payload(ours), "shard": [shard, count]})
+        for guild_id in self.guilds:
+            if self._holds(bot, guild_id):
+                state.parsers["GUILD_CREATE"](self._guild_payload(guild_id))
         await bot.wait_until_ready()
         await self.settle()
 
@@ -711,6 +733,14 @@ class FakeDiscord:
         bot.shard_count = bot._connection.shard_count = count
         bot._connection.shard_ids = ids
         return [(shard, count) for shard in ids]
+
+    @staticmethod
+    def _holds(bot: discord.Client, guild_id: int | None) -> bool:
+        """Whether the guild's events go to ``bot`` (DMs: to shard 0)."""
+        if not isinstance(bot, discord.AutoShardedClient) or bot.shard_ids is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> 22) % (bot.shard_count or 1)
+        return shard in bot.shard_ids
 
     async def shutdown(self) -> None:
         """Close every bot started on this fake that is still open."""
@@ -804,9 +834,10 @@ class FakeDiscord:
         ``#general``; a DM channel id (`dm_channel_id`) makes it a DM interaction.
         ``message`` is the message a component or modal interaction comes from.
         """
-        self._require_connected()
         who = self._user(user)
         channel_id = channel_id if channel_id is not None else self.channel_id
+        guild_id = self.guild_of(channel_id)
+        self._require_connected(guild_id)
         interaction_id = self.snowflake()
         token = f"token-{interaction_id}"
         payload: Payload = {
@@ -829,11 +860,11 @@ class FakeDiscord:
             payload["authorizing_integration_owners"] = {"0": "0"}
         else:
             payload["channel"] = copy.deepcopy(self._guild_channel(channel_id))
-            payload["guild_id"] = str(self.guild_id)
+            payload["guild_id"] = str(guild_id)
             payload["guild_locale"] = "en-US"
             payload["member"] = self._member(who, permissions=True)
             payload["context"] = 0
-            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+            payload["authorizing_integration_owners"] = {"0": str(guild_id)}
         if message is not None:
             payload["message"] = copy.deepcopy(message)
         self.interactions[token] = FakeInteraction(
@@ -857,8 +888,7 @@ class FakeDiscord:
         parameter name (or display name) and typed from the bot's command tree: users as
         `FakeUser` or ids, channels as ids, attachments as ``(filename, bytes)``.
         """
-        in_guild = self._in_guild(channel_id)
-        data = self._command_data(command, options, in_guild=in_guild)
+        data = self._command_data(command, options, guild_id=self.guild_of(channel_id))
         token = self.interact(user, 2, data, channel_id, summary=f"/{command}")
         await self.settle()
         return token
@@ -874,8 +904,9 @@ class FakeDiscord:
         **options: Any,
     ) -> list[Payload]:
         """Type ``value`` into option ``focused`` of ``/command``; returns the bot's choices."""
-        in_guild = self._in_guild(channel_id)
-        data = self._command_data(command, options, in_guild=in_guild, focused=(focused, value))
+        data = self._command_data(
+            command, options, guild_id=self.guild_of(channel_id), focused=(focused, value)
+        )
         summary = f"autocomplete /{command} {focused}={value!r}"
         token = self.interact(user, 4, data, channel_id, summary=summary)
         await self.settle()
@@ -1080,21 +1111,21 @@ class FakeDiscord:
             member["permissions"] = str(ALL_PERMISSIONS if user.admin else MEMBER_PERMISSIONS)
         return member
 
-    def _ready_payload(self) -> Payload:
+    def _ready_payload(self, guilds: Iterable[int]) -> Payload:
         return {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
             "session_id": "fake-session",
             "resume_gateway_url": "",
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
             "application": {"id": str(self.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
         }
 
-    def _guild_payload(self) -> Payload:
+    def _guild_payload(self, guild_id: int) -> Payload:
         everyone = {
-            "id": str(self.guild_id),
+            "id": str(guild_id),
             "name": "@everyone",
             "permissions": str(MEMBER_PERMISSIONS),
             "position": 0,
@@ -1107,15 +1138,14 @@ class FakeDiscord:
         admin = {**everyone, "id": str(self.admin_role_id), "name": "admin", "position": 1}
         admin["permissions"] = str(ALL_PERMISSIONS)
         members = [self.bot_user, *self.members.values()]
-        channels = [c for c in self.channels.values() if c["type"] not in _THREAD_TYPES]
+        mine = [c for c in self.channels.values() if c["guild_id"] == str(guild_id)]
+        channels = [c for c in mine if c["type"] not in _THREAD_TYPES]
         threads = [
-            c
-            for c in self.channels.values()
-            if c["type"] in _THREAD_TYPES and not c["thread_metadata"]["archived"]
+            c for c in mine if c["type"] in _THREAD_TYPES and not c["thread_metadata"]["archived"]
         ]
         return copy.deepcopy(
             {
-                "id": str(self.guild_id),
+                "id": str(guild_id),
                 "name": "Fake Guild",
                 "owner_id": str(self.owner.id),
                 "icon": None,
@@ -1217,7 +1247,7 @@ class FakeDiscord:
             "mention_everyone": False,
         }
         if channel_id not in self.dm_channels:
-            message["guild_id"] = str(self.guild_id)
+            message["guild_id"] = self._guild_channel(channel_id)["guild_id"]
         if body.get("message_reference"):
             message["type"] = 19
             message["message_reference"] = body["message_reference"]
@@ -1229,7 +1259,7 @@ class FakeDiscord:
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": interaction.user.payload(),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "authorizing_integration_owners": {"0": str(self.guild_of(channel_id) or 0)},
             }
             if interaction.message_id is not None:
                 metadata["interacted_message_id"] = str(interaction.message_id)
@@ -1288,9 +1318,6 @@ class FakeDiscord:
             raise LookupError(f"no channel {channel_id} in the fake guild")
         return self.channels[channel_id]
 
-    def _in_guild(self, channel_id: int | None) -> bool:
-        return channel_id is None or channel_id not in self.dm_channels
-
     def _running(self) -> bool:
         return self.bot is not None and not self.bot.is_closed() and self.bot.is_ready()
 
@@ -1299,14 +1326,19 @@ class FakeDiscord:
             raise RuntimeError("no bot is running: await fake.start(bot) first")
         return self.bot
 
-    def _require_connected(self) -> None:
-        """Raise unless a bot is connected to receive gateway events."""
+    def _require_connected(self, guild_id: int | None = None) -> None:
+        """Raise unless a bot is connected to receive the guild's gateway events."""
         self._require_bot()
 
     def _gateway(self, event: str, data: Payload) -> None:
-        """Deliver a gateway event to the running bot, as the websocket would."""
-        if self.bot is not None and not self.bot.is_closed():
-            self.bot._connection.parsers[event](copy.deepcopy(data))
+        """Deliver a gateway event to the bot holding its guild (`start`), as the
+        websocket would."""
+        guild = data.get("guild_id") if event != "GUILD_CREATE" else data.get("id")
+        guild_id = int(guild) if guild else None
+        running = [b for b in self.bots if not b.is_closed()]
+        bot = next((b for b in running if self._holds(b, guild_id)), self.bot)
+        if bot is not None and not bot.is_closed():
+            bot._connection.parsers[event](copy.deepcopy(data))
 
     # -- slash command payloads -----------------------------------------------------------------
 
@@ -1315,16 +1347,18 @@ class FakeDiscord:
         path: str,
         values: Mapping[str, Any],
         *,
-        in_guild: bool,
+        guild_id: int | None,
         focused: tuple[str, str] | None = None,
     ) -> Payload:
-        """The ``data`` of a slash or autocomplete interaction, typed from the bot's tree."""
+        """The ``data`` of a slash or autocomplete interaction in the guild ``guild_id``
+        (None: a DM), typed from the bot's tree."""
+        in_guild = guild_id is not None
         tree = self._require_bot()._connection._command_tree
         if tree is None:
             raise RuntimeError("the bot has no app command tree")
         names = path.split()
-        root = tree.get_command(names[0], guild=discord.Object(self.guild_id))
-        scope: int | None = self.guild_id if root is not None else None
+        root = tree.get_command(names[0], guild=discord.Object(guild_id or self.guild_id))
+        scope: int | None = (guild_id or self.guild_id) if root is not None else None
         if root is None:
             root = tree.get_command(names[0])
         if root is None:
@@ -1414,7 +1448,8 @@ class FakeDiscord:
             return str(user.id)
         if kind in (8, 9):
             role_id = int(getattr(value, "id", value))
-            role = next(r for r in self._guild_payload()["roles"] if int(r["id"]) == role_id)
+            guild = role_id if role_id in self.guilds else self.guild_id  # @everyone's id
+            role = next(r for r in self._guild_payload(guild)["roles"] if int(r["id"]) == role_id)
             resolved.setdefault("roles", {})[str(role_id)] = role
             return str(role_id)
         if kind == 7:
@@ -1434,7 +1469,7 @@ class FakeDiscord:
 
     def _is_role(self, value: Any) -> bool:
         raw = getattr(value, "id", value)
-        return isinstance(raw, int) and raw in (self.guild_id, self.admin_role_id)
+        return isinstance(raw, int) and (raw in self.guilds or raw == self.admin_role_id)
 
     # -- transport ------------------------------------------------------------------------------
 
@@ -1785,7 +1820,7 @@ class FakeDiscord:
         thread: Payload = {
             "id": str(thread_id),
             "type": kind,
-            "guild_id": str(self.guild_id),
+            "guild_id": parent["guild_id"],
             "parent_id": parent["id"],
             "owner_id": str(self.bot_user.id),
             "name": body.get("name") or "thread",

@@ -194,11 +194,9 @@ class DiscordHost(FakeDiscord):
             self._changed.set()
 
     def _hello(self, link: Link) -> Payload:
-        owned = [self.guild_id] if link.owns(self.guild_id) else []
-        ready = self._ready_payload()
-        ready["guilds"] = [{"id": str(g), "unavailable": True} for g in owned]
-        ready["shard"] = [link.shards[0], link.shard_count]
-        guilds = [self._guild_payload() for _ in owned]
+        owned = [g for g in self.guilds if link.owns(g)]
+        ready = {**self._ready_payload(owned), "shard": [link.shards[0], link.shard_count]}
+        guilds = [self._guild_payload(g) for g in owned]
         return {"op": "hello", "now": self.now.isoformat(), "ready": ready, "guilds": guilds}
 
     def _http(self, message: Payload) -> Payload:
@@ -247,9 +245,9 @@ class DiscordHost(FakeDiscord):
             self.receivers[data["token"]] = link
         link.send({"op": "event", "t": event, "d": data})
 
-    def _require_connected(self) -> None:
-        if self.link_of(self.guild_id, ready=True) is None:
-            raise RuntimeError("no bot process is connected and ready for the guild")
+    def _require_connected(self, guild_id: int | None = None) -> None:
+        if self.link_of(guild_id, ready=True) is None:
+            raise RuntimeError(f"no bot process is connected and ready for guild {guild_id}")
 
     def _running(self) -> bool:
         return any(link.ready for link in self.links)
@@ -314,13 +312,15 @@ class DiscordHost(FakeDiscord):
         path: str,
         values: Mapping[str, Any],
         *,
-        in_guild: bool,
+        guild_id: int | None,
         focused: tuple[str, str] | None = None,
     ) -> Payload:
-        """The ``data`` of a slash interaction, typed from the commands the bots synced
-        (the command tree is in their processes)."""
+        """The ``data`` of a slash interaction in the guild ``guild_id`` (None: a DM),
+        typed from the commands the bots synced (the command tree is in their
+        processes)."""
+        in_guild = guild_id is not None
         names = path.split()
-        synced = [*self.commands.get(self.guild_id, []), *self.commands.get(None, [])]
+        synced = [*self.commands.get(guild_id, []), *self.commands.get(None, [])]
         root = next((c for c in synced if c["name"] == names[0]), None)
         if root is None:
             raise LookupError(f"no synced slash command /{names[0]}")

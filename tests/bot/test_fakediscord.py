@@ -313,6 +313,21 @@ async def test_guild_commands_carry_the_guild_id(table: Table) -> None:
     assert table.fake.original(token)["content"] == f"guild {table.fake.guild_id}"
 
 
+async def test_a_second_guild_has_its_own_channels_and_interactions(table: Table) -> None:
+    fake, bot = table.fake, table.bot
+    other = fake.add_guild(shard=1, shard_count=2)
+    assert (other >> 22) % 2 == 1 and (fake.guild_id >> 22) % 2 == 0
+    channel = fake.add_channel("hangar", guild_id=other)
+    await fake.settle()
+    guild = bot.get_guild(other)
+    assert guild is not None and [c.name for c in guild.text_channels] == ["hangar"]
+    token = await fake.slash(
+        table.alice, "game start", channel_id=channel, rounds=2, opponent=table.bob
+    )
+    assert fake.original(token)["guild_id"] == str(other)
+    assert fake.guild_of(channel) == other and fake.guild_of(fake.channel_id) == fake.guild_id
+
+
 async def test_slash_rejects_what_discord_would_not_send(table: Table) -> None:
     fake, alice = table.fake, table.alice
     with pytest.raises(LookupError, match="no slash command"):

@@ -19,6 +19,7 @@ from typing import Any
 from bot.actionlog import effective, undo_text
 from bot.errors import InternalError, Refusal, UserError
 from bot.games import GameStore, LoadedGame, engine_refusal, result_record
+from bot.history import replay_history
 from bot.outcome import Outcome, outcome_of
 from bot.storage import GameStatus, StaleGameVersion
 from bot.storage.base import DeadlineClosed
@@ -506,6 +507,27 @@ class Play(GameStore):
         since = max(0, game.record.last_seq - behind)
         rows = await self.storage.load_actions(game.id, after_seq=since)
         return any(r.seat == seat and r.action == action for r in rows)
+
+    async def state_at(self, game: LoadedGame, version: int) -> Any | None:
+        """The state of the active game at an earlier ``version``: what a button or
+        menu of that version was made from, so a pick on an old menu is read as the
+        player meant it (and told it went through, :meth:`act`). None when ``version``
+        is not an earlier version of the game's log. Every version bump of an active
+        game is one action, as for :meth:`_still_valid`."""
+        behind = game.record.version - version
+        if game.setup is None or not 0 < behind <= game.record.last_seq:
+            return None
+        seq = game.record.last_seq - behind
+        rows = [(r.seq, r.seat or "", r.action) for r in await self.storage.load_actions(game.id)]
+        history = await asyncio.to_thread(
+            replay_history, game.system, game.setup, game.record.seed, rows
+        )
+        state = history.start
+        for entry in history.log_rows:
+            if entry.seq > seq:
+                break
+            state = entry.after
+        return state
 
     # ------------------------------------------------------------ seats and undo
     async def hand_over(

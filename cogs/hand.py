@@ -78,7 +78,11 @@ class SeatDecision:
         mine = [p for p in game.system.pending(state) if p.seat == self.seat]
         picking = bool(mine) and all(p.timing is Timing.SIMULTANEOUS for p in mine)
         if self.version != game.record.version and not picking:
-            raise Refusal("refusal.stale_buttons")
+            # An older menu: read the pick in the menu the player saw; the move is then
+            # refused as out of date, or as one that already went through.
+            state = await service.state_at(game, self.version)
+            if state is None or self.seat not in {p.seat for p in game.system.pending(state)}:
+                raise Refusal("refusal.stale_buttons")
         language = await language_of(interaction)
         return game.presenter.menu(state, self.seat, seating(game, language), language)
 

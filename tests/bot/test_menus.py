@@ -22,6 +22,7 @@ from engine.core.present import Choice, Item, Menu, Several, Tone
 from engine.dif.ai import RandomPlayer
 from engine.dif.game import default_engine
 from engine.dif.setup import DifSetup
+from strings import t
 
 
 class Context:
@@ -260,4 +261,11 @@ async def test_a_target_menu_opens_in_place_goes_back_and_plays(
     assert after.record.version > version
     rows = await bot.service.storage.load_actions(game.id)
     assert rows[-1].action == moves[0] or any(r.action == moves[0] for r in rows[-3:])
+    # The same pick again (its answer lost, on a phone): the move went through, once.
+    token = await fake.click(alice, opened, sub["custom_id"], values=[moves[0]])
+    assert t("refusal.already_played", "en", action=moves[0]) in fake.original(token)["content"]
+    assert len(await bot.service.storage.load_actions(game.id)) == len(rows)
+    # Another pick on that old menu is out of date.
+    token = await fake.click(alice, opened, sub["custom_id"], values=[moves[-1]])
+    assert "out of date" in fake.original(token)["content"]
     assert all(p.typed == 0 for p in players.values())

@@ -685,7 +685,7 @@ class Chaos:
                 for item in row.get("components") or (row,):
                     custom_id = str(item.get("custom_id") or "")
                     if custom_id.startswith(marker):
-                        found.append((i, int(custom_id[len(marker) :])))
+                        found.append((i, int(custom_id[len(marker) :].split(":")[0])))
         return found
 
     async def check(self, game: Game) -> None:

@@ -7,6 +7,8 @@ timeout or an outage of Discord kept from the players. :func:`untold` rebuilds t
 :class:`~bot.outcome.Outcome` of those actions, as the move that made them would have
 told it (their narration, a picture when the turn passed or the game ended, a prompt
 for every decision pending now), for the chat layer to post (``cogs.outbox``).
+:func:`untold_end` adds the end of a game that came without an action (a
+resignation, a forfeit, an abort: ``end_told`` false).
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ from typing import Any
 from bot.games import GameStore
 from bot.history import replay_history
 from bot.outcome import Outcome, outcome_of
+from bot.results import verdict_term
+from bot.storage import GameStatus
 from engine.core.events import Event
+from strings import Term
 
-__all__ = ["untold"]
+__all__ = ["untold", "untold_end"]
 
 
 async def untold(store: GameStore, game_id: int, after: int | None = None) -> Outcome | None:
@@ -51,3 +56,19 @@ async def untold(store: GameStore, game_id: int, after: int | None = None) -> Ou
     pending = {(p.seat, p.kind) for p in system.pending(then)}
     turned = system.is_over(game.state) or system.turn_of(game.state) != system.turn_of(then)
     return outcome_of(game, events, image=turned, before=pending)
+
+
+async def untold_end(store: GameStore, game_id: int, after: int) -> Outcome:
+    """What the thread of a game that ended without an action (``end_told`` false)
+    was not told after action ``after``: the untold steps (:func:`untold`), then the
+    end, in words the record keeps (the verdict of a resignation or a forfeit, an
+    abort); nobody is asked anything any more."""
+    game = await store.load(game_id)
+    outcome = await untold(store, game_id, after) or Outcome(game)
+    outcome.prompts.clear()
+    if game.record.status is GameStatus.ABORTED:
+        outcome.public.append(Term("end.aborted_late", id=game.id))
+    else:
+        outcome.public.append(Term("end.told_late", verdict=verdict_term(game)))
+    outcome.finished = True
+    return outcome

@@ -100,7 +100,7 @@ class Results(Play):
             "conceded": side,
         }
         record = await self.storage.update_game(
-            game.id, game.record.version, status=GameStatus.FINISHED, result=result
+            game.id, game.record.version, status=GameStatus.FINISHED, result=result, end_told=False
         )
         game = LoadedGame(record, game.seats, game.setup, state)
         self._remember(game)
@@ -127,12 +127,12 @@ class Results(Play):
                 raise Refusal("refusal.over_already")
             if user_id != game.record.host_id and not admin:
                 raise Refusal("refusal.abort_who")
+            started = game.state is not None
             record = await self.storage.update_game(
-                game.id, game.record.version, status=GameStatus.ABORTED
+                game.id, game.record.version, status=GameStatus.ABORTED, end_told=not started
             )
             game = LoadedGame(record, game.seats, game.setup, game.state)
             self._remember(game)
             await self._changed(game, None)
-            started = game.state is not None
             line = Term("end.aborted", user=mention(user_id), id=game.id)
             return Outcome(game, public=[line], finished=started, image=False)

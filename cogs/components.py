@@ -193,14 +193,16 @@ def menu_view(
 class HandButton(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"th:hand:(?P<game>\d+)(?::(?P<told>\d+))?",
+    template=r"th:hand:(?P<game>\d+)(?::(?P<told>\d+))?(?P<end>:end)?",
 ):
     """The persistent **My hand** button under every thread message. Under a published
-    step it also carries the seq of the last action the message tells (``told``): the
-    thread itself then says how far it was told (``cogs.outbox``)."""
+    step it also carries the seq of the last action the message tells (``told``), and
+    ``:end`` under the message telling an end that came without an action (a
+    resignation, a forfeit, an abort): the thread itself then says how far it was told
+    (``cogs.outbox``)."""
 
-    def __init__(self, game_id: int, told: int | None = None) -> None:
-        suffix = "" if told is None else f":{told}"
+    def __init__(self, game_id: int, told: int | None = None, *, end: bool = False) -> None:
+        suffix = "" if told is None else f":{told}" + (":end" if end else "")
         super().__init__(
             discord.ui.Button(
                 label="My hand",
@@ -217,7 +219,7 @@ class HandButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HandButton:
         told = match["told"]
-        return cls(int(match["game"]), None if told is None else int(told))
+        return cls(int(match["game"]), None if told is None else int(told), end=bool(match["end"]))
 
     async def run(self, interaction: discord.Interaction) -> None:
         await app_of(interaction).show_hand(interaction, self.game_id)
@@ -364,10 +366,11 @@ class MenuSelect(
 COMPONENTS = (HandButton, ActionButton, MenuSelect)
 
 
-def hand_view(game_id: int, told: int | None = None) -> discord.ui.View:
+def hand_view(game_id: int, told: int | None = None, *, end: bool = False) -> discord.ui.View:
     """The **My hand** button and the help button, under every game message; ``told``:
-    the last action a published step tells (see :class:`HandButton`)."""
+    the last action a published step tells, ``end``: it tells an end that came without
+    an action (see :class:`HandButton`)."""
     view = discord.ui.View(timeout=None)
-    view.add_item(HandButton(game_id, told))
+    view.add_item(HandButton(game_id, told, end=end))
     view.add_item(HelpButton())  # every game message points to /help
     return view

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.outbox import untold
+from bot.outbox import untold, untold_end
 from bot.outcome import Outcome
 from bot.storage import GameRecord, GameStatus, utc_now
 from cogs import publisher
@@ -155,19 +155,27 @@ class Outbox:
         storage = self.bot.service.storage
         async with self._locks.setdefault(game_id, asyncio.Lock()):
             record = await storage.get_game(game_id)
-            if record is None or record.posted_seq >= record.last_seq:
+            if record is None or (record.posted_seq >= record.last_seq and record.end_told):
                 self._behind.discard(game_id)
                 return None
-            told, followed = await self._told_in_thread(record)
+            told, followed, end_shown = await self._told_in_thread(record)
             since = max(record.posted_seq, told)
-            if told >= record.last_seq and not followed and record.status is GameStatus.FINISHED:
+            # The message telling the game's end is in the thread: its last step's, or
+            # the one telling an end without an action (a resignation, an abort).
+            end_posted = record.end_told or end_shown
+            over = record.status in (GameStatus.FINISHED, GameStatus.ABORTED)
+            if over and end_posted and told >= record.last_seq and not followed:
                 # The game's end was posted, not its after-action report (cogs.publisher).
                 game = await self.bot.service.load(game_id)
                 channel = await self._thread(record)
                 await post_after_action(self.bot, game, channel)
-            if since > record.posted_seq:  # posted, but the mark was never written
-                await storage.mark_posted(game_id, since)
-            outcome = await untold(self.bot.service, game_id, since)
+            if since > record.posted_seq or (end_shown and not record.end_told):
+                # posted, but the mark was never written
+                await storage.mark_posted(game_id, since, end=end_shown)
+            if end_posted:
+                outcome = await untold(self.bot.service, game_id, since)
+            else:
+                outcome = await untold_end(self.bot.service, game_id, since)
             if outcome is not None:
                 await publisher.tell(self.bot, outcome, skip_user)
             self._behind.discard(game_id)
@@ -181,29 +189,31 @@ class Outbox:
         assert isinstance(channel, discord.abc.Messageable)
         return channel
 
-    async def _told_in_thread(self, record: GameRecord) -> tuple[int, bool]:
+    async def _told_in_thread(self, record: GameRecord) -> tuple[int, bool, bool]:
         """The last seq a bot message among the thread's latest says it told (0: none),
-        and whether a bot message follows the latest such message (the after-action
-        report follows a game's last step)."""
+        whether a bot message follows the latest such message (the after-action
+        report follows a game's last step), and whether that message tells an end
+        without an action (its marker's ``:end``)."""
         if record.thread_id is None or self.bot.user is None:
-            return 0, False
+            return 0, False, False
         channel = await self._thread(record)
-        marker = re.compile(rf"th:hand:{record.id}:(\d+)")
-        told, followed, newer = 0, False, False
+        marker = re.compile(rf"th:hand:{record.id}:(\d+)(:end)?")
+        told, followed, newer, end, seen = 0, False, False, False, False
         async for message in channel.history(limit=HISTORY_LIMIT):  # newest first
             if message.author.id != self.bot.user.id:
                 continue
-            seqs = [
-                int(found[1])
+            found = [
+                match
                 for row in message.components
                 for item in getattr(row, "children", (row,))
-                if (found := marker.fullmatch(str(getattr(item, "custom_id", "") or "")))
+                if (match := marker.fullmatch(str(getattr(item, "custom_id", "") or "")))
             ]
-            if seqs and not told:
-                followed = newer
-            told = max([told, *seqs])
+            if found and not seen:  # the latest message telling a step
+                seen, followed = True, newer
+                end = any(match[2] for match in found)
+            told = max([told, *(int(match[1]) for match in found)])
             newer = True
-        return told, followed
+        return told, followed, end
 
     async def _retry(self, game_id: int) -> None:
         """Post the game's untold steps after a delay, again and again with backoff

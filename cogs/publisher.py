@@ -109,8 +109,9 @@ async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) 
     service = bot.service
     thread_id = game.record.thread_id
     told = game.record.last_seq
-    if thread_id is None:
-        await service.storage.mark_posted(game.id, told)  # no thread: nobody to tell
+    end = outcome.finished and not game.record.end_told  # an end without an action
+    if thread_id is None:  # no thread: nobody to tell
+        await service.storage.mark_posted(game.id, told, end=outcome.finished)
         return
     channel = bot.get_channel(thread_id) or await bot.fetch_channel(thread_id)
     assert isinstance(channel, discord.abc.Messageable)
@@ -159,7 +160,7 @@ async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) 
     lines = narration + sorted(set(pings), key=pings.index)
     if not lines and not outcome.image:
         forget_view({"view": menu})
-        await service.storage.mark_posted(game.id, told)
+        await service.storage.mark_posted(game.id, told, end=outcome.finished)
         return  # nothing public happened (e.g. the end of a step): stay quiet
     text = "\n".join(lines) or t("publish.sky", public)
     files: list[discord.File] = []
@@ -170,7 +171,7 @@ async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) 
         last = i == len(chunks) - 1
         kwargs: dict[str, Any] = {}
         if last:
-            kwargs["view"] = menu or hand_view(game.id, told)
+            kwargs["view"] = menu or hand_view(game.id, told, end=end)
             if files:
                 kwargs["files"] = files
         sent = await channel.send(chunk, allowed_mentions=pinging(pinged), **kwargs)
@@ -183,9 +184,9 @@ async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) 
     await notify_followers(bot, game.id, narration, public)
     if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
         await post_after_action(bot, game, channel)
-        # Told once the report is out too: a crash before it leaves the last step
-        # untold, and the outbox posts the report it finds missing (cogs.outbox).
-        await service.storage.mark_posted(game.id, told)
+        # Told once the report is out too: a crash before it leaves the last step (or
+        # the end) untold, and the outbox posts the report it finds missing (cogs.outbox).
+        await service.storage.mark_posted(game.id, told, end=True)
 
 
 async def sky_file(game: LoadedGame, language: str) -> discord.File:

@@ -177,6 +177,9 @@ class GameRecord(_Record):
     posted_seq: int = 0
     """The seq of the last action the game's thread was told (Discord accepted the
     post): the actions after it are still to be posted (``cogs.outbox``)."""
+    end_told: bool = True
+    """False while the thread was not told of an end that came without an action (a
+    resignation, a forfeit, an abort of a started game)."""
     created_at: AwareDatetime
     """When the game was created."""
     updated_at: AwareDatetime

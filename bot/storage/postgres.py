@@ -90,7 +90,7 @@ _CAMPAIGN_TERMINAL = (CampaignStatus.FINISHED.value, CampaignStatus.ABANDONED.va
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, host_id, system, ruleset, "
-    "status, options, seed, version, last_seq, posted_seq, created_at, updated_at, "
+    "status, options, seed, version, last_seq, posted_seq, end_told, created_at, updated_at, "
     "finished_at, result, campaign_id, mission"
 )
 _SEAT_COLUMNS = "game_id, seat, side, user_id, display_name, payload, joined_at"
@@ -519,9 +519,11 @@ class PostgresStorage(Storage):
 
     async def list_unposted_games(self) -> list[GameRecord]:
         """Every game whose thread was not told all its actions (``posted_seq <
-        last_seq``), open or ended, oldest first: what a restart posts."""
+        last_seq``) or its end (``end_told`` false), open or ended, oldest first: what a
+        restart posts."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE posted_seq < last_seq ORDER BY id"
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE posted_seq < last_seq OR end_told = 0 "
+            "ORDER BY id"
         )
         return [_game(row) for row in rows]
 
@@ -535,12 +537,15 @@ class PostgresStorage(Storage):
         thread_id: int | Unset | None = UNSET,
         lobby_message_id: int | Unset | None = UNSET,
         result: JSONObject | Unset | None = UNSET,
+        end_told: bool | Unset = UNSET,
     ) -> GameRecord:
         """Change the given fields if the game is at ``expected_version``; bump it.
 
-        Moving to finished or aborted also sets ``finished_at`` (once). Returns the
-        updated game. Raises :class:`StaleGameVersion` (nothing written) or
-        :class:`GameNotFound`; ``ValueError`` if no field is given.
+        Moving to finished or aborted also sets ``finished_at`` (once). ``end_told``
+        False: the game ends without an action, its thread not told yet (see
+        :meth:`mark_posted`). Returns the updated game. Raises
+        :class:`StaleGameVersion` (nothing written) or :class:`GameNotFound`;
+        ``ValueError`` if no field is given.
         """
         now = self._now()
         items: list[tuple[str, Any]] = []
@@ -557,20 +562,25 @@ class PostgresStorage(Storage):
             items.append(("lobby_message_id = {}", lobby_message_id))
         if not isinstance(result, Unset):
             items.append(("result = {}::jsonb", None if result is None else canonical_json(result)))
+        if not isinstance(end_told, Unset):
+            items.append(("end_told = {}", int(end_told)))
         if not items:
             raise ValueError("update_game() needs at least one field to change")
         async with self._transaction() as conn:
             row = await self._bump(conn, game_id, expected_version, now, items=items)
         return _game(row)
 
-    async def mark_posted(self, game_id: int, seq: int) -> None:
+    async def mark_posted(self, game_id: int, seq: int, *, end: bool = False) -> None:
         """Record that the game's thread was told every action up to ``seq``: raises
         ``posted_seq`` to ``seq``, never lowers it, and leaves the version alone (a
-        move racing it never fails on it). Raises :class:`GameNotFound`."""
+        move racing it never fails on it); with ``end``, its end too (``end_told``).
+        Raises :class:`GameNotFound`."""
         async with self._transaction() as conn:
             found = await conn.fetchval(
-                "UPDATE games SET posted_seq = GREATEST(posted_seq, $1) WHERE id = $2 RETURNING id",
+                "UPDATE games SET posted_seq = GREATEST(posted_seq, $1), "
+                "end_told = GREATEST(end_told, $2) WHERE id = $3 RETURNING id",
                 seq,
+                int(end),
                 game_id,
             )
         if found is None:

@@ -96,7 +96,7 @@ _TERMINAL = (GameStatus.FINISHED.value, GameStatus.ABORTED.value)
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, host_id, system, ruleset, "
-    "status, options, seed, version, last_seq, posted_seq, created_at, updated_at, "
+    "status, options, seed, version, last_seq, posted_seq, end_told, created_at, updated_at, "
     "finished_at, result, campaign_id, mission"
 )
 _SEAT_COLUMNS = "game_id, seat, side, user_id, display_name, payload, joined_at"
@@ -577,9 +577,11 @@ class SQLiteStorage(Storage):
 
     async def list_unposted_games(self) -> list[GameRecord]:
         """Every game whose thread was not told all its actions (``posted_seq <
-        last_seq``), open or ended, oldest first: what a restart posts."""
+        last_seq``) or its end (``end_told`` false), open or ended, oldest first: what a
+        restart posts."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE posted_seq < last_seq ORDER BY id"
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE posted_seq < last_seq OR end_told = 0 "
+            "ORDER BY id"
         )
         return [_game(row) for row in rows]
 
@@ -593,12 +595,15 @@ class SQLiteStorage(Storage):
         thread_id: int | Unset | None = UNSET,
         lobby_message_id: int | Unset | None = UNSET,
         result: JSONObject | Unset | None = UNSET,
+        end_told: bool | Unset = UNSET,
     ) -> GameRecord:
         """Change the given fields if the game is at ``expected_version``; bump it.
 
-        Moving to finished or aborted also sets ``finished_at`` (once). Returns the
-        updated game. Raises :class:`StaleGameVersion` (nothing written) or
-        :class:`GameNotFound`; ``ValueError`` if no field is given.
+        Moving to finished or aborted also sets ``finished_at`` (once). ``end_told``
+        False: the game ends without an action, its thread not told yet (see
+        :meth:`mark_posted`). Returns the updated game. Raises
+        :class:`StaleGameVersion` (nothing written) or :class:`GameNotFound`;
+        ``ValueError`` if no field is given.
         """
         now = self._now()
         sets: list[str] = []
@@ -622,6 +627,9 @@ class SQLiteStorage(Storage):
         if not isinstance(result, Unset):
             sets.append("result = ?")
             params.append(None if result is None else canonical_json(result))
+        if not isinstance(end_told, Unset):
+            sets.append("end_told = ?")
+            params.append(int(end_told))
         if not sets:
             raise ValueError("update_game() needs at least one field to change")
         row = await self._write(
@@ -631,15 +639,17 @@ class SQLiteStorage(Storage):
         )
         return _game(row)
 
-    async def mark_posted(self, game_id: int, seq: int) -> None:
+    async def mark_posted(self, game_id: int, seq: int, *, end: bool = False) -> None:
         """Record that the game's thread was told every action up to ``seq``: raises
         ``posted_seq`` to ``seq``, never lowers it, and leaves the version alone (a
-        move racing it never fails on it). Raises :class:`GameNotFound`."""
+        move racing it never fails on it); with ``end``, its end too (``end_told``).
+        Raises :class:`GameNotFound`."""
         async with self._transaction() as conn:
             found = await self._rows(
                 conn,
-                "UPDATE games SET posted_seq = MAX(posted_seq, ?) WHERE id = ? RETURNING id",
-                (seq, game_id),
+                "UPDATE games SET posted_seq = MAX(posted_seq, ?), end_told = MAX(end_told, ?) "
+                "WHERE id = ? RETURNING id",
+                (seq, int(end), game_id),
             )
             if not found:
                 raise GameNotFound(game_id)

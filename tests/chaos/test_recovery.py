@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import cogs.publisher
 from bot.clock import FakeClock
 from bot.testing import FakeDiscord
+from bot.testing.driver import components_of
 from cogs.app import TallyHoBot
 from strings import t
 from tests.bot.clocked import FIXED, START, make_bot, open_duel
@@ -131,4 +133,60 @@ async def test_a_crash_before_the_after_action_report_posts_it_once_after_the_re
     bot = await restart(fake, bot, db, clock)
     await asyncio.sleep(0)
     assert reports() == 1, "not twice"
+    await bot.close()
+
+
+async def test_a_crash_before_a_resignation_is_told_tells_it_and_its_report_once(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A resignation adds no action to the log: its end is recorded untold with the
+    status (``end_told``), and a restart tells it, the after-action report after it,
+    once; a crash between the two posts only the report afterwards."""
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    clock = FakeClock(START)
+    db = tmp_path / "g.sqlite3"
+    bot = make_bot(db, clock)
+    game_id, thread = await open_duel(fake, bot, alice, bob, fixed=FIXED)
+    before = len(fake.sent_to(thread))
+    crash_in(cogs.publisher, "tell")  # killed between the resignation and its post
+    token = await fake.slash(alice, "game resign", channel_id=thread, confirm=True)
+    assert fake.original(token)["content"].endswith(t("game.resigned", "en"))
+    record = await bot.service.storage.get_game(game_id)
+    assert record is not None and record.status == "finished" and not record.end_told
+    assert len(fake.sent_to(thread)) == before, "nothing told"
+
+    def saying(text: str) -> list[dict[str, Any]]:
+        """The thread's messages with a line starting with ``text``."""
+        return [
+            m
+            for m in fake.sent_to(thread)
+            if any(line.startswith(text) for line in (m.get("content") or "").splitlines())
+        ]
+
+    verdict = "Victory for the Japanese side: the Allied side resigned."
+    report = t("history.seed", "en", seed=record.seed).removesuffix(".")
+    bot = await restart(fake, bot, db, clock)
+    [end] = saying(verdict)
+    assert len(saying(report)) == 1
+    marker = f"th:hand:{game_id}:{record.last_seq}:end"
+    assert marker in [c.get("custom_id") for c in components_of(end)]
+    told = await bot.service.storage.get_game(game_id)
+    assert told is not None and told.end_told
+    bot = await restart(fake, bot, db, clock)
+    assert (len(saying(verdict)), len(saying(report))) == (1, 1), "nothing twice"
+
+    # Another duel: the resignation is told, the crash comes before the report.
+    game_id, thread = await open_duel(fake, bot, alice, bob, fixed=FIXED)
+    crash_in(cogs.publisher, "post_after_action")
+    await fake.slash(bob, "game resign", channel_id=thread, confirm=True)
+    record = await bot.service.storage.get_game(game_id)
+    assert record is not None and not record.end_told
+    resigns = f"<@{bob.id}> resigns."
+    report = t("history.seed", "en", seed=record.seed).removesuffix(".")
+    assert (len(saying(resigns)), len(saying(report))) == (1, 0)
+    bot = await restart(fake, bot, db, clock)
+    assert (len(saying(resigns)), len(saying(report))) == (1, 1)
+    assert saying("Victory for the Allied side") == [], "the end is told once"
+    told = await bot.service.storage.get_game(game_id)
+    assert told is not None and told.end_told
     await bot.close()

@@ -26,7 +26,7 @@ from bot.storage import (
     StaleCampaignVersion,
     Storage,
 )
-from bot.storage.migrate import schema_version
+from bot.storage.migrate import discover, schema_version
 from tests.storage.backends import Database
 
 GUILD = 111_111_111_111_111_111
@@ -37,7 +37,7 @@ PLAYER = 555_555_555_555_555_555
 THREAD = 666_666_666_666_666_666
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 FIXTURES = Path(__file__).parent / "fixtures"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = len(discover())
 
 
 class TickClock:

@@ -446,6 +446,27 @@ async def test_mark_posted_only_raises_the_watermark_and_keeps_the_version(
         await store.mark_posted(game_id + 1000, 1)
 
 
+async def test_an_end_without_an_action_is_untold_until_marked(store: Storage) -> None:
+    """A resignation, a forfeit or an abort adds no action (migration 0006): the
+    game's ``end_told`` is written false with its status, so it is listed as untold
+    until the thread was told; marking it never bumps the version or goes back."""
+    game_id = await new_game(store)
+    version = await store.append_action(game_id, 0, "A1", "play 1")
+    await store.mark_posted(game_id, 1)
+    assert (await store.get_game(game_id)).end_told is True  # type: ignore[union-attr]
+    ended = await store.update_game(game_id, version, status="finished", end_told=False)
+    assert not ended.end_told and ended.posted_seq == ended.last_seq == 1
+    assert [g.id for g in await store.list_unposted_games()] == [game_id]
+    await store.mark_posted(game_id, 1)  # the steps only: the end is still untold
+    assert [g.id for g in await store.list_unposted_games()] == [game_id]
+    await store.mark_posted(game_id, 1, end=True)
+    told = await store.get_game(game_id)
+    assert told == ended.model_copy(update={"end_told": True}), "nothing else written"
+    assert await store.list_unposted_games() == []
+    await store.mark_posted(game_id, 1)  # a late mark of the steps: the end stays told
+    assert (await store.get_game(game_id)) == told
+
+
 async def test_append_to_a_missing_game(store: Storage) -> None:
     with pytest.raises(GameNotFound):
         await store.append_action(404, 0, "A1", "play 12")

@@ -16,8 +16,10 @@ the transport (the interaction's callback, or the message that follows a deferra
    action button (``th:a:…``). Moves that pass the turn post a picture: their reply
    and their picture are timed separately (the picture from the same click to the
    thread message carrying it).
-3. **A burst**: ``--burst`` clicks on as many games at once, and the moves a second
-   one process sustains (every game clicked once, all at once).
+3. **A burst**: ``--burst`` clicks on as many games at once (chosen first, then sent
+   in one go), and the moves a second one process sustains (every game clicked once,
+   all at once, until every move is told in its thread, not only answered: the bot
+   answers a burst's players first, ``cogs.boundary.Gate.replies_first``).
 4. **Garbage collection**: the longest collector pause (``gc.callbacks``) during the
    moves above, then with ``--cached`` games held in the service's cache.
 
@@ -174,21 +176,33 @@ class Bench:
         custom_id = f"th:a:{table.game_id}:{seat}:{game.record.version}:{action}"[:100]
         return table.users[seat], {"custom_id": custom_id, "component_type": 2}
 
-    def send(self, user: FakeUser, data: dict[str, Any], channel: int, kind: int = 3) -> str:
+    def send(
+        self,
+        user: FakeUser,
+        data: dict[str, Any],
+        channel: int,
+        kind: int = 3,
+        message: dict[str, Any] | None = None,
+    ) -> str:
         """Send one interaction now; its token (timed). A click comes from the
-        message showing its button (a copy of the thread's latest message: discord.py
-        finds the clicked component on the message)."""
+        message showing its button (`clicked_on`, unless given)."""
         loop = asyncio.get_running_loop()
-        message = None
-        if kind == 3:  # the player's hand message, showing the button clicked
-            message = dict(self.fake.sent_to(channel)[-1])
-            button = {"type": 2, "style": 2, "label": "move", **data}
-            message["components"] = [{"type": 1, "components": [button]}]
+        if kind == 3 and message is None:
+            message = self.clicked_on(data, channel)
         sent = time.perf_counter()
         token = self.fake.interact(user, kind, data, channel, message=message)
         self.clicks.sent[token] = sent
         self.clicks.answered[token] = loop.create_future()
         return token
+
+    def clicked_on(self, data: dict[str, Any], channel: int) -> dict[str, Any]:
+        """The player's hand message, showing the button clicked: a copy of the
+        thread's latest message (discord.py finds the clicked component on the
+        message)."""
+        message = dict(self.fake.sent_to(channel)[-1])
+        button = {"type": 2, "style": 2, "label": "move", **data}
+        message["components"] = [{"type": 1, "components": [button]}]
+        return message
 
     async def answer(self, token: str) -> None:
         """Wait for the interaction's answer (an error if the bot never answers)."""
@@ -236,20 +250,26 @@ class Bench:
                 pictures.append(picture)
         return text, with_picture, pictures
 
-    async def burst(self, tables: list[Table]) -> tuple[list[float], float]:
-        """One click on each table, all at once: the replies, and the seconds until the
-        last reply."""
-        tokens = []
-        start = time.perf_counter()
+    async def burst(self, tables: list[Table]) -> tuple[list[float], float, float]:
+        """One click on each table, all at once: the replies, the seconds until the
+        last reply, and until every move was told in its thread (the database says
+        so: ``posted_seq``). The clicks are chosen first, then sent in one go (the
+        harness's own work between two of them would be timed as the bot's)."""
+        ready = []
         for table in tables:
             click = await self.next_click(table)
             if click is not None:
-                tokens.append(self.send(click[0], click[1], table.thread))
-        start = min((self.clicks.sent[t] for t in tokens), default=start)
+                user, data = click
+                ready.append((user, data, table.thread, self.clicked_on(data, table.thread)))
+        start = time.perf_counter()
+        tokens = [self.send(user, data, thread, message=m) for user, data, thread, m in ready]
         await asyncio.gather(*(self.clicks.answered[t] for t in tokens))
         last = max(self.clicks.answered[t].result() for t in tokens)
+        while await self.bot.service.storage.list_unposted_games():
+            await asyncio.sleep(0.005)
+        told = time.perf_counter()
         await self.fake.settle(rounds=3, timeout=120)
-        return [self.clicks.reply_ms(t) for t in tokens], last - start
+        return [self.clicks.reply_ms(t) for t in tokens], last - start, told - start
 
 
 @contextlib.contextmanager
@@ -325,8 +345,9 @@ async def run(kind: str, args: argparse.Namespace) -> None:
                 floor_p99 = pct(floor, 0.99)
                 with gc_pauses() as pauses:
                     text, moved, pictures = await bench.sequential(tables, args.clicks, rng)
-                    burst, _ = await bench.burst(rng.sample(tables, min(args.burst, len(tables))))
-                    everyone, seconds = await bench.burst(tables)
+                    sample = rng.sample(tables, min(args.burst, len(tables)))
+                    burst, _, burst_told = await bench.burst(sample)
+                    everyone, seconds, told = await bench.burst(tables)
                 print(line("floor (no-op command)", floor, floor_p99))
                 print(line("move, text reply", text, floor_p99, "goal: p99/floor <= 10x"))
                 print(line("move posting a picture", moved, floor_p99, "(its reply)"))
@@ -334,10 +355,12 @@ async def run(kind: str, args: argparse.Namespace) -> None:
                 print(
                     line(f"burst of {len(burst)} at once", burst, floor_p99, "goal: p99 < 100 ms")
                 )
-                rate = len(everyone) / seconds if seconds else float("nan")
+                print(f"  ... every move of the burst told in its thread after {burst_told:.2f} s")
+                rate = len(everyone) / told if told else float("nan")
                 print(
-                    f"  sustained: {len(everyone)} moves at once answered in {seconds:.2f} s:"
-                    f" {rate:,.0f} moves/s  (goal: >= 1,000 moves/s with SQLite)"
+                    f"  sustained: {len(everyone)} moves at once answered in {seconds:.2f} s,"
+                    f" all told in {told:.2f} s: {rate:,.0f} moves/s"
+                    "  (goal: >= 1,000 moves/s with SQLite)"
                 )
                 print(
                     f"  collector during the moves: {len(pauses)} pauses,"

@@ -26,12 +26,14 @@ statement, and a cancelled caller cannot leave a transaction half done.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
 from types import TracebackType
@@ -226,18 +228,51 @@ def _q(db: sqlite3.Connection, sql: str, params: Params = ()) -> list[sqlite3.Ro
     return db.execute(sql, params).fetchall()
 
 
-def _in_transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
-    """On the database's thread: ``work(db)`` between BEGIN IMMEDIATE and COMMIT, rolled
-    back if it raises (:meth:`SQLiteStorage._write`)."""
-    db.execute("BEGIN IMMEDIATE")
+@dataclass(eq=False)
+class _Write:
+    """A write waiting for its group (:meth:`SQLiteStorage._write`). Its result is a
+    concurrent future, settled on the database's thread: a write still pending when
+    its caller is cancelled is dropped (``cancel`` succeeds), one already running is
+    not (``set_running_or_notify_cancel``)."""
+
+    work: Callable[[sqlite3.Connection], Any]
+    result: concurrent.futures.Future[Any] = field(default_factory=concurrent.futures.Future)
+
+
+def _in_group(db: sqlite3.Connection, group: Sequence[_Write]) -> None:
+    """On the database's thread: each write of ``group`` its caller did not cancel, in a
+    savepoint of its own, all between one BEGIN IMMEDIATE and one COMMIT
+    (:meth:`SQLiteStorage._write`). A work that raises is rolled back to its savepoint,
+    alone; the COMMIT's one fsync makes every other durable, and only then is each
+    caller told. If the group itself fails (the commit), every write fails with it."""
+    running = [w for w in group if w.result.set_running_or_notify_cancel()]
+    if not running:
+        return
+    outcomes: list[tuple[bool, Any]] = []
     try:
-        done = work(db)
+        db.execute("BEGIN IMMEDIATE")
+        for write in running:
+            db.execute("SAVEPOINT work")
+            try:
+                outcomes.append((True, write.work(db)))
+            except Exception as exc:
+                db.execute("ROLLBACK TO work")
+                outcomes.append((False, exc))
+            db.execute("RELEASE work")
         db.execute("COMMIT")
-    except BaseException:
+    except BaseException as exc:
         with suppress(sqlite3.Error):
             db.execute("ROLLBACK")
-        raise
-    return done
+        outcomes = [(False, exc)] * len(running)
+    for write, (ok, value) in zip(running, outcomes, strict=True):
+        if ok:
+            write.result.set_result(value)
+        elif isinstance(value, sqlite3.IntegrityError):
+            error = ConstraintViolation(str(value))
+            error.__cause__ = value
+            write.result.set_exception(error)
+        else:
+            write.result.set_exception(value)
 
 
 class SQLiteStorage(Storage):
@@ -261,6 +296,8 @@ class SQLiteStorage(Storage):
         self._path = path
         self._clock = clock
         self._lock = asyncio.Lock()
+        self._writes: list[_Write] = []
+        self._writer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -376,34 +413,36 @@ class SQLiteStorage(Storage):
         return list(await conn.execute_fetchall(sql, params))
 
     async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work(db)`` in one write transaction, run whole on the database's thread: one
-        trip there and back, however many statements (the move path's writes). A
-        cancelled caller cannot leave it half done: it commits or rolls back there, and
-        the cancellation goes on once it did. Constraint failures surface as
+        """``work(db)`` in a write transaction, run whole on the database's thread: one
+        trip there and back, however many statements (the move path's writes).
+
+        Group commit: the writes queued while a group runs go together in the next
+        one, each in its own savepoint (:func:`_in_group`), so a burst of moves pays one
+        fsync per group rather than one per move; each caller is answered once its
+        group committed (durable, as ``synchronous=FULL`` means) and sees its own error
+        only. A cancelled caller cannot leave its write half done: one not started yet
+        is dropped, one running commits or rolls back with its group, and the
+        cancellation goes on once it did. Constraint failures surface as
         :class:`ConstraintViolation`."""
-        loop = asyncio.get_running_loop()
-        finished = asyncio.Event()
+        write = _Write(work)
+        self._writes.append(write)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_groups(), name="sqlite-group-commit")
+        try:
+            return await asyncio.wrap_future(write.result)
+        except asyncio.CancelledError:
+            while not write.result.done():  # running: it ends all the same
+                with suppress(asyncio.CancelledError):
+                    await asyncio.wait([asyncio.wrap_future(write.result)])
+            raise
 
-        def trip(db: sqlite3.Connection) -> T:
-            try:
-                return _in_transaction(db, work)
-            finally:
-                with suppress(RuntimeError):  # the loop closed: nobody waits any more
-                    loop.call_soon_threadsafe(finished.set)
-
+    async def _write_groups(self) -> None:
+        """Send the queued writes to the database's thread, a group at a time, until
+        none is left (the write lock keeps :meth:`_transaction` out meanwhile)."""
         async with self._lock:
-            try:
-                return await self._conn._execute(trip, self._conn._conn)
-            except asyncio.CancelledError:
-                # Cancelled while the trip runs: it commits or rolls back all the
-                # same, so let it finish first; the caller then knows the outcome (a
-                # read right after sees it) and the next writer never overtakes it.
-                while not finished.is_set():
-                    with suppress(asyncio.CancelledError):
-                        await finished.wait()
-                raise
-            except sqlite3.IntegrityError as exc:
-                raise ConstraintViolation(str(exc)) from exc
+            while self._writes:
+                group, self._writes = self._writes, []
+                await self._conn._execute(_in_group, self._conn._conn, group)
 
     @staticmethod
     def _bump(

@@ -8,6 +8,7 @@ counterparts are in test_postgres.py."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -724,3 +725,39 @@ async def test_game_locks_clean_up_after_a_cancelled_waiter() -> None:
     release.set()
     await held
     assert len(locks) == 0
+
+
+async def test_writes_at_once_commit_together_each_with_its_own_outcome(
+    sqlite_store: SQLiteStorage,
+) -> None:
+    """Group commit (``SQLiteStorage._write``): writes queued while a group runs go in
+    the next one, one COMMIT (one fsync) for all; a write that fails is rolled back
+    alone and only its caller sees the error; a caller cancelled while its write is
+    still queued writes nothing."""
+    store = sqlite_store
+    games = [await new_game(store) for _ in range(6)]
+    seen: list[str] = []
+    conn = store._conn
+    await conn._execute(conn._conn.set_trace_callback, seen.append)
+    busy = asyncio.ensure_future(conn._execute(time.sleep, 0.3))  # the database's thread
+    first = asyncio.ensure_future(store.update_game(games[1], 0, status="active"))
+    await asyncio.sleep(0.05)  # the first group took it, and waits for the thread
+    stale = asyncio.ensure_future(store.update_game(games[0], 7, status="active"))
+    moved = [asyncio.ensure_future(store.update_game(g, 0, status="active")) for g in games[2:5]]
+    dropped = asyncio.ensure_future(store.update_game(games[5], 0, status="active"))
+    await asyncio.sleep(0.05)  # queued behind it
+    dropped.cancel()
+    await busy
+    assert (await first).version == 1
+    with pytest.raises(StaleGameVersion):
+        await stale
+    assert [(await m).version for m in moved] == [1, 1, 1]
+    with pytest.raises(asyncio.CancelledError):
+        await dropped
+    assert [s for s in seen if s in ("BEGIN IMMEDIATE", "COMMIT")] == [
+        "BEGIN IMMEDIATE",
+        "COMMIT",
+    ] * 2
+    assert sum(s.startswith("SAVEPOINT") for s in seen) == 1 + 4, "the cancelled one never ran"
+    assert (await store.get_game(games[0])).version == 0  # type: ignore[union-attr]
+    assert (await store.get_game(games[5])).status == "lobby"  # type: ignore[union-attr]

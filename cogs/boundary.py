@@ -16,6 +16,7 @@ the gate let in.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -27,7 +28,7 @@ from bot.storage.memo import remember_settings
 from cogs.context import app_of, language_of, reply
 from strings import normalize, t
 
-__all__ = ["Gate", "GatedTree", "Guarded", "on_tree_error", "report"]
+__all__ = ["REPLIES_FIRST", "Gate", "GatedTree", "Guarded", "on_tree_error", "report"]
 
 log = logging.getLogger(__name__)
 
@@ -81,15 +82,27 @@ async def on_tree_error(
     await report(interaction, error)
 
 
+REPLIES_FIRST = 1.0
+"""The longest a move's public post waits for other interactions' replies
+(:meth:`Gate.replies_first`): under a steady stream of clicks, posts still go out."""
+
+
 class Gate:
     """The way in of every interaction: open while the bot serves, closed for a
     shutdown. It keeps the tasks running the interactions it let in, so that the
     shutdown waits for the moves in flight; once closed, it answers each interaction,
-    ephemerally, that the bot is restarting, and changes nothing."""
+    ephemerally, that the bot is restarting, and changes nothing.
+
+    It also knows which of them still wait for their answer (:meth:`answered`), so a
+    move's public post can let them go first (:meth:`replies_first`): in a burst of
+    clicks every player is answered before the threads are told."""
 
     def __init__(self) -> None:
         self.closed = False
         self._inflight: set[asyncio.Task[Any]] = set()
+        self._unanswered: set[asyncio.Task[Any]] = set()
+        self._all_answered = asyncio.Event()
+        self._all_answered.set()
 
     @property
     def inflight(self) -> int:
@@ -115,7 +128,30 @@ class Gate:
         if task is not None and task not in self._inflight:
             self._inflight.add(task)
             task.add_done_callback(self._inflight.discard)
+            self._unanswered.add(task)
+            self._all_answered.clear()
+            task.add_done_callback(self._answered)
         return True
+
+    def answered(self) -> None:
+        """The current interaction got its answer (``cogs.context.reply``; an
+        interaction answered some other way counts as answered once it ends)."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._answered(task)
+
+    def _answered(self, task: asyncio.Task[Any]) -> None:
+        self._unanswered.discard(task)
+        if not self._unanswered:
+            self._all_answered.set()
+
+    async def replies_first(self, limit: float = REPLIES_FIRST) -> None:
+        """Wait until every interaction let in has its answer, or ``limit`` seconds:
+        what can wait after a reply (the public post of a move) waits for the other
+        players' replies."""
+        if self._unanswered - {asyncio.current_task()}:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._all_answered.wait(), limit)
 
     async def close(self, grace: float) -> int:
         """Let no new interaction in, and wait up to ``grace`` seconds for the ones in

@@ -223,9 +223,13 @@ async def perform(
     action: str,
     version: int | None,
 ) -> None:
-    """Apply an action for the clicking user; answer them, then tell everyone else."""
+    """Apply an action for the clicking user; answer them, then tell everyone else,
+    once the other players clicking at the same moment were answered too."""
     outcome = await answer(interaction, game_id, seat, action, version)
-    await app_of(interaction).publisher.publish(outcome, skip_user=interaction.user.id)
+    app = app_of(interaction)
+    app.gate.answered()
+    await app.gate.replies_first()
+    await app.publisher.publish(outcome, skip_user=interaction.user.id)
 
 
 async def answer(

@@ -39,8 +39,10 @@ async def open_game(
     *,
     before_start: FakeUser | None = None,
 ) -> tuple[int, int]:
-    """A Zero! 1v1 started; ``before_start`` turns their DMs off first."""
-    await fake.start(bot)
+    """A Zero! 1v1 started (the bot too, unless it runs); ``before_start`` turns their
+    DMs off first."""
+    if fake.bot is not bot:
+        await fake.start(bot)
     if before_start is not None:
         await fake.slash(before_start, "settings dm", enabled="off")
     await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1942)

@@ -20,8 +20,9 @@ from bot.storage import SQLiteStorage
 from bot.storage.memo import remember_settings
 from bot.testing import FakeDiscord, FakeUser
 from cogs.app import TallyHoBot
+from cogs.boundary import Gate
 from tests.bot.test_game_flow import make_bot
-from tests.bot.test_outbox import hand_button, mover, picked
+from tests.bot.test_outbox import THREAD_POST, hand_button, mover, picked
 
 CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 
@@ -154,3 +155,55 @@ async def test_a_cached_game_holds_no_reference_cycle(
         assert gc.collect() == 0  # nothing was left for the collector: no cycle
     finally:
         gc.enable()
+
+
+async def test_clicks_at_once_are_all_answered_and_all_told(
+    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser],
+) -> None:
+    """A burst of clicks through Discord: every player is answered, and every move's
+    public post comes."""
+    fake, bot, alice, bob = table
+    clicks = []
+    for _ in range(3):
+        game_id, thread = await picked(fake, bot, alice, bob)
+        user = await mover(bot, game_id, alice, bob)
+        hand, button = await hand_button(fake, user, game_id, thread)
+        clicks.append((user, hand, button, thread))
+    start = len(fake.calls)
+    for user, hand, button, _ in clicks:
+        data = {"custom_id": button, "component_type": 2}
+        fake.interact(user, 3, data, int(hand["channel_id"]), message=hand)
+    await fake.settle()
+    assert fake.problems() == []
+    calls = fake.calls[start:]
+    replies = [i for i, c in enumerate(calls) if c.key == CALLBACK]
+    threads = {thread for *_, thread in clicks}
+    posted = {int(c.args["channel_id"]) for c in calls if c.key == THREAD_POST}
+    assert len(replies) == 3 and threads <= posted
+    assert bot.gate.inflight == 0
+
+
+async def test_a_moves_post_lets_the_other_replies_go_first() -> None:
+    """``Gate.replies_first``: the public post of a move waits until every other
+    interaction let in has its answer (or the limit passed, for one that never gets
+    one)."""
+    gate, order = Gate(), []
+    loop = asyncio.get_running_loop()
+    posted: dict[str, float] = {}
+
+    async def click(name: str, thinking: float, answers: bool = True) -> None:
+        assert await gate.admit(None)  # type: ignore[arg-type]
+        await asyncio.sleep(thinking)  # its move, until the reply
+        if answers:
+            order.append(f"reply {name}")
+            gate.answered()
+        await gate.replies_first(limit=0.3)
+        order.append(f"post {name}")
+        posted[name] = loop.time()
+
+    await asyncio.gather(click("a", 0), click("b", 0.02), click("c", 0.05))
+    assert order[:3] == ["reply a", "reply b", "reply c"]
+    assert sorted(order[3:]) == ["post a", "post b", "post c"]
+    began = loop.time()
+    await asyncio.gather(click("a", 0), click("mute", 1.0, answers=False))
+    assert 0.3 <= posted["a"] - began < 0.9, "not after the one that never answers"

@@ -1,0 +1,222 @@
+"""Content packs through the offline Discord: ``/config pack add|list|remove``, a game
+flying a pack's aircraft from the lobby's autocomplete to its end, its replay after the
+pack changed and was removed, and every hostile pack refused with its message while the
+server's earlier packs stay as they were."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot import packs as packs_module
+from bot.games import GameStore
+from bot.storage import ContentPackRecord, SQLiteStorage
+from bot.testing import FakeDiscord, FakeUser
+from bot.testing.driver import UiPlayer, wait_for_new_game
+from cogs.app import TallyHoBot
+from engine.core.contract import Timing
+from engine.core.packs import MAX_BYTES, MAX_DEPTH, MAX_ENTRIES
+
+SEED = 20261202
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = (ROOT / "docs" / "example-pack.yaml").read_bytes()
+PACK = "what-if-fighters"
+
+
+def content(fake: FakeDiscord, token: str) -> str:
+    return str(fake.original(token)["content"])
+
+
+async def upload(fake: FakeDiscord, admin: FakeUser, name: str, data: bytes) -> str:
+    return content(fake, await fake.slash(admin, "config pack add", file=(name, data)))
+
+
+async def live(bot: TallyHoBot, fake: FakeDiscord) -> list[ContentPackRecord]:
+    return await bot.service.storage.content_packs(fake.guild_id)
+
+
+async def start_bot(fake: FakeDiscord, tmp_path: Path) -> TallyHoBot:
+    bot = TallyHoBot(database=str(tmp_path / "packs.sqlite3"), seed_source=lambda: SEED)
+    await fake.start(bot)
+    return bot
+
+
+async def test_a_pack_aircraft_flies_a_whole_game_and_the_game_replays_after_the_pack_goes(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    admin, alice = fake.add_member("admin", admin=True), fake.add_member("alice")
+    bot = await start_bot(fake, tmp_path)
+
+    added = await upload(fake, admin, "example-pack.yaml", EXAMPLE)
+    assert f"Content pack **{PACK}** version 1 added from example-pack.yaml" in added
+    assert "dif: 1 aircraft; lockedon: 1 missiles, 1 aircraft" in added
+    listed = content(fake, await fake.slash(admin, "config pack list"))
+    assert f"**{PACK}** version 1" in listed and "> Authored by the Tally-Ho maintainers" in listed
+
+    await fake.slash(
+        alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1943,
+        opponent="computer", level="random",
+    )  # fmt: skip
+    record = await wait_for_new_game(fake, bot.service.storage)
+    thread = record.thread_id
+    assert thread is not None
+    (ref,) = record.options["packs"]
+    assert (ref["name"], ref["version"]) == (PACK, 1)
+    offered = await fake.autocomplete(
+        alice, "dogfight join", "aircraft", "kai", channel_id=thread, side="axis"
+    )
+    assert [c["value"] for c in offered] == ["ki-43-kai"]
+    await fake.slash(alice, "dogfight join", channel_id=thread, side="axis", aircraft="ki-43-kai")
+    await fake.slash(alice, "dogfight start", channel_id=thread)
+
+    game = await bot.service.load(record.id)
+    assert game.setup is not None and "ki-43-kai" in game.setup.model_dump_json()
+    system = game.system
+    person = system.computer_player(SEED, "random")
+    pilot = UiPlayer(fake, alice, record.id, thread)
+    for _ in range(3000):
+        state = (await bot.service.load(record.id)).state
+        if system.is_over(state):
+            break
+        d = system.pending(state)[0]
+        await pilot.act(str(person.choose(state, d.seat)), via_dm=d.timing is Timing.RESPONSE)
+    else:
+        pytest.fail("the game did not end")
+    final = system.dump_state((await bot.service.load(record.id)).state)
+    assert any("Ki-43 Kai" in str(m.get("content")) for m in fake.sent_to(thread))
+
+    # The pack changes (a new version), then goes: new games do without it...
+    changed = EXAMPLE.replace(b"name: Ki-43 Kai\n", b"name: Ki-43 Kai II\n")
+    assert "version 2 added" in await upload(fake, admin, "example-pack.yaml", changed)
+    removed = content(fake, await fake.slash(admin, "config pack remove", name=PACK))
+    assert f"Content pack **{PACK}** removed" in removed
+    assert "no content packs" in content(fake, await fake.slash(admin, "config pack list"))
+    await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1943)
+    later = await wait_for_new_game(fake, bot.service.storage)
+    assert "packs" not in later.options
+    assert later.thread_id is not None
+    offered = await fake.autocomplete(
+        alice, "dogfight join", "aircraft", "kai", channel_id=later.thread_id, side="axis"
+    )
+    assert offered == []
+
+    # ... and the game, loaded afresh in a new process, replays from the version it used.
+    packs_module._BUILT.clear()
+    storage = await SQLiteStorage.open(str(tmp_path / "packs.sqlite3"))
+    try:
+        again = await GameStore(storage).load(record.id)
+        assert again.system.dump_state(again.state) == final
+        assert again.seat_label(again.seats_of(alice.id)[0]).startswith("Ki-43 Kai (")
+    finally:
+        await storage.close()
+
+
+HOSTILE = [
+    pytest.param(
+        b"#" * (MAX_BYTES + 1), "is 65537 bytes; a content pack is at most", id="oversize"
+    ),
+    pytest.param(
+        b"pack: bomb\nprovenance: x\na: &a [lol, lol, lol]\nb: &b [*a, *a, *a]\nc: [*b, *b]\n",
+        "anchors and aliases (& and *) are not allowed in a pack",
+        id="yaml-bomb",
+    ),
+    pytest.param(
+        b"pack: deep\nprovenance: x\ndif: " + b"[" * MAX_DEPTH + b"]" * MAX_DEPTH + b"\n",
+        f"nested deeper than {MAX_DEPTH} levels",
+        id="deep-nesting",
+    ),
+    pytest.param(
+        b"pack: many\nprovenance: x\ndif:\n  aircraft:\n"
+        + b"".join(b"    - {id: p%d}\n" % n for n in range(MAX_ENTRIES + 1)),
+        f"{MAX_ENTRIES + 1} entries, more than the {MAX_ENTRIES} allowed",
+        id="too-many-entries",
+    ),
+    pytest.param(
+        EXAMPLE.replace(b"value: 5\n", b"value: five\n"),
+        "dif.aircraft[0].value: Input should be a valid integer",
+        id="wrong-type",
+    ),
+    pytest.param(
+        EXAMPLE.replace(b"      override: true\n", b""),
+        "lockedon.aircraft[0].id: 'f-4e' is already in the built-in data; add 'override: true'",
+        id="collides-with-built-in",
+    ),
+    pytest.param(
+        EXAMPLE.replace(b"name: Ki-43 Kai\n", b"name: '@everyone Kai'\n"),
+        "dif.aircraft[0].name: '@' is not allowed (mentions, markdown and links are refused)",
+        id="mention-in-name",
+    ),
+    pytest.param(
+        EXAMPLE.replace(b"name: Ki-43 Kai\n", b"name: '<@123> Kai'\n"),
+        "dif.aircraft[0].name: '<' is not allowed",
+        id="user-mention-in-name",
+    ),
+    pytest.param(
+        EXAMPLE.replace(b"name: Ki-43 Kai\n", b"name: '**Kai** [x](https://x.example)'\n"),
+        "dif.aircraft[0].name: '*' is not allowed",
+        id="markdown-in-name",
+    ),
+    pytest.param(b"pack: latin\xe9\n", "(file): not UTF-8 text", id="not-utf8"),
+    pytest.param(
+        EXAMPLE.replace(b"\ndif:\n", b"\nchess:\n"), "chess: unknown system", id="unknown-system"
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), HOSTILE)
+async def test_a_hostile_pack_is_refused_naming_the_problem_and_changes_nothing(
+    fake: FakeDiscord, tmp_path: Path, data: bytes, message: str
+) -> None:
+    admin = fake.add_member("admin", admin=True)
+    bot = await start_bot(fake, tmp_path)
+    assert "version 1 added" in await upload(fake, admin, "example-pack.yaml", EXAMPLE)
+    before = await live(bot, fake)
+
+    refused = await upload(fake, admin, "hostile*pack<@1>.yaml", data)
+    assert refused.startswith("⛔") and message in refused
+    assert "<@1>" not in refused, "the file's name is shown made harmless"
+    assert await live(bot, fake) == before, "the server's packs are untouched"
+    assert "version 2 added" in await upload(fake, admin, "example-pack.yaml", EXAMPLE)
+
+
+async def test_only_admins_manage_packs_and_removal_is_checked(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    admin, bob = fake.add_member("admin", admin=True), fake.add_member("bob")
+    bot = await start_bot(fake, tmp_path)
+    for command, options in (
+        ("config pack add", {"file": ("example-pack.yaml", EXAMPLE)}),
+        ("config pack list", {}),
+        ("config pack remove", {"name": PACK}),
+    ):
+        assert "Manage Server" in content(fake, await fake.slash(bob, command, **options))
+    assert await live(bot, fake) == []
+
+    assert "version 1 added" in await upload(fake, admin, "example-pack.yaml", EXAMPLE)
+    # A second pack overrides the first one's aircraft: the first may not go before it.
+    needs = (
+        b"pack: needs-it\nprovenance: x\ndif:\n  aircraft:\n"
+        + EXAMPLE.split(b"  aircraft:\n", 1)[1].split(b"\nlockedon:", 1)[0]
+    ).replace(b"- id: ki-43-kai\n", b"- id: ki-43-kai\n      override: true\n")
+    assert "version 1 added" in await upload(fake, admin, "needs.yaml", needs)
+    kept = await live(bot, fake)
+    refused = content(fake, await fake.slash(admin, "config pack remove", name=PACK))
+    assert "was not removed: the server's other packs need it" in refused
+    assert "needs.yaml: dif.aircraft[0].id: 'ki-43-kai' overrides nothing" in refused
+    assert await live(bot, fake) == kept
+    unknown = content(fake, await fake.slash(admin, "config pack remove", name="**nope**"))
+    assert "This server has no content pack named -nope-." in unknown
+
+
+async def test_a_server_has_at_most_so_many_packs(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(packs_module, "MAX_PACKS", 1)
+    admin = fake.add_member("admin", admin=True)
+    bot = await start_bot(fake, tmp_path)
+    assert "version 1 added" in await upload(fake, admin, "example-pack.yaml", EXAMPLE)
+    other = EXAMPLE.replace(b"pack: what-if-fighters", b"pack: other")
+    assert "at most 1 content packs" in await upload(fake, admin, "other.yaml", other)
+    assert "version 2 added" in await upload(fake, admin, "example-pack.yaml", EXAMPLE)
+    assert [p.version for p in await live(bot, fake)] == [2]

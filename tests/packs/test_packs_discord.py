@@ -86,12 +86,14 @@ async def test_a_pack_aircraft_flies_a_whole_game_and_the_game_replays_after_the
     final = system.dump_state((await bot.service.load(record.id)).state)
     assert any("Ki-43 Kai" in str(m.get("content")) for m in fake.sent_to(thread))
 
-    # The pack changes (a new version), then goes: new games do without it...
+    # The pack changes (a new version), then goes: new games do without it, the game
+    # still verifies...
     changed = EXAMPLE.replace(b"name: Ki-43 Kai\n", b"name: Ki-43 Kai II\n")
     assert "version 2 added" in await upload(fake, admin, "example-pack.yaml", changed)
     removed = content(fake, await fake.slash(admin, "config pack remove", name=PACK))
     assert f"Content pack **{PACK}** removed" in removed
     assert "no content packs" in content(fake, await fake.slash(admin, "config pack list"))
+    assert "✅" in content(fake, await fake.slash(alice, "game verify", channel_id=thread))
     await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="zero", year=1943)
     later = await wait_for_new_game(fake, bot.service.storage)
     assert "packs" not in later.options

@@ -63,12 +63,14 @@ def read_and_build(data: bytes, file: str) -> None:
 
 def test_the_documented_example_pack_loads_in_every_system_it_names() -> None:
     pack = read(EXAMPLE.read_bytes(), "example-pack.yaml")
-    assert pack.name == "what-if-fighters" and pack.systems == ("dif", "lockedon")
+    assert pack.name == "what-if-fighters" and pack.systems == ("dif", "lockedon", "eagles")
     dif = registry.with_content("dif", [pack])
     assert "ki-43-kai" in {c.id for c in dif.aircraft_catalogue()}  # type: ignore[attr-defined]
     lockedon = registry.with_content("lockedon", [pack])
     f4 = lockedon.engine.components.aircraft["f-4e"]  # type: ignore[attr-defined]
     assert [m.missile for m in f4.missiles] == ["aim-7e-2", "aim-9x-test"]
+    eagles = registry.with_content("eagles", [pack])
+    assert eagles.engine.aircraft["se5b"].name == "SE5b"  # type: ignore[attr-defined]
 
 
 def test_a_pack_adds_after_the_built_in_entries_and_overrides_in_place() -> None:

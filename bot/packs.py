@@ -192,16 +192,36 @@ class ContentPacks:
         """What a new game of ``system_id`` records of the server's packs (its options'
         ``packs``): the live ones with a section for the system, in order. The system
         over them is built now, so the game can be loaded."""
-        chosen = [(r, p) for r, p in await self.live(guild_id) if system_id in p.systems]
-        if chosen:
-            try:
-                _build(system_id, [p for _, p in chosen])
-            except DataError as exc:  # the code changed under a stored pack
-                raise Refusal("refusal.pack.unavailable", why=_problems(exc)) from exc
+        chosen = await self._of_system(guild_id, system_id)
+        self._over(system_id, [p for _, p in chosen])
         return [
             {"id": r.id, "name": r.name, "version": r.version, "digest": r.digest}
             for r, _ in chosen
         ]
+
+    async def system_for(self, guild_id: int | None, system_id: str) -> Hosted:
+        """The system a new game of ``system_id`` on this server would run on (outside
+        a server: the built-in one), for ``/dogfight aircraft``."""
+        if guild_id is None:
+            return hosted(system_id)
+        chosen = await self._of_system(guild_id, system_id)
+        return self._over(system_id, [p for _, p in chosen])
+
+    async def _of_system(
+        self, guild_id: int, system_id: str
+    ) -> list[tuple[ContentPackRecord, Pack]]:
+        return [(r, p) for r, p in await self.live(guild_id) if system_id in p.systems]
+
+    @staticmethod
+    def _over(system_id: str, packs: Sequence[Pack]) -> Hosted:
+        """The built-in system, or the one over ``packs``; refused if they fail now
+        (the code changed under a stored pack)."""
+        if not packs:
+            return hosted(system_id)
+        try:
+            return _build(system_id, packs)
+        except DataError as exc:
+            raise Refusal("refusal.pack.unavailable", why=_problems(exc)) from exc
 
     @staticmethod
     def _check(packs: Sequence[Pack], systems: Iterable[str]) -> None:

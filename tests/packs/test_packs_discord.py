@@ -252,3 +252,19 @@ async def test_a_server_has_at_most_so_many_packs(
     assert "at most 1 content packs" in await upload(fake, admin, "other.yaml", other)
     assert "version 2 added" in await upload(fake, admin, "example-pack.yaml", EXAMPLE)
     assert [p.version for p in await live(bot, fake)] == [2]
+
+
+async def test_the_aircraft_list_of_a_server_shows_its_packs(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    admin, alice = fake.add_member("admin", admin=True), fake.add_member("alice")
+    await start_bot(fake, tmp_path)
+
+    def listed() -> Any:
+        return fake.slash(alice, "dogfight aircraft", ruleset="zero", year=1943)
+
+    assert "Ki-43 Kai" not in content(fake, await listed())
+    await upload(fake, admin, "example-pack.yaml", EXAMPLE)
+    assert "Ki-43 Kai" in content(fake, await listed())
+    await fake.slash(admin, "config pack remove", name=PACK)
+    assert "Ki-43 Kai" not in content(fake, await listed())

@@ -36,9 +36,11 @@ __all__ = [
     "MAX_SHOWN_PROBLEMS",
     "OPTION",
     "ContentPacks",
+    "pack_documents",
     "prepare",
     "safe_file_name",
     "system_of",
+    "system_of_documents",
 ]
 
 MAX_PACKS = 10
@@ -121,6 +123,22 @@ async def prepare(storage: Storage, system_id: str, options: Mapping[str, Any]) 
         _build(system_id, [_parse(row) for row in rows])
     except DataError as exc:
         raise Refusal("refusal.pack.unavailable", why=_problems(exc)) from exc
+
+
+async def pack_documents(storage: Storage, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The ``(file name, document)`` of each pack version a game with these options was
+    created with, in order (what its exported log carries)."""
+    rows = await storage.content_packs_by_id([int(r["id"]) for r in _refs(options)])
+    return [(row.file, row.document) for row in rows]
+
+
+def system_of_documents(system_id: str, documents: Sequence[tuple[str, str]]) -> Hosted:
+    """The system over the packs an exported log carries (``python -m bot verify``).
+    Raises :class:`DataError`."""
+    if not documents:
+        return hosted(system_id)
+    packs = [read_pack(file, text.encode("utf-8"), _kinds()) for file, text in documents]
+    return _build(system_id, packs)
 
 
 class ContentPacks:

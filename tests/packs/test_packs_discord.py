@@ -16,6 +16,7 @@ from bot.games import GameStore
 from bot.storage import ContentPackRecord, SQLiteStorage
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import UiPlayer, wait_for_new_game
+from bot.verify import verify_log
 from cogs.app import TallyHoBot
 from engine.core.contract import Timing
 from engine.core.packs import MAX_BYTES, MAX_DEPTH, MAX_ENTRIES
@@ -134,7 +135,12 @@ async def test_a_pack_aircraft_flies_a_whole_game_and_the_game_replays_after_the
     )
     assert marker not in json.dumps(offered)
 
-    # ... and the game, loaded afresh in a new process, replays from the version it used.
+    # ... and the game, loaded afresh in a new process, replays from the version it used,
+    # as its exported log does (it carries the packs).
+    token = await fake.slash(alice, "game log", channel_id=thread)
+    logs = [data.decode() for _, data in fake.files(fake.original(token))]
+    packs_module._BUILT.clear()
+    assert logs and all(verify_log(text).ok for text in logs)
     packs_module._BUILT.clear()
     storage = await SQLiteStorage.open(str(tmp_path / "packs.sqlite3"))
     try:

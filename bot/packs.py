@@ -69,7 +69,14 @@ def _kinds() -> dict[str, tuple[str, ...]]:
 
 def _parse(record: ContentPackRecord) -> Pack:
     """A stored pack version, read again (it passed these checks when it was stored)."""
-    return read_pack(record.file, record.document.encode("utf-8"), _kinds())
+    return _read(record.file, record.document)
+
+
+@functools.lru_cache(maxsize=256)
+def _read(file: str, document: str) -> Pack:
+    """A pack's document read once per process (every new game lists the server's
+    packs; reading one is a YAML parse of up to 64 KiB)."""
+    return read_pack(file, document.encode("utf-8"), _kinds())
 
 
 def _problems(error: DataError) -> str:
@@ -137,8 +144,7 @@ def system_of_documents(system_id: str, documents: Sequence[tuple[str, str]]) ->
     Raises :class:`DataError`."""
     if not documents:
         return hosted(system_id)
-    packs = [read_pack(file, text.encode("utf-8"), _kinds()) for file, text in documents]
-    return _build(system_id, packs)
+    return _build(system_id, [_read(file, text) for file, text in documents])
 
 
 class ContentPacks:

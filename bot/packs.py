@@ -167,17 +167,24 @@ class ContentPacks:
     ) -> tuple[ContentPackRecord, Pack]:
         """Check the uploaded ``data`` and store it as the next version of its pack.
         Refused (nothing stored) when it fails a check, when it would make the server's
-        packs fail one, or when the server has :data:`MAX_PACKS` others."""
+        packs fail one (the new version is laid last, after every other live pack), or
+        when the server has :data:`MAX_PACKS` others."""
         name = safe_file_name(file)
         try:
             pack = read_pack(name, data, _kinds())
         except DataError as exc:
             raise Refusal("refusal.pack.invalid", file=name, problems=_problems(exc)) from exc
-        others = [r for r in await self.storage.content_packs(guild_id) if r.name != pack.name]
+        live = await self.storage.content_packs(guild_id)
+        others = [r for r in live if r.name != pack.name]
         if len(others) >= MAX_PACKS:
             raise Refusal("refusal.pack.too_many", max=MAX_PACKS)
+        # The systems the new version touches, and those its previous version did.
+        systems = {
+            *pack.systems,
+            *(s for r in live if r.name == pack.name for s in _parse(r).systems),
+        }
         try:
-            self._check([*map(_parse, others), pack], pack.systems)
+            self._check([*map(_parse, others), pack], systems)
         except DataError as exc:
             raise Refusal("refusal.pack.invalid", file=name, problems=_problems(exc)) from exc
         record = await self.storage.add_content_pack(

@@ -274,3 +274,22 @@ async def test_the_aircraft_list_of_a_server_shows_its_packs(
     assert "Ki-43 Kai" in content(fake, await listed())
     await fake.slash(admin, "config pack remove", name=PACK)
     assert "Ki-43 Kai" not in content(fake, await listed())
+
+
+async def test_a_new_version_is_checked_with_the_packs_that_build_on_the_old_one(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    admin = fake.add_member("admin", admin=True)
+    bot = await start_bot(fake, tmp_path)
+    assert "version 1 added" in await upload(fake, admin, "example-pack.yaml", EXAMPLE)
+    missile = EXAMPLE.split(b"  missiles:\n", 1)[1].split(b"  aircraft:\n", 1)[0]
+    builds_on = b"pack: builds-on\nprovenance: x\nlockedon:\n  missiles:\n" + missile.replace(
+        b"- {id: aim-9x-test,", b"- {override: true, id: aim-9x-test,"
+    )
+    assert "version 1 added" in await upload(fake, admin, "builds-on.yaml", builds_on)
+    kept = await live(bot, fake)
+
+    dif_only = EXAMPLE.split(b"\nlockedon:\n", 1)[0] + b"\n"
+    refused = await upload(fake, admin, "example-pack.yaml", dif_only)
+    assert "builds-on.yaml: lockedon.missiles[0].id: 'aim-9x-test' overrides nothing" in refused
+    assert await live(bot, fake) == kept

@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections import OrderedDict
+from dataclasses import replace
 
 from bot.errors import Refusal
 from bot.games import GameStore, LoadedGame
 from bot.history import History, is_over, replay_frames, replay_history
 from bot.logfile import LogInfo, export_log
+from bot.packs import pack_documents
 from bot.report import after_action_report
 from bot.results import verdict_term
 from bot.storage import GameStatus
@@ -72,14 +74,19 @@ class Archive:
             players={s.seat: s.display_name for s in game.seats},
         )
 
+    async def _log_info(self, game: LoadedGame) -> LogInfo:
+        """:meth:`info` with the content packs' documents, which a log carries."""
+        documents = await pack_documents(self.store.storage, game.record.options)
+        return replace(self.info(game), packs=documents)
+
     async def public_log(self, game: LoadedGame) -> str:
         """The public log (with the seed and unmasked actions once the game is over)."""
-        return export_log(await self.history(game), self.info(game))
+        return export_log(await self.history(game), await self._log_info(game))
 
     async def log_files(self, game: LoadedGame) -> list[tuple[str, str]]:
         """``(file name, text)``: the public log; once over, the full log too."""
         history = await self.history(game)
-        info = self.info(game)
+        info = await self._log_info(game)
         files = [(f"dogfight-{game.id}.txt", export_log(history, info))]
         if info.over:
             files.append((f"dogfight-{game.id}-full.txt", export_log(history, info, full=True)))

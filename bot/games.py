@@ -32,10 +32,11 @@ import engine
 from bot.actionlog import effective
 from bot.clock import Clock, SystemClock
 from bot.errors import Refusal, UserError
+from bot.packs import prepare, system_of
 from bot.storage import GameRecord, GameStatus, SeatRecord, Storage
 from bot.storage.locks import GameLocks
 from bot.storage.models import DeadlineChanges, MoveCommitted
-from bot.systems import Hosted, hosted, options_of, picks_of
+from bot.systems import Hosted, options_of, picks_of
 from bot.words import and_list, player_name
 from engine.core.contract import Outcome, SeatPick, SideInfo
 from engine.core.errors import EngineError
@@ -122,7 +123,9 @@ class LoadedGame:
 
     @property
     def system(self) -> Hosted:
-        return hosted(self.record.system)
+        """The game's system: the built-in one, or the one over the content packs the
+        game was created with (:mod:`bot.packs`)."""
+        return system_of(self.record.system, self.record.options)
 
     @property
     def presenter(self) -> Presenter:
@@ -273,6 +276,7 @@ class GameStore:
         if cached is not None and cached.record.version == record.version:
             self._cache.move_to_end(game_id)
             return cached
+        await prepare(self.storage, record.system, record.options)
         game = LoadedGame(record, await self.storage.get_seats(game_id))
         if "setup" in record.options:
             system = game.system

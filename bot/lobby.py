@@ -28,6 +28,7 @@ from bot.commitment import commitment_text, seed_commitment
 from bot.errors import Refusal, UserError
 from bot.games import LoadedGame, engine_refusal, result_record, validation_refusal
 from bot.outcome import Outcome, outcome_of
+from bot.packs import OPTION, ContentPacks
 from bot.play import Play
 from bot.results import verdict_text
 from bot.storage import GameStatus, SeatRecord
@@ -157,6 +158,7 @@ class Lobbies(Play):
         if responses == "fog":  # every response window lasts the same short time
             deadlines["response_hours"] = FOG_MINUTES / 60
         stored = validated.model_dump(mode="json", exclude={"ruleset"})
+        packs = await ContentPacks(self.storage).for_new_game(guild_id, system_id)
         record = await self.storage.create_game(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -173,6 +175,7 @@ class Lobbies(Play):
                     if opponent == "computer"
                     else {}
                 ),
+                **({OPTION: packs} if packs else {}),
             },
         )
         settings: dict[str, Any] = {"responses": responses}

@@ -59,6 +59,9 @@ class LogInfo:
     result: Mapping[str, Any] | None
     players: Mapping[str, str] = field(default_factory=dict)
     """Seat -> display name."""
+    packs: Sequence[tuple[str, str]] = ()
+    """The content packs the game was created with, as ``(file name, document)``
+    (:mod:`bot.packs`): written whole, so the log verifies wherever it is read."""
 
     @property
     def over(self) -> bool:
@@ -135,6 +138,8 @@ def export_log(
         "result": json.dumps(dict(info.result), ensure_ascii=False) if info.result else "none",
         "hands": "shown" if full else "hidden",
     }
+    if info.packs:
+        header["packs"] = json.dumps([list(p) for p in info.packs], separators=(",", ":"))
     if narration != 1:  # version 1's logs have no such field
         header["narration"] = str(narration)
     title = presenter.log_title(setup)

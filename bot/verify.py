@@ -24,10 +24,12 @@ from bot.commitment import seed_commitment
 from bot.games import result_record
 from bot.history import History, ReplayError, replay_history
 from bot.logfile import event_lines, log_narration, log_system, parse_log
+from bot.packs import system_of_documents
 from bot.storage import GameStatus
-from bot.systems import Hosted, hosted
+from bot.systems import Hosted
 from bot.words import comma_list
 from engine.core.contract import SideInfo
+from engine.core.dataload import DataError
 from engine.core.errors import EngineError
 from strings import NARRATION, Term, tr
 
@@ -192,9 +194,10 @@ def verify_log(text: str) -> Verification:
         parsed = parse_log(text)
         f = parsed.fields
         game_id = int(f["game"])
-        system = hosted(log_system(f))
+        documents = [(str(file), str(text)) for file, text in json.loads(f.get("packs", "[]"))]
+        system = system_of_documents(log_system(f), documents)
         setup = system.setup_model.model_validate(json.loads(f["setup"]))
-    except (ValueError, KeyError) as exc:
+    except (ValueError, KeyError, DataError) as exc:
         return Verification((Check(False, Term("verify.not_a_log", why=str(exc))),))
     try:
         wording = log_narration(f)

@@ -31,6 +31,7 @@ from bot.settings import (
 from bot.systems import hosted, hosted_ids, rulesets
 from cogs.context import reply, service_of
 from cogs.help import choices, cmd_text
+from cogs.packs import add_pack, list_packs, remove_pack
 from engine.core.contract import COMPUTER_LEVELS
 from strings import SUPPORTED, pick, t
 
@@ -173,6 +174,10 @@ class AdminCog(commands.Cog):
         description=cmd_text("cmd.config.description"),
         guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    pack = app_commands.Group(
+        name="pack", description=cmd_text("cmd.config.pack.description"), parent=config
     )
 
     def __init__(self, bot: TallyHoBot) -> None:
@@ -446,6 +451,21 @@ class AdminCog(commands.Cog):
             return await GuildSettings.reset(self._storage(), guild_id)
 
         await self._run(interaction, change, (), "config.reset.done")
+
+    # ---------------------------------------------------------------- content packs
+    @pack.command(name="add", description=cmd_text("cmd.config.pack.add.description"))
+    @app_commands.describe(file=cmd_text("cmd.config.pack.add.param.file"))
+    async def pack_add(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        await add_pack(interaction, file)
+
+    @pack.command(name="list", description=cmd_text("cmd.config.pack.list.description"))
+    async def pack_list(self, interaction: discord.Interaction) -> None:
+        await list_packs(interaction)
+
+    @pack.command(name="remove", description=cmd_text("cmd.config.pack.remove.description"))
+    @app_commands.describe(name=cmd_text("cmd.config.pack.remove.param.name"))
+    async def pack_remove(self, interaction: discord.Interaction, name: str) -> None:
+        await remove_pack(interaction, name)
 
 
 async def setup(bot: TallyHoBot) -> None:

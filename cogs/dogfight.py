@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot.errors import Refusal
 from bot.lobby import OPPONENTS, RESPONSE_MODES
+from bot.packs import ContentPacks
 from bot.settings import server_language
 from bot.systems import FORMATS, hosted, options_of, rulesets
 from cogs import fields
@@ -287,7 +288,8 @@ class DogfightCog(commands.Cog):
 
     async def _aircraft(self, interaction: discord.Interaction, **given: Any) -> None:
         ruleset = str(given["ruleset"])
-        system = hosted(rulesets()[ruleset])
+        storage = service_of(interaction).storage
+        system = await ContentPacks(storage).system_for(interaction.guild_id, rulesets()[ruleset])
         presenter = system.presenter()
         language = await language_of(interaction)
         chosen = {f.name: given[f.name] for f in presenter.catalogue_fields()}

@@ -45,6 +45,7 @@ from bot.storage.models import (
     CampaignMemberRecord,
     CampaignRecord,
     CampaignStatus,
+    ContentPackRecord,
     DeadlineChanges,
     DeadlineRecord,
     GameRecord,
@@ -716,4 +717,35 @@ class Storage(Protocol):
 
     async def campaign_followers(self, campaign_id: int) -> list[int]:
         """The users following the campaign, in the order they started."""
+        ...
+
+    # -- content packs ------------------------------------------------------------------
+
+    async def add_content_pack(
+        self,
+        guild_id: int,
+        *,
+        name: str,
+        file: str,
+        digest: str,
+        document: str,
+        uploaded_by: int,
+    ) -> ContentPackRecord:
+        """Store a new version of the server's pack ``name`` (version 1, or one more
+        than its latest) and mark the live version of that name removed, in one
+        transaction."""
+        ...
+
+    async def content_packs(self, guild_id: int) -> list[ContentPackRecord]:
+        """The server's live packs (one a name), in the order they were uploaded."""
+        ...
+
+    async def content_packs_by_id(self, ids: Sequence[int]) -> list[ContentPackRecord]:
+        """The pack versions with these ids, live or removed (what a game was created
+        with), in the order of ``ids``; an unknown id is left out."""
+        ...
+
+    async def remove_content_pack(self, guild_id: int, name: str) -> ContentPackRecord | None:
+        """Mark the server's live pack ``name`` removed (its rows stay, for the games
+        that used it) and return it; None if the server has no live pack of that name."""
         ...

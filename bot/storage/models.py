@@ -26,6 +26,7 @@ __all__ = [
     "CampaignMemberRecord",
     "CampaignRecord",
     "CampaignStatus",
+    "ContentPackRecord",
     "DeadlineChanges",
     "DeadlineOpening",
     "DeadlineRecord",
@@ -365,6 +366,32 @@ class GameSettingsRecord(_Record):
     "mode": "fast"}``; keys absent here fall back to the server's."""
     updated_at: AwareDatetime
     """When the settings were last written."""
+
+
+class ContentPackRecord(_Record):
+    """One uploaded version of a server's content pack (``bot.packs``): never changed
+    but for ``removed_at``, so a game that used it replays after the pack changes."""
+
+    id: int
+    """Assigned by the store: what a game's options name (``packs``)."""
+    guild_id: int
+    """The server the pack was uploaded to."""
+    name: str
+    """The pack's name (its document's ``pack:``), unique among a server's live packs."""
+    version: int
+    """1 for a name's first upload, then one more for each upload of that name."""
+    file: str
+    """The uploaded file's name (messages name it)."""
+    digest: str
+    """The SHA-256 of the document's bytes."""
+    document: str
+    """The YAML document as uploaded."""
+    uploaded_by: int
+    """The admin who uploaded it."""
+    created_at: AwareDatetime
+    """When it was uploaded."""
+    removed_at: AwareDatetime | None
+    """When it was removed or replaced by a newer version; None while it is live."""
 
 
 class SeatClockRecord(_Record):

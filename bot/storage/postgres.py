@@ -58,6 +58,7 @@ from bot.storage.models import (
     CampaignMemberRecord,
     CampaignRecord,
     CampaignStatus,
+    ContentPackRecord,
     DeadlineChanges,
     DeadlineOpening,
     DeadlineRecord,
@@ -121,6 +122,9 @@ _CAMPAIGN_COLUMNS = (
 )
 _ENTRY_COLUMNS = "campaign_id, seq, kind, side, entry, game_id, user_id, created_at"
 _MEMBER_COLUMNS = "campaign_id, user_id, side, display_name, joined_at"
+_PACK_COLUMNS = (
+    "id, guild_id, name, version, file, digest, document, uploaded_by, created_at, removed_at"
+)
 _GAME_FOLLOWS = ("follows", "game_id")
 _CAMPAIGN_FOLLOWS = ("campaign_follows", "campaign_id")
 """The spectators' tables and their key columns (the only table names the follow
@@ -1752,3 +1756,87 @@ class PostgresStorage(Storage):
     async def campaign_followers(self, campaign_id: int) -> list[int]:
         """The users following the campaign, in the order they started."""
         return await self._followers(_CAMPAIGN_FOLLOWS, campaign_id)
+
+    # -- content packs ------------------------------------------------------------------
+
+    async def add_content_pack(
+        self,
+        guild_id: int,
+        *,
+        name: str,
+        file: str,
+        digest: str,
+        document: str,
+        uploaded_by: int,
+    ) -> ContentPackRecord:
+        """Store a new version of the server's pack ``name`` (version 1, or one more
+        than its latest) and mark the live version of that name removed, in one
+        transaction."""
+        now = self._now()
+        async with self._transaction() as conn:
+            # Two uploads of one name at once: the second waits here for the first.
+            await conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(($1::bigint)::text || '/' || $2, 0))",
+                guild_id,
+                name,
+            )
+            latest = await conn.fetchval(
+                "SELECT COALESCE(MAX(version), 0) FROM content_packs "
+                "WHERE guild_id = $1 AND name = $2",
+                guild_id,
+                name,
+            )
+            await conn.execute(
+                "UPDATE content_packs SET removed_at = $1 "
+                "WHERE guild_id = $2 AND name = $3 AND removed_at IS NULL",
+                now,
+                guild_id,
+                name,
+            )
+            row = await conn.fetchrow(
+                "INSERT INTO content_packs (guild_id, name, version, file, digest, document, "
+                "uploaded_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+                f"RETURNING {_PACK_COLUMNS}",
+                guild_id,
+                name,
+                int(latest) + 1,
+                file,
+                digest,
+                document,
+                uploaded_by,
+                now,
+            )
+        return ContentPackRecord.model_validate(dict(row))
+
+    async def content_packs(self, guild_id: int) -> list[ContentPackRecord]:
+        """The server's live packs (one a name), in the order they were uploaded."""
+        rows = await self._fetch(
+            f"SELECT {_PACK_COLUMNS} FROM content_packs "
+            "WHERE guild_id = $1 AND removed_at IS NULL ORDER BY id",
+            guild_id,
+        )
+        return [ContentPackRecord.model_validate(dict(row)) for row in rows]
+
+    async def content_packs_by_id(self, ids: Sequence[int]) -> list[ContentPackRecord]:
+        """The pack versions with these ids, live or removed (what a game was created
+        with), in the order of ``ids``; an unknown id is left out."""
+        if not ids:
+            return []
+        rows = await self._fetch(
+            f"SELECT {_PACK_COLUMNS} FROM content_packs WHERE id = ANY($1::bigint[])", list(ids)
+        )
+        found = {int(row["id"]): ContentPackRecord.model_validate(dict(row)) for row in rows}
+        return [found[i] for i in ids if i in found]
+
+    async def remove_content_pack(self, guild_id: int, name: str) -> ContentPackRecord | None:
+        """Mark the server's live pack ``name`` removed (its rows stay, for the games
+        that used it) and return it; None if the server has no live pack of that name."""
+        async with self._transaction() as conn:
+            row = await conn.fetchrow(
+                "UPDATE content_packs SET removed_at = $1 "
+                f"WHERE guild_id = $2 AND name = $3 AND removed_at IS NULL RETURNING {_PACK_COLUMNS}",
+                self._now(),
+                guild_id,
+                name,
+            )
+        return ContentPackRecord.model_validate(dict(row)) if row is not None else None

@@ -65,6 +65,7 @@ from bot.storage.models import (
     CampaignMemberRecord,
     CampaignRecord,
     CampaignStatus,
+    ContentPackRecord,
     DeadlineChanges,
     DeadlineOpening,
     DeadlineRecord,
@@ -197,6 +198,9 @@ _CAMPAIGN_COLUMNS = (
 )
 _ENTRY_COLUMNS = "campaign_id, seq, kind, side, entry, game_id, user_id, created_at"
 _MEMBER_COLUMNS = "campaign_id, user_id, side, display_name, joined_at"
+_PACK_COLUMNS = (
+    "id, guild_id, name, version, file, digest, document, uploaded_by, created_at, removed_at"
+)
 _GAME_FOLLOWS = ("follows", "game_id")
 _CAMPAIGN_FOLLOWS = ("campaign_follows", "campaign_id")
 """The spectators' tables and their key columns (the only table names the follow
@@ -1872,3 +1876,79 @@ class SQLiteStorage(Storage):
     async def campaign_followers(self, campaign_id: int) -> list[int]:
         """The users following the campaign, in the order they started."""
         return await self._followers(_CAMPAIGN_FOLLOWS, campaign_id)
+
+    # -- content packs ------------------------------------------------------------------
+
+    async def add_content_pack(
+        self,
+        guild_id: int,
+        *,
+        name: str,
+        file: str,
+        digest: str,
+        document: str,
+        uploaded_by: int,
+    ) -> ContentPackRecord:
+        """Store a new version of the server's pack ``name`` (version 1, or one more
+        than its latest) and mark the live version of that name removed, in one
+        transaction."""
+        now = self._now()
+
+        def work(db: sqlite3.Connection) -> sqlite3.Row:
+            (latest,) = _q(
+                db,
+                "SELECT COALESCE(MAX(version), 0) FROM content_packs "
+                "WHERE guild_id = ? AND name = ?",
+                (guild_id, name),
+            )
+            db.execute(
+                "UPDATE content_packs SET removed_at = ? "
+                "WHERE guild_id = ? AND name = ? AND removed_at IS NULL",
+                (now, guild_id, name),
+            )
+            (row,) = _q(
+                db,
+                "INSERT INTO content_packs (guild_id, name, version, file, digest, document, "
+                f"uploaded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_PACK_COLUMNS}",
+                (guild_id, name, latest[0] + 1, file, digest, document, uploaded_by, now),
+            )
+            return row
+
+        return ContentPackRecord.model_validate(dict(await self._write(work)))
+
+    async def content_packs(self, guild_id: int) -> list[ContentPackRecord]:
+        """The server's live packs (one a name), in the order they were uploaded."""
+        rows = await self._fetch(
+            f"SELECT {_PACK_COLUMNS} FROM content_packs "
+            "WHERE guild_id = ? AND removed_at IS NULL ORDER BY id",
+            (guild_id,),
+        )
+        return [ContentPackRecord.model_validate(dict(row)) for row in rows]
+
+    async def content_packs_by_id(self, ids: Sequence[int]) -> list[ContentPackRecord]:
+        """The pack versions with these ids, live or removed (what a game was created
+        with), in the order of ``ids``; an unknown id is left out."""
+        if not ids:
+            return []
+        rows = await self._fetch(
+            f"SELECT {_PACK_COLUMNS} FROM content_packs WHERE id IN ({', '.join('?' * len(ids))})",
+            list(ids),
+        )
+        found = {int(row["id"]): ContentPackRecord.model_validate(dict(row)) for row in rows}
+        return [found[i] for i in ids if i in found]
+
+    async def remove_content_pack(self, guild_id: int, name: str) -> ContentPackRecord | None:
+        """Mark the server's live pack ``name`` removed (its rows stay, for the games
+        that used it) and return it; None if the server has no live pack of that name."""
+        now = self._now()
+
+        def work(db: sqlite3.Connection) -> list[sqlite3.Row]:
+            return _q(
+                db,
+                "UPDATE content_packs SET removed_at = ? "
+                f"WHERE guild_id = ? AND name = ? AND removed_at IS NULL RETURNING {_PACK_COLUMNS}",
+                (now, guild_id, name),
+            )
+
+        rows = await self._write(work)
+        return ContentPackRecord.model_validate(dict(rows[0])) if rows else None

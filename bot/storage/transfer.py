@@ -61,10 +61,11 @@ TABLES = (
     "campaign_log",
     "campaign_members",
     "campaign_follows",
+    "content_packs",
 )
 """Every table of the schema, each after the tables it references (the copy's order)."""
 
-IDENTITY_TABLES = ("campaigns", "games", "deadlines")
+IDENTITY_TABLES = ("campaigns", "games", "deadlines", "content_packs")
 """Tables whose ``id`` the database hands out (a PostgreSQL identity sequence)."""
 
 _ORDER = {

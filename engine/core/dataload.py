@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 __all__ = [
     "DATA_PACKAGE",
     "DataError",
+    "StrictLoader",
     "field_path",
     "pack_picker",
     "parse_keyed_list",
@@ -29,6 +30,7 @@ __all__ = [
     "problems",
     "read_path",
     "read_shipped",
+    "validate_keyed_list",
 ]
 
 M = TypeVar("M", bound=BaseModel)
@@ -79,7 +81,7 @@ def read_path(path: Path, default_name: str) -> tuple[str, str]:
         raise DataError(str(path), [f"cannot read the file: {exc}"]) from exc
 
 
-class _StrictLoader(yaml.SafeLoader):
+class StrictLoader(yaml.SafeLoader):
     """SafeLoader that refuses a key given twice in one mapping.
 
     Plain PyYAML keeps the last value silently, which would hide a typo in a
@@ -87,7 +89,7 @@ class _StrictLoader(yaml.SafeLoader):
     """
 
 
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+def _construct_mapping(loader: StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
     loader.flatten_mapping(node)
     mapping: dict[Any, Any] = {}
     for key_node, value_node in node.value:
@@ -101,13 +103,13 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[An
     return mapping
 
 
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def parse_yaml(name: str, text: str) -> Any:
     """The YAML document in ``text``; :class:`DataError` (with the line) if it is not one."""
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass
+        return yaml.load(text, Loader=StrictLoader)  # a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
@@ -153,20 +155,32 @@ def parse_keyed_list(name: str, text: str, model: type[M], key: str = "id") -> d
     raw = parse_yaml(name, text)
     if not isinstance(raw, list) or not raw:
         raise DataError(name, ["(top level): expected a non-empty list"])
+    return validate_keyed_list(name, raw, model, key)
+
+
+def validate_keyed_list(
+    name: str, raw: Sequence[Any], model: type[M], key: str = "id", prefix: str = ""
+) -> dict[Any, M]:
+    """The entries of a parsed list validated as ``model`` and keyed by ``key``, in
+    order: the one validation of a shipped file and of a content pack's section
+    (``prefix`` names the section in messages: ``dif.aircraft``). Every problem of every
+    entry is reported at once, a key given twice included."""
     found: list[str] = []
     items: dict[Any, M] = {}
     first_index: dict[Any, int] = {}
     for index, entry in enumerate(raw):
+        where: tuple[int | str, ...] = (prefix, index) if prefix else (index,)
         try:
             item = model.model_validate(entry)
         except ValidationError as exc:
-            found += problems(exc, (index,))
+            found += problems(exc, where)
             continue
         item_key = getattr(item, key)
         if item_key in items:
             first = first_index[item_key]
             found.append(
-                f"[{index}].{key}: duplicate {key} {item_key!r} (already used by [{first}])"
+                f"{field_path([*where, key])}: duplicate {key} {item_key!r} "
+                f"(already used by [{first}])"
             )
             continue
         items[item_key] = item

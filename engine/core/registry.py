@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.core.campaign import CampaignSystem
 from engine.core.contract import GameSystem
+from engine.core.packs import Pack
 
 __all__ = [
     "SYSTEMS",
@@ -24,8 +26,10 @@ __all__ = [
     "UnknownSystem",
     "campaign_system",
     "campaign_system_ids",
+    "content_kinds",
     "get",
     "system_ids",
+    "with_content",
 ]
 
 
@@ -86,6 +90,26 @@ def get(system_id: str) -> GameSystem[Any, Any, Any]:
     """The system with this id, built from its shipped data on first use."""
     module = importlib.import_module(entry(system_id).module)
     system: GameSystem[Any, Any, Any] = module.system()
+    return system
+
+
+def content_kinds() -> dict[str, tuple[str, ...]]:
+    """Each system's id with the sections a content pack may give it (its module's
+    ``CONTENT_KINDS``: ``aircraft``...), in registry order."""
+    return {
+        e.id: tuple(importlib.import_module(e.module).CONTENT_KINDS)
+        for e in SYSTEMS
+        if hasattr(importlib.import_module(e.module), "CONTENT_KINDS")
+    }
+
+
+def with_content(system_id: str, packs: Sequence[Pack]) -> GameSystem[Any, Any, Any]:
+    """The system with this id built over its shipped data and these content packs, in
+    order (its module's ``system_with``): a new system each call, for the caller to keep.
+    Raises ``engine.core.dataload.DataError`` naming the pack, entry and field of a
+    problem."""
+    module = importlib.import_module(entry(system_id).module)
+    system: GameSystem[Any, Any, Any] = module.system_with(packs)
     return system
 
 

@@ -17,7 +17,7 @@ or equal to 1``. What the rulebooks print and what we authored is recorded in
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -31,13 +31,16 @@ from engine.core.dataload import (
     shipped_exists,
 )
 from engine.core.dataload import problems as _problems
+from engine.core.packs import Pack, extend
 from engine.dif.components import Aircraft, Card, CardType, Deck, Ruleset
 
 __all__ = [
     "AIRCRAFT_FILE",
+    "CONTENT_KINDS",
     "DECK_FILE",
     "ROTL_DECK_FILE",
     "DataError",
+    "aircraft_with",
     "load_aircraft",
     "load_deck",
     "load_decks",
@@ -48,6 +51,8 @@ DECK_FILE = "deck.yaml"
 ROTL_DECK_FILE = "deck-rotl.yaml"
 """The RotL/8AF deck (the Zero! deck plus Full Throttle cards); authored, see SOURCES.md."""
 AIRCRAFT_FILE = "aircraft.yaml"
+CONTENT_KINDS = ("aircraft",)
+"""The sections a content pack's ``dif`` part may have (:mod:`engine.core.packs`)."""
 
 # Keys the deck file's type entries add to CardType's own fields.
 _COPIES = "copies"
@@ -96,6 +101,13 @@ def load_aircraft(source: Path | str | None = None) -> dict[str, Aircraft]:
         return dict(_shipped_aircraft())
     name, text = read_path(Path(source), AIRCRAFT_FILE)
     return _parse_aircraft(name, text)
+
+
+def aircraft_with(packs: Sequence[Pack]) -> dict[str, Aircraft]:
+    """The shipped aircraft with each content pack's ``dif.aircraft`` laid over them in
+    turn (same schema, same validation; an id already there only with ``override``).
+    Raises :class:`DataError` naming the pack's file, entry and field."""
+    return extend(_shipped_aircraft(), packs, SYSTEM_DIR, "aircraft", Aircraft)
 
 
 # --- shipped data ------------------------------------------------------------------

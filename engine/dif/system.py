@@ -34,11 +34,13 @@ from engine.core.contract import (
 from engine.core.errors import EngineError
 from engine.core.events import Event
 from engine.core.hosting import UndoReason, undo_reason
+from engine.core.packs import Pack
 from engine.core.present import Presenter
 from engine.dif.actions import Action
 from engine.dif.components import Ruleset, Side
 from engine.dif.fates import origin_refs
 from engine.dif.game import DifEngine, default_engine
+from engine.dif.loader import CONTENT_KINDS, aircraft_with, load_decks
 from engine.dif.orders import Order, expired, order_action
 from engine.dif.picks import DifOptions, DifPick
 from engine.dif.present import _verdict
@@ -50,7 +52,15 @@ from engine.dif.ui import DifPresenter
 from engine.dif.view import DifView
 from strings import Term
 
-__all__ = ["SEAT_PREFIX", "DifOptions", "DifPick", "DifSystem", "system"]
+__all__ = [
+    "CONTENT_KINDS",
+    "SEAT_PREFIX",
+    "DifOptions",
+    "DifPick",
+    "DifSystem",
+    "system",
+    "system_with",
+]
 
 _UNDO: dict[UndoReason, str] = {
     "revealed": "dif.undo.revealed",
@@ -356,6 +366,12 @@ class DifSystem:
 def system() -> DifSystem:
     """The system over the shipped components (the registry's factory)."""
     return DifSystem(default_engine())
+
+
+def system_with(packs: Sequence[Pack]) -> DifSystem:
+    """The system over the shipped components and these content packs, in order
+    (:func:`engine.core.registry.with_content`). Raises ``DataError``."""
+    return DifSystem(DifEngine(load_decks(), aircraft_with(packs)))
 
 
 def _conforms(dif: DifSystem) -> HostedSystem[GameState, Action, DifView]:

@@ -19,7 +19,7 @@ is in ``data/eagles/SOURCES.md``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -35,6 +35,7 @@ from engine.core.dataload import (
     read_path,
     read_shipped,
 )
+from engine.core.packs import Pack, extend
 from engine.eagles.components import (
     Aircraft,
     Deck,
@@ -46,6 +47,7 @@ from engine.eagles.components import (
 
 __all__ = [
     "AIRCRAFT_FILE",
+    "CONTENT_KINDS",
     "DECK_FILE",
     "LEADERS_FILE",
     "SCENARIOS_FILE",
@@ -53,6 +55,7 @@ __all__ = [
     "TABLES_FILE",
     "Components",
     "DataError",
+    "components_with",
     "load_aircraft",
     "load_components",
     "load_deck",
@@ -67,6 +70,9 @@ AIRCRAFT_FILE = "aircraft.yaml"
 LEADERS_FILE = "leaders.yaml"
 TABLES_FILE = "tables.yaml"
 SCENARIOS_FILE = "scenarios.yaml"
+
+CONTENT_KINDS = ("aircraft", "leaders")
+"""The sections a content pack's ``eagles`` part may have (:mod:`engine.core.packs`)."""
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -144,6 +150,22 @@ def load_components(source: Path | str | None = None) -> Components:
         load_tables(pick(TABLES_FILE)),
         load_scenarios(pick(SCENARIOS_FILE)),
         names={f: str(pick(f) or f) for f in (LEADERS_FILE, TABLES_FILE, SCENARIOS_FILE)},
+    )
+
+
+def components_with(packs: Sequence[Pack]) -> Components:
+    """The shipped components with each content pack's ``eagles`` sections
+    (``aircraft``, ``leaders``) laid over them in turn, then cross-checked as the
+    shipped files are. Raises :class:`DataError` naming the pack's file, entry and
+    field; a cross-check's names the section and the entry's place among all of them."""
+    last = packs[-1].file if packs else ""
+    return _bundle(
+        _shipped_deck(),
+        extend(_shipped_aircraft(), packs, SYSTEM_DIR, "aircraft", Aircraft),
+        extend(_shipped_leaders(), packs, SYSTEM_DIR, "leaders", FlightLeader),
+        _shipped_tables(),
+        dict(_shipped_scenarios()),
+        names={LEADERS_FILE: f"{last}: {SYSTEM_DIR}.leaders"} if packs else {},
     )
 
 

@@ -39,10 +39,12 @@ from engine.core.contract import (
 from engine.core.errors import EngineError
 from engine.core.events import Event
 from engine.core.hosting import UndoReason, undo_reason
+from engine.core.packs import Pack
 from engine.core.present import Presenter
 from engine.eagles.actions import Action
 from engine.eagles.components import EngagementType, ScenarioRule, Side
 from engine.eagles.game import EaglesEngine, default_engine
+from engine.eagles.loader import CONTENT_KINDS, components_with
 from engine.eagles.lobby import (
     CUP,
     MAX_SCOUTS,
@@ -60,7 +62,7 @@ from engine.eagles.ui import EaglesPresenter
 from engine.eagles.view import EaglesView
 from strings import Term
 
-__all__ = ["MAX_SEATS", "EaglesSystem", "system"]
+__all__ = ["CONTENT_KINDS", "MAX_SEATS", "EaglesSystem", "system", "system_with"]
 
 MAX_SEATS = 8
 """The most seats a lobby takes: the Flights are six Scouts a side at most (§3.53), and
@@ -448,3 +450,9 @@ def _conforms(s: EaglesSystem) -> tuple[HostedSystem[GameState, Action, EaglesVi
 def system() -> EaglesSystem:
     """The system over the shipped components (the registry's factory)."""
     return EaglesSystem(default_engine())
+
+
+def system_with(packs: Sequence[Pack]) -> EaglesSystem:
+    """The system over the shipped components and these content packs, in order
+    (:func:`engine.core.registry.with_content`). Raises ``DataError``."""
+    return EaglesSystem(EaglesEngine(components_with(packs)))

@@ -18,7 +18,7 @@ What the rulebook prints and what we authored is in ``data/lockedon/SOURCES.md``
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -34,10 +34,12 @@ from engine.core.dataload import (
     read_path,
     read_shipped,
 )
+from engine.core.packs import Pack, extend
 from engine.lockedon.components import Aircraft, Deck, Missile, Site, Skill
 
 __all__ = [
     "AIRCRAFT_FILE",
+    "CONTENT_KINDS",
     "DECK_FILE",
     "MISSILES_FILE",
     "SITES_FILE",
@@ -45,6 +47,7 @@ __all__ = [
     "SYSTEM_DIR",
     "Components",
     "DataError",
+    "components_with",
     "load_aircraft",
     "load_components",
     "load_deck",
@@ -59,6 +62,9 @@ AIRCRAFT_FILE = "aircraft.yaml"
 MISSILES_FILE = "missiles.yaml"
 SKILLS_FILE = "skills.yaml"
 SITES_FILE = "sites.yaml"
+
+CONTENT_KINDS = ("aircraft", "missiles", "skills", "sites")
+"""The sections a content pack's ``lockedon`` part may have (:mod:`engine.core.packs`)."""
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -133,6 +139,28 @@ def load_components(source: Path | str | None = None) -> Components:
             SITES_FILE: str(pick(SITES_FILE) or SITES_FILE),
         },
     )
+
+
+def components_with(packs: Sequence[Pack]) -> Components:
+    """The shipped components with each content pack's ``lockedon`` sections
+    (``aircraft``, ``missiles``, ``skills``, ``sites``) laid over them in turn, then
+    cross-checked as the shipped files are (a pack's aircraft may carry a pack's
+    missile). Raises :class:`DataError` naming the pack's file, entry and field; a
+    cross-check's names the section and the entry's place among all of them."""
+    last = packs[-1].file if packs else ""
+    return _bundle(
+        _shipped_deck(),
+        extend(_shipped_aircraft(), packs, SYSTEM_DIR, "aircraft", Aircraft),
+        extend(_shipped_missiles(), packs, SYSTEM_DIR, "missiles", Missile),
+        extend(_shipped_skills(), packs, SYSTEM_DIR, "skills", Skill),
+        extend(_shipped_sites(), packs, SYSTEM_DIR, "sites", Site),
+        names={f: f"{last}: {SYSTEM_DIR}.{f.removesuffix('.yaml')}" for f in _SECTION_FILES}
+        if packs
+        else {},
+    )
+
+
+_SECTION_FILES = (AIRCRAFT_FILE, SKILLS_FILE, SITES_FILE)
 
 
 # --- shipped data (cached) -------------------------------------------------------------

@@ -36,11 +36,13 @@ from engine.core.contract import (
 from engine.core.errors import EngineError
 from engine.core.events import Event
 from engine.core.hosting import UndoReason, undo_reason
+from engine.core.packs import Pack
 from engine.core.present import Presenter
 from engine.lockedon import balance
 from engine.lockedon.actions import Action
 from engine.lockedon.balance import side_values
 from engine.lockedon.game import LockedOnEngine, default_engine
+from engine.lockedon.loader import CONTENT_KINDS, components_with
 from engine.lockedon.orders import Order, expired, order_action
 from engine.lockedon.picks import make_pick
 from engine.lockedon.sampler import sample_state
@@ -51,7 +53,14 @@ from engine.lockedon.ui import LockedOnPresenter
 from engine.lockedon.view import LockedOnView
 from strings import Term
 
-__all__ = ["MAX_AIRCRAFT", "LockedOnSystem", "side_values", "system"]
+__all__ = [
+    "CONTENT_KINDS",
+    "MAX_AIRCRAFT",
+    "LockedOnSystem",
+    "side_values",
+    "system",
+    "system_with",
+]
 
 _UNDO: dict[UndoReason, str] = {
     "revealed": "lockedon.undo.revealed",
@@ -418,3 +427,9 @@ def _conforms(s: LockedOnSystem) -> tuple[HostedSystem[GameState, Action, Locked
 def system() -> LockedOnSystem:
     """The system over the shipped components (the registry's factory)."""
     return LockedOnSystem(default_engine())
+
+
+def system_with(packs: Sequence[Pack]) -> LockedOnSystem:
+    """The system over the shipped components and these content packs, in order
+    (:func:`engine.core.registry.with_content`). Raises ``DataError``."""
+    return LockedOnSystem(LockedOnEngine(components_with(packs)))

@@ -139,8 +139,9 @@ def play_checking_menus(
     menu of targets.
     """
     record: Any = GameRecord.model_construct(
-        id=1, version=3, status=GameStatus.ACTIVE, system="dif", ruleset=setup.ruleset.value
-    )
+        id=1, version=3, status=GameStatus.ACTIVE, system="dif", ruleset=setup.ruleset.value,
+        options={},
+    )  # fmt: skip
     state: GameState
     state, _ = engine.new_game(setup, seed)
     player = RandomPlayer(seed)

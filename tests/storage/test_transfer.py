@@ -42,6 +42,14 @@ async def _fill(path: Path) -> None:
     try:
         await store.put_guild_settings(GUILD, {"language": "fr"})
         await store.put_user_settings(PLAYER, {"dm": False})
+        await store.add_content_pack(
+            GUILD, name="aces", file="aces.yaml", digest="d1", document="pack: aces\n",
+            uploaded_by=HOST,
+        )  # fmt: skip
+        await store.add_content_pack(
+            GUILD, name="aces", file="aces.yaml", digest="d2", document="pack: aces # é\n",
+            uploaded_by=HOST,
+        )  # fmt: skip
         campaign = await store.create_campaign(
             guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, system="zero",
             campaign="guadalcanal", setup={"scale": 1}, seed=77, status=CampaignStatus.ACTIVE,

@@ -42,7 +42,14 @@ log = logging.getLogger(__name__)
 
 RULESETS = tuple(rulesets())
 """Every registered system's rulesets (their ids are unique across systems)."""
-OPTIONS = fields.fields_of(lambda p: p.option_fields())
+OPTIONS = tuple(
+    f
+    for f in fields.fields_of(lambda p: p.option_fields())
+    if f.name not in {s.option for s in fields.switches()}
+)
+"""The systems' game options ``/dogfight new`` asks. Those the host switches in the
+lobby (``/dogfight bonus``, ``/dogfight teams``...) are set there only: Discord allows
+a command 25 options, and every system adds its own."""
 PICKS = fields.fields_of(lambda p: p.pick_fields())
 CATALOGUE = fields.fields_of(lambda p: p.catalogue_fields())
 HOURS = app_commands.Range[float, 0.05, 1440.0] | None

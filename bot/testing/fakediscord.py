@@ -371,6 +371,39 @@ def _walk_components(components: Iterable[Payload]) -> Iterator[Payload]:
                 yield from _walk_components([component[key]])
 
 
+COMMAND_LIMITS = {"commands": 100, "options": 25, "choices": 25, "name": 32, "description": 100}
+"""Discord's limits on the application commands a bot syncs (a command's, a
+subcommand's options; an option's choices; the length of a name and a description)."""
+
+
+def _command_problems(commands: Sequence[Payload]) -> list[str]:
+    """What Discord would refuse in a sync of ``commands`` (see `COMMAND_LIMITS`)."""
+    found = []
+    if len(commands) > COMMAND_LIMITS["commands"]:
+        found.append(f"{len(commands)} commands, more than {COMMAND_LIMITS['commands']}")
+
+    def check(item: Payload, path: str) -> None:
+        name = str(item.get("name", ""))
+        if not 1 <= len(name) <= COMMAND_LIMITS["name"]:
+            found.append(f"{path}: name {name!r} must be 1 to {COMMAND_LIMITS['name']} long")
+        descriptions = [item.get("description") or ""]
+        descriptions += (item.get("description_localizations") or {}).values()
+        if any(len(str(d)) > COMMAND_LIMITS["description"] for d in descriptions):
+            found.append(f"{path}: description longer than {COMMAND_LIMITS['description']}")
+        choices = item.get("choices") or []
+        if len(choices) > COMMAND_LIMITS["choices"]:
+            found.append(f"{path}: {len(choices)} choices, more than {COMMAND_LIMITS['choices']}")
+        options = item.get("options") or []
+        if len(options) > COMMAND_LIMITS["options"]:
+            found.append(f"{path}: {len(options)} options, more than {COMMAND_LIMITS['options']}")
+        for option in options:
+            check(option, f"{path} {option.get('name', '')}")
+
+    for command in commands:
+        check(command, f"/{command.get('name', '')}")
+    return found
+
+
 def _await_chain(coro: Any) -> list[types.CodeType]:
     """The code of each coroutine frame ``coro`` is suspended in, outermost first."""
     chain = []
@@ -1617,6 +1650,9 @@ class FakeDiscord:
 
     def _put_commands(self, call: Call) -> list[Payload]:
         scope = self._scope(call)
+        problems = _command_problems(call.json or [])
+        if problems:  # Discord refuses the whole sync
+            raise _http_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
         synced = []
         for command in call.json or []:
             command_id = self._command_id(command["name"], scope)

@@ -328,6 +328,36 @@ async def test_a_second_guild_has_its_own_channels_and_interactions(table: Table
     assert fake.guild_of(channel) == other and fake.guild_of(fake.channel_id) == fake.guild_id
 
 
+async def test_a_sync_discord_would_refuse_fails_as_there(table: Table) -> None:
+    """Discord's limits (``COMMAND_LIMITS``): a command of 26 options, a choice list of
+    26, a name of 33 characters: the whole sync is refused with a 400."""
+    fake, bot = table.fake, table.bot
+    option = {"type": 3, "description": "x"}
+    wide = {
+        "name": "wide",
+        "description": "d",
+        "options": [{**option, "name": f"o{i}"} for i in range(26)],
+    }
+    choices = {
+        "name": "menu",
+        "description": "d",
+        "options": [
+            {
+                **option,
+                "name": "pick",
+                "choices": [{"name": str(i), "value": str(i)} for i in range(26)],
+            }
+        ],
+    }
+    long_name = {"name": "x" * 33, "description": "d"}
+    before = fake.commands[None]
+    for command in (wide, choices, long_name):
+        with pytest.raises(discord.HTTPException) as refused:
+            await bot.http.bulk_upsert_global_commands(fake.application_id, [command])
+        assert refused.value.status == 400 and refused.value.code == 50035
+    assert fake.commands[None] == before, "nothing synced"
+
+
 async def test_slash_rejects_what_discord_would_not_send(table: Table) -> None:
     fake, alice = table.fake, table.alice
     with pytest.raises(LookupError, match="no slash command"):

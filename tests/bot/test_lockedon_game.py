@@ -85,12 +85,12 @@ async def test_a_lockedon_team_game_through_the_ui(fake: FakeDiscord, tmp_path: 
         ruleset="lockedon",
         battle_year=1985,
         vp_limit=250,
-        team_games=True,
-        teamwork=True,
     )
     game = await wait_for_new_game(fake, bot.service.storage)
     thread = game.thread_id
     assert thread is not None
+    await fake.slash(alice, "dogfight teams", channel_id=thread, apply=True)
+    await fake.slash(alice, "dogfight teamwork", channel_id=thread, apply=True)
     refused = await fake.slash(
         alice, "dogfight join", channel_id=thread, side="A", aircraft="f-15a", skills="top gun"
     )

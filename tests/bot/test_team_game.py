@@ -327,9 +327,9 @@ async def test_a_zero_lobby_offers_a_mixed_game_and_warns_of_unequal_sides(
     alice, bob, carol = (fake.add_member(n) for n in ("alice", "bob", "carol"))
     bot = make_bot(tmp_path / "game.sqlite3")
     await fake.start(bot)
-    token = await fake.slash(
-        alice, "dogfight new", channel_id=fake.channel_id, ruleset="rotl", year=1941, mixed=True
-    )
+    await fake.slash(alice, "dogfight new", channel_id=fake.channel_id, ruleset="rotl", year=1941)
+    rotl = await wait_for_new_game(fake, bot.service.storage)
+    token = await fake.slash(alice, "dogfight mixed", channel_id=rotl.thread_id, allow=True)
     assert "a Zero! option" in last_answer(fake, token), "only Zero! restricts a side's nation"
     await fake.slash(
         alice,

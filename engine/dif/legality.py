@@ -189,12 +189,8 @@ class Legality(EngineBase):
         return tuple(out)
 
     def _subsets(self, hand: Sequence[int], verb: str) -> list[Action]:
-        codes = sorted(self.code[c] for c in hand)  # so each combination comes sorted
-        combos: set[tuple[str, ...]] = set()
-        for n in range(len(codes) + 1):
-            combos.update(combinations(codes, n))
-        make = Action.discard if verb == "discard" else Action.redraw
-        return [make(c) for c in sorted(combos)]
+        """Every choice of cards of ``hand`` to discard or redraw (3.5, RotL "Pilots")."""
+        return list(_subset_actions(tuple(sorted(self.code[c] for c in hand)), verb))
 
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
         e = state.elements[p.seat]
@@ -264,12 +260,11 @@ class Legality(EngineBase):
 
     def _hand_refusal(self, hand: Sequence[int], codes: Sequence[str], why: str) -> Why | None:
         """``why``: the catalogue key of what the cards are for (``dif.purpose.*``)."""
-        left = list(hand)
+        left = [self.code[c] for c in hand]
         for code in codes:
-            c = self._find(left, code)
-            if c is None:
+            if code not in left:
                 return Why("dif.refuse.not_in_hand_for", code=code, purpose=fixed(why))
-            left.remove(c)
+            left.remove(code)
         return None
 
     def _same_altitude(self, state: GameState, a: str, b: str) -> bool:
@@ -641,6 +636,20 @@ _VERBS = {
 
 _ATTACK_AS_DRAWN = BURST_KINDS | POSITION_DELTA.keys()
 """The kinds a card played as drawn attacks with (8.2); any other is only a response."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _subset_actions(codes: tuple[str, ...], verb: str) -> tuple[Action, ...]:
+    """The ``discard`` or ``redraw`` action of every sub-multiset of these sorted card
+    codes, in sorted order: one per distinct choice, each naming its cards sorted.
+
+    Kept (the last 4096 hands): the result depends on its arguments alone and
+    Actions are immutable, while a Discard step asks it of every hand it sees."""
+    combos: set[tuple[str, ...]] = set()
+    for n in range(len(codes) + 1):
+        combos.update(combinations(codes, n))  # of sorted codes: each comes sorted
+    make = Action.discard if verb == "discard" else Action.redraw
+    return tuple(make(c) for c in sorted(combos))
 
 
 @functools.cache

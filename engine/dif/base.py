@@ -142,6 +142,10 @@ class EngineBase:
         # Card names stay as printed (English); a counter is not a card, so it has a text.
         self.label[self.counter] = fixed("dif.card.counter")
         self._label_of_code[COUNTER] = self.label[self.counter]
+        self._kind_responds: dict[CardKind, frozenset[CardKind]] = {}
+        """What the first card of each kind answers (a card declared as that kind)."""
+        for c in self.cards:
+            self._kind_responds.setdefault(c.type.kind, c.type.responds_to)
         self._rated: dict[tuple[str, bool, tuple[str, ...]], LeaderRatings] = {}
         self._plane_labels: dict[tuple[str, str, str], str] = {}
 

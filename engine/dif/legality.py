@@ -120,7 +120,9 @@ class Legality(EngineBase):
             combos = {tuple(sorted(self.code[c] for c in combo)) for combo in combinations(pool, n)}
             return [Action.simple("nofollow")] + [Action.follow(c) for c in sorted(combos)]
         if p.kind == "play":
-            out = [Action.simple("done"), Action.simple("giveup"), Action.simple("evade")]
+            out = [Action.simple("done")]
+            if not state.t.played:  # 6.36, 12.1: before the first card of the step only
+                out += [Action.simple("giveup"), Action.simple("evade")]
             codes = self._payable(e, e.hand)
             refs = self._within_reach(state, e, state.t.target)
             as_kinds = self._declarable(e, respond=False)
@@ -145,10 +147,16 @@ class Legality(EngineBase):
             from_hand = self._response_source(state, x) is e.hand
             codes = self._payable(e, cards) if from_hand else self._codes(cards)
             as_kinds = self._declarable(e, respond=True) if from_hand else ()
+            last = CardKind(x.last_kind)
             for c in codes:
-                out.append(Action.respond(c))
+                if self._answers(cards, c, last):
+                    out.append(Action.respond(c))
                 if c != COUNTER:
-                    out.extend(Action.respond(c, as_kind=k) for k in as_kinds if k != c)
+                    out.extend(
+                        Action.respond(c, as_kind=k)
+                        for k in as_kinds
+                        if k != c and last in self._responds_as(CardKind(k))
+                    )
             return out
         if p.kind == "discard":
             return self._subsets(e.hand, "discard")
@@ -167,6 +175,15 @@ class Legality(EngineBase):
             for ref in self._enemy_refs(state, e)
             if (target is None or ref == target) and self._same_altitude(state, e.seat, ref[:-1])
         ]
+
+    def _answers(self, cards: Sequence[int], code: str, last: CardKind) -> bool:
+        """Whether the card ``code`` names among ``cards`` (its lowest copy; a counter
+        is a FUT), played as drawn, answers a card of kind ``last`` (8.3, 8.4).
+
+        Like :meth:`_within_reach`, it only spares :meth:`legal_actions` building the
+        responses :meth:`_respond_refusal` refuses for that reason."""
+        c = self.counter if code == COUNTER else self._find(cards, code)
+        return c is not None and last in self.cards[c].type.responds_to
 
     def _payable(self, e: Element, cards: Sequence[int]) -> list[str]:
         """Codes of these cards, plus ``FTC`` when the element holds a counter."""
@@ -614,10 +631,9 @@ class Legality(EngineBase):
         return Why("dif.refuse.as_itself", shown=str(a), card=kind.label)
 
     def _responds_as(self, kind: CardKind) -> frozenset[CardKind]:
-        for c in self.cards:
-            if c.type.kind is kind:
-                return c.type.responds_to
-        return frozenset()
+        """What a card declared as ``kind`` answers: what the first card of that kind
+        answers (6.35, RotL "Pilots")."""
+        return self._kind_responds.get(kind, frozenset())
 
 
 _VERBS = {

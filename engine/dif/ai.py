@@ -36,28 +36,33 @@ class RandomPlayer:
 
     @staticmethod
     def _weight(a: Action) -> float:
-        if a.verb == "play":
+        verb = a.verb
+        if verb == "play":
             if a.arg is not None:  # a Vertical Roll away
                 return 0.5
             return 8.0 if (a.target or "").endswith("L") else 3.0
-        if a.verb == "respond":
-            return 3.0
-        if a.verb in ("climb", "dive"):
-            return 0.15
-        if a.verb == "alt":
-            return 6.0 if a.arg == "M" else 1.0
-        if a.verb == "wm":
-            return 4.0
-        if a.verb == "stay":
-            return 3.0
-        if a.verb in ("done", "pass", "skip", "nofollow"):
-            return 1.5
-        if a.verb == "evade":
-            return 0.05
-        if a.verb in ("jettison", "abandon"):
-            return 0.1  # a mission: keep the bombs and fly Over the Target, mostly
-        if a.verb in ("bomb", "strafe"):
-            return 6.0
-        if a.verb == "discard":
+        if verb == "discard":  # the most numerous choices: asked first
             return 4.0 / (1 + len(a.cards) ** 2)
-        return 1.0
+        if verb == "alt":
+            return 6.0 if a.arg == "M" else 1.0
+        return _WEIGHTS.get(verb, 1.0)
+
+
+_WEIGHTS = {
+    "respond": 3.0,
+    "climb": 0.15,
+    "dive": 0.15,
+    "wm": 4.0,
+    "stay": 3.0,
+    "done": 1.5,
+    "pass": 1.5,
+    "skip": 1.5,
+    "nofollow": 1.5,
+    "evade": 0.05,
+    "jettison": 0.1,  # a mission: keep the bombs and fly Over the Target, mostly
+    "abandon": 0.1,
+    "bomb": 6.0,
+    "strafe": 6.0,
+}
+"""The random player's weight of each verb whose weight does not depend on the rest
+of the move (1.0 for any other)."""

@@ -69,6 +69,9 @@ DECISIONS = (
 :mod:`engine.dif.bombing`)."""
 
 
+_SIDES = len(Side)
+"""How many sides fight (:class:`Side`'s length, read once)."""
+
 _TIMING = {
     "altitude": Timing.SIMULTANEOUS,  # 4.5: secret, revealed together
     "redraw": Timing.SIMULTANEOUS,  # RotL Combat Vision, before the first turn
@@ -142,6 +145,10 @@ class EngineBase:
         # Card names stay as printed (English); a counter is not a card, so it has a text.
         self.label[self.counter] = fixed("dif.card.counter")
         self._label_of_code[COUNTER] = self.label[self.counter]
+        self._kind_responds: dict[CardKind, frozenset[CardKind]] = {}
+        """What the first card of each kind answers (a card declared as that kind)."""
+        for c in self.cards:
+            self._kind_responds.setdefault(c.type.kind, c.type.responds_to)
         self._rated: dict[tuple[str, bool, tuple[str, ...]], LeaderRatings] = {}
         self._plane_labels: dict[tuple[str, str, str], str] = {}
 
@@ -403,8 +410,16 @@ class EngineBase:
                 o.defence = []
 
     def _side_out(self, s: GameState) -> bool:
-        """A side has no element left in the fight (4.91)."""
-        return len({e.side for e in s.elements.values() if e.in_fight}) < len(Side)
+        """A side has no element left in the fight (4.91).
+
+        :attr:`Element.in_fight` spelled out (asked several times by every action:
+        two property calls an element cost more than the test)."""
+        fighting = {
+            e.side
+            for e in s.elements.values()
+            if e.leader is not None and e.leader.status == "flying"
+        }
+        return len(fighting) < _SIDES
 
     def victory_points(self, s: GameState) -> dict[Side, int]:
         """4.92 / RotL L64-65: 5 per enemy fighter destroyed, 2 per damaged and/or

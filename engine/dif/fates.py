@@ -133,6 +133,8 @@ def record(
                     o = ident.get(p.ref, p.ref)
                     if o not in f["evading"]:
                         _own(f, shared, "evading").append(o)
+    if not any(ev.kind == "evasion" for ev in events):
+        return  # an aircraft leaves the fight only by an evasion (12.1), which says so
     evaded = [p for e in after.elements.values() for p in e.planes() if p.status == "evaded"]
     if evaded:
         was = {p.ref: p.status for e in before.elements.values() for p in e.planes()}

@@ -120,7 +120,9 @@ class Legality(EngineBase):
             combos = {tuple(sorted(self.code[c] for c in combo)) for combo in combinations(pool, n)}
             return [Action.simple("nofollow")] + [Action.follow(c) for c in sorted(combos)]
         if p.kind == "play":
-            out = [Action.simple("done"), Action.simple("giveup"), Action.simple("evade")]
+            out = [Action.simple("done")]
+            if not state.t.played:  # 6.36, 12.1: before the first card of the step only
+                out += [Action.simple("giveup"), Action.simple("evade")]
             codes = self._payable(e, e.hand)
             refs = self._within_reach(state, e, state.t.target)
             as_kinds = self._declarable(e, respond=False)
@@ -145,10 +147,16 @@ class Legality(EngineBase):
             from_hand = self._response_source(state, x) is e.hand
             codes = self._payable(e, cards) if from_hand else self._codes(cards)
             as_kinds = self._declarable(e, respond=True) if from_hand else ()
+            last = CardKind(x.last_kind)
             for c in codes:
-                out.append(Action.respond(c))
+                if self._answers(cards, c, last):
+                    out.append(Action.respond(c))
                 if c != COUNTER:
-                    out.extend(Action.respond(c, as_kind=k) for k in as_kinds if k != c)
+                    out.extend(
+                        Action.respond(c, as_kind=k)
+                        for k in as_kinds
+                        if k != c and last in self._responds_as(CardKind(k))
+                    )
             return out
         if p.kind == "discard":
             return self._subsets(e.hand, "discard")
@@ -167,6 +175,15 @@ class Legality(EngineBase):
             for ref in self._enemy_refs(state, e)
             if (target is None or ref == target) and self._same_altitude(state, e.seat, ref[:-1])
         ]
+
+    def _answers(self, cards: Sequence[int], code: str, last: CardKind) -> bool:
+        """Whether the card ``code`` names among ``cards`` (its lowest copy; a counter
+        is a FUT), played as drawn, answers a card of kind ``last`` (8.3, 8.4).
+
+        Like :meth:`_within_reach`, it only spares :meth:`legal_actions` building the
+        responses :meth:`_respond_refusal` refuses for that reason."""
+        c = self.counter if code == COUNTER else self._find(cards, code)
+        return c is not None and last in self.cards[c].type.responds_to
 
     def _payable(self, e: Element, cards: Sequence[int]) -> list[str]:
         """Codes of these cards, plus ``FTC`` when the element holds a counter."""
@@ -189,12 +206,8 @@ class Legality(EngineBase):
         return tuple(out)
 
     def _subsets(self, hand: Sequence[int], verb: str) -> list[Action]:
-        codes = sorted(self.code[c] for c in hand)  # so each combination comes sorted
-        combos: set[tuple[str, ...]] = set()
-        for n in range(len(codes) + 1):
-            combos.update(combinations(codes, n))
-        make = Action.discard if verb == "discard" else Action.redraw
-        return [make(c) for c in sorted(combos)]
+        """Every choice of cards of ``hand`` to discard or redraw (3.5, RotL "Pilots")."""
+        return list(_subset_actions(tuple(sorted(self.code[c] for c in hand)), verb))
 
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
         e = state.elements[p.seat]
@@ -264,12 +277,11 @@ class Legality(EngineBase):
 
     def _hand_refusal(self, hand: Sequence[int], codes: Sequence[str], why: str) -> Why | None:
         """``why``: the catalogue key of what the cards are for (``dif.purpose.*``)."""
-        left = list(hand)
+        left = [self.code[c] for c in hand]
         for code in codes:
-            c = self._find(left, code)
-            if c is None:
+            if code not in left:
                 return Why("dif.refuse.not_in_hand_for", code=code, purpose=fixed(why))
-            left.remove(c)
+            left.remove(code)
         return None
 
     def _same_altitude(self, state: GameState, a: str, b: str) -> bool:
@@ -619,10 +631,9 @@ class Legality(EngineBase):
         return Why("dif.refuse.as_itself", shown=str(a), card=kind.label)
 
     def _responds_as(self, kind: CardKind) -> frozenset[CardKind]:
-        for c in self.cards:
-            if c.type.kind is kind:
-                return c.type.responds_to
-        return frozenset()
+        """What a card declared as ``kind`` answers: what the first card of that kind
+        answers (6.35, RotL "Pilots")."""
+        return self._kind_responds.get(kind, frozenset())
 
 
 _VERBS = {
@@ -641,6 +652,20 @@ _VERBS = {
 
 _ATTACK_AS_DRAWN = BURST_KINDS | POSITION_DELTA.keys()
 """The kinds a card played as drawn attacks with (8.2); any other is only a response."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _subset_actions(codes: tuple[str, ...], verb: str) -> tuple[Action, ...]:
+    """The ``discard`` or ``redraw`` action of every sub-multiset of these sorted card
+    codes, in sorted order: one per distinct choice, each naming its cards sorted.
+
+    Kept (the last 4096 hands): the result depends on its arguments alone and
+    Actions are immutable, while a Discard step asks it of every hand it sees."""
+    combos: set[tuple[str, ...]] = set()
+    for n in range(len(codes) + 1):
+        combos.update(combinations(codes, n))  # of sorted codes: each comes sorted
+    make = Action.discard if verb == "discard" else Action.redraw
+    return tuple(make(c) for c in sorted(combos))
 
 
 @functools.cache

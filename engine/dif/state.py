@@ -5,15 +5,28 @@ copies it before an action is applied, so a refused action changes nothing and o
 states stay valid (replay, undo, tests). One exception, safe by construction: the
 parts of ``fates`` (a bookkeeping only :func:`engine.dif.fates.record` writes) are
 shared, and ``record`` replaces a part with a copy before it changes it.
+
+Each ``clone`` makes its copy with :func:`_blank` and sets every field itself: the
+dataclasses' ``__init__``, with its checks for defaults, costs about twice as much,
+and ``apply`` pays for a clone with every action (issue 16). A field a clone forgot
+is an AttributeError when read (tests/engine/test_state.py compares every field),
+never a silent default.
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = ["Element", "Exchange", "FollowOffer", "GameState", "Plane", "TurnState"]
+
+_T = TypeVar("_T")
+
+
+def _blank(cls: type[_T]) -> _T:
+    """An instance of the slotted dataclass ``cls`` with no field set yet."""
+    return object.__new__(cls)
 
 
 @dataclass(slots=True)
@@ -40,16 +53,11 @@ class Plane:
         return self.status == "flying"
 
     def clone(self) -> Plane:
-        return Plane(
-            self.ref,
-            self.aircraft,
-            self.role,
-            self.hits,
-            self.damaged,
-            self.status,
-            self.promoted,
-            self.pilot[:],
-        )
+        c = _blank(Plane)
+        c.ref, c.aircraft, c.role = self.ref, self.aircraft, self.role
+        c.hits, c.damaged, c.status = self.hits, self.damaged, self.status
+        c.promoted, c.pilot = self.promoted, self.pilot[:]
+        return c
 
 
 @dataclass(slots=True)
@@ -90,21 +98,15 @@ class Element:
         return out
 
     def clone(self) -> Element:
-        return Element(
-            self.seat,
-            self.side,
-            self.aircraft,
-            self.leader.clone() if self.leader else None,
-            self.wingman.clone() if self.wingman else None,
-            self.altitude,
-            self.pick,
-            self.hand[:],
-            self.minihand[:],
-            self.defence[:],
-            [p.clone() for p in self.lost],
-            self.counters,
-            self.cv,
-        )
+        c = _blank(Element)
+        c.seat, c.side, c.aircraft = self.seat, self.side, self.aircraft
+        c.leader = self.leader.clone() if self.leader else None
+        c.wingman = self.wingman.clone() if self.wingman else None
+        c.altitude, c.pick = self.altitude, self.pick
+        c.hand, c.minihand, c.defence = self.hand[:], self.minihand[:], self.defence[:]
+        c.lost = [p.clone() for p in self.lost]
+        c.counters, c.cv = self.counters, self.cv
+        return c
 
 
 @dataclass(slots=True)
@@ -136,16 +138,11 @@ class Exchange:
         return len(self.chain) % 2 == 0
 
     def clone(self) -> Exchange:
-        return Exchange(
-            self.attacker,
-            self.target,
-            self.card,
-            self.kind,
-            self.source,
-            [c[:] for c in self.chain],
-            self.direction,
-            self.climb_discard,
-        )
+        c = _blank(Exchange)
+        c.attacker, c.target, c.card = self.attacker, self.target, self.card
+        c.kind, c.source, c.chain = self.kind, self.source, [r[:] for r in self.chain]
+        c.direction, c.climb_discard = self.direction, self.climb_discard
+        return c
 
 
 @dataclass(slots=True)
@@ -195,21 +192,15 @@ class TurnState:
     stored before this field existed loads with None: any position may be given up."""
 
     def clone(self) -> TurnState:
-        return TurnState(
-            self.bursts_used,
-            self.wm_bonus,
-            self.target,
-            self.wm_target,
-            self.agile_used,
-            self.played,
-            self.gun_used,
-            self.fut_used,
-            self.start_alt,
-            self.moved,
-            self.level[:] if self.level is not None else None,
-            self.roll_first,
-            self.held[:] if self.held is not None else None,
-        )
+        c = _blank(TurnState)
+        c.bursts_used, c.wm_bonus = self.bursts_used, self.wm_bonus
+        c.target, c.wm_target = self.target, self.wm_target
+        c.agile_used, c.played, c.gun_used = self.agile_used, self.played, self.gun_used
+        c.fut_used, c.start_alt, c.moved = self.fut_used, self.start_alt, self.moved
+        c.level = self.level[:] if self.level is not None else None
+        c.roll_first = self.roll_first
+        c.held = self.held[:] if self.held is not None else None
+        return c
 
 
 @dataclass(slots=True)
@@ -257,32 +248,23 @@ class GameState:
         return self.order[self.index]
 
     def clone(self) -> GameState:
-        return GameState(
-            self.ruleset,
-            self.seed,
-            self.rng,
-            self.year,
-            self.max_turns,
-            {k: e.clone() for k, e in self.elements.items()},
-            self.deck[:],
-            self.discard[:],
-            self.in_play[:],
-            dict(self.positions),
-            self.order[:],
-            self.turn,
-            self.index,
-            self.step,
-            self.t.clone(),
-            self.exchange.clone() if self.exchange else None,
-            self.follow.clone() if self.follow else None,
-            self.first_side,
-            self.aircraft_at_start,
-            dict(self.result) if self.result is not None else None,
-            dict(self.bonus),
-            self.pending_order[:] if self.pending_order is not None else None,
-            dict(self.fates),  # its parts are copied on write (engine.dif.fates.record)
-            copy.deepcopy(self.mission) if self.mission is not None else None,
-        )
+        c = _blank(GameState)
+        c.ruleset, c.seed, c.rng, c.year = self.ruleset, self.seed, self.rng, self.year
+        c.max_turns = self.max_turns
+        c.elements = {k: e.clone() for k, e in self.elements.items()}
+        c.deck, c.discard, c.in_play = self.deck[:], self.discard[:], self.in_play[:]
+        c.positions, c.order = dict(self.positions), self.order[:]
+        c.turn, c.index, c.step = self.turn, self.index, self.step
+        c.t = self.t.clone()
+        c.exchange = self.exchange.clone() if self.exchange else None
+        c.follow = self.follow.clone() if self.follow else None
+        c.first_side, c.aircraft_at_start = self.first_side, self.aircraft_at_start
+        c.result = dict(self.result) if self.result is not None else None
+        c.bonus = dict(self.bonus)
+        c.pending_order = self.pending_order[:] if self.pending_order is not None else None
+        c.fates = dict(self.fates)  # its parts are copied on write (engine.dif.fates.record)
+        c.mission = copy.deepcopy(self.mission) if self.mission is not None else None
+        return c
 
     # -- JSON -------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

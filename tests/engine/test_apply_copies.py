@@ -4,8 +4,9 @@ Every state of a random game is kept: after the whole game each still dumps as i
 when it was made, so no later ``apply`` changed an earlier state through a part the
 copy shares (Down in Flames' ``fates`` are copied on write), in every system. And
 Down in Flames' ``legal_actions``, which builds only the attacks within reach (same
-altitude, the turn's one target, an attack card), still lists every attack that
-``refusal`` allows.
+altitude, the turn's one target, an attack card), the responses that answer the last
+card and a give-up or evasion before the first card, still lists every attack,
+response and bare move that ``refusal`` allows.
 """
 
 from __future__ import annotations
@@ -105,3 +106,32 @@ def test_legal_actions_lists_every_attack_the_rules_allow(seed: int) -> None:
             assert allowed <= legal, f"seed {seed}: {sorted(allowed - legal)} not listed"
             asked += 1
     assert asked > 5
+
+
+def _every_response(engine: DifEngine, state: GameState, seat: str) -> list[Action]:
+    """Every response and bare move ``seat`` could name: each card code of its hand,
+    mini-hands and a counter, as drawn or declared as anything."""
+    e = state.elements[seat]
+    codes = sorted({engine.code[c] for c in (*e.hand, *e.minihand, *e.defence)} | {COUNTER})
+    responds = [Action.respond(code, as_kind=k) for code in codes for k in (None, *AS_KINDS)]
+    bare = ["done", "giveup", "evade", "pass"]
+    return responds + [Action.simple(verb) for verb in bare]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_legal_actions_lists_every_response_the_rules_allow(seed: int) -> None:
+    engine = default_engine()
+    asked = set()
+    for state in _game("dif", _dif_setups(seed), seed):
+        for p in engine.pending(state):
+            if p.kind not in ("play", "respond") or p.seat not in state.elements:
+                continue
+            legal = {str(a) for a in engine.legal_actions(state, p.seat)}
+            allowed = {
+                str(a)
+                for a in _every_response(engine, state, p.seat)
+                if engine.refusal(state, p.seat, a) is None
+            }
+            assert allowed <= legal, f"seed {seed}: {sorted(allowed - legal)} not listed"
+            asked.add(p.kind)
+    assert asked == {"play", "respond"}

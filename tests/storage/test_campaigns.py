@@ -37,7 +37,7 @@ PLAYER = 555_555_555_555_555_555
 THREAD = 666_666_666_666_666_666
 START = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 FIXTURES = Path(__file__).parent / "fixtures"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 class TickClock:

@@ -189,7 +189,7 @@ async def test_0005_sets_the_games_of_an_older_database_as_posted(url: str, tmp_
             "version, last_seq, created_at, updated_at) "
             "VALUES (1, 2, 3, 'dif', 'zero', 4, 7, 7, now(), now())"
         )
-        assert await migrate(conn) == [5]
+        assert (await migrate(conn))[:1] == [5]
         assert await conn.fetchval("SELECT posted_seq FROM games") == 7
     finally:
         await conn.close()

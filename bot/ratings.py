@@ -212,7 +212,7 @@ class Ratings:
         games: list[RatedGame] = []
         for entry in await self.storage.rating_ledger():
             record = await self.storage.get_game(entry.game_id)
-            assert record is not None, "the ledger names games (a foreign key)"
+            assert record is not None  # the ledger names games (a foreign key)
             game = rated_sides(record, await self.storage.get_seats(record.id))
             if game is not None:
                 games.append(game)

@@ -30,15 +30,17 @@ again, which re-applies a corrected result.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from openskill.models import PlackettLuce
 
-from bot.storage import GameRecord, GameStatus, SeatRecord, Storage
+from bot.storage import GameRecord, GameStatus, SeatRecord, Storage, open_storage
 from bot.storage.models import GLOBAL, RatingRecord
 
 __all__ = [
@@ -49,6 +51,7 @@ __all__ = [
     "compute",
     "rate",
     "rated_sides",
+    "ratings_main",
     "side_ranks",
 ]
 
@@ -229,3 +232,39 @@ class Ratings:
             if await self.storage.replace_ratings(version, ratings):
                 return ratings
             log.info("ratings: another process wrote during the recomputation; again")
+
+
+async def recompute_database(location: str) -> tuple[int, list[RatingRecord]]:
+    """Recompute the ratings of the database at ``location`` (a SQLite path or a
+    ``postgresql://`` URL): how many games the ledger holds, and the ratings."""
+    storage = await open_storage(location)
+    try:
+        ratings = await Ratings(storage).recompute()
+        return len(await storage.rating_ledger()), ratings
+    finally:
+        await storage.close()
+
+
+def ratings_main(argv: Sequence[str]) -> int:
+    """``python -m bot ratings``: recompute every rating from the finished games (after
+    correcting a result, or to check the stored ones); exit status 0."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot ratings",
+        description=(
+            "Take every finished game not yet rated into the ratings, then compute every "
+            "rating again from the ratings' ledger and store it in place of the old ones "
+            "(a corrected result is re-applied). Safe while the bot runs."
+        ),
+    )
+    parser.add_argument("--database", help="the database (default: TALLYHO_DATABASE)")
+    args = parser.parse_args(list(argv))
+    if args.database is None:
+        from bot.config import Settings
+
+        args.database = Settings().database
+    games, ratings = asyncio.run(recompute_database(args.database))
+    players = len({r.user_id for r in ratings})
+    sys.stdout.write(
+        f"recomputed {len(ratings)} ratings of {players} players from {games} finished games\n"
+    )
+    return 0

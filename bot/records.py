@@ -23,8 +23,16 @@ from bot.storage import CampaignRecord, GameStatus
 from bot.storage.models import OPEN_CAMPAIGN_STATUSES
 from bot.systems import hosted
 from engine.core.contract import Fate
+from engine.core.registry import campaign_system
 
-__all__ = ["ACE_KILLS", "PilotRecord", "SystemRecord", "aircraft_name", "pilot_record"]
+__all__ = [
+    "ACE_KILLS",
+    "PilotRecord",
+    "SystemRecord",
+    "aircraft_name",
+    "campaign_title",
+    "pilot_record",
+]
 
 ACE_KILLS = 5
 """Kills that make an ace (the traditional five: Eagles in the Sky §9.31)."""
@@ -79,6 +87,12 @@ def _catalogue(system: str) -> dict[str, str]:
 def aircraft_name(system: str, aircraft: str) -> str:
     """The aircraft's name as its system's catalogue gives it (its id if unknown)."""
     return _catalogue(system).get(aircraft, aircraft)
+
+
+def campaign_title(campaign: CampaignRecord) -> str:
+    """The campaign's title, as its campaign game gives it (its sheet's id if unknown)."""
+    sheets = campaign_system(campaign.system).campaigns()
+    return next((c.title for c in sheets if c.id == campaign.campaign), campaign.campaign)
 
 
 def add_game(record: PilotRecord, game: LoadedGame) -> None:

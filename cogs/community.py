@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.errors import Refusal
 from bot.games import LoadedGame
 from bot.ratings import Ratings
-from bot.records import PilotRecord, aircraft_name, pilot_record
+from bot.records import PilotRecord, aircraft_name, campaign_title, pilot_record
 from bot.settings import system_title
 from bot.storage import GameStatus
 from bot.storage.models import GLOBAL, RatingRecord
@@ -318,7 +318,7 @@ def profile_answer(
         lines.append(t("community.profile.aces", language, systems=comma_list(aces)))
     if record.campaigns:
         named = [
-            t("community.profile.campaign", language, id=c.id, title=c.campaign)
+            t("community.profile.campaign", language, id=c.id, title=campaign_title(c))
             for c in record.campaigns
         ]
         lines.append(t("community.profile.campaigns", language, campaigns=comma_list(named)))

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.ratings import MODEL
-from bot.records import pilot_record
+from bot.records import campaign_title, pilot_record
 from bot.service import GameService
-from bot.storage import GameStatus, SQLiteStorage
+from bot.storage import CampaignStatus, GameStatus, SQLiteStorage
 from bot.storage.models import GLOBAL
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import wait_for_new_game
@@ -120,7 +120,7 @@ async def test_ratings_boards_and_records_through_discord(
 async def test_a_pilot_record_counts_kills_and_losses_from_the_fates(tmp_path: Path) -> None:
     """A whole seeded game to the death through the service, both seats flown by the
     heuristic computer: the winner's kills are the loser's losses, and the aircraft
-    flown are the seats' own."""
+    flown are the seats' own; a campaign the player is in is a current one."""
     storage = await SQLiteStorage.open(str(tmp_path / "records.sqlite3"))
     try:
         service = GameService(storage, seed_source=lambda: 3)
@@ -147,5 +147,13 @@ async def test_a_pilot_record_counts_kills_and_losses_from_the_fates(tmp_path: P
         assert (theirs.kills, mine.losses) == (2, 2), "this game: both Buffalos shot down"
         assert set(mine.aircraft) == {"buffalo-i"} and set(theirs.aircraft) == {"ki-43"}
         assert alice.favourite == ("dif", "buffalo-i")
+        campaign = await storage.create_campaign(
+            guild_id=1, channel_id=2, host_id=11, system="dif", campaign="malaya", setup={},
+            seed=1, status=CampaignStatus.ACTIVE,
+        )  # fmt: skip
+        await storage.put_campaign_member(campaign.id, 11, side="allied", display_name="alice")
+        (current,) = (await pilot_record(service, 11)).campaigns
+        assert (current.id, campaign_title(current)) == (campaign.id, "Malaya")
+        assert (await pilot_record(service, 22)).campaigns == []
     finally:
         await storage.close()

@@ -8,12 +8,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.__main__ import main
 from bot.ratings import RatedGame, Ratings, compute, rate, rated_sides, side_ranks
-from bot.storage import GameRecord, GameStatus, SeatRecord, Storage
+from bot.storage import GameRecord, GameStatus, SeatRecord, SQLiteStorage, Storage
 from bot.storage.models import GLOBAL, RatingRecord
 from tests.storage.backends import Database
 
@@ -253,3 +255,35 @@ async def test_two_processes_catching_up_at_once_take_each_game_once(
     finally:
         await first.close()
         await second.close()
+
+
+def test_python_m_bot_ratings_recomputes_a_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line: a database whose cache was never filled (the games finished
+    before the ratings existed) gets every rating, as the catch-ups would have."""
+    path = str(tmp_path / "cli.sqlite3")
+
+    async def fill() -> None:
+        store = await SQLiteStorage.open(path, clock=TickClock())
+        try:
+            await play(store, [("A1", "a", 1), ("B1", "b", 2)], won("a"))
+            await play(store, [("A1", "a", 2), ("B1", "b", 3)], won("b", conceded="a"))
+        finally:
+            await store.close()
+
+    async def stored() -> tuple[list[RatingRecord], list[RatingRecord]]:
+        store = await SQLiteStorage.open(path)
+        try:
+            mine = [r for user in (1, 2, 3) for r in await store.ratings_of_user(user)]
+            return mine, compute(await Ratings(store).ledger_games())
+        finally:
+            await store.close()
+
+    asyncio.run(fill())
+    assert main(["ratings", "--database", path]) == 0
+    said = capsys.readouterr().out
+    assert said == "recomputed 6 ratings of 3 players from 2 finished games\n"
+    mine, recomputed = asyncio.run(stored())
+    assert sorted(mine, key=lambda r: (r.guild_id, r.user_id)) == recomputed
+    assert {r.user_id: r.losses for r in recomputed if r.guild_id == GLOBAL} == {1: 0, 2: 2, 3: 0}

@@ -11,7 +11,9 @@ restart). A player hides from the global boards with ``/settings global-board of
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import logging
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
     from cogs.app import TallyHoBot
 
 __all__ = ["BoardPageButton", "CommunityCog"]
+
+log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
 """Players on one page of a board."""
@@ -351,13 +355,28 @@ class CommunityCog(commands.Cog):
     def __init__(self, bot: TallyHoBot) -> None:
         self.bot = bot
         self.ratings = Ratings(bot.service.storage)
+        self._start: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         self.bot.service.listeners.append(self.game_changed)
-        await self.ratings.catch_up()  # the games a crash or an older release left out
+        # The games a crash or an older release left out, in the background: a first
+        # start on a database of thousands of finished games must not hold the bot up.
+        self._start = asyncio.create_task(self._catch_up_at_start())
+
+    async def _catch_up_at_start(self) -> None:
+        try:
+            taken = await self.ratings.catch_up()
+        except Exception:  # the next game's end or command catches up again
+            log.exception("ratings: the start-up catch-up failed")
+            return
+        log.info("ratings: %d finished game(s) taken in at start-up", taken)
 
     async def cog_unload(self) -> None:
         self.bot.service.listeners.remove(self.game_changed)
+        if self._start is not None:
+            self._start.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._start
 
     async def game_changed(self, game: LoadedGame, actor: str | None) -> None:
         """A change listener of the game service: a game's end goes into the ratings."""

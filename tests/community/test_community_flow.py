@@ -157,3 +157,31 @@ async def test_a_pilot_record_counts_kills_and_losses_from_the_fates(tmp_path: P
         assert (await pilot_record(service, 22)).campaigns == []
     finally:
         await storage.close()
+
+
+async def test_the_games_finished_before_a_start_are_rated_at_the_start(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A database whose games finished while no bot rated them (a crash between a
+    game's end and its ratings, an older release): the start takes them in."""
+    path = tmp_path / "older.sqlite3"
+    store = await SQLiteStorage.open(str(path))
+    try:
+        game = await store.create_game(
+            guild_id=fake.guild_id, channel_id=1, host_id=1, system="dif", ruleset="zero",
+            seed=1, status=GameStatus.ACTIVE,
+        )  # fmt: skip
+        await store.put_seat(game.id, "A1", "allied", 11, "alice")
+        version = await store.put_seat(game.id, "X1", "axis", 22, "bob")
+        result = {"vp": {}, "winner": "axis", "verdict": "", "conceded": "allied"}
+        await store.update_game(game.id, version, status=GameStatus.FINISHED, result=result)
+    finally:
+        await store.close()
+    bot = TallyHoBot(database=str(path))
+    await fake.start(bot)
+    for _ in range(50):
+        if await bot.service.storage.rating_ledger():
+            break
+        await fake.settle()
+    (bob,) = [r for r in await bot.service.storage.ratings_of_user(22) if r.guild_id == GLOBAL]
+    assert (bob.games, bob.wins) == (1, 1)

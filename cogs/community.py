@@ -355,33 +355,42 @@ class CommunityCog(commands.Cog):
     def __init__(self, bot: TallyHoBot) -> None:
         self.bot = bot
         self.ratings = Ratings(bot.service.storage)
-        self._start: asyncio.Task[None] | None = None
+        self._catch_ups: set[asyncio.Task[None]] = set()
+        """Catch-ups running in the background (cancelled when the cog unloads)."""
 
     async def cog_load(self) -> None:
         self.bot.service.listeners.append(self.game_changed)
-        # The games a crash or an older release left out, in the background: a first
-        # start on a database of thousands of finished games must not hold the bot up.
-        self._start = asyncio.create_task(self._catch_up_at_start())
-
-    async def _catch_up_at_start(self) -> None:
-        try:
-            taken = await self.ratings.catch_up()
-        except Exception:  # the next game's end or command catches up again
-            log.exception("ratings: the start-up catch-up failed")
-            return
-        log.info("ratings: %d finished game(s) taken in at start-up", taken)
+        # The games a crash or an older release left out: a first start on a database
+        # of thousands of finished games must not hold the bot up.
+        self._catch_up_later()
 
     async def cog_unload(self) -> None:
         self.bot.service.listeners.remove(self.game_changed)
-        if self._start is not None:
-            self._start.cancel()
+        for task in tuple(self._catch_ups):
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._start
+                await task
 
     async def game_changed(self, game: LoadedGame, actor: str | None) -> None:
-        """A change listener of the game service: a game's end goes into the ratings."""
+        """A change listener of the game service: a game's end goes into the ratings,
+        in the background (the player's answer never waits for it; a catch-up that
+        fails or is cut short is done again by the next one)."""
         if game.record.status is GameStatus.FINISHED:
-            await self.ratings.catch_up()
+            self._catch_up_later()
+
+    def _catch_up_later(self) -> None:
+        task = asyncio.create_task(self._catch_up())
+        self._catch_ups.add(task)
+        task.add_done_callback(self._catch_ups.discard)
+
+    async def _catch_up(self) -> None:
+        try:
+            taken = await self.ratings.catch_up()
+        except Exception:  # the next game's end, command or start catches up again
+            log.exception("ratings: a catch-up failed")
+            return
+        if taken:
+            log.info("ratings: %d finished game(s) taken in", taken)
 
     @app_commands.command(name="rank", description=cmd_text("cmd.rank.description"))
     @app_commands.describe(

@@ -37,6 +37,16 @@ async def duel(
     return game.id
 
 
+async def taken_in(fake: FakeDiscord, bot: TallyHoBot, games: int) -> None:
+    """Wait until the ratings' ledger holds ``games`` games (a catch-up runs in the
+    background once a game ends, or the bot starts)."""
+    for _ in range(100):
+        if len(await bot.service.storage.rating_ledger()) >= games:
+            return
+        await fake.settle()
+    raise AssertionError(f"the ratings never took in {games} games")
+
+
 async def test_ratings_boards_and_records_through_discord(
     fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -54,8 +64,9 @@ async def test_ratings_boards_and_records_through_discord(
     assert "No rated game of Down in Flames yet, this server." in fake.original(tok)["content"]
 
     await duel(fake, bot, alice, bob)
+    await taken_in(fake, bot, 1)
     rated = {(r.guild_id, r.system): r for r in await storage.ratings_of_user(alice.id)}
-    assert rated[GLOBAL, "dif"].wins == 1, "the game's end moved the ratings at once"
+    assert rated[GLOBAL, "dif"].wins == 1, "the game's end moved the ratings"
     assert rated[GLOBAL, "dif"].mu == MODEL.rate([[MODEL.rating()], [MODEL.rating()]])[0][0].mu
     await duel(fake, bot, alice, carol)
     await duel(fake, bot, bob, carol)
@@ -179,9 +190,6 @@ async def test_the_games_finished_before_a_start_are_rated_at_the_start(
         await store.close()
     bot = TallyHoBot(database=str(path))
     await fake.start(bot)
-    for _ in range(50):
-        if await bot.service.storage.rating_ledger():
-            break
-        await fake.settle()
+    await taken_in(fake, bot, 1)
     (bob,) = [r for r in await bot.service.storage.ratings_of_user(22) if r.guild_id == GLOBAL]
     assert (bob.games, bob.wins) == (1, 1)

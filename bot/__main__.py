@@ -27,6 +27,7 @@ usage: python -m bot                  run the bot on Discord (settings below)
        python -m bot export --to DB   copy every game and setting into an empty database
        python -m bot import --from DB copy every game and setting from another database
        python -m bot backup PATH      copy the SQLite database safely while the bot runs
+       python -m bot ratings          recompute every rating from the finished games
        python -m bot --help           this help
 """
 
@@ -73,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.move import backup_main
 
         return backup_main(args[1:])
+    if args and args[0] == "ratings":
+        from bot.ratings import ratings_main
+
+        return ratings_main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):
         return _help()
     from bot.config import Settings

@@ -8,7 +8,7 @@ player flying an aircraft of its side's choices (:meth:`Lobbies.computer_picks`)
 The game's computer seats and their level go in its settings (``computer_seats``,
 ``computer_levels``: :mod:`bot.play`), like a seat handed over during a game; they
 move at once, from the start on. A practice game is marked as such wherever it is
-listed and is never rated.
+listed and is never rated; nor is a game opened with ``rated:False``.
 
 Generic over systems: a lobby's options are validated by the system's
 ``options_model``, a seat's pick by ``make_pick`` and ``pick_refusal``, the game's
@@ -120,12 +120,14 @@ class Lobbies(Play):
         response_hours: float | None = None,
         opponent: str = "human",
         level: str | None = None,
+        rated: bool = True,
         **options: Any,
     ) -> LoadedGame:
         """Open a lobby of ``system`` (found from the ruleset if not given) with the
         system's ``options`` (validated by its ``options_model``); ``opponent``
         ``computer`` makes it a practice game against computer players of ``level``
-        (the default level if None)."""
+        (the default level if None); ``rated`` False keeps the game out of the
+        players' ratings (``"rated": false`` in its options: :mod:`bot.ratings`)."""
         try:
             system_id = system or system_of_ruleset(ruleset)
         except KeyError:
@@ -176,6 +178,7 @@ class Lobbies(Play):
                     else {}
                 ),
                 **({OPTION: packs} if packs else {}),
+                **({} if rated else {"rated": False}),
             },
         )
         settings: dict[str, Any] = {"responses": responses}
@@ -389,6 +392,8 @@ class Lobbies(Play):
         level = game.practice_level
         if level is not None:
             lines.append(t("lobby.practice", language, level=t(f"level.{level}", language)))
+        if game.record.options.get("rated", True) is False:
+            lines.append(t("lobby.unrated", language))
         mode = game.record.options.get("responses", "normal")
         if mode != "normal":
             lines.append(t(f"lobby.mode.{mode}", language, minutes=FOG_MINUTES))

@@ -373,6 +373,9 @@ class PlayerSettings(BaseModel):
     auto_pass: bool = False
     """At a deadline, take the passive default for this player's seats even where the
     server lets a computer player decide (read by the deadline integration)."""
+    global_board: bool = True
+    """Appear on the global leaderboards (``/leaderboard scope:global``; the stores'
+    ``leaderboard`` reads this key). Each server's own board lists every player."""
 
     @classmethod
     async def load(cls, storage: Storage, user_id: int) -> PlayerSettings:

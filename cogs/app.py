@@ -60,6 +60,7 @@ COGS = (
     "cogs.admin",
     "cogs.help",
     "cogs.settings",
+    "cogs.community",
 )
 MENUS: dict[str, Callable[[Sequence[str]], tuple[MenuContext, tuple[int, ...]]]] = {
     "s": hand.SeatDecision.parse,

@@ -61,6 +61,7 @@ _NEW = [
     fields.parameter(Field("responses", FieldKind.CHOICE, "", "normal", choices=RESPONSE_MODES)),
     fields.parameter(Field("opponent", FieldKind.CHOICE, "", "human", choices=OPPONENTS)),
     fields.parameter(Field("level", FieldKind.CHOICE, "", None, choices=COMPUTER_LEVELS)),
+    fields.parameter(Field("rated", FieldKind.BOOL, "", True)),
     fields.parameter(Field("turn_hours", FieldKind.TEXT, ""), HOURS, None),
     fields.parameter(Field("response_hours", FieldKind.TEXT, ""), HOURS, None),
 ]
@@ -136,6 +137,7 @@ class DogfightCog(commands.Cog):
             response_hours=given["response_hours"],
             opponent=given["opponent"],
             level=given["level"],
+            rated=given["rated"],
             **own,
         )
         public = await server_language(service.storage, channel.guild.id)
@@ -163,6 +165,7 @@ class DogfightCog(commands.Cog):
         responses=cmd_text("cmd.dogfight.new.param.responses"),
         opponent=cmd_text("cmd.dogfight.new.param.opponent"),
         level=cmd_text("cmd.dogfight.new.param.level"),
+        rated=cmd_text("cmd.dogfight.new.param.rated"),
         turn_hours=cmd_text("cmd.dogfight.new.param.turn_hours"),
         response_hours=cmd_text("cmd.dogfight.new.param.response_hours"),
         **fields.describe(OPTIONS),

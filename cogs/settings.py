@@ -1,4 +1,5 @@
-"""``/settings``: a player's own settings (DMs, auto-pass), the same on every server.
+"""``/settings``: a player's own settings (DMs, auto-pass, quiet hours, a place on the
+global leaderboards), the same on every server.
 
 Stored by :class:`bot.settings.PlayerSettings` in the storage's user settings;
 ``cogs.publisher.publish`` asks :func:`bot.settings.wants_dm` before sending a DM.
@@ -62,6 +63,16 @@ class SettingsCog(commands.Cog):
         self, interaction: discord.Interaction, enabled: app_commands.Choice[str]
     ) -> None:
         await self._set(interaction, "auto_pass", enabled.value == "on")
+
+    @settings.command(
+        name="global-board", description=cmd_text("cmd.settings.global-board.description")
+    )
+    @app_commands.describe(enabled=cmd_text("cmd.settings.global-board.param.enabled"))
+    @app_commands.choices(enabled=ON_OFF)
+    async def global_board(
+        self, interaction: discord.Interaction, enabled: app_commands.Choice[str]
+    ) -> None:
+        await self._set(interaction, "global_board", enabled.value == "on")
 
     @settings.command(name="quiet", description=cmd_text("cmd.settings.quiet.description"))
     @app_commands.describe(

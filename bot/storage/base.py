@@ -56,6 +56,8 @@ from bot.storage.models import (
     LogEntry,
     MessageRecord,
     MoveCommitted,
+    RatedGameRecord,
+    RatingRecord,
     SeatClockRecord,
     SeatRecord,
     SnapshotRecord,
@@ -748,4 +750,63 @@ class Storage(Protocol):
     async def remove_content_pack(self, guild_id: int, name: str) -> ContentPackRecord | None:
         """Mark the server's live pack ``name`` removed (its rows stay, for the games
         that used it) and return it; None if the server has no live pack of that name."""
+        ...
+
+    # -- ratings ------------------------------------------------------------------------
+
+    async def ratings_version(self) -> int:
+        """The ratings' version: bumped by every write to the ratings (0 before the
+        first). A computation names the version it read when it writes."""
+        ...
+
+    async def games_to_rate(self, limit: int) -> list[GameRecord]:
+        """Up to ``limit`` finished games not yet in the ratings' ledger, in the order
+        they finished (``finished_at``, then id): what a catch-up takes in next."""
+        ...
+
+    async def rating_ledger(self) -> list[RatedGameRecord]:
+        """The ratings' ledger, by seq: the order a recomputation replays the games."""
+        ...
+
+    async def get_ratings(self, system: str, keys: Sequence[tuple[int, int]]) -> list[RatingRecord]:
+        """The stored ratings in ``system`` of these ``(guild_id, user_id)`` (those
+        that exist), in no particular order."""
+        ...
+
+    async def rate_game(
+        self, expected_version: int, game_id: int, ratings: Sequence[RatingRecord]
+    ) -> bool:
+        """Take one finished game into the ledger (at its next seq) with the ratings it
+        changed (stored, each replacing the player's previous one), in one transaction,
+        if the ratings are still at ``expected_version`` (then bumped); False (nothing
+        written) otherwise. :class:`ConstraintViolation` if the game is in the ledger
+        already."""
+        ...
+
+    async def replace_ratings(self, expected_version: int, ratings: Sequence[RatingRecord]) -> bool:
+        """Replace every stored rating by ``ratings`` (a recomputation), in one
+        transaction, if the ratings are still at ``expected_version`` (then bumped);
+        False (nothing written) otherwise."""
+        ...
+
+    async def ratings_of_user(self, user_id: int) -> list[RatingRecord]:
+        """The player's ratings, by system, then scope (:data:`GLOBAL` first)."""
+        ...
+
+    async def leaderboard(
+        self, system: str, guild_id: int, *, offset: int, limit: int
+    ) -> list[RatingRecord]:
+        """A page of a board: the ratings of ``system`` in that scope, best first
+        (``score``, then user id), from the ``offset``-th; the global board
+        (:data:`GLOBAL`) leaves out the players whose settings hide them from it
+        (``"global_board": false``)."""
+        ...
+
+    async def board_size(self, system: str, guild_id: int) -> int:
+        """How many players :meth:`leaderboard` lists in that board, every page."""
+        ...
+
+    async def board_position(self, rating: RatingRecord) -> int | None:
+        """Where ``rating`` stands on its board (1: first), or None when the board
+        leaves its player out (hidden from the global board)."""
         ...

@@ -18,6 +18,7 @@ from typing import Any, TypeAlias
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 __all__ = [
+    "GLOBAL",
     "OPEN_CAMPAIGN_STATUSES",
     "OPEN_STATUSES",
     "ActionRecord",
@@ -39,6 +40,8 @@ __all__ = [
     "LogEntry",
     "MessageRecord",
     "MoveCommitted",
+    "RatedGameRecord",
+    "RatingRecord",
     "SeatClockRecord",
     "SeatRecord",
     "SnapshotRecord",
@@ -557,3 +560,45 @@ class MoveCommitted:
     game: GameRecord
     opened: tuple[DeadlineRecord, ...] = ()
     closed: tuple[int, ...] = ()
+
+
+GLOBAL = 0
+"""The ``guild_id`` of a global rating (no Discord id is 0)."""
+
+
+class RatingRecord(_Record):
+    """A player's current rating in one system, on one server or globally: an
+    OpenSkill ``(mu, sigma)`` and the rated games behind it (``bot.ratings``)."""
+
+    system: str
+    """The game system's id."""
+    guild_id: int
+    """The server, or :data:`GLOBAL`."""
+    user_id: int
+    """The player."""
+    mu: float
+    """The rating's mean."""
+    sigma: float
+    """Its uncertainty (positive)."""
+    games: int
+    """Rated games played (at least one: a player has no row before their first)."""
+    wins: int
+    """Of which won."""
+    losses: int
+    """Of which lost (the rest were draws)."""
+
+    @property
+    def score(self) -> float:
+        """The board's order: ``mu - 3 sigma`` (the rating nearly surely below the
+        player's skill: OpenSkill's ordinal)."""
+        return self.mu - 3 * self.sigma
+
+
+class RatedGameRecord(_Record):
+    """One step of the ratings' ledger: a finished game, as the ratings took it in."""
+
+    seq: int
+    """Its place in the ledger, from 1, without gaps: the order ratings replay."""
+    game_id: int
+    """The game (whether it changed any rating is decided from the game itself:
+    practice and unrated games change none)."""

@@ -51,6 +51,7 @@ from bot.storage.base import (
 from bot.storage.memo import memoized_read, memoized_write
 from bot.storage.migrate_postgres import migrate
 from bot.storage.models import (
+    GLOBAL,
     OPEN_STATUSES,
     ActionRecord,
     CampaignEntryKind,
@@ -71,6 +72,8 @@ from bot.storage.models import (
     LogEntry,
     MessageRecord,
     MoveCommitted,
+    RatedGameRecord,
+    RatingRecord,
     SeatClockRecord,
     SeatRecord,
     SnapshotRecord,
@@ -207,6 +210,24 @@ def _campaign(row: Row) -> CampaignRecord:
     data["setup"] = json.loads(data["setup"])
     data["result"] = None if data["result"] is None else json.loads(data["result"])
     return CampaignRecord.model_validate(data)
+
+
+_RATING_COLUMNS = "system, guild_id, user_id, mu, sigma, games, wins, losses"
+
+
+def _rating(row: Row) -> RatingRecord:
+    return RatingRecord.model_validate(dict(row))
+
+
+def _shown(guild_id: int) -> str:
+    """The clause leaving out of the global board the players who hid themselves
+    (``"global_board": false`` in their settings); nothing for a server's board."""
+    if guild_id != GLOBAL:
+        return ""
+    return (
+        "AND NOT EXISTS (SELECT 1 FROM user_settings s WHERE s.user_id = r.user_id "
+        "AND s.settings -> 'global_board' = 'false'::jsonb)"
+    )
 
 
 def _assignments(items: Sequence[tuple[str, Any]], first: int) -> tuple[str, list[Any]]:
@@ -1840,3 +1861,159 @@ class PostgresStorage(Storage):
                 name,
             )
         return ContentPackRecord.model_validate(dict(row)) if row is not None else None
+
+    # -- ratings ------------------------------------------------------------------------
+
+    async def ratings_version(self) -> int:
+        """The ratings' version: bumped by every write to the ratings (0 before the
+        first). A computation names the version it read when it writes."""
+        rows = await self._fetch("SELECT version FROM ratings_cursor WHERE id = 1")
+        return int(rows[0]["version"]) if rows else 0
+
+    async def games_to_rate(self, limit: int) -> list[GameRecord]:
+        """Up to ``limit`` finished games not yet in the ratings' ledger, in the order
+        they finished (``finished_at``, then id): what a catch-up takes in next."""
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = $1 "
+            "AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id) "
+            "ORDER BY finished_at, id LIMIT $2",
+            GameStatus.FINISHED.value,
+            limit,
+        )
+        return [_game(row) for row in rows]
+
+    async def rating_ledger(self) -> list[RatedGameRecord]:
+        """The ratings' ledger, by seq: the order a recomputation replays the games."""
+        rows = await self._fetch("SELECT seq, game_id FROM rated_games ORDER BY seq")
+        return [RatedGameRecord.model_validate(dict(row)) for row in rows]
+
+    async def get_ratings(self, system: str, keys: Sequence[tuple[int, int]]) -> list[RatingRecord]:
+        """The stored ratings in ``system`` of these ``(guild_id, user_id)`` (those
+        that exist), in no particular order."""
+        if not keys:
+            return []
+        rows = await self._fetch(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE system = $1 "
+            "AND (guild_id, user_id) IN (SELECT * FROM unnest($2::bigint[], $3::bigint[]))",
+            system,
+            [g for g, _ in keys],
+            [u for _, u in keys],
+        )
+        return [_rating(row) for row in rows]
+
+    async def rate_game(
+        self, expected_version: int, game_id: int, ratings: Sequence[RatingRecord]
+    ) -> bool:
+        """Take one finished game into the ledger (at its next seq) with the ratings it
+        changed, in one transaction, if the ratings are still at ``expected_version``
+        (then bumped); False (nothing written) otherwise."""
+        now = self._now()
+        async with self._transaction() as conn:
+            if not await self._bump_ratings(conn, expected_version):
+                return False
+            await conn.execute(
+                "INSERT INTO rated_games (seq, game_id, created_at) "
+                "SELECT coalesce(max(seq), 0) + 1, $1, $2 FROM rated_games",
+                game_id,
+                now,
+            )
+            await self._put_ratings(conn, ratings, now)
+        return True
+
+    async def replace_ratings(self, expected_version: int, ratings: Sequence[RatingRecord]) -> bool:
+        """Replace every stored rating by ``ratings`` (a recomputation), in one
+        transaction, if the ratings are still at ``expected_version`` (then bumped);
+        False (nothing written) otherwise."""
+        now = self._now()
+        async with self._transaction() as conn:
+            if not await self._bump_ratings(conn, expected_version):
+                return False
+            await conn.execute("DELETE FROM ratings")
+            await self._put_ratings(conn, ratings, now)
+        return True
+
+    @staticmethod
+    async def _bump_ratings(conn: Conn, expected_version: int) -> bool:
+        """Bump the ratings' version if it is ``expected_version`` (compare-and-set; the
+        row is created by the first write, from version 0). A second writer waits for
+        the first one's row lock, then finds the version gone."""
+        bumped = await conn.fetchval(
+            "INSERT INTO ratings_cursor (id, version) VALUES (1, 1) "
+            "ON CONFLICT (id) DO UPDATE SET version = ratings_cursor.version + 1 "
+            "WHERE ratings_cursor.version = $1 RETURNING version",
+            expected_version,
+        )
+        return bumped is not None
+
+    @staticmethod
+    async def _put_ratings(conn: Conn, ratings: Sequence[RatingRecord], now: datetime) -> None:
+        await conn.executemany(
+            f"INSERT INTO ratings ({_RATING_COLUMNS}, score, updated_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+            "ON CONFLICT (system, guild_id, user_id) DO UPDATE SET mu = excluded.mu, "
+            "sigma = excluded.sigma, games = excluded.games, wins = excluded.wins, "
+            "losses = excluded.losses, score = excluded.score, updated_at = excluded.updated_at",
+            [
+                (
+                    *(r.system, r.guild_id, r.user_id, r.mu, r.sigma),
+                    *(r.games, r.wins, r.losses, r.score, now),
+                )
+                for r in ratings
+            ],
+        )
+
+    async def ratings_of_user(self, user_id: int) -> list[RatingRecord]:
+        """The player's ratings, by system, then scope (:data:`GLOBAL` first)."""
+        rows = await self._fetch(
+            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE user_id = $1 "
+            'ORDER BY system COLLATE "C", guild_id',
+            user_id,
+        )
+        return [_rating(row) for row in rows]
+
+    async def leaderboard(
+        self, system: str, guild_id: int, *, offset: int, limit: int
+    ) -> list[RatingRecord]:
+        """A page of a board, best first; the global board leaves out the players who
+        hid themselves from it."""
+        rows = await self._fetch(
+            f"SELECT {_RATING_COLUMNS} FROM ratings r WHERE system = $1 AND guild_id = $2 "
+            f"{_shown(guild_id)} ORDER BY score DESC, user_id LIMIT $3 OFFSET $4",
+            system,
+            guild_id,
+            limit,
+            offset,
+        )
+        return [_rating(row) for row in rows]
+
+    async def board_size(self, system: str, guild_id: int) -> int:
+        """How many players :meth:`leaderboard` lists in that board, every page."""
+        rows = await self._fetch(
+            "SELECT count(*) FROM ratings r WHERE system = $1 AND guild_id = $2 "
+            f"{_shown(guild_id)}",
+            system,
+            guild_id,
+        )
+        return int(rows[0][0])
+
+    async def board_position(self, rating: RatingRecord) -> int | None:
+        """Where ``rating`` stands on its board (1: first), or None when the board
+        leaves its player out."""
+        shown = _shown(rating.guild_id)
+        mine = await self._fetch(
+            f"SELECT 1 FROM ratings r WHERE system = $1 AND guild_id = $2 AND user_id = $3 {shown}",
+            rating.system,
+            rating.guild_id,
+            rating.user_id,
+        )
+        if not mine:
+            return None
+        rows = await self._fetch(
+            "SELECT count(*) FROM ratings r WHERE system = $1 AND guild_id = $2 "
+            f"AND (score > $3 OR (score = $3 AND user_id < $4)) {shown}",
+            rating.system,
+            rating.guild_id,
+            rating.score,
+            rating.user_id,
+        )
+        return int(rows[0][0]) + 1

@@ -62,6 +62,9 @@ TABLES = (
     "campaign_members",
     "campaign_follows",
     "content_packs",
+    "rated_games",
+    "ratings_cursor",
+    "ratings",
 )
 """Every table of the schema, each after the tables it references (the copy's order)."""
 
@@ -81,6 +84,8 @@ _ORDER = {
     "campaign_log": "campaign_id, seq",
     "campaign_members": "campaign_id, user_id",
     "campaign_follows": "campaign_id, user_id",
+    "rated_games": "seq",
+    "ratings": "system, guild_id, user_id",
 }
 """Each table's primary key (``id`` when absent): the order rows are read in."""
 

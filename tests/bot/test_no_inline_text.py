@@ -67,6 +67,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("bot/verify.py", "verify_main"): "`python -m bot verify`: the command line's output",
     ("bot/move.py", "move_main"): "`python -m bot export|import`: the command line's output",
     ("bot/move.py", "backup_main"): "`python -m bot backup`: the command line's output",
+    ("bot/ratings.py", "ratings_main"): "`python -m bot ratings`: the command line's output",
     ("engine/dif/ui.py", "_hand_line"): "the exported full log's hand lines (canonical record)",
     ("engine/dif/ui.py", "final_lines"): "`python -m bot verify`: the command line's output",
     ("engine/dif/ui.py", "full_log_legend"): "the exported full log's header (canonical record)",

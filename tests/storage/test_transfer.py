@@ -16,6 +16,7 @@ import pytest
 from bot.__main__ import main
 from bot.move import verify_finished
 from bot.storage import CampaignEntryKind, CampaignStatus, GameStatus, SQLiteStorage
+from bot.storage.models import RatingRecord
 from bot.storage.transfer import (
     TABLES,
     TargetNotEmpty,
@@ -75,6 +76,12 @@ async def _fill(path: Path) -> None:
             campaign.id, kind=CampaignEntryKind.OUTCOME, entry='{"won": "allied"}',
             game_id=mission.id,
         )  # fmt: skip
+        (finished,) = await store.list_games(statuses=[GameStatus.FINISHED])
+        rating = RatingRecord(
+            system="zero", guild_id=GUILD, user_id=PLAYER, mu=26.5, sigma=7.9, games=1, wins=1,
+            losses=0,
+        )  # fmt: skip
+        await store.rate_game(0, finished.id, [rating])
     finally:
         await store.close()
 

@@ -451,9 +451,12 @@ class SQLiteStorage(Storage):
         :class:`ConstraintViolation`."""
         write = _Write(work)
         self._writes.append(write)
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_groups(), name="sqlite-group-commit")
+        idle = self._writer is None or self._writer.done()
         try:
+            if idle and not self._lock.locked():
+                await self._write_group()  # nothing else writes: no hop through a task
+            elif idle:
+                self._writer = asyncio.create_task(self._write_groups(), name="sqlite-group-commit")
             return await asyncio.wrap_future(write.result)
         except asyncio.CancelledError:
             while not write.result.done():  # running: it ends all the same
@@ -461,13 +464,23 @@ class SQLiteStorage(Storage):
                     await asyncio.wait([asyncio.wrap_future(write.result)])
             raise
 
-    async def _write_groups(self) -> None:
-        """Send the queued writes to the database's thread, a group at a time, until
-        none is left (the write lock keeps :meth:`_transaction` out meanwhile)."""
+        finally:
+            if self._writes and (self._writer is None or self._writer.done()):
+                # writes queued behind this caller's own group: a task sends them
+                self._writer = asyncio.create_task(self._write_groups(), name="sqlite-group-commit")
+
+    async def _write_group(self) -> None:
+        """Send the queued writes to the database's thread as one group (the write
+        lock keeps :meth:`_transaction` out meanwhile)."""
         async with self._lock:
-            while self._writes:
-                group, self._writes = self._writes, []
+            group, self._writes = self._writes, []
+            if group:
                 await self._conn._execute(_in_group, self._conn._conn, group)
+
+    async def _write_groups(self) -> None:
+        """Send the queued writes, a group at a time, until none is left."""
+        while self._writes:
+            await self._write_group()
 
     @staticmethod
     def _bump(

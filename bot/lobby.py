@@ -581,6 +581,7 @@ class Lobbies(Play):
                 "commitment": commitment,
             },
             result=result_record(system.outcome(state)) if over else None,
+            start_told=False,  # until its post: the outbox tells it after a crash
         )
         game = LoadedGame(record, game.seats, setup, state)
         self._remember(game)

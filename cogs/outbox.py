@@ -1,7 +1,8 @@
 """Posting what a game's thread was not told, once and in order (the outbox).
 
 A game's committed actions after its ``posted_seq`` are untold (:mod:`bot.outbox`):
-a crash, a timeout or an outage of Discord came between the move and its post.
+a crash, a timeout or an outage of Discord came between the move and its post. So are
+a start (``start_told``) and an end without an action (``end_told``) until posted.
 :meth:`Outbox.catch_up` posts them as the move would have (``cogs.publisher.tell``:
 narration, picture, pings, DMs, side menus, followers, the after-action report), and
 :func:`~cogs.publisher.tell` marks them told once Discord accepted the thread's
@@ -32,6 +33,7 @@ import asyncio
 import contextlib
 import logging
 import re
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -46,7 +48,7 @@ from cogs.history import post_after_action
 if TYPE_CHECKING:
     from cogs.app import TallyHoBot
 
-__all__ = ["HISTORY_LIMIT", "RETRY_DELAYS", "SETTLE", "SWEEP_SECONDS", "Outbox"]
+__all__ = ["HISTORY_LIMIT", "RETRY_DELAYS", "SETTLE", "SWEEP_SECONDS", "Outbox", "Shown"]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,24 @@ SWEEP_SECONDS = 60.0
 SETTLE = timedelta(minutes=2)
 """A game changed more recently than this is left to whoever is posting it (the
 sweep's margin)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a game's thread shows of its steps (:meth:`Outbox.catch_up` reads it)."""
+
+    told: int = 0
+    """The last seq a step's message says it told (0: none)."""
+    followed: bool = False
+    """A bot message follows the latest step's (the after-action report follows a
+    game's last step)."""
+    end: bool = False
+    """The latest step's message tells an end without an action (its marker's
+    ``:end``)."""
+    step: bool = False
+    """Some step's message is there: the start's, at least, was told."""
+    begins: bool = False
+    """The start command's answer (its **My hand** names no seq) is there."""
 
 
 class Outbox:
@@ -155,27 +175,39 @@ class Outbox:
         storage = self.bot.service.storage
         async with self._locks.setdefault(game_id, asyncio.Lock()):
             record = await storage.get_game(game_id)
-            if record is None or (record.posted_seq >= record.last_seq and record.end_told):
+            if record is None or (
+                record.posted_seq >= record.last_seq and record.end_told and record.start_told
+            ):
                 self._behind.discard(game_id)
                 return None
-            told, followed, end_shown = await self._told_in_thread(record)
-            since = max(record.posted_seq, told)
+            shown = await self._shown_in_thread(record)
+            since = max(record.posted_seq, shown.told)
             # The message telling the game's end is in the thread: its last step's, or
             # the one telling an end without an action (a resignation, an abort).
-            end_posted = record.end_told or end_shown
+            end_posted = record.end_told or shown.end
+            # Any step's message in the thread comes after the start's (told in order).
+            start_untold = not record.start_told and not shown.step
             over = record.status in (GameStatus.FINISHED, GameStatus.ABORTED)
-            if over and end_posted and told >= record.last_seq and not followed:
+            if over and end_posted and shown.told >= record.last_seq and not shown.followed:
                 # The game's end was posted, not its after-action report (cogs.publisher).
                 game = await self.bot.service.load(game_id)
                 channel = await self._thread(record)
                 await post_after_action(self.bot, game, channel)
-            if since > record.posted_seq or (end_shown and not record.end_told):
-                # posted, but the mark was never written
-                await storage.mark_posted(game_id, since, end=end_shown)
+            if (
+                since > record.posted_seq
+                or (shown.end and not record.end_told)
+                or (shown.step and not record.start_told)
+            ):  # posted, but the mark was never written
+                await storage.mark_posted(game_id, since, end=shown.end)
             if end_posted:
-                outcome = await untold(self.bot.service, game_id, since)
+                outcome = await untold(self.bot.service, game_id, since, start=start_untold)
             else:
-                outcome = await untold_end(self.bot.service, game_id, since)
+                outcome = await untold_end(self.bot.service, game_id, since, start=start_untold)
+            if outcome is not None and start_untold and not shown.begins:
+                # the start command's own answer (cogs.dogfight) was lost too
+                game = outcome.game
+                if game.record.campaign_id is None:
+                    outcome.public.insert(0, game.presenter.begins(game.options))
             if outcome is not None:
                 await publisher.tell(self.bot, outcome, skip_user)
             self._behind.discard(game_id)
@@ -189,31 +221,30 @@ class Outbox:
         assert isinstance(channel, discord.abc.Messageable)
         return channel
 
-    async def _told_in_thread(self, record: GameRecord) -> tuple[int, bool, bool]:
-        """The last seq a bot message among the thread's latest says it told (0: none),
-        whether a bot message follows the latest such message (the after-action
-        report follows a game's last step), and whether that message tells an end
-        without an action (its marker's ``:end``)."""
+    async def _shown_in_thread(self, record: GameRecord) -> Shown:
+        """What the bot's messages among the thread's latest show of the game's steps."""
         if record.thread_id is None or self.bot.user is None:
-            return 0, False, False
+            return Shown()
         channel = await self._thread(record)
-        marker = re.compile(rf"th:hand:{record.id}:(\d+)(:end)?")
-        told, followed, newer, end, seen = 0, False, False, False, False
+        marker = re.compile(rf"th:hand:{record.id}(?::(\d+)(:end)?)?")
+        told, followed, newer, end, step, begins = 0, False, False, False, False, False
         async for message in channel.history(limit=HISTORY_LIMIT):  # newest first
             if message.author.id != self.bot.user.id:
                 continue
-            found = [
+            matches = [
                 match
                 for row in message.components
                 for item in getattr(row, "children", (row,))
                 if (match := marker.fullmatch(str(getattr(item, "custom_id", "") or "")))
             ]
-            if found and not seen:  # the latest message telling a step
-                seen, followed = True, newer
+            begins = begins or any(match[1] is None for match in matches)
+            found = [match for match in matches if match[1] is not None]
+            if found and not step:  # the latest message telling a step
+                step, followed = True, newer
                 end = any(match[2] for match in found)
             told = max([told, *(int(match[1]) for match in found)])
             newer = True
-        return told, followed, end
+        return Shown(told, followed, end, step, begins)
 
     async def _retry(self, game_id: int) -> None:
         """Post the game's untold steps after a delay, again and again with backoff

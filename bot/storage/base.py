@@ -256,8 +256,8 @@ class Storage(Protocol):
 
     async def list_unposted_games(self) -> list[GameRecord]:
         """Every game whose thread was not told all its actions (``posted_seq <
-        last_seq``) or its end (``end_told`` false), open or ended, oldest first: what a
-        restart posts."""
+        last_seq``), its end (``end_told`` false) or its start (``start_told`` false),
+        open or ended, oldest first: what a restart posts."""
         ...
 
     async def update_game(
@@ -271,12 +271,14 @@ class Storage(Protocol):
         lobby_message_id: int | Unset | None = UNSET,
         result: JSONObject | Unset | None = UNSET,
         end_told: bool | Unset = UNSET,
+        start_told: bool | Unset = UNSET,
     ) -> GameRecord:
         """Change the given fields if the game is at ``expected_version``; bump it.
 
         Moving to finished or aborted also sets ``finished_at`` (once). ``end_told``
         False: the game ends without an action, its thread not told yet (see
-        :meth:`mark_posted`). Returns the updated game. Raises
+        :meth:`mark_posted`); ``start_told`` False: the game starts, its thread not
+        told yet. Returns the updated game. Raises
         :class:`StaleGameVersion` (nothing written) or :class:`GameNotFound`;
         ``ValueError`` if no field is given.
         """
@@ -286,7 +288,8 @@ class Storage(Protocol):
         """Record that the game's thread was told every action up to ``seq``: raises
         ``posted_seq`` to ``seq``, never lowers it, and leaves the version alone (a
         move racing it never fails on it); with ``end``, its end too (``end_told``).
-        Raises :class:`GameNotFound`."""
+        The start is told too (``start_told``): a thread is told in order, its start
+        first. Raises :class:`GameNotFound`."""
         ...
 
     async def games_of_campaign(self, campaign_id: int) -> list[GameRecord]:

@@ -184,6 +184,9 @@ class GameRecord(_Record):
     end_told: bool = True
     """False while the thread was not told of an end that came without an action (a
     resignation, a forfeit, an abort of a started game)."""
+    start_told: bool = True
+    """False from a game's start until its thread was told the start (the first
+    prompts, picture and seed commitment): a start adds no action either."""
     created_at: AwareDatetime
     """When the game was created."""
     updated_at: AwareDatetime

@@ -94,8 +94,8 @@ _CAMPAIGN_TERMINAL = (CampaignStatus.FINISHED.value, CampaignStatus.ABANDONED.va
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, host_id, system, ruleset, "
-    "status, options, seed, version, last_seq, posted_seq, end_told, created_at, updated_at, "
-    "finished_at, result, campaign_id, mission"
+    "status, options, seed, version, last_seq, posted_seq, end_told, start_told, created_at, "
+    "updated_at, finished_at, result, campaign_id, mission"
 )
 _SEAT_COLUMNS = "game_id, seat, side, user_id, display_name, payload, joined_at"
 # Natural order for seat names of one letter and a number: A2 before A10 (byte-wise).
@@ -544,11 +544,11 @@ class PostgresStorage(Storage):
 
     async def list_unposted_games(self) -> list[GameRecord]:
         """Every game whose thread was not told all its actions (``posted_seq <
-        last_seq``) or its end (``end_told`` false), open or ended, oldest first: what a
-        restart posts."""
+        last_seq``), its end (``end_told`` false) or its start (``start_told`` false),
+        open or ended, oldest first: what a restart posts."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE posted_seq < last_seq OR end_told = 0 "
-            "ORDER BY id"
+            f"SELECT {_GAME_COLUMNS} FROM games "
+            "WHERE posted_seq < last_seq OR end_told = 0 OR start_told = 0 ORDER BY id"
         )
         return [_game(row) for row in rows]
 
@@ -563,12 +563,14 @@ class PostgresStorage(Storage):
         lobby_message_id: int | Unset | None = UNSET,
         result: JSONObject | Unset | None = UNSET,
         end_told: bool | Unset = UNSET,
+        start_told: bool | Unset = UNSET,
     ) -> GameRecord:
         """Change the given fields if the game is at ``expected_version``; bump it.
 
         Moving to finished or aborted also sets ``finished_at`` (once). ``end_told``
         False: the game ends without an action, its thread not told yet (see
-        :meth:`mark_posted`). Returns the updated game. Raises
+        :meth:`mark_posted`); ``start_told`` False: the game starts, its thread not
+        told yet. Returns the updated game. Raises
         :class:`StaleGameVersion` (nothing written) or :class:`GameNotFound`;
         ``ValueError`` if no field is given.
         """
@@ -589,6 +591,8 @@ class PostgresStorage(Storage):
             items.append(("result = {}::jsonb", None if result is None else canonical_json(result)))
         if not isinstance(end_told, Unset):
             items.append(("end_told = {}", int(end_told)))
+        if not isinstance(start_told, Unset):
+            items.append(("start_told = {}", int(start_told)))
         if not items:
             raise ValueError("update_game() needs at least one field to change")
         async with self._transaction() as conn:
@@ -599,11 +603,12 @@ class PostgresStorage(Storage):
         """Record that the game's thread was told every action up to ``seq``: raises
         ``posted_seq`` to ``seq``, never lowers it, and leaves the version alone (a
         move racing it never fails on it); with ``end``, its end too (``end_told``).
-        Raises :class:`GameNotFound`."""
+        The start is told too (``start_told``): a thread is told in order, its start
+        first. Raises :class:`GameNotFound`."""
         async with self._transaction() as conn:
             found = await conn.fetchval(
                 "UPDATE games SET posted_seq = GREATEST(posted_seq, $1), "
-                "end_told = GREATEST(end_told, $2) WHERE id = $3 RETURNING id",
+                "end_told = GREATEST(end_told, $2), start_told = 1 WHERE id = $3 RETURNING id",
                 seq,
                 int(end),
                 game_id,

@@ -16,7 +16,7 @@ from bot.clock import FakeClock
 from bot.testing import FakeDiscord
 from bot.testing.driver import components_of
 from cogs.app import TallyHoBot
-from strings import t
+from strings import t, tr
 from tests.bot.clocked import FIXED, START, make_bot, open_duel
 from tests.bot.test_outbox import crash_in, told
 
@@ -189,4 +189,63 @@ async def test_a_crash_before_a_resignation_is_told_tells_it_and_its_report_once
     assert saying("Victory for the Allied side") == [], "the end is told once"
     told = await bot.service.storage.get_game(game_id)
     assert told is not None and told.end_told
+    await bot.close()
+
+
+async def test_a_crash_before_a_start_is_told_tells_it_once_after_the_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A start adds no action to the log either: it is recorded untold with the status
+    (``start_told``), and a restart tells it as the start would have (the start's
+    lines, its seed commitment, the first decisions' pings), once. The start command's
+    own answer ("the dogfight begins") is posted then only if it was lost too."""
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    clock = FakeClock(START)
+    db = tmp_path / "g.sqlite3"
+    bot = make_bot(db, clock)
+    await fake.start(bot)
+
+    async def counts(game_id: int, thread: int) -> tuple[int, int, int]:
+        """How many of the thread's messages say the game begins, show its seed
+        commitment, and ping whoever decides first."""
+        game = await bot.service.load(game_id)
+        begins = tr(game.presenter.begins(game.options), "en")
+        commitment = t("history.commitment", "en", commitment=game.record.options["commitment"])
+        assert game.state is not None
+        presenter = game.system.presenter()
+        pings = [
+            t("publish.ping", "en", user=f"<@{game.holder(p.seat)}>", prompt=prompt)
+            for p in game.system.pending(game.state)
+            if (prompt := tr(presenter.prompt(game.state, p), "en"))
+        ]
+        assert pings
+        texts = [m.get("content") or "" for m in fake.sent_to(thread)]
+        return (
+            sum(begins in text for text in texts),
+            sum(commitment in text for text in texts),
+            sum(any(ping in text for ping in pings) for text in texts),
+        )
+
+    # Killed right after the start's commit: neither the answer nor the step is out.
+    crash_in(bot.service, "_changed")
+    game_id, thread = await open_duel(fake, bot, alice, bob, fixed=FIXED)
+    record = await bot.service.storage.get_game(game_id)
+    assert record is not None and record.status == "active" and not record.start_told
+    assert await counts(game_id, thread) == (0, 0, 0)
+    # The killed process never answered the command (Discord says it did not respond).
+    [killed] = [token for token, i in fake.interactions.items() if i.callback_type is None]
+    del fake.interactions[killed]
+    bot = await restart(fake, bot, db, clock)
+    assert await counts(game_id, thread) == (1, 1, 1)
+    told = await bot.service.storage.get_game(game_id)
+    assert told is not None and told.start_told and told.posted_seq == told.last_seq
+    bot = await restart(fake, bot, db, clock)
+    assert await counts(game_id, thread) == (1, 1, 1), "nothing twice"
+
+    # Killed after the answer, before the step's post: the step only.
+    crash_in(bot.publisher, "publish")
+    game_id, thread = await open_duel(fake, bot, alice, bob, fixed=FIXED)
+    assert await counts(game_id, thread) == (1, 0, 0)
+    bot = await restart(fake, bot, db, clock)
+    assert await counts(game_id, thread) == (1, 1, 1)
     await bot.close()

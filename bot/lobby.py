@@ -581,7 +581,9 @@ class Lobbies(Play):
                 "commitment": commitment,
             },
             result=result_record(system.outcome(state)) if over else None,
-            start_told=False,  # until its post: the outbox tells it after a crash
+            # Untold until posted: the outbox tells it after a crash. A campaign's
+            # mission is announced by its campaign instead (``announced``, bot.campaigns).
+            start_told=game.record.campaign_id is not None,
         )
         game = LoadedGame(record, game.seats, setup, state)
         self._remember(game)

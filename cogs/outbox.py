@@ -205,9 +205,7 @@ class Outbox:
                 outcome = await untold_end(self.bot.service, game_id, since, start=start_untold)
             if outcome is not None and start_untold and not shown.begins:
                 # the start command's own answer (cogs.dogfight) was lost too
-                game = outcome.game
-                if game.record.campaign_id is None:
-                    outcome.public.insert(0, game.presenter.begins(game.options))
+                outcome.public.insert(0, outcome.game.presenter.begins(outcome.game.options))
             if outcome is not None:
                 await publisher.tell(self.bot, outcome, skip_user)
             self._behind.discard(game_id)

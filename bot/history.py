@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.actionlog import undo_narration, undone_seq
+from bot.actionlog import handover_note, undo_narration, undone_seq
 from bot.games import LoadedGame
 from bot.storage import GameStatus
 from bot.systems import Hosted
@@ -100,13 +100,18 @@ def replay_history(
 
     An undo marker (``undo N``, a system row) returns to the state before action
     ``N``, which must be the latest action in effect; both stay in ``entries``, out of
-    ``moves``. Raises :class:`ReplayError` naming the first action the rules refuse.
+    ``moves``. A handover marker (``seat A2 {...}``) changes nothing and tells its
+    line; it is in ``entries`` only. Raises :class:`ReplayError` naming the first action the rules refuse.
     """
     state, events = system.new_game(setup, seed)
     start, start_events = state, tuple(events)
     moves: list[Move] = []  # in effect: an undo marker pops the latest (bot.actionlog)
     entries: list[Move] = []
     for seq, seat, text in log:
+        handover = handover_note(text)
+        if handover is not None and not seat:  # a seat handed over: a line, no change
+            entries.append(Move(seq, seat, text, (Event("seat", handover[1]),), state, state))
+            continue
         target = undone_seq(text)
         if target is not None:
             if seat or not moves or moves[-1].seq != target:

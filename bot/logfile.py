@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.actionlog import handover_note
 from bot.history import History
 from bot.systems import Hosted, commitment_prefix
 from engine.core import registry
@@ -156,7 +157,12 @@ def export_log(
     start = event_lines(system, history.start_events, history.start, full=full, narration=narration)
     lines += [f"    {t}" for t in start]
     for m in history.log_rows:
-        shown = m.text if info.over else public_notation(system, m.text, picks_secret=picks_secret)
+        handover = not m.seat and handover_note(m.text) is not None  # a system's line
+        shown = (
+            m.text
+            if info.over or handover
+            else public_notation(system, m.text, picks_secret=picks_secret)
+        )
         lines.append(f"[{m.seq}] {m.seat or '-'}: {shown}")
         said = event_lines(system, m.events, m.after, full=full, narration=narration)
         lines += [f"    {t}" for t in said]

@@ -16,7 +16,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from bot.actionlog import effective, undo_text
+from bot.actionlog import effective, handover_text, undo_text
 from bot.errors import InternalError, Refusal, UserError
 from bot.games import GameStore, LoadedGame, engine_refusal, result_record
 from bot.history import replay_history
@@ -536,7 +536,7 @@ class Play(GameStore):
         seat: str,
         user_id: int | None,
         name: str,
-        note: str,
+        note: Term,
         *,
         level: str = DEFAULT_COMPUTER_LEVEL,
     ) -> Outcome:
@@ -545,7 +545,9 @@ class Play(GameStore):
 
         The seats table holds the new holder (NULL for a computer, listed in the game
         settings' ``computer_seats``, its level in ``computer_levels``); the seat's
-        offers, abandonment, standing orders and any undo request are dropped; the
+        offers, abandonment, standing orders and any undo request are dropped; the log
+        gets the handover's marker, with ``note``, the line the thread is told: all in
+        one transaction, so the outbox tells a handover a crash kept untold. The
         seat listeners (the scheduler) drop its deadlines, which named the old holder.
         A computer seat decides at once."""
         state = self.require_active(game)
@@ -561,16 +563,10 @@ class Play(GameStore):
         if user_id is None:
             settings["computer_levels"] = {**settings.get("computer_levels", {}), seat: level}
         settings.pop("undo", None)
-        await self.storage.put_game_settings(game.id, settings)
+        holder = record.model_copy(update={"user_id": user_id, "display_name": name})
         try:
-            await self.storage.put_seat(
-                game.id,
-                seat,
-                record.side,
-                user_id,
-                name,
-                dict(record.payload),
-                expected_version=game.record.version,
+            await self.storage.hand_over_seat(
+                game.id, game.record.version, holder, settings, handover_text(seat, note)
             )
         except StaleGameVersion as exc:
             self._forget(game.id)

@@ -327,6 +327,22 @@ class Storage(Protocol):
         """
         ...
 
+    async def hand_over_seat(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: SeatRecord,
+        settings: JSONObject,
+        marker: str,
+    ) -> int:
+        """A started game's seat handed to a new holder, whole, in one transaction: if
+        the game is at ``expected_version``, replace the seat (``seat``: its new
+        holder; its ``joined_at`` becomes the time of the write), store the game's ``settings`` (its computer seats, offers...) and
+        append ``marker``, a system row (``bot.actionlog.handover_text``), to the log;
+        return the game's new version. Raises :class:`StaleGameVersion` (nothing
+        written) or :class:`GameNotFound`."""
+        ...
+
     async def remove_seat(
         self, game_id: int, seat: str, *, expected_version: int | None = None
     ) -> int:

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-__all__ = ["memoized_read", "memoized_write", "remember_settings"]
+__all__ = ["memoized_read", "memoized_write", "remember_settings", "settings_written"]
 
 Row = dict[str, Any]
 Store = TypeVar("Store")
@@ -46,6 +46,14 @@ def _rows() -> dict[tuple[str, int], Row | None] | None:
     if held is None or held[0] is not asyncio.current_task():
         return None
     return held[1]
+
+
+def settings_written(table: str, value: int, row: Row) -> None:
+    """A store wrote settings row ``value`` of ``table`` with other rows, in one
+    transaction (not through ``_put_json``): the memo holds what it wrote."""
+    rows = _rows()
+    if rows is not None:
+        rows[(table, value)] = copy.deepcopy(row)
 
 
 def memoized_read(

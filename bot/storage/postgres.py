@@ -48,7 +48,7 @@ from bot.storage.base import (
     Unset,
     utc_now,
 )
-from bot.storage.memo import memoized_read, memoized_write
+from bot.storage.memo import memoized_read, memoized_write, settings_written
 from bot.storage.migrate_postgres import migrate
 from bot.storage.models import (
     GLOBAL,
@@ -686,6 +686,42 @@ class PostgresStorage(Storage):
                 text,
                 now,
             )
+        return int(row["version"])
+
+    async def hand_over_seat(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: SeatRecord,
+        settings: JSONObject,
+        marker: str,
+    ) -> int:
+        """A seat handed over, whole, in one transaction (see ``Storage.hand_over_seat``)."""
+        payload = canonical_json(seat.payload)
+        text = canonical_json(settings)
+        now = self._now()
+        async with self._transaction() as conn:
+            row = await self._append(conn, game_id, expected_version, None, marker, None, now)
+            await conn.execute(
+                "UPDATE seats SET user_id = $1, display_name = $2, payload = $3, joined_at = $4 "
+                "WHERE game_id = $5 AND seat = $6",
+                seat.user_id,
+                seat.display_name,
+                payload,
+                now,
+                game_id,
+                seat.seat,
+            )
+            await conn.execute(
+                "INSERT INTO game_settings (game_id, settings, updated_at) VALUES ($1, $2, $3) "
+                "ON CONFLICT (game_id) DO UPDATE SET "
+                "settings = excluded.settings, updated_at = excluded.updated_at",
+                game_id,
+                text,
+                now,
+            )
+        row_settings = {"game_id": game_id, "settings": json.loads(text), "updated_at": now}
+        settings_written("game_settings", game_id, row_settings)
         return int(row["version"])
 
     async def remove_seat(

@@ -55,7 +55,7 @@ from bot.storage.base import (
     Unset,
     utc_now,
 )
-from bot.storage.memo import memoized_read, memoized_write
+from bot.storage.memo import memoized_read, memoized_write, settings_written
 from bot.storage.migrate import migrate
 from bot.storage.models import (
     GLOBAL,
@@ -806,6 +806,39 @@ class SQLiteStorage(Storage):
             return int(row["version"])
 
         return await self._write(work)
+
+    async def hand_over_seat(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: SeatRecord,
+        settings: JSONObject,
+        marker: str,
+    ) -> int:
+        """A seat handed over, whole, in one transaction (see ``Storage.hand_over_seat``)."""
+        payload = canonical_json(seat.payload)
+        text = canonical_json(settings)
+        now = self._now()
+
+        def work(db: sqlite3.Connection) -> int:
+            row = self._append(db, game_id, expected_version, None, marker, None, now)
+            db.execute(
+                "UPDATE seats SET user_id = ?, display_name = ?, payload = ?, joined_at = ? "
+                "WHERE game_id = ? AND seat = ?",
+                (seat.user_id, seat.display_name, payload, now, game_id, seat.seat),
+            )
+            db.execute(
+                "INSERT INTO game_settings (game_id, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET "
+                "settings = excluded.settings, updated_at = excluded.updated_at",
+                (game_id, text, now),
+            )
+            return int(row["version"])
+
+        version = await self._write(work)
+        row_settings = {"game_id": game_id, "settings": json.loads(text), "updated_at": now}
+        settings_written("game_settings", game_id, row_settings)
+        return version
 
     async def remove_seat(
         self, game_id: int, seat: str, *, expected_version: int | None = None

@@ -249,3 +249,39 @@ async def test_a_crash_before_a_start_is_told_tells_it_once_after_the_restart(
     bot = await restart(fake, bot, db, clock)
     assert await counts(game_id, thread) == (1, 1, 1)
     await bot.close()
+
+
+async def test_a_crash_before_a_handover_is_told_tells_it_once_after_the_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A seat handed over is a marker in the log, written with the new holder: killed
+    before the thread is told, a restart tells the handover's line once, and the log
+    still replays (the marker changes nothing in the game)."""
+    alice, bob, carol = (fake.add_member(name) for name in ("alice", "bob", "carol"))
+    clock = FakeClock(START)
+    db = tmp_path / "g.sqlite3"
+    bot = make_bot(db, clock)
+    game_id, thread = await open_duel(fake, bot, alice, bob, fixed=FIXED)
+    game = await bot.service.load(game_id)
+    [seat] = game.seats_of(bob.id)
+    crash_in(cogs.publisher, "tell")  # killed between the handover and its post
+    await fake.slash(alice, "game sub", channel_id=thread, member=carol, seat=seat)
+    line = f"from <@{bob.id}> to <@{carol.id}>."
+
+    def told() -> int:
+        return sum(line in (m.get("content") or "") for m in fake.sent_to(thread))
+
+    record = await bot.service.storage.get_game(game_id)
+    assert record is not None and record.posted_seq < record.last_seq and told() == 0
+    rows = await bot.service.storage.load_actions(game_id)
+    assert rows[-1].seat is None and rows[-1].action.startswith(f"seat {seat} ")
+    bot = await restart(fake, bot, db, clock)
+    assert told() == 1
+    game = await bot.service.load(game_id)
+    assert game.holder(seat) == carol.id
+    bot = await restart(fake, bot, db, clock)
+    assert told() == 1, "nothing twice"
+    await finish(fake, bot, game_id, thread)  # carol flies on; the log replays to the end
+    token = await fake.slash(alice, "game verify", channel_id=thread)
+    assert t("verify.ok", "en") in (fake.original(token).get("content") or "")
+    await bot.close()

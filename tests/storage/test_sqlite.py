@@ -468,6 +468,46 @@ async def test_an_end_without_an_action_is_untold_until_marked(store: Storage) -
     assert (await store.get_game(game_id)) == told
 
 
+async def test_a_start_is_untold_until_any_mark(store: Storage) -> None:
+    """A start adds no action either (migration 0009): ``start_told`` is written false
+    with the status, and any mark sets it back (a thread is told in order)."""
+    game_id = await new_game(store)
+    started = await store.update_game(game_id, 0, status="active", start_told=False)
+    assert not started.start_told and started.posted_seq == started.last_seq == 0
+    assert [g.id for g in await store.list_unposted_games()] == [game_id]
+    await store.mark_posted(game_id, 0)
+    told = await store.get_game(game_id)
+    assert told == started.model_copy(update={"start_told": True}), "nothing else written"
+    assert await store.list_unposted_games() == []
+
+
+async def test_a_handover_is_one_write_with_its_marker(store: Storage) -> None:
+    """The new holder, the game's settings and the marker in the log, together, if the
+    version holds; a stale handover writes none of them."""
+    game_id = await new_game(store)
+    version = await store.put_seat(game_id, "A1", "A", 11, "alice", {"aircraft": "bf-109e"})
+    version = await store.append_action(game_id, version, "A1", "play 1")
+    await store.put_game_settings(game_id, {"offers": {"A1": {"to": 12}}})
+    [seat] = await store.get_seats(game_id)
+    holder = seat.model_copy(update={"user_id": None, "display_name": "Computer"})
+    with pytest.raises(StaleGameVersion):
+        await store.hand_over_seat(game_id, version - 1, holder, {}, "seat A1 {}")
+    assert await store.get_seats(game_id) == [seat]
+    assert (await store.get_game_settings(game_id)).settings == {  # type: ignore[union-attr]
+        "offers": {"A1": {"to": 12}}
+    }
+    assert len(await store.load_actions(game_id)) == 1
+    settings = {"computer_seats": ["A1"]}
+    after = await store.hand_over_seat(game_id, version, holder, settings, "seat A1 {}")
+    [handed] = await store.get_seats(game_id)
+    assert (handed.user_id, handed.display_name, handed.payload) == (None, "Computer", seat.payload)
+    assert (await store.get_game_settings(game_id)).settings == settings  # type: ignore[union-attr]
+    game = await store.get_game(game_id)
+    assert game is not None and (game.version, game.last_seq) == (after, 2)
+    [_, marker] = await store.load_actions(game_id)
+    assert (marker.seq, marker.seat, marker.action) == (2, None, "seat A1 {}")
+
+
 async def test_append_to_a_missing_game(store: Storage) -> None:
     with pytest.raises(GameNotFound):
         await store.append_action(404, 0, "A1", "play 12")

@@ -23,13 +23,14 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from bot.games import LoadedGame
+from bot.service import GameService
 from bot.storage import GameStatus
 from bot.systems import hosted, hosted_ids, rulesets
 from bot.testing import FakeDiscord
 from bot.testing.campaigns import CampaignDriver
 from bot.testing.driver import UiPlayer, wait_for_new_game
 from cogs.app import TallyHoBot
-from engine.core.contract import COMPUTER_LEVELS, DEFAULT_COMPUTER_LEVEL
+from engine.core.contract import COMPUTER_LEVELS, DEFAULT_COMPUTER_LEVEL, Decision
 from engine.core.registry import campaign_system, campaign_system_ids
 from strings import SUPPORTED, tr
 
@@ -107,7 +108,7 @@ async def play_demo(
                     break
                 p = system.pending(state)[0]
                 action = brains[p.seat].choose(state, p.seat)
-                await pilots[p.seat].act(str(action), via_dm=p.urgent, seat=p.seat)
+                await _act(fake, service, loaded, pilots[p.seat], str(action), p)
             names = {u.id: u.name for u in (fake.bot_user, *fake.members.values())}
             lines = [
                 ("(edited) " if edited else "") + shown_names(content, names)
@@ -126,6 +127,29 @@ async def play_demo(
             if problems:
                 raise RuntimeError("the offline Discord saw problems: " + "; ".join(problems))
             return lines
+
+
+async def _act(
+    fake: FakeDiscord,
+    service: GameService,
+    game: LoadedGame,
+    pilot: UiPlayer,
+    action: str,
+    p: Decision,
+) -> None:
+    """``pilot`` performs ``action`` for the decision ``p`` of ``game``, and the demo
+    waits until the game moved on. On a loaded machine a click's answer may come
+    before the messages it updates (a DM still offering an older decision): a click
+    that changed nothing is made again, so each brain chooses once per decision and
+    a seed's transcript does not depend on the machine's speed."""
+    for _ in range(3):
+        await pilot.act(action, via_dm=p.urgent, seat=p.seat)
+        for _ in range(50):
+            record = await service.storage.get_game(game.id)
+            if record is not None and record.version != game.record.version:
+                return
+            await fake.settle()
+    raise RuntimeError(f"game {game.id}: {p.seat} could not play {action!r} in the UI")
 
 
 MENTION = re.compile(r"<@!?(\d+)>")

@@ -10,6 +10,13 @@ from bot.testing import FakeDiscord, discord_log_errors
 from tests.storage.backends import INSTALL_HINT, PostgresServer, postgres_bindir
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests (``@pytest.mark.slow``) first: the suite is spread over every
+    core (pytest-xdist hands tests out in this order), and a long test handed out last
+    would run alone at the end while the other cores wait."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def fake_discord_problems(fake: FakeDiscord, caplog: pytest.LogCaptureFixture) -> list[str]:
     """Everything a Discord user would have noticed during a test using ``fake``.
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
 
+import pytest
 import yaml
 from packaging.requirements import Requirement
 
@@ -117,6 +118,7 @@ def _run(*args: str | Path, cwd: Path, env: dict[str, str]) -> subprocess.Comple
     )
 
 
+@pytest.mark.slow
 def test_the_image_steps_give_a_bot_that_plays_and_starts(tmp_path: Path) -> None:
     """The Dockerfile's steps, without Docker: the build context is the repository less
     ``.dockerignore``, the wheel is built from it (``pip wheel --no-deps``), a clean

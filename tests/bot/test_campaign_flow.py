@@ -15,6 +15,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bot.campaign_verify import verify_campaign
@@ -39,6 +40,7 @@ def public_text(fake: FakeDiscord) -> str:
     return "\n".join(text_of(m) for m in fake.public_messages())
 
 
+@pytest.mark.slow
 async def test_a_whole_lockedon_campaign_with_two_restarts(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:

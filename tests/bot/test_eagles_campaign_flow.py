@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bot.storage import GameStatus
@@ -36,6 +37,7 @@ def public_text(fake: FakeDiscord) -> str:
     return "\n".join(text_of(m) for m in fake.public_messages())
 
 
+@pytest.mark.slow
 async def test_a_three_day_eagles_campaign_with_two_restarts(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -156,6 +158,7 @@ async def test_a_three_day_eagles_campaign_with_two_restarts(
     assert not fake.problems()
 
 
+@pytest.mark.slow
 async def test_one_player_against_a_computer_squadron(fake: FakeDiscord, tmp_path: Path) -> None:
     """A side nobody joins is commanded by the computer: its assignments are made at
     once, its aircraft flown by computer players; one person plays a day alone."""

@@ -15,6 +15,7 @@ import io
 import re
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bot.clock import FakeClock
@@ -66,6 +67,7 @@ async def play_out(
     return pilots
 
 
+@pytest.mark.slow
 async def test_a_lockedon_team_game_through_the_ui(fake: FakeDiscord, tmp_path: Path) -> None:
     users = [fake.add_member(n) for n in ("alice", "bob", "carol", "dave")]
     alice, bob, carol, dave = users

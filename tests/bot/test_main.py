@@ -54,6 +54,7 @@ def test_demo_transcript_names_players_and_shows_the_lobby_when_it_changes(
     assert next(line for line in last if line.startswith("Finished: "))
 
 
+@pytest.mark.slow
 def test_demo_plays_rise_of_the_luftwaffe_too(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--seed", "5", "--ruleset", "rotl"]) == 0
     out = capsys.readouterr().out
@@ -127,6 +128,7 @@ def test_demo_help_lists_every_option_with_what_it_does(
         assert action.help and action.help.split(" (")[0] in " ".join(out.split()), action.dest
 
 
+@pytest.mark.slow
 def test_demo_plays_a_whole_campaign_in_french(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bot.storage import GameStatus
@@ -100,6 +101,7 @@ async def fly_campaign(
     return bot, record.id, driver
 
 
+@pytest.mark.slow
 async def test_a_land_campaign_flies_every_mission_through_its_game(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:

@@ -12,11 +12,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from bench.chaos import chaos
 
 KILLS = 200
 
 
+@pytest.mark.slow
 def test_kills_lose_nothing_and_duplicate_nothing(tmp_path: Path) -> None:
     report = asyncio.run(chaos(tmp_path, games=2, kills=KILLS, seed=20261202))
     assert report.failures == []

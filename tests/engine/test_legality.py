@@ -93,6 +93,7 @@ def _states(sample_steps: list[Step], every: int) -> Iterator[GameState]:
             yield step.before
 
 
+@pytest.mark.slow
 def test_apply_accepts_exactly_the_listed_actions(
     engine: DifEngine, sample_steps: list[Step]
 ) -> None:

@@ -47,7 +47,7 @@ from engine.dif.state import GameState, Plane
 
 from .conftest import GameFactory, Play, Step, random_game, random_setup
 
-GAMES = int(os.environ.get("TALLYHO_PROPERTY_GAMES", "600"))
+GAMES = int(os.environ.get("TALLYHO_PROPERTY_GAMES", "240"))
 CHUNKS = 8
 MAX_ACTIONS = 3000
 
@@ -285,6 +285,7 @@ def play_and_check(engine: DifEngine, seed: int) -> None:
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.slow
 def test_random_games_keep_every_invariant(engine: DifEngine, chunk: int) -> None:
     for seed in range(chunk, GAMES, CHUNKS):
         play_and_check(engine, seed)

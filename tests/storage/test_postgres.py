@@ -395,6 +395,7 @@ async def test_two_claimers_never_claim_the_same_deadline(
 # -- the whole bot ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_the_bot_plays_the_same_game_on_postgresql(url: str) -> None:
     """The offline demo (the real cogs on an in-memory Discord) with TALLYHO_DATABASE
     a PostgreSQL URL: the thread reads exactly as on SQLite, result included."""

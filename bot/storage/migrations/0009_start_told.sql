@@ -10,3 +10,8 @@
 -- of an older database was told.
 
 ALTER TABLE games ADD COLUMN start_told INTEGER NOT NULL DEFAULT 1 CHECK (start_told IN (0, 1));
+
+-- What a restart and the outbox's sweep (every minute) read: the few untold games,
+-- not a scan of every game ever played.
+CREATE INDEX games_untold ON games (id)
+    WHERE posted_seq < last_seq OR end_told = 0 OR start_told = 0;

@@ -26,13 +26,21 @@ from bot.errors import Refusal
 from bot.games import LoadedGame
 from bot.ratings import Ratings
 from bot.records import PilotRecord, aircraft_name, campaign_title, pilot_record
-from bot.settings import system_title
+from bot.settings import server_language, system_title
 from bot.storage import GameStatus
 from bot.storage.models import GLOBAL, RatingRecord
 from bot.systems import hosted_ids
 from bot.words import comma_list, mention
 from cogs.boundary import Guarded
-from cogs.context import alt_text, app_of, language_of, reply, service_of
+from cogs.context import (
+    EPHEMERAL_LIMIT,
+    alt_text,
+    app_of,
+    forget_view,
+    language_of,
+    reply,
+    service_of,
+)
 from cogs.help import choices, cmd_text
 from rendering.community import CardTable, CardView, render_card
 from strings import t
@@ -217,11 +225,42 @@ def board_view(system: str, scope: str, page: int, pages: int) -> discord.ui.Vie
     return view
 
 
-async def show_board(
-    interaction: discord.Interaction, system: str, scope: str, page: int, *, edit: bool
+async def reader_language(interaction: discord.Interaction, share: bool) -> str:
+    """The answer's language: the reader's, or the server's for an answer everyone in
+    the channel reads (``share``)."""
+    if share:
+        return await server_language(service_of(interaction).storage, interaction.guild_id)
+    return await language_of(interaction)
+
+
+async def answer(
+    interaction: discord.Interaction, text: str, *, share: bool, **kwargs: Any
 ) -> None:
-    """Answer with a board's page: a new private message, or the clicked one edited."""
-    language = await language_of(interaction)
+    """A private answer, or with ``share`` one posted in the channel for everyone
+    (``share:True``), which pings nobody it names."""
+    if not share:
+        await reply(interaction, text, **kwargs)
+        return
+    await interaction.response.send_message(
+        text[:EPHEMERAL_LIMIT], allowed_mentions=discord.AllowedMentions.none(), **kwargs
+    )
+    forget_view(kwargs)
+
+
+async def show_board(
+    interaction: discord.Interaction,
+    system: str,
+    scope: str,
+    page: int,
+    *,
+    edit: bool,
+    share: bool = False,
+) -> None:
+    """Answer with a board's page: a new message (private unless ``share``), or the
+    clicked one edited (a shared board in the server's language)."""
+    if edit and interaction.message is not None:
+        share = not interaction.message.flags.ephemeral
+    language = await reader_language(interaction, share)
     text, card, page, pages = await board_answer(interaction, system, scope, page, language)
     file = await asyncio.to_thread(_picture, card, "leaderboard.png", text)
     view = board_view(system, scope, page, pages)
@@ -232,9 +271,9 @@ async def show_board(
         if view is not None:
             view.stop()  # every item is a DynamicItem: see cogs.context.forget_view
     elif view is not None:
-        await reply(interaction, text, file=file, view=view)
+        await answer(interaction, text, share=share, file=file, view=view)
     else:
-        await reply(interaction, text, file=file)
+        await answer(interaction, text, share=share, file=file)
 
 
 class BoardPageButton(
@@ -394,7 +433,9 @@ class CommunityCog(commands.Cog):
 
     @app_commands.command(name="rank", description=cmd_text("cmd.rank.description"))
     @app_commands.describe(
-        member=cmd_text("cmd.rank.param.member"), system=cmd_text("cmd.rank.param.system")
+        member=cmd_text("cmd.rank.param.member"),
+        system=cmd_text("cmd.rank.param.system"),
+        share=cmd_text("cmd.community.param.share"),
     )
     @app_commands.choices(system=SYSTEMS)
     async def rank(
@@ -402,8 +443,9 @@ class CommunityCog(commands.Cog):
         interaction: discord.Interaction,
         member: discord.User | None = None,
         system: app_commands.Choice[str] | None = None,
+        share: bool = False,
     ) -> None:
-        language = await language_of(interaction)
+        language = await reader_language(interaction, share)
         player = (member or interaction.user).id
         await self.ratings.catch_up()
         ratings = await self.bot.service.storage.ratings_of_user(player)
@@ -413,6 +455,9 @@ class CommunityCog(commands.Cog):
             if r.guild_id in (GLOBAL, interaction.guild_id)
             and (system is None or r.system == system.value)
         ]
+        if share and player != interaction.user.id:  # a player hidden from the global
+            storage = self.bot.service.storage  # boards: nobody else posts it there
+            shown = [r for r in shown if r.guild_id != GLOBAL or await storage.board_position(r)]
         if not shown and system is not None:
             raise Refusal(
                 "community.refusal.no_ratings_system",
@@ -424,12 +469,13 @@ class CommunityCog(commands.Cog):
         shown.sort(key=lambda r: (r.system, r.guild_id == GLOBAL))
         text, card = await rank_answer(interaction, shown, player, language)
         file = await asyncio.to_thread(_picture, card, "rank.png", text)
-        await reply(interaction, text, file=file)
+        await answer(interaction, text, share=share, file=file)
 
     @app_commands.command(name="leaderboard", description=cmd_text("cmd.leaderboard.description"))
     @app_commands.describe(
         system=cmd_text("cmd.leaderboard.param.system"),
         scope=cmd_text("cmd.leaderboard.param.scope"),
+        share=cmd_text("cmd.community.param.share"),
     )
     @app_commands.choices(system=SYSTEMS, scope=SCOPES)
     async def leaderboard(
@@ -437,23 +483,29 @@ class CommunityCog(commands.Cog):
         interaction: discord.Interaction,
         system: app_commands.Choice[str] | None = None,
         scope: app_commands.Choice[str] | None = None,
+        share: bool = False,
     ) -> None:
         chosen = system.value if system is not None else hosted_ids()[0]
         where = scope.value if scope is not None else "server"
-        await show_board(interaction, chosen, where, 0, edit=False)
+        await show_board(interaction, chosen, where, 0, edit=False, share=share)
 
     @app_commands.command(name="profile", description=cmd_text("cmd.profile.description"))
-    @app_commands.describe(member=cmd_text("cmd.profile.param.member"))
+    @app_commands.describe(
+        member=cmd_text("cmd.profile.param.member"), share=cmd_text("cmd.community.param.share")
+    )
     async def profile(
-        self, interaction: discord.Interaction, member: discord.User | None = None
+        self,
+        interaction: discord.Interaction,
+        member: discord.User | None = None,
+        share: bool = False,
     ) -> None:
-        language = await language_of(interaction)
+        language = await reader_language(interaction, share)
         player = (member or interaction.user).id
         record = await pilot_record(self.bot.service, player)
         name = await _name(interaction, player, language)
         text, card = profile_answer(record, player, name, language)
         file = await asyncio.to_thread(_picture, card, "profile.png", text)
-        await reply(interaction, text, file=file)
+        await answer(interaction, text, share=share, file=file)
 
 
 async def setup(bot: TallyHoBot) -> None:

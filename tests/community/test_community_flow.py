@@ -124,6 +124,26 @@ async def test_ratings_boards_and_records_through_discord(
     tok = await fake.slash(dave, "profile")
     assert "**Down in Flames**: 1 games, 0 won" in fake.original(tok)["content"]
 
+    # share:True posts in the channel, in the server's language, and pings nobody.
+    admin = fake.add_member("admin", admin=True)
+    await fake.slash(admin, "config language", language="fr")
+    before = len(fake.pings)
+    tok = await fake.slash(carol, "leaderboard", share=True)
+    board = fake.original(tok)
+    assert not board["flags"] & 64 and "**Tableau de Down in Flames" in board["content"]
+    assert fake.files(board)[0][0] == "leaderboard.png"
+    await fake.click(dave, board, fake.custom_id(board, "▶"))  # anyone turns its pages
+    assert "(page 2 sur 2)" in fake.messages[int(board["id"])]["content"]
+    tok = await fake.slash(carol, "profile", member=alice, share=True)
+    assert (
+        not fake.original(tok)["flags"] & 64 and f"<@{alice.id}>" in fake.original(tok)["content"]
+    )
+    tok = await fake.slash(carol, "rank", member=bob, share=True)  # bob hid from the global board
+    shared = fake.original(tok)["content"]
+    assert not fake.original(tok)["flags"] & 64 and f"<@{bob.id}>" in shared
+    assert "tous les serveurs :" not in shared and "ce serveur :" in shared, shared
+    assert all(not (p.users or p.roles or p.everyone) for p in fake.pings[before:])
+
     by_ledger = await bot.get_cog("CommunityCog").ratings.ledger_games()  # type: ignore[union-attr]
     assert [g.game_id for g in by_ledger] == [1, 2, 3], "the unrated game counts in none"
 

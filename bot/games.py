@@ -268,7 +268,11 @@ class GameStore:
         before the change listeners: the scheduler drops the seat's deadlines (they
         named the old holder) and forgets its missed deadlines."""
 
-    async def load(self, game_id: int) -> LoadedGame:
+    async def load(self, game_id: int, *, remember: bool = True) -> LoadedGame:
+        """The game now: from the cache if it holds this version, else from the
+        database (its snapshot and the actions after it). ``remember=False``: a read
+        of a finished game for a record or a report, which keeps the games being
+        played in the cache rather than evicting them."""
         cached = self._cache.get(game_id)
         record = await self.storage.get_game(game_id)
         if record is None:
@@ -288,7 +292,8 @@ class GameStore:
                 game.state = await asyncio.to_thread(
                     system.replay, game.setup, record.seed, [(seat, text) for _, seat, text in rows]
                 )
-        self._remember(game)
+        if remember:
+            self._remember(game)
         return game
 
     async def _from_snapshot(self, game: LoadedGame) -> Any:

@@ -10,19 +10,22 @@ ratings: :mod:`bot.ratings`); unrated games count here, being played between peo
 
 Nothing is stored besides the games: each of the player's finished games is loaded
 (from its snapshot) and its typed outcome read, so a corrected game reads corrected.
+What a finished game counts is kept in memory by the game's version (:class:`Tally`,
+:data:`TALLIES` of them), so a veteran's ``/profile`` loads only the games it has not
+read yet, and those without putting them in the cache of games being played.
 """
 
 from __future__ import annotations
 
 import functools
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
 from bot.games import GameStore, LoadedGame
 from bot.storage import CampaignRecord, GameStatus
 from bot.storage.models import OPEN_CAMPAIGN_STATUSES
 from bot.systems import hosted
-from engine.core.contract import Fate
+from engine.core.contract import AircraftFate, Fate
 from engine.core.registry import campaign_system
 
 __all__ = [
@@ -36,6 +39,8 @@ __all__ = [
 
 ACE_KILLS = 5
 """Kills that make an ace (the traditional five: Eagles in the Sky §9.31)."""
+TALLIES = 20_000
+"""Finished games whose :class:`Tally` the process keeps (a few hundred bytes each)."""
 
 
 @dataclass
@@ -95,28 +100,72 @@ def campaign_title(campaign: CampaignRecord) -> str:
     return next((c.title for c in sheets if c.id == campaign.campaign), campaign.campaign)
 
 
-def add_game(record: PilotRecord, game: LoadedGame) -> None:
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What one finished game counts in its players' records: read once from its
+    state, valid while the game's version stays the same."""
+
+    system: str
+    practice: bool
+    sides: dict[str, str]
+    """Each seat's side."""
+    holders: dict[str, int | None]
+    """Each seat's player (None: a computer player)."""
+    fates: tuple[AircraftFate, ...]
+    winner: str | None
+    conceded: str | None
+
+
+def tally(game: LoadedGame) -> Tally | None:
+    """What ``game`` counts, or None for a game without a state (nothing played)."""
+    if game.state is None:
+        return None
+    result = game.record.result or {}
+    return Tally(
+        game.record.system,
+        game.practice_level is not None,
+        {s.seat: s.side for s in game.seats},
+        {s.seat: s.user_id for s in game.seats},
+        tuple(game.system.outcome(game.state).fates),
+        result.get("winner"),
+        result.get("conceded"),
+    )
+
+
+def add_game(record: PilotRecord, game: Tally) -> None:
     """Count one finished game of the player in ``record`` (a practice game counts
     nothing)."""
-    if game.practice_level is not None or game.state is None:
+    if game.practice:
         return
-    mine = set(game.seats_of(record.user_id))
-    sides = {game.side_of(seat) for seat in mine}
-    outcome = game.system.outcome(game.state)
-    result = game.record.result or {}
-    winner, conceded = result.get("winner"), result.get("conceded")
-    entry = record.systems.setdefault(game.record.system, SystemRecord(game.record.system))
+    mine = {seat for seat, holder in game.holders.items() if holder == record.user_id}
+    sides = {game.sides[seat] for seat in mine}
+    winner, conceded = game.winner, game.conceded
+    entry = record.systems.setdefault(game.system, SystemRecord(game.system))
     entry.played += 1
     entry.won += winner in sides
     entry.lost += (winner is not None and winner not in sides) or conceded in sides
-    refs = {f.ref for f in outcome.fates if f.seat in mine}
+    refs = {f.ref for f in game.fates if f.seat in mine}
     entry.kills += sum(
-        1
-        for f in outcome.fates
-        if f.fate is Fate.SHOT_DOWN and f.by in refs and f.side not in sides
+        1 for f in game.fates if f.fate is Fate.SHOT_DOWN and f.by in refs and f.side not in sides
     )
-    entry.losses += sum(1 for f in outcome.fates if f.ref in refs and f.fate is Fate.SHOT_DOWN)
-    entry.aircraft.update({f.aircraft for f in outcome.fates if f.ref in refs})
+    entry.losses += sum(1 for f in game.fates if f.ref in refs and f.fate is Fate.SHOT_DOWN)
+    entry.aircraft.update({f.aircraft for f in game.fates if f.ref in refs})
+
+
+_tallies: OrderedDict[tuple[int, int], Tally | None] = OrderedDict()
+"""The tallies read, by ``(game id, version)``, oldest first (at most :data:`TALLIES`)."""
+
+
+async def _tally_of(games: GameStore, game_id: int) -> Tally | None:
+    record = await games.storage.get_game(game_id)
+    if record is None:
+        return None
+    key = (game_id, record.version)
+    if key not in _tallies:
+        _tallies[key] = tally(await games.load(game_id, remember=False))
+        while len(_tallies) > TALLIES:
+            _tallies.popitem(last=False)
+    return _tallies[key]
 
 
 async def pilot_record(games: GameStore, user_id: int) -> PilotRecord:
@@ -125,6 +174,8 @@ async def pilot_record(games: GameStore, user_id: int) -> PilotRecord:
     record = PilotRecord(user_id)
     seats = await storage.seats_of_user(user_id, statuses=[GameStatus.FINISHED])
     for game_id in sorted({s.game_id for s in seats}):
-        add_game(record, await games.load(game_id))
+        counted = await _tally_of(games, game_id)
+        if counted is not None:
+            add_game(record, counted)
     record.campaigns = await storage.campaigns_of_user(user_id, OPEN_CAMPAIGN_STATUSES)
     return record

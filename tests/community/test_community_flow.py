@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bot import records
+from bot.games import LoadedGame
 from bot.ratings import MODEL
 from bot.records import campaign_title, pilot_record
 from bot.service import GameService
@@ -178,6 +180,22 @@ async def test_a_pilot_record_counts_kills_and_losses_from_the_fates(tmp_path: P
         assert (theirs.kills, mine.losses) == (2, 2), "this game: both Buffalos shot down"
         assert set(mine.aircraft) == {"buffalo-i"} and set(theirs.aircraft) == {"ki-43"}
         assert alice.favourite == ("dif", "buffalo-i")
+        # A record reads each finished game once (its version unchanged), and keeps it
+        # out of the cache of games being played.
+        loads: list[int] = []
+        load = service.load
+
+        async def counted(game_id: int, *, remember: bool = True) -> LoadedGame:
+            loads.append(game_id)
+            return await load(game_id, remember=remember)
+
+        service.load = counted  # type: ignore[method-assign]
+        service._forget(game.id)
+        records._tallies.clear()
+        assert await pilot_record(service, 11) == alice and loads == [game.id]
+        assert await pilot_record(service, 22) == bob and loads == [game.id]
+        assert game.id not in service._cache
+        service.load = load  # type: ignore[method-assign]
         campaign = await storage.create_campaign(
             guild_id=1, channel_id=2, host_id=11, system="dif", campaign="malaya", setup={},
             seed=1, status=CampaignStatus.ACTIVE,

@@ -173,12 +173,21 @@ async def test_clicks_at_once_are_all_answered_and_all_told(
     for user, hand, button, _ in clicks:
         data = {"custom_id": button, "component_type": 2}
         fake.interact(user, 3, data, int(hand["channel_id"]), message=hand)
-    await fake.settle()
-    assert fake.problems() == []
-    calls = fake.calls[start:]
-    replies = [i for i, c in enumerate(calls) if c.key == CALLBACK]
     threads = {thread for *_, thread in clicks}
-    posted = {int(c.args["channel_id"]) for c in calls if c.key == THREAD_POST}
+
+    def told() -> tuple[list[int], set[int]]:
+        calls = fake.calls[start:]
+        replies = [i for i, c in enumerate(calls) if c.key == CALLBACK]
+        return replies, {int(c.args["channel_id"]) for c in calls if c.key == THREAD_POST}
+
+    # A post may wait for the other replies (Gate.replies_first, up to a second): on a
+    # loaded machine one settle can end inside that wait.
+    for _ in range(20):
+        await fake.settle()
+        replies, posted = told()
+        if len(replies) == 3 and threads <= posted:
+            break
+    assert fake.problems() == []
     assert len(replies) == 3 and threads <= posted
     assert bot.gate.inflight == 0
 

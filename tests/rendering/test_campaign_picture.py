@@ -7,7 +7,7 @@ to the picture, regenerate them and look at every one before committing::
     TALLYHO_UPDATE_GOLDEN=1 python -m pytest tests/rendering/test_campaign_picture.py
 
 They are compared as in ``test_table.py``: same size, and a mean absolute pixel
-difference under :data:`GOLDEN_TOLERANCE`; the tests below check the words and the
+difference under ``GOLDEN_TOLERANCE`` (``golden_images.py``); the tests below check the words and the
 regions exactly, as data.
 """
 
@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import io
 import itertools
-import os
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image
 
 from engine.core.campaign import (
     CampaignResult,
@@ -35,15 +34,7 @@ from rendering.campaign import WIDTH, layout_sheet, mission_window, render_sheet
 from rendering.fonts import font
 from rendering.shapes import MIN_TEXT_SIZE, Layout, Text
 from strings import Term
-
-GOLDEN_DIR = Path(__file__).parent / "golden"
-UPDATE_GOLDEN = os.environ.get("TALLYHO_UPDATE_GOLDEN") == "1"
-
-GOLDEN_TOLERANCE = 0.5
-"""Largest mean absolute pixel difference allowed against a golden image (0-255 scale,
-worst of the R, G and B means): the tolerance of ``test_table.py``, for the same
-reason (a Pillow or FreeType release nudges glyph edges by about 0.4; a moved row
-changes the size, a changed word is checked as data below)."""
+from tests.rendering.golden_images import check_golden
 
 MAX_PNG_BYTES = 300_000
 """Discord uploads stay small and quick on a phone connection."""
@@ -199,10 +190,6 @@ GOLDEN: dict[str, tuple[Callable[[], CampaignSheet], str]] = {
 }
 
 
-def decode(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png)).convert("RGB")
-
-
 # --- golden images ------------------------------------------------------------------
 
 
@@ -210,22 +197,7 @@ def decode(png: bytes) -> Image.Image:
 def test_picture_matches_golden_image(name: str, tmp_path: Path) -> None:
     make, language = GOLDEN[name]
     png = render_sheet(make(), language=language)
-    golden = GOLDEN_DIR / f"{name}.png"
-    if UPDATE_GOLDEN:
-        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-        golden.write_bytes(png)
-        pytest.skip(f"wrote {golden}")
-    assert golden.exists(), f"no golden image {golden}: run with TALLYHO_UPDATE_GOLDEN=1"
-    actual, expected = decode(png), decode(golden.read_bytes())
-    assert actual.size == expected.size, f"size {actual.size} != golden {expected.size}"
-    diff = ImageChops.difference(actual, expected)
-    mean = max(ImageStat.Stat(diff).mean)
-    if mean > GOLDEN_TOLERANCE:
-        (tmp_path / f"{name}.actual.png").write_bytes(png)
-        diff.save(tmp_path / f"{name}.diff.png")
-        pytest.fail(
-            f"{name}: mean pixel difference {mean:.3f} > {GOLDEN_TOLERANCE}; see {tmp_path}"
-        )
+    check_golden(name, png, tmp_path)
 
 
 # --- legibility, as data ----------------------------------------------------------

@@ -7,27 +7,23 @@ regenerate them after an intended change, and look at them before committing::
     TALLYHO_UPDATE_GOLDEN=1 python -m pytest tests/rendering/test_community_picture.py
 
 They are compared as in ``test_table.py`` (same size, a mean absolute pixel difference
-under :data:`GOLDEN_TOLERANCE`); the tests below check the words and their sizes as
+under ``GOLDEN_TOLERANCE`` (``golden_images.py``)); the tests below check the words and their sizes as
 data: every cell is there, cut to its column rather than overflowing it.
 """
 
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image
 
 from rendering.community import WIDTH, CardTable, CardView, layout_card, render_card
 from rendering.shapes import MIN_TEXT_SIZE, Text, text_width
+from tests.rendering.golden_images import check_golden
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
-UPDATE_GOLDEN = os.environ.get("TALLYHO_UPDATE_GOLDEN") == "1"
-GOLDEN_TOLERANCE = 0.5
-"""As in ``test_table.py``: a Pillow or FreeType release nudges glyph edges by about 0.4."""
 MAX_PNG_BYTES = 300_000
 """Discord uploads stay small and quick on a phone connection."""
 
@@ -126,20 +122,4 @@ def test_more_rows_make_a_taller_card() -> None:
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_picture_matches_golden_image(name: str, tmp_path: Path) -> None:
     png = render_card(GOLDEN[name]())
-    golden = GOLDEN_DIR / f"{name}.png"
-    if UPDATE_GOLDEN:
-        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-        golden.write_bytes(png)
-        pytest.skip(f"wrote {golden}")
-    assert golden.exists(), f"no golden image {golden}: run with TALLYHO_UPDATE_GOLDEN=1"
-    actual = Image.open(io.BytesIO(png)).convert("RGB")
-    expected = Image.open(golden).convert("RGB")
-    assert actual.size == expected.size, f"size {actual.size} != golden {expected.size}"
-    diff = ImageChops.difference(actual, expected)
-    mean = max(ImageStat.Stat(diff).mean)
-    if mean > GOLDEN_TOLERANCE:
-        (tmp_path / f"{name}.actual.png").write_bytes(png)
-        diff.save(tmp_path / f"{name}.diff.png")
-        pytest.fail(
-            f"{name}: mean pixel difference {mean:.3f} > {GOLDEN_TOLERANCE}; see {tmp_path}"
-        )
+    check_golden(name, png, tmp_path)

@@ -7,7 +7,7 @@ the picture, regenerate them and look at every one before committing::
     TALLYHO_UPDATE_GOLDEN=1 python -m pytest tests/rendering/test_eagles_picture.py
 
 They are compared as in ``test_table.py``: same size, and a mean absolute pixel
-difference under :data:`GOLDEN_TOLERANCE`; the layout tests below check the words,
+difference under ``GOLDEN_TOLERANCE`` (``golden_images.py``); the layout tests below check the words,
 tiles and arrows exactly, as data.
 
 Positions come from the engine: a scenario's start, a setup's test fields (who tails
@@ -18,15 +18,12 @@ random games.
 
 from __future__ import annotations
 
-import io
-import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
 
 from engine.eagles.actions import Action
 from engine.eagles.game import default_engine
@@ -39,15 +36,7 @@ from rendering.eagles import WIDTH, layout, layout_eagles, render_eagles
 from rendering.eagles.display import fight_tree
 from rendering.registry import picture, renderer
 from rendering.shapes import MIN_TEXT_SIZE, Box, Layout, Rect, Text
-
-GOLDEN_DIR = Path(__file__).parent / "golden"
-UPDATE_GOLDEN = os.environ.get("TALLYHO_UPDATE_GOLDEN") == "1"
-
-GOLDEN_TOLERANCE = 0.5
-"""Largest mean absolute pixel difference allowed against a golden image (0-255 scale,
-worst of the R, G and B means): the tolerance of ``test_table.py``, for the same
-reason (a Pillow or FreeType release nudges glyph edges by about 0.4; a moved tile
-changes the size, a changed word is checked as data below)."""
+from tests.rendering.golden_images import check_golden
 
 MAX_PNG_BYTES = 300_000
 """Discord uploads stay small and quick on a phone connection."""
@@ -328,10 +317,6 @@ def check_legible(layout: Layout) -> None:
         assert not any(overlap(a, b) for b in tiles[i + 1 :]), a
 
 
-def decode(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png)).convert("RGB")
-
-
 # --- golden images -----------------------------------------------------------------------
 
 
@@ -339,22 +324,7 @@ def decode(png: bytes) -> Image.Image:
 def test_picture_matches_golden_image(name: str, tmp_path: Path) -> None:
     make, language = GOLDEN[name]
     png = render_eagles(make(), language=language)
-    golden = GOLDEN_DIR / f"{name}.png"
-    if UPDATE_GOLDEN:
-        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-        golden.write_bytes(png)
-        pytest.skip(f"wrote {golden}")
-    assert golden.exists(), f"no golden image {golden}: run with TALLYHO_UPDATE_GOLDEN=1"
-    actual, expected = decode(png), decode(golden.read_bytes())
-    assert actual.size == expected.size, f"size {actual.size} != golden {expected.size}"
-    diff = ImageChops.difference(actual, expected)
-    mean = max(ImageStat.Stat(diff).mean)
-    if mean > GOLDEN_TOLERANCE:
-        (tmp_path / f"{name}.actual.png").write_bytes(png)
-        diff.save(tmp_path / f"{name}.diff.png")
-        pytest.fail(
-            f"{name}: mean pixel difference {mean:.3f} > {GOLDEN_TOLERANCE}; see {tmp_path}"
-        )
+    check_golden(name, png, tmp_path)
 
 
 # --- the mat, as data ----------------------------------------------------------------------

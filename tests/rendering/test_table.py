@@ -5,10 +5,10 @@ picture, regenerate them and look at every one before committing::
 
     TALLYHO_UPDATE_GOLDEN=1 python -m pytest tests/rendering
 
-A golden comparison decodes both PNGs, requires the same size, and measures the
-mean absolute pixel difference with ``PIL.ImageChops`` (see :data:`GOLDEN_TOLERANCE`
-for why that much); on failure the actual and difference images are written to the
-test's tmp_path. Small text changes fall under the tolerance, so the layout tests
+A golden comparison (``golden_images.py``) decodes both PNGs, requires the same size,
+and measures the mean absolute pixel difference with ``PIL.ImageChops`` (see its
+``GOLDEN_TOLERANCE`` for why that much); on failure the actual and difference images
+are written to the test's tmp_path. Small text changes fall under the tolerance, so the layout tests
 check the texts, bands and arrows exactly, as data.
 
 The view builders (:func:`view_1v1`, :func:`view_8v8`, ...) are also used by
@@ -17,7 +17,6 @@ The view builders (:func:`view_1v1`, :func:`view_8v8`, ...) are also used by
 
 from __future__ import annotations
 
-import io
 import os
 import struct
 import subprocess
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.dif.components import Altitude, Position, Ruleset, Side
 from engine.dif.view import (
@@ -46,22 +45,7 @@ from rendering import fonts
 from rendering.dif import layout_table, render_table
 from rendering.dif.sky import MIN_TEXT_SIZE, WIDTH, Box, Layout, Polygon, Text
 from rendering.table import draw_layout
-
-GOLDEN_DIR = Path(__file__).parent / "golden"
-UPDATE_GOLDEN = os.environ.get("TALLYHO_UPDATE_GOLDEN") == "1"
-
-GOLDEN_TOLERANCE = 0.5
-"""Largest mean absolute pixel difference allowed against a golden image (0-255 scale,
-worst of the R, G and B means).
-
-A patch release of Pillow or FreeType nudges anti-aliased glyph edges: even halving
-the text anti-aliasing steps (8 to 4, see ``rendering.table.AA_LEVELS``) moves the
-mean by only about 0.4. A real change to the picture is well above it: "Advantaged"
-instead of "Tailing" on the arrow gives about 1.8, a reversed arrow about 3, and a
-moved or added card changes the image size, which must match exactly. A single
-changed digit (about 0.03) passes here, so the layout tests below compare every text
-exactly.
-"""
+from tests.rendering.golden_images import check_golden, decode
 
 MAX_PNG_BYTES = 300_000
 """Discord uploads stay small and quick on a phone connection."""
@@ -391,10 +375,6 @@ draw without names, as a picture of a view alone does)."""
 # --- helpers ------------------------------------------------------------------------
 
 
-def decode(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png)).convert("RGB")
-
-
 def texts(view: DifView) -> list[str]:
     return [item.text for item in layout_table(view).items if isinstance(item, Text)]
 
@@ -416,23 +396,7 @@ def png_chunks(png: bytes) -> list[bytes]:
 @pytest.mark.parametrize("name", sorted(GOLDEN_VIEWS))
 def test_picture_matches_golden_image(name: str, tmp_path: Path) -> None:
     png = render_table(GOLDEN_VIEWS[name](), players=GOLDEN_PLAYERS.get(name))
-    golden = GOLDEN_DIR / f"{name}.png"
-    if UPDATE_GOLDEN:
-        GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-        golden.write_bytes(png)
-        pytest.skip(f"wrote {golden}")
-    assert golden.exists(), f"no golden image {golden}: run with TALLYHO_UPDATE_GOLDEN=1"
-    actual, expected = decode(png), decode(golden.read_bytes())
-    assert actual.size == expected.size, f"size {actual.size} != golden {expected.size}"
-    diff = ImageChops.difference(actual, expected)
-    mean = max(ImageStat.Stat(diff).mean)
-    if mean > GOLDEN_TOLERANCE:
-        (tmp_path / f"{name}.actual.png").write_bytes(png)
-        diff.save(tmp_path / f"{name}.diff.png")
-        pytest.fail(
-            f"{name}: mean pixel difference {mean:.3f} > {GOLDEN_TOLERANCE}; "
-            f"actual and diff images in {tmp_path}"
-        )
+    check_golden(name, png, tmp_path)
 
 
 # --- what the picture says ------------------------------------------------------------

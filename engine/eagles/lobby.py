@@ -2,8 +2,8 @@
 and the engagement's setup (:class:`~engine.eagles.setup.EaglesSetup`) made from them.
 
 The options (§3.0): a historical scenario by number (§17.0; everything else then comes
-from it; a system built over content packs offers their scenarios too, see
-:func:`options_model`), or an Engagement type (or ``draw``: Table E2, §3.31), the month (which
+from it; a system built over content packs offers theirs too, :func:`options_model`),
+or an Engagement type (or ``draw``: Table E2, §3.31), the month (which
 aircraft and Aces fly, §3.51, §18.0), the zone, the starting altitude and the
 attacker (each None: the Engagement's, or drawn, §3.41, §3.7, §16.13), how the
 Flights are formed (§3.51: ``choice``, ``cup`` with a number of Scouts or the §3.53

@@ -28,7 +28,7 @@ from bot.commitment import commitment_text, seed_commitment
 from bot.errors import Refusal, UserError
 from bot.games import LoadedGame, engine_refusal, result_record, validation_refusal
 from bot.outcome import Outcome, outcome_of
-from bot.packs import OPTION, ContentPacks
+from bot.packs import OPTION, ContentPacks, system_of
 from bot.play import Play
 from bot.results import verdict_text
 from bot.storage import GameStatus, SeatRecord
@@ -124,7 +124,8 @@ class Lobbies(Play):
         **options: Any,
     ) -> LoadedGame:
         """Open a lobby of ``system`` (found from the ruleset if not given) with the
-        system's ``options`` (validated by its ``options_model``); ``opponent``
+        system's ``options`` (validated by the ``options_model`` of the system over the
+        server's content packs: :meth:`ContentPacks.for_new_game`); ``opponent``
         ``computer`` makes it a practice game against computer players of ``level``
         (the default level if None); ``rated`` False keeps the game out of the
         players' ratings (``"rated": false`` in its options: :mod:`bot.ratings`)."""
@@ -143,7 +144,10 @@ class Lobbies(Play):
             raise Refusal("refusal.opponent", opponent=repr(opponent))
         if level is not None and (opponent != "computer" or level not in COMPUTER_LEVELS):
             raise Refusal("refusal.computer_level", levels=", ".join(COMPUTER_LEVELS))
-        model = rules.options_model
+        # The server's packs come first: the options are the system's over them (a
+        # pack's scenario is one to choose).
+        packs = await ContentPacks(self.storage).for_new_game(guild_id, system_id)
+        model = system_of(system_id, {OPTION: packs}).options_model
         chosen = {k: v for k, v in options.items() if v is not None}
         if "ruleset" in model.model_fields:
             chosen["ruleset"] = ruleset
@@ -160,7 +164,6 @@ class Lobbies(Play):
         if responses == "fog":  # every response window lasts the same short time
             deadlines["response_hours"] = FOG_MINUTES / 60
         stored = validated.model_dump(mode="json", exclude={"ruleset"})
-        packs = await ContentPacks(self.storage).for_new_game(guild_id, system_id)
         record = await self.storage.create_game(
             guild_id=guild_id,
             channel_id=channel_id,

@@ -21,7 +21,7 @@ from bot.errors import Refusal
 from bot.lobby import OPPONENTS, RESPONSE_MODES
 from bot.packs import ContentPacks
 from bot.settings import server_language
-from bot.systems import FORMATS, hosted, options_of, rulesets
+from bot.systems import FORMATS, hosted, hosted_ids, options_of, rulesets
 from cogs import fields
 from cogs.admin import lobby_channel
 from cogs.components import hand_view
@@ -110,6 +110,33 @@ def _switch_command(switch: Switch) -> Any:
     return callback
 
 
+def _suggest(field: Field) -> Any:
+    """The autocomplete of a ``/dogfight new`` option the systems suggest
+    (:attr:`FieldKind.SUGGEST`, an Eagles in the Sky scenario): the choices of the
+    system a new game on this server would run on (with its content packs), of the
+    ruleset chosen so far or of every system declaring the option."""
+
+    async def callback(
+        self: DogfightCog, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        ruleset = getattr(interaction.namespace, "ruleset", None)
+        systems = [rulesets()[ruleset]] if ruleset in rulesets() else list(hosted_ids())
+        packs = ContentPacks(service_of(interaction).storage)
+        key = current.strip().lower()
+        found: list[str] = []
+        for system_id in systems:
+            try:
+                system = await packs.system_for(interaction.guild_id, system_id)
+            except Refusal:  # a stored pack fails now: /dogfight new says why
+                system = hosted(system_id)
+            declared = [f for f in system.presenter().option_fields() if f.name == field.name]
+            found += [c for f in declared for c in f.choices if key in c.lower()]
+        return [app_commands.Choice(name=c[:100], value=c[:100]) for c in dict.fromkeys(found)][:25]
+
+    callback.__qualname__ = f"DogfightCog.suggest_{field.name}"
+    return callback
+
+
 class DogfightCog(commands.Cog):
     """Lobby commands. Each callback: resolve inputs, call the service, answer."""
 
@@ -171,6 +198,9 @@ class DogfightCog(commands.Cog):
         **fields.describe(OPTIONS),
     )(_new)
     new = dogfight.command(name="new", description=cmd_text("cmd.dogfight.new.description"))(_new)
+    for _field in (f for f in OPTIONS if f.kind is FieldKind.SUGGEST):
+        new.autocomplete(_field.name)(_suggest(_field))
+    del _field
 
     async def _join(self, interaction: discord.Interaction, **given: Any) -> None:
         game = await _game_here(interaction, "/dogfight join")

@@ -60,7 +60,7 @@ def _annotation(f: Field) -> Any:
         )
     elif f.kind is FieldKind.CHOICE:
         base = Literal[tuple(f.choices)]
-    else:
+    else:  # TEXT, and SUGGEST (its choices are the server's: cogs.dogfight suggests them)
         base = str
     return base | None if f.default is None else base
 

@@ -188,6 +188,11 @@ class FieldKind(StrEnum):
     INT = "int"
     TEXT = "text"
     CHOICE = "choice"
+    """One of :attr:`Field.choices`, the same everywhere (the command lists them)."""
+    SUGGEST = "suggest"
+    """A text for which :attr:`Field.choices` are suggested as it is typed: those of
+    the system a server's new game would run on, which its content packs may extend
+    (so the command cannot list them)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,7 +71,7 @@ LEADERS_FILE = "leaders.yaml"
 TABLES_FILE = "tables.yaml"
 SCENARIOS_FILE = "scenarios.yaml"
 
-CONTENT_KINDS = ("aircraft", "leaders")
+CONTENT_KINDS = ("aircraft", "leaders", "scenarios")
 """The sections a content pack's ``eagles`` part may have (:mod:`engine.core.packs`)."""
 
 M = TypeVar("M", bound=BaseModel)
@@ -155,18 +155,39 @@ def load_components(source: Path | str | None = None) -> Components:
 
 def components_with(packs: Sequence[Pack]) -> Components:
     """The shipped components with each content pack's ``eagles`` sections
-    (``aircraft``, ``leaders``) laid over them in turn, then cross-checked as the
-    shipped files are. Raises :class:`DataError` naming the pack's file, entry and
-    field; a cross-check's names the section and the entry's place among all of them."""
-    last = packs[-1].file if packs else ""
+    (``aircraft``, ``leaders``, ``scenarios``) laid over them in turn, then
+    cross-checked as the shipped files are. Raises :class:`DataError` naming the pack's
+    file, entry and field; a leader's cross-check names the section and the entry's
+    place among all of them, a scenario's the pack and entry it came from (or the
+    built-in scenario's number)."""
+    if not packs:
+        return _shipped_components()
+    last = packs[-1].file
+    scenarios = extend(_shipped_scenarios(), packs, SYSTEM_DIR, "scenarios", Scenario, "number")
     return _bundle(
         _shipped_deck(),
         extend(_shipped_aircraft(), packs, SYSTEM_DIR, "aircraft", Aircraft),
         extend(_shipped_leaders(), packs, SYSTEM_DIR, "leaders", FlightLeader),
         _shipped_tables(),
-        dict(_shipped_scenarios()),
-        names={LEADERS_FILE: f"{last}: {SYSTEM_DIR}.leaders"} if packs else {},
+        scenarios,
+        names={LEADERS_FILE: f"{last}: {SYSTEM_DIR}.leaders", SCENARIOS_FILE: last},
+        places=_scenario_places(packs),
     )
+
+
+def _scenario_places(packs: Sequence[Pack]) -> dict[int, str]:
+    """Where each scenario a pack gives is, for a cross-check's message: the section
+    and entry (``eagles.scenarios[0]``), after the pack's name unless it is the last
+    (the one being checked). A later pack's entry of the same number wins. Built-in
+    scenarios are not listed: :func:`_bundle` names them by number."""
+    places: dict[int, str] = {}
+    for pack in packs:
+        mine = pack is packs[-1]
+        for entry in pack.entries(SYSTEM_DIR, "scenarios"):
+            number = Scenario.model_validate(entry.fields).number  # extend() validated it
+            where = f"{SYSTEM_DIR}.scenarios[{entry.index}]"
+            places[number] = where if mine else f"pack {pack.name!r} {where}"
+    return places
 
 
 # --- shipped data (cached) -------------------------------------------------------------
@@ -239,14 +260,18 @@ def _bundle(
     scenarios: dict[int, Scenario],
     *,
     names: Mapping[str, str],
+    places: Mapping[int, str] | None = None,
 ) -> Components:
     """Cross-file checks, then the read-only bundle. ``names`` maps a file to the name
-    used in messages (a pack's path); shipped files go by their bare name."""
+    used in messages (a pack's path); shipped files go by their bare name. ``places``
+    (content packs) says where each pack scenario is; the others are then named by
+    number (``built-in scenario 4``), else by their place in the file (``[3]``)."""
+    known = f"{AIRCRAFT_FILE} or a pack" if places is not None else AIRCRAFT_FILE
 
     def plane(ref: str, side: Side, where: str, problems: list[str]) -> Aircraft | None:
         found = aircraft.get(ref)
         if found is None:
-            problems.append(f"{where}: unknown aircraft {ref!r} (not in {AIRCRAFT_FILE})")
+            problems.append(f"{where}: unknown aircraft {ref!r} (not in {known})")
         elif found.side is not side:
             problems.append(f"{where}: {ref!r} is a {found.side.value} aircraft, not {side.value}")
         return found
@@ -280,9 +305,12 @@ def _bundle(
         raise DataError(names.get(TABLES_FILE, TABLES_FILE), problems)
 
     for index, scenario in enumerate(scenarios.values()):
+        place = f"[{index}]"
+        if places is not None:
+            place = places.get(scenario.number, f"built-in scenario {scenario.number}")
         for side in Side:
             force = scenario.force(side)
-            where = f"[{index}].{side.value}"
+            where = f"{place}.{side.value}"
             refs = [(f"aircraft[{i}].aircraft", e.aircraft) for i, e in enumerate(force.aircraft)]
             refs += [(f"drawn_from_cup[{i}]", ref) for i, ref in enumerate(force.drawn_from_cup)]
             for field, ref in refs:
@@ -304,7 +332,7 @@ def _bundle(
                 elif flown_by.side is not side:
                     problems.append(f"{where}.leader: {force.leader!r} is not {side.value}")
         if scenario.victory_ace is not None and scenario.victory_ace not in leaders:
-            problems.append(f"[{index}].victory_ace: unknown leader {scenario.victory_ace!r}")
+            problems.append(f"{place}.victory_ace: unknown leader {scenario.victory_ace!r}")
     if problems:
         raise DataError(names.get(SCENARIOS_FILE, SCENARIOS_FILE), problems)
 

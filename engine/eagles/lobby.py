@@ -2,7 +2,8 @@
 and the engagement's setup (:class:`~engine.eagles.setup.EaglesSetup`) made from them.
 
 The options (§3.0): a historical scenario by number (§17.0; everything else then comes
-from it), or an Engagement type (or ``draw``: Table E2, §3.31), the month (which
+from it; a system built over content packs offers theirs too, :func:`options_model`),
+or an Engagement type (or ``draw``: Table E2, §3.31), the month (which
 aircraft and Aces fly, §3.51, §18.0), the zone, the starting altitude and the
 attacker (each None: the Engagement's, or drawn, §3.41, §3.7, §16.13), how the
 Flights are formed (§3.51: ``choice``, ``cup`` with a number of Scouts or the §3.53
@@ -24,7 +25,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -39,12 +41,14 @@ from engine.eagles.components import (
     Aircraft,
     EngagementType,
     FlightLeader,
+    Scenario,
     Side,
     YearMonth,
     Zone,
 )
 from engine.eagles.historical import scenario_setup
 from engine.eagles.loader import Components, load_scenarios
+from engine.eagles.scenarios import MAX_NUMBER
 from engine.eagles.setup import REVISION, EaglesSetup, PlaneSetup, SideSetup, month_ok
 from strings import Term
 
@@ -60,6 +64,7 @@ __all__ = [
     "find_aircraft",
     "find_leader",
     "make_pick",
+    "options_model",
     "parse_flight",
     "scenario_choice",
     "scenario_names",
@@ -85,9 +90,10 @@ def scenario_names() -> dict[int, str]:
     return {n: sc.name for n, sc in load_scenarios().items()}
 
 
-def scenario_choice(number: int) -> str:
-    """How ``/dogfight new`` offers scenario ``number``: ``7 Fonck's Wager``."""
-    return f"{number} {scenario_names()[number]}"
+def scenario_choice(number: int, names: Mapping[int, str] | None = None) -> str:
+    """How ``/dogfight new`` offers scenario ``number`` of ``names`` (None: the
+    shipped ones): ``7 Fonck's Wager``."""
+    return f"{number} {(scenario_names() if names is None else names)[number]}"
 
 
 def parse_flight(text: str) -> tuple[str, int | None]:
@@ -107,8 +113,12 @@ class EaglesOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    scenario: int | None = Field(default=None, ge=1, le=8)
-    """A historical scenario (§17.0): it sets everything else."""
+    SCENARIOS: ClassVar[Mapping[int, str] | None] = None
+    """The scenarios a lobby may choose, number -> title: None for the shipped ones;
+    the model of a system built over content packs (:func:`options_model`) has theirs."""
+
+    scenario: int | None = Field(default=None, ge=1, le=MAX_NUMBER)
+    """A historical scenario (§17.0) or a content pack's: it sets everything else."""
     engagement: str = "patrol"
     """An Engagement type (§16.11), or ``draw``: Table E2 (§3.31)."""
     month: str = "1918-04"
@@ -134,14 +144,17 @@ class EaglesOptions(BaseModel):
     @classmethod
     def _scenario(cls, v: Any) -> Any:
         """A number, or the scenario's name as ``/dogfight new`` offers it ("7 Fonck's
-        Wager"), or enough of its name ("fonck")."""
-        if v is None or isinstance(v, int):
+        Wager"), or enough of its name ("fonck"), of one of the model's scenarios."""
+        if v is None:
             return v
+        names = scenario_names() if cls.SCENARIOS is None else cls.SCENARIOS
         text = str(v).strip()
         head = text.split(" ", 1)[0]
-        if head.isdigit():
-            return int(head)
-        found = [n for n, name in scenario_names().items() if _squash(text) in _squash(name)]
+        if isinstance(v, int) or head.isdigit():
+            number = v if isinstance(v, int) else int(head)
+            found = [number] if number in names else []
+        else:
+            found = [n for n, name in names.items() if _squash(text) in _squash(name)]
         if len(found) != 1:
             raise ValueError(Term("eagles.ui.pick.scenario_text", text=repr(text[:30])))
         return found[0]
@@ -205,6 +218,13 @@ class EaglesOptions(BaseModel):
     def drawn(self) -> bool:
         """The Engagement type is drawn at the start (Table E2)."""
         return self.scenario is None and self.engagement == "draw"
+
+
+def options_model(scenarios: Mapping[int, Scenario]) -> type[EaglesOptions]:
+    """The options of a lobby of a system with these scenarios (the shipped ones and
+    its content packs'): :class:`EaglesOptions` choosing among them."""
+    names = MappingProxyType({n: sc.name for n, sc in scenarios.items()})
+    return type("EaglesOptions", (EaglesOptions,), {"SCENARIOS": names, "__module__": __name__})
 
 
 class EaglesPick(BaseModel):

@@ -22,7 +22,6 @@ from engine.eagles.lobby import (
     EaglesOptions,
     EaglesPick,
     scenario_choice,
-    scenario_names,
 )
 from strings import Term, t, tr
 
@@ -38,19 +37,29 @@ __all__ = [
     "aircraft_lines",
     "menu_hint",
     "notes",
+    "option_fields",
     "pick_text",
     "side_heading",
     "switch_line",
     "title",
 ]
 
-OPTION_FIELDS = (
-    Field(
+
+def option_fields(engine: EaglesEngine) -> tuple[Field, ...]:
+    """``/dogfight new``'s Eagles in the Sky options (:class:`EaglesOptions` by name, all
+    optional: a Patrol in April 1918, aircraft chosen); the scenarios suggested are the
+    engine's (the shipped ones and its content packs')."""
+    names = {n: sc.name for n, sc in engine.components.scenarios.items()}
+    scenario = Field(
         "scenario",
-        FieldKind.CHOICE,
+        FieldKind.SUGGEST,
         "eagles.ui.cmd.scenario",
-        choices=tuple(scenario_choice(n) for n in sorted(scenario_names())),
-    ),
+        choices=tuple(scenario_choice(n, names) for n in sorted(names)),
+    )
+    return (scenario, *OPTION_FIELDS)
+
+
+OPTION_FIELDS = (
     Field("engagement", FieldKind.CHOICE, "eagles.ui.cmd.engagement", choices=ENGAGEMENTS),
     Field("month", FieldKind.TEXT, "eagles.ui.cmd.month"),
     Field("zone", FieldKind.CHOICE, "eagles.ui.cmd.zone", choices=tuple(z.value for z in Zone)),
@@ -58,8 +67,7 @@ OPTION_FIELDS = (
     Field("attacker", FieldKind.CHOICE, "eagles.ui.cmd.attacker", choices=("allied", "german")),
     Field("flight", FieldKind.TEXT, "eagles.ui.cmd.flight"),
 )
-"""``/dogfight new``'s Eagles in the Sky options (:class:`EaglesOptions` by name, all
-optional: a Patrol in April 1918, aircraft chosen)."""
+"""The options of :func:`option_fields` but the scenario, the same for every engine."""
 PICK_FIELDS = (
     Field("more", FieldKind.TEXT, "eagles.ui.cmd.more"),
     Field("leader", FieldKind.TEXT, "eagles.ui.cmd.leader"),

@@ -1,4 +1,5 @@
-"""The historical scenarios of §17.0 (L1109-1267), as printed."""
+"""The historical scenarios of §17.0 (L1109-1267), as printed, and a server's own in
+the same schema (a content pack's ``eagles.scenarios``, numbered after the book's)."""
 
 from __future__ import annotations
 
@@ -20,11 +21,19 @@ from engine.eagles.enums import (
 )
 
 __all__ = [
+    "MAX_FORCE",
+    "MAX_NUMBER",
     "Force",
     "ForceAircraft",
     "PilotCounts",
     "Scenario",
 ]
+
+MAX_FORCE = 6
+"""Aircraft a side flies in a scenario: up to six (§3.53's Flights; the book's
+scenarios have at most six a side)."""
+MAX_NUMBER = 99
+"""The book numbers its scenarios 1 to 8 (§17.0); a content pack's come after."""
 
 
 class ForceAircraft(Frozen):
@@ -88,6 +97,10 @@ class Force(Frozen):
             raise ValueError("a force has aircraft, a cup to draw from, or a balloon")
         if self.leader_ace_side and self.leader is None:
             raise ValueError("leader_ace_side needs a leader")
+        if self.aircraft_count > MAX_FORCE:
+            raise ValueError(
+                f"{self.aircraft_count} aircraft, more than the {MAX_FORCE} a side flies (§3.53)"
+            )
         if self.pilots.total and self.pilot_count != sum(e.count for e in self.aircraft):
             raise ValueError(
                 f"{self.pilot_count} pilots for {sum(e.count for e in self.aircraft)} aircraft"
@@ -96,9 +109,10 @@ class Force(Frozen):
 
 
 class Scenario(Frozen):
-    """A historical scenario (§17.0, L1109-1267), exactly as printed."""
+    """A historical scenario (§17.0, L1109-1267), exactly as printed; a content pack's
+    scenario has the same fields, its number above the book's eight."""
 
-    number: int = Field(ge=1, le=8)
+    number: int = Field(ge=1, le=MAX_NUMBER)
     name: str = Field(min_length=1, description="a short title (authored)")
     date: str = Field(min_length=1, description="the date as printed: 'September 16th, 1918'")
     month: YM = Field(description="its year and month (aircraft and Aces' availability)")
@@ -129,4 +143,14 @@ class Scenario(Frozen):
             raise ValueError("victory_ace is set exactly for a non-standard victory")
         if ScenarioRule.NO_INITIATIVE_PHASE in self.rules and self.initiative is None:
             raise ValueError("no_initiative_phase needs the side that always has it")
+        if not self.allied.aircraft_count and not self.german.aircraft_count:
+            raise ValueError("no side has aircraft (only balloons)")
+        if ScenarioRule.SOLITAIRE in self.rules and self.german.aircraft_count:
+            raise ValueError(
+                "solitaire: the rules play only a German balloon, not aircraft (Scenario 1)"
+            )
+        if ScenarioRule.ENDS_WHEN_BALLOON_GROUNDED in self.rules and not (
+            self.allied.balloons or self.german.balloons
+        ):
+            raise ValueError("ends_when_balloon_grounded needs a balloon")
         return self

@@ -53,6 +53,7 @@ from engine.eagles.lobby import (
     EaglesPick,
     build_setup,
     make_pick,
+    options_model,
 )
 from engine.eagles.orders import Order, expired, order_action
 from engine.eagles.sampler import sample_state
@@ -99,6 +100,7 @@ class EaglesSystem:
     def __init__(self, engine: EaglesEngine) -> None:
         self.engine = engine
         self.components = engine.components
+        self.options_model = options_model(engine.components.scenarios)
         self._presenter = EaglesPresenter(engine)
 
     # --- the lobby ----------------------------------------------------------------

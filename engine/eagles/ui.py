@@ -79,7 +79,7 @@ class EaglesPresenter(SeatLines):
 
     # --- the lobby ----------------------------------------------------------------
     def option_fields(self) -> tuple[Field, ...]:
-        return lobbytext.OPTION_FIELDS
+        return lobbytext.option_fields(self.engine)
 
     def pick_fields(self) -> tuple[Field, ...]:
         return lobbytext.PICK_FIELDS

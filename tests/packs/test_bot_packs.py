@@ -61,3 +61,25 @@ def test_file_names_are_shown_harmless() -> None:
     assert packs.safe_file_name("my **pack** <@1>.yaml") == "my-pack-1-.yaml"
     assert packs.safe_file_name("") == "-"
     assert len(packs.safe_file_name("a" * 200)) == 64
+
+
+async def test_a_pack_whose_aircraft_another_packs_scenario_flies_is_not_removed(
+    storage: SQLiteStorage,
+) -> None:
+    """The example pack's SE5b flies in a second pack's scenario: removing the example
+    is refused, naming that scenario, and both packs stay."""
+    content = packs.ContentPacks(storage)
+    await content.add(GUILD, 1, "example-pack.yaml", EXAMPLE)
+    scenario = EXAMPLE.split(b"  scenarios:\n", 1)[1].replace(b"number: 9", b"number: 10")
+    house = b"pack: house\nprovenance: x\neagles:\n  scenarios:\n" + scenario
+    await content.add(GUILD, 1, "house.yaml", house)
+    kept = await storage.content_packs(GUILD)
+    with pytest.raises(Refusal) as refused:
+        await content.remove(GUILD, "what-if-fighters")
+    assert refused.value.key == "refusal.pack.needed"
+    problems = str(refused.value.fields["problems"])
+    assert (
+        "house.yaml: eagles.scenarios[0].allied.aircraft[0].aircraft: unknown aircraft 'se5b'"
+        in problems
+    )
+    assert await storage.content_packs(GUILD) == kept

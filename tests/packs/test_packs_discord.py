@@ -58,6 +58,28 @@ GAMES = [
         "allied", "se5b", "se5b", "SE5b", id="eagles",
     ),
 ]  # fmt: skip
+
+
+async def play_to_the_end(
+    fake: FakeDiscord, bot: TallyHoBot, user: FakeUser, game_id: int, thread: int
+) -> Any:
+    """Play ``user``'s seats of a started practice game through the thread and DMs, a
+    random computer player choosing; the final state, dumped."""
+    system = (await bot.service.load(game_id)).system
+    person = system.computer_player(SEED, "random")
+    pilot = UiPlayer(fake, user, game_id, thread)
+    for _ in range(3000):
+        state = (await bot.service.load(game_id)).state
+        if system.is_over(state):
+            break
+        d = system.pending(state)[0]
+        action = str(person.choose(state, d.seat))
+        await pilot.act(action, via_dm=d.timing is Timing.RESPONSE, seat=d.seat)
+    else:
+        pytest.fail("the game did not end")
+    return system.dump_state((await bot.service.load(game_id)).state)
+
+
 CHANGED = (
     EXAMPLE.replace(b"name: Ki-43 Kai\n", b"name: Ki-43 Kai II\n")
     .replace(b"{missile: aim-9x-test, count: 4}", b"{missile: aim-9x-test, count: 2}")
@@ -82,7 +104,8 @@ async def test_a_pack_aircraft_flies_a_whole_game_and_the_game_replays_after_the
 
     added = await upload(fake, admin, "example-pack.yaml", EXAMPLE)
     assert f"Content pack **{PACK}** version 1 added from example-pack.yaml" in added
-    assert "dif: 1 aircraft; lockedon: 1 missiles, 1 aircraft; eagles: 1 aircraft" in added
+    contents = "dif: 1 aircraft; lockedon: 1 missiles, 1 aircraft; eagles: 1 aircraft, 1 scenarios"
+    assert contents in added
     listed = content(fake, await fake.slash(admin, "config pack list"))
     assert f"**{PACK}** version 1" in listed and "> Authored by the Tally-Ho maintainers" in listed
 
@@ -103,20 +126,8 @@ async def test_a_pack_aircraft_flies_a_whole_game_and_the_game_replays_after_the
     await fake.slash(alice, "dogfight start", channel_id=thread)
 
     game = await bot.service.load(record.id)
-    system = game.system
-    assert marker in json.dumps(system.dump_state(game.state))
-    person = system.computer_player(SEED, "random")
-    pilot = UiPlayer(fake, alice, record.id, thread)
-    for _ in range(3000):
-        state = (await bot.service.load(record.id)).state
-        if system.is_over(state):
-            break
-        d = system.pending(state)[0]
-        action = str(person.choose(state, d.seat))
-        await pilot.act(action, via_dm=d.timing is Timing.RESPONSE, seat=d.seat)
-    else:
-        pytest.fail("the game did not end")
-    final = system.dump_state((await bot.service.load(record.id)).state)
+    assert marker in json.dumps(game.system.dump_state(game.state))
+    final = await play_to_the_end(fake, bot, alice, record.id, thread)
     assert any(label in str(m.get("content")) for m in fake.sent_to(thread))
 
     # The pack changes (a new version), then goes: new games do without it, the game
@@ -196,6 +207,17 @@ HOSTILE = [
         id="markdown-in-name",
     ),
     pytest.param(b"pack: latin\xe9\n", "(file): not UTF-8 text", id="not-utf8"),
+    pytest.param(
+        EXAMPLE.replace(b"{aircraft: se5b, count: 2}", b"{aircraft: se5z, count: 2}"),
+        "eagles.scenarios[0].allied.aircraft[0].aircraft: unknown aircraft 'se5z' (not in "
+        "aircraft.yaml or a pack)",
+        id="scenario-unknown-aircraft",
+    ),
+    pytest.param(
+        EXAMPLE.replace(b"- number: 9\n", b"- number: 3\n"),
+        "eagles.scenarios[0].number: 3 is already in the built-in data; add 'override: true'",
+        id="scenario-collides-with-built-in",
+    ),
     pytest.param(
         EXAMPLE.replace(b"\ndif:\n", b"\nchess:\n"), "chess: unknown system", id="unknown-system"
     ),
@@ -293,3 +315,79 @@ async def test_a_new_version_is_checked_with_the_packs_that_build_on_the_old_one
     refused = await upload(fake, admin, "example-pack.yaml", dif_only)
     assert "builds-on.yaml: lockedon.missiles[0].id: 'aim-9x-test' overrides nothing" in refused
     assert await live(bot, fake) == kept
+
+
+SCENARIO = "9 The SE5b's First Patrol"
+"""How /dogfight new offers the example pack's Eagles in the Sky scenario."""
+
+
+async def test_a_pack_scenario_is_offered_on_its_server_played_and_replayed_after_it_goes(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    admin, alice = fake.add_member("admin", admin=True), fake.add_member("alice")
+    elsewhere = fake.add_channel("general", guild_id=fake.add_guild())
+    bot = await start_bot(fake, tmp_path)
+
+    async def offered(typed: str, channel: int = fake.channel_id) -> list[str]:
+        found = await fake.autocomplete(
+            alice, "dogfight new", "scenario", typed, channel_id=channel, ruleset="eagles"
+        )
+        return [c["value"] for c in found]
+
+    assert "7 Fonck's Wager" in await offered("") and SCENARIO not in await offered("")
+    await upload(fake, admin, "example-pack.yaml", EXAMPLE)
+    assert await offered("se5b") == [SCENARIO]
+    # Another server neither offers nor accepts it.
+    assert await offered("se5b", elsewhere) == []
+    token = await fake.slash(
+        alice, "dogfight new", channel_id=elsewhere, ruleset="eagles", scenario=SCENARIO
+    )
+    assert "is not a scenario" in content(fake, token)
+
+    await fake.slash(
+        alice, "dogfight new", channel_id=fake.channel_id, ruleset="eagles", scenario=SCENARIO,
+        opponent="computer", level="random",
+    )  # fmt: skip
+    record = await wait_for_new_game(fake, bot.service.storage)
+    thread = record.thread_id
+    assert thread is not None
+    assert record.options["scenario"] == 9
+    assert [(r["name"], r["version"]) for r in record.options["packs"]] == [(PACK, 1)]
+    assert any("SE5b's First Patrol" in str(m.get("content")) for m in fake.sent_to(thread))
+    choices = await fake.autocomplete(
+        alice, "dogfight join", "aircraft", "", channel_id=thread, side="allied"
+    )
+    assert [c["value"] for c in choices] == ["se5b"], "the scenario's own aircraft"
+    await fake.slash(alice, "dogfight join", channel_id=thread, side="allied", aircraft="se5b")
+    await fake.slash(alice, "dogfight start", channel_id=thread)
+    game = await bot.service.load(record.id)
+    planes = game.system.dump_state(game.state)["planes"]
+    assert [p["aircraft"] for p in planes if p["side"] == "allied"] == ["se5b", "se5b"]
+    final = await play_to_the_end(fake, bot, alice, record.id, thread)
+
+    # A new version renames the scenario, then the pack goes: the scenario is no longer
+    # offered nor accepted on the server, the game still verifies...
+    renamed = EXAMPLE.replace(b"name: The SE5b's First Patrol", b"name: The SE5b's Last Patrol")
+    assert "version 2 added" in await upload(fake, admin, "example-pack.yaml", renamed)
+    assert await offered("se5b") == ["9 The SE5b's Last Patrol"]
+    await fake.slash(admin, "config pack remove", name=PACK)
+    assert await offered("se5b") == []
+    token = await fake.slash(
+        alice, "dogfight new", channel_id=fake.channel_id, ruleset="eagles", scenario=SCENARIO
+    )
+    assert "is not a scenario" in content(fake, token)
+    assert "✅" in content(fake, await fake.slash(alice, "game verify", channel_id=thread))
+
+    # ... and replays from the pack version it used, from its log and in a new process.
+    token = await fake.slash(alice, "game log", channel_id=thread)
+    logs = [data.decode() for _, data in fake.files(fake.original(token))]
+    packs_module._BUILT.clear()
+    assert logs and all(verify_log(text).ok for text in logs)
+    packs_module._BUILT.clear()
+    storage = await SQLiteStorage.open(str(tmp_path / "packs.sqlite3"))
+    try:
+        again = await GameStore(storage).load(record.id)
+        assert again.system.dump_state(again.state) == final
+        assert again.options.scenario == 9  # type: ignore[attr-defined]
+    finally:
+        await storage.close()

@@ -106,6 +106,20 @@ async def test_the_logbook_with_and_without_a_pilot_and_its_refusals(
         assert f"#{m.mission} " in mine
     assert mine != text
 
+    allied = [p for p in book if p.side == "allied"]
+    token = await fake.slash(carol, "profile", channel_id=thread, member=alice)
+    profile = fake.original(token)["content"]
+    line = t(
+        "logbook.profile_line",
+        None,
+        id=record.id,
+        title=campaign.sheet(None).title,
+        pilots=sum(1 for p in allied if not p.fate.gone),
+        kills=sum(p.kills for p in allied),
+        aces="",
+    )
+    assert line in profile and "/campaign logbook" in profile, "/profile links the logbook"
+
     entries = len(campaign.entries)
     token = await fake.slash(carol, "campaign logbook", channel_id=thread, pilot="Nobody")
     refused = fake.original(token)

@@ -1433,7 +1433,7 @@ class EaglesCampaigns:
                 planes.append(
                     PlaneSetup(aircraft=ac, mission=True, bombs=bool(mission and mission.bombs))
                 )
-            seat = "A1" if side == "allied" else "G1"
+            seat = _seat(side)
             leaders = [sq.pilot(pid) for pid, _ in flight if sq.pilot(pid).is_leader]
             sides[side] = SideSetup(
                 seats=(seat,) if planes else (),
@@ -1842,7 +1842,7 @@ class EaglesCampaigns:
             title=self._title(state, s),
             aircraft=state.squadrons[side].aircraft,
             airframe=str(number),
-            seat=("A1" if side == "allied" else "G1") if _played(s) else None,
+            seat=_seat(side) if _played(s) else None,
             kills=kills,
             wounded="wounded" in said,
             lost=result in ("shot_down", "missing", "killed"),
@@ -2021,6 +2021,11 @@ def _copy_sortie(s: Sortie) -> Sortie:
 
 def _other(side: str) -> str:
     return "german" if side == "allied" else "allied"
+
+
+def _seat(side: str) -> str:
+    """The seat a squadron flies in an Engagement's game."""
+    return "A1" if side == "allied" else "G1"
 
 
 def _played(s: Sortie) -> bool:

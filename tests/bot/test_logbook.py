@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from bot.errors import Refusal
 from bot.testing import FakeDiscord
 from cogs.app import TallyHoBot
-from engine.core.campaign import EntryKind, outcome_text
+from cogs.campaign import find_pilot
+from engine.core.campaign import EntryKind, PilotLog, outcome_text
 from engine.eagles.campaign import EaglesCampaigns
 from strings import t
 from tests.engine.eagles.test_campaign_logbook import _outcome
@@ -131,3 +135,21 @@ async def test_the_logbook_with_and_without_a_pilot_and_its_refusals(
     assert refused["flags"] & EPHEMERAL
     assert refused["content"].endswith(t("campaign.refusal.none_here"))
     assert len((await bot.campaigns.load(record.id)).entries) == entries
+
+
+def test_a_pilot_is_found_by_id_or_by_a_part_of_his_name_alone() -> None:
+    pilots = (
+        PilotLog("allied-A", "A Smith", "allied"),
+        PilotLog("allied-B", "B Smith", "allied"),
+        PilotLog("german-A", "A Weber", "german"),
+    )
+    assert find_pilot(1, pilots, "german-A") is pilots[2]
+    assert find_pilot(1, pilots, "b smith") is pilots[1]
+    assert find_pilot(1, pilots, "web") is pilots[2]
+    with pytest.raises(Refusal) as several:
+        find_pilot(1, pilots, "Smith")
+    assert several.value.key == "logbook.refusal.several"
+    assert "A Smith, B Smith" in str(several.value)
+    with pytest.raises(Refusal) as unknown:
+        find_pilot(1, pilots, "Udet")
+    assert unknown.value.key == "logbook.refusal.no_pilot"

@@ -121,7 +121,12 @@ def logbook_card(
     title: str, pilots: Sequence[PilotLog], sides: Mapping[str, str], language: str
 ) -> CardView:
     """The picture of :func:`logbook_lines`: a table of each side's pilots."""
-    header = tuple(t(f"logbook.col.{c}", language) for c in ("pilot", "missions", "kills", "fate"))
+    header = (
+        t("logbook.col.pilot", language),
+        t("logbook.col.missions", language),
+        t("logbook.col.kills", language),
+        t("logbook.col.fate", language),
+    )
     tables = tuple(
         CardTable(
             sides.get(side, side),
@@ -149,8 +154,11 @@ def logbook_card(
 
 def pilot_card(title: str, pilot: PilotLog, aircraft: Mapping[str, str], language: str) -> CardView:
     """The picture of :func:`pilot_lines`: his missions in a table."""
-    header = tuple(
-        t(f"logbook.col.{c}", language) for c in ("mission", "aircraft", "kills", "result")
+    header = (
+        t("logbook.col.mission", language),
+        t("logbook.col.aircraft", language),
+        t("logbook.col.kills", language),
+        t("logbook.col.result", language),
     )
     rows = tuple(
         (

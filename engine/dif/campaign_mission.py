@@ -580,8 +580,9 @@ def logbook(games: Sequence[tuple[int, str, tuple[FlownPilot, ...]]]) -> tuple[P
     the pilots who flew it), in the order each man first flew. A Skilled Pilot shot
     down leaves the cup (docs/rules-decisions.md, "Zero! land and carrier
     campaigns"): missing, whether killed or captured; the man on the other side of
-    his counter flies no more either. An "A" is an Ace Pilot (§19.25; "AC" an Ace
-    Crew, §19.35)."""
+    his counter flies no more either. A Crew stays in the draw, its bomber shot down
+    or not (the campaign's reading, as it keeps them). An "A" is an Ace Pilot (§19.25;
+    "AC" an Ace Crew, §19.35)."""
     flown: dict[str, list[tuple[FlownPilot, LogbookEntry]]] = {}
     for number, title, pilots in games:
         for p in pilots:
@@ -591,7 +592,7 @@ def logbook(games: Sequence[tuple[int, str, tuple[FlownPilot, ...]]]) -> tuple[P
                 aircraft=p.aircraft,
                 seat=p.seat,
                 kills=p.kills,
-                lost=p.fate is Fate.SHOT_DOWN,
+                lost=p.fate is Fate.SHOT_DOWN and not p.crew,
                 result=Term(f"logbook.zero.result.{p.fate.value}"),
             )
             flown.setdefault(p.key, []).append((p, entry))
@@ -606,7 +607,8 @@ def logbook(games: Sequence[tuple[int, str, tuple[FlownPilot, ...]]]) -> tuple[P
             fate = PilotFate.RETIRED
             status = Term("logbook.zero.status.counter_out", name=down[first.counter])
         else:
-            fate, status = PilotFate.ACTIVE, Term("logbook.zero.status.active")
+            active = "logbook.zero.status.crew" if first.crew else "logbook.zero.status.active"
+            fate, status = PilotFate.ACTIVE, Term(active)
         rank = Term(
             "logbook.zero.crew" if first.crew else "logbook.zero.skills",
             skills=", ".join(first.skills),

@@ -13,6 +13,7 @@ import pytest
 from engine.core.campaign import CampaignEntry, EntryKind, PilotFate, outcome_text, replay
 from engine.core.contract import Fate, Outcome
 from engine.dif.campaign import ZeroCampaigns, campaign_system
+from engine.dif.campaign_mission import FlownPilot, logbook
 from engine.dif.setup import DifSetup
 from tests.engine.dif.test_zero_campaign import hand_outcome
 
@@ -70,7 +71,7 @@ def test_the_logbook_follows_every_skilled_pilot_who_flew(campaign: str) -> None
     flown = [p for s in state.scores for p in s.flown]
     assert sum(p.kills for p in book) == sum(p.kills for p in flown) > 0
     assert {p.id for p in book} == {p.key for p in flown}
-    down = {p.counter for p in flown if p.fate is Fate.SHOT_DOWN}
+    down = {p.counter for p in flown if p.fate is Fate.SHOT_DOWN and not p.crew}
     assert down == set(state.lost), "a Skilled Pilot shot down leaves the cup"
     for entry in book:
         numbers = [m.mission for m in entry.missions]
@@ -100,6 +101,39 @@ def test_a_gone_counter_is_never_drawn_again() -> None:
         counter = entry.id.split(":")[0]
         face = [m for p in book if p.id.split(":")[0] == counter for m in p.missions]
         assert max(m.mission for m in face) == max(m.mission for m in face if m.lost)
+
+
+def _flew(counter: str, face: int, name: str, fate: Fate, **more: object) -> FlownPilot:
+    return FlownPilot.model_validate(
+        {
+            "counter": counter,
+            "face": face,
+            "name": name,
+            "side": "japanese",
+            "seat": "X1",
+            "aircraft": "a6m2",
+            "fate": fate,
+            **more,
+        }
+    )
+
+
+def test_fates_of_pilots_the_other_face_and_a_crew() -> None:
+    """Shot down: missing; the other side of his counter: retired; a Crew shot down
+    stays in the draw (§19.34); "A" makes an ace (§19.25), kills add up."""
+    book = logbook(
+        [
+            (1, "one", (_flew("ijn-1", 0, "Iwamoto", Fate.UNHARMED, kills=2, skills=("A",)),)),
+            (2, "two", (_flew("ijn-1", 1, "Nishizawa", Fate.SHOT_DOWN, skills=("CV",)),)),
+            (3, "three", (_flew("crew-1", 0, "Kelly", Fate.SHOT_DOWN, crew=True),)),
+        ]
+    )
+    iwamoto, nishizawa, kelly = book
+    assert (iwamoto.fate, iwamoto.kills, iwamoto.ace) == (PilotFate.RETIRED, 2, True)
+    assert (nishizawa.fate, nishizawa.ace) == (PilotFate.MISSING, False)
+    assert nishizawa.missions[0].lost and not kelly.missions[0].lost
+    assert kelly.fate is PilotFate.ACTIVE
+    assert [p.id for p in book] == ["ijn-1:0", "ijn-1:1", "crew-1:0"]
 
 
 def test_pearl_harbor_has_no_pilots_to_log() -> None:

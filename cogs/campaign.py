@@ -3,6 +3,7 @@
 ``new``, ``join``, ``start``, ``choose`` (the side's secret decisions, by ephemeral
 menu; also the **Choose** button the campaign thread shows while they are awaited),
 ``status`` (the sheet as a picture: the member's own, secrets included, ephemeral),
+``logbook`` (the campaign pilots' logbook, or one pilot's, as text and a picture),
 ``log``, ``list``, ``follow`` and ``abandon``. What each does is
 :class:`bot.campaigns.CampaignService`'s; this module turns its
 :class:`~bot.campaigns.CampaignNews` into messages: lines and the spectators' sheet in
@@ -28,6 +29,7 @@ from bot.campaigns import CampaignNews, CampaignService, LoadedCampaign
 from bot.commitment import campaign_commitment
 from bot.errors import Refusal, UserError
 from bot.operations import discord_time
+from bot.records import aircraft_name
 from bot.settings import GuildSettings, server_language
 from bot.storage.models import GameRecord
 from bot.systems import hosted
@@ -37,9 +39,12 @@ from cogs.components import menu_view
 from cogs.context import alt_text, app_of, is_admin, language_of, pinging, reply
 from cogs.help import cmd_text
 from cogs.publisher import publish
+from engine.core.campaign import PilotLog
 from engine.core.present import Choice, Menu
 from engine.core.registry import campaign_system, campaign_system_ids, entry
 from rendering.campaign import render_sheet, sheet_alt_text
+from rendering.community import CardView, render_card
+from rendering.logbook import logbook_card, logbook_lines, pilot_card, pilot_lines
 from strings import t, tr
 
 if TYPE_CHECKING:
@@ -344,6 +349,41 @@ async def _side_names(
     ]
 
 
+async def _pilot_names(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The campaign's pilots (its logbook's), by name and side."""
+    try:
+        campaign = await campaigns_of(interaction).resolve(
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            getattr(interaction.namespace, "campaign", None),
+        )
+    except Refusal:
+        return []
+    needle = current.lower()
+    return [
+        app_commands.Choice(name=f"{p.name} ({campaign.side_name(p.side)})"[:100], value=p.id)
+        for p in campaign.system.logbook(campaign.state)
+        if needle in f"{p.id} {p.name}".lower()
+    ][:25]
+
+
+def find_pilot(campaign_id: int, pilots: Sequence[PilotLog], text: str) -> PilotLog:
+    """The pilot ``text`` names: his id (what the list offers) or his name, whole or
+    a part of it that no other pilot's name holds."""
+    wanted = text.strip().lower()
+    exact = [p for p in pilots if wanted in (p.id.lower(), p.name.lower())]
+    found = exact or [p for p in pilots if wanted and wanted in p.name.lower()]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise Refusal("logbook.refusal.no_pilot", pilot=repr(text), id=campaign_id)
+    names = ", ".join(p.name for p in found[:10])
+    raise Refusal("logbook.refusal.several", pilot=repr(text), id=campaign_id, names=names)
+
+
 def parse_options(text: str | None) -> dict[str, Any]:
     """``scale=2`` (pairs separated by spaces or commas) as a mapping; the campaign
     system's ``setup_model`` validates the values."""
@@ -496,6 +536,53 @@ class CampaignCog(commands.Cog):
             )
         first, *more = _chunks(lines, 1800)
         await reply(interaction, first, file=await sheet_file(found, side, language))
+        for part in more:
+            await interaction.followup.send(part, ephemeral=True)
+
+    @campaign.command(name="logbook", description=cmd_text("cmd.campaign.logbook.description"))
+    @app_commands.describe(
+        campaign=cmd_text("cmd.campaign.param.campaign"),
+        pilot=cmd_text("cmd.campaign.logbook.param.pilot"),
+    )
+    @app_commands.autocomplete(pilot=_pilot_names)
+    async def logbook(
+        self,
+        interaction: discord.Interaction,
+        campaign: int | None = None,
+        pilot: str | None = None,
+    ) -> None:
+        found = await _found(interaction, campaign)
+        pilots = found.system.logbook(found.state)
+        if not pilots:
+            raise Refusal("logbook.refusal.empty")
+        chosen = find_pilot(found.id, pilots, pilot) if pilot is not None else None
+        language = await language_of(interaction)
+        sides = {s.id: tr(s.name, language) for s in found.system.sides(found.state)}
+        players = {
+            side: ", ".join(m.display_name for m in found.members_of(side)) for side in sides
+        }
+        title = found.sheet(None).title
+        lines = [t("logbook.head", language, title=title, id=found.id)]
+        card: CardView
+        if chosen is None:
+            lines += logbook_lines(pilots, sides, players, language)
+            lines.append(t("logbook.hint", language))
+            card = logbook_card(title, pilots, sides, language)
+        else:
+            names = {
+                m.aircraft: aircraft_name(found.record.system, m.aircraft) for m in chosen.missions
+            }
+            side = sides.get(chosen.side, chosen.side)
+            lines += pilot_lines(chosen, side, players.get(chosen.side, ""), names, language)
+            card = pilot_card(title, chosen, names, language)
+        png = await asyncio.to_thread(render_card, card)
+        picture = discord.File(
+            io.BytesIO(png),
+            filename=f"logbook-{found.id}.png",
+            description=alt_text("\n".join(lines)),
+        )
+        first, *more = _chunks(lines, 1800)
+        await reply(interaction, first, file=picture)
         for part in more:
             await interaction.followup.send(part, ephemeral=True)
 

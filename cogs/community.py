@@ -15,7 +15,7 @@ import contextlib
 import io
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,6 +42,7 @@ from cogs.context import (
     service_of,
 )
 from cogs.help import choices, cmd_text
+from engine.core.campaign import PilotLog
 from rendering.community import CardTable, CardView, render_card
 from strings import t
 
@@ -312,9 +313,14 @@ class BoardPageButton(
 
 
 def profile_answer(
-    record: PilotRecord, player: int, name: str, language: str
+    record: PilotRecord,
+    player: int,
+    name: str,
+    language: str,
+    pilots: Mapping[int, Sequence[PilotLog]] | None = None,
 ) -> tuple[str, CardView]:
-    """``/profile``'s text and card."""
+    """``/profile``'s text and card; ``pilots``: the player's side's pilots in each of
+    their current campaigns (its logbook's)."""
     lines = [t("community.profile.title", language, player=mention(player))]
     rows: list[tuple[str, ...]] = []
     flown: list[tuple[str, ...]] = []
@@ -365,6 +371,23 @@ def profile_answer(
             for c in record.campaigns
         ]
         lines.append(t("community.profile.campaigns", language, campaigns=comma_list(named)))
+        for c in record.campaigns:
+            flying = (pilots or {}).get(c.id, ())
+            if flying:
+                aces = [p.name for p in flying if p.ace]
+                lines.append(
+                    t(
+                        "logbook.profile_line",
+                        language,
+                        id=c.id,
+                        title=campaign_title(c),
+                        pilots=sum(1 for p in flying if not p.fate.gone),
+                        kills=sum(p.kills for p in flying),
+                        aces=t("logbook.profile_aces", language, names=comma_list(aces))
+                        if aces
+                        else "",
+                    )
+                )
         lines.append(t("community.profile.campaign_pilots", language))
     header = tuple(
         t(f"community.col.{c}", language) for c in ("system", "played", "won", "kills", "losses")
@@ -503,7 +526,13 @@ class CommunityCog(commands.Cog):
         player = (member or interaction.user).id
         record = await pilot_record(self.bot.service, player)
         name = await _name(interaction, player, language)
-        text, card = profile_answer(record, player, name, language)
+        pilots: dict[int, Sequence[PilotLog]] = {}
+        for c in record.campaigns:  # their side's pilots (a campaign's logbook)
+            campaign = await self.bot.campaigns.load(c.id)
+            side = campaign.side_of(player)
+            logbook = campaign.system.logbook(campaign.state)
+            pilots[c.id] = [p for p in logbook if p.side == side]
+        text, card = profile_answer(record, player, name, language, pilots)
         file = await asyncio.to_thread(_picture, card, "profile.png", text)
         await answer(interaction, text, share=share, file=file)
 

@@ -28,7 +28,11 @@ mission starts), a next mission's set-up for the game system (the sides, the air
 of each side, which campaign side flies each game side, and the game's seed), the typed
 outcome of a finished game absorbed into the campaign, a sheet every reader may see
 (missions with their scores, the running totals, what comes next, and the system's own
-tables: a squadron roster, a front line), and the result at the end.
+tables: a squadron roster, a front line), the result at the end, and the **logbook** of
+the pilots who carry over from mission to mission (:class:`PilotLog`: an Eagles in the
+Sky squadron's pilots, the Zero! Skilled Pilots drawn from the cup), each with the
+missions flown, the kills, the wounds and the fate, in neutral words
+(:class:`PilotFate`) beside the system's own.
 """
 
 from __future__ import annotations
@@ -54,10 +58,13 @@ __all__ = [
     "CampaignSystem",
     "EntryKind",
     "Happenings",
+    "LogbookEntry",
     "MissionPlan",
     "MissionRow",
     "MissionState",
     "NextMission",
+    "PilotFate",
+    "PilotLog",
     "SheetTable",
     "mission_seed",
     "outcome_from_json",
@@ -247,6 +254,78 @@ class Happenings:
     """Worth the sheet's picture (a day ended)."""
 
 
+class PilotFate(StrEnum):
+    """Where a campaign pilot stands, in neutral words: each system maps its own
+    (``PilotLog.status`` keeps the system's word)."""
+
+    ACTIVE = "active"
+    """Flies, or may fly, the next missions."""
+    RECOVERING = "recovering"
+    """Wounded: out of the missions until he recovers."""
+    KILLED = "killed"
+    MISSING = "missing"
+    """Lost with his aircraft: killed or captured, the rules do not say which."""
+    RETIRED = "retired"
+    """Left the campaign alive (invalided home; his counter out of the draw)."""
+
+    @property
+    def gone(self) -> bool:
+        """He flies no more mission of the campaign."""
+        return self in (PilotFate.KILLED, PilotFate.MISSING, PilotFate.RETIRED)
+
+
+@dataclass(frozen=True, slots=True)
+class LogbookEntry:
+    """One mission a pilot flew, once it is settled (never the one being prepared or
+    flown: its outcome is not public yet)."""
+
+    mission: int
+    """The mission's number (the sheet's row)."""
+    title: str
+    aircraft: str
+    """The aircraft he flew: its id in the game system's catalogue."""
+    airframe: str = ""
+    """The aircraft's own number in his unit, where the system numbers them."""
+    seat: str | None = None
+    """The seat of the mission's game that flew it (None: settled without a game)."""
+    kills: int = 0
+    """Enemy aircraft credited to him on this mission."""
+    wounded: bool = False
+    lost: bool = False
+    """He did not come back from it (shot down, killed, missing)."""
+    result: str = ""
+    """What befell him, in the system's words (a :class:`strings.Term`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PilotLog:
+    """A campaign pilot's logbook: who he is, the settled missions he flew, his fate.
+    Texts are :class:`strings.Term` texts (names are names)."""
+
+    id: str
+    """Unique within the campaign, stable as it goes on (what ``/campaign logbook``
+    names him by)."""
+    name: str
+    side: str
+    """The campaign side he flies for."""
+    missions: tuple[LogbookEntry, ...] = ()
+    fate: PilotFate = PilotFate.ACTIVE
+    status: str = ""
+    """His state in the system's own words: 'Wounded, back on day 4', 'Shot down'."""
+    rank: str = ""
+    """His quality or skills in the system's words: 'Experienced', 'Skills A, CV'."""
+    ace: bool = False
+    """An ace in the system's own terms."""
+
+    @property
+    def kills(self) -> int:
+        return sum(m.kills for m in self.missions)
+
+    @property
+    def wounds(self) -> int:
+        return sum(1 for m in self.missions if m.wounded)
+
+
 C = TypeVar("C")
 """A campaign system's state: plain data, JSON round-tripping (``dump_state``)."""
 CA = TypeVar("CA")
@@ -361,6 +440,13 @@ class CampaignSystem(Protocol[C, CA]):
         ...
 
     def is_over(self, state: C) -> bool: ...
+
+    def logbook(self, state: C) -> tuple[PilotLog, ...]:
+        """The pilots who carry over from mission to mission, as anyone may read them:
+        only settled missions count (a mission being prepared or flown shows nothing
+        of itself), nothing a sheet keeps secret. Empty for a campaign whose missions
+        have no such pilots."""
+        ...
 
     # --- storage ----------------------------------------------------------------
     def dump_state(self, state: C) -> dict[str, Any]: ...

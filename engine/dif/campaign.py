@@ -44,6 +44,7 @@ from engine.core.campaign import (
     MissionRow,
     MissionState,
     NextMission,
+    PilotLog,
     SheetTable,
     mission_seed,
 )
@@ -69,6 +70,7 @@ from engine.dif.campaign_mission import (
     CampaignPart,
     DrawnCounter,
     Draws,
+    FlownPilot,
     Layout,
     OptionPick,
     PartState,
@@ -84,9 +86,11 @@ from engine.dif.campaign_mission import (
     draw_crews,
     draw_pilots,
     drawn_lines,
+    flown_pilots,
     keep_label,
     lay_out,
     lobby,
+    logbook,
     option_applies,
     parse_keep,
     pilots_table,
@@ -134,6 +138,8 @@ class LandScore(BaseModel):
     vp: dict[str, int]
     lost: tuple[str, ...] = ()
     """Skilled Pilots shot down (their names)."""
+    flown: tuple[FlownPilot, ...] = ()
+    """The Skilled Pilots and Crews who flew it, and how they fared (the logbook)."""
 
 
 class LandState(PartState):
@@ -499,6 +505,7 @@ class LandCampaigns(CampaignPart):
             options=dict(state.picks),
             vp=vp,
             lost=tuple(d.name for d in down),
+            flown=flown_pilots(outcome, state.drawn),
         )
         state = state.model_copy(
             update={
@@ -528,6 +535,10 @@ class LandCampaigns(CampaignPart):
         if not self.is_over(state):
             return None
         return victory_result(self.sheet_of(state).victory, self.totals(state))
+
+    def logbook(self, state: LandState) -> tuple[PilotLog, ...]:
+        """The Skilled Pilots of the flown Missions (§19.24: drawn for each one)."""
+        return logbook([(n, s.title, s.flown) for n, s in enumerate(state.scores, start=1)])
 
     def drawn_line(self, state: LandState) -> str:
         t = self.mission_target(state)
@@ -858,6 +869,15 @@ class ZeroCampaigns:
 
     def is_over(self, state: Any) -> bool:
         return bool(self._part(state).is_over(state))
+
+    def logbook(self, state: Any) -> tuple[PilotLog, ...]:
+        """The Skilled Pilots and Crews who flew the campaign's games (§19), missing
+        once shot down; none in the Pearl Harbor Solitaire Campaign, which draws no
+        pilots (§26.0)."""
+        if isinstance(state, PearlState):
+            return ()
+        result: tuple[PilotLog, ...] = self._part(state).logbook(state)
+        return result
 
     def dump_state(self, state: Any) -> dict[str, Any]:
         data: dict[str, Any] = state.model_dump(mode="json")

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.core.campaign import CampaignResult, SheetTable
+from engine.core.campaign import CampaignResult, LogbookEntry, PilotFate, PilotLog, SheetTable
 from engine.core.contract import Fate, Outcome, SeatPick
 from engine.core.errors import RuleViolation, SetupError
 from engine.core.rng import Rng
@@ -50,6 +50,7 @@ __all__ = [
     "CampaignPart",
     "DrawnCounter",
     "Draws",
+    "FlownPilot",
     "Layout",
     "OptionPick",
     "PartState",
@@ -66,9 +67,11 @@ __all__ = [
     "draw_crews",
     "draw_pilots",
     "drawn_lines",
+    "flown_pilots",
     "keep_label",
     "lay_out",
     "lobby",
+    "logbook",
     "option_applies",
     "parse_keep",
     "pilots_table",
@@ -511,6 +514,119 @@ def as_drawn(d: DrawnCounter) -> Drawn:
 
 def campaign_side(side: Side) -> str:
     return "japanese" if side is Side.AXIS else "allied"
+
+
+class FlownPilot(BaseModel):
+    """A Skilled Pilot (or Crew) who flew a game of the campaign, on his aircraft
+    throughout it (§19.13), and what befell that aircraft: the logbook's line."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    counter: str
+    face: int
+    """The side of the counter that landed face up (§19.24c): which man flew."""
+    name: str
+    skills: tuple[str, ...] = ()
+    crew: bool = False
+    side: str
+    """The campaign side."""
+    seat: str
+    aircraft: str
+    fate: Fate
+    kills: int = 0
+    """Enemy aircraft his aircraft shot down (their fates name it as shooter)."""
+
+    @property
+    def key(self) -> str:
+        """The man's id in the campaign: his counter and its face."""
+        return f"{self.counter}:{self.face}"
+
+
+def flown_pilots(outcome: Outcome, drawn: tuple[DrawnCounter, ...]) -> tuple[FlownPilot, ...]:
+    """The game's Skilled Pilots and Crews (the counters kept), each with his
+    aircraft's fate (the one on his seat whose ``record["pilot"]`` names him: a
+    Leader's, a promoted wingman's skills staying on the Leader) and its kills."""
+    out: list[FlownPilot] = []
+    for d in drawn:
+        if not d.kept:
+            continue
+        seat = d.seat.split(":")[0]
+        mine = next(
+            (f for f in outcome.fates if f.seat == seat and f.record.get("pilot") == d.name),
+            None,
+        )
+        if mine is None:
+            continue
+        kills = sum(1 for f in outcome.fates if f.fate is Fate.SHOT_DOWN and f.by == mine.ref)
+        out.append(
+            FlownPilot(
+                counter=d.counter,
+                face=d.side,
+                name=d.name,
+                skills=d.skills,
+                crew=d.crew,
+                side=campaign_side(Side(mine.side)),
+                seat=seat,
+                aircraft=mine.aircraft,
+                fate=mine.fate,
+                kills=kills,
+            )
+        )
+    return tuple(out)
+
+
+def logbook(games: Sequence[tuple[int, str, tuple[FlownPilot, ...]]]) -> tuple[PilotLog, ...]:
+    """The logbook of a Land or Carrier Campaign from its flown games (number, title,
+    the pilots who flew it), in the order each man first flew. A Skilled Pilot shot
+    down leaves the cup (docs/rules-decisions.md, "Zero! land and carrier
+    campaigns"): missing, whether killed or captured; the man on the other side of
+    his counter flies no more either. A Crew stays in the draw, its bomber shot down
+    or not (the campaign's reading, as it keeps them). An "A" is an Ace Pilot (§19.25;
+    "AC" an Ace Crew, §19.35)."""
+    flown: dict[str, list[tuple[FlownPilot, LogbookEntry]]] = {}
+    for number, title, pilots in games:
+        for p in pilots:
+            entry = LogbookEntry(
+                mission=number,
+                title=title,
+                aircraft=p.aircraft,
+                seat=p.seat,
+                kills=p.kills,
+                lost=p.fate is Fate.SHOT_DOWN and not p.crew,
+                result=Term(f"logbook.zero.result.{p.fate.value}"),
+            )
+            flown.setdefault(p.key, []).append((p, entry))
+    down = {p.counter: p.name for rows in flown.values() for p, e in rows if e.lost}
+    out: list[PilotLog] = []
+    for key, rows in flown.items():
+        first = rows[0][0]
+        missions = tuple(e for _, e in rows)
+        if any(e.lost for e in missions):
+            fate, status = PilotFate.MISSING, Term("logbook.zero.status.shot_down")
+        elif first.counter in down:
+            fate = PilotFate.RETIRED
+            status = Term("logbook.zero.status.counter_out", name=down[first.counter])
+        else:
+            active = "logbook.zero.status.crew" if first.crew else "logbook.zero.status.active"
+            fate, status = PilotFate.ACTIVE, Term(active)
+        rank = Term(
+            "logbook.zero.crew" if first.crew else "logbook.zero.skills",
+            skills=", ".join(first.skills),
+        )
+        ace = ("AC" if first.crew else "A") in first.skills
+        out.append(
+            PilotLog(
+                id=key,
+                name=first.name,
+                side=first.side,
+                missions=missions,
+                fate=fate,
+                status=status,
+                rank=rank,
+                ace=ace,
+            )
+        )
+    return tuple(out)
 
 
 def shot_down_pilots(outcome: Outcome, drawn: tuple[DrawnCounter, ...]) -> list[DrawnCounter]:

@@ -40,6 +40,7 @@ from engine.core.campaign import (
     MissionRow,
     MissionState,
     NextMission,
+    PilotLog,
     SheetTable,
 )
 from engine.core.contract import Fate, Outcome, SideInfo
@@ -67,6 +68,7 @@ from engine.dif.campaign_mission import (
     CampaignPart,
     DrawnCounter,
     Draws,
+    FlownPilot,
     Layout,
     OptionPick,
     PartState,
@@ -81,9 +83,11 @@ from engine.dif.campaign_mission import (
     clouds_of,
     draw_pilots,
     drawn_lines,
+    flown_pilots,
     keep_label,
     lay_out,
     lobby,
+    logbook,
     pilots_table,
     ratings_of,
     shot_down_pilots,
@@ -240,6 +244,8 @@ class GameScore(BaseModel):
     lost: tuple[str, ...] = ()
     survived: bool | None = None
     """A Reconnaissance Mission's aircraft survived (§25.63); None: an Air Strike."""
+    flown: tuple[FlownPilot, ...] = ()
+    """The Skilled Pilots who flew it, and how they fared (the logbook)."""
 
 
 class CarrierState(PartState):
@@ -1022,6 +1028,7 @@ class CarrierCampaigns(CampaignPart):
             state = state.model_copy(update={"recon": {**state.recon, game.side: alive}})
         else:
             state, score = self._strike_result(state, game, outcome, title, down)
+        score = score.model_copy(update={"flown": flown_pilots(outcome, state.drawn)})
         state = state.model_copy(
             update={
                 "scores": (*state.scores, score),
@@ -1091,6 +1098,11 @@ class CarrierCampaigns(CampaignPart):
         for r in self.sheet_of(state).records:
             out[campaign_side(r.owner.other)] += r.level(state.damage[r.id]).vp
         return out
+
+    def logbook(self, state: CarrierState) -> tuple[PilotLog, ...]:
+        """The Skilled Pilots of the flown games (§19.24: drawn for each Mission and
+        Air Strike), numbered as the campaign numbers its games."""
+        return logbook([(n, s.title, s.flown) for n, s in enumerate(state.scores, start=1)])
 
     def result(self, state: CarrierState) -> CampaignResult | None:
         if not self.is_over(state):

@@ -42,10 +42,13 @@ from engine.core.campaign import (
     CampaignSheet,
     EntryKind,
     Happenings,
+    LogbookEntry,
     MissionPlan,
     MissionRow,
     MissionState,
     NextMission,
+    PilotFate,
+    PilotLog,
     SheetTable,
     mission_seed,
 )
@@ -1430,7 +1433,7 @@ class EaglesCampaigns:
                 planes.append(
                     PlaneSetup(aircraft=ac, mission=True, bombs=bool(mission and mission.bombs))
                 )
-            seat = "A1" if side == "allied" else "G1"
+            seat = _seat(side)
             leaders = [sq.pilot(pid) for pid, _ in flight if sq.pilot(pid).is_leader]
             sides[side] = SideSetup(
                 seats=(seat,) if planes else (),
@@ -1794,6 +1797,84 @@ class EaglesCampaigns:
             ),
         ]
 
+    def logbook(self, state: CampaignState) -> tuple[PilotLog, ...]:
+        """Every pilot ever on each Squadron Log (§2.3), with the missions of the
+        Campaign Log he flew (§5.43: the settled ones; a mission being assigned or
+        flown shows nothing), his kills (§9.3, an Encounter's Flight Leader kill
+        §7.26 and a Safe Return loss credited §9.32 included), his wounds (§10.2) and
+        how he left the squadron: killed in action, missing after a Safe Return draw
+        (§5.66), invalided (§10.23)."""
+        out: list[PilotLog] = []
+        for side in SIDES:
+            sq = state.squadrons[side]
+            flown: dict[str, list[LogbookEntry]] = {p.id: [] for p in sq.pilots}
+            for s in state.sorties:
+                if s.status != "done":
+                    continue
+                for pid, number in s.flights.get(side, []):
+                    flown[pid].append(self._logbook_entry(state, s, side, pid, number))
+            out += [self._pilot_log(sq, p, tuple(flown[p.id])) for p in sq.pilots]
+        return tuple(out)
+
+    def _logbook_entry(
+        self, state: CampaignState, s: Sortie, side: str, pid: str, number: int
+    ) -> LogbookEntry:
+        """One mission of a pilot, read from its report: the kills credited to him,
+        a wound, and whether he came home (§5.6)."""
+        said = [k for k, p in s.report if p.get("side") == side and p.get("pilot") == pid]
+        kills = sum(
+            1
+            for k, p in s.report
+            if k in ("kill", "leader_kill") and p.get("side") == side and p.get("pilot") == pid
+        )
+        if "shot_down" in said:
+            result = "shot_down"
+        elif "crew_lost" in said:
+            result = "missing" if "lost" in said else "killed"
+        elif "survived" in said:
+            result = "crashed"
+        elif "safe" in said:
+            result = "safe_return"
+        else:
+            result = "home"
+        return LogbookEntry(
+            mission=s.number,
+            title=self._title(state, s),
+            aircraft=state.squadrons[side].aircraft,
+            airframe=str(number),
+            seat=_seat(side) if _played(s) else None,
+            kills=kills,
+            wounded="wounded" in said,
+            lost=result in ("shot_down", "missing", "killed"),
+            result=Term(f"logbook.eagles.result.{result}"),
+        )
+
+    @staticmethod
+    def _pilot_log(sq: Squadron, p: Pilot, missions: tuple[LogbookEntry, ...]) -> PilotLog:
+        """A pilot's fate: ready, wounded or recovering (§10.21-10.22), or gone:
+        killed in action, missing (§5.66), invalided (§10.23)."""
+        if p.status == "lost":
+            fate = {
+                "killed_in_action": PilotFate.KILLED,
+                "missing": PilotFate.MISSING,
+                "invalided": PilotFate.RETIRED,
+            }[p.fate or "killed_in_action"]
+            status = Term(f"logbook.eagles.fate.{p.fate or 'killed_in_action'}")
+        else:
+            fate = PilotFate.ACTIVE if p.status == "ready" else PilotFate.RECOVERING
+            status = Term(f"campaign.eagles.status.{p.status}", back=p.back)
+        ace = p.ace or p.quality == "ace"  # §9.31
+        return PilotLog(
+            id=f"{sq.side}-{p.id}",
+            name=f"{p.id} {p.name}",
+            side=sq.side,
+            missions=missions,
+            fate=fate,
+            status=status,
+            rank=Term(f"campaign.eagles.quality.{'ace' if ace else p.quality}"),
+            ace=ace,
+        )
+
     def action_label(self, state: CampaignState, side: str, action: AssignAction) -> str:
         if not action.pilots:
             return Term("campaign.eagles.none")
@@ -1940,6 +2021,16 @@ def _copy_sortie(s: Sortie) -> Sortie:
 
 def _other(side: str) -> str:
     return "german" if side == "allied" else "allied"
+
+
+def _seat(side: str) -> str:
+    """The seat a squadron flies in an Engagement's game."""
+    return "A1" if side == "allied" else "G1"
+
+
+def _played(s: Sortie) -> bool:
+    """The mission was an Engagement's game (its end is reported won or drawn)."""
+    return any(k in ("won", "drawn") for k, _ in s.report)
 
 
 def _evening_done(state: CampaignState, day: int) -> bool:

@@ -44,6 +44,7 @@ from engine.core.campaign import (
     MissionRow,
     MissionState,
     NextMission,
+    PilotLog,
     mission_seed,
 )
 from engine.core.contract import Outcome, SeatPick, SideInfo
@@ -177,6 +178,12 @@ class LockedOnCampaigns:
 
     def is_over(self, state: CampaignState) -> bool:
         return state.mission > len(self.sheet_of(state).missions)
+
+    def logbook(self, state: CampaignState) -> tuple[PilotLog, ...]:
+        """None: no aircrew carries over from one mission to the next (each mission
+        flies the aircraft its circle lists, L271-273; the Options are picked afresh
+        for it, L286)."""
+        return ()
 
     def _mission(self, state: CampaignState) -> Mission:
         if self.is_over(state):

@@ -1,0 +1,43 @@
+"""The logbook's text and picture (rendering/logbook.py) over a Zero! carrier campaign's
+logbook: each side once, a line a pilot, one pilot's missions with the aircraft's name;
+the same view always paints the same bytes; French reads French."""
+
+from __future__ import annotations
+
+from engine.core.campaign import PilotFate
+from engine.dif.campaign import campaign_system
+from rendering.community import render_card
+from rendering.logbook import logbook_card, logbook_lines, pilot_card, pilot_lines
+from strings import t, tr
+from tests.engine.dif.test_zero_campaign_logbook import _play
+
+SIDES = {"japanese": "Japanese", "allied": "Allied"}
+
+
+def test_the_logbook_as_text_and_picture() -> None:
+    zc = campaign_system()
+    state, _ = _play(zc, {"campaign": "coral-sea"}, 2026)
+    book = zc.logbook(state)
+    lines = logbook_lines(book, SIDES, {"japanese": "alice"}, "en")
+    assert lines[0] == "__Japanese__ · alice"
+    assert f"__Allied__ · {t('logbook.computer')}" in lines
+    assert len(lines) == len(book) + 2
+    missing = next(p for p in book if p.fate is PilotFate.MISSING)
+    assert f"**{missing.name}** · missions {len(missing.missions)}" in "\n".join(lines)
+    assert tr(missing.status, "en") in "\n".join(lines)
+
+    ace = max(book, key=lambda p: p.kills)
+    names = {m.aircraft: f"<{m.aircraft}>" for m in ace.missions}
+    mine = pilot_lines(ace, "Japanese", "alice", names, "en")
+    assert mine[0].startswith(f"**{ace.name}** · ") and tr(ace.rank, "en") in mine[0]
+    assert f"kills {ace.kills}" in mine[1]
+    assert len(mine) == 2 + len(ace.missions)
+    assert all(f"<{m.aircraft}>" in line for m, line in zip(ace.missions, mine[2:], strict=True))
+    french = pilot_lines(ace, "Japonais", "alice", names, "fr")
+    assert f"victoires {ace.kills}" in french[1]
+
+    card = logbook_card("Coral Sea", book, SIDES, "en")
+    assert [tb.title for tb in card.tables] == ["Japanese", "Allied"]
+    png = render_card(card)
+    assert png.startswith(b"\x89PNG") and render_card(card) == png
+    assert render_card(pilot_card("Coral Sea", ace, names, "en")).startswith(b"\x89PNG")

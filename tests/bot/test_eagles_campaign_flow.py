@@ -1,6 +1,6 @@
-"""A three-day Eagles in the Sky campaign through the real cogs on the offline Discord.
+"""A two-day Eagles in the Sky campaign through the real cogs on the offline Discord.
 
-Two members command the squadrons of a Quiet Sector campaign cut to three days: before
+Two members command the squadrons of a Quiet Sector campaign cut to two days: before
 each mission each presses **Choose** and assigns its pilots in a private menu; an
 Engagement chit opens a game thread played to its end through the game's UI, an
 Encounter is settled by the campaign and reported in its thread; each Evening posts
@@ -25,7 +25,7 @@ from bot.testing.driver import text_of
 from cogs.app import TallyHoBot
 from engine.core.registry import campaign_system
 
-SEED = 20261202
+SEED = 20261205
 CAMPAIGN = "quiet-sector"
 
 
@@ -38,7 +38,7 @@ def public_text(fake: FakeDiscord) -> str:
 
 
 @pytest.mark.slow
-async def test_a_three_day_eagles_campaign_with_two_restarts(
+async def test_a_two_day_eagles_campaign_with_two_restarts(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     alice, bob, carol = fake.add_member("alice"), fake.add_member("bob"), fake.add_member("carol")
@@ -51,7 +51,7 @@ async def test_a_three_day_eagles_campaign_with_two_restarts(
         channel_id=fake.channel_id,
         system="eagles",
         name=CAMPAIGN,
-        options="days=3 month=1917-10",
+        options="days=2 month=1917-10",
     )
     (record,) = await bot.service.storage.list_campaigns()
     thread = record.thread_id
@@ -112,7 +112,7 @@ async def test_a_three_day_eagles_campaign_with_two_restarts(
     campaign = await bot.campaigns.load(record.id)
     assert campaign.record.status is CampaignStatus.FINISHED
     state = campaign.state
-    assert state.day == 3 and system.is_over(state)
+    assert state.day == 2 and system.is_over(state)
     sorties = state.sorties
     engagements = [s for s in sorties if s.chit == "engagement" and s.flights]
     encounters = [s for s in sorties if s.chit == "encounter"]

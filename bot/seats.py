@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.actionlog import effective, undone_seq
+from bot.actionlog import effective, handover_note, undone_seq
 from bot.errors import Refusal
 from bot.games import LoadedGame
 from bot.logfile import public_notation
@@ -508,6 +508,8 @@ async def request_undo(service: GameService, game_id: int, user_id: int) -> Undo
         last = rows[-1]
         if undone_seq(last.action) is not None:
             raise Refusal("seats.just_undone")
+        if last.seat is None and handover_note(last.action) is not None:
+            raise Refusal("seats.undo_handed_over")
         if last.seat is None or last.seat not in game.seats_of(user_id):
             raise Refusal("seats.undo_whose", seat=last.seat or Term("seats.the_system"))
         settings = await _settings(service, game_id)

@@ -281,6 +281,8 @@ async def test_a_crash_before_a_handover_is_told_tells_it_once_after_the_restart
     assert game.holder(seat) == carol.id
     bot = await restart(fake, bot, db, clock)
     assert told() == 1, "nothing twice"
+    token = await fake.slash(alice, "game undo", channel_id=thread)  # behind the handover
+    assert fake.original(token)["content"].endswith(t("seats.undo_handed_over", "en"))
     await finish(fake, bot, game_id, thread)  # carol flies on; the log replays to the end
     token = await fake.slash(alice, "game verify", channel_id=thread)
     assert t("verify.ok", "en") in (fake.original(token).get("content") or "")

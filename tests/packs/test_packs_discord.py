@@ -104,7 +104,10 @@ async def test_a_pack_aircraft_flies_a_whole_game_and_the_game_replays_after_the
 
     added = await upload(fake, admin, "example-pack.yaml", EXAMPLE)
     assert f"Content pack **{PACK}** version 1 added from example-pack.yaml" in added
-    contents = "dif: 1 aircraft; lockedon: 1 missiles, 1 aircraft; eagles: 1 aircraft, 1 scenarios"
+    contents = (
+        "dif: 1 aircraft; lockedon: 1 missiles, 1 aircraft, 1 campaigns; "
+        "eagles: 1 aircraft, 1 scenarios"
+    )
     assert contents in added
     listed = content(fake, await fake.slash(admin, "config pack list"))
     assert f"**{PACK}** version 1" in listed and "> Authored by the Tally-Ho maintainers" in listed

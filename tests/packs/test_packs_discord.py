@@ -222,6 +222,18 @@ HOSTILE = [
         id="scenario-collides-with-built-in",
     ),
     pytest.param(
+        EXAMPLE.replace(b"aircraft: mig-21pf", b"aircraft: mig-99"),
+        "lockedon.campaigns[0].missions[0].nations.north-vietnam.aircraft[0].aircraft: "
+        "unknown aircraft 'mig-99'",
+        id="campaign-unknown-aircraft",
+    ),
+    pytest.param(
+        EXAMPLE.replace(b"      year: 1967\n", b"      year: 1975\n"),
+        "built-in campaign vietnam-1972.missions[0].nations.usa.aircraft[0].aircraft: f-4e is "
+        "not in service in 1972",
+        id="aircraft-breaks-a-built-in-campaign",
+    ),
+    pytest.param(
         EXAMPLE.replace(b"\ndif:\n", b"\nchess:\n"), "chess: unknown system", id="unknown-system"
     ),
 ]

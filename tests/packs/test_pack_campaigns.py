@@ -173,6 +173,12 @@ async def test_a_pack_campaign_is_flown_through_discord_and_verifies_after_the_p
     loaded = await bot.service.load(game.id)
     assert "aim-9x-test" in json.dumps(loaded.system.dump_state(loaded.state))
     assert (await bot.campaigns.load(record.id)).record.status is CampaignStatus.FINISHED
+    # A built-in campaign opened on this server flies the server's packs too.
+    await fake.slash(
+        alice, "campaign new", channel_id=fake.channel_id, system="lockedon", name="vietnam-1972"
+    )
+    (built_in,) = [c for c in await bot.service.storage.list_campaigns() if c.id != record.id]
+    assert built_in.setup["packs"] == record.setup["packs"]
 
     # The pack changes, then goes; the campaign, loaded afresh, still verifies.
     changed = EXAMPLE.replace(b"title: Red River Patrol", b"title: Red River Sweep")
@@ -185,6 +191,7 @@ async def test_a_pack_campaign_is_flown_through_discord_and_verifies_after_the_p
     token = await fake.slash(alice, "campaign verify", channel_id=record.thread_id)
     checked = fake.original(token)["content"]
     assert checked.startswith("✅ Verified.") and "1 ended mission games" in checked, checked
+    assert (await bot.campaigns.load(built_in.id)).system.sheets["red-river"].missions
     offered = await fake.autocomplete(
         alice, "campaign new", "name", "red", channel_id=fake.channel_id, system="lockedon"
     )

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.archive import archive
 from bot.commitment import campaign_commitment
+from bot.packs import own_setup
 from bot.storage import GameStatus
 from bot.storage.models import CampaignEntryRecord, CampaignStatus, GameRecord
 from bot.verify import Check, Verification
@@ -50,7 +51,8 @@ async def verify_campaign(service: CampaignService, campaign: LoadedCampaign) ->
     system = campaign.system
     games = {g.id: g for g in await service.storage.games_of_campaign(record.id)}
     try:
-        state = system.new_campaign(system.setup_model.model_validate(record.setup), record.seed)
+        setup = system.setup_model.model_validate(own_setup(record.setup))
+        state = system.new_campaign(setup, record.seed)
     except (EngineError, ValueError) as exc:
         checks.append(Check(False, Term("campaign.verify.illegal", why=str(exc))))
         return Verification(tuple(checks))

@@ -60,6 +60,7 @@ from bot.commitment import campaign_commitment, commitment_text
 from bot.errors import Refusal, UserError
 from bot.games import engine_refusal
 from bot.outcome import Outcome, outcome_of
+from bot.packs import OPTION, ContentPacks, campaign_system_of, own_setup, prepare_campaign
 from bot.scheduler import PendingDecision
 from bot.service import GameService
 from bot.storage import GameStatus
@@ -135,7 +136,9 @@ class LoadedCampaign:
 
     @property
     def system(self) -> CampaignSystem[Any, Any]:
-        return campaign_system(self.record.system)
+        """Its campaign game: the built-in one, or the one over the content packs it
+        was created with (built when it was loaded)."""
+        return campaign_system_of(self.record.system, self.record.setup)
 
     def side_of(self, user_id: int) -> str | None:
         return next((m.side for m in self.members if m.user_id == user_id), None)
@@ -204,7 +207,8 @@ class CampaignService:
             raise Refusal("campaign.refusal.no_campaign", id=campaign_id)
         members = await self.storage.campaign_members(campaign_id)
         entries = await self.storage.load_campaign_log(campaign_id)
-        system = campaign_system(record.system)
+        await prepare_campaign(self.storage, record.system, record.setup)
+        system = campaign_system_of(record.system, record.setup)
         log_entries = [CampaignEntry(EntryKind(e.kind), e.side, e.entry) for e in entries]
         cached = self._states.get(campaign_id)
         if cached is not None and cached[0] <= len(log_entries):
@@ -213,7 +217,7 @@ class CampaignService:
             for entry in log_entries[seq:]:
                 state = replay_step(system, state, entry)
         else:
-            setup = system.setup_model.model_validate(record.setup)
+            setup = system.setup_model.model_validate(own_setup(record.setup))
             state = await asyncio.to_thread(replay, system, setup, record.seed, log_entries)
         self._states[campaign_id] = (len(log_entries), state)
         self._states.move_to_end(campaign_id)
@@ -293,15 +297,19 @@ class CampaignService:
         options: dict[str, Any],
     ) -> LoadedCampaign:
         """Open a campaign (recruiting). Refused for an unknown system or campaign, or
-        options its system's ``setup_model`` refuses."""
+        options its system's ``setup_model`` refuses. It records the server's live
+        content packs of its system (its set-up's ``packs``), which may give its
+        campaign, and is played over exactly those versions."""
         try:
-            rules = campaign_system(system)
+            campaign_system(system)
         except UnknownSystem:
             raise Refusal(
                 "campaign.refusal.no_system",
                 system=repr(system),
                 systems=", ".join(campaign_system_ids()),
             ) from None
+        packs = await ContentPacks(self.storage).for_new_campaign(guild_id, system)
+        rules = campaign_system_of(system, {OPTION: packs})
         known = {c.id for c in rules.campaigns()}
         if campaign not in known:
             raise Refusal(
@@ -329,7 +337,7 @@ class CampaignService:
             host_id=host_id,
             system=system,
             campaign=campaign,
-            setup=setup.model_dump(mode="json"),
+            setup={**setup.model_dump(mode="json"), **({OPTION: packs} if packs else {})},
             seed=seed,
         )
         return await self.load(record.id)
@@ -658,7 +666,8 @@ class CampaignService:
         system = campaign.system
         told = campaign.record.told_seq
         state = system.new_campaign(
-            system.setup_model.model_validate(campaign.record.setup), campaign.record.seed
+            system.setup_model.model_validate(own_setup(campaign.record.setup)),
+            campaign.record.seed,
         )
         lines: list[str] = []
         sheet = False
@@ -715,6 +724,7 @@ class CampaignService:
             return found
         upcoming = campaign.system.next_mission(campaign.state)
         assert upcoming is not None
+        packs = campaign.record.setup.get(OPTION)  # its missions fly the campaign's packs
         record = await self.storage.create_game(
             guild_id=campaign.record.guild_id,
             channel_id=campaign.record.channel_id,
@@ -727,6 +737,7 @@ class CampaignService:
                 "responses": "normal",
                 "mission": upcoming.number,
                 "attempt": upcoming.attempt,
+                **({OPTION: packs} if packs else {}),
             },
             campaign_id=campaign.id,
             mission=upcoming.number,

@@ -14,6 +14,13 @@ row ids, names, versions and digests: its options' ``packs``); every later load 
 its system from those exact rows (:func:`prepare`), which the store keeps after a new
 version or a removal, so the game replays as it was played. Systems built over packs are
 kept for the process, one per system and set of pack digests (:func:`system_of`).
+
+A campaign does the same with its campaign game (Locked-On's, whose sheets a pack may
+add: :func:`engine.core.registry.campaign_with_content`): a new one records the live packs
+of its system in its set-up's ``packs`` (:meth:`ContentPacks.for_new_campaign`), is
+loaded on the campaign game built over exactly those versions
+(:func:`prepare_campaign`, :func:`campaign_system_of`), and its mission games record
+the same packs, so they fly the pack's aircraft and replay after it changes.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from bot.errors import Refusal
 from bot.storage import ContentPackRecord, Storage
 from bot.systems import Hosted, hosted
 from engine.core import registry
+from engine.core.campaign import CampaignSystem
 from engine.core.contract import HostedSystem
 from engine.core.dataload import DataError
 from engine.core.packs import MAX_BYTES, Pack, read_pack
@@ -36,8 +44,11 @@ __all__ = [
     "MAX_SHOWN_PROBLEMS",
     "OPTION",
     "ContentPacks",
+    "campaign_system_of",
+    "own_setup",
     "pack_documents",
     "prepare",
+    "prepare_campaign",
     "safe_file_name",
     "system_of",
     "system_of_documents",
@@ -48,11 +59,14 @@ MAX_PACKS = 10
 MAX_SHOWN_PROBLEMS = 12
 """Problems a refusal lists (the rest are counted)."""
 OPTION = "packs"
-"""The key of a game's options naming the pack versions it was created with."""
+"""The key of a game's options (and of a campaign's set-up) naming the pack versions it
+was created with."""
 _UNSAFE_FILE = re.compile(r"[^A-Za-z0-9._-]+")
 
 _BUILT: dict[tuple[str, tuple[str, ...]], Hosted] = {}
 """Systems built over packs, by system id and the digests of its packs in order."""
+_CAMPAIGNS: dict[tuple[str, tuple[str, ...]], CampaignSystem[Any, Any]] = {}
+"""Campaign games built over packs, by system id and the digests of its packs."""
 
 
 def safe_file_name(name: str) -> str:
@@ -101,8 +115,38 @@ def _build(system_id: str, packs: Sequence[Pack]) -> Hosted:
     return found
 
 
+def _build_campaigns(system_id: str, packs: Sequence[Pack]) -> CampaignSystem[Any, Any] | None:
+    """The campaign game over ``packs`` (kept for the process), or None for a system
+    whose campaign game is not built over packs; raises :class:`DataError`."""
+    key = (system_id, tuple(p.digest for p in packs))
+    found = _CAMPAIGNS.get(key)
+    if found is None:
+        built = registry.campaign_with_content(system_id, packs)
+        if built is None:
+            return None
+        found = _CAMPAIGNS[key] = built
+    return found
+
+
 def _refs(options: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return list(options.get(OPTION) or ())
+
+
+def _key(system_id: str, refs: Sequence[Mapping[str, Any]]) -> tuple[str, tuple[str, ...]]:
+    return (system_id, tuple(str(r["digest"]) for r in refs))
+
+
+def _records(chosen: Sequence[tuple[ContentPackRecord, Pack]]) -> list[dict[str, Any]]:
+    """What a game's options or a campaign's set-up record of its packs."""
+    return [
+        {"id": r.id, "name": r.name, "version": r.version, "digest": r.digest} for r, _ in chosen
+    ]
+
+
+def own_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """A campaign's stored set-up without its packs: what its system's ``setup_model``
+    validates."""
+    return {key: value for key, value in setup.items() if key != OPTION}
 
 
 def system_of(system_id: str, options: Mapping[str, Any]) -> Hosted:
@@ -111,23 +155,58 @@ def system_of(system_id: str, options: Mapping[str, Any]) -> Hosted:
     refs = _refs(options)
     if not refs:
         return hosted(system_id)
-    found = _BUILT.get((system_id, tuple(str(r["digest"]) for r in refs)))
+    found = _BUILT.get(_key(system_id, refs))
     if found is None:
         raise Refusal("refusal.pack.unavailable", why=", ".join(str(r["name"]) for r in refs))
     return found
+
+
+def campaign_system_of(system_id: str, setup: Mapping[str, Any]) -> CampaignSystem[Any, Any]:
+    """The campaign game a campaign with this stored set-up runs on: the built-in one,
+    or the one built over the packs it names (which :func:`prepare_campaign` built when
+    it was loaded)."""
+    refs = _refs(setup)
+    if not refs:
+        return registry.campaign_system(system_id)
+    found = _CAMPAIGNS.get(_key(system_id, refs))
+    if found is None:
+        raise Refusal("refusal.pack.unavailable", why=", ".join(str(r["name"]) for r in refs))
+    return found
+
+
+async def _stored_packs(storage: Storage, refs: Sequence[Mapping[str, Any]]) -> list[Pack]:
+    """The exact pack versions ``refs`` name, read again; refused if one is gone or
+    its document changed."""
+    rows = await storage.content_packs_by_id([int(r["id"]) for r in refs])
+    if [(row.id, row.digest) for row in rows] != [(int(r["id"]), r["digest"]) for r in refs]:
+        raise Refusal("refusal.pack.unavailable", why=", ".join(str(r["name"]) for r in refs))
+    return [_parse(row) for row in rows]
 
 
 async def prepare(storage: Storage, system_id: str, options: Mapping[str, Any]) -> None:
     """Build, once per process, the system of a game whose options name packs, from the
     exact pack versions it was created with. Refused if one is gone or changed."""
     refs = _refs(options)
-    if not refs or (system_id, tuple(str(r["digest"]) for r in refs)) in _BUILT:
+    if not refs or _key(system_id, refs) in _BUILT:
         return
-    rows = await storage.content_packs_by_id([int(r["id"]) for r in refs])
-    if [(row.id, row.digest) for row in rows] != [(int(r["id"]), r["digest"]) for r in refs]:
-        raise Refusal("refusal.pack.unavailable", why=", ".join(str(r["name"]) for r in refs))
+    packs = await _stored_packs(storage, refs)
     try:
-        _build(system_id, [_parse(row) for row in rows])
+        _build(system_id, packs)
+    except DataError as exc:
+        raise Refusal("refusal.pack.unavailable", why=_problems(exc)) from exc
+
+
+async def prepare_campaign(storage: Storage, system_id: str, setup: Mapping[str, Any]) -> None:
+    """Build, once per process, the campaign game of a campaign whose set-up names
+    packs, from the exact pack versions it was created with (and the game system its
+    missions run on). Refused if one is gone or changed."""
+    refs = _refs(setup)
+    if not refs or _key(system_id, refs) in _CAMPAIGNS:
+        return
+    packs = await _stored_packs(storage, refs)
+    try:
+        _build(system_id, packs)
+        _build_campaigns(system_id, packs)
     except DataError as exc:
         raise Refusal("refusal.pack.unavailable", why=_problems(exc)) from exc
 
@@ -225,10 +304,27 @@ class ContentPacks:
         over them is built now, so the game can be loaded."""
         chosen = await self._of_system(guild_id, system_id)
         self._over(system_id, [p for _, p in chosen])
-        return [
-            {"id": r.id, "name": r.name, "version": r.version, "digest": r.digest}
-            for r, _ in chosen
-        ]
+        return _records(chosen)
+
+    async def for_new_campaign(self, guild_id: int, system_id: str) -> list[dict[str, Any]]:
+        """What a new campaign of ``system_id`` records of the server's packs (its
+        set-up's ``packs``), as :meth:`for_new_game`; none for a system whose campaign
+        game is not built over packs. Its campaign game over them is built now."""
+        chosen = await self._of_system(guild_id, system_id)
+        packs = [p for _, p in chosen]
+        if not chosen or self._campaigns_over(system_id, packs) is None:
+            return []
+        self._over(system_id, packs)  # its mission games' system
+        return _records(chosen)
+
+    async def campaigns_for(self, guild_id: int | None, system_id: str) -> CampaignSystem[Any, Any]:
+        """The campaign game a new campaign of ``system_id`` on this server would run
+        on (outside a server: the built-in one), for ``/campaign new``."""
+        chosen = await self._of_system(guild_id, system_id) if guild_id is not None else []
+        if not chosen:
+            return registry.campaign_system(system_id)
+        found = self._campaigns_over(system_id, [p for _, p in chosen])
+        return registry.campaign_system(system_id) if found is None else found
 
     async def system_for(self, guild_id: int | None, system_id: str) -> Hosted:
         """The system a new game of ``system_id`` on this server would run on (outside
@@ -255,8 +351,22 @@ class ContentPacks:
             raise Refusal("refusal.pack.unavailable", why=_problems(exc)) from exc
 
     @staticmethod
+    def _campaigns_over(system_id: str, packs: Sequence[Pack]) -> CampaignSystem[Any, Any] | None:
+        """The campaign game over ``packs`` (None if the system's is not built over
+        packs); refused if they fail now."""
+        try:
+            return _build_campaigns(system_id, packs)
+        except DataError as exc:
+            raise Refusal("refusal.pack.unavailable", why=_problems(exc)) from exc
+
+    @staticmethod
     def _check(packs: Sequence[Pack], systems: Iterable[str]) -> None:
         """Build each of ``systems`` over ``packs`` (those with a section for it), as a
-        new game would; raises :class:`DataError`."""
+        new game would, and its campaign game as a new campaign would; raises
+        :class:`DataError`."""
+        campaigns = registry.campaign_system_ids()
         for system_id in systems:
-            _build(system_id, [p for p in packs if system_id in p.systems])
+            mine = [p for p in packs if system_id in p.systems]
+            _build(system_id, mine)
+            if system_id in campaigns:
+                _build_campaigns(system_id, mine)

@@ -29,6 +29,7 @@ from bot.campaigns import CampaignNews, CampaignService, LoadedCampaign
 from bot.commitment import campaign_commitment
 from bot.errors import Refusal, UserError
 from bot.operations import discord_time
+from bot.packs import ContentPacks
 from bot.records import aircraft_name
 from bot.settings import GuildSettings, server_language
 from bot.storage.models import GameRecord
@@ -319,11 +320,16 @@ async def _campaign_names(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     system = getattr(interaction.namespace, "system", None)
+    packs = ContentPacks(campaigns_of(interaction).storage)
     out = []
     for s in campaign_system_ids():
         if system and s != system:
             continue
-        for c in campaign_system(s).campaigns():
+        try:  # the server's content packs may add campaigns
+            rules = await packs.campaigns_for(interaction.guild_id, s)
+        except Refusal:
+            continue
+        for c in rules.campaigns():
             label = f"{c.title} ({c.missions})"
             if current.lower() in (c.id + c.title).lower():
                 out.append(app_commands.Choice(name=label[:100], value=c.id))

@@ -26,6 +26,7 @@ __all__ = [
     "UnknownSystem",
     "campaign_system",
     "campaign_system_ids",
+    "campaign_with_content",
     "content_kinds",
     "get",
     "system_ids",
@@ -95,12 +96,17 @@ def get(system_id: str) -> GameSystem[Any, Any, Any]:
 
 def content_kinds() -> dict[str, tuple[str, ...]]:
     """Each system's id with the sections a content pack may give it (its module's
-    ``CONTENT_KINDS``: ``aircraft``...), in registry order."""
-    return {
-        e.id: tuple(importlib.import_module(e.module).CONTENT_KINDS)
-        for e in SYSTEMS
-        if hasattr(importlib.import_module(e.module), "CONTENT_KINDS")
-    }
+    ``CONTENT_KINDS``: ``aircraft``..., then its campaign module's: ``campaigns``), in
+    registry order."""
+    found = {}
+    for e in SYSTEMS:
+        modules = [importlib.import_module(e.module)]
+        if e.campaigns is not None:
+            modules.append(importlib.import_module(e.campaigns))
+        kinds = tuple(k for m in modules for k in getattr(m, "CONTENT_KINDS", ()))
+        if kinds:
+            found[e.id] = kinds
+    return found
 
 
 def with_content(system_id: str, packs: Sequence[Pack]) -> GameSystem[Any, Any, Any]:
@@ -110,6 +116,22 @@ def with_content(system_id: str, packs: Sequence[Pack]) -> GameSystem[Any, Any, 
     problem."""
     module = importlib.import_module(entry(system_id).module)
     system: GameSystem[Any, Any, Any] = module.system_with(packs)
+    return system
+
+
+def campaign_with_content(system_id: str, packs: Sequence[Pack]) -> CampaignSystem[Any, Any] | None:
+    """The campaign game of the system with this id built over its shipped data and
+    these content packs, in order (its campaign module's ``campaign_system_with``): a
+    new one each call, for the caller to keep. None for a system whose campaign game is
+    not built over packs (it runs on its shipped data). Raises
+    ``engine.core.dataload.DataError`` naming the pack, entry and field of a problem."""
+    module_name = entry(system_id).campaigns
+    if module_name is None:
+        raise UnknownSystem(system_id)
+    module = importlib.import_module(module_name)
+    if not hasattr(module, "campaign_system_with"):
+        return None
+    system: CampaignSystem[Any, Any] = module.campaign_system_with(packs)
     return system
 
 

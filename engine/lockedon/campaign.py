@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -49,10 +49,12 @@ from engine.core.campaign import (
 )
 from engine.core.contract import Outcome, SeatPick, SideInfo
 from engine.core.errors import MalformedAction, RuleViolation, SetupError
+from engine.core.packs import Pack
 from engine.core.present import Choice
 from engine.core.rng import Rng
-from engine.lockedon.campaigns import Campaign, Level, Mission, shipped_campaigns
+from engine.lockedon.campaigns import Campaign, Level, Mission, campaigns_with, shipped_campaigns
 from engine.lockedon.game import LockedOnEngine, default_engine
+from engine.lockedon.loader import components_with
 from engine.lockedon.setup import (
     LockedOnOptions,
     LockedOnPick,
@@ -64,13 +66,20 @@ from engine.lockedon.words import altitude_word, range_word
 from strings import Term
 
 __all__ = [
+    "CONTENT_KINDS",
     "GAME_SIDES",
     "LockedOnCampaignSetup",
     "LockedOnCampaigns",
     "Pick",
     "SkillsAction",
     "campaign_system",
+    "campaign_system_with",
 ]
+
+CONTENT_KINDS = ("campaigns",)
+"""The section a content pack's ``lockedon`` part may have for campaigns (besides the
+game's, :data:`engine.lockedon.loader.CONTENT_KINDS`): sheets in the schema of
+``data/lockedon/campaigns/``."""
 
 GAME_SIDES = ("A", "B")
 """The game sides nation #1 and nation #2 fly (the top and bottom of a Mission circle)."""
@@ -139,7 +148,8 @@ class CampaignState(BaseModel):
 
 
 class LockedOnCampaigns:
-    """The Locked-On campaign system (``CampaignSystem``) over the shipped sheets."""
+    """The Locked-On campaign system (``CampaignSystem``) over the shipped sheets, or
+    over those and a server's content packs (:func:`campaign_system_with`)."""
 
     system_id = "lockedon"
     setup_model = LockedOnCampaignSetup
@@ -612,3 +622,13 @@ def _level_term(level: Level) -> str:
 def campaign_system() -> LockedOnCampaigns:
     """The campaign system over the shipped data (the registry's factory)."""
     return LockedOnCampaigns(default_engine(), shipped_campaigns())
+
+
+def campaign_system_with(packs: Sequence[Pack]) -> LockedOnCampaigns:
+    """The campaign system over the shipped data and these content packs, in order
+    (:func:`engine.core.registry.campaign_with_content`): the components and the
+    campaign sheets built over the same packs, each sheet checked against those
+    components (:func:`engine.lockedon.campaigns.campaigns_with`). Raises
+    ``DataError`` naming the pack's file, entry and field."""
+    components = components_with(packs)
+    return LockedOnCampaigns(LockedOnEngine(components), campaigns_with(packs, components))

@@ -8,13 +8,15 @@ skill Options of which it secretly selects one, its Special Conditions (skills e
 aircraft of the nation has, L311) and nation #2's SAM/AAA sites (L293-300).
 
 Only Yom Kippur's mission #1 and chart results are printed (L300, L309, L314); the
-rest is authored, with its sources, in ``data/lockedon/SOURCES.md``.
+rest is authored, with its sources, in ``data/lockedon/SOURCES.md``. A server's content
+pack may add sheets, or replace one, in exactly this schema (its ``lockedon: campaigns:``
+section, :func:`campaigns_with`): the shipped sheets are the first layer.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from importlib import resources
 from pathlib import Path
@@ -23,6 +25,7 @@ from types import MappingProxyType
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core.dataload import DATA_PACKAGE, DataError, parse_model
+from engine.core.packs import Pack, extend
 from engine.lockedon.components import Rating, SkillKind
 from engine.lockedon.loader import SYSTEM_DIR, Components, load_components
 
@@ -35,12 +38,15 @@ __all__ = [
     "Nation",
     "NationMission",
     "VictoryStep",
+    "campaigns_with",
     "check_campaign",
     "load_campaigns",
     "shipped_campaigns",
 ]
 
 CAMPAIGNS_DIR = "campaigns"
+_SECTION = "campaigns"
+"""A content pack's section of campaign sheets (``lockedon: campaigns:``)."""
 
 
 class _Data(BaseModel):
@@ -169,40 +175,58 @@ class Campaign(_Data):
 
 def check_campaign(campaign: Campaign, data: Components) -> list[str]:
     """What in ``campaign`` names something the game data lacks (an aircraft, a skill,
-    a site), or asks what the rules forbid; empty when it may be played."""
+    a site), or asks what the rules forbid; empty when it may be played. Each problem
+    is ``<field path>: <message>`` (``missions[0].nations.israel.aircraft[1].aircraft:
+    unknown aircraft 'f-99'``), the path in the sheet's schema."""
     problems: list[str] = []
-    for m in campaign.missions:
+    for i, m in enumerate(campaign.missions):
         for nation, half in m.nations.items():
-            where = f"{campaign.id} mission #{m.number} {nation}"
-            for a in half.aircraft:
-                if a.aircraft not in data.aircraft:
-                    problems.append(f"{where}: unknown aircraft {a.aircraft!r}")
-                elif m.year is not None and data.aircraft[a.aircraft].year > m.year:
-                    problems.append(f"{where}: {a.aircraft} is not in service in {m.year}")
-            for skill in (*half.options, *half.special):
-                if skill not in data.skills:
-                    problems.append(f"{where}: unknown skill {skill!r}")
-            for skill in half.special:
-                rated = skill in data.skills and data.skills[skill].kind is SkillKind.RATINGS
-                if rated and skill not in half.ratings:
-                    problems.append(f"{where}: Special Condition {skill!r} needs its ratings")
-            for skill in half.ratings:
-                if skill not in half.special:
-                    problems.append(f"{where}: ratings for {skill!r}, not a Special Condition")
-            for skill in half.options:
-                if skill in data.skills and data.skills[skill].kind is SkillKind.RATINGS:
-                    # the ratings such a skill changes are the player's choice (L317): a
-                    # secret selection of Options names skills only
-                    problems.append(f"{where}: {skill!r} changes chosen ratings: not an Option")
-            if set(half.options) & set(half.special):
-                problems.append(f"{where}: an Option is also a Special Condition")
-            if half.options[0] == half.options[1]:
-                problems.append(f"{where}: the two Options are the same skill")
-            for site in half.sites:
-                if site not in data.sites:
-                    problems.append(f"{where}: unknown site {site!r}")
-            if half.picks > sum(a.count for a in half.aircraft):
-                problems.append(f"{where}: more Options selected than aircraft")
+            problems += [
+                f"missions[{i}].nations.{nation}.{where}: {what}"
+                for where, what in _half_problems(half, m.year, data)
+            ]
+    return problems
+
+
+def _half_problems(
+    half: NationMission, year: int | None, data: Components
+) -> list[tuple[str, str]]:
+    """One nation's half of a Mission circle checked against ``data``: (field, problem)."""
+    problems: list[tuple[str, str]] = []
+    for k, a in enumerate(half.aircraft):
+        where = f"aircraft[{k}].aircraft"
+        if a.aircraft not in data.aircraft:
+            problems.append((where, f"unknown aircraft {a.aircraft!r}"))
+        elif year is not None and data.aircraft[a.aircraft].year > year:
+            problems.append((where, f"{a.aircraft} is not in service in {year}"))
+    named = [(f"options[{k}]", s) for k, s in enumerate(half.options)]
+    named += [(f"special[{k}]", s) for k, s in enumerate(half.special)]
+    for where, skill in named:
+        if skill not in data.skills:
+            problems.append((where, f"unknown skill {skill!r}"))
+    for k, skill in enumerate(half.special):
+        rated = skill in data.skills and data.skills[skill].kind is SkillKind.RATINGS
+        if rated and skill not in half.ratings:
+            problems.append((f"special[{k}]", f"Special Condition {skill!r} needs its ratings"))
+    for skill in half.ratings:
+        if skill not in half.special:
+            problems.append(
+                (f"ratings.{skill}", "ratings for a skill that is not a Special Condition")
+            )
+    for k, skill in enumerate(half.options):
+        if skill in data.skills and data.skills[skill].kind is SkillKind.RATINGS:
+            # the ratings such a skill changes are the player's choice (L317): a
+            # secret selection of Options names skills only
+            problems.append((f"options[{k}]", f"{skill!r} changes chosen ratings: not an Option"))
+    if set(half.options) & set(half.special):
+        problems.append(("options", "an Option is also a Special Condition"))
+    if half.options[0] == half.options[1]:
+        problems.append(("options", "the two Options are the same skill"))
+    for k, site in enumerate(half.sites):
+        if site not in data.sites:
+            problems.append((f"sites[{k}]", f"unknown site {site!r}"))
+    if half.picks > sum(a.count for a in half.aircraft):
+        problems.append(("picks", "more Options selected than aircraft"))
     return problems
 
 
@@ -241,7 +265,45 @@ def shipped_campaigns() -> Mapping[str, Campaign]:
     for entry in entries:
         _add(found, entry.name, _parse(entry.name, entry.read_text(encoding="utf-8")))
     data = load_components()
-    problems = [p for c in found.values() for p in check_campaign(c, data)]
+    problems = [f"{c.id}.yaml: {p}" for c in found.values() for p in check_campaign(c, data)]
     if problems:
         raise DataError(CAMPAIGNS_DIR, problems)
     return MappingProxyType(found)
+
+
+def campaigns_with(packs: Sequence[Pack], data: Components) -> dict[str, Campaign]:
+    """The shipped campaigns with each content pack's ``lockedon.campaigns`` entries
+    laid over them in turn (keyed by id: a new id is added, ``override: true`` replaces
+    a shipped or earlier pack's campaign), each entry validated as a shipped sheet is
+    (the same :class:`Campaign`), then every campaign checked against ``data``: the
+    components built over the same packs (a pack's campaign may fly a pack's aircraft;
+    a pack's aircraft may not break a shipped campaign). Raises :class:`DataError`
+    naming the last pack's file and, for each problem, the campaign's place: its
+    section and entry (``lockedon.campaigns[0]``, after ``pack 'name'`` for an earlier
+    pack's) or ``built-in campaign <id>``, then the field."""
+    if not packs:
+        return dict(shipped_campaigns())
+    sheets = extend(shipped_campaigns(), packs, SYSTEM_DIR, _SECTION, Campaign)
+    places = _places(packs)
+    problems = [
+        f"{places.get(c.id, f'built-in campaign {c.id}')}.{p}"
+        for c in sheets.values()
+        for p in check_campaign(c, data)
+    ]
+    if problems:
+        raise DataError(packs[-1].file, problems)
+    return sheets
+
+
+def _places(packs: Sequence[Pack]) -> dict[str, str]:
+    """Where each campaign a pack gives is, for a cross-check's message: the section
+    and entry, after the pack's name unless it is the last (the one being checked). A
+    later pack's entry of the same id wins."""
+    places: dict[str, str] = {}
+    for pack in packs:
+        for entry in pack.entries(SYSTEM_DIR, _SECTION):
+            where = f"{SYSTEM_DIR}.{_SECTION}[{entry.index}]"
+            places[str(entry.fields["id"])] = (
+                where if pack is packs[-1] else f"pack {pack.name!r} {where}"
+            )
+    return places

@@ -104,7 +104,10 @@ async def test_a_pack_aircraft_flies_a_whole_game_and_the_game_replays_after_the
 
     added = await upload(fake, admin, "example-pack.yaml", EXAMPLE)
     assert f"Content pack **{PACK}** version 1 added from example-pack.yaml" in added
-    contents = "dif: 1 aircraft; lockedon: 1 missiles, 1 aircraft; eagles: 1 aircraft, 1 scenarios"
+    contents = (
+        "dif: 1 aircraft; lockedon: 1 missiles, 1 aircraft, 1 campaigns; "
+        "eagles: 1 aircraft, 1 scenarios"
+    )
     assert contents in added
     listed = content(fake, await fake.slash(admin, "config pack list"))
     assert f"**{PACK}** version 1" in listed and "> Authored by the Tally-Ho maintainers" in listed
@@ -217,6 +220,18 @@ HOSTILE = [
         EXAMPLE.replace(b"- number: 9\n", b"- number: 3\n"),
         "eagles.scenarios[0].number: 3 is already in the built-in data; add 'override: true'",
         id="scenario-collides-with-built-in",
+    ),
+    pytest.param(
+        EXAMPLE.replace(b"aircraft: mig-21pf", b"aircraft: mig-99"),
+        "lockedon.campaigns[0].missions[0].nations.north-vietnam.aircraft[0].aircraft: "
+        "unknown aircraft 'mig-99'",
+        id="campaign-unknown-aircraft",
+    ),
+    pytest.param(
+        EXAMPLE.replace(b"      year: 1967\n", b"      year: 1975\n"),
+        "built-in campaign vietnam-1972.missions[0].nations.usa.aircraft[0].aircraft: f-4e is "
+        "not in service in 1972",
+        id="aircraft-breaks-a-built-in-campaign",
     ),
     pytest.param(
         EXAMPLE.replace(b"\ndif:\n", b"\nchess:\n"), "chess: unknown system", id="unknown-system"

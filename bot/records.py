@@ -21,7 +21,9 @@ import functools
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
+from bot.errors import Refusal
 from bot.games import GameStore, LoadedGame
+from bot.packs import campaign_system_of
 from bot.storage import CampaignRecord, GameStatus
 from bot.storage.models import OPEN_CAMPAIGN_STATUSES
 from bot.systems import hosted
@@ -95,8 +97,15 @@ def aircraft_name(system: str, aircraft: str) -> str:
 
 
 def campaign_title(campaign: CampaignRecord) -> str:
-    """The campaign's title, as its campaign game gives it (its sheet's id if unknown)."""
-    sheets = campaign_system(campaign.system).campaigns()
+    """The campaign's title, as its campaign game gives it: the one over the content
+    packs it was created with once built in this process (a load or
+    :func:`bot.packs.prepare_campaign` builds it), else the built-in one; its sheet's
+    id if neither knows it."""
+    try:
+        system = campaign_system_of(campaign.system, campaign.setup)
+    except Refusal:  # its packs are not built here, or are gone
+        system = campaign_system(campaign.system)
+    sheets = system.campaigns()
     return next((c.title for c in sheets if c.id == campaign.campaign), campaign.campaign)
 
 

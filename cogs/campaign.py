@@ -14,6 +14,7 @@ pings for the sides whose decision is awaited, DMs to followers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Sequence
@@ -29,8 +30,8 @@ from bot.campaigns import CampaignNews, CampaignService, LoadedCampaign
 from bot.commitment import campaign_commitment
 from bot.errors import Refusal, UserError
 from bot.operations import discord_time
-from bot.packs import ContentPacks
-from bot.records import aircraft_name
+from bot.packs import ContentPacks, prepare_campaign
+from bot.records import aircraft_name, campaign_title
 from bot.settings import GuildSettings, server_language
 from bot.storage.models import GameRecord
 from bot.systems import hosted
@@ -42,7 +43,7 @@ from cogs.help import cmd_text
 from cogs.publisher import publish
 from engine.core.campaign import PilotLog
 from engine.core.present import Choice, Menu
-from engine.core.registry import campaign_system, campaign_system_ids, entry
+from engine.core.registry import campaign_system_ids, entry
 from rendering.campaign import render_sheet, sheet_alt_text
 from rendering.community import CardView, render_card
 from rendering.logbook import logbook_card, logbook_lines, pilot_card, pilot_lines
@@ -637,12 +638,15 @@ class CampaignCog(commands.Cog):
         service = campaigns_of(interaction)
         language = await language_of(interaction)
         records = await service.list_campaigns(interaction.guild_id)
+        for r in records:  # a content pack's campaign is titled by its pack
+            with contextlib.suppress(Refusal):
+                await prepare_campaign(service.storage, r.system, r.setup)
         lines = [
             t(
                 "campaign.list_line",
                 language,
                 id=r.id,
-                title=_title(r.system, r.campaign),
+                title=campaign_title(r),
                 status=t(f"campaign.status.{r.status}", language),
                 thread=f"<#{r.thread_id}>" if r.thread_id else "-",
             )
@@ -771,13 +775,6 @@ class CampaignCog(commands.Cog):
         news = await service.abandon(found.id, interaction.user.id, admin=is_admin(interaction))
         await reply(interaction, t("campaign.abandoned_reply", await language_of(interaction)))
         await publish_campaign(self.bot, news)
-
-
-def _title(system: str, campaign: str) -> str:
-    for c in campaign_system(system).campaigns():
-        if c.id == campaign:
-            return c.title
-    return campaign
 
 
 async def setup(bot: TallyHoBot) -> None:

@@ -196,4 +196,7 @@ async def test_a_pack_campaign_is_flown_through_discord_and_verifies_after_the_p
         alice, "campaign new", "name", "red", channel_id=fake.channel_id, system="lockedon"
     )
     assert offered == [], "a new campaign no longer has it"
+    packs_module._CAMPAIGNS.clear()  # a fresh process: /campaign list titles it still
+    token = await fake.slash(alice, "campaign list", channel_id=fake.channel_id)
+    assert f"#{record.id} Red River Valley" in fake.original(token)["content"]
     assert not fake.problems()

@@ -294,7 +294,9 @@ class Legality(EngineBase):
 
     def _hand_refusal(self, hand: Sequence[int], codes: Sequence[str], why: str) -> Why | None:
         """``why``: the catalogue key of what the cards are for (``dif.purpose.*``)."""
-        left = [self.code[c] for c in hand]
+        if not codes:
+            return None
+        left = list(map(self.code.__getitem__, hand))
         for code in codes:
             if code not in left:
                 return Why("dif.refuse.not_in_hand_for", code=code, purpose=fixed(why))

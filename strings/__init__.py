@@ -162,6 +162,13 @@ def t(key: str, locale: object | None = None, /, **kwargs: Any) -> str:
     from English is a bug: it is logged and the key itself is shown rather than
     failing the message.
     """
+    if locale is None:  # English, as every Term is made (issue 16: the engine makes many)
+        text = catalogue(DEFAULT).get(key)
+        if text is not None:
+            try:
+                return _format(text, kwargs)
+            except (KeyError, IndexError, ValueError):
+                pass  # said below, as for any language
     language = normalize(locale) or DEFAULT
     if language != DEFAULT:  # a Term's own str is already its English text
         kwargs = {k: tr(v, language) if isinstance(v, Term) else v for k, v in kwargs.items()}

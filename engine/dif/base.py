@@ -13,7 +13,7 @@ from engine.core.contract import Decision, Scope, Timing
 from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.dif import tables
-from engine.dif.actions import COUNTER
+from engine.dif.actions import COUNTER, Action
 from engine.dif.components import (
     Aircraft,
     BombResult,
@@ -151,6 +151,9 @@ class EngineBase:
             self._kind_responds.setdefault(c.type.kind, c.type.responds_to)
         self._rated: dict[tuple[str, bool, tuple[str, ...]], LeaderRatings] = {}
         self._plane_labels: dict[tuple[str, str, str], str] = {}
+        self._listed: tuple[GameState, str, tuple[Action, ...]] | None = None
+        """The latest answer of ``legal_actions``: its state, seat and actions
+        (:meth:`engine.dif.legality.Legality.was_listed`)."""
 
     def _ac(self, e: Element | Plane) -> Aircraft:
         return self.aircraft[e.aircraft]

@@ -230,9 +230,10 @@ class DifEngine(MissionRules):
         Raises :class:`RuleViolation` (naming the rule) and leaves ``state`` as it was.
         """
         pending = self.pending(state)
-        why = self._refusal_among(state, seat, action, pending)
-        if why is not None:
-            raise RuleViolation(why)
+        if not self.was_listed(state, seat, action):
+            why = self._refusal_among(state, seat, action, pending)
+            if why is not None:
+                raise RuleViolation(why)
         s = state.clone()
         events: list[Event] = []
         kind = next(p.kind for p in pending if p.seat == seat)

@@ -65,7 +65,24 @@ class Legality(EngineBase):
             for a in self._candidates(state, p):
                 if self._refusal(state, p, a) is None:
                     out.append(a)
+        self._listed = (state, seat, tuple(out))
         return out
+
+    def was_listed(self, state: GameState, seat: str, action: Action) -> bool:
+        """Whether the latest :meth:`legal_actions` was asked of this very state object
+        and seat, and listed ``action``: then :meth:`refusal` allows it, and ``apply``
+        need not ask again (a seat's move is most often one its menu or a computer
+        player took from that list, issue 16).
+
+        It relies on what :class:`engine.core.present.ShownState` relies on: a state
+        the rules made is never changed afterwards (``apply`` returns a new one,
+        tests/engine/test_apply_copies.py), so the same object gives the same answer.
+        One entry, swapped whole. Code that edits a copy of its own in place (the
+        sampler) asks ``legal_actions`` again after each edit, before it plays."""
+        listed = self._listed
+        return (
+            listed is not None and listed[0] is state and listed[1] == seat and action in listed[2]
+        )
 
     def refusal(self, state: GameState, seat: str, action: Action) -> Term | None:
         """Why ``seat`` may not take ``action`` now, or None if it may."""
@@ -277,7 +294,9 @@ class Legality(EngineBase):
 
     def _hand_refusal(self, hand: Sequence[int], codes: Sequence[str], why: str) -> Why | None:
         """``why``: the catalogue key of what the cards are for (``dif.purpose.*``)."""
-        left = [self.code[c] for c in hand]
+        if not codes:
+            return None
+        left = list(map(self.code.__getitem__, hand))
         for code in codes:
             if code not in left:
                 return Why("dif.refuse.not_in_hand_for", code=code, purpose=fixed(why))

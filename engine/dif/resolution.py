@@ -363,7 +363,9 @@ class Resolution(Flow):
             s.t.fut_used = True
         elif a.as_kind == "ACE":  # the pilot's ace ability counter is spent
             assert e.leader is not None
-            e.leader.pilot.remove("A")
+            pilot = e.leader.pilot[:]  # a new list: clones share the old (engine.dif.state)
+            pilot.remove("A")
+            e.leader.pilot = pilot
         x.chain.append([c, kind])
         responder = self._defending_ref(s, x) if len(x.chain) % 2 == 1 else x.attacker
         plane, card = self._plane_label(s, responder), self.label[c]

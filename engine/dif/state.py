@@ -2,31 +2,26 @@
 
 A state is never shared between two versions of a game: :meth:`GameState.clone`
 copies it before an action is applied, so a refused action changes nothing and old
-states stay valid (replay, undo, tests). One exception, safe by construction: the
+states stay valid (replay, undo, tests). Two exceptions, safe by construction: the
 parts of ``fates`` (a bookkeeping only :func:`engine.dif.fates.record` writes) are
-shared, and ``record`` replaces a part with a copy before it changes it.
+shared, and ``record`` replaces a part with a copy before it changes it; a plane's
+``pilot`` list is shared, and the one rule that changes it in play (the Ace's
+counter spent, :mod:`engine.dif.resolution`) gives the plane a new list.
 
-Each ``clone`` makes its copy with :func:`_blank` and sets every field itself: the
-dataclasses' ``__init__``, with its checks for defaults, costs about twice as much,
-and ``apply`` pays for a clone with every action (issue 16). A field a clone forgot
-is an AttributeError when read (tests/engine/test_state.py compares every field),
-never a silent default.
+Each ``clone`` makes its copy with ``object.__new__`` and sets every field itself:
+the dataclasses' ``__init__``, with its checks for defaults, costs about twice as
+much, and ``apply`` pays for a clone with every action (issue 16). A field a clone
+forgot is an AttributeError when read (tests/engine/test_state.py compares every
+field), never a silent default.
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 __all__ = ["Element", "Exchange", "FollowOffer", "GameState", "Plane", "TurnState"]
-
-_T = TypeVar("_T")
-
-
-def _blank(cls: type[_T]) -> _T:
-    """An instance of the slotted dataclass ``cls`` with no field set yet."""
-    return object.__new__(cls)
 
 
 @dataclass(slots=True)
@@ -46,17 +41,19 @@ class Plane:
     promoted: bool = False
     """A wingman that became the leader (Zero! 11.2)."""
     pilot: list[str] = field(default_factory=list)
-    """The leader's pilot skills (PilotSkill values); ``A`` is removed once used."""
+    """The leader's pilot skills (PilotSkill values); ``A`` is removed once used.
+    Shared by a plane's clones: once the game has started, a new list replaces it,
+    it is never changed in place."""
 
     @property
     def flying(self) -> bool:
         return self.status == "flying"
 
     def clone(self) -> Plane:
-        c = _blank(Plane)
+        c = object.__new__(Plane)
         c.ref, c.aircraft, c.role = self.ref, self.aircraft, self.role
         c.hits, c.damaged, c.status = self.hits, self.damaged, self.status
-        c.promoted, c.pilot = self.promoted, self.pilot[:]
+        c.promoted, c.pilot = self.promoted, self.pilot
         return c
 
 
@@ -98,13 +95,13 @@ class Element:
         return out
 
     def clone(self) -> Element:
-        c = _blank(Element)
+        c = object.__new__(Element)
         c.seat, c.side, c.aircraft = self.seat, self.side, self.aircraft
         c.leader = self.leader.clone() if self.leader else None
         c.wingman = self.wingman.clone() if self.wingman else None
         c.altitude, c.pick = self.altitude, self.pick
         c.hand, c.minihand, c.defence = self.hand[:], self.minihand[:], self.defence[:]
-        c.lost = [p.clone() for p in self.lost]
+        c.lost = [p.clone() for p in self.lost] if self.lost else []
         c.counters, c.cv = self.counters, self.cv
         return c
 
@@ -138,7 +135,7 @@ class Exchange:
         return len(self.chain) % 2 == 0
 
     def clone(self) -> Exchange:
-        c = _blank(Exchange)
+        c = object.__new__(Exchange)
         c.attacker, c.target, c.card = self.attacker, self.target, self.card
         c.kind, c.source, c.chain = self.kind, self.source, [r[:] for r in self.chain]
         c.direction, c.climb_discard = self.direction, self.climb_discard
@@ -192,7 +189,7 @@ class TurnState:
     stored before this field existed loads with None: any position may be given up."""
 
     def clone(self) -> TurnState:
-        c = _blank(TurnState)
+        c = object.__new__(TurnState)
         c.bursts_used, c.wm_bonus = self.bursts_used, self.wm_bonus
         c.target, c.wm_target = self.target, self.wm_target
         c.agile_used, c.played, c.gun_used = self.agile_used, self.played, self.gun_used
@@ -248,7 +245,7 @@ class GameState:
         return self.order[self.index]
 
     def clone(self) -> GameState:
-        c = _blank(GameState)
+        c = object.__new__(GameState)
         c.ruleset, c.seed, c.rng, c.year = self.ruleset, self.seed, self.rng, self.year
         c.max_turns = self.max_turns
         c.elements = {k: e.clone() for k, e in self.elements.items()}

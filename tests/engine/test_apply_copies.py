@@ -2,7 +2,8 @@
 
 Every state of a random game is kept: after the whole game each still dumps as it did
 when it was made, so no later ``apply`` changed an earlier state through a part the
-copy shares (Down in Flames' ``fates`` are copied on write), in every system. And
+copy shares (Down in Flames' ``fates`` are copied on write, a plane's ``pilot`` list
+replaced when the Ace's counter is spent), in every system. And
 Down in Flames' ``legal_actions``, which builds only the attacks within reach (same
 altitude, the turn's one target, an attack card), the responses that answer the last
 card and a give-up or evasion before the first card, still lists every attack,
@@ -11,6 +12,7 @@ response and bare move that ``refusal`` allows.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -19,6 +21,7 @@ import pytest
 from engine.core import registry
 from engine.dif.actions import AS_KINDS, COUNTER, Action
 from engine.dif.game import DifEngine, default_engine
+from engine.dif.setup import DifSetup
 from engine.dif.state import GameState
 from tests.engine.ai.conftest import SYSTEMS, duel
 from tests.engine.conftest import random_setup
@@ -135,3 +138,38 @@ def test_legal_actions_lists_every_response_the_rules_allow(seed: int) -> None:
             assert allowed <= legal, f"seed {seed}: {sorted(allowed - legal)} not listed"
             asked.add(p.kind)
     assert asked == {"play", "respond"}
+
+
+def _dumped(state: GameState) -> str:
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+def test_the_ace_spent_changes_no_earlier_state() -> None:
+    """A plane's ``pilot`` list is shared by its clones (engine.dif.state): spending
+    the Ace's counter (a card declared ``ACE``) gives the plane a new list, so the
+    states before still hold the ``A``."""
+    engine = default_engine()
+    setup = DifSetup.model_validate(
+        {
+            "ruleset": "rotl",
+            "year": 1940,
+            "elements": [
+                {"seat": "A1", "side": "allied", "aircraft": "spitfire-i", "pilot": ["A"]},
+                {"seat": "X1", "side": "axis", "aircraft": "bf-109e", "pilot": ["A"]},
+            ],
+        }
+    )
+    rng = random.Random(0)
+    state, _ = engine.new_game(setup, 0)
+    kept = [(state, _dumped(state))]
+    spent = 0
+    while state.step != "over":
+        seat = engine.pending(state)[0].seat
+        legal = engine.legal_actions(state, seat)
+        aces = [a for a in legal if a.as_kind == "ACE"]
+        state, _ = engine.apply(state, seat, aces[0] if aces else rng.choice(legal))
+        spent += bool(aces)
+        kept.append((state, _dumped(state)))
+    assert spent > 0
+    for n, (old, dumped) in enumerate(kept):
+        assert _dumped(old) == dumped, f"state {n} changed later"

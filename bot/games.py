@@ -278,7 +278,12 @@ class GameStore:
         if record is None:
             raise Refusal("refusal.no_game")
         if cached is not None and cached.record.version == record.version:
-            self._cache.move_to_end(game_id)
+            # Still this version; other loads may have evicted it while the record was
+            # read (a busy cache): put it back rather than fail.
+            if game_id in self._cache:
+                self._cache.move_to_end(game_id)
+            elif remember:
+                self._remember(cached)
             return cached
         await prepare(self.storage, record.system, record.options)
         game = LoadedGame(record, await self.storage.get_seats(game_id))

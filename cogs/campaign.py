@@ -337,17 +337,25 @@ async def _campaign_names(
     return out[:25]
 
 
-async def _side_names(
-    interaction: discord.Interaction, current: str
-) -> list[app_commands.Choice[str]]:
+async def _campaign_typed(interaction: discord.Interaction) -> LoadedCampaign | None:
+    """The campaign an autocomplete is about: the one named so far, else this
+    thread's or the user's only one (None: none)."""
     try:
-        campaign = await campaigns_of(interaction).resolve(
+        return await campaigns_of(interaction).resolve(
             interaction.guild_id,
             interaction.channel_id,
             interaction.user.id,
             getattr(interaction.namespace, "campaign", None),
         )
     except Refusal:
+        return None
+
+
+async def _side_names(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    campaign = await _campaign_typed(interaction)
+    if campaign is None:
         return []
     return [
         app_commands.Choice(name=str(s.name), value=s.id)
@@ -360,14 +368,8 @@ async def _pilot_names(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The campaign's pilots (its logbook's), by name and side."""
-    try:
-        campaign = await campaigns_of(interaction).resolve(
-            interaction.guild_id,
-            interaction.channel_id,
-            interaction.user.id,
-            getattr(interaction.namespace, "campaign", None),
-        )
-    except Refusal:
+    campaign = await _campaign_typed(interaction)
+    if campaign is None:
         return []
     needle = current.lower()
     return [

@@ -29,7 +29,7 @@ from bot.settings import (
     system_title,
 )
 from bot.systems import hosted, hosted_ids, rulesets
-from cogs.context import reply, service_of
+from cogs.context import admin_settings, reply, service_of
 from cogs.help import choices, cmd_text
 from cogs.packs import add_pack, list_packs, remove_pack
 from engine.core.contract import COMPUTER_LEVELS
@@ -193,14 +193,7 @@ class AdminCog(commands.Cog):
     ) -> None:
         """Check the permission, apply ``change`` (None: only show), answer with the
         lines of the settings ``shown`` (all of them when only showing)."""
-        storage = service_of(interaction).storage
-        guild_id = interaction.guild_id
-        current = await GuildSettings.load(storage, guild_id)
-        language = pick(interaction.locale, current.language)
-        if guild_id is None:
-            raise UserError(t("config.not_in_guild", language))
-        if not interaction.permissions.manage_guild:
-            raise UserError(t("config.no_permission", language))
+        _, current, language = await admin_settings(interaction)
         if change is None:
             lines = settings_lines(current, language)
             text = "\n".join(

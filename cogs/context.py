@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.errors import UserError
 from bot.service import GameService
-from bot.settings import server_language
-from strings import normalize
+from bot.settings import GuildSettings, server_language
+from strings import normalize, pick, t
 
 if TYPE_CHECKING:
     from cogs.app import TallyHoBot
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALT_LIMIT",
     "EPHEMERAL_LIMIT",
+    "admin_settings",
     "alt_text",
     "app_of",
     "forget_view",
@@ -91,6 +93,19 @@ async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -
     else:
         await interaction.response.send_message(content, ephemeral=True, **kwargs)
     forget_view(kwargs)
+
+
+async def admin_settings(interaction: discord.Interaction) -> tuple[int, GuildSettings, str]:
+    """For ``/config``: the server's id, its settings and the admin's language; refused
+    outside a server and for a member without Manage Server."""
+    guild_id = interaction.guild_id
+    settings = await GuildSettings.load(service_of(interaction).storage, guild_id)
+    language = pick(interaction.locale, settings.language)
+    if guild_id is None:
+        raise UserError(t("config.not_in_guild", language))
+    if not interaction.permissions.manage_guild:
+        raise UserError(t("config.no_permission", language))
+    return guild_id, settings, language
 
 
 def is_admin(interaction: discord.Interaction) -> bool:

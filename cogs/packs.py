@@ -9,28 +9,18 @@ from __future__ import annotations
 
 import discord
 
-from bot.errors import UserError
 from bot.packs import ContentPacks
-from bot.settings import GuildSettings
 from bot.storage import ContentPackRecord
-from cogs.context import reply, service_of
+from cogs.context import admin_settings, reply, service_of
 from engine.core.packs import Pack
-from strings import pick, t
+from strings import t
 
 __all__ = ["add_pack", "list_packs", "remove_pack"]
 
 
 async def _admin(interaction: discord.Interaction) -> tuple[int, str]:
-    """The server's id and the admin's language; refused outside a server and for a
-    member without Manage Server."""
-    storage = service_of(interaction).storage
-    guild_id = interaction.guild_id
-    settings = await GuildSettings.load(storage, guild_id)
-    language = pick(interaction.locale, settings.language)
-    if guild_id is None:
-        raise UserError(t("config.not_in_guild", language))
-    if not interaction.permissions.manage_guild:
-        raise UserError(t("config.no_permission", language))
+    """The server's id and the admin's language (:func:`cogs.context.admin_settings`)."""
+    guild_id, _, language = await admin_settings(interaction)
     return guild_id, language
 
 

@@ -23,6 +23,11 @@ the transport (the interaction's callback, or the message that follows a deferra
 4. **Garbage collection**: the longest collector pause (``gc.callbacks``) during the
    moves above, then with ``--cached`` games held in the service's cache.
 
+Every click is checked afterwards: its move must have been applied (the game moved
+past the version its button showed). A click that did not go through is left out of
+the sequential figures, counted, and its answer printed; the bench then exits non-zero,
+since its figures would time error answers as moves.
+
 Prints p50 and p99 of each, and their ratio to the floor's p99. Goals (issue 16): a
 move's reply p99 at most 10 times the floor's p99; a burst of 100 clicks p99 under
 100 ms; at least 1,000 moves a second with SQLite; no collector pause over 50 ms with
@@ -74,6 +79,8 @@ class Clicks:
     picture_of: dict[int, str] = field(default_factory=dict)
     """A thread's id -> the token of the click whose picture it awaits."""
     pictures: dict[str, float] = field(default_factory=dict)
+    replies: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """A token -> the body of its answer (what a failed click was told)."""
 
     def reply_ms(self, token: str) -> float:
         return (self.answered[token].result() - self.sent[token]) * 1000
@@ -87,7 +94,8 @@ def watch(fake: FakeDiscord, clicks: Clicks) -> None:
     """Time the answers and pictures: wrap the fake's routes (the transport)."""
     routes = fake.routes
 
-    def answered(token: str) -> None:
+    def answered(token: str, body: Any) -> None:
+        clicks.replies.setdefault(token, dict(body or {}))
         future = clicks.answered.get(token)
         if future is not None and not future.done():
             future.set_result(time.perf_counter())
@@ -97,7 +105,7 @@ def watch(fake: FakeDiscord, clicks: Clicks) -> None:
             result = handler(call)
             kind = int((call.json or {}).get("type", 0))
             if kind not in (5, 6):  # a deferral is not the answer: what follows it is
-                answered(call.args["webhook_token"])
+                answered(call.args["webhook_token"], (call.json or {}).get("data"))
             return result
 
         return wrapped
@@ -105,7 +113,7 @@ def watch(fake: FakeDiscord, clicks: Clicks) -> None:
     def on_webhook(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
         def wrapped(call: Any) -> Any:
             result = handler(call)
-            answered(call.args["webhook_token"])
+            answered(call.args["webhook_token"], call.json)
             return result
 
         return wrapped
@@ -143,11 +151,24 @@ class Table:
     users: dict[str, FakeUser]
 
 
+@dataclass
+class Click:
+    """A move to click: who, the button's interaction data, and the game's version
+    the button shows."""
+
+    user: FakeUser
+    data: dict[str, Any]
+    table: Table
+    version: int
+
+
 class Bench:
     def __init__(self, fake: FakeDiscord, bot: TallyHoBot, clicks: Clicks) -> None:
         self.fake, self.bot, self.clicks = fake, bot, clicks
         self.brain = RandomPlayer(7)
         self.engine = default_engine()
+        self.failures: list[str] = []
+        """What each click that did not go through was told (its answer's text)."""
 
     async def open_games(self, count: int) -> list[Table]:
         fake, storage = self.fake, self.bot.service.storage
@@ -165,16 +186,28 @@ class Bench:
             tables.append(Table(game.id, game.thread_id, {"A1": alice, "X1": bob}))
         return tables
 
-    async def next_click(self, table: Table) -> tuple[FakeUser, dict[str, Any]] | None:
-        """The interaction data of a random legal move in the game (None: it ended)."""
+    async def next_click(self, table: Table) -> Click | None:
+        """A random legal move of the seat to act in the game (None: it ended)."""
         game: LoadedGame = await self.bot.service.load(table.game_id)
         state = game.state
         if game.record.status is not GameStatus.ACTIVE or state is None:
             return None
         seat = self.engine.pending(state)[0].seat
         action = self.brain.choose(self.engine, state, seat)
-        custom_id = f"th:a:{table.game_id}:{seat}:{game.record.version}:{action}"[:100]
-        return table.users[seat], {"custom_id": custom_id, "component_type": 2}
+        version = game.record.version
+        custom_id = f"th:a:{table.game_id}:{seat}:{version}:{action}"[:100]
+        data = {"custom_id": custom_id, "component_type": 2}
+        return Click(table.users[seat], data, table, version)
+
+    async def went_through(self, token: str, click: Click) -> bool:
+        """Whether the click's move was applied (the game moved past the version the
+        button showed); if not, the answer is kept as a failure."""
+        game = await self.bot.service.load(click.table.game_id, remember=False)
+        if game.record.version > click.version:
+            return True
+        body = self.clicks.replies.get(token, {})
+        self.failures.append(f"game {click.table.game_id}: {body.get('content')!r}")
+        return False
 
     def send(
         self,
@@ -238,10 +271,12 @@ class Bench:
                     live.remove(table)
             if click is None:
                 break
-            user, data = click
-            self.clicks.picture_of[table.thread] = token = self.send(user, data, table.thread)
+            token = self.send(click.user, click.data, table.thread)
+            self.clicks.picture_of[table.thread] = token
             await self.answer(token)
             await self.fake.settle(rounds=3)  # the post after the reply, then the next click
+            if not await self.went_through(token, click):
+                continue
             picture = self.clicks.picture_ms(token)
             if picture is None:
                 text.append(self.clicks.reply_ms(token))
@@ -259,16 +294,17 @@ class Bench:
         for table in tables:
             click = await self.next_click(table)
             if click is not None:
-                user, data = click
-                ready.append((user, data, table.thread, self.clicked_on(data, table.thread)))
+                ready.append((click, self.clicked_on(click.data, table.thread)))
         start = time.perf_counter()
-        tokens = [self.send(user, data, thread, message=m) for user, data, thread, m in ready]
+        tokens = [self.send(c.user, c.data, c.table.thread, message=m) for c, m in ready]
         await asyncio.gather(*(self.clicks.answered[t] for t in tokens))
         last = max(self.clicks.answered[t].result() for t in tokens)
         while await self.bot.service.storage.list_unposted_games():
             await asyncio.sleep(0.1)  # the poll reads every untold game: not too often
         told = time.perf_counter()
         await self.fake.settle(rounds=3, timeout=120)
+        for token, (click, _) in zip(tokens, ready, strict=True):
+            await self.went_through(token, click)
         return [self.clicks.reply_ms(t) for t in tokens], last - start, told - start
 
 
@@ -325,7 +361,8 @@ async def database(kind: str, folder: Path) -> AsyncIterator[str]:
         server.stop()
 
 
-async def run(kind: str, args: argparse.Namespace) -> None:
+async def run(kind: str, args: argparse.Namespace) -> int:
+    """Measure on one database; the number of clicks that did not go through."""
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         async with database(kind, Path(tmp)) as url:
@@ -368,6 +405,11 @@ async def run(kind: str, args: argparse.Namespace) -> None:
                 )
                 if args.cached:
                     await cached_pauses(bot, tables, args.cached)
+                failed = bench.failures
+                print(f"  clicks that did not go through: {len(failed)}")
+                for answer in failed[:5]:
+                    print(f"    {answer}")
+                return len(failed)
             finally:
                 await bot.close()
                 fake.patch.undo()
@@ -406,8 +448,9 @@ def main() -> None:
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
     args = parser.parse_args()
     kinds = ("sqlite", "postgresql") if args.database == "both" else (args.database,)
-    for kind in kinds:
-        asyncio.run(run(kind, args))
+    failed = sum(asyncio.run(run(kind, args)) for kind in kinds)
+    if failed:
+        raise SystemExit(f"{failed} clicks did not go through: the figures above are not valid")
 
 
 if __name__ == "__main__":

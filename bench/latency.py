@@ -5,11 +5,14 @@
 
 The real bot (``cogs.app.TallyHoBot``) on the offline Discord (``bot.testing``), in
 one process, as ``python -m bot`` runs it. Times are wall-clock, from the interaction
-reaching discord.py (the gateway's ``INTERACTION_CREATE``) to the bot's answer reaching
-the transport (the interaction's callback, or the message that follows a deferral):
+reaching discord.py (its gateway parser of ``INTERACTION_CREATE``) to the bot's answer
+reaching the transport (the interaction's callback, or the message that follows a
+deferral, timed as the request arrives, ``Call.at``). The harness's own work (building
+the interaction, copying and decoding what it is sent) is outside both ends, so it is
+not timed as the bot's.
 
 1. **The floor**: a slash command that answers at once (a command added for the
-   bench), the round trip of the harness and discord.py alone.
+   bench): discord.py's own round trip, with no work of the bot.
 2. **Sequential moves**: ``--games`` Zero! 1v1 games open at once (opened through
    ``/dogfight new``, ``join`` and ``start``), then ``--clicks`` moves, one at a time,
    each a random legal action of the seat to act in a random game, clicked as its
@@ -79,6 +82,8 @@ class Clicks:
     picture_of: dict[int, str] = field(default_factory=dict)
     """A thread's id -> the token of the click whose picture it awaits."""
     pictures: dict[str, float] = field(default_factory=dict)
+    received: dict[str, float] = field(default_factory=dict)
+    """A token -> when discord.py's gateway parser received its interaction."""
     replies: dict[str, dict[str, Any]] = field(default_factory=dict)
     """A token -> the body of its answer (what a failed click was told)."""
 
@@ -90,22 +95,34 @@ class Clicks:
         return None if at is None else (at - self.sent[token]) * 1000
 
 
-def watch(fake: FakeDiscord, clicks: Clicks) -> None:
-    """Time the answers and pictures: wrap the fake's routes (the transport)."""
+def watch(fake: FakeDiscord, bot: TallyHoBot, clicks: Clicks) -> None:
+    """Time the interactions and their answers and pictures: wrap discord.py's gateway
+    parser of interactions (where a click reaches discord.py) and the fake's routes
+    (the transport; a request is timed when it reached it, ``Call.at``, before the
+    fake's own work on it)."""
     routes = fake.routes
+    parsers = bot._connection.parsers
+    parse = parsers["INTERACTION_CREATE"]
 
-    def answered(token: str, body: Any) -> None:
+    def received(data: dict[str, Any]) -> None:
+        clicks.received[data["token"]] = time.perf_counter()
+        parse(data)
+
+    parsers["INTERACTION_CREATE"] = received
+
+    def answered(call: Any, body: Any) -> None:
+        token = call.args["webhook_token"]
         clicks.replies.setdefault(token, dict(body or {}))
         future = clicks.answered.get(token)
         if future is not None and not future.done():
-            future.set_result(time.perf_counter())
+            future.set_result(call.at)
 
     def on_callback(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
         def wrapped(call: Any) -> Any:
             result = handler(call)
             kind = int((call.json or {}).get("type", 0))
             if kind not in (5, 6):  # a deferral is not the answer: what follows it is
-                answered(call.args["webhook_token"], (call.json or {}).get("data"))
+                answered(call, (call.json or {}).get("data"))
             return result
 
         return wrapped
@@ -113,7 +130,7 @@ def watch(fake: FakeDiscord, clicks: Clicks) -> None:
     def on_webhook(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
         def wrapped(call: Any) -> Any:
             result = handler(call)
-            answered(call.args["webhook_token"], call.json)
+            answered(call, call.json)
             return result
 
         return wrapped
@@ -123,7 +140,7 @@ def watch(fake: FakeDiscord, clicks: Clicks) -> None:
             result = handler(call)
             token = clicks.picture_of.get(int(call.args["channel_id"]))
             if call.files and token is not None:
-                clicks.pictures.setdefault(token, time.perf_counter())
+                clicks.pictures.setdefault(token, call.at)
             return result
 
         return wrapped
@@ -224,7 +241,7 @@ class Bench:
             message = self.clicked_on(data, channel)
         sent = time.perf_counter()
         token = self.fake.interact(user, kind, data, channel, message=message)
-        self.clicks.sent[token] = sent
+        self.clicks.sent[token] = self.clicks.received.pop(token, sent)
         self.clicks.answered[token] = loop.create_future()
         return token
 
@@ -372,7 +389,7 @@ async def run(kind: str, args: argparse.Namespace) -> int:
             clicks = Clicks()
             try:
                 await fake.start(bot)
-                watch(fake, clicks)
+                watch(fake, bot, clicks)
                 bench = Bench(fake, bot, clicks)
                 t0 = time.perf_counter()
                 tables = await bench.open_games(args.games)

@@ -238,6 +238,9 @@ class Call:
     """A copy of the JSON the fake answered (None for 204 answers and errors)."""
     error: discord.HTTPException | None = None
     """The error the fake raised instead of answering, if any."""
+    at: float = field(default_factory=time.perf_counter)
+    """When the request reached the transport (``time.perf_counter``), before the fake
+    decoded it: what a benchmark times a reply to (``bench/latency.py``)."""
 
     @property
     def key(self) -> str:
@@ -1530,6 +1533,7 @@ class FakeDiscord:
         params: Payload | None,
     ) -> Any:
         """Record a request, route it to its handler and answer a copy of the result."""
+        at = time.perf_counter()
         call = self.new_call(
             route.method,
             route.path,
@@ -1538,6 +1542,7 @@ class FakeDiscord:
             _read_files(files),
             dict(params) if params else None,
         )
+        call.at = at
         await asyncio.sleep(0)  # a real request yields to the loop; so does this one
         return self.answer(call)
 

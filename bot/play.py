@@ -289,10 +289,16 @@ class Play(GameStore):
             }
             if left != orders:
                 orders = move.orders = left
-            try:  # a computer player's search may take a while: off the event loop
-                chosen = await asyncio.to_thread(
-                    _auto_move, game, state, orders, fast=fast, computers=computers
-                )
+            try:
+                if computers and any(p.seat in computers for p in system.pending(state)):
+                    # a computer player's search may take a while: off the event loop
+                    chosen = await asyncio.to_thread(
+                        _auto_move, game, state, orders, fast=fast, computers=computers
+                    )
+                elif orders or fast:  # orders and forced passes are quick: no thread hop
+                    chosen = _auto_move(game, state, orders, fast=fast, computers=computers)
+                else:
+                    chosen = None  # nothing decides for anyone (most moves)
             except Exception:  # a bug of the system: what was decided stands
                 log.exception("game %s: choosing a move without asking failed", game.id)
                 break

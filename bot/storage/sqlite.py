@@ -727,15 +727,18 @@ class SQLiteStorage(Storage):
         move racing it never fails on it); with ``end``, its end too (``end_told``).
         The start is told too (``start_told``): a thread is told in order, its start
         first. Raises :class:`GameNotFound`."""
-        async with self._transaction() as conn:
-            found = await self._rows(
-                conn,
+
+        def work(db: sqlite3.Connection) -> None:
+            found = _q(
+                db,
                 "UPDATE games SET posted_seq = MAX(posted_seq, ?), end_told = MAX(end_told, ?), "
                 "start_told = 1 WHERE id = ? RETURNING id",
                 (seq, int(end), game_id),
             )
             if not found:
                 raise GameNotFound(game_id)
+
+        await self._write(work)
 
     async def games_of_campaign(self, campaign_id: int) -> list[GameRecord]:
         """The campaign's games (its missions), by mission number, then id."""
@@ -960,17 +963,18 @@ class SQLiteStorage(Storage):
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember the game's message of that kind (replacing the previous one)."""
         now = self._now()
-        async with self._transaction() as conn:
-            found = await self._rows(conn, "SELECT 1 FROM games WHERE id = ?", (game_id,))
-            if not found:
-                raise GameNotFound(game_id)
-            await conn.execute_fetchall(
+
+        def work(db: sqlite3.Connection) -> None:
+            self._game_exists(db, game_id)
+            db.execute(
                 "INSERT INTO messages (game_id, kind, channel_id, message_id, updated_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
                 "channel_id = excluded.channel_id, message_id = excluded.message_id, "
                 "updated_at = excluded.updated_at",
                 (game_id, kind, channel_id, message_id, now),
             )
+
+        await self._write(work)
 
     async def get_message(self, game_id: int, kind: str) -> MessageRecord | None:
         """The game's message of that kind, or None."""
@@ -992,10 +996,11 @@ class SQLiteStorage(Storage):
 
     async def delete_message(self, game_id: int, kind: str) -> None:
         """Forget the game's message of that kind (nothing if there is none)."""
-        async with self._transaction() as conn:
-            await conn.execute_fetchall(
-                "DELETE FROM messages WHERE game_id = ? AND kind = ?", (game_id, kind)
-            )
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM messages WHERE game_id = ? AND kind = ?", (game_id, kind))
+
+        await self._write(work)
 
     # -- play-by-post settings --------------------------------------------------------
 

@@ -205,7 +205,8 @@ class LoadedGame:
 
 def keep_out_of_collections() -> None:
     """Move what the process holds now out of the garbage collector's sight
-    (``gc.freeze``), after a young collection (``gc.collect(1)``, a few milliseconds).
+    (``gc.freeze``), after a collection of what is not frozen yet (``gc.collect()``:
+    what the process made since the last freeze, a few milliseconds).
 
     A full collection walks every object the process holds, and the cached games are
     most of them (thousands of small objects each): with 10,000 games cached it stops
@@ -213,10 +214,14 @@ def keep_out_of_collections() -> None:
     nothing refers to them any more (a game's state holds no reference cycle:
     ``tests/bot/test_move_transaction.py`` checks it), so a game evicted from the cache
     or replaced by its next state goes as before. The cost: a reference cycle that was
-    alive at a freeze and dies later is never collected. The start-up freezes what it
+    alive at a freeze and dies later is never collected. The collection before the
+    freeze keeps that to the cycles of the moves in flight at that moment (a view and
+    its buttons, an interaction): a young collection only (``gc.collect(1)``) also froze
+    the dead cycles of every move since the last freeze that had reached the oldest
+    generation, about three times as many objects. The start-up freezes what it
     loaded (modules, the systems' data), and the game cache calls this every
     :data:`FREEZE_EVERY` games it takes in (``bench/latency.py`` prints the pauses)."""
-    gc.collect(1)
+    gc.collect()
     gc.freeze()
 
 

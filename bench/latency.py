@@ -90,6 +90,8 @@ class Clicks:
     picture_of: dict[int, str] = field(default_factory=dict)
     """A thread's id -> the token of the click whose picture it awaits."""
     pictures: dict[str, float] = field(default_factory=dict)
+    told: dict[int, float] = field(default_factory=dict)
+    """A game's id -> when the bot last marked it told (``Storage.mark_posted``)."""
     received: dict[str, float] = field(default_factory=dict)
     """A token -> when discord.py's gateway parser received its interaction."""
     replies: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -117,6 +119,14 @@ def watch(fake: FakeDiscord, bot: TallyHoBot, clicks: Clicks) -> None:
         parse(data)
 
     parsers["INTERACTION_CREATE"] = received
+    storage = bot.service.storage
+    mark_posted = storage.mark_posted
+
+    async def marked(game_id: int, seq: int, *, end: bool = False) -> None:
+        await mark_posted(game_id, seq, end=end)
+        clicks.told[game_id] = time.perf_counter()
+
+    storage.mark_posted = marked  # type: ignore[method-assign]
 
     def answered(call: Any, body: Any) -> None:
         token = call.args["webhook_token"]
@@ -262,6 +272,13 @@ class Bench:
         message["components"] = [{"type": 1, "components": [button]}]
         return message
 
+    def forget_requests(self) -> None:
+        """Drop the offline Discord's log of every request (``FakeDiscord.calls``: a
+        copy of each body and answer, for tests to inspect). It grows with every move
+        and the collector would walk it: the pauses would be the harness's, not the
+        bot's. (The messages stay: the bot edits its earlier ones.)"""
+        self.fake.calls.clear()
+
     async def answer(self, token: str) -> None:
         """Wait for the interaction's answer (an error if the bot never answers)."""
         try:
@@ -300,6 +317,7 @@ class Bench:
             self.clicks.picture_of[table.thread] = token
             await self.answer(token)
             await self.fake.settle(rounds=3)  # the post after the reply, then the next click
+            self.forget_requests()
             if not await self.went_through(token, click):
                 continue
             picture = self.clicks.picture_ms(token)
@@ -312,8 +330,8 @@ class Bench:
 
     async def burst(self, tables: list[Table]) -> tuple[list[float], float, float]:
         """One click on each table, all at once: the replies, the seconds until the
-        last reply, and until every move was told in its thread (the database says
-        so: ``posted_seq``). The clicks are chosen first, then sent in one go (the
+        last reply, and until every move was told in its thread (the bot marked it
+        told: ``Storage.mark_posted``, watched by :func:`watch`). The clicks are chosen first, then sent in one go (the
         harness's own work between two of them would be timed as the bot's)."""
         ready = []
         for table in tables:
@@ -324,10 +342,12 @@ class Bench:
         tokens = [self.send(c.user, c.data, c.table.thread, message=m) for c, m in ready]
         await asyncio.gather(*(self.clicks.answered[t] for t in tokens))
         last = max(self.clicks.answered[t].result() for t in tokens)
-        while await self.bot.service.storage.list_unposted_games():
-            await asyncio.sleep(0.1)  # the poll reads every untold game: not too often
-        told = time.perf_counter()
+        games = {c.table.game_id for c, _ in ready}
+        while any(self.clicks.told.get(g, 0.0) < start for g in games):
+            await asyncio.sleep(0.005)
+        told = max(self.clicks.told[g] for g in games)
         await self.fake.settle(rounds=3, timeout=120)
+        self.forget_requests()
         for token, (click, _) in zip(tokens, ready, strict=True):
             await self.went_through(token, click)
         return [self.clicks.reply_ms(t) for t in tokens], last - start, told - start

@@ -91,6 +91,11 @@ FREEZE_EVERY = 64
 freezes of what the process holds (:meth:`GameStore._remember`): what a full collection
 walks is at most this many states (with 256, a burst of moves made a 117 ms pause)."""
 
+FREEZE_AT_LATEST = 8 * FREEZE_EVERY
+"""Games put in the cache after which the freeze waits no longer for a moment with
+nothing in flight (:meth:`GameStore.idle`): under load that never pauses, the
+collector's walks stay bounded all the same."""
+
 
 @functools.cache
 def code_fingerprint() -> str:
@@ -214,13 +219,13 @@ def keep_out_of_collections() -> None:
     nothing refers to them any more (a game's state holds no reference cycle:
     ``tests/bot/test_move_transaction.py`` checks it), so a game evicted from the cache
     or replaced by its next state goes as before. The cost: a reference cycle that was
-    alive at a freeze and dies later is never collected. The collection before the
-    freeze keeps that to the cycles of the moves in flight at that moment (a view and
-    its buttons, an interaction): a young collection only (``gc.collect(1)``) also froze
-    the dead cycles of every move since the last freeze that had reached the oldest
-    generation, about three times as many objects. The start-up freezes what it
-    loaded (modules, the systems' data), and the game cache calls this every
-    :data:`FREEZE_EVERY` games it takes in (``bench/latency.py`` prints the pauses)."""
+    alive at a freeze and dies later is never collected, so the game cache freezes
+    when no move is in flight (:meth:`GameStore.idle`), after collecting what is not
+    frozen yet (a young collection only, ``gc.collect(1)``, also froze the dead cycles
+    that had reached the oldest generation). The start-up freezes what it loaded
+    (modules, the systems' data), and the game cache calls this every
+    :data:`FREEZE_EVERY` games it takes in, at the first moment nothing is in flight
+    (``bench/latency.py`` prints the pauses, and the dead objects freezes kept)."""
     gc.collect()
     gc.freeze()
 
@@ -257,7 +262,11 @@ class GameStore:
         self._seed = seed_source or (lambda: secrets.randbits(62))
         self._cache: OrderedDict[int, LoadedGame] = OrderedDict()
         self._cache_size = cache_size
-        self._remembered = 0
+        self._unfrozen = 0
+        """Games put in the cache since the last freeze."""
+        self.busy: Callable[[], bool] = lambda: False
+        """Whether a move is in flight now (the bot's gate: an interaction running),
+        when a freeze would keep its dead reference cycles for ever (:meth:`idle`)."""
         self.setup_filter: Callable[[Any], Any] | None = None
         """Tests only: rewrites the lobby's setup at the start, e.g. to fix hands,
         the top of the deck or altitudes (a system's test-only setup fields)."""
@@ -340,9 +349,23 @@ class GameStore:
         self._cache.move_to_end(game.id)
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
-        self._remembered += 1
-        if self._remembered % FREEZE_EVERY == 0:
-            keep_out_of_collections()
+        self._unfrozen += 1
+        if self._unfrozen >= FREEZE_AT_LATEST or (
+            self._unfrozen >= FREEZE_EVERY and not self.busy()
+        ):
+            self._freeze()
+
+    def idle(self) -> None:
+        """Nothing is in flight now (the bot's gate calls it when its last interaction
+        ends): freeze, if one is due. A freeze while a move runs keeps that move's
+        reference cycles (its view and buttons, its interaction), which die moments
+        later and are then never freed; now they are dead and collected first."""
+        if self._unfrozen >= FREEZE_EVERY:
+            self._freeze()
+
+    def _freeze(self) -> None:
+        self._unfrozen = 0
+        keep_out_of_collections()
 
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)

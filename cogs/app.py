@@ -160,6 +160,9 @@ class TallyHoBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.storage = await open_storage(self.database)
         self.service = GameService(self.storage, seed_source=self._seed_source, clock=self.clock)
+        # The game cache freezes what it holds when no interaction is in flight.
+        self.service.busy = lambda: self.gate.inflight > 0
+        self.gate.on_idle = self.service.idle
         self.campaigns = CampaignService(self.service)
         # Buttons and menus are DynamicItems: they work on messages sent before a restart.
         self.add_dynamic_items(*COMPONENTS)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -103,6 +104,9 @@ class Gate:
         self._unanswered: set[asyncio.Task[Any]] = set()
         self._all_answered = asyncio.Event()
         self._all_answered.set()
+        self.on_idle: Callable[[], None] = lambda: None
+        """Called when the last interaction in flight ends (the game cache freezes then:
+        ``bot.games.GameStore.idle``)."""
 
     @property
     def inflight(self) -> int:
@@ -127,11 +131,24 @@ class Gate:
         task = asyncio.current_task()
         if task is not None and task not in self._inflight:
             self._inflight.add(task)
-            task.add_done_callback(self._inflight.discard)
+            task.add_done_callback(self._ended)
             self._unanswered.add(task)
             self._all_answered.clear()
             task.add_done_callback(self._answered)
         return True
+
+    def _ended(self, task: asyncio.Task[Any]) -> None:
+        self._inflight.discard(task)
+        if not self._inflight:  # once the task's callbacks ran and it is let go
+            asyncio.get_running_loop().call_soon(self._idle)
+
+    def _idle(self) -> None:
+        if self._inflight:
+            return
+        try:
+            self.on_idle()
+        except Exception:
+            log.exception("the idle hook failed")
 
     def answered(self) -> None:
         """The current interaction got its answer (``cogs.context.reply``; an

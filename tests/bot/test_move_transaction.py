@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot import games
 from bot.storage import SQLiteStorage
 from bot.storage.memo import remember_settings
 from bot.testing import FakeDiscord, FakeUser
@@ -155,6 +156,33 @@ async def test_a_cached_game_holds_no_reference_cycle(
         assert gc.collect() == 0  # nothing was left for the collector: no cycle
     finally:
         gc.enable()
+
+
+async def test_the_game_cache_freezes_when_no_interaction_is_in_flight(
+    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A freeze while a move runs would keep that move's reference cycles (its view,
+    its interaction) for ever: a freeze due during a click waits until the gate has
+    nothing in flight, and under load that never pauses it comes all the same after
+    ``FREEZE_AT_LATEST`` games."""
+    fake, bot, alice, bob = table
+    game_id, thread = await picked(fake, bot, alice, bob)
+    in_flight: list[int] = []
+    monkeypatch.setattr(
+        games, "keep_out_of_collections", lambda: in_flight.append(bot.gate.inflight)
+    )
+    service = bot.service
+    service._unfrozen = games.FREEZE_EVERY - 1  # the click's move makes a freeze due
+    user = await mover(bot, game_id, alice, bob)
+    hand, button = await hand_button(fake, user, game_id, thread)
+    await fake.click(user, hand, button)
+    await fake.settle()
+    assert in_flight == [0]  # once, after the click, with nothing in flight
+    game = await service.load(game_id)
+    service.busy = lambda: True  # a load that never pauses
+    for _ in range(games.FREEZE_AT_LATEST):
+        service._remember(game)
+    assert in_flight == [0, 0]  # the last one froze, busy or not
 
 
 async def test_clicks_at_once_are_all_answered_and_all_told(

@@ -477,6 +477,9 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 print(f"{kind}{where}: {len(tables)} games opened in {opened:.1f} s")
                 floor = await bench.floor(args.floor)
                 floor_p99 = pct(floor, 0.99)
+                gc.unfreeze()  # a clean start for the count of what freezes keep (below)
+                gc.collect()
+                gc.freeze()
                 with gc_pauses() as pauses:
                     text, moved, pictures = await bench.sequential(tables, args.clicks, rng)
                     sample = rng.sample(tables, min(args.burst, len(tables)))
@@ -499,6 +502,15 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 print(
                     f"  collector during the moves: {len(pauses.times)} pauses, {pauses.longest()}"
                 )
+                moves = len(text) + len(moved) + len(burst) + len(everyone)
+                gc.collect()  # the garbage the collector frees as usual
+                gc.unfreeze()  # then what the freezes kept that died since: never freed
+                kept = gc.collect()
+                print(
+                    f"  dead objects the freezes kept during the moves (reference cycles alive at"
+                    f" a freeze, never freed): {kept} in {moves} moves"
+                )
+                gc.freeze()
                 if args.cached:
                     await cached_pauses(bot, tables, args.cached)
                 failed = bench.failures

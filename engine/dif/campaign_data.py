@@ -83,6 +83,7 @@ __all__ = [
     "OptionSpec",
     "Scoresheets",
     "SolitaireCampaign",
+    "check_references",
     "load_bombing_chart",
     "load_campaign",
     "load_campaign_book",
@@ -1103,7 +1104,7 @@ def load_campaign_book(pack: Path | str | None = None) -> CampaignBook:
     for filename in CAMPAIGN_FILES:
         campaign = load_campaign(filename, pack)
         name, text = source(filename)
-        problems = _references(campaign, targets, options)
+        problems = check_references(campaign, targets, options)
         if problems:
             raw = parse_yaml(name, text)
             raise DataError(name, [_name_entries(raw, p) for p in problems])
@@ -1119,12 +1120,13 @@ def load_campaign_book(pack: Path | str | None = None) -> CampaignBook:
     )
 
 
-def _references(
+def check_references(
     campaign: Campaign,
     targets: Mapping[str, TargetSheet],
     options: Mapping[str, OptionSpec],
 ) -> list[str]:
-    """What a sheet names that the Target Sheets and the Options Sheet must hold."""
+    """What a sheet names that the Target Sheets and the Options Sheet must hold, each
+    problem as ``<field path>: <message>`` (``targets[3].target: ...``)."""
     found: list[str] = []
 
     def option_checks(where: str, entry: CampaignOption, use: OptionUse, side: Side | None) -> None:
@@ -1142,7 +1144,10 @@ def _references(
     if isinstance(campaign, LandCampaign):
         for i, target in enumerate(campaign.targets):
             if target.target is not None and target.target not in targets:
-                found.append(f"targets[{i}].target: {target.target!r} is no Target Sheet")
+                found.append(
+                    f"targets[{i}].target: {target.target!r} is no Target Sheet "
+                    "(not in targets.yaml or a pack)"
+                )
             sheet = targets.get(target.target or "")
             if target.mode is BombingMode.TORPEDO and sheet is not None and not sheet.naval:
                 found.append(f"targets[{i}].mode: torpedoes need a Naval Target (§21.52)")
@@ -1155,7 +1160,10 @@ def _references(
     else:
         for i, solo in enumerate(campaign.targets):
             if solo.target not in targets:
-                found.append(f"targets[{i}].target: {solo.target!r} is no Target Sheet")
+                found.append(
+                    f"targets[{i}].target: {solo.target!r} is no Target Sheet "
+                    "(not in targets.yaml or a pack)"
+                )
     return found
 
 

@@ -37,6 +37,7 @@ from engine.dif.campaign_data import (
     FlightForm,
     LandCampaign,
     SolitaireCampaign,
+    side_key,
 )
 from engine.dif.campaign_targets import BombingMode
 from engine.dif.carrier import CardCounts
@@ -103,7 +104,7 @@ def _flight_problems(
         yield f"unknown aircraft {id_!r} (not in aircraft.yaml or a pack)"
         return
     if ac.side is not flown.side:
-        yield f"{id_!r} is not a {_side_name(flown.side)} aircraft"
+        yield f"{id_!r} is not on the {_side_name(flown.side)} side"
     if Ruleset.ZERO not in ac.rulesets:
         yield f"{id_!r} does not fly in Zero! (its rulesets)"
     elif flown.side is Side.AXIS and ac.nation != JAPANESE:
@@ -173,7 +174,7 @@ def _land(c: LandCampaign) -> Iterator[_Flown]:
         for i, o in enumerate(options):
             open_in = [p for p in c.periods if not o.periods or p.id in o.periods]
             years = tuple(sorted({period_year(p.start) for p in open_in}))
-            yield from _listed(f"options.{side.value}[{i}].aircraft", o.aircraft, side, years)
+            yield from _listed(f"options.{side_key(side)}[{i}].aircraft", o.aircraft, side, years)
 
 
 def _carrier(c: CarrierCampaign) -> Iterator[_Flown]:
@@ -181,7 +182,7 @@ def _carrier(c: CarrierCampaign) -> Iterator[_Flown]:
     assert year is not None  # checked first, by aircraft_problems
     years = (year,)
     for side, s in c.sides.items():
-        where = f"sides.{side.value}"
+        where = f"sides.{side_key(side)}"
         yield from _listed(f"{where}.recon", s.recon, side, years)
         for i, op in enumerate(s.flight_ops):
             for part in ("strike", "cap"):

@@ -91,6 +91,7 @@ __all__ = [
     "load_scoresheets",
     "load_targets",
     "shipped_book",
+    "side_key",
     "victory_row",
 ]
 
@@ -398,6 +399,12 @@ class CampaignOption(Frozen):
         return self
 
 
+def side_key(side: Side) -> str:
+    """A side as the Campaign Sheets' keys name it (``japanese``, ``allied``), for a
+    problem's field path."""
+    return "japanese" if side is Side.AXIS else "allied"
+
+
 def _unique_numbers(options: tuple[CampaignOption, ...], where: str) -> None:
     numbers = [o.number for o in options]
     twice = sorted({n for n in numbers if numbers.count(n) > 1})
@@ -625,19 +632,19 @@ class LandCampaign(Frozen):
         if set(self.options) != set(Side):
             raise ValueError("options: a list for each side (§24.52)")
         for side, options in self.options.items():
-            _unique_numbers(options, f"options.{side.value}")
+            _unique_numbers(options, f"options.{side_key(side)}")
             for option in options:
                 unknown = set(option.periods) - set(ids)
                 if unknown:
                     raise ValueError(
-                        f"options.{side.value}: Option {option.number} names "
+                        f"options.{side_key(side)}: Option {option.number} names "
                         f"unknown periods {sorted(unknown)}"
                     )
             for period in self.periods:
                 open_ = [o for o in options if not o.periods or period.id in o.periods]
                 if len(open_) < self.duration:
                     raise ValueError(
-                        f"options.{side.value}: {len(open_)} Options in {period.id}, fewer "
+                        f"options.{side_key(side)}: {len(open_)} Options in {period.id}, fewer "
                         f"than the {self.duration} Missions (each once per campaign, §24.53)"
                     )
         _victory(self.victory)
@@ -808,13 +815,15 @@ class CarrierCampaign(Frozen):
         for side, sheet in self.sides.items():
             record = self.record(sheet.fleet)
             if record is None or record.kind != "carrier_fleet" or record.owner is not side:
-                raise ValueError(f"sides.{side.value}.fleet: not this side's Carrier Fleet record")
+                raise ValueError(
+                    f"sides.{side_key(side)}.fleet: not this side's Carrier Fleet record"
+                )
             for op in sheet.flight_ops:
                 for target in op.targets:
                     aim = self.record(target)
                     if aim is None or aim.owner is side:
                         raise ValueError(
-                            f"sides.{side.value}: {op.ops.value} strikes "
+                            f"sides.{side_key(side)}: {op.ops.value} strikes "
                             f"{target!r}, no enemy record"
                         )
         for record in self.records:
@@ -1153,7 +1162,7 @@ def check_references(
                 found.append(f"targets[{i}].mode: torpedoes need a Naval Target (§21.52)")
         for side, entries in campaign.options.items():
             for i, entry in enumerate(entries):
-                option_checks(f"options.{side.value}[{i}]", entry, OptionUse.LAND, side)
+                option_checks(f"options.{side_key(side)}[{i}]", entry, OptionUse.LAND, side)
     elif isinstance(campaign, CarrierCampaign):
         for i, entry in enumerate(campaign.options):
             option_checks(f"options[{i}]", entry, OptionUse.CARRIER, None)

@@ -45,7 +45,12 @@ from engine.dif.components import Aircraft, Ruleset, Side
 from engine.dif.pearl_harbor import YEAR as PEARL_HARBOR_YEAR
 from engine.dif.setup import JAPANESE
 
-__all__ = ["aircraft_problems", "carrier_year", "period_year"]
+__all__ = ["aircraft_problems", "carrier_year", "period_year", "sheet_problems"]
+
+ZERO_MONTHS = ("1941-12", "1942-06")
+"""The months Zero! covers: "Dec 1941 - June 1942" (the rulebook's title, L1)."""
+ELEMENT_SPEED = 6
+"""The Speed Fighters and Light Bombers count for a mission's turns (§23.24)."""
 
 _FIRST_YEAR, _LAST_YEAR = 1930, 1950
 """The years a Down in Flames game may be set in (``engine.dif.setup.DifSetup.year``)."""
@@ -92,6 +97,30 @@ def aircraft_problems(
         for problem in _flight_problems(flown, aircraft, counts):
             found.setdefault(f"{flown.where}: {problem}")
     return list(found)
+
+
+def sheet_problems(campaign: Campaign) -> list[str]:
+    """What the shipped sheets keep beyond their schema, checked on a pack's too: a
+    Land Campaign's Periods within the months Zero! covers, every Mission Target drawn
+    by some card, and a strike or patrol leaving its Fighters and Light Bombers a Turn
+    of Arrival (§23.24); each as ``<field path>: <message>``."""
+    if not isinstance(campaign, LandCampaign):
+        return []
+    found = []
+    first, last = ZERO_MONTHS
+    for i, p in enumerate(campaign.periods):
+        if p.start < first or p.end > last:
+            found.append(f"periods[{i}]: {p.start} to {p.end} is not within {first} to {last}")
+    drawn = {n for p in campaign.periods for n in p.missions.values()}
+    for i, t in enumerate(campaign.targets):
+        if t.number not in drawn:
+            found.append(f"targets[{i}].number: no card of any Period draws Target {t.number}")
+        if t.turns.fixed is None and t.turns.phases(ELEMENT_SPEED)[0] < 1:
+            found.append(
+                f"targets[{i}].turns: {t.turns} leaves no Turn of Arrival at Speed "
+                f"{ELEMENT_SPEED} (§23.24)"
+            )
+    return found
 
 
 def _flight_problems(

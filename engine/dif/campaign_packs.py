@@ -17,7 +17,8 @@ added, ``override: true`` replaces an entry, a collision without it is refused).
 Bombing Chart, the Options Sheet, the scoresheets, the Pilot counters and the card
 counts are the shipped ones. Then every sheet, shipped or from a pack, gets the checks
 of the shipped files (:func:`engine.dif.campaign_data.check_references`: its Target
-Sheets and Options exist and fit) and is checked against the aircraft built with the
+Sheets and Options exist and fit; :func:`engine.dif.campaign_checks.sheet_problems`:
+its Periods, draws and turns) and is checked against the aircraft built with the
 same packs (:func:`engine.dif.campaign_checks.aircraft_problems`). A problem names the
 last pack's file and the sheet's place: its section and entry (``dif.campaigns[0]``,
 after ``pack 'name'`` for an earlier pack's) or ``built-in campaign <id>``, then the
@@ -34,7 +35,7 @@ from pydantic import BaseModel, BeforeValidator, RootModel, ValidationError
 
 from engine.core.dataload import DataError
 from engine.core.packs import Pack, extend
-from engine.dif.campaign_checks import aircraft_problems
+from engine.dif.campaign_checks import aircraft_problems, sheet_problems
 from engine.dif.campaign_data import (
     Campaign,
     CampaignBook,
@@ -129,6 +130,7 @@ def book_with(packs: Sequence[Pack], aircraft: Mapping[str, Aircraft]) -> Campai
     for sheet in campaigns.values():
         where = places.get(sheet.id, f"built-in campaign {sheet.id}")
         found = check_references(sheet, targets, shipped.options)
+        found += sheet_problems(sheet)
         found += aircraft_problems(sheet, aircraft, counts)
         problems += [f"{where}.{problem}" for problem in found]
     if problems:

@@ -22,7 +22,7 @@ from data import DATA_DIR
 from engine.core import registry
 from engine.core.dataload import DataError
 from engine.core.packs import Pack, read_pack
-from engine.dif.campaign_checks import aircraft_problems
+from engine.dif.campaign_checks import aircraft_problems, sheet_problems
 from engine.dif.campaign_data import LandCampaign, shipped_book
 from engine.dif.carrier import card_counts
 from engine.dif.loader import load_aircraft
@@ -64,11 +64,11 @@ def shipped_sheet(file: str) -> dict[str, Any]:
     return raw
 
 
-def test_the_shipped_sheets_fly_the_shipped_aircraft() -> None:
-    """The cross-checks a pack's sheet gets pass on every shipped sheet."""
+def test_the_shipped_sheets_pass_the_checks_a_packs_sheet_gets() -> None:
     book, planes = shipped_book(), load_aircraft()
     for sheet in book.campaigns.values():
         assert aircraft_problems(sheet, planes, card_counts()) == [], sheet.id
+        assert sheet_problems(sheet) == [], sheet.id
     assert built() is not None and [c.id for c in built().campaigns()] == SHIPPED
 
 
@@ -125,6 +125,21 @@ def test_a_packs_aircraft_flies_in_a_shipped_campaign_too() -> None:
             "pack.yaml: dif.campaigns[0].periods[0].start: String should match pattern",
         ),
         (b"end: 1942-04", b"end: 1942-02", "dif.campaigns[0].periods[0]: end: before start"),
+        (
+            b"end: 1942-04",
+            b"end: 1942-08",
+            "dif.campaigns[0].periods[0]: 1942-03 to 1942-08 is not within 1941-12 to 1942-06",
+        ),
+        (
+            b"turns: 8/7}",
+            b"turns: 6/7}",
+            "dif.campaigns[0].targets[1].turns: 6/7 leaves no Turn of Arrival at Speed 6",
+        ),
+        (
+            b"IMS-3B: 2, OOS: 1, MAN: 1, HAL: 1, TIT: 2, BAR: 2,\n                     ACE: 1, VER: 1, SCI: 2}",
+            b"IMS-3B: 1, OOS: 1, MAN: 1, HAL: 1, TIT: 1, BAR: 1,\n                     ACE: 1, VER: 1, SCI: 1}",
+            "dif.campaigns[0].targets[1].number: no card of any Period draws Target 2",
+        ),
         (
             b"IMS-1B: 1, IMS-2B: 1,",
             b"IMS-1B: 1,",
@@ -183,7 +198,7 @@ def test_a_packs_aircraft_flies_in_a_shipped_campaign_too() -> None:
         (b"duration: 1", b"duration: 0", "dif.campaigns[0].duration: Input should be"),
     ],
     ids=["unknown-aircraft", "wrong-side", "unknown-target-sheet", "period-year",
-         "period-order", "period-cards", "carrier-option", "form", "torpedo",
+         "period-order", "period-months", "no-arrival", "never-drawn", "period-cards", "carrier-option", "form", "torpedo",
          "not-in-service", "solitaire", "collision", "target-collision", "pearl-harbor",
          "overrides-nothing", "schema"],
 )  # fmt: skip

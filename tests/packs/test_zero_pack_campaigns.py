@@ -312,6 +312,55 @@ async def test_a_pack_campaign_flies_the_packs_aircraft_and_verifies_after_the_p
         alice, "campaign new", "name", "kai", channel_id=fake.channel_id, system="dif"
     )
     assert offered == [], "a new campaign no longer has it"
+    packs_module._CAMPAIGNS.clear()  # a fresh process: /campaign list titles it still
     token = await fake.slash(alice, "campaign list", channel_id=fake.channel_id)
     assert f"#{record.id} The Kai Trials" in fake.original(token)["content"]
+    assert not fake.problems()
+
+
+HOSTILE = [
+    (
+        EXAMPLE.replace(b"opponents: [L/W p-40e]", b"opponents: [L/W p-99]"),
+        "example-pack.yaml: dif.campaigns[0].targets[0].opponents[0]: unknown aircraft 'p-99'",
+    ),
+    (
+        EXAMPLE.replace(b"target: supply-dump,", b"target: supply-dumb,"),
+        "dif.campaigns[0].targets[1].target: 'supply-dumb' is no Target Sheet",
+    ),
+    (
+        EXAMPLE.replace(b"- id: kai-trials\n", b"- id: midway\n"),
+        "dif.campaigns[0].id: 'midway' is already in the built-in data",
+    ),
+    (
+        EXAMPLE.replace(b"- id: ki-43-kai\n", b"- id: ki-43-kai\n      override: true\n"),
+        "dif.aircraft[0].id: 'ki-43-kai' overrides nothing",
+    ),
+]
+"""Zero! campaign packs the server refuses, and what the refusal says."""
+
+
+async def test_a_hostile_zero_campaign_pack_is_refused_through_discord_and_changes_nothing(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    admin = fake.add_member("admin", admin=True)
+    bot = TallyHoBot(database=str(tmp_path / "h.sqlite3"), seed_source=lambda: SEED)
+    await fake.start(bot)
+    ages = EXAMPLE.split(b"  aircraft:\n", 1)[1].split(b"\n  targets:", 1)[0]
+    older = b"pack: older\nprovenance: x\ndif:\n  aircraft:\n" + ages.replace(
+        b"- id: ki-43-kai\n", b"- id: ki-43\n      override: true\n"
+    ).replace(b"year: 1942", b"year: 1940")
+    token = await fake.slash(admin, "config pack add", file=("older.yaml", older))
+    assert "version 1 added" in fake.original(token)["content"]
+    breaking = older.replace(b"year: 1940", b"year: 1942")
+    cases = [
+        *HOSTILE,
+        (breaking, "built-in campaign malaya.options.japanese[1].aircraft[0]: 'ki-43' is not in"),
+    ]
+    for data, message in cases:
+        name = "older.yaml" if data is breaking else "example-pack.yaml"
+        token = await fake.slash(admin, "config pack add", file=(name, data))
+        refused = fake.original(token)["content"]
+        assert refused.startswith("⛔") and message in refused, (message, refused)
+    (kept,) = await bot.service.storage.content_packs(fake.guild_id)
+    assert (kept.name, kept.version) == ("older", 1), "the server's packs are untouched"
     assert not fake.problems()

@@ -291,6 +291,9 @@ async def test_a_pack_campaign_flies_the_packs_aircraft_and_verifies_after_the_p
     assert "ki-43-kai" in json.dumps(loaded.system.dump_state(loaded.state))
     campaign = await bot.campaigns.load(record.id)
     assert campaign.system.is_over(campaign.state)
+    token = await fake.slash(alice, "campaign status", channel_id=record.thread_id)
+    status = fake.original(token)
+    assert "The Kai Trials" in status["content"] and fake.files(status), "its sheet, drawn"
     # A shipped campaign opened on this server records the server's packs too.
     await fake.slash(alice, "campaign new", channel_id=fake.channel_id, system="dif", name="burma")
     (burma,) = [c for c in await bot.service.storage.list_campaigns() if c.id != record.id]

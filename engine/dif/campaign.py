@@ -3,8 +3,10 @@
 :class:`ZeroCampaigns` (system ``dif``, missions played in the ``zero`` ruleset) offers
 the Land Campaigns Malaya, the Philippines and Burma (§24, here) and the Carrier
 Campaigns Coral Sea and Midway (§25, :mod:`engine.dif.carrier`), from the shipped
-sheets (:func:`engine.dif.campaign_data.shipped_book`). The campaign sides are
-``japanese`` and ``allied``; they fly the DiF game's Axis and Allied sides.
+sheets (:func:`engine.dif.campaign_data.shipped_book`), or from those and a server's
+content packs, whose sheets and aircraft it then flies (:func:`campaign_system_with`).
+The campaign sides are ``japanese`` and ``allied``; they fly the DiF game's Axis and
+Allied sides.
 
 A Land Campaign (§24.1 III) is a series of Missions, as many as the sheet's Duration
 (§24.42). Each one: the campaign's RNG draws one card of the Zero! deck, which the

@@ -232,7 +232,7 @@ def _carrier(c: CarrierCampaign) -> Iterator[_Flown]:
                 f"{where}.cap_draw.{card.value}", cap, record.owner, years, counted=True
             )
     # a carrier Option lists no aircraft: the Options Sheet's aircraft Option is a
-    # land one (checked with the Options Sheet, campaign_data._references)
+    # land one (checked with the Options Sheet, campaign_data.check_references)
 
 
 def _solitaire(c: SolitaireCampaign) -> Iterator[_Flown]:

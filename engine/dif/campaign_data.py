@@ -12,6 +12,8 @@
 With the Target Sheets and the Bombing Chart (:mod:`engine.dif.campaign_targets`)
 they make a :class:`CampaignBook`, loaded by :func:`load_campaign_book`, which also
 checks that the files agree (every target, option and record a sheet names exists).
+A server's uploaded content pack may add or replace Campaign Sheets and Target Sheets
+in these schemas (:mod:`engine.dif.campaign_packs`).
 Every problem is a :class:`DataError` naming the file, the entry and the field, e.g.
 ``targets.yaml: [1] (railway).aa: Input should be greater than or equal to 0``.
 

@@ -217,6 +217,12 @@ def test_a_shipped_sheet_is_replaced_with_override_and_checked_like_a_packs() ->
     assert sheet.targets == shipped_book().campaign("burma").targets
 
     midway = shipped_sheet("midway.yaml")
+    assert built(read(pack_of("campaigns", midway))).book.campaign("midway").summary == (
+        "A house copy."
+    )
+    airfield = shipped_book().targets["airfield"].model_dump(mode="json")
+    airfield.update(override=True, aa=4)
+    assert built(read(pack_of("targets", airfield))).book.targets["airfield"].aa == 4
     midway["sides"]["japanese"]["flight_ops"][0]["strike"][0] = "L/W ki-43"
     assert (
         "house.yaml: dif.campaigns[0].sides.japanese.flight_ops[0].strike[0]: 'ki-43' has no "

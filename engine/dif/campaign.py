@@ -3,8 +3,10 @@
 :class:`ZeroCampaigns` (system ``dif``, missions played in the ``zero`` ruleset) offers
 the Land Campaigns Malaya, the Philippines and Burma (§24, here) and the Carrier
 Campaigns Coral Sea and Midway (§25, :mod:`engine.dif.carrier`), from the shipped
-sheets (:func:`engine.dif.campaign_data.shipped_book`). The campaign sides are
-``japanese`` and ``allied``; they fly the DiF game's Axis and Allied sides.
+sheets (:func:`engine.dif.campaign_data.shipped_book`), or from those and a server's
+content packs, whose sheets and aircraft it then flies (:func:`campaign_system_with`).
+The campaign sides are ``japanese`` and ``allied``; they fly the DiF game's Axis and
+Allied sides.
 
 A Land Campaign (§24.1 III) is a series of Missions, as many as the sheet's Duration
 (§24.42). Each one: the campaign's RNG draws one card of the Zero! deck, which the
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -50,6 +52,7 @@ from engine.core.campaign import (
 )
 from engine.core.contract import Outcome, SideInfo
 from engine.core.errors import MalformedAction, RuleViolation, SetupError
+from engine.core.packs import Pack
 from engine.core.present import Choice
 from engine.core.rng import Rng
 from engine.dif.campaign_data import (
@@ -102,10 +105,12 @@ from engine.dif.campaign_mission import (
     with_crews,
     with_flak,
 )
+from engine.dif.campaign_packs import CONTENT_KINDS, book_with
 from engine.dif.campaign_targets import TargetRatings
 from engine.dif.carrier import CarrierCampaigns, parse_loss, parse_orders
 from engine.dif.components import Ruleset, Side
 from engine.dif.game import DifEngine, default_engine
+from engine.dif.loader import aircraft_with, load_decks
 from engine.dif.mission import MissionKind, MissionSetup
 from engine.dif.pearl_harbor import ASSIGN as PEARL_ASSIGN
 from engine.dif.pearl_harbor import CAMPAIGN_ID as PEARL_HARBOR
@@ -115,6 +120,7 @@ from engine.dif.setup import DifSetup
 from strings import Term
 
 __all__ = [
+    "CONTENT_KINDS",
     "LandCampaigns",
     "LandScore",
     "LandState",
@@ -122,6 +128,7 @@ __all__ = [
     "ZeroCampaignSetup",
     "ZeroCampaigns",
     "campaign_system",
+    "campaign_system_with",
 ]
 
 _OPTION = re.compile(r"^option\s+#(\d+)\s+(\d+)\s*$")
@@ -895,3 +902,17 @@ class ZeroCampaigns:
 def campaign_system() -> ZeroCampaigns:
     """The campaign system over the shipped data (the registry's factory)."""
     return ZeroCampaigns(default_engine(), shipped_book(), shipped_pilots(), pearl_harbor_system())
+
+
+def campaign_system_with(packs: Sequence[Pack]) -> ZeroCampaigns:
+    """The campaign system over the shipped data and these content packs, in order
+    (:func:`engine.core.registry.campaign_with_content`): the aircraft and the campaign
+    book built over the same packs (:func:`engine.dif.campaign_packs.book_with`: a
+    pack's ``dif.campaigns`` and ``dif.targets``, every sheet checked against those
+    aircraft), so that every campaign, Pearl Harbor included, flies the packs'
+    aircraft. Raises ``DataError`` naming the pack's file, entry and field."""
+    aircraft = aircraft_with(packs)
+    book = book_with(packs, aircraft)
+    decks = load_decks()
+    pearl = PearlHarbor(book, aircraft, decks[Ruleset.ZERO], book.scoresheets.land)
+    return ZeroCampaigns(DifEngine(decks, aircraft), book, shipped_pilots(), pearl)

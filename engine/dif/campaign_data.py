@@ -12,6 +12,8 @@
 With the Target Sheets and the Bombing Chart (:mod:`engine.dif.campaign_targets`)
 they make a :class:`CampaignBook`, loaded by :func:`load_campaign_book`, which also
 checks that the files agree (every target, option and record a sheet names exists).
+A server's uploaded content pack may add or replace Campaign Sheets and Target Sheets
+in these schemas (:mod:`engine.dif.campaign_packs`).
 Every problem is a :class:`DataError` naming the file, the entry and the field, e.g.
 ``targets.yaml: [1] (railway).aa: Input should be greater than or equal to 0``.
 
@@ -83,6 +85,7 @@ __all__ = [
     "OptionSpec",
     "Scoresheets",
     "SolitaireCampaign",
+    "check_references",
     "load_bombing_chart",
     "load_campaign",
     "load_campaign_book",
@@ -90,6 +93,7 @@ __all__ = [
     "load_scoresheets",
     "load_targets",
     "shipped_book",
+    "side_key",
     "victory_row",
 ]
 
@@ -397,6 +401,12 @@ class CampaignOption(Frozen):
         return self
 
 
+def side_key(side: Side) -> str:
+    """A side as the Campaign Sheets' keys name it (``japanese``, ``allied``), for a
+    problem's field path."""
+    return "japanese" if side is Side.AXIS else "allied"
+
+
 def _unique_numbers(options: tuple[CampaignOption, ...], where: str) -> None:
     numbers = [o.number for o in options]
     twice = sorted({n for n in numbers if numbers.count(n) > 1})
@@ -624,19 +634,19 @@ class LandCampaign(Frozen):
         if set(self.options) != set(Side):
             raise ValueError("options: a list for each side (§24.52)")
         for side, options in self.options.items():
-            _unique_numbers(options, f"options.{side.value}")
+            _unique_numbers(options, f"options.{side_key(side)}")
             for option in options:
                 unknown = set(option.periods) - set(ids)
                 if unknown:
                     raise ValueError(
-                        f"options.{side.value}: Option {option.number} names "
+                        f"options.{side_key(side)}: Option {option.number} names "
                         f"unknown periods {sorted(unknown)}"
                     )
             for period in self.periods:
                 open_ = [o for o in options if not o.periods or period.id in o.periods]
                 if len(open_) < self.duration:
                     raise ValueError(
-                        f"options.{side.value}: {len(open_)} Options in {period.id}, fewer "
+                        f"options.{side_key(side)}: {len(open_)} Options in {period.id}, fewer "
                         f"than the {self.duration} Missions (each once per campaign, §24.53)"
                     )
         _victory(self.victory)
@@ -807,13 +817,15 @@ class CarrierCampaign(Frozen):
         for side, sheet in self.sides.items():
             record = self.record(sheet.fleet)
             if record is None or record.kind != "carrier_fleet" or record.owner is not side:
-                raise ValueError(f"sides.{side.value}.fleet: not this side's Carrier Fleet record")
+                raise ValueError(
+                    f"sides.{side_key(side)}.fleet: not this side's Carrier Fleet record"
+                )
             for op in sheet.flight_ops:
                 for target in op.targets:
                     aim = self.record(target)
                     if aim is None or aim.owner is side:
                         raise ValueError(
-                            f"sides.{side.value}: {op.ops.value} strikes "
+                            f"sides.{side_key(side)}: {op.ops.value} strikes "
                             f"{target!r}, no enemy record"
                         )
         for record in self.records:
@@ -1103,7 +1115,7 @@ def load_campaign_book(pack: Path | str | None = None) -> CampaignBook:
     for filename in CAMPAIGN_FILES:
         campaign = load_campaign(filename, pack)
         name, text = source(filename)
-        problems = _references(campaign, targets, options)
+        problems = check_references(campaign, targets, options)
         if problems:
             raw = parse_yaml(name, text)
             raise DataError(name, [_name_entries(raw, p) for p in problems])
@@ -1119,12 +1131,13 @@ def load_campaign_book(pack: Path | str | None = None) -> CampaignBook:
     )
 
 
-def _references(
+def check_references(
     campaign: Campaign,
     targets: Mapping[str, TargetSheet],
     options: Mapping[str, OptionSpec],
 ) -> list[str]:
-    """What a sheet names that the Target Sheets and the Options Sheet must hold."""
+    """What a sheet names that the Target Sheets and the Options Sheet must hold, each
+    problem as ``<field path>: <message>`` (``targets[3].target: ...``)."""
     found: list[str] = []
 
     def option_checks(where: str, entry: CampaignOption, use: OptionUse, side: Side | None) -> None:
@@ -1142,20 +1155,26 @@ def _references(
     if isinstance(campaign, LandCampaign):
         for i, target in enumerate(campaign.targets):
             if target.target is not None and target.target not in targets:
-                found.append(f"targets[{i}].target: {target.target!r} is no Target Sheet")
+                found.append(
+                    f"targets[{i}].target: {target.target!r} is no Target Sheet "
+                    "(not in targets.yaml or a pack)"
+                )
             sheet = targets.get(target.target or "")
             if target.mode is BombingMode.TORPEDO and sheet is not None and not sheet.naval:
                 found.append(f"targets[{i}].mode: torpedoes need a Naval Target (§21.52)")
         for side, entries in campaign.options.items():
             for i, entry in enumerate(entries):
-                option_checks(f"options.{side.value}[{i}]", entry, OptionUse.LAND, side)
+                option_checks(f"options.{side_key(side)}[{i}]", entry, OptionUse.LAND, side)
     elif isinstance(campaign, CarrierCampaign):
         for i, entry in enumerate(campaign.options):
             option_checks(f"options[{i}]", entry, OptionUse.CARRIER, None)
     else:
         for i, solo in enumerate(campaign.targets):
             if solo.target not in targets:
-                found.append(f"targets[{i}].target: {solo.target!r} is no Target Sheet")
+                found.append(
+                    f"targets[{i}].target: {solo.target!r} is no Target Sheet "
+                    "(not in targets.yaml or a pack)"
+                )
     return found
 
 

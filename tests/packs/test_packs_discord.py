@@ -105,7 +105,7 @@ async def test_a_pack_aircraft_flies_a_whole_game_and_the_game_replays_after_the
     added = await upload(fake, admin, "example-pack.yaml", EXAMPLE)
     assert f"Content pack **{PACK}** version 1 added from example-pack.yaml" in added
     contents = (
-        "dif: 1 aircraft; lockedon: 1 missiles, 1 aircraft, 1 campaigns; "
+        "dif: 1 aircraft, 1 targets, 1 campaigns; lockedon: 1 missiles, 1 aircraft, 1 campaigns; "
         "eagles: 1 aircraft, 1 scenarios"
     )
     assert contents in added
@@ -272,7 +272,7 @@ async def test_only_admins_manage_packs_and_removal_is_checked(
     # A second pack overrides the first one's aircraft: the first may not go before it.
     needs = (
         b"pack: needs-it\nprovenance: x\ndif:\n  aircraft:\n"
-        + EXAMPLE.split(b"  aircraft:\n", 1)[1].split(b"\nlockedon:", 1)[0]
+        + EXAMPLE.split(b"  aircraft:\n", 1)[1].split(b"\n  targets:", 1)[0]
     ).replace(b"- id: ki-43-kai\n", b"- id: ki-43-kai\n      override: true\n")
     assert "version 1 added" in await upload(fake, admin, "needs.yaml", needs)
     kept = await live(bot, fake)

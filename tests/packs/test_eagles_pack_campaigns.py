@@ -13,6 +13,14 @@ from typing import Any
 import pytest
 import yaml
 
+from bot import packs as packs_module
+from bot.errors import Refusal
+from bot.storage import GameStatus
+from bot.storage.models import CampaignStatus
+from bot.testing import FakeDiscord
+from bot.testing.campaigns import CampaignDriver
+from bot.testing.fakediscord import FakeUser
+from cogs.app import TallyHoBot
 from engine.core import registry
 from engine.core.dataload import DataError, read_shipped
 from engine.core.errors import SetupError
@@ -242,3 +250,107 @@ def test_a_date_bound_campaign_event_needs_a_historical_cards_month() -> None:
         "eagles.campaigns[0].campaign_events[1].event: dolphins only on a historical card of "
         "a month sopwith-dolphin flies in" in refused(read(generic))
     )
+
+
+# --- through Discord ----------------------------------------------------------------------
+
+
+async def _fly_one_pilot_flights(driver: CampaignDriver, users: dict[str, FakeUser]) -> None:
+    """The campaign to its end through the UI: each side assigns one pilot alone to
+    every mission (its first ready, a Flight Leader while one is: a one-aircraft
+    flight, a short engagement); the driver plays the mission games."""
+    for _ in range(3000):
+        campaign = await driver.bot.campaigns.load(driver.campaign_id)
+        if campaign.record.status is not CampaignStatus.ACTIVE:
+            return
+        pending = campaign.system.pending(campaign.state)
+        if not pending:
+            assert await driver.step() == "move"
+            continue
+        side = pending[0].side
+        legal = campaign.system.legal_actions(campaign.state, side)
+        alone = next((a for a in legal if len(a.pilots) == 1), legal[0])
+        await driver.choose(users[side], str(alone))
+    raise AssertionError("the campaign did not end")
+
+
+async def test_a_pack_card_is_flown_through_discord_and_verifies_after_the_pack_goes(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    admin = fake.add_member("admin", admin=True)
+    alice, bob = fake.add_member("alice"), fake.add_member("bob")
+    bot = TallyHoBot(database=str(tmp_path / "e.sqlite3"), seed_source=lambda: SEED)
+    await fake.start(bot)
+
+    # A card that does not fit is refused, naming file, entry and field; nothing stored.
+    bad = EXAMPLE.replace(b"allied: [se5b]", b"allied: [se5x]")
+    token = await fake.slash(admin, "config pack add", file=("house pack.yaml", bad))
+    said = fake.original(token)["content"]
+    assert "house-pack.yaml was not added; nothing changed" in said
+    assert "house-pack.yaml: eagles.campaigns[0].aircraft.allied[0]: unknown aircraft" in said
+    assert await bot.service.storage.content_packs(fake.guild_id) == []
+    token = await fake.slash(admin, "config pack add", file=("example-pack.yaml", EXAMPLE))
+    assert "version 1 added" in fake.original(token)["content"]
+
+    # Offered, and accepted, on this server only.
+    offered = await fake.autocomplete(
+        alice, "campaign new", "name", "se5b", channel_id=fake.channel_id, system="eagles"
+    )
+    assert [c["value"] for c in offered] == [CARD]
+    await fake.slash(alice, "campaign new", channel_id=fake.channel_id, system="eagles", name=CARD)
+    (record,) = await bot.service.storage.list_campaigns()
+    (ref,) = record.setup["packs"]
+    assert (ref["name"], ref["version"]) == ("what-if-fighters", 1)
+    with pytest.raises(Refusal, match="There is no campaign 'se5b-trials'"):
+        await bot.campaigns.new(
+            guild_id=fake.guild_id + 1, channel_id=1, host_id=alice.id, system="eagles",
+            campaign=CARD, options={},
+        )  # fmt: skip
+
+    assert record.thread_id is not None
+    await fake.slash(alice, "campaign join", channel_id=record.thread_id, side="allied")
+    await fake.slash(bob, "campaign join", channel_id=record.thread_id, side="german")
+    await fake.slash(alice, "campaign start", channel_id=record.thread_id)
+    driver = CampaignDriver(fake, bot, record.id, {u.id: u for u in (alice, bob)}, SEED)
+    await _fly_one_pilot_flights(driver, {"allied": alice, "german": bob})
+    campaign = await bot.campaigns.load(record.id)
+    assert campaign.record.status is CampaignStatus.FINISHED
+    assert campaign.state.squadrons["allied"].aircraft == "se5b"
+    games = await bot.service.storage.games_of_campaign(record.id)
+    flown = [g for g in games if g.status is GameStatus.FINISHED]
+    assert flown, "one Engagement at least: two chits of three are Engagements (§7.12)"
+    for game in flown:
+        assert game.options["packs"] == record.setup["packs"], "the mission flies the pack"
+        loaded = await bot.service.load(game.id)
+        planes = loaded.system.dump_state(loaded.state)["planes"]
+        assert "se5b" in [p["aircraft"] for p in planes]
+    # A built-in card opened on this server records the server's packs too.
+    await fake.slash(
+        alice, "campaign new", channel_id=fake.channel_id, system="eagles", name="quiet-sector"
+    )
+    (built_in,) = [c for c in await bot.service.storage.list_campaigns() if c.id != record.id]
+    assert built_in.setup["packs"] == record.setup["packs"]
+
+    # The pack changes, then goes; the campaign, loaded afresh, still verifies.
+    changed = EXAMPLE.replace(b"title: The SE5b Trials", b"title: The SE5b Tests")
+    token = await fake.slash(admin, "config pack add", file=("example-pack.yaml", changed))
+    assert "version 2 added" in fake.original(token)["content"]
+    await fake.slash(admin, "config pack remove", name="what-if-fighters")
+    packs_module._BUILT.clear()
+    packs_module._CAMPAIGNS.clear()
+    bot.campaigns._states.clear()
+    token = await fake.slash(alice, "campaign verify", channel_id=record.thread_id)
+    checked = fake.original(token)["content"]
+    assert checked.startswith("✅ Verified.") and f"{len(flown)} ended mission games" in checked
+    for game in flown:  # and each mission game, alone
+        token = await fake.slash(alice, "game verify", channel_id=game.thread_id)
+        assert "\n✅ Verified.\n" in fake.original(token)["content"], game.id
+    assert CARD in (await bot.campaigns.load(built_in.id)).system.cards
+    offered = await fake.autocomplete(
+        alice, "campaign new", "name", "se5b", channel_id=fake.channel_id, system="eagles"
+    )
+    assert offered == [], "a new campaign no longer has it"
+    packs_module._CAMPAIGNS.clear()  # a fresh process: /campaign list titles it still
+    token = await fake.slash(alice, "campaign list", channel_id=fake.channel_id)
+    assert f"#{record.id} The SE5b Trials" in fake.original(token)["content"]
+    assert not fake.problems()

@@ -58,11 +58,13 @@ from engine.core.packs import Pack
 from engine.core.present import Choice
 from engine.core.rng import Rng
 from engine.eagles.campaign_cards import (
+    LAST_MONTH,
     SECTION,
     cards_with,
     checked_shipped_cards,
     dolphin_type,
     schlachtsta_types,
+    squadron_types,
 )
 from engine.eagles.campaign_data import (
     CampaignCard,
@@ -338,21 +340,14 @@ class EaglesCampaigns:
             raise SetupError(
                 Term("campaign.eagles.early_month", month=month, first=str(card.first_month))
             )
-        if when > YearMonth(1918, 11):
+        if when > LAST_MONTH:
             raise SetupError(Term("campaign.eagles.bad_month", month=month))
         return month
 
     def squadron_types(self, card: CampaignCard, side: str, when: YearMonth) -> list[str]:
         """The aircraft a squadron may fly (§3.4): the card's list, or every Scout of
         the side in service that month (the Availability Chart)."""
-        listed = card.aircraft.get(Side(side))
-        if listed:
-            return [a for a in listed if self.components.aircraft[a].available(when)]
-        return [
-            a.id
-            for a in self.components.aircraft.values()
-            if a.side.value == side and a.scout and a.cup and a.available(when)
-        ]
+        return squadron_types(card, self.components, Side(side), when)
 
     def _squadron_type(
         self, card: CampaignCard, setup: EaglesCampaignSetup, side: str, when: YearMonth, rng: Rng

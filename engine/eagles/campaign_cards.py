@@ -44,6 +44,7 @@ __all__ = [
     "checked_shipped_cards",
     "dolphin_type",
     "schlachtsta_types",
+    "squadron_types",
 ]
 
 SECTION = "campaigns"
@@ -128,7 +129,7 @@ def _squadrons(card: CampaignCard, data: Components) -> Iterator[tuple[str, str]
     if card.month is None and card.first_month is None:
         return  # the month is the players' (§3.3): a campaign refuses one without a type
     for side in Side:
-        if not _squadron_types(card, data, side, first):
+        if not squadron_types(card, data, side, first):
             field = f"aircraft.{side.value}" if card.aircraft.get(side) else _month_field(card)
             yield field, f"no {side.value} squadron type is in service in {first} (§3.4)"
 
@@ -137,9 +138,10 @@ def _month_field(card: CampaignCard) -> str:
     return "month" if card.month is not None else "first_month"
 
 
-def _squadron_types(card: CampaignCard, data: Components, side: Side, when: YearMonth) -> list[str]:
-    """The types a squadron of ``side`` may fly in ``when``, as the campaign draws them
-    (:meth:`engine.eagles.campaign.EaglesCampaigns.squadron_types`)."""
+def squadron_types(card: CampaignCard, data: Components, side: Side, when: YearMonth) -> list[str]:
+    """The aircraft a squadron of ``side`` may fly in ``when`` (§3.4): the card's list,
+    or every Scout of the side in the cup in service that month (the Availability
+    Chart). The campaign draws among them; :func:`check_card` sees there is one."""
     listed = card.aircraft.get(side)
     if listed:
         return [a for a in listed if a in data.aircraft and data.aircraft[a].available(when)]

@@ -15,7 +15,7 @@ import yaml
 
 from bot import packs as packs_module
 from bot.errors import Refusal
-from bot.storage import GameStatus
+from bot.storage import GameStatus, SQLiteStorage
 from bot.storage.models import CampaignStatus
 from bot.testing import FakeDiscord
 from bot.testing.campaigns import CampaignDriver
@@ -250,6 +250,30 @@ def test_a_date_bound_campaign_event_needs_a_historical_cards_month() -> None:
         "eagles.campaigns[0].campaign_events[1].event: dolphins only on a historical card of "
         "a month sopwith-dolphin flies in" in refused(read(generic))
     )
+
+
+async def test_a_pack_whose_scout_another_packs_card_flies_is_not_removed() -> None:
+    """A second pack's card gives the Allied squadron the example's SE5b: removing the
+    example is refused, naming that card's field, and both packs stay."""
+    storage = await SQLiteStorage.open(":memory:")
+    try:
+        content = packs_module.ContentPacks(storage)
+        await content.add(5, 1, "example-pack.yaml", EXAMPLE)
+        card = EXAMPLE.split(b"  campaigns:\n", 2)[2].split(b"  scenarios:\n", 1)[0]
+        house = b"pack: house\nprovenance: x\neagles:\n  campaigns:\n" + card.replace(
+            b"- id: se5b-trials", b"- id: house-trials"
+        )
+        await content.add(5, 1, "house.yaml", house)
+        kept = await storage.content_packs(5)
+        with pytest.raises(Refusal) as caught:
+            await content.remove(5, "what-if-fighters")
+        assert caught.value.key == "refusal.pack.needed"
+        assert "house.yaml: eagles.campaigns[0].aircraft.allied[0]: unknown aircraft 'se5b'" in str(
+            caught.value.fields["problems"]
+        )
+        assert await storage.content_packs(5) == kept
+    finally:
+        await storage.close()
 
 
 # --- through Discord ----------------------------------------------------------------------

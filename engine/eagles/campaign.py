@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -54,13 +54,22 @@ from engine.core.campaign import (
 )
 from engine.core.contract import Fate, Outcome, SeatPick, SideInfo
 from engine.core.errors import MalformedAction, RuleViolation, SetupError
+from engine.core.packs import Pack
 from engine.core.present import Choice
 from engine.core.rng import Rng
+from engine.eagles.campaign_cards import (
+    LAST_MONTH,
+    SECTION,
+    cards_with,
+    checked_shipped_cards,
+    dolphin_type,
+    schlachtsta_types,
+    squadron_types,
+)
 from engine.eagles.campaign_data import (
     CampaignCard,
     CampaignEvent,
     CampaignTables,
-    shipped_cards,
     shipped_tables,
 )
 from engine.eagles.enums import (
@@ -76,6 +85,7 @@ from engine.eagles.enums import (
     Zone,
 )
 from engine.eagles.game import EaglesEngine, default_engine
+from engine.eagles.loader import components_with
 from engine.eagles.lobby import EaglesOptions, EaglesPick
 from engine.eagles.setup import (
     REVISION,
@@ -88,12 +98,19 @@ from engine.eagles.squadron import MAX_FATIGUE, SQUADRON_SIZE, Pilot, Plane, Squ
 from strings import Term
 
 __all__ = [
+    "CONTENT_KINDS",
     "SIDES",
     "AssignAction",
     "EaglesCampaignSetup",
     "EaglesCampaigns",
     "campaign_system",
+    "campaign_system_with",
 ]
+
+CONTENT_KINDS = (SECTION,)
+"""The section a content pack's ``eagles`` part may have for campaigns (besides the
+game's, :data:`engine.eagles.loader.CONTENT_KINDS`): Campaign cards in the schema of
+``data/eagles/campaign/cards.yaml`` (:mod:`engine.eagles.campaign_cards`)."""
 
 SIDES = ("allied", "german")
 _NOTATION = re.compile(r"^assign\s+#(\d+)\s+(none|(?:[A-Z]+\*?\s*)+)$")
@@ -218,7 +235,9 @@ class CampaignState(BaseModel):
 
 # ----------------------------------------------------------------- the system
 class EaglesCampaigns:
-    """The Eagles in the Sky campaign system (``CampaignSystem``)."""
+    """The Eagles in the Sky campaign system (``CampaignSystem``) over the shipped
+    Campaign cards, or over those and a server's content packs
+    (:func:`campaign_system_with`)."""
 
     system_id = "eagles"
     setup_model = EaglesCampaignSetup
@@ -321,21 +340,14 @@ class EaglesCampaigns:
             raise SetupError(
                 Term("campaign.eagles.early_month", month=month, first=str(card.first_month))
             )
-        if when > YearMonth(1918, 11):
+        if when > LAST_MONTH:
             raise SetupError(Term("campaign.eagles.bad_month", month=month))
         return month
 
     def squadron_types(self, card: CampaignCard, side: str, when: YearMonth) -> list[str]:
         """The aircraft a squadron may fly (§3.4): the card's list, or every Scout of
         the side in service that month (the Availability Chart)."""
-        listed = card.aircraft.get(Side(side))
-        if listed:
-            return [a for a in listed if self.components.aircraft[a].available(when)]
-        return [
-            a.id
-            for a in self.components.aircraft.values()
-            if a.side.value == side and a.scout and a.cup and a.available(when)
-        ]
+        return squadron_types(card, self.components, Side(side), when)
 
     def _squadron_type(
         self, card: CampaignCard, setup: EaglesCampaignSetup, side: str, when: YearMonth, rng: Rng
@@ -502,15 +514,13 @@ class EaglesCampaigns:
             s.mission_aircraft = planes
 
     def _dolphin(self) -> str:
-        return next(a for a in self.components.aircraft if "dolphin" in a)
+        found = dolphin_type(self.components.aircraft)
+        assert found is not None, "check_card: Dolphins only on a card where one flies"
+        return found
 
     def _cl(self, when: YearMonth) -> str:
         """The German CL type the German player would choose: the first in service."""
-        cls = [
-            a.id
-            for a in self.components.aircraft.values()
-            if a.side is Side.GERMAN and a.id.split("-")[-1].startswith("cl")
-        ]
+        cls = schlachtsta_types(self.components)
         return next((a for a in cls if self.components.aircraft[a].available(when)), cls[0])
 
     def _start_phase(self, state: CampaignState) -> None:
@@ -2064,4 +2074,17 @@ def _line(state: CampaignState, key: str, params: Mapping[str, Any]) -> str:
 @functools.cache
 def campaign_system() -> EaglesCampaigns:
     """The campaign system over the shipped data (the registry's factory)."""
-    return EaglesCampaigns(default_engine(), shipped_cards(), shipped_tables())
+    return EaglesCampaigns(default_engine(), checked_shipped_cards(), shipped_tables())
+
+
+def campaign_system_with(packs: Sequence[Pack]) -> EaglesCampaigns:
+    """The campaign system over the shipped data and these content packs, in order
+    (:func:`engine.core.registry.campaign_with_content`): the components and the
+    Campaign cards built over the same packs, each card checked against those
+    components (:func:`engine.eagles.campaign_cards.cards_with`), so a squadron may fly
+    a pack's Scout. The tables are the shipped ones. Raises ``DataError`` naming the
+    pack's file, entry and field."""
+    components = components_with(packs)
+    return EaglesCampaigns(
+        EaglesEngine(components), cards_with(packs, components), shipped_tables()
+    )

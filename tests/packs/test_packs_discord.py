@@ -106,7 +106,7 @@ async def test_a_pack_aircraft_flies_a_whole_game_and_the_game_replays_after_the
     assert f"Content pack **{PACK}** version 1 added from example-pack.yaml" in added
     contents = (
         "dif: 1 aircraft, 1 targets, 1 campaigns; lockedon: 1 missiles, 1 aircraft, 1 campaigns; "
-        "eagles: 1 aircraft, 1 scenarios"
+        "eagles: 1 aircraft, 1 campaigns, 1 scenarios"
     )
     assert contents in added
     listed = content(fake, await fake.slash(admin, "config pack list"))

@@ -494,6 +494,8 @@ class MissionRules(Resolution):
             )
 
     def _hit(self, s: GameState, p: Plane, hits: int, ev: list[Event]) -> None:
+        if hits > 0:
+            p = s.own(p)  # read after the hit: the plane as changed
         was = p.damaged
         super()._hit(s, p, hits, ev)
         if s.mission is not None and p.damaged and not was and p.flying:
@@ -785,7 +787,7 @@ class MissionRules(Resolution):
         negated by its Rejected Attack symbols (§22.23)."""
         fire, bombs = q["fire"], q["bombs"]
         self._discard_defences(s, e, ev)
-        self._fire_damage(s, p, fire, answer, ev)
+        p = self._fire_damage(s, p, fire, answer, ev)
         if bombs:
             spoiled = sum(1 for c in fire if self.cards[c].spoiled_attack)
             label = self._plane_label(s, p.ref)
@@ -796,9 +798,11 @@ class MissionRules(Resolution):
 
     def _fire_damage(
         self, s: GameState, p: Plane, fire: list[int], answer: int | None, ev: list[Event]
-    ) -> None:
+    ) -> Plane:
         """In My Sights and Out of the Sun cards damage the aircraft (§22.13, §22.23);
-        a response negates the worst one it answers (docs/rules-decisions.md)."""
+        a response negates the worst one it answers (docs/rules-decisions.md).
+        Returns the plane as the fire left it (the state's own copy once hit:
+        :meth:`GameState.own`)."""
         hits = [c for c in fire if self.kind[c] in BURST_KINDS]
         if answer is not None:
             answers = self.cards[answer].type.responds_to
@@ -807,9 +811,11 @@ class MissionRules(Resolution):
                 can, key=lambda c: (self.cards[c].type.fuel_tank, self.cards[c].type.damage)
             )
             hits.remove(worst)
+        if hits:
+            p = s.own(p)  # read after each card: the plane as changed
         for c in hits:
             if not p.flying:
-                return
+                return p
             if self.cards[c].type.fuel_tank:
                 ev.append(
                     Event("damage", Term("dif.event.fuel_tank", plane=self._plane_label(s, p.ref)))
@@ -817,6 +823,7 @@ class MissionRules(Resolution):
                 self._destroy(s, p, ev)
             else:
                 self._hit(s, p, self.cards[c].type.damage, ev)
+        return p
 
     def _score(
         self,

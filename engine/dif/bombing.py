@@ -80,6 +80,9 @@ _VERBS = {
     "strafe": ("strafe", "hold"),
     "aa": ("respond", "pass"),
 }
+_CHOICE_KINDS = (CardKind.MAN.value, CardKind.HAL.value)
+"""The kinds of card whose effect on a bomber its formation's side chooses (§20.32a)."""
+
 _LOADED_BANNED = frozenset({CardKind.MAN, CardKind.HAL, CardKind.SCI, CardKind.FUT})
 """Cards a Loaded leader or wingman may not play (§17.15)."""
 _DROPS = (BombingMode.LEVEL, BombingMode.DIVE, BombingMode.TORPEDO, BombingMode.SATURATION)
@@ -1271,9 +1274,7 @@ class MissionRules(Resolution):
 
     def _choosing(self, s: GameState, x: Exchange) -> bool:
         """The exchange is a Maneuvering or Half Loop played at a bomber (§20.32a)."""
-        return x.kind in (CardKind.MAN.value, CardKind.HAL.value) and (
-            self._bomber(s, x.target) is not None
-        )
+        return x.kind in _CHOICE_KINDS and (self._bomber(s, x.target) is not None)
 
     def _choice_answerer(self, s: GameState, ref: str) -> Element | None:
         """§20.32b: the formation's side answers a choice from the hand of a NOT
@@ -1512,6 +1513,8 @@ class MissionRules(Resolution):
             )
 
     def _responder(self, state: GameState, x: Exchange) -> str:
+        if state.mission is None:  # a dogfight: no bomber, no helper (asked often)
+            return super()._responder(state, x)
         helper = self._helper(state)
         if x.defender_to_move and helper is not None:
             return helper
@@ -1522,6 +1525,8 @@ class MissionRules(Resolution):
         return super()._responder(state, x)
 
     def _response_source(self, state: GameState, x: Exchange) -> list[int]:
+        if state.mission is None:  # a dogfight: no bomber, no helper (asked often)
+            return super()._response_source(state, x)
         helper = self._helper(state)
         if x.defender_to_move and helper is not None:
             return state.elements[helper].hand
@@ -1765,6 +1770,8 @@ class MissionRules(Resolution):
         return [Action.simple("pass")] + [Action.respond(c) for c in self._codes(source)]
 
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
+        if state.mission is None:  # a dogfight: asked of every candidate, kept quick
+            return super()._refusal(state, p, a)
         if state.mission is not None and p.seat in state.mission["formations"]:
             return self.formation_refusal(state, p.seat, a)
         if state.mission is not None and a.verb == "angle" and p.kind in ("wingman", "play"):
@@ -1815,6 +1822,8 @@ class MissionRules(Resolution):
         return None
 
     def _play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        if state.mission is None:  # a dogfight: no bomber, no bombs, no torpedo
+            return super()._play_refusal(state, e, a)
         if a.verb == "play" and self._bomber(state, a.target or "") is not None:
             return self._bomber_play_refusal(state, e, a)
         why = self._loaded_refusal(state, e, e.leader, a)

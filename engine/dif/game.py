@@ -229,8 +229,9 @@ class DifEngine(MissionRules):
 
         Raises :class:`RuleViolation` (naming the rule) and leaves ``state`` as it was.
         """
-        pending = self.pending(state)
-        if not self.was_listed(state, seat, action):
+        pending = self._listed_pending(state, seat, action)
+        if pending is None:  # not just listed by legal_actions: ask the rules
+            pending = self.pending(state)
             why = self._refusal_among(state, seat, action, pending)
             if why is not None:
                 raise RuleViolation(why)

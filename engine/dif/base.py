@@ -70,9 +70,6 @@ DECISIONS = (
 :mod:`engine.dif.bombing`)."""
 
 
-_SIDES = len(Side)
-"""How many sides fight (:class:`Side`'s length, read once)."""
-
 _TIMING = {
     "altitude": Timing.SIMULTANEOUS,  # 4.5: secret, revealed together
     "redraw": Timing.SIMULTANEOUS,  # RotL Combat Vision, before the first turn
@@ -411,14 +408,18 @@ class EngineBase:
     def _side_out(self, s: GameState) -> bool:
         """A side has no element left in the fight (4.91).
 
-        :attr:`Element.in_fight` spelled out (asked several times by every action:
-        two property calls an element cost more than the test)."""
-        fighting = {
-            e.side
-            for e in s.elements.values()
-            if e.leader is not None and e.leader.status == "flying"
-        }
-        return len(fighting) < _SIDES
+        :attr:`Element.in_fight` spelled out, and done at the first element in the
+        fight of the second side (asked several times by every action: two property
+        calls an element cost more than the test). There are two sides (:class:`Side`)."""
+        first = None
+        for e in s.elements.values():
+            leader = e.leader
+            if leader is not None and leader.status == "flying":
+                if first is None:
+                    first = e.side
+                elif e.side != first:
+                    return False
+        return True
 
     def victory_points(self, s: GameState) -> dict[Side, int]:
         """4.92 / RotL L64-65: 5 per enemy fighter destroyed, 2 per damaged and/or

@@ -243,7 +243,7 @@ class DifEngine(MissionRules):
         else:  # a formation seat's only decision: its bomber's answer (§20.5)
             self._do_formation_respond(s, seat, action, events)
         self._check_end(s, events)
-        fates.record(state, s, seat, str(action), events)
+        fates.record(state, s, seat, action.verb, events)
         return s, events
 
     def default_action(self, state: GameState, seat: str) -> Action:

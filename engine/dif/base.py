@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from engine.core.contract import Decision, Scope, Timing
 from engine.core.events import Event
@@ -68,9 +69,6 @@ DECISIONS = (
 """Every kind of :class:`Pending` decision (the last five: a campaign mission's,
 :mod:`engine.dif.bombing`)."""
 
-
-_SIDES = len(Side)
-"""How many sides fight (:class:`Side`'s length, read once)."""
 
 _TIMING = {
     "altitude": Timing.SIMULTANEOUS,  # 4.5: secret, revealed together
@@ -151,9 +149,12 @@ class EngineBase:
             self._kind_responds.setdefault(c.type.kind, c.type.responds_to)
         self._rated: dict[tuple[str, bool, tuple[str, ...]], LeaderRatings] = {}
         self._plane_labels: dict[tuple[str, str, str], str] = {}
-        self._listed: tuple[GameState, str, tuple[Action, ...]] | None = None
-        """The latest answer of ``legal_actions``: its state, seat and actions
-        (:meth:`engine.dif.legality.Legality.was_listed`)."""
+        self._listed: tuple[GameState, str, tuple[Action, ...], list[Decision]] | None = None
+        """The latest answer of ``legal_actions``: its state, seat, actions and what was
+        pending (:meth:`engine.dif.legality.Legality.was_listed`)."""
+        self._aims: tuple[GameState, dict[tuple[str, str], Any]] | None = None
+        """While ``legal_actions`` runs: its state, and what an attack at each target
+        depends on besides its card (:meth:`engine.dif.legality.Legality._aim`)."""
 
     def _ac(self, e: Element | Plane) -> Aircraft:
         return self.aircraft[e.aircraft]
@@ -303,8 +304,9 @@ class EngineBase:
 
     def _find(self, cards: Sequence[int], code: str) -> int | None:
         best: int | None = None
+        codes = self.code
         for c in cards:
-            if self.code[c] == code and (best is None or c < best):
+            if codes[c] == code and (best is None or c < best):
                 best = c
         return best
 
@@ -361,15 +363,6 @@ class EngineBase:
     def _responder(self, state: GameState, x: Exchange) -> str:
         return x.target[:-1] if x.defender_to_move else x.attacker[:-1]
 
-    def _enemy_refs(self, state: GameState, e: Element) -> list[str]:
-        out = []
-        for o in state.elements.values():
-            if o.side != e.side:
-                for p in (o.leader, o.wingman):
-                    if p is not None and p.flying:
-                        out.append(p.ref)
-        return out
-
     def _follow_cost(self, state: GameState, f: FollowOffer) -> int:
         p = Position(self.pos(state, f.follower, f.mover))
         return tables.follow_cost(Ruleset(state.ruleset), p, f.direction > 0, f.vertical)
@@ -415,14 +408,18 @@ class EngineBase:
     def _side_out(self, s: GameState) -> bool:
         """A side has no element left in the fight (4.91).
 
-        :attr:`Element.in_fight` spelled out (asked several times by every action:
-        two property calls an element cost more than the test)."""
-        fighting = {
-            e.side
-            for e in s.elements.values()
-            if e.leader is not None and e.leader.status == "flying"
-        }
-        return len(fighting) < _SIDES
+        :attr:`Element.in_fight` spelled out, and done at the first element in the
+        fight of the second side (asked several times by every action: two property
+        calls an element cost more than the test). There are two sides (:class:`Side`)."""
+        first = None
+        for e in s.elements.values():
+            leader = e.leader
+            if leader is not None and leader.status == "flying":
+                if first is None:
+                    first = e.side
+                elif e.side != first:
+                    return False
+        return True
 
     def victory_points(self, s: GameState) -> dict[Side, int]:
         """4.92 / RotL L64-65: 5 per enemy fighter destroyed, 2 per damaged and/or

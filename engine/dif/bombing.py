@@ -80,6 +80,9 @@ _VERBS = {
     "strafe": ("strafe", "hold"),
     "aa": ("respond", "pass"),
 }
+_CHOICE_KINDS = (CardKind.MAN.value, CardKind.HAL.value)
+"""The kinds of card whose effect on a bomber its formation's side chooses (§20.32a)."""
+
 _LOADED_BANNED = frozenset({CardKind.MAN, CardKind.HAL, CardKind.SCI, CardKind.FUT})
 """Cards a Loaded leader or wingman may not play (§17.15)."""
 _DROPS = (BombingMode.LEVEL, BombingMode.DIVE, BombingMode.TORPEDO, BombingMode.SATURATION)
@@ -494,6 +497,8 @@ class MissionRules(Resolution):
             )
 
     def _hit(self, s: GameState, p: Plane, hits: int, ev: list[Event]) -> None:
+        if hits > 0:
+            p = s.own(p)  # read after the hit: the plane as changed
         was = p.damaged
         super()._hit(s, p, hits, ev)
         if s.mission is not None and p.damaged and not was and p.flying:
@@ -785,7 +790,7 @@ class MissionRules(Resolution):
         negated by its Rejected Attack symbols (§22.23)."""
         fire, bombs = q["fire"], q["bombs"]
         self._discard_defences(s, e, ev)
-        self._fire_damage(s, p, fire, answer, ev)
+        p = self._fire_damage(s, p, fire, answer, ev)
         if bombs:
             spoiled = sum(1 for c in fire if self.cards[c].spoiled_attack)
             label = self._plane_label(s, p.ref)
@@ -796,9 +801,11 @@ class MissionRules(Resolution):
 
     def _fire_damage(
         self, s: GameState, p: Plane, fire: list[int], answer: int | None, ev: list[Event]
-    ) -> None:
+    ) -> Plane:
         """In My Sights and Out of the Sun cards damage the aircraft (§22.13, §22.23);
-        a response negates the worst one it answers (docs/rules-decisions.md)."""
+        a response negates the worst one it answers (docs/rules-decisions.md).
+        Returns the plane as the fire left it (the state's own copy once hit:
+        :meth:`GameState.own`)."""
         hits = [c for c in fire if self.kind[c] in BURST_KINDS]
         if answer is not None:
             answers = self.cards[answer].type.responds_to
@@ -807,9 +814,11 @@ class MissionRules(Resolution):
                 can, key=lambda c: (self.cards[c].type.fuel_tank, self.cards[c].type.damage)
             )
             hits.remove(worst)
+        if hits:
+            p = s.own(p)  # read after each card: the plane as changed
         for c in hits:
             if not p.flying:
-                return
+                return p
             if self.cards[c].type.fuel_tank:
                 ev.append(
                     Event("damage", Term("dif.event.fuel_tank", plane=self._plane_label(s, p.ref)))
@@ -817,6 +826,7 @@ class MissionRules(Resolution):
                 self._destroy(s, p, ev)
             else:
                 self._hit(s, p, self.cards[c].type.damage, ev)
+        return p
 
     def _score(
         self,
@@ -1264,9 +1274,7 @@ class MissionRules(Resolution):
 
     def _choosing(self, s: GameState, x: Exchange) -> bool:
         """The exchange is a Maneuvering or Half Loop played at a bomber (§20.32a)."""
-        return x.kind in (CardKind.MAN.value, CardKind.HAL.value) and (
-            self._bomber(s, x.target) is not None
-        )
+        return x.kind in _CHOICE_KINDS and (self._bomber(s, x.target) is not None)
 
     def _choice_answerer(self, s: GameState, ref: str) -> Element | None:
         """§20.32b: the formation's side answers a choice from the hand of a NOT
@@ -1505,6 +1513,8 @@ class MissionRules(Resolution):
             )
 
     def _responder(self, state: GameState, x: Exchange) -> str:
+        if state.mission is None:  # a dogfight: no bomber, no helper (asked often)
+            return super()._responder(state, x)
         helper = self._helper(state)
         if x.defender_to_move and helper is not None:
             return helper
@@ -1515,6 +1525,8 @@ class MissionRules(Resolution):
         return super()._responder(state, x)
 
     def _response_source(self, state: GameState, x: Exchange) -> list[int]:
+        if state.mission is None:  # a dogfight: no bomber, no helper (asked often)
+            return super()._response_source(state, x)
         helper = self._helper(state)
         if x.defender_to_move and helper is not None:
             return state.elements[helper].hand
@@ -1758,6 +1770,8 @@ class MissionRules(Resolution):
         return [Action.simple("pass")] + [Action.respond(c) for c in self._codes(source)]
 
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
+        if state.mission is None:  # a dogfight: asked of every candidate, kept quick
+            return super()._refusal(state, p, a)
         if state.mission is not None and p.seat in state.mission["formations"]:
             return self.formation_refusal(state, p.seat, a)
         if state.mission is not None and a.verb == "angle" and p.kind in ("wingman", "play"):
@@ -1808,6 +1822,8 @@ class MissionRules(Resolution):
         return None
 
     def _play_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+        if state.mission is None:  # a dogfight: no bomber, no bombs, no torpedo
+            return super()._play_refusal(state, e, a)
         if a.verb == "play" and self._bomber(state, a.target or "") is not None:
             return self._bomber_play_refusal(state, e, a)
         why = self._loaded_refusal(state, e, e.leader, a)

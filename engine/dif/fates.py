@@ -62,11 +62,12 @@ def _add(counter: dict[str, int], ref: str, n: int) -> None:
 
 
 def record(
-    before: GameState, after: GameState, seat: str, action: str, events: Sequence[Event]
+    before: GameState, after: GameState, seat: str, verb: str, events: Sequence[Event]
 ) -> None:
-    """Fold one applied action into ``after.fates``: a copy of ``before``'s whose parts
-    are still ``before``'s own (:meth:`GameState.clone`), each replaced by a copy of
-    it before it first changes (:func:`_own`), so ``before`` stays as it was."""
+    """Fold one applied action (its ``verb``, its ``events``) into ``after.fates``: a
+    copy of ``before``'s whose parts are still ``before``'s own (:meth:`GameState.clone`),
+    each replaced by a copy of it before it first changes (:func:`_own`), so ``before``
+    stays as it was."""
     f = after.fates
     if not f:
         return  # a state from before this bookkeeping existed
@@ -77,7 +78,10 @@ def record(
     last_destroyed: str | None = None
     flipped: int | None = None  # index of this action's "damaged" exchange
     fuel = False
+    evasion = False  # an aircraft leaves the fight only by an evasion (12.1), which says so
     for ev in events:
+        if ev.kind not in _FOLDED:
+            continue
         d = ev.data
         attack = f["attack"]
         if ev.kind == "play":
@@ -124,7 +128,9 @@ def record(
                 f"{lost_seat}L", f"{lost_seat}L"
             )
             ident[f"{lost_seat}L"] = ident.pop(f"{lost_seat}W", f"{lost_seat}W")
-    if action.strip() == "evade":  # shot down while evading: the event names no ref
+        elif ev.kind == "evasion":
+            evasion = True
+    if verb == "evade":  # shot down while evading: the event names no ref
         e = after.elements.get(seat)
         if e is not None:
             shown = e.leader if e.leader is not None else (e.lost[-1] if e.lost else None)
@@ -133,14 +139,18 @@ def record(
                     o = ident.get(p.ref, p.ref)
                     if o not in f["evading"]:
                         _own(f, shared, "evading").append(o)
-    if not any(ev.kind == "evasion" for ev in events):
-        return  # an aircraft leaves the fight only by an evasion (12.1), which says so
+    if not evasion:
+        return
     evaded = [p for e in after.elements.values() for p in e.planes() if p.status == "evaded"]
     if evaded:
         was = {p.ref: p.status for e in before.elements.values() for p in e.planes()}
         for p in evaded:
             if was.get(p.ref) != "evaded":
                 _own(f, shared, "left").setdefault(ident.get(p.ref, p.ref), turn)
+
+
+_FOLDED = frozenset({"play", "damage", "damaged", "destroyed", "promoted", "evasion"})
+"""The kinds of event :func:`record` reads (most of an action's events are others)."""
 
 
 def _own(f: Fates, shared: Fates, key: str) -> Any:

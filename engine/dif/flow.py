@@ -116,19 +116,20 @@ class Flow(Legality):
         out of the fight are not offered.
         """
         ordered = set(s.order)
-        left = {
-            side: [
-                e.seat
-                for e in s.elements.values()
-                if e.side == side.value and e.seat not in ordered and e.in_fight
-            ]
-            for side in Side
-        }
+        left = {side: self._to_order(s, side.value, ordered) for side in Side}
         assert s.first_side is not None
         side = Side(s.first_side) if not s.order else Side(s.elements[s.order[-1]].side).other
         if not left[side]:
             side = side.other
         return side, left[side]
+
+    def _to_order(self, s: GameState, side: str, ordered: set[str]) -> list[str]:
+        """The elements of ``side`` (its value) still in the fight and not yet ordered."""
+        return [
+            e.seat
+            for e in s.elements.values()
+            if e.side == side and e.seat not in ordered and e.in_fight
+        ]
 
     def _choose_next(self, s: GameState, ev: list[Event]) -> bool:
         """Fill the next place in the turn-1 order; False while a side must choose."""

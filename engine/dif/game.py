@@ -229,8 +229,9 @@ class DifEngine(MissionRules):
 
         Raises :class:`RuleViolation` (naming the rule) and leaves ``state`` as it was.
         """
-        pending = self.pending(state)
-        if not self.was_listed(state, seat, action):
+        pending = self._listed_pending(state, seat, action)
+        if pending is None:  # not just listed by legal_actions: ask the rules
+            pending = self.pending(state)
             why = self._refusal_among(state, seat, action, pending)
             if why is not None:
                 raise RuleViolation(why)
@@ -242,7 +243,7 @@ class DifEngine(MissionRules):
         else:  # a formation seat's only decision: its bomber's answer (§20.5)
             self._do_formation_respond(s, seat, action, events)
         self._check_end(s, events)
-        fates.record(state, s, seat, str(action), events)
+        fates.record(state, s, seat, action.verb, events)
         return s, events
 
     def default_action(self, state: GameState, seat: str) -> Action:

@@ -57,15 +57,23 @@ class Legality(EngineBase):
     """Which actions a seat may take now (Zero! sections unless marked RotL)."""
 
     def legal_actions(self, state: GameState, seat: str) -> list[Action]:
-        """Every legal action of ``seat`` now, concretely."""
-        out = []
-        for p in self.pending(state):
-            if p.seat != seat:
-                continue
-            for a in self._candidates(state, p):
-                if self._refusal(state, p, a) is None:
-                    out.append(a)
-        self._listed = (state, seat, tuple(out))
+        """Every legal action of ``seat`` now, concretely.
+
+        While it asks :meth:`_refusal` about each candidate, what an attack depends on
+        besides its card is read once per target (:meth:`_aim`): several cards, and
+        each as drawn or declared, are aimed at the same few aircraft."""
+        out: list[Action] = []
+        refusal = self._refusal
+        pending = self.pending(state)
+        self._aims = (state, {})
+        try:
+            for p in pending:
+                if p.seat != seat:
+                    continue
+                out.extend([a for a in self._candidates(state, p) if refusal(state, p, a) is None])
+        finally:
+            self._aims = None
+        self._listed = (state, seat, tuple(out), pending)
         return out
 
     def was_listed(self, state: GameState, seat: str, action: Action) -> bool:
@@ -79,10 +87,20 @@ class Legality(EngineBase):
         tests/engine/test_apply_copies.py), so the same object gives the same answer.
         One entry, swapped whole. Code that edits a copy of its own in place (the
         sampler) asks ``legal_actions`` again after each edit, before it plays."""
+        return self._listed_pending(state, seat, action) is not None
+
+    def _listed_pending(
+        self, state: GameState, seat: str, action: Action
+    ) -> Sequence[Decision] | None:
+        """When :meth:`was_listed`: what was pending then (what ``pending`` says of
+        this state, which ``apply`` needs too), else None."""
         listed = self._listed
-        return (
-            listed is not None and listed[0] is state and listed[1] == seat and action in listed[2]
-        )
+        if listed is None or listed[0] is not state or listed[1] != seat:
+            return None
+        for a in listed[2]:  # by identity first: an Action's == compares every field
+            if a is action:
+                return listed[3]
+        return listed[3] if action in listed[2] else None
 
     def refusal(self, state: GameState, seat: str, action: Action) -> Term | None:
         """Why ``seat`` may not take ``action`` now, or None if it may."""
@@ -150,11 +168,12 @@ class Legality(EngineBase):
                     rest.remove(self._find(e.hand, "VER"))  # type: ignore[arg-type]
                     out.extend(Action.vertical("up", d) for d in self._payable(e, rest))
                 attack = c == COUNTER or _code_kind(c) in _ATTACK_AS_DRAWN
+                declared = [k for k in as_kinds if k != c] if c != COUNTER else []
                 for ref in refs:
                     if attack:
                         out.append(Action.play(c, ref))
-                    if c != COUNTER:
-                        out.extend(Action.play(c, ref, as_kind=k) for k in as_kinds if k != c)
+                    for k in declared:
+                        out.append(Action.play(c, ref, as_kind=k))
             return out
         if p.kind == "respond":
             x = state.exchange
@@ -186,11 +205,16 @@ class Legality(EngineBase):
 
         It only narrows the candidates :meth:`legal_actions` asks about, so that the
         ones refused for those reasons are never built; :meth:`_refusal` still decides
-        each candidate, and the legal ones come out in the same order."""
+        each candidate, and the legal ones come out in the same order (the enemy
+        elements' order, each leader before its wingman)."""
+        alt = state.elements[e.seat].altitude
+        side = e.side
         return [
-            ref
-            for ref in self._enemy_refs(state, e)
-            if (target is None or ref == target) and self._same_altitude(state, e.seat, ref[:-1])
+            p.ref
+            for o in state.elements.values()
+            if o.side != side and o.altitude == alt
+            for p in (o.leader, o.wingman)
+            if p is not None and p.status == "flying" and (target is None or p.ref == target)
         ]
 
     def _answers(self, cards: Sequence[int], code: str, last: CardKind) -> bool:
@@ -237,6 +261,30 @@ class Legality(EngineBase):
                 decision=fixed(_DECISION[kind]),
                 verbs=" / ".join(verbs),
             )
+        # The kinds asked most often first: a Discard step lists every choice of
+        # cards, a Play Cards step every card at every target (issue 16).
+        if kind == "discard":
+            return self._discard_refusal(state, e, a)
+        if kind == "play":
+            return self._play_refusal(state, e, a)
+        if kind == "respond":
+            if a.verb == "pass":
+                return None
+            assert state.exchange is not None
+            return self._respond_refusal(state, e, state.exchange, a)
+        if kind == "altitude_step":
+            return self._altitude_refusal(state, e, a)
+        if kind == "wingman":
+            return None if a.verb == "skip" else self._wm_target_refusal(state, e, a.target or "")
+        if kind == "wingman_attack":
+            if a.verb == "done":
+                return None
+            return self._wm_play_refusal(state, e, a)
+        if kind == "follow":
+            if a.verb == "nofollow":
+                return None
+            assert state.follow is not None
+            return self._follow_refusal(state, e, state.follow, a)
         if kind == "altitude":
             alt = Altitude.from_code(a.arg or "")
             ac = self._ac(e)
@@ -254,29 +302,8 @@ class Legality(EngineBase):
                     return Why("dif.refuse.order.axis", seats=", ".join(seats))
                 return Why("dif.refuse.order.allied", seats=", ".join(seats))
             return None
-        if kind == "redraw":
-            return self._hand_refusal(e.hand, a.cards, "dif.purpose.redraw")
-        if kind == "wingman":
-            return None if a.verb == "skip" else self._wm_target_refusal(state, e, a.target or "")
-        if kind == "wingman_attack":
-            if a.verb == "done":
-                return None
-            return self._wm_play_refusal(state, e, a)
-        if kind == "altitude_step":
-            return self._altitude_refusal(state, e, a)
-        if kind == "follow":
-            if a.verb == "nofollow":
-                return None
-            assert state.follow is not None
-            return self._follow_refusal(state, e, state.follow, a)
-        if kind == "play":
-            return self._play_refusal(state, e, a)
-        if kind == "respond":
-            if a.verb == "pass":
-                return None
-            assert state.exchange is not None
-            return self._respond_refusal(state, e, state.exchange, a)
-        return self._discard_refusal(state, e, a)
+        assert kind == "redraw"  # every kind of _VERBS
+        return self._hand_refusal(e.hand, a.cards, "dif.purpose.redraw")
 
     def _discard_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
         """The Discard step names cards of the hand (3.5)."""
@@ -298,9 +325,10 @@ class Legality(EngineBase):
             return None
         left = list(map(self.code.__getitem__, hand))
         for code in codes:
-            if code not in left:
+            try:
+                left.remove(code)
+            except ValueError:
                 return Why("dif.refuse.not_in_hand_for", code=code, purpose=fixed(why))
-            left.remove(code)
         return None
 
     def _same_altitude(self, state: GameState, a: str, b: str) -> bool:
@@ -489,7 +517,7 @@ class Legality(EngineBase):
         if counter:
             if e.counters < 1:
                 return Why("dif.refuse.no_counter")
-        elif self._find(e.hand, code) is None:
+        elif code not in map(self.code.__getitem__, e.hand):
             return Why("dif.refuse.not_in_hand", code=code)
         kind = CardKind.FUT if counter else _code_kind(code)
         if a.as_kind is not None and (counter or a.as_kind == kind.value):
@@ -522,29 +550,21 @@ class Legality(EngineBase):
         if t.target is not None and ref != t.target:
             return Why("dif.refuse.one_target", target=self._plane_label(state, t.target))
         lr = self._leader_ratings(e)
-        if kind in BURST_KINDS and self._gunner_target(state, e, ref):
+        gunner, why, wingman, small, friend, p = self._aim(state, e, ref)
+        if kind in BURST_KINDS and gunner:
             # RotL "Gunners", 9.23: separate bursts, never increased (but by skill G).
             return self._burst_refusal(code, t.gun_used, lr.gunner, gunner=True)
-        why = self._target_refusal(state, e, ref, by_leader=True) or self._rolled_refusal(
-            state, ref
-        )
         if why:
             return why
-        target = self._plane(state, ref)
-        assert target is not None
-        # RotL "Small Targets": a leader's Burst Rating is one less against one.
-        small = 1 if self._ac(target).small_target else 0
-        if target.role == "wingman":
+        if wingman:
             if kind in (CardKind.SCI, CardKind.FUT):
                 return Why("dif.refuse.position_at_wingman", card=kind.label)
             if kind in BURST_KINDS:
                 budget = lr.bursts + t.wm_bonus - small
                 return self._burst_refusal(code, t.bursts_used, budget)
             return None
-        friend = self._lone_engaged(state, e.seat, ref[:-1])
         if friend is not None:
             return self._lone_card_refusal(state, kind, ref[:-1], friend, wingman=False)
-        p = self.pos(state, e.seat, ref[:-1])
         if kind in BURST_KINDS:
             bonus = tables.burst_bonus(p)
             if bonus is None:
@@ -553,6 +573,42 @@ class Legality(EngineBase):
                 return Why("dif.refuse.no_bursts")
             return self._burst_refusal(code, t.bursts_used, lr.bursts + bonus - small)
         return self._position_card_refusal(kind, p)
+
+    def _aim(self, state: GameState, e: Element, ref: str) -> _AimFacts:
+        """What ``e``'s leader attacking ``ref`` depends on besides its card: whether
+        ``ref`` is its gunner's target, why it may not attack ``ref`` whatever the card
+        (or None), whether ``ref`` is a wingman, the small target's burst (1 or 0),
+        the friendly leader ``ref``'s lone leader holds (or None) and the leader's
+        position on ``ref``'s leader.
+
+        Read once per target during a :meth:`legal_actions` call, which asks about
+        the same state throughout; asked again otherwise (a state being changed by
+        ``apply`` may be asked about between two changes)."""
+        memo = self._aims
+        if memo is None or memo[0] is not state:
+            return self._aim_facts(state, e, ref)
+        key = (e.seat, ref)
+        facts = memo[1].get(key)
+        if facts is None:
+            facts = memo[1][key] = self._aim_facts(state, e, ref)
+        return facts
+
+    def _aim_facts(self, state: GameState, e: Element, ref: str) -> _AimFacts:
+        """:meth:`_aim`, worked out."""
+        gunner = self._gunner_target(state, e, ref)
+        why = self._target_refusal(state, e, ref, by_leader=True) or self._rolled_refusal(
+            state, ref
+        )
+        if why:
+            return gunner, why, False, 0, None, 0
+        target = self._plane(state, ref)
+        assert target is not None
+        # RotL "Small Targets": a leader's Burst Rating is one less against one.
+        small = 1 if self._ac(target).small_target else 0
+        if target.role == "wingman":
+            return gunner, None, True, small, None, 0
+        friend = self._lone_engaged(state, e.seat, ref[:-1])
+        return gunner, None, False, small, friend, self.pos(state, e.seat, ref[:-1])
 
     def _given_up(self, state: GameState, e: Element) -> list[str]:
         """The enemy leaders ``e``'s leader would stop being Advantaged on or Tailing by
@@ -654,6 +710,10 @@ class Legality(EngineBase):
         answers (6.35, RotL "Pilots")."""
         return self._kind_responds.get(kind, frozenset())
 
+
+_AimFacts = tuple[bool, "Why | None", bool, int, "str | None", int]
+"""What :meth:`Legality._aim` returns: gunner's target, refusal, at a wingman, small
+target, the lone leader's friend, position."""
 
 _VERBS = {
     "altitude": ("alt",),

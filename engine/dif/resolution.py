@@ -365,7 +365,7 @@ class Resolution(Flow):
             assert e.leader is not None
             pilot = e.leader.pilot[:]  # a new list: clones share the old (engine.dif.state)
             pilot.remove("A")
-            e.leader.pilot = pilot
+            s.own(e.leader).pilot = pilot
         x.chain.append([c, kind])
         responder = self._defending_ref(s, x) if len(x.chain) % 2 == 1 else x.attacker
         plane, card = self._plane_label(s, responder), self.label[c]
@@ -502,6 +502,7 @@ class Resolution(Flow):
         """Damage points, flipping and shooting down (5.21; G-R9: one hit may do both)."""
         if hits <= 0:
             return
+        p = s.own(p)
         p.hits += hits
         undamaged, damaged = self._capacity(p)
         label = self._plane_label(s, p.ref)
@@ -525,6 +526,7 @@ class Resolution(Flow):
             self._destroy(s, p, ev)
 
     def _destroy(self, s: GameState, p: Plane, ev: list[Event]) -> None:
+        p = s.own(p)
         e = s.elements[p.ref[:-1]]
         label = self._plane_label(s, p.ref)
         p.status = "destroyed"
@@ -554,7 +556,9 @@ class Resolution(Flow):
             s.t.wm_target = p.ref
         self._discard(s, e.defence)
         e.defence = []
-        e.leader = Plane(f"{e.seat}L", wm.aircraft, "leader", wm.hits, wm.damaged, "flying", True)
+        e.leader = s.adopt(
+            Plane(f"{e.seat}L", wm.aircraft, "leader", wm.hits, wm.damaged, "flying", True)
+        )
         e.wingman = None
         ev.append(Event("promoted", Term("dif.event.promoted", element=self._el_label(s, e))))
         self._draw(s, e, self._leader_ratings(e).hand_size - 1, e.hand, ev, "promoted")
@@ -590,6 +594,7 @@ class Resolution(Flow):
             c = self._draw_one(s, ev)
             if c is None:
                 continue
+            plane = s.own(plane)  # it leaves the fight, one way or another
             t = self.cards[c].type
             base = tables.evasion_level(t.kind, t.bursts, t.fuel_tank)
             # 12.12 / RotL L307-318: "down" moves toward I (escapes), "up" toward A.

@@ -1,12 +1,17 @@
 """The state of a Down in Flames game: plain data, cheap to copy, JSON round-trip.
 
-A state is never shared between two versions of a game: :meth:`GameState.clone`
+A state is never changed once ``apply`` has returned it: :meth:`GameState.clone`
 copies it before an action is applied, so a refused action changes nothing and old
-states stay valid (replay, undo, tests). Two exceptions, safe by construction: the
-parts of ``fates`` (a bookkeeping only :func:`engine.dif.fates.record` writes) are
-shared, and ``record`` replaces a part with a copy before it changes it; a plane's
-``pilot`` list is shared, and the one rule that changes it in play (the Ace's
-counter spent, :mod:`engine.dif.resolution`) gives the plane a new list.
+states stay valid (replay, undo, tests). Parts a rule changes seldom are shared by a
+state and its clone, and copied only when a rule changes them (copy on write):
+
+- the parts of ``fates`` (a bookkeeping only :func:`engine.dif.fates.record` writes,
+  which replaces a part with a copy before it changes it);
+- the planes: a rule changes a plane only through :meth:`GameState.own`, which
+  first puts a copy of the plane in the element's place, once per clone (damage,
+  a shoot-down, an evasion, the Ace's counter spent);
+- a plane's ``pilot`` list: the one rule that changes it in play (the Ace's counter
+  spent, :mod:`engine.dif.resolution`) gives the plane a new list.
 
 Each ``clone`` makes its copy with ``object.__new__`` and sets every field itself:
 the dataclasses' ``__init__``, with its checks for defaults, costs about twice as
@@ -44,6 +49,9 @@ class Plane:
     """The leader's pilot skills (PilotSkill values); ``A`` is removed once used.
     Shared by a plane's clones: once the game has started, a new list replaces it,
     it is never changed in place."""
+
+    # A plane is shared by a state and its clones until a rule changes it: change a
+    # plane of a cloned state only through GameState.own (the module's docstring).
 
     @property
     def flying(self) -> bool:
@@ -95,13 +103,14 @@ class Element:
         return out
 
     def clone(self) -> Element:
+        """A copy whose lists are its own; its planes are still this element's
+        (copied on write: :meth:`GameState.own`)."""
         c = object.__new__(Element)
         c.seat, c.side, c.aircraft = self.seat, self.side, self.aircraft
-        c.leader = self.leader.clone() if self.leader else None
-        c.wingman = self.wingman.clone() if self.wingman else None
+        c.leader, c.wingman = self.leader, self.wingman
         c.altitude, c.pick = self.altitude, self.pick
         c.hand, c.minihand, c.defence = self.hand[:], self.minihand[:], self.defence[:]
-        c.lost = [p.clone() for p in self.lost] if self.lost else []
+        c.lost = self.lost[:] if self.lost else []
         c.counters, c.cv = self.counters, self.cv
         return c
 
@@ -200,8 +209,21 @@ class TurnState:
         return c
 
 
+class _Owned:
+    """The planes a cloned state owns, kept outside the dataclass' fields (so never
+    dumped, compared or shown): see :meth:`GameState.own`."""
+
+    __slots__ = ("_owned",)
+    _owned: list[Plane] | None
+
+    def _owning(self, planes: list[Plane] | None) -> None:
+        """Set the planes owned (None: all). Here, where the slot is declared: mypy
+        does not see it in a dataclass' own ``__slots__``."""
+        self._owned = planes
+
+
 @dataclass(slots=True)
-class GameState:
+class GameState(_Owned):
     """A whole game. ``step`` is one of the constants in :mod:`engine.dif.game`."""
 
     ruleset: str
@@ -238,6 +260,9 @@ class GameState:
     """A Zero! campaign mission's own state (:mod:`engine.dif.bombing`); None in a
     dogfight, whose dump stays as it was (not written)."""
 
+    def __post_init__(self) -> None:
+        self._owning(None)  # a state made whole (new game, loaded) owns every plane
+
     @property
     def active(self) -> str | None:
         if self.step in ("setup", "over", "order", "redraw") or self.index >= len(self.order):
@@ -261,7 +286,42 @@ class GameState:
         c.pending_order = self.pending_order[:] if self.pending_order is not None else None
         c.fates = dict(self.fates)  # its parts are copied on write (engine.dif.fates.record)
         c.mission = copy.deepcopy(self.mission) if self.mission is not None else None
+        c._owning([])
         return c
+
+    def own(self, plane: Plane) -> Plane:
+        """``plane``, to change: a rule changes a plane of a cloned state only through
+        this. The clone shares its planes with the state it was cloned from; the first
+        time a plane is asked for, a copy takes its place in its element (leader,
+        wingman or lost), and that copy is returned, then and every later time.
+
+        A plane no element holds any more (a wingman promoted while a loop still
+        holds it) is copied too, and the copy put nowhere: the rule may change it,
+        the state it was cloned from keeps its own. A state made whole (a new game,
+        a loaded one) owns every plane: ``plane`` itself."""
+        owned = getattr(self, "_owned", None)
+        if owned is None or any(q is plane for q in owned):
+            return plane
+        mine = plane.clone()
+        owned.append(mine)
+        for e in self.elements.values():
+            if e.leader is plane:
+                e.leader = mine
+            elif e.wingman is plane:
+                e.wingman = mine
+            else:
+                for i, q in enumerate(e.lost):
+                    if q is plane:
+                        e.lost[i] = mine
+        return mine
+
+    def adopt(self, plane: Plane) -> Plane:
+        """A plane a rule has just made for this state (a promoted wingman, 11.2): its
+        own, so :meth:`own` returns it as it is."""
+        owned = getattr(self, "_owned", None)
+        if owned is not None:
+            owned.append(plane)
+        return plane
 
     # -- JSON -------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

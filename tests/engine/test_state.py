@@ -33,6 +33,8 @@ def test_from_json_restores_every_state_of_random_games(sample_steps: list[Step]
 
 
 def test_clone_equals_the_original_and_shares_no_mutable_part(sample_steps: list[Step]) -> None:
+    """Planes are shared until changed: scribbled over through ``own`` (the one way a
+    rule changes a plane, engine.dif.state), they leave the original as it was."""
     for step in sample_steps[::13]:
         state = step.after
         before = dump(state)
@@ -52,8 +54,9 @@ def test_clone_equals_the_original_and_shares_no_mutable_part(sample_steps: list
             e.defence.append(999)
             e.altitude = 99
             for p in e.planes():
-                p.hits += 9
-                p.status = "destroyed"
+                mine = copy.own(p)
+                mine.hits += 9
+                mine.status = "destroyed"
             e.lost.append(e.lost[0] if e.lost else e.planes()[0])
         if copy.exchange is not None:
             copy.exchange.chain.append([999, "ACE"])

@@ -91,10 +91,11 @@ FREEZE_EVERY = 64
 freezes of what the process holds (:meth:`GameStore._remember`): what a full collection
 walks is at most this many states (with 256, a burst of moves made a 117 ms pause)."""
 
-FREEZE_AT_LATEST = 8 * FREEZE_EVERY
+FREEZE_AT_LATEST = 2 * FREEZE_EVERY
 """Games put in the cache after which the freeze waits no longer for a moment with
 nothing in flight (:meth:`GameStore.idle`): under load that never pauses, the
-collector's walks stay bounded all the same."""
+collector's walks stay bounded all the same (with 8 times ``FREEZE_EVERY``, a burst
+of 1,000 clicks made a 201 ms pause, against 152 ms freezing every 64 games)."""
 
 
 @functools.cache

@@ -1858,12 +1858,13 @@ class MissionRules(Resolution):
         if a.card is None or not self._loaded(state, e, p) or a.arg is not None:
             return None
         code = a.card.split("-")[0]
-        kinds = {CardKind.FUT if code == "FTC" else CardKind(code)}
+        kinds = [CardKind.FUT if code == "FTC" else CardKind(code)]
         if a.as_kind is not None and a.as_kind != "ACE":
-            kinds.add(CardKind(a.as_kind))
-        banned = kinds & _LOADED_BANNED
-        if banned:
-            return Why("dif.mission.refuse.loaded_card", card=banned.pop().label)
+            kinds.append(CardKind(a.as_kind))
+        for kind in kinds:  # the card itself first, then what it is played as: the
+            # refusal names the same kind every time (a set's order changed by run)
+            if kind in _LOADED_BANNED:
+                return Why("dif.mission.refuse.loaded_card", card=kind.label)
         return None
 
     def _wm_target_refusal(self, state: GameState, e: Element, ref: str) -> Why | None:

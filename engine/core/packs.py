@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -55,6 +55,7 @@ __all__ = [
     "UNSAFE",
     "Pack",
     "PackEntry",
+    "entry_places",
     "extend",
     "read_pack",
 ]
@@ -326,3 +327,25 @@ def extend(
             merged[item_key] = item
             origin[item_key] = f"pack {pack.name!r}"
     return merged
+
+
+def entry_places(
+    packs: Sequence[Pack],
+    system: str,
+    kind: str,
+    key: Callable[[Mapping[str, Any]], Any] = lambda fields: str(fields.get("id")),
+) -> dict[Any, str]:
+    """Where each entry of the packs' section ``system.kind`` is, by its key, for a
+    cross-check's message (the data's checks run once every pack is laid over the
+    built-in data, so a problem must say whose entry it is): the section and entry
+    (``eagles.campaigns[0]``), after the pack's name unless it is the last, the one
+    being checked (``pack 'older' eagles.campaigns[0]``). A later pack's entry of the
+    same key wins; built-in entries are not listed (the caller names them)."""
+    places: dict[Any, str] = {}
+    for pack in packs:
+        for entry in pack.entries(system, kind):
+            where = f"{system}.{kind}[{entry.index}]"
+            places[key(entry.fields)] = (
+                where if pack is packs[-1] else f"pack {pack.name!r} {where}"
+            )
+    return places

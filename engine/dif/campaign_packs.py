@@ -34,7 +34,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, RootModel, ValidationError
 
 from engine.core.dataload import DataError
-from engine.core.packs import Pack, extend
+from engine.core.packs import Pack, entry_places, extend
 from engine.dif.campaign_checks import aircraft_problems, sheet_problems
 from engine.dif.campaign_data import (
     Campaign,
@@ -119,7 +119,7 @@ def book_with(packs: Sequence[Pack], aircraft: Mapping[str, Aircraft]) -> Campai
     base = {id_: PackCampaign(sheet) for id_, sheet in shipped.campaigns.items()}
     sheets = extend(base, packs, SYSTEM_DIR, CAMPAIGNS, PackCampaign)
     campaigns: dict[str, Campaign] = {id_: entry.root for id_, entry in sheets.items()}
-    places = _places(packs)
+    places = entry_places(packs, SYSTEM_DIR, CAMPAIGNS)
     problems = []
     if PEARL_HARBOR in places:
         problems.append(
@@ -142,17 +142,3 @@ def book_with(packs: Sequence[Pack], aircraft: Mapping[str, Aircraft]) -> Campai
         scoresheets=shipped.scoresheets,
         campaigns=campaigns,
     )
-
-
-def _places(packs: Sequence[Pack]) -> dict[str, str]:
-    """Where each sheet a pack gives is, for a cross-check's message: the section and
-    entry, after the pack's name unless it is the last (the one being checked). A later
-    pack's entry of the same id wins."""
-    places: dict[str, str] = {}
-    for pack in packs:
-        for entry in pack.entries(SYSTEM_DIR, CAMPAIGNS):
-            where = f"{SYSTEM_DIR}.{CAMPAIGNS}[{entry.index}]"
-            places[str(entry.fields.get("id"))] = (
-                where if pack is packs[-1] else f"pack {pack.name!r} {where}"
-            )
-    return places

@@ -23,7 +23,7 @@ import functools
 from collections.abc import Iterator, Mapping, Sequence
 
 from engine.core.dataload import DataError
-from engine.core.packs import Pack, extend
+from engine.core.packs import Pack, entry_places, extend
 from engine.eagles.campaign_data import (
     CARDS_FILE,
     CampaignCard,
@@ -321,7 +321,7 @@ def cards_with(packs: Sequence[Pack], data: Components) -> dict[str, CampaignCar
     if not packs:
         return dict(checked_shipped_cards())
     cards = extend(checked_shipped_cards(), packs, SYSTEM_DIR, SECTION, CampaignCard)
-    places = _places(packs)
+    places = entry_places(packs, SYSTEM_DIR, SECTION)
     problems = [
         f"{places.get(c.id, f'built-in campaign card {c.id}')}.{p}"
         for c in cards.values()
@@ -330,17 +330,3 @@ def cards_with(packs: Sequence[Pack], data: Components) -> dict[str, CampaignCar
     if problems:
         raise DataError(packs[-1].file, problems)
     return cards
-
-
-def _places(packs: Sequence[Pack]) -> dict[str, str]:
-    """Where each card a pack gives is, for a cross-check's message: the section and
-    entry, after the pack's name unless it is the last (the one being checked). A later
-    pack's entry of the same id wins."""
-    places: dict[str, str] = {}
-    for pack in packs:
-        for entry in pack.entries(SYSTEM_DIR, SECTION):
-            where = f"{SYSTEM_DIR}.{SECTION}[{entry.index}]"
-            places[str(entry.fields["id"])] = (
-                where if pack is packs[-1] else f"pack {pack.name!r} {where}"
-            )
-    return places

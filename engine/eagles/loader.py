@@ -35,7 +35,7 @@ from engine.core.dataload import (
     read_path,
     read_shipped,
 )
-from engine.core.packs import Pack, extend
+from engine.core.packs import Pack, entry_places, extend
 from engine.eagles.components import (
     Aircraft,
     Deck,
@@ -171,23 +171,10 @@ def components_with(packs: Sequence[Pack]) -> Components:
         _shipped_tables(),
         scenarios,
         names={LEADERS_FILE: f"{last}: {SYSTEM_DIR}.leaders", SCENARIOS_FILE: last},
-        places=_scenario_places(packs),
+        places=entry_places(
+            packs, SYSTEM_DIR, "scenarios", lambda fields: Scenario.model_validate(fields).number
+        ),
     )
-
-
-def _scenario_places(packs: Sequence[Pack]) -> dict[int, str]:
-    """Where each scenario a pack gives is, for a cross-check's message: the section
-    and entry (``eagles.scenarios[0]``), after the pack's name unless it is the last
-    (the one being checked). A later pack's entry of the same number wins. Built-in
-    scenarios are not listed: :func:`_bundle` names them by number."""
-    places: dict[int, str] = {}
-    for pack in packs:
-        mine = pack is packs[-1]
-        for entry in pack.entries(SYSTEM_DIR, "scenarios"):
-            number = Scenario.model_validate(entry.fields).number  # extend() validated it
-            where = f"{SYSTEM_DIR}.scenarios[{entry.index}]"
-            places[number] = where if mine else f"pack {pack.name!r} {where}"
-    return places
 
 
 # --- shipped data (cached) -------------------------------------------------------------

@@ -25,7 +25,7 @@ from types import MappingProxyType
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core.dataload import DATA_PACKAGE, DataError, parse_model
-from engine.core.packs import Pack, extend
+from engine.core.packs import Pack, entry_places, extend
 from engine.lockedon.components import Rating, SkillKind
 from engine.lockedon.loader import SYSTEM_DIR, Components, load_components
 
@@ -284,7 +284,7 @@ def campaigns_with(packs: Sequence[Pack], data: Components) -> dict[str, Campaig
     if not packs:
         return dict(shipped_campaigns())
     sheets = extend(shipped_campaigns(), packs, SYSTEM_DIR, _SECTION, Campaign)
-    places = _places(packs)
+    places = entry_places(packs, SYSTEM_DIR, _SECTION)
     problems = [
         f"{places.get(c.id, f'built-in campaign {c.id}')}.{p}"
         for c in sheets.values()
@@ -293,17 +293,3 @@ def campaigns_with(packs: Sequence[Pack], data: Components) -> dict[str, Campaig
     if problems:
         raise DataError(packs[-1].file, problems)
     return sheets
-
-
-def _places(packs: Sequence[Pack]) -> dict[str, str]:
-    """Where each campaign a pack gives is, for a cross-check's message: the section
-    and entry, after the pack's name unless it is the last (the one being checked). A
-    later pack's entry of the same id wins."""
-    places: dict[str, str] = {}
-    for pack in packs:
-        for entry in pack.entries(SYSTEM_DIR, _SECTION):
-            where = f"{SYSTEM_DIR}.{_SECTION}[{entry.index}]"
-            places[str(entry.fields["id"])] = (
-                where if pack is packs[-1] else f"pack {pack.name!r} {where}"
-            )
-    return places

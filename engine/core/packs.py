@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -57,6 +57,7 @@ __all__ = [
     "PackEntry",
     "entry_places",
     "extend",
+    "placed_problems",
     "read_pack",
 ]
 
@@ -349,3 +350,24 @@ def entry_places(
                 where if pack is packs[-1] else f"pack {pack.name!r} {where}"
             )
     return places
+
+
+def placed_problems(
+    packs: Sequence[Pack],
+    system: str,
+    kind: str,
+    label: str,
+    items: Mapping[str, M],
+    check: Callable[[M], Iterable[str]],
+) -> list[str]:
+    """The cross-check ``check`` (problems as ``<field>: <message>``) of every entry of
+    ``items`` (the built-in ones and the packs' section ``system.kind``, laid over them
+    by :func:`extend`), each problem after its entry's place: the pack's section and
+    entry (:func:`entry_places`), or ``<label> <id>`` for a built-in entry
+    (``built-in campaign malaya.options.japanese[1]: ...``)."""
+    places = entry_places(packs, system, kind)
+    return [
+        f"{places.get(key, f'{label} {key}')}.{problem}"
+        for key, item in items.items()
+        for problem in check(item)
+    ]

@@ -34,7 +34,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, RootModel, ValidationError
 
 from engine.core.dataload import DataError
-from engine.core.packs import Pack, entry_places, extend
+from engine.core.packs import Pack, entry_places, extend, placed_problems
 from engine.dif.campaign_checks import aircraft_problems, sheet_problems
 from engine.dif.campaign_data import (
     Campaign,
@@ -127,12 +127,18 @@ def book_with(packs: Sequence[Pack], aircraft: Mapping[str, Aircraft]) -> Campai
             "Campaign (§26.0), which a pack does not replace"
         )
     counts = card_counts()
-    for sheet in campaigns.values():
-        where = places.get(sheet.id, f"built-in campaign {sheet.id}")
-        found = check_references(sheet, targets, shipped.options)
-        found += sheet_problems(sheet)
-        found += aircraft_problems(sheet, aircraft, counts)
-        problems += [f"{where}.{problem}" for problem in found]
+    problems += placed_problems(
+        packs,
+        SYSTEM_DIR,
+        CAMPAIGNS,
+        "built-in campaign",
+        campaigns,
+        lambda sheet: [
+            *check_references(sheet, targets, shipped.options),
+            *sheet_problems(sheet),
+            *aircraft_problems(sheet, aircraft, counts),
+        ],
+    )
     if problems:
         raise DataError(packs[-1].file, problems)
     return CampaignBook(

@@ -23,7 +23,7 @@ import functools
 from collections.abc import Iterator, Mapping, Sequence
 
 from engine.core.dataload import DataError
-from engine.core.packs import Pack, entry_places, extend
+from engine.core.packs import Pack, extend, placed_problems
 from engine.eagles.campaign_data import (
     CARDS_FILE,
     CampaignCard,
@@ -321,12 +321,9 @@ def cards_with(packs: Sequence[Pack], data: Components) -> dict[str, CampaignCar
     if not packs:
         return dict(checked_shipped_cards())
     cards = extend(checked_shipped_cards(), packs, SYSTEM_DIR, SECTION, CampaignCard)
-    places = entry_places(packs, SYSTEM_DIR, SECTION)
-    problems = [
-        f"{places.get(c.id, f'built-in campaign card {c.id}')}.{p}"
-        for c in cards.values()
-        for p in check_card(c, data)
-    ]
+    problems = placed_problems(
+        packs, SYSTEM_DIR, SECTION, "built-in campaign card", cards, lambda c: check_card(c, data)
+    )
     if problems:
         raise DataError(packs[-1].file, problems)
     return cards

@@ -25,7 +25,7 @@ from types import MappingProxyType
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core.dataload import DATA_PACKAGE, DataError, parse_model
-from engine.core.packs import Pack, entry_places, extend
+from engine.core.packs import Pack, extend, placed_problems
 from engine.lockedon.components import Rating, SkillKind
 from engine.lockedon.loader import SYSTEM_DIR, Components, load_components
 
@@ -284,12 +284,9 @@ def campaigns_with(packs: Sequence[Pack], data: Components) -> dict[str, Campaig
     if not packs:
         return dict(shipped_campaigns())
     sheets = extend(shipped_campaigns(), packs, SYSTEM_DIR, _SECTION, Campaign)
-    places = entry_places(packs, SYSTEM_DIR, _SECTION)
-    problems = [
-        f"{places.get(c.id, f'built-in campaign {c.id}')}.{p}"
-        for c in sheets.values()
-        for p in check_campaign(c, data)
-    ]
+    problems = placed_problems(
+        packs, SYSTEM_DIR, _SECTION, "built-in campaign", sheets, lambda c: check_campaign(c, data)
+    )
     if problems:
         raise DataError(packs[-1].file, problems)
     return sheets

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -40,6 +41,17 @@ async def _language_or_en(interaction: discord.Interaction) -> str:
         return await language_of(interaction)
     except Exception:
         return normalize(interaction.locale) or "en"
+
+
+def _let_go(interaction: discord.Interaction, _task: asyncio.Task[Any]) -> None:
+    """Break the reference cycle of an interaction whose task ended: discord.py caches
+    its response object, which refers back to it. Left alone, the two (and the message,
+    members and users they hold) are freed only by the cyclic collector, and never once
+    ``gc.freeze`` moved them out of its reach while they were in flight
+    (``bot.games.keep_out_of_collections``): a bot frozen in a burst of clicks would keep
+    every one. Nothing reads the response once the task that answered it ended."""
+    with contextlib.suppress(AttributeError):
+        delattr(interaction, "_cs_response")  # discord.py's cached_slot_property
 
 
 def _what(interaction: discord.Interaction) -> str:
@@ -135,6 +147,7 @@ class Gate:
             self._unanswered.add(task)
             self._all_answered.clear()
             task.add_done_callback(self._answered)
+            task.add_done_callback(functools.partial(_let_go, interaction))
         return True
 
     def _ended(self, task: asyncio.Task[Any]) -> None:
@@ -196,9 +209,18 @@ class Guarded:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        if not await app_of(interaction).gate.admit(interaction):
-            return
         try:
-            await self.run(interaction)
-        except Exception as exc:
-            await report(interaction, exc)
+            if not await app_of(interaction).gate.admit(interaction):
+                return
+            try:
+                await self.run(interaction)
+            except Exception as exc:
+                await report(interaction, exc)
+        finally:
+            # discord.py built a view of the clicked message to hold this item, and
+            # reads neither once the callback returned: break their reference cycle,
+            # as a sent view's (``cogs.context.forget_view``).
+            view = getattr(self, "view", None)
+            if isinstance(view, discord.ui.View):
+                view.stop()
+                view.clear_items()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import weakref
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -29,21 +30,28 @@ Row = dict[str, Any]
 Store = TypeVar("Store")
 P = ParamSpec("P")
 
-_memo: ContextVar[tuple[asyncio.Task[Any], dict[tuple[str, int], Row | None]] | None] = ContextVar(
-    "tallyho_settings_memo", default=None
-)
+_memo: ContextVar[
+    tuple[weakref.ref[asyncio.Task[Any]], dict[tuple[str, int], Row | None]] | None
+] = ContextVar("tallyho_settings_memo", default=None)
+"""The memo and the task it belongs to, held weakly: the task's context holds the
+memo, so a strong reference would be a cycle (task, context, memo, task) that only
+the cyclic collector frees, and never once ``gc.freeze`` moved it out of its reach
+(``bot.games.keep_out_of_collections``)."""
 
 
 def remember_settings() -> None:
     """Open a settings memo for the current task (a fresh one if it had one)."""
     task = asyncio.current_task()
     if task is not None:
-        _memo.set((task, {}))
+        _memo.set((weakref.ref(task), {}))
 
 
 def _rows() -> dict[tuple[str, int], Row | None] | None:
     held = _memo.get()
-    if held is None or held[0] is not asyncio.current_task():
+    if held is None:
+        return None
+    owner = held[0]()
+    if owner is None or owner is not asyncio.current_task():
         return None
     return held[1]
 

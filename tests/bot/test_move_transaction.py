@@ -185,6 +185,49 @@ async def test_the_game_cache_freezes_when_no_interaction_is_in_flight(
     assert in_flight == [0, 0]  # the last one froze, busy or not
 
 
+async def test_a_click_in_flight_at_a_freeze_is_freed_all_the_same(
+    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under load the game cache freezes while clicks are in flight (``FREEZE_AT_LATEST``):
+    whatever a click holds at that moment must still be freed once it is done, so it
+    may hold no reference cycle (its interaction and response, the views of the clicked
+    message and of the reply, the settings memo and its task: each held one, found by
+    ``bench/latency.py``'s count of what the freezes kept). The freeze here comes as the
+    click was answered, everything of it still alive; afterwards, with the freeze
+    undone, the collector finds nothing the click made left behind."""
+    fake, bot, alice, bob = table
+    game_id, thread = await picked(fake, bot, alice, bob)
+    user = await mover(bot, game_id, alice, bob)
+    hand, button = await hand_button(fake, user, game_id, thread)
+    answered = Gate.answered
+    froze: list[int] = []
+
+    def freeze_now(gate: Gate) -> None:
+        answered(gate)
+        gc.freeze()  # what keep_out_of_collections does, at the worst moment
+        froze.append(gate.inflight)
+
+    monkeypatch.setattr(Gate, "answered", freeze_now)
+    gc.unfreeze()  # what earlier freezes hold, seen and collected now
+    gc.collect()
+    before = gc.get_objects()  # held: no id of theirs is reused by the click's objects
+    older = {id(o) for o in before}
+    try:
+        await fake.click(user, hand, button)
+        await fake.settle()
+    finally:
+        gc.unfreeze()
+    assert froze == [1]  # frozen while the click was in flight
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        kept = Counter(type(o).__qualname__ for o in gc.garbage if id(o) not in older)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert kept == Counter()
+
+
 async def test_clicks_at_once_are_all_answered_and_all_told(
     table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser],
 ) -> None:

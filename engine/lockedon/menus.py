@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from engine.core.contract import Decision
 from engine.core.present import Choice, Item, Menu, Seating, Several, Tone
@@ -37,6 +37,8 @@ from strings import t, tr
 
 if TYPE_CHECKING:
     from engine.lockedon.ui import LockedOnPresenter
+
+T = TypeVar("T")
 
 __all__ = ["BELOW", "MAX_ROWS", "TOP", "seat_menu", "side_menu"]
 
@@ -93,6 +95,15 @@ class _Builder:
         self.seat = seat
         self.seating = seating
         self.language = language
+        self._once: dict[tuple[Any, ...], Any] = {}
+        """Words already worked out for this menu (one state, seat and language): a
+        hand offers the same target and the same Range step under many cards."""
+
+    def once(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+        """``make()``, worked out once per menu for ``key`` (what it depends on)."""
+        if key not in self._once:
+            self._once[key] = make()
+        return cast(T, self._once[key])
 
     def say(self, key: str, **fields: Any) -> str:
         return t(f"lockedon.ui.{key}", self.language, **fields)
@@ -109,8 +120,12 @@ class _Builder:
     def note(self, target: str | None) -> str | None:
         if target is None:
             return None
-        return (
-            self.p.target_note(self.state, self.seat, target, self.seating, self.language) or None
+        return self.once(
+            ("note", target),
+            lambda: (
+                self.p.target_note(self.state, self.seat, target, self.seating, self.language)
+                or None
+            ),
         )
 
     def leaf(self, a: Action, label: str | None = None, description: str | None = None) -> Choice:
@@ -417,8 +432,14 @@ def _pos_leaf(b: _Builder, a: Action) -> Choice:
 
 
 def _range_leaf(b: _Builder, a: Action) -> Choice:
-    words = b.p.range_words(b.state, a, b.language)
-    return b.leaf(a, b.say("menu.range", range=words), _range_note(b, a))
+    label, note = b.once(
+        ("range", a.target, a.own, a.enemy),  # the same step under every card offering it
+        lambda: (
+            b.say("menu.range", range=b.p.range_words(b.state, a, b.language)),
+            _range_note(b, a),
+        ),
+    )
+    return b.leaf(a, label, note)
 
 
 def _range_note(b: _Builder, a: Action) -> str | None:

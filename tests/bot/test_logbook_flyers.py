@@ -9,13 +9,18 @@ holder at the end flew it) as the computer."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
-from bot.records import mission_games, mission_seats
-from bot.storage import GameRecord, GameStatus
+from bot.campaigns import LoadedCampaign
+from bot.records import PilotRecord, mission_games, mission_seats, pilots_flown_by
+from bot.storage import CampaignRecord, GameRecord, GameStatus, SQLiteStorage
+from bot.storage.models import CampaignEntryKind
 from bot.testing import FakeDiscord
 from bot.testing.campaigns import CampaignDriver
 from cogs.app import TallyHoBot
+from cogs.community import profile_answer
+from engine.core.campaign import LogbookEntry, PilotLog
 from strings import t
 
 SEED = 3
@@ -123,3 +128,102 @@ async def test_each_member_sees_the_pilots_he_flew_and_the_logbook_names_them(
     mine = fake.original(token)["content"]
     (line,) = [line for line in mine.splitlines() if line.startswith("#3 ")]
     assert line.endswith(flown["Anabuki"]) and "<@" not in mine
+
+
+async def test_a_mission_flown_again_counts_only_the_game_the_log_absorbed(
+    tmp_path: Path,
+) -> None:
+    """Mission 1's first game was aborted (its seats flew nothing), its second flown;
+    mission 2 was settled without a game: the flyers are the absorbed games' seats as
+    they ended, and a player's pilots only those of his seats."""
+    store = await SQLiteStorage.open(tmp_path / "missions.sqlite3")
+    try:
+        record = await store.create_campaign(
+            guild_id=1, channel_id=2, host_id=10, system="dif", campaign="burma", setup={}, seed=1
+        )
+        games = []
+        for mission in (1, 1, 3):
+            game = await store.create_game(
+                guild_id=1,
+                channel_id=2,
+                host_id=10,
+                system="dif",
+                ruleset="zero",
+                seed=mission,
+                campaign_id=record.id,
+                mission=mission,
+            )
+            await store.put_seat(game.id, "X1", "axis", 10, "alice")
+            await store.put_seat(game.id, "X2", "axis", 11 if game.id != 1 else 10, "dave")
+            await store.put_seat(game.id, "A1", "allied", None, "computer")
+            games.append(game.id)
+        aborted, flown, third = games
+        for kind, game_id in (
+            (CampaignEntryKind.ABORTED, aborted),
+            (CampaignEntryKind.OUTCOME, flown),
+            (CampaignEntryKind.DECISION, None),
+            (CampaignEntryKind.OUTCOME, third),
+        ):
+            entry = "{}" if kind is CampaignEntryKind.OUTCOME else "-"
+            await store.append_campaign_entry(record.id, kind=kind, entry=entry, game_id=game_id)
+        loaded = await store.get_campaign(record.id)
+        assert loaded is not None
+        campaign = LoadedCampaign(loaded, [], await store.load_campaign_log(record.id), None)
+        assert await mission_games(store, campaign) == {1: flown, 3: third}
+        seats = await mission_seats(store, campaign)
+        assert sorted(seats) == [(1, "A1"), (1, "X1"), (1, "X2"), (3, "A1"), (3, "X1"), (3, "X2")]
+        assert seats[(1, "X2")].user_id == 11 and seats[(3, "A1")].user_id is None
+    finally:
+        await store.close()
+
+    def flew(mission: int, seat: str | None) -> LogbookEntry:
+        return LogbookEntry(mission, "t", "ki-43", seat=seat)
+
+    pilots = (
+        PilotLog("p1", "Hinoki", "japanese", (flew(1, "X1"), flew(2, None), flew(3, "X2"))),
+        PilotLog("p2", "Anabuki", "japanese", (flew(3, "X1"),)),
+        PilotLog("p3", "Vigors", "allied", (flew(1, "A1"),)),
+    )
+    found = {1: flown, 3: third}
+    dave = pilots_flown_by(pilots, found, {(flown, "X2"), (third, "X2"), (aborted, "X1")})
+    assert dave == [replace(pilots[0], missions=(flew(3, "X2"),))]
+    alice = pilots_flown_by(pilots, found, {(flown, "X1"), (third, "X1"), (aborted, "X2")})
+    assert [(p.name, [m.mission for m in p.missions]) for p in alice] == [
+        ("Hinoki", [1]),
+        ("Anabuki", [3]),
+    ]
+    assert pilots_flown_by(pilots, found, {(aborted, "X1"), (aborted, "X2")}) == []
+
+
+def test_the_profile_draws_the_pilots_flown() -> None:
+    """``/profile``'s picture gets a table of the campaign pilots flown (name, ace's
+    star, campaign, missions, kills) only when there are some."""
+    campaign = CampaignRecord.model_validate(
+        {
+            "id": 4,
+            "guild_id": 1,
+            "channel_id": 2,
+            "thread_id": None,
+            "host_id": 10,
+            "system": "dif",
+            "campaign": "burma",
+            "setup": {},
+            "seed": 1,
+            "status": "active",
+            "version": 1,
+            "last_seq": 0,
+            "created_at": "2026-12-02T00:00:00Z",
+            "updated_at": "2026-12-02T00:00:00Z",
+            "finished_at": None,
+            "result": None,
+        }
+    )
+    record = PilotRecord(10, campaigns=[campaign])
+    missions = (LogbookEntry(1, "t", "ki-43", seat="X1", kills=2), LogbookEntry(3, "t", "ki-43"))
+    pilot = PilotLog("p1", "Hinoki", "japanese", missions, ace=True)
+    text, card = profile_answer(record, 10, "alice", "en", {4: [pilot]})
+    assert "· **Hinoki ★**: missions #1, #3 · kills 2 · active" in text
+    assert card.tables[-1].title == t("logbook.profile_table", "en")
+    assert card.tables[-1].rows == (("Hinoki ★", "#4 Burma", "#1, #3", "2"),)
+    _, bare = profile_answer(record, 10, "alice", "en", {})
+    assert len(bare.tables) == 2

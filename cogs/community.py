@@ -577,9 +577,10 @@ class CommunityCog(commands.Cog):
         pilots: dict[int, Sequence[PilotLog]] = {}
         for c in record.campaigns:  # the pilots they flew (a campaign's logbook)
             campaign = await self.bot.campaigns.load(c.id)
-            games = await mission_games(self.bot.service.storage, campaign)
             logbook = campaign.system.logbook(campaign.state)
-            pilots[c.id] = pilots_flown_by(logbook, games, record.held)
+            if any(m.seat is not None for p in logbook for m in p.missions):
+                games = await mission_games(self.bot.service.storage, campaign)
+                pilots[c.id] = pilots_flown_by(logbook, games, record.held)
         text, card = profile_answer(record, player, name, language, pilots)
         file = await asyncio.to_thread(_picture, card, "profile.png", text)
         await answer(interaction, text, share=share, file=file)

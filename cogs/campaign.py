@@ -579,7 +579,7 @@ class CampaignCog(commands.Cog):
         if chosen is None:
             lines += logbook_lines(pilots, sides, players, language, flyers)
             lines.append(t("logbook.hint", language))
-            card = logbook_card(title, pilots, sides, language)
+            card = logbook_card(title, pilots, sides, language, flyers)
         else:
             names = {
                 m.aircraft: aircraft_name(found.record.system, m.aircraft) for m in chosen.missions

@@ -36,10 +36,15 @@ def _flyer(m: LogbookEntry, flyers: Flyers) -> str:
     return flyers.get((m.mission, m.seat), "") if m.seat is not None else ""
 
 
+def _names(names: Sequence[str]) -> str:
+    """``alice, bob``: each name once, in the order they flew."""
+    return ", ".join(dict.fromkeys(n for n in names if n))
+
+
 def _flown(names: Sequence[str], language: str) -> str:
     """`` · flown by alice, bob`` (nothing without a name)."""
-    kept = list(dict.fromkeys(n for n in names if n))
-    return t("logbook.flown_by", language, names=", ".join(kept)) if kept else ""
+    kept = _names(names)
+    return t("logbook.flown_by", language, names=kept) if kept else ""
 
 
 def _by_side(pilots: Sequence[PilotLog]) -> dict[str, list[PilotLog]]:
@@ -142,14 +147,22 @@ def pilot_lines(
 
 
 def logbook_card(
-    title: str, pilots: Sequence[PilotLog], sides: Mapping[str, str], language: str
+    title: str,
+    pilots: Sequence[PilotLog],
+    sides: Mapping[str, str],
+    language: str,
+    flyers: Flyers | None = None,
 ) -> CardView:
-    """The picture of :func:`logbook_lines`: a table of each side's pilots."""
+    """The picture of :func:`logbook_lines`: a table of each side's pilots, with a
+    column of who flew them when any mission's game names one."""
+    names = {p.id: _names([_flyer(m, flyers or {}) for m in p.missions]) for p in pilots}
+    who = any(names.values())
     header = (
         t("logbook.col.pilot", language),
         t("logbook.col.missions", language),
         t("logbook.col.kills", language),
         t("logbook.col.fate", language),
+        *((t("logbook.col.flown_by", language),) if who else ()),
     )
     tables = tuple(
         CardTable(
@@ -161,6 +174,7 @@ def logbook_card(
                     str(len(p.missions)),
                     str(p.kills),
                     t(f"logbook.fate.{p.fate.value}", language),
+                    *((names[p.id] or "-",) if who else ()),
                 )
                 for p in group
             ),

@@ -69,3 +69,6 @@ def test_who_flew_each_mission_by_its_game_seat() -> None:
     assert table.header[-1] == "Flown by"
     assert [row[-1] for row in table.rows] == ["alice"] + ["-"] * len(rest)
     assert len(pilot_card("Coral Sea", pilot, {}, "en").tables[0].header) == 4
+    (side,) = logbook_card("Coral Sea", [pilot], SIDES, "en", flyers).tables
+    assert side.header[-1] == "Flown by" and side.rows[0][-1] == "alice, bob"
+    assert len(logbook_card("Coral Sea", [pilot], SIDES, "en").tables[0].header) == 4

@@ -1,14 +1,19 @@
-"""Who flew a campaign pilot, on the offline Discord: a Zero! land campaign (Burma)
-with two members on the Japanese side and one on the Allied side, its missions flown
-as games (seated round robin by the bot, each ended by the Allied member's
-resignation) until a mission where each Japanese member's element carries a Skilled
-Pilot (§19.24). ``/profile`` lists only the pilots a member flew, with the missions he
-flew them; ``/campaign logbook`` names who flew each pilot, by the name the bot shows
-(never a mention), a seat handed to a computer player before the game's end (its
-holder at the end flew it) as the computer."""
+"""Who flew a campaign pilot, on the offline Discord.
+
+A Zero! land campaign (Burma) with two members on the Japanese side and one on the
+Allied side, its missions flown as games (seated round robin by the bot, each ended by
+the Allied member's resignation) until a mission where each Japanese member's element
+carries a Skilled Pilot (§19.24): ``/profile`` lists only the pilots a member flew,
+with the missions he flew them; ``/campaign logbook`` names who flew each pilot, by the
+name the bot shows (never a mention), a seat handed to a computer player before the
+game's end (its holder at the end flew it) as the computer. An Eagles in the Sky
+campaign whose seat is handed from one member to another mid-game: its last holder
+flew that mission. And the reads themselves (an aborted attempt flew nothing) and
+``/profile``'s picture."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -227,3 +232,83 @@ def test_the_profile_draws_the_pilots_flown() -> None:
     assert card.tables[-1].rows == (("Hinoki ★", "#4 Burma", "#1, #3", "2"),)
     _, bare = profile_answer(record, 10, "alice", "en", {})
     assert len(bare.tables) == 2
+
+
+async def test_a_seat_handed_over_mid_game_was_flown_by_its_last_holder(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Eagles in the Sky, two members on the Allied squadron (its whole flight is one
+    seat, §5.43): the host hands the second game's seat from alice to dave mid-game
+    (``/game sub``, a ``seat A1`` marker in its log); that mission's pilots are dave's,
+    the other games' alice's, in each one's ``/profile`` and in the logbook."""
+    alice, dave, bob, carol = (fake.add_member(n) for n in ("alice", "dave", "bob", "carol"))
+    bot = TallyHoBot(database=str(tmp_path / "handover.sqlite3"), seed_source=lambda: 2)
+    await fake.start(bot)
+    storage = bot.service.storage
+    await fake.slash(
+        carol,
+        "campaign new",
+        channel_id=fake.channel_id,
+        system="eagles",
+        name="quiet-sector",
+        options="days=2 month=1917-10",
+    )
+    (record,) = await storage.list_campaigns()
+    thread = record.thread_id
+    assert thread is not None
+    for member, side in ((alice, "allied"), (dave, "allied"), (bob, "german")):
+        await fake.slash(member, "campaign join", channel_id=thread, side=side)
+    await fake.slash(carol, "campaign start", channel_id=thread)
+    driver = CampaignDriver(fake, bot, record.id, {u.id: u for u in (alice, dave, bob)}, 2)
+    for n in (1, 2):
+        game = await _game_under_way(driver, record.id)
+        assert game.thread_id is not None
+        assert [s.user_id for s in await storage.get_seats(game.id) if s.seat == "A1"] == [alice.id]
+        if n == 2:
+            await fake.slash(carol, "game sub", channel_id=game.thread_id, seat="A1", member=dave)
+            handed = game.mission
+        await fake.slash(bob, "game resign", channel_id=game.thread_id, confirm=True)
+    log = [a.action for a in await storage.load_actions(game.id)]
+    assert any(a.startswith("seat A1 ") for a in log), "the handover's marker"
+
+    campaign = await bot.campaigns.load(record.id)
+    allied = [p for p in campaign.system.logbook(campaign.state) if p.side == "allied"]
+    seats = await mission_seats(storage, campaign)
+    assert seats[(handed, "A1")].user_id == dave.id
+    flown = [(p, m) for p in allied for m in p.missions if m.seat is not None]
+    assert {m.mission for _, m in flown} == {m for m, _ in seats} and len(seats) == 4
+    assert any(m.mission == handed for _, m in flown) and any(m.mission != handed for _, m in flown)
+
+    def lines(mine: Callable[[int], bool]) -> list[str]:
+        out = []
+        for p in allied:
+            missions = [m for m in p.missions if m.seat is not None and mine(m.mission)]
+            if missions:
+                numbers = ", ".join(
+                    t("logbook.mission_number", None, n=m.mission) for m in missions
+                )
+                out.append(
+                    t(
+                        "logbook.profile_pilot",
+                        None,
+                        name=p.name + (t("logbook.ace", None) if p.ace else ""),
+                        missions=numbers,
+                        kills=sum(m.kills for m in missions),
+                        fate=t(f"logbook.fate.{p.fate.value}", None),
+                    )
+                )
+        return out
+
+    for member, mine in ((alice, lambda m: m != handed), (dave, lambda m: m == handed)):
+        token = await fake.slash(carol, "profile", channel_id=thread, member=member)
+        text = fake.original(token)["content"]
+        listed = [line for line in text.splitlines() if line.startswith("· **")]
+        assert listed == lines(mine), text
+
+    pilot = next(p for p, m in flown if m.mission == handed)
+    token = await fake.slash(carol, "campaign logbook", channel_id=thread, pilot=pilot.id)
+    said = fake.original(token)["content"].splitlines()
+    for m in pilot.missions:
+        (line,) = [line for line in said if line.startswith(f"#{m.mission} ")]
+        who = "dave" if m.mission == handed else "alice"
+        assert line.endswith(t("logbook.flown_by", None, names=who)) == (m.seat is not None)

@@ -13,20 +13,32 @@ Nothing is stored besides the games: each of the player's finished games is load
 What a finished game counts is kept in memory by the game's version (:class:`Tally`,
 :data:`TALLIES` of them), so a veteran's ``/profile`` loads only the games it has not
 read yet, and those without putting them in the cache of games being played.
+
+**Who flew a campaign pilot.** A logbook's mission names the seat of the mission's
+game that flew the pilot (:attr:`LogbookEntry.seat`); the member who flew him is the
+one holding that seat when the game ended: the seats table, which a handover
+(``/game sub``, a substitute, a computer given the seat) rewrites and which nothing
+changes once the game is over (docs/community.md). So no mission game is loaded:
+:func:`mission_seats` reads the seats of the campaign's settled missions, and
+:func:`pilots_flown_by` needs only the seats the player held (:attr:`PilotRecord.held`,
+read with his finished games).
 """
 
 from __future__ import annotations
 
 import functools
 from collections import Counter, OrderedDict
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
+from bot.campaigns import LoadedCampaign
 from bot.errors import Refusal
 from bot.games import GameStore, LoadedGame
 from bot.packs import campaign_system_of
-from bot.storage import CampaignRecord, GameStatus
+from bot.storage import CampaignRecord, GameStatus, SeatRecord, Storage
 from bot.storage.models import OPEN_CAMPAIGN_STATUSES
 from bot.systems import hosted
+from engine.core.campaign import EntryKind, PilotLog
 from engine.core.contract import AircraftFate, Fate
 from engine.core.registry import campaign_system
 
@@ -36,7 +48,10 @@ __all__ = [
     "SystemRecord",
     "aircraft_name",
     "campaign_title",
+    "mission_games",
+    "mission_seats",
     "pilot_record",
+    "pilots_flown_by",
 ]
 
 ACE_KILLS = 5
@@ -70,6 +85,8 @@ class PilotRecord:
     user_id: int
     systems: dict[str, SystemRecord] = field(default_factory=dict)
     campaigns: list[CampaignRecord] = field(default_factory=list)
+    held: frozenset[tuple[int, str]] = frozenset()
+    """The ``(game id, seat)`` of every seat they held when a finished game ended."""
 
     @property
     def favourite(self) -> tuple[str, str] | None:
@@ -182,9 +199,56 @@ async def pilot_record(games: GameStore, user_id: int) -> PilotRecord:
     storage = games.storage
     record = PilotRecord(user_id)
     seats = await storage.seats_of_user(user_id, statuses=[GameStatus.FINISHED])
+    record.held = frozenset((s.game_id, s.seat) for s in seats)
     for game_id in sorted({s.game_id for s in seats}):
         counted = await _tally_of(games, game_id)
         if counted is not None:
             add_game(record, counted)
     record.campaigns = await storage.campaigns_of_user(user_id, OPEN_CAMPAIGN_STATUSES)
     return record
+
+
+# -- who flew a campaign's pilots ------------------------------------------------------
+
+
+async def mission_games(storage: Storage, campaign: LoadedCampaign) -> dict[int, int]:
+    """Each settled mission's game by mission number: the game whose outcome the
+    campaign's log holds (an aborted attempt flew nothing; a mission settled without
+    a game has none). One read of the campaign's games."""
+    absorbed = {e.game_id for e in campaign.entries if e.kind == EntryKind.OUTCOME and e.game_id}
+    return {
+        g.mission: g.id
+        for g in await storage.games_of_campaign(campaign.id)
+        if g.id in absorbed and g.mission is not None
+    }
+
+
+async def mission_seats(
+    storage: Storage, campaign: LoadedCampaign
+) -> dict[tuple[int, str], SeatRecord]:
+    """Who flew each seat of each settled mission's game, by ``(mission, seat)``: the
+    seat as the game ended (its holder, or nobody for a computer player). One read of
+    the campaign's games and one of each settled mission's seats; no game is loaded."""
+    out: dict[tuple[int, str], SeatRecord] = {}
+    for mission, game_id in sorted((await mission_games(storage, campaign)).items()):
+        for seat in await storage.get_seats(game_id):
+            out[(mission, seat.seat)] = seat
+    return out
+
+
+def pilots_flown_by(
+    pilots: Sequence[PilotLog], games: Mapping[int, int], held: Collection[tuple[int, str]]
+) -> list[PilotLog]:
+    """The pilots of a logbook whom a player flew, each with only the missions he
+    flew them: those whose game (``games``: :func:`mission_games`) and seat are among
+    the seats the player held at the game's end (``held``: ``(game id, seat)``)."""
+    out: list[PilotLog] = []
+    for p in pilots:
+        mine = tuple(
+            m
+            for m in p.missions
+            if m.seat is not None and m.mission in games and (games[m.mission], m.seat) in held
+        )
+        if mine:
+            out.append(replace(p, missions=mine))
+    return out

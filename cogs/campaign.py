@@ -31,10 +31,11 @@ from bot.commitment import campaign_commitment
 from bot.errors import Refusal, UserError
 from bot.operations import discord_time
 from bot.packs import ContentPacks, prepare_campaign
-from bot.records import aircraft_name, campaign_title
+from bot.records import aircraft_name, campaign_title, mission_seats
 from bot.settings import GuildSettings, server_language
 from bot.storage.models import GameRecord
 from bot.systems import hosted
+from bot.words import player_name
 from cogs.admin import lobby_channel
 from cogs.boundary import Guarded
 from cogs.components import menu_view
@@ -570,20 +571,24 @@ class CampaignCog(commands.Cog):
         players = {
             side: ", ".join(m.display_name for m in found.members_of(side)) for side in sides
         }
+        seats = await mission_seats(campaigns_of(interaction).storage, found)
+        flyers = {key: tr(player_name(seat), language) for key, seat in seats.items()}
         title = found.sheet(None).title
         lines = [t("logbook.head", language, title=title, id=found.id)]
         card: CardView
         if chosen is None:
-            lines += logbook_lines(pilots, sides, players, language)
+            lines += logbook_lines(pilots, sides, players, language, flyers)
             lines.append(t("logbook.hint", language))
-            card = logbook_card(title, pilots, sides, language)
+            card = logbook_card(title, pilots, sides, language, flyers)
         else:
             names = {
                 m.aircraft: aircraft_name(found.record.system, m.aircraft) for m in chosen.missions
             }
             side = sides.get(chosen.side, chosen.side)
-            lines += pilot_lines(chosen, side, players.get(chosen.side, ""), names, language)
-            card = pilot_card(title, chosen, names, language)
+            lines += pilot_lines(
+                chosen, side, players.get(chosen.side, ""), names, language, flyers
+            )
+            card = pilot_card(title, chosen, names, language, flyers)
         png = await asyncio.to_thread(render_card, card)
         picture = discord.File(
             io.BytesIO(png),

@@ -25,10 +25,17 @@ from discord.ext import commands
 from bot.errors import Refusal
 from bot.games import LoadedGame
 from bot.ratings import Ratings
-from bot.records import PilotRecord, aircraft_name, campaign_title, pilot_record
+from bot.records import (
+    PilotRecord,
+    aircraft_name,
+    campaign_title,
+    mission_games,
+    pilot_record,
+    pilots_flown_by,
+)
 from bot.settings import server_language, system_title
 from bot.storage import GameStatus
-from bot.storage.models import GLOBAL, RatingRecord
+from bot.storage.models import GLOBAL, CampaignRecord, RatingRecord
 from bot.systems import hosted_ids
 from bot.words import comma_list, mention
 from cogs.boundary import Guarded
@@ -319,11 +326,14 @@ def profile_answer(
     language: str,
     pilots: Mapping[int, Sequence[PilotLog]] | None = None,
 ) -> tuple[str, CardView]:
-    """``/profile``'s text and card; ``pilots``: the player's side's pilots in each of
-    their current campaigns (its logbook's)."""
+    """``/profile``'s text and card; ``pilots``: the pilots the player flew in each of
+    their current campaigns (its logbook's, each with the missions the player flew
+    him: :func:`bot.records.pilots_flown_by`)."""
     lines = [t("community.profile.title", language, player=mention(player))]
     rows: list[tuple[str, ...]] = []
     flown: list[tuple[str, ...]] = []
+    flew: list[tuple[str, ...]] = []
+    """The campaign pilots they flew, for the picture."""
     for system, entry in sorted(record.systems.items()):
         title = system_title(system)
         ace = t("community.profile.ace", language) if entry.ace else ""
@@ -374,20 +384,16 @@ def profile_answer(
         for c in record.campaigns:
             flying = (pilots or {}).get(c.id, ())
             if flying:
-                aces = [p.name for p in flying if p.ace]
-                lines.append(
-                    t(
-                        "logbook.profile_line",
-                        language,
-                        id=c.id,
-                        title=campaign_title(c),
-                        pilots=sum(1 for p in flying if not p.fate.gone),
-                        kills=sum(p.kills for p in flying),
-                        aces=t("logbook.profile_aces", language, names=comma_list(aces))
-                        if aces
-                        else "",
+                lines += _flown_lines(c, flying, language)
+                flew += [
+                    (
+                        p.name + (t("logbook.ace", language) if p.ace else ""),
+                        t("community.profile.campaign", language, id=c.id, title=campaign_title(c)),
+                        _numbers(p, language),
+                        str(p.kills),
                     )
-                )
+                    for p in flying
+                ]
         lines.append(t("community.profile.campaign_pilots", language))
     header = tuple(
         t(f"community.col.{c}", language) for c in ("system", "played", "won", "kills", "losses")
@@ -406,9 +412,51 @@ def profile_answer(
                 tuple(flown),
                 empty=nothing,
             ),
+            *((_pilots_table(flew, language),) if flew else ()),
         ),
     )
     return "\n".join(lines), card
+
+
+def _numbers(pilot: PilotLog, language: str) -> str:
+    """The missions he was flown on: ``#1, #3``."""
+    return ", ".join(t("logbook.mission_number", language, n=m.mission) for m in pilot.missions)
+
+
+def _flown_lines(campaign: CampaignRecord, flying: Sequence[PilotLog], language: str) -> list[str]:
+    """A campaign's line (the pilots the player flew, their kills on his missions,
+    the aces), then a line a pilot: the missions he flew him, kills, fate."""
+    aces = [p.name for p in flying if p.ace]
+    head = t(
+        "logbook.profile_line",
+        language,
+        id=campaign.id,
+        title=campaign_title(campaign),
+        pilots=len(flying),
+        kills=sum(p.kills for p in flying),
+        aces=t("logbook.profile_aces", language, names=comma_list(aces)) if aces else "",
+    )
+    return [
+        head,
+        *(
+            t(
+                "logbook.profile_pilot",
+                language,
+                name=p.name + (t("logbook.ace", language) if p.ace else ""),
+                missions=_numbers(p, language),
+                kills=p.kills,
+                fate=t(f"logbook.fate.{p.fate.value}", language),
+            )
+            for p in flying
+        ),
+    ]
+
+
+def _pilots_table(rows: Sequence[tuple[str, ...]], language: str) -> CardTable:
+    header = tuple(
+        t(f"logbook.col.{c}", language) for c in ("pilot", "campaign", "missions", "kills")
+    )
+    return CardTable(t("logbook.profile_table", language), header, tuple(rows))
 
 
 class CommunityCog(commands.Cog):
@@ -527,11 +575,12 @@ class CommunityCog(commands.Cog):
         record = await pilot_record(self.bot.service, player)
         name = await _name(interaction, player, language)
         pilots: dict[int, Sequence[PilotLog]] = {}
-        for c in record.campaigns:  # their side's pilots (a campaign's logbook)
+        for c in record.campaigns:  # the pilots they flew (a campaign's logbook)
             campaign = await self.bot.campaigns.load(c.id)
-            side = campaign.side_of(player)
             logbook = campaign.system.logbook(campaign.state)
-            pilots[c.id] = [p for p in logbook if p.side == side]
+            if any(m.seat is not None for p in logbook for m in p.missions):
+                games = await mission_games(self.bot.service.storage, campaign)
+                pilots[c.id] = pilots_flown_by(logbook, games, record.held)
         text, card = profile_answer(record, player, name, language, pilots)
         file = await asyncio.to_thread(_picture, card, "profile.png", text)
         await answer(interaction, text, share=share, file=file)

@@ -287,7 +287,9 @@ class LogbookEntry:
     airframe: str = ""
     """The aircraft's own number in his unit, where the system numbers them."""
     seat: str | None = None
-    """The seat of the mission's game that flew it (None: settled without a game)."""
+    """The seat of the mission's game that flew him: its label in that game (a key of
+    the mission's ``MissionPlan.seat_sides``), by which the bot names the member who
+    held it. None: the mission was settled without a game."""
     kills: int = 0
     """Enemy aircraft credited to him on this mission."""
     wounded: bool = False

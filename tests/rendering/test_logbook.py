@@ -41,3 +41,34 @@ def test_the_logbook_as_text_and_picture() -> None:
     png = render_card(card)
     assert png.startswith(b"\x89PNG") and render_card(card) == png
     assert render_card(pilot_card("Coral Sea", ace, names, "en")).startswith(b"\x89PNG")
+    assert not any("flown by" in line for line in [*lines, *mine]), "no flyer known: none named"
+
+
+def test_who_flew_each_mission_by_its_game_seat() -> None:
+    """``flyers`` names who held each settled mission's seat: the pilot's line lists
+    them once each, a mission's line its own, the picture a column (``-`` where no
+    game's seat says); French reads French."""
+    zc = campaign_system()
+    state, _ = _play(zc, {"campaign": "coral-sea"}, 2026)
+    book = zc.logbook(state)
+    pilot = max(book, key=lambda p: len(p.missions))
+    assert len(pilot.missions) > 1
+    first, *rest = pilot.missions
+    flyers = {(first.mission, str(first.seat)): "alice"}
+    flyers |= {(m.mission, str(m.seat)): "bob" for m in rest}
+    lines = logbook_lines([pilot], SIDES, {}, "en", flyers)
+    assert lines[1].endswith(" · flown by alice, bob")
+    mine = pilot_lines(pilot, "Japanese", "alice, bob", {}, "en", flyers)
+    assert mine[2].endswith(" · flown by alice")
+    assert all(line.endswith(" · flown by bob") for line in mine[3:])
+    french = pilot_lines(pilot, "Japonais", "alice, bob", {}, "fr", flyers)
+    assert french[2].endswith(" · piloté par alice")
+
+    card = pilot_card("Coral Sea", pilot, {}, "en", {(first.mission, str(first.seat)): "alice"})
+    (table,) = card.tables
+    assert table.header[-1] == "Flown by"
+    assert [row[-1] for row in table.rows] == ["alice"] + ["-"] * len(rest)
+    assert len(pilot_card("Coral Sea", pilot, {}, "en").tables[0].header) == 4
+    (side,) = logbook_card("Coral Sea", [pilot], SIDES, "en", flyers).tables
+    assert side.header[-1] == "Flown by" and side.rows[0][-1] == "alice, bob"
+    assert len(logbook_card("Coral Sea", [pilot], SIDES, "en").tables[0].header) == 4

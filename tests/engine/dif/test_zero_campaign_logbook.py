@@ -6,6 +6,7 @@ by hand-built outcomes whose shoot-downs name their shooter."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -35,9 +36,15 @@ def _with_shooters(setup: object, k: int) -> Outcome:
     return dataclasses.replace(outcome, fates=fates)
 
 
-def _play(zc: ZeroCampaigns, setup: dict[str, str], seed: int) -> tuple[Any, list[CampaignEntry]]:
+def _play(
+    zc: ZeroCampaigns,
+    setup: dict[str, str],
+    seed: int,
+    seats: dict[int, Mapping[str, str]] | None = None,
+) -> tuple[Any, list[CampaignEntry]]:
     """The campaign to its end by computer decisions; the logbook never shows a game
-    not yet flown (its pilots are drawn and briefed, but it has no entry)."""
+    not yet flown (its pilots are drawn and briefed, but it has no entry). ``seats``,
+    if given, gets each game's seats and the side flying each."""
     state = zc.new_campaign(setup, seed)
     log: list[CampaignEntry] = []
     games = 0
@@ -47,7 +54,10 @@ def _play(zc: ZeroCampaigns, setup: dict[str, str], seed: int) -> tuple[Any, lis
             upcoming = zc.next_mission(state)
             assert upcoming is not None
             assert all(m.mission < upcoming.number for p in book for m in p.missions)
-            outcome = _with_shooters(zc.mission_setup(state).setup, games)
+            plan = zc.mission_setup(state)
+            if seats is not None:
+                seats[upcoming.number] = plan.seat_sides
+            outcome = _with_shooters(plan.setup, games)
             games += 1
             log.append(CampaignEntry(EntryKind.OUTCOME, text=outcome_text(outcome)))
             state = zc.absorb(state, outcome)
@@ -88,6 +98,25 @@ def test_the_logbook_follows_every_skilled_pilot_who_flew(campaign: str) -> None
         assert entry.ace == ("A" in next(p.skills for p in flown if p.key == entry.id))
     assert any(p.fate is PilotFate.MISSING for p in book)
     assert zc.logbook(replay(zc, setup, 2026, log)) == book
+
+
+@pytest.mark.parametrize("campaign", ["burma", "coral-sea"])
+def test_each_mission_names_the_seat_his_element_flew(campaign: str) -> None:
+    """A Skilled Pilot or Crew flies a Leader's aircraft (§19.24): his mission names
+    that element's seat of the game, one of his side's (the seat the bot maps to the
+    member who held it)."""
+    zc = campaign_system()
+    seats: dict[int, Mapping[str, str]] = {}
+    state, _ = _play(zc, {"campaign": campaign}, 2026, seats)
+    flown = {(n, p.key): p.seat for n, s in enumerate(state.scores, start=1) for p in s.flown}
+    book = zc.logbook(state)
+    assert book
+    for pilot in book:
+        for m in pilot.missions:
+            assert m.seat is not None and seats[m.mission][m.seat] == pilot.side, (pilot.id, m)
+            assert flown[(m.mission, pilot.id)] == m.seat
+    used = {(m.mission, m.seat) for p in book for m in p.missions}
+    assert len({seat for _, seat in used}) > 1, "pilots on several seats"
 
 
 def test_a_gone_counter_is_never_drawn_again() -> None:

@@ -5,6 +5,7 @@ Campaign Log's reports; nothing of a mission being assigned or flown shows."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.core.campaign import CampaignEntry, EntryKind, PilotFate, outcome_text, replay
@@ -69,10 +70,12 @@ def _outcome(plan: Any, n: int) -> Outcome:
     return Outcome(True, None, "", vp, tuple(fates), 8)
 
 
-def _play(sys_: EaglesCampaigns) -> tuple[Any, list[CampaignEntry]]:
+def _play(
+    sys_: EaglesCampaigns, seats: dict[int, Mapping[str, str]] | None = None
+) -> tuple[Any, list[CampaignEntry]]:
     """The campaign to its end; at each step, nothing of the mission under way is in
     the logbook (a secret assignment changes nothing in it; a game being flown has no
-    entry)."""
+    entry). ``seats``, if given, gets each game's seats and the side flying each."""
     state = sys_.new_campaign(SETUP, SEED)
     log: list[CampaignEntry] = []
     n = 0
@@ -93,7 +96,10 @@ def _play(sys_: EaglesCampaigns) -> tuple[Any, list[CampaignEntry]]:
         current = sys_.current(state)
         assert current is not None and sys_.mission_ready(state)
         assert all(m.mission != current.number for p in before for m in p.missions)
-        outcome = _outcome(sys_.mission_setup(state), n)
+        plan = sys_.mission_setup(state)
+        if seats is not None:
+            seats[current.number] = plan.seat_sides
+        outcome = _outcome(plan, n)
         log.append(CampaignEntry(EntryKind.OUTCOME, None, outcome_text(outcome)))
         state = sys_.absorb(state, outcome)
     return state, log
@@ -139,3 +145,18 @@ def test_the_logbook_agrees_with_the_squadron_logs_and_replays() -> None:
     for entry in shot_down:  # killed or captured with his aircraft (G-E7)
         assert entry.fate is PilotFate.KILLED
         assert entry.status == Term("logbook.eagles.fate.killed_in_action")
+
+
+def test_each_mission_names_the_seat_that_flew_the_pilot() -> None:
+    """A mission flown as a game names its game's seat of the pilot's squadron (the
+    seat the bot maps to the member who held it); an Encounter, settled without a game
+    (§7), names none."""
+    sys_ = campaign_system()
+    seats: dict[int, Mapping[str, str]] = {}
+    state, _ = _play(sys_, seats)
+    missions = [(p.side, m) for p in sys_.logbook(state) for m in p.missions]
+    played = [(side, m) for side, m in missions if m.mission in seats]
+    assert played and len(played) < len(missions), "games and Encounters both"
+    for side, m in played:
+        assert m.seat is not None and seats[m.mission][m.seat] == side, (side, m)
+    assert all(m.seat is None for _, m in missions if m.mission not in seats)

@@ -15,7 +15,7 @@ A campaign's life:
   ones by ephemeral menu; a computer side at once); when the mission is ready its
   game is opened through the normal game flow: a game row linked to the campaign
   and its mission number, seats from the members (round robin over the side's
-  aircraft), computer seats where a side has nobody, started from the campaign's
+  aircraft, one member further each mission), computer seats where a side has nobody, started from the campaign's
   ``mission_setup`` (:meth:`~bot.lobby.Lobbies.begin`), its thread made by the chat
   layer (:meth:`launch`);
 * when a mission game ends, :meth:`after_game` writes its outcome to the campaign's
@@ -791,10 +791,12 @@ class CampaignService:
 
     async def _seat_mission(self, campaign: LoadedCampaign, row_id: int) -> None:
         """Seat the mission's game: each seat held by a member of the side flying it
-        (round robin over the side's aircraft), a computer player where a side has
-        nobody. Every write replaces (a seat, the options, the settings), and the
-        settings' ``plan``, written last, marks it done: a crash halfway is seated
-        again. The setup itself is the campaign's ``mission_setup``, at the start."""
+        (round robin over the side's aircraft, starting one member further each
+        mission, so a side of several members takes turns even where it flies one
+        seat), a computer player where a side has nobody. Every write replaces (a seat,
+        the options, the settings), and the settings' ``plan``, written last, marks it
+        done: a crash halfway is seated again, the same way (the mission's number
+        decides). The setup itself is the campaign's ``mission_setup``, at the start."""
         plan = campaign.system.mission_setup(campaign.state)
         computer: list[str] = []
         turn: dict[str, int] = {}
@@ -802,7 +804,7 @@ class CampaignService:
             players = campaign.members_of(plan.seat_sides[pick.seat])
             payload = pick.pick.model_dump(mode="json")
             if players:
-                n = turn.get(pick.side, 0)
+                n = turn.get(pick.side, plan.number - 1)
                 turn[pick.side] = n + 1
                 m = players[n % len(players)]
                 await self.storage.put_seat(

@@ -238,9 +238,10 @@ async def test_a_seat_handed_over_mid_game_was_flown_by_its_last_holder(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     """Eagles in the Sky, two members on the Allied squadron (its whole flight is one
-    seat, §5.43): the host hands the second game's seat from alice to dave mid-game
-    (``/game sub``, a ``seat A1`` marker in its log); that mission's pilots are dave's,
-    the other games' alice's, in each one's ``/profile`` and in the logbook."""
+    seat, §5.43), who take turns flying it, one mission each: the host hands the second
+    game's seat to the other member mid-game (``/game sub``, a ``seat A1`` marker in its
+    log); each mission's pilots are its last holder's, in each one's ``/profile`` and in
+    the logbook."""
     alice, dave, bob, carol = (fake.add_member(n) for n in ("alice", "dave", "bob", "carol"))
     bot = TallyHoBot(database=str(tmp_path / "handover.sqlite3"), seed_source=lambda: 2)
     await fake.start(bot)
@@ -260,21 +261,31 @@ async def test_a_seat_handed_over_mid_game_was_flown_by_its_last_holder(
         await fake.slash(member, "campaign join", channel_id=thread, side=side)
     await fake.slash(carol, "campaign start", channel_id=thread)
     driver = CampaignDriver(fake, bot, record.id, {u.id: u for u in (alice, dave, bob)}, 2)
+    holder: dict[int, str] = {}  # who held the seat at each mission game's end
+    seated_first: list[str] = []
     for n in (1, 2):
         game = await _game_under_way(driver, record.id)
-        assert game.thread_id is not None
-        assert [s.user_id for s in await storage.get_seats(game.id) if s.seat == "A1"] == [alice.id]
+        assert game.thread_id is not None and game.mission is not None
+        # The members take turns: the round robin starts one further each mission.
+        seated, other = (alice, dave) if game.mission % 2 else (dave, alice)
+        assert [s.user_id for s in await storage.get_seats(game.id) if s.seat == "A1"] == [
+            seated.id
+        ]
+        holder[game.mission] = seated.name
+        seated_first.append(seated.name)
         if n == 2:
-            await fake.slash(carol, "game sub", channel_id=game.thread_id, seat="A1", member=dave)
+            await fake.slash(carol, "game sub", channel_id=game.thread_id, seat="A1", member=other)
             handed = game.mission
+            holder[handed] = other.name
         await fake.slash(bob, "game resign", channel_id=game.thread_id, confirm=True)
+    assert seated_first == ["alice", "dave"], "missions 1 and 2: each member flies one"
     log = [a.action for a in await storage.load_actions(game.id)]
     assert any(a.startswith("seat A1 ") for a in log), "the handover's marker"
 
     campaign = await bot.campaigns.load(record.id)
     allied = [p for p in campaign.system.logbook(campaign.state) if p.side == "allied"]
     seats = await mission_seats(storage, campaign)
-    assert seats[(handed, "A1")].user_id == dave.id
+    assert seats[(handed, "A1")].display_name == holder[handed]
     flown = [(p, m) for p in allied for m in p.missions if m.seat is not None]
     assert {m.mission for _, m in flown} == {m for m, _ in seats} and len(seats) == 4
     assert any(m.mission == handed for _, m in flown) and any(m.mission != handed for _, m in flown)
@@ -299,16 +310,16 @@ async def test_a_seat_handed_over_mid_game_was_flown_by_its_last_holder(
                 )
         return out
 
-    for member, mine in ((alice, lambda m: m != handed), (dave, lambda m: m == handed)):
+    for member in (alice, dave):
         token = await fake.slash(carol, "profile", channel_id=thread, member=member)
         text = fake.original(token)["content"]
         listed = [line for line in text.splitlines() if line.startswith("· **")]
-        assert listed == lines(mine), text
+        assert listed == lines(lambda m, name=member.name: holder.get(m) == name), text
 
     pilot = next(p for p, m in flown if m.mission == handed)
     token = await fake.slash(carol, "campaign logbook", channel_id=thread, pilot=pilot.id)
     said = fake.original(token)["content"].splitlines()
     for m in pilot.missions:
         (line,) = [line for line in said if line.startswith(f"#{m.mission} ")]
-        who = "dave" if m.mission == handed else "alice"
+        who = holder.get(m.mission, "")
         assert line.endswith(t("logbook.flown_by", None, names=who)) == (m.seat is not None)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from engine.core.contract import Decision
 from engine.core.present import Choice, Item, Menu, Seating, Several, Tone
@@ -37,6 +37,8 @@ from strings import t, tr
 
 if TYPE_CHECKING:
     from engine.eagles.ui import EaglesPresenter
+
+T = TypeVar("T")
 
 __all__ = ["BELOW", "MAX_MENUS", "TOP", "fit", "seat_menu", "side_menu"]
 
@@ -85,15 +87,27 @@ class _Builder:
         self.state = state
         self.seat = seat
         self.language = language
+        self._once: dict[tuple[Any, ...], Any] = {}
+        """Words already worked out for this menu (one state, seat and language): an
+        activation lists every card, maneuver, target and option together, and the
+        same aircraft, card or option words come back on hundreds of its leaves."""
+
+    def once(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+        """``make()``, worked out once per menu for ``key`` (what it depends on)."""
+        if key not in self._once:
+            self._once[key] = make()
+        return cast(T, self._once[key])
 
     def say(self, key: str, **fields: Any) -> str:
+        if not fields:
+            return self.once(("say", key), lambda: t(f"eagles.ui.menu.{key}", self.language))
         return t(f"eagles.ui.menu.{key}", self.language, **fields)
 
     def words(self, a: Action) -> str:
         return self.p.describe_action(self.state, a, self.language)
 
     def plane(self, ref: str | None) -> str:
-        return tr(self.p.plane(self.state, ref), self.language)
+        return self.once(("plane", ref), lambda: tr(self.p.plane(self.state, ref), self.language))
 
     def button(self, a: Action, label: str | None = None, tone: Tone | None = None) -> Choice:
         if tone is None:
@@ -156,13 +170,19 @@ class _Builder:
 
     # --- the levels' words ---------------------------------------------------------
     def card_label(self, a: Action) -> str:
-        return self.p.card(a.card)
+        return self.once(("card", a.card), lambda: self.p.card(a.card))
 
     def card_note(self, a: Action) -> str | None:
-        return self.p.card_note(a.card, self.language) if a.card is not None else None
+        card = a.card
+        if card is None:
+            return None
+        return self.once(("card_note", card), lambda: self.p.card_note(card, self.language))
 
     def maneuver_label(self, a: Action) -> str:
         """``Tail (Dive)``, ``Escape (Climb)``, ``Dive``..."""
+        return self.once(("maneuver", a.verb, a.as_card, a.symbol), lambda: self._maneuver(a))
+
+    def _maneuver(self, a: Action) -> str:
         word = _upper(t(f"eagles.ui.verb.{a.verb}", self.language))
         if a.as_card:
             return self.say(f"as_{a.as_card}", maneuver=word)
@@ -185,7 +205,10 @@ class _Builder:
         return self.plane(a.target)
 
     def target_note(self, a: Action) -> str | None:
-        p = self.state.find(a.target or "")
+        return self.once(("where", a.target), lambda: self._where(a.target))
+
+    def _where(self, target: str | None) -> str | None:
+        p = self.state.find(target or "")
         if p is None:
             return None
         return tr(self.p.where(self.state, p, self.language), self.language)

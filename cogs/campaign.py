@@ -261,12 +261,24 @@ def _menu(service: CampaignService, campaign: LoadedCampaign, user_id: int, lang
     return Menu(menus=(_translated(top, language),)) if top is not None else Menu()
 
 
-def _translated(choice: Choice, language: str) -> Choice:
+def _translated(
+    choice: Choice, language: str, said: dict[int, tuple[object, str]] | None = None
+) -> Choice:
+    """``choice``'s tree in ``language``. A text object that comes back on many
+    branches (a pilot in a flight's every combination) is put in it once (``said``:
+    each text's words by its identity, the text held so the identity stays its own)."""
+    said = {} if said is None else said
+
+    def words(text: object) -> str:
+        if id(text) not in said:
+            said[id(text)] = (text, tr(text, language))
+        return said[id(text)][1]
+
     return replace(
         choice,
-        label=tr(choice.label, language)[:100],
-        placeholder=tr(choice.placeholder, language)[:150] if choice.placeholder else None,
-        children=tuple(_translated(c, language) for c in choice.children),
+        label=words(choice.label)[:100],
+        placeholder=words(choice.placeholder)[:150] if choice.placeholder else None,
+        children=tuple(_translated(c, language, said) for c in choice.children),
     )
 
 

@@ -1913,14 +1913,18 @@ class EaglesCampaigns:
                 if pilots[i] not in nexts:
                     nexts.append(pilots[i])
 
+        labels: dict[str, str] = {}  # a pilot comes back on every branch he may join
+
         def pilot_label(pid: str) -> str:
-            p = sq.pilot(pid)
-            return Term(
-                "campaign.eagles.menu.pilot",
-                pilot=f"{pid} {p.name}",
-                quality=Term(f"campaign.eagles.quality.{p.quality}"),
-                fatigue=f"{p.fatigue}{'!' if p.exhausted else ''}",
-            )
+            if pid not in labels:
+                p = sq.pilot(pid)
+                labels[pid] = Term(
+                    "campaign.eagles.menu.pilot",
+                    pilot=f"{pid} {p.name}",
+                    quality=Term(f"campaign.eagles.quality.{p.quality}"),
+                    fatigue=f"{p.fatigue}{'!' if p.exhausted else ''}",
+                )
+            return labels[pid]
 
         def leaf(pilots: tuple[str, ...], label: str) -> Choice:
             actions = by_pilots[pilots]

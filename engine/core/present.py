@@ -63,28 +63,33 @@ R = TypeVar("R")
 
 
 class ShownState(Generic[S, R]):
-    """A presenter's memo of one pure function of ``(state, seat)``: its latest answer,
-    by the state's identity.
+    """A presenter's memo of one pure function of ``(state, seat)``: its answers for
+    the latest state, by the state's identity, one per seat asked.
 
     A seat's message shows its hand (the view, the cards it may play: the legal
-    actions) and its menu (the legal actions again, labelled): one message would
-    compute each twice. A presenter is only shown states the game reached, which no
-    one changes afterwards (``apply`` returns a new state), so the same state object
-    and seat give the same answer. The memo holds that one state (never a half-built
-    one: the rules do not call it), and its answer is shared: callers only read it.
-    Safe across threads: the latest entry is swapped whole.
+    actions) and its menu (the legal actions again, labelled), and a menu's notes
+    read the spectators' view: one message would compute each several times, and a
+    move's reply, post and prompts ask for several seats of the same state in turn.
+    A presenter is only shown states the game reached, which no one changes
+    afterwards (``apply`` returns a new state), so the same state object and seat
+    give the same answer. The memo holds that one state (never a half-built one: the
+    rules do not call it), and its answers are shared: callers only read them. Safe
+    across threads: a new state's entry is swapped whole, and a seat's answer is
+    added to its entry at once (computing one twice at worst).
     """
 
     def __init__(self, compute: Callable[[Any, S], R]) -> None:
         self._compute = compute
-        self._latest: tuple[Any, S, R] | None = None
+        self._latest: tuple[Any, dict[S, R]] | None = None
 
     def __call__(self, state: Any, seat: S) -> R:
         latest = self._latest
-        if latest is not None and latest[0] is state and latest[1] == seat:
-            return latest[2]
-        answer = self._compute(state, seat)
-        self._latest = (state, seat, answer)
+        if latest is None or latest[0] is not state:
+            latest = self._latest = (state, {})
+        answers = latest[1]
+        if seat in answers:
+            return answers[seat]
+        answer = answers[seat] = self._compute(state, seat)
         return answer
 
 

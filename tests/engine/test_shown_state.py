@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine.core import registry
-from engine.core.present import Seating
+from engine.core.present import Seating, ShownState
 from tests.engine.ai.conftest import SYSTEMS, duel
 
 
@@ -48,3 +48,23 @@ def test_a_seats_message_computes_its_legal_actions_once(
         legal = system.legal_actions(state, seat)
         state, _ = system.apply(state, seat, rng.choice(legal))
     assert shown >= 10
+
+
+def test_the_memo_keeps_every_seat_of_the_latest_state() -> None:
+    """A move's reply, post and prompts ask for several seats of one state in turn (a
+    seat's menu, then the spectators' view for its notes, then the seat again): each
+    is computed once while the state is the latest; a new state starts afresh."""
+    computed: list[tuple[int, str | None]] = []
+
+    def compute(state: object, seat: str | None) -> str:
+        computed.append((id(state), seat))
+        return f"{id(state)}:{seat}"
+
+    memo: ShownState[str | None, str] = ShownState(compute)
+    first, second = object(), object()
+    for seat in ("A1", None, "A1", None, "X1", "A1"):
+        assert memo(first, seat) == f"{id(first)}:{seat}"
+    assert computed == [(id(first), "A1"), (id(first), None), (id(first), "X1")]
+    memo(second, "A1")
+    memo(first, "A1")  # no longer the latest: computed again
+    assert computed[3:] == [(id(second), "A1"), (id(first), "A1")]

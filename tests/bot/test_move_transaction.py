@@ -164,12 +164,15 @@ async def test_the_game_cache_freezes_when_no_interaction_is_in_flight(
     """A freeze while a move runs would keep that move's reference cycles (its view,
     its interaction) for ever: a freeze due during a click waits until the gate has
     nothing in flight, and under load that never pauses it comes all the same after
-    ``FREEZE_AT_LATEST`` games."""
+    ``FREEZE_AT_LATEST`` games, without the full collection first (it would walk every
+    click in flight)."""
     fake, bot, alice, bob = table
     game_id, thread = await picked(fake, bot, alice, bob)
-    in_flight: list[int] = []
+    in_flight: list[tuple[int, bool]] = []
     monkeypatch.setattr(
-        games, "keep_out_of_collections", lambda: in_flight.append(bot.gate.inflight)
+        games,
+        "keep_out_of_collections",
+        lambda collect=True: in_flight.append((bot.gate.inflight, collect)),
     )
     service = bot.service
     service._unfrozen = games.FREEZE_EVERY - 1  # the click's move makes a freeze due
@@ -177,12 +180,12 @@ async def test_the_game_cache_freezes_when_no_interaction_is_in_flight(
     hand, button = await hand_button(fake, user, game_id, thread)
     await fake.click(user, hand, button)
     await fake.settle()
-    assert in_flight == [0]  # once, after the click, with nothing in flight
+    assert in_flight == [(0, True)]  # once, after the click, with nothing in flight
     game = await service.load(game_id)
     service.busy = lambda: True  # a load that never pauses
     for _ in range(games.FREEZE_AT_LATEST):
         service._remember(game)
-    assert in_flight == [0, 0]  # the last one froze, busy or not
+    assert in_flight == [(0, True), (0, False)]  # the last one froze, busy: no collection
 
 
 async def test_a_click_in_flight_at_a_freeze_is_freed_all_the_same(

@@ -30,7 +30,8 @@ class Flow(Legality):
         """Once every seat has picked, reveal altitudes, deal, flip the coin (4.5-4.7)."""
         if any(e.pick is None for e in state.elements.values()):
             return
-        for e in state.elements.values():
+        for seat in list(state.elements):
+            e = state.own_element(seat)
             e.altitude, e.pick = e.pick, None
         altitudes = join(
             [

@@ -99,7 +99,8 @@ class Resolution(Flow):
         if s.step != "wingman_attack" or s.exchange is not None:
             return
         p = Pending(e.seat, "wingman_attack")
-        if any(a.verb == "play" and self._refusal(s, p, a) is None for a in self._candidates(s, p)):
+        refusal = self._refuser(s, p)
+        if any(a.verb == "play" and refusal(a) is None for a in self._candidates(s, p)):
             return
         self._end_wingman_attack(s, e, ev)
 

@@ -12,6 +12,10 @@ Every figure is CPU time of the benchmark's thread (``time.thread_time``), not w
 time: on a shared, loaded machine the wall clock counts the other processes' turns,
 the CPU time only this one's work.
 
+A speed change must change nothing else: ``python bench/fingerprint.py`` hashes what
+the same random Down in Flames games show at every step, to compare on ``main`` and
+on the branch (CONTRIBUTING.md).
+
 Locked-On: a random 1-v-1 dogfight under 20 ms median and a 2-v-2 under 60 ms, with
 the uniform random player (``engine.lockedon.ai.RandomPlayer``), six rounds, secret
 altitudes picked at random.

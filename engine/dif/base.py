@@ -390,8 +390,10 @@ class EngineBase:
         return list(src)
 
     def _discard_defences(self, s: GameState, e: Element, ev: list[Event]) -> None:
-        for o in s.elements.values():
+        for seat in list(s.elements):
+            o = s.elements[seat]
             if o.defence:
+                o = s.own_element(seat)
                 ev.append(
                     Event(
                         "discard",

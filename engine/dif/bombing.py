@@ -24,6 +24,7 @@ formation (§20.31). The numbers of attacking bombers are in :mod:`engine.dif.fo
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.core.contract import AircraftFate, Decision, Fate
@@ -59,7 +60,7 @@ from engine.dif.formation import (
     saturation_cards,
     wingman_minihand,
 )
-from engine.dif.legality import Why
+from engine.dif.legality import Refuser, Why
 from engine.dif.mission import Clouds, CrewSkill, FormationSetup, MissionKind, MissionSetup
 from engine.dif.resolution import Resolution
 from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
@@ -1769,15 +1770,21 @@ class MissionRules(Resolution):
         source = e.defence if plane is not None and plane.role == "wingman" else e.hand
         return [Action.simple("pass")] + [Action.respond(c) for c in self._codes(source)]
 
-    def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
-        if state.mission is None:  # a dogfight: asked of every candidate, kept quick
-            return super()._refusal(state, p, a)
+    def _refuser(self, state: GameState, p: Decision) -> Refuser:
+        if state.mission is None:  # a dogfight: no formation, no mission step
+            return super()._refuser(state, p)
+        return functools.partial(self._mission_refusal, state, p)
+
+    def _mission_refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
+        """The refusal predicate of a mission's decision (:meth:`_refuser`): a
+        formation's answer, an Angle of Attack, a mission step's own, or the basic
+        game's."""
         if state.mission is not None and p.seat in state.mission["formations"]:
             return self.formation_refusal(state, p.seat, a)
         if state.mission is not None and a.verb == "angle" and p.kind in ("wingman", "play"):
             return self._angle_refusal(state, state.elements[p.seat])
         if p.kind not in MISSION_STEPS:
-            return super()._refusal(state, p, a)
+            return super()._refuser(state, p)(a)
         verbs = _VERBS[p.kind]
         if a.verb not in verbs:
             return Why(

@@ -30,7 +30,8 @@ class Flow(Legality):
         """Once every seat has picked, reveal altitudes, deal, flip the coin (4.5-4.7)."""
         if any(e.pick is None for e in state.elements.values()):
             return
-        for e in state.elements.values():
+        for seat in list(state.elements):
+            e = state.own_element(seat)
             e.altitude, e.pick = e.pick, None
         altitudes = join(
             [
@@ -197,14 +198,11 @@ class Flow(Legality):
         s.step = "wingman"
         first = s.turn == 1 and s.index == 0  # 3.1: the first player skips it on turn 1
         p = Pending(e.seat, "wingman")
-        if (
-            first
-            or e.wingman is None
-            or not e.wingman.flying
-            or not any(
-                a.verb == "wm" and self._refusal(s, p, a) is None for a in self._candidates(s, p)
-            )
-        ):
+        if first or e.wingman is None or not e.wingman.flying:
+            s.step = "altitude"
+            return
+        refusal = self._refuser(s, p)
+        if not any(a.verb == "wm" and refusal(a) is None for a in self._candidates(s, p)):
             s.step = "altitude"
 
     def _check_end(self, s: GameState, ev: list[Event]) -> None:

@@ -238,8 +238,8 @@ class DifEngine(MissionRules):
         s = state.clone()
         events: list[Event] = []
         kind = next(p.kind for p in pending if p.seat == seat)
-        if seat in s.elements:
-            getattr(self, f"_do_{kind}")(s, s.elements[seat], action, events)
+        if seat in s.elements:  # the acting element: changed by nearly every action
+            getattr(self, f"_do_{kind}")(s, s.own_element(seat), action, events)
         else:  # a formation seat's only decision: its bomber's answer (§20.5)
             self._do_formation_respond(s, seat, action, events)
         self._check_end(s, events)

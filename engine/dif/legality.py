@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -61,16 +61,17 @@ class Legality(EngineBase):
 
         While it asks :meth:`_refusal` about each candidate, what an attack depends on
         besides its card is read once per target (:meth:`_aim`): several cards, and
-        each as drawn or declared, are aimed at the same few aircraft."""
+        each as drawn or declared, are aimed at the same few aircraft; and what the
+        predicate reads of the decision itself, once per decision (:meth:`_refuser`)."""
         out: list[Action] = []
-        refusal = self._refusal
         pending = self.pending(state)
         self._aims = (state, {})
         try:
             for p in pending:
                 if p.seat != seat:
                     continue
-                out.extend([a for a in self._candidates(state, p) if refusal(state, p, a) is None])
+                refusal = self._refuser(state, p)
+                out.extend([a for a in self._candidates(state, p) if refusal(a) is None])
         finally:
             self._aims = None
         self._listed = (state, seat, tuple(out), pending)
@@ -251,59 +252,80 @@ class Legality(EngineBase):
         return list(_subset_actions(tuple(sorted(self.code[c] for c in hand)), verb))
 
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
-        e = state.elements[p.seat]
+        """Why ``a`` may not answer the decision ``p`` now (None: it may)."""
+        return self._refuser(state, p)(a)
+
+    def _refuser(self, state: GameState, p: Decision) -> Refuser:
+        """:meth:`_refusal` for the decision ``p``, to ask of one action after another:
+        the element, the decision's verbs and the rule of its kind are looked up once
+        (``legal_actions`` asks it of every candidate, issue 16)."""
         kind = p.kind
         verbs = _VERBS[kind]
-        if a.verb not in verbs:
-            return Why(
-                "dif.refuse.wrong_verb",
-                verb=a.verb,
-                decision=fixed(_DECISION[kind]),
-                verbs=" / ".join(verbs),
-            )
-        # The kinds asked most often first: a Discard step lists every choice of
-        # cards, a Play Cards step every card at every target (issue 16).
-        if kind == "discard":
-            return self._discard_refusal(state, e, a)
-        if kind == "play":
-            return self._play_refusal(state, e, a)
-        if kind == "respond":
-            if a.verb == "pass":
-                return None
-            assert state.exchange is not None
-            return self._respond_refusal(state, e, state.exchange, a)
-        if kind == "altitude_step":
-            return self._altitude_refusal(state, e, a)
-        if kind == "wingman":
-            return None if a.verb == "skip" else self._wm_target_refusal(state, e, a.target or "")
-        if kind == "wingman_attack":
-            if a.verb == "done":
-                return None
-            return self._wm_play_refusal(state, e, a)
-        if kind == "follow":
-            if a.verb == "nofollow":
-                return None
-            assert state.follow is not None
-            return self._follow_refusal(state, e, state.follow, a)
-        if kind == "altitude":
-            alt = Altitude.from_code(a.arg or "")
-            ac = self._ac(e)
-            if alt is Altitude.VERY_HIGH and not ac.turbocharged:
-                return Why("dif.refuse.start_very_high")
-            if alt > ac.max_altitude:
+        rule = self._kind_rule(state, state.elements[p.seat], kind)
+
+        def refusal(a: Action) -> Why | None:
+            if a.verb not in verbs:
                 return Why(
-                    "dif.refuse.start_too_high", aircraft=ac.name, altitude=ac.max_altitude.label
+                    "dif.refuse.wrong_verb",
+                    verb=a.verb,
+                    decision=fixed(_DECISION[kind]),
+                    verbs=" / ".join(verbs),
                 )
-            return None
+            return rule(a)
+
+        return refusal
+
+    def _kind_rule(self, state: GameState, e: Element, kind: str) -> Refuser:
+        """The rule of a decision of ``kind`` for ``e``'s seat, asked of an action whose
+        verb answers that kind (:data:`_VERBS`)."""
+        if kind == "discard":
+            return functools.partial(self._discard_refusal, state, e)
+        if kind == "play":
+            return functools.partial(self._play_refusal, state, e)
+        if kind == "respond":
+            x = state.exchange
+            assert x is not None
+            return lambda a: None if a.verb == "pass" else self._respond_refusal(state, e, x, a)
+        if kind == "altitude_step":
+            return functools.partial(self._altitude_refusal, state, e)
+        if kind == "wingman":
+            return lambda a: (
+                None if a.verb == "skip" else self._wm_target_refusal(state, e, a.target or "")
+            )
+        if kind == "wingman_attack":
+            return lambda a: None if a.verb == "done" else self._wm_play_refusal(state, e, a)
+        if kind == "follow":
+            f = state.follow
+            assert f is not None
+            return lambda a: None if a.verb == "nofollow" else self._follow_refusal(state, e, f, a)
+        if kind == "altitude":
+            return functools.partial(self._start_altitude_refusal, e)
         if kind == "order":
-            side, seats = self.order_choice(state)
-            if a.target not in seats:
-                if side is Side.AXIS:
-                    return Why("dif.refuse.order.axis", seats=", ".join(seats))
-                return Why("dif.refuse.order.allied", seats=", ".join(seats))
-            return None
+            return functools.partial(self._order_refusal, state)
         assert kind == "redraw"  # every kind of _VERBS
-        return self._hand_refusal(e.hand, a.cards, "dif.purpose.redraw")
+        return lambda a: self._hand_refusal(e.hand, a.cards, "dif.purpose.redraw")
+
+    def _start_altitude_refusal(self, e: Element, a: Action) -> Why | None:
+        """The secret starting altitude: Very High only turbocharged, never above the
+        aircraft's ceiling (4.5)."""
+        alt = Altitude.from_code(a.arg or "")
+        ac = self._ac(e)
+        if alt is Altitude.VERY_HIGH and not ac.turbocharged:
+            return Why("dif.refuse.start_very_high")
+        if alt > ac.max_altitude:
+            return Why(
+                "dif.refuse.start_too_high", aircraft=ac.name, altitude=ac.max_altitude.label
+            )
+        return None
+
+    def _order_refusal(self, state: GameState, a: Action) -> Why | None:
+        """Turn 1: the side choosing names one of its elements still to play (4.7)."""
+        side, seats = self.order_choice(state)
+        if a.target not in seats:
+            if side is Side.AXIS:
+                return Why("dif.refuse.order.axis", seats=", ".join(seats))
+            return Why("dif.refuse.order.allied", seats=", ".join(seats))
+        return None
 
     def _discard_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
         """The Discard step names cards of the hand (3.5)."""
@@ -710,6 +732,9 @@ class Legality(EngineBase):
         answers (6.35, RotL "Pilots")."""
         return self._kind_responds.get(kind, frozenset())
 
+
+Refuser = Callable[[Action], "Why | None"]
+"""A refusal predicate of one decision: why an action may not answer it, or None."""
 
 _AimFacts = tuple[bool, "Why | None", bool, int, "str | None", int]
 """What :meth:`Legality._aim` returns: gunner's target, refusal, at a wingman, small

@@ -87,6 +87,7 @@ class Resolution(Flow):
         )
 
     def _draw_defence(self, s: GameState, o: Element, ev: list[Event]) -> None:
+        o = s.own_element(o.seat)
         assert o.wingman is not None
         d = (
             self._wingman_ratings(o.wingman).defensive
@@ -98,11 +99,13 @@ class Resolution(Flow):
         if s.step != "wingman_attack" or s.exchange is not None:
             return
         p = Pending(e.seat, "wingman_attack")
-        if any(a.verb == "play" and self._refusal(s, p, a) is None for a in self._candidates(s, p)):
+        refusal = self._refuser(s, p)
+        if any(a.verb == "play" and refusal(a) is None for a in self._candidates(s, p)):
             return
         self._end_wingman_attack(s, e, ev)
 
     def _end_wingman_attack(self, s: GameState, e: Element, ev: list[Event]) -> None:
+        e = s.own_element(e.seat)  # the active element: an exchange may end the step
         if e.minihand:
             ev.append(
                 Event(
@@ -152,6 +155,7 @@ class Resolution(Flow):
         ev: list[Event],
     ) -> None:
         """Steps a-d of 7.21 (and 7.22 for a Vertical Roll)."""
+        e = s.own_element(e.seat)  # a Vertical Roll resolves on the defender's move
         e.altitude = (e.altitude or 0) + direction
         if e.seat == s.active:
             s.t.moved = True

@@ -24,7 +24,7 @@ def sample_state(engine: DifEngine, state: GameState, seat: str, rng: random.Ran
     size), every other secret altitude picked again among the legal ones, and a new
     generator. The result depends on ``state`` only through what ``seat`` sees."""
     s = state.clone()
-    others = [s.elements[k] for k in sorted(s.elements) if k != seat]
+    others = [s.own_element(k) for k in sorted(s.elements) if k != seat]
     pool = sorted(s.deck + [c for e in others for c in e.hand + e.minihand + e.defence])
     rng.shuffle(pool)
     for e in others:
@@ -33,7 +33,7 @@ def sample_state(engine: DifEngine, state: GameState, seat: str, rng: random.Ran
         e.defence, pool = pool[: len(e.defence)], pool[len(e.defence) :]
     s.deck = pool
     for other in [e.seat for e in others if s.step == "setup" and e.pick is not None]:
-        s.elements[other].pick = None
+        s.own_element(other).pick = None
         picks = [a for a in engine.legal_actions(s, other) if a.verb == "alt"]
         s, _ = engine.apply(s, other, rng.choice(picks))
     s.rng = rng.getrandbits(64)

@@ -7,6 +7,12 @@ state and its clone, and copied only when a rule changes them (copy on write):
 
 - the parts of ``fates`` (a bookkeeping only :func:`engine.dif.fates.record` writes,
   which replaces a part with a copy before it changes it);
+- the elements of a dogfight: a rule changes an element only through
+  :meth:`GameState.own_element`, which first puts a copy of it in the state's
+  ``elements``, once per clone (``apply`` owns the acting seat's; a rule owns another
+  before it draws into its hand or mini-hands, changes its altitude or counters, or
+  one of its planes). A campaign mission's clone copies every element at once: the
+  mission rules (:mod:`engine.dif.bombing`) change elements in many more places;
 - the planes: a rule changes a plane only through :meth:`GameState.own`, which
   first puts a copy of the plane in the element's place, once per clone (damage,
   a shoot-down, an evasion, the Ace's counter spent);
@@ -67,7 +73,12 @@ class Plane:
 
 @dataclass(slots=True)
 class Element:
-    """A leader, its wingman, and the hand of the seat that flies them."""
+    """A leader, its wingman, and the hand of the seat that flies them.
+
+    Shared by a dogfight's state and its clones until a rule changes it: change an
+    element of a cloned state only through :meth:`GameState.own_element`, and read
+    it again from the state after calling a rule that may have owned it (the module's
+    docstring)."""
 
     seat: str
     side: str
@@ -210,16 +221,19 @@ class TurnState:
 
 
 class _Owned:
-    """The planes a cloned state owns, kept outside the dataclass' fields (so never
-    dumped, compared or shown): see :meth:`GameState.own`."""
+    """The planes and elements a cloned state owns, kept outside the dataclass'
+    fields (so never dumped, compared or shown): see :meth:`GameState.own` and
+    :meth:`GameState.own_element`."""
 
-    __slots__ = ("_owned",)
+    __slots__ = ("_owned", "_owned_elements")
     _owned: list[Plane] | None
+    _owned_elements: set[str] | None
 
-    def _owning(self, planes: list[Plane] | None) -> None:
-        """Set the planes owned (None: all). Here, where the slot is declared: mypy
-        does not see it in a dataclass' own ``__slots__``."""
+    def _owning(self, planes: list[Plane] | None, elements: set[str] | None) -> None:
+        """Set the planes and the elements' seats owned (None: all). Here, where the
+        slots are declared: mypy does not see them in a dataclass' own ``__slots__``."""
         self._owned = planes
+        self._owned_elements = elements
 
 
 @dataclass(slots=True)
@@ -261,7 +275,7 @@ class GameState(_Owned):
     dogfight, whose dump stays as it was (not written)."""
 
     def __post_init__(self) -> None:
-        self._owning(None)  # a state made whole (new game, loaded) owns every plane
+        self._owning(None, None)  # a state made whole (new game, loaded) owns every part
 
     @property
     def active(self) -> str | None:
@@ -273,7 +287,12 @@ class GameState(_Owned):
         c = object.__new__(GameState)
         c.ruleset, c.seed, c.rng, c.year = self.ruleset, self.seed, self.rng, self.year
         c.max_turns = self.max_turns
-        c.elements = {k: e.clone() for k, e in self.elements.items()}
+        if self.mission is None:
+            c.elements = dict(self.elements)  # shared, copied on write (own_element)
+            owned: set[str] | None = set()
+        else:
+            c.elements = {k: e.clone() for k, e in self.elements.items()}
+            owned = None
         c.deck, c.discard, c.in_play = self.deck[:], self.discard[:], self.in_play[:]
         c.positions, c.order = dict(self.positions), self.order[:]
         c.turn, c.index, c.step = self.turn, self.index, self.step
@@ -286,14 +305,34 @@ class GameState(_Owned):
         c.pending_order = self.pending_order[:] if self.pending_order is not None else None
         c.fates = dict(self.fates)  # its parts are copied on write (engine.dif.fates.record)
         c.mission = copy.deepcopy(self.mission) if self.mission is not None else None
-        c._owning([])
+        c._owning([], owned)
         return c
+
+    def own_element(self, seat: str) -> Element:
+        """The element of ``seat``, to change: a rule changes an element of a cloned
+        state only through this. The clone shares its elements with the state it was
+        cloned from; the first time an element is asked for, a copy takes its place
+        (its lists its own, its planes still shared: :meth:`own`), and that copy is
+        returned, then and every later time. A reference to the element taken before
+        is the shared one: read the element again after owning it.
+
+        A state made whole (a new game, a loaded one) and a mission's clone own every
+        element: the element itself."""
+        e = self.elements[seat]
+        owned = getattr(self, "_owned_elements", None)
+        if owned is None or seat in owned:
+            return e
+        mine = e.clone()
+        self.elements[seat] = mine
+        owned.add(seat)
+        return mine
 
     def own(self, plane: Plane) -> Plane:
         """``plane``, to change: a rule changes a plane of a cloned state only through
         this. The clone shares its planes with the state it was cloned from; the first
         time a plane is asked for, a copy takes its place in its element (leader,
-        wingman or lost), and that copy is returned, then and every later time.
+        wingman or lost; the element owned first: :meth:`own_element`), and that copy
+        is returned, then and every later time.
 
         A plane no element holds any more (a wingman promoted while a loop still
         holds it) is copied too, and the copy put nowhere: the rule may change it,
@@ -304,15 +343,15 @@ class GameState(_Owned):
             return plane
         mine = plane.clone()
         owned.append(mine)
-        for e in self.elements.values():
+        for seat, e in self.elements.items():
             if e.leader is plane:
-                e.leader = mine
+                self.own_element(seat).leader = mine
             elif e.wingman is plane:
-                e.wingman = mine
+                self.own_element(seat).wingman = mine
             else:
                 for i, q in enumerate(e.lost):
                     if q is plane:
-                        e.lost[i] = mine
+                        self.own_element(seat).lost[i] = mine
         return mine
 
     def adopt(self, plane: Plane) -> Plane:

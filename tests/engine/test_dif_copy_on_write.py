@@ -1,13 +1,17 @@
-"""Down in Flames planes are copied on write (issue 16): a state's clone shares its
-planes with the state it was cloned from, and a rule changes a plane only through
-``GameState.own``, which puts a copy in its place first (engine/dif/state.py).
+"""Down in Flames planes and elements are copied on write (issue 16): a state's clone
+shares its planes, and a dogfight's clone its elements, with the state it was cloned
+from; a rule changes a plane only through ``GameState.own`` and an element only
+through ``GameState.own_element``, which put a copy in its place first
+(engine/dif/state.py).
 
 Random team dogfights and campaign missions are played with every kind of plane
 change (damage, a shoot-down and its promoted wingman, an evasion, the Ace's counter
-spent, Anti-Aircraft and Discretionary Fire); after every action, each plane of the
-state it was applied to is checked against a snapshot taken before: these tests fail
-the moment a rule changes a shared plane in place. They also check that the sharing
-happens: a plane no rule changed is the very object of the state before.
+spent, Anti-Aircraft and Discretionary Fire) and of element change (hands drawn and
+played, mini-hands, altitudes, counters, a promoted wingman); after every action,
+each plane and each element of the state it was applied to is checked against a
+snapshot taken before: these tests fail the moment a rule changes a shared plane or
+element in place. They also check that the sharing happens: a plane no rule changed
+is the very object of the state before, and so are most elements of a dogfight.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from dataclasses import astuple
 from engine.dif.actions import Action
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.setup import DifSetup
-from engine.dif.state import GameState, Plane
+from engine.dif.state import Element, GameState, Plane
 from tests.engine.conftest import random_setup
 from tests.engine.dif.test_mission_properties import random_mission
 
@@ -42,6 +46,11 @@ def _planes(state: GameState) -> dict[tuple[str, str, int], Plane]:
 
 def _snapshot(state: GameState) -> dict[tuple[str, str, int], tuple[object, ...]]:
     return {where: astuple(p) for where, p in _planes(state).items()}
+
+
+def _elements(state: GameState) -> dict[str, tuple[object, ...]]:
+    """Every element's values, its lists and planes included (``astuple`` recurses)."""
+    return {seat: astuple(e) for seat, e in state.elements.items()}
 
 
 def _choose(engine: DifEngine, state: GameState, seat: str, rng: random.Random) -> Action:
@@ -82,8 +91,9 @@ def _setups() -> Iterator[tuple[DifSetup, int]]:
 
 
 def _play(setup: DifSetup, seed: int, seen: set[str], shared: list[int]) -> None:
-    """One game, checking every action: the planes of the state before are unchanged,
-    and a plane of the state after is the very object before unless a rule changed it."""
+    """One game, checking every action: the planes and the elements of the state
+    before are unchanged, and a plane of the state after is the very object before
+    unless a rule changed it. ``shared``: planes, then elements, shared so far."""
     engine = default_engine()
     rng = random.Random(seed)
     state, _ = engine.new_game(setup, seed)
@@ -94,8 +104,13 @@ def _play(setup: DifSetup, seed: int, seen: set[str], shared: list[int]) -> None
         action = _choose(engine, state, seat, rng)
         before = _snapshot(state)
         planes = _planes(state)
+        elements = _elements(state)
+        objects: dict[str, Element] = dict(state.elements)
         after, events = engine.apply(state, seat, action)
         assert _snapshot(state) == before, f"seed {seed}: {seat} {action} changed a shared plane"
+        changed = [k for k, e in _elements(state).items() if e != elements[k]]
+        assert not changed, f"seed {seed}: {seat} {action} changed the shared elements {changed}"
+        shared[1] += sum(1 for k, e in after.elements.items() if e is objects[k])
         seen.update(ev.kind for ev in events)
         if action.as_kind == "ACE":
             seen.add("ace")
@@ -111,12 +126,14 @@ def test_no_action_changes_a_plane_of_the_state_it_was_applied_to() -> None:
     """Every game checked action by action; the games reach every rule that changes a
     plane (else they would prove little), and their states share planes."""
     seen: set[str] = set()
-    shared = [0]
+    shared = [0, 0]
     for setup, seed in _setups():
         _play(setup, seed, seen, shared)
     wanted = {"damage", "damaged", "destroyed", "promoted", "evasion", "ace", "fire"}
+    wanted |= {"draw", "altitude", "reveal"}
     assert wanted <= seen, sorted(wanted - seen)
     assert shared[0] > 1000
+    assert shared[1] > 1000
 
 
 def test_own_copies_a_plane_once_and_leaves_the_original_alone() -> None:
@@ -134,3 +151,37 @@ def test_own_copies_a_plane_once_and_leaves_the_original_alone() -> None:
     assert clone.own(leader) is not mine and clone.elements["A1"].leader is mine
     mine.hits += 3
     assert leader.hits == 0
+
+
+def test_own_element_copies_an_element_once_and_leaves_the_original_alone() -> None:
+    engine = default_engine()
+    state, _ = engine.new_game(random_setup(engine, random.Random(1), (2, 2)), 1)
+    assert state.own_element("A1") is state.elements["A1"]  # a new game owns every part
+    clone = state.clone()
+    original = state.elements["A1"]
+    assert clone.elements["A1"] is original
+    mine = clone.own_element("A1")
+    assert mine is not original and mine == original
+    assert clone.elements["A1"] is mine and state.elements["A1"] is original
+    assert clone.own_element("A1") is mine
+    assert mine.hand is not original.hand and mine.leader is original.leader  # planes: own
+    mine.hand.append(999)
+    mine.altitude = 4
+    assert 999 not in original.hand and original.altitude != 4
+    # Owning a plane owns its element first: the original keeps its plane.
+    other = clone.elements["X1"]
+    assert other is state.elements["X1"] and other.leader is not None
+    leader = clone.own(other.leader)
+    assert clone.elements["X1"] is not other and clone.elements["X1"].leader is leader
+    assert state.elements["X1"] is other and other.leader is not leader
+
+
+def test_a_mission_clone_owns_every_element() -> None:
+    """The mission rules change elements in many places (engine/dif/bombing.py): a
+    mission's clone copies them all at once, as before copy on write."""
+    engine = default_engine()
+    state, _ = engine.new_game(random_mission(engine, random.Random(2)), 2)
+    clone = state.clone()
+    for seat, e in clone.elements.items():
+        assert e is not state.elements[seat] and e == state.elements[seat]
+        assert clone.own_element(seat) is e

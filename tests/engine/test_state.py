@@ -33,8 +33,9 @@ def test_from_json_restores_every_state_of_random_games(sample_steps: list[Step]
 
 
 def test_clone_equals_the_original_and_shares_no_mutable_part(sample_steps: list[Step]) -> None:
-    """Planes are shared until changed: scribbled over through ``own`` (the one way a
-    rule changes a plane, engine.dif.state), they leave the original as it was."""
+    """Planes and elements are shared until changed: scribbled over through ``own``
+    and ``own_element`` (the one way a rule changes a plane or an element,
+    engine.dif.state), they leave the original as it was."""
     for step in sample_steps[::13]:
         state = step.after
         before = dump(state)
@@ -48,7 +49,8 @@ def test_clone_equals_the_original_and_shares_no_mutable_part(sample_steps: list
         copy.order.append("Z9")
         copy.t.bursts_used += 5
         copy.t.target = "Z1L"
-        for e in copy.elements.values():
+        for seat in list(copy.elements):
+            e = copy.own_element(seat)
             e.hand.append(999)
             e.minihand.append(999)
             e.defence.append(999)

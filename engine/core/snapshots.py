@@ -6,6 +6,11 @@ that grows with the log. A snapshot is the state after some action, as
 actions logged after it. Replaying and resuming give the same state for every game
 (tests/engine/test_snapshots.py, over every conformance vector and random games of
 every system), so the log stays the only truth and a snapshot only a cache.
+
+A dump's key order is part of it: a system may go through a dict of its state in
+order (Down in Flames deals and fires element by element), so a store keeps the dump
+as text (``bot.games.GameStore.snapshot``), never as a JSON object whose keys it
+would sort.
 """
 
 from __future__ import annotations

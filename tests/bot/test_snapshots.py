@@ -5,19 +5,26 @@ the whole log replayed: the loaded game is always the one the log replays."""
 
 from __future__ import annotations
 
+import json
 import logging
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 import bot.games
-from bot.games import SNAPSHOT_EVERY
+from bot.games import SNAPSHOT_EVERY, GameStore
 from bot.service import GameService, LoadedGame
+from bot.storage.models import canonical_json
 from bot.storage.sqlite import SQLiteStorage
 from engine import ai
 from engine.core.snapshots import resume
+from engine.dif.ai import RandomPlayer
+from engine.dif.system import system as dif_system
+from tests.engine.dif.test_mission_properties import random_mission
 
 ALICE, BOB = 101, 202
 USERS = {"A1": ALICE, "X1": BOB}
@@ -73,6 +80,32 @@ async def test_a_game_loads_from_its_latest_snapshot_and_the_tail(
     assert system.dump_state(cold.state) == system.dump_state(live.state)
 
 
+def test_a_snapshot_keeps_the_order_of_the_state() -> None:
+    """The stores write JSON with sorted keys (``canonical_json``; PostgreSQL's jsonb
+    orders them its own way), and Down in Flames deals and fires element by element,
+    in the state's order: a Zero! mission whose Axis elements come first, read back
+    from a sorted snapshot, played on differently from its log and refused it (seed 2:
+    "Your hand holds no BAR"). The dump is stored as text, its order kept."""
+    dif = dif_system()
+    seed = 2
+    setup = random_mission(dif.engine, random.Random(seed))
+    state, _ = dif.new_game(setup, seed)
+    assert list(state.elements) == ["X1", "A1", "A2", "A3"]
+    player = RandomPlayer(seed)
+    log: list[tuple[str, str]] = []
+    while len(log) < 2 * SNAPSHOT_EVERY and not dif.is_over(state):
+        seat = dif.pending(state)[0].seat
+        action = player.choose(dif.engine, state, seat)
+        state, _ = dif.apply(state, seat, action)
+        log.append((seat, str(action)))
+    at = dif.replay(setup, seed, log[:SNAPSHOT_EVERY])
+    snapshot = GameStore.snapshot(SimpleNamespace(system=dif), SNAPSHOT_EVERY, at)  # type: ignore[arg-type]
+    assert snapshot is not None
+    stored = json.loads(canonical_json(snapshot))  # as every store writes it
+    resumed = resume(dif, json.loads(stored["dump"]), log[SNAPSHOT_EVERY:])
+    assert dif.dump_state(resumed) == dif.dump_state(state)
+
+
 async def test_a_snapshot_of_other_rules_or_unreadable_is_ignored(
     storage: SQLiteStorage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -85,7 +118,7 @@ async def test_a_snapshot_of_other_rules_or_unreadable_is_ignored(
 
     monkeypatch.undo()
     calls = resumes(monkeypatch)
-    broken = {"code": bot.games.code_fingerprint(), "state": {"elements": "not a state"}}
+    broken = {"code": bot.games.code_fingerprint(), "dump": '{"elements": "not a state"}'}
     await storage.put_snapshot(live.id, SNAPSHOT_EVERY + 2, broken)
     with caplog.at_level(logging.WARNING, logger="bot.games"):
         cold = await GameService(storage).load(live.id)

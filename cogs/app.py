@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 from collections.abc import Awaitable, Callable, Sequence
@@ -36,7 +37,7 @@ from bot.campaigns import CampaignNews, CampaignService
 from bot.clock import Clock
 from bot.config import Settings
 from bot.errors import Refusal
-from bot.games import LoadedGame, keep_out_of_collections
+from bot.games import LoadedGame, keep_out_of_collections, tune_collector
 from bot.operations import DeadlineOps
 from bot.outcome import Outcome
 from bot.publishing import Publisher
@@ -150,6 +151,8 @@ class TallyHoBot(commands.AutoShardedBot):
         self.storage: Storage | None = None
         self.clock = clock
         self.deadlines: DeadlineOps | None = None
+        self._collector: tuple[int, ...] | None = None
+        """The collector's thresholds before the bot tuned them (``bot.games.tune_collector``)."""
         self.publisher = DiscordPublisher(self)
         self.outbox = Outbox(self)
         """What the games' threads were not told yet: posted at start-up and retried."""
@@ -189,6 +192,8 @@ class TallyHoBot(commands.AutoShardedBot):
         for news in await self.campaigns.reconcile():  # steps a crash interrupted
             await self.publisher.publish_campaign(news)
         keep_out_of_collections()  # what start-up loaded stays: no collection walks it
+        if self._collector is None:
+            self._collector = tune_collector()  # full collections rarely, and at idle
         log.info(
             "ready: %d open game(s), %d caught up, %d live deadline(s) in %s",
             len(open_games),
@@ -216,6 +221,9 @@ class TallyHoBot(commands.AutoShardedBot):
         log.info("stopped: the database %s is closed", self.database)
 
     async def close(self) -> None:
+        if self._collector is not None:  # the process's thresholds, as they were
+            gc.set_threshold(*self._collector)
+            self._collector = None
         if self.deadlines is not None:
             await self.deadlines.stop()
             self.deadlines = None

@@ -290,3 +290,19 @@ async def test_a_moves_post_lets_the_other_replies_go_first() -> None:
     began = loop.time()
     await asyncio.gather(click("a", 0), click("mute", 1.0, answers=False))
     assert 0.3 <= posted["a"] - began < 0.9, "not after the one that never answers"
+
+
+async def test_the_bot_starts_full_collections_rarely_while_it_runs(tmp_path: Path) -> None:
+    """A full collection walks every click in flight: while the bot runs, the collector
+    starts one by itself only every ``FULL_COLLECTION_AFTER`` middle-generation
+    collections (the game cache's freezes collect in full at idle moments); the
+    process's thresholds are put back when it stops."""
+    before = gc.get_threshold()
+    async with FakeDiscord() as fake:
+        bot = make_bot(tmp_path / "db.sqlite3")
+        try:
+            await fake.start(bot)
+            assert gc.get_threshold() == (*before[:2], games.FULL_COLLECTION_AFTER)
+        finally:
+            await bot.close()
+    assert gc.get_threshold() == before

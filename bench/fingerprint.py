@@ -24,7 +24,6 @@ and machine; the default 200 take about two minutes on one core.
 from __future__ import annotations
 
 import argparse
-import functools
 import hashlib
 import json
 import random
@@ -39,12 +38,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.core.snapshots import resume
 from engine.dif.actions import Action
 from engine.dif.ai import RandomPlayer
-from engine.dif.campaign_data import load_scoresheets, load_targets
-from engine.dif.components import Ruleset, Side
-from engine.dif.setup import MAX_AIRCRAFT, DifSetup
+from engine.dif.setup import DifSetup
 from engine.dif.state import GameState
 from engine.dif.system import DifSystem, system
 from strings import tr
+from tests.engine.conftest import random_setup
+from tests.engine.dif.test_mission_properties import random_mission
 
 PROBES = [
     Action.from_text(t)
@@ -84,153 +83,22 @@ def _json(value: Any) -> str:
     return json.dumps(value, default=repr, ensure_ascii=False)
 
 
-def duel(engine_rng: random.Random, dif: DifSystem) -> DifSetup:
-    """Any two fighters of a random ruleset and year, wingmen and pilots at random."""
-    return _dogfight(engine_rng, dif, 1)
+def duel(rng: random.Random, dif: DifSystem) -> DifSetup:
+    """Any two fighters of a random ruleset and year, wingmen and pilots at random
+    (the engine tests' generator, ``tests/engine/conftest.py``)."""
+    return random_setup(dif.engine, rng)
 
 
-def team(engine_rng: random.Random, dif: DifSystem) -> DifSetup:
+def team(rng: random.Random, dif: DifSystem) -> DifSetup:
     """Four elements a side, mixed types, within the victory table's 15 aircraft."""
-    return _dogfight(engine_rng, dif, 4)
-
-
-def _dogfight(rng: random.Random, dif: DifSystem, per_side: int) -> DifSetup:
-    engine = dif.engine
-    year = rng.choice([1940, 1942, 1944, 1945])
-    ruleset = rng.choice([Ruleset.ZERO, Ruleset.ROTL])
-    skills = ["A", "BU", "CV", "D", "H", "P"]
-    elements: list[dict[str, Any]] = []
-    for side, letter in ((Side.ALLIED, "A"), (Side.AXIS, "X")):
-        pool = sorted(
-            a.id
-            for a in engine.aircraft.values()
-            if engine.aircraft_refusal(ruleset, year, a.id, side) is None
-        )
-        for i in range(1, per_side + 1):
-            ac = engine.aircraft[rng.choice(pool)]
-            pilot = rng.sample(skills, rng.choice([0, 0, 1, 2]))
-            if ac.leader_card.undamaged.gunner and rng.random() < 0.3:
-                pilot.append("G")
-            elements.append(
-                {
-                    "seat": f"{letter}{i}",
-                    "side": side.value,
-                    "aircraft": ac.id,
-                    "wingman": ac.wingman is not None and rng.random() > 0.1,
-                    "pilot": pilot,
-                }
-            )
-    flying = sum(2 if e["wingman"] else 1 for e in elements)
-    for e in elements[::-1]:
-        if flying > MAX_AIRCRAFT and e["wingman"]:
-            e["wingman"] = False
-            flying -= 1
-    data: dict[str, Any] = {
-        "ruleset": ruleset.value,
-        "year": year,
-        "elements": elements,
-        "to_the_death": rng.random() < 0.1,
-        "vp_bonus": rng.random() < 0.3,
-    }
-    if rng.random() < 0.5:  # one shared starting altitude: more combat
-        alt = rng.choice(["VL", "L", "M", "H"])
-        data["altitudes"] = {e["seat"]: alt for e in elements}
-    return DifSetup.model_validate(data)
-
-
-_FIGHTERS = {Side.AXIS: ["ki-43", "a6m2"], Side.ALLIED: ["buffalo-i", "hurricane-iib", "f4f"]}
-_BOMBERS = {Side.AXIS: ["ki-30", "d3a1", "b5n2"], Side.ALLIED: ["sbd", "tbd", "vildebeest"]}
-_FORMATIONS = {Side.AXIS: ["ki-21", "g4m", "h6k"], Side.ALLIED: ["b-17e", "b-26", "hudson"]}
-
-
-@functools.cache
-def _targets() -> dict[str, Any]:
-    return dict(load_targets())
-
-
-@functools.cache
-def _awards() -> dict[str, Any]:
-    return load_scoresheets().land.model_dump(mode="json")
+    return random_setup(dif.engine, rng, (4, 4))
 
 
 def mission(rng: random.Random, dif: DifSystem) -> DifSetup:
-    """A Zero! campaign mission: one to three elements a side, the attacker's light
-    bombers loaded, up to two formations of its bombers, a random target, Arrival and
-    Return Home turns, sometimes Clouds or the Angle of Attack option; one in six a
-    dogfight-kind mission (the shape of tests/engine/dif/test_mission_properties.py)."""
-    engine = dif.engine
-    targets = _targets()
-    attacker = rng.choice(list(Side))
-    target = targets[rng.choice(sorted(targets))]
-    elements: list[dict[str, Any]] = []
-    bombs: dict[str, str] = {}
-    for side in Side:
-        letter = "A" if side is Side.ALLIED else "X"
-        for i in range(1, rng.randint(1, 3) + 1):
-            pool = _FIGHTERS[side] + (_BOMBERS[side] if side is attacker else [])
-            ac = engine.aircraft[rng.choice(pool)]
-            seat = f"{letter}{i}"
-            elements.append({"seat": seat, "side": side.value, "aircraft": ac.id})
-            if ac.bombing is not None and side is attacker:
-                modes = sorted(m.value for m in ac.bombing.modes)
-                modes = [m for m in modes if m != "saturation" and (target.naval or m != "torpedo")]
-                if modes:
-                    bombs[seat] = rng.choice(modes)
-    plan: dict[str, Any] = {
-        "attacker": attacker.value,
-        "arrival": rng.randint(0, 2),
-        "home": rng.randint(0, 2),
-        "awards": _awards() if rng.random() < 0.5 else None,
-    }
-    dogfight = rng.random() < 1 / 6
-    if dogfight:
-        plan.update(kind="dogfight", turns=rng.randint(2, 4), arrival=0, home=0)
-    else:
-        letter = "A" if attacker is Side.ALLIED else "X"
-        formations = []
-        for i in range(rng.randint(0, 2)):
-            ac = engine.aircraft[rng.choice(_FORMATIONS[attacker])]
-            assert ac.bombing is not None and ac.formation_size is not None
-            modes = [m.value for m in ac.bombing.modes if target.naval or m.value != "torpedo"]
-            mode = rng.choice([*sorted(modes), None])
-            formations.append(
-                {
-                    "seat": f"{letter}{7 + i}",
-                    "side": attacker.value,
-                    "aircraft": [ac.id] * rng.randint(1, ac.formation_size),
-                    "altitude": "VL" if mode == "torpedo" else rng.choice(["L", "M", "H"]),
-                    "mode": mode,
-                }
-            )
-        plan["formations"] = formations
-        if formations and rng.random() < 1 / 4:
-            elements = [e for e in elements if e["side"] != attacker.value]
-        if rng.random() < 1 / 6:
-            elements = [e for e in elements if e["side"] == attacker.value]
-        seats = {e["seat"] for e in elements}
-        plan.update(
-            target=target.model_dump(mode="json", exclude={"id", "sheet", "printed"}),
-            bombs={seat: m for seat, m in bombs.items() if seat in seats},
-        )
-        if rng.random() < 1 / 3:
-            plan["clouds"] = {
-                "draw": rng.randint(1, 3),
-                "result_shift": rng.randint(0, 2),
-                "aa": rng.randint(-2, 1),
-                "torpedo": rng.random() < 0.5,
-            }
-    plan["angle_of_attack"] = not dogfight and rng.random() < 0.5
-    altitudes = {e["seat"]: rng.choice(["VL", "L", "M"]) for e in elements}
-    return DifSetup.model_validate(
-        {
-            "ruleset": "zero",
-            "year": 1942,
-            "elements": elements,
-            "mixed": True,
-            "altitudes": altitudes if rng.random() < 0.7 else None,
-            "mission": plan,
-        }
-    )
+    """A Zero! campaign mission: light bombers loaded, formations, a target, Arrival
+    and Return Home, Clouds, the Angle of Attack, dogfight-kind ones (the mission
+    tests' generator, ``tests/engine/dif/test_mission_properties.py``)."""
+    return random_mission(dif.engine, rng)
 
 
 KINDS: dict[str, Callable[[random.Random, DifSystem], DifSetup]] = {

@@ -27,7 +27,7 @@ from discord import app_commands
 
 from bot.errors import InternalError, UserError
 from bot.storage.memo import remember_settings
-from cogs.context import app_of, language_of, reply
+from cogs.context import app_of, forget_view, language_of, reply
 from strings import normalize, t
 
 __all__ = ["REPLIES_FIRST", "Gate", "GatedTree", "Guarded", "on_tree_error", "report"]
@@ -218,9 +218,5 @@ class Guarded:
                 await report(interaction, exc)
         finally:
             # discord.py built a view of the clicked message to hold this item, and
-            # reads neither once the callback returned: break their reference cycle,
-            # as a sent view's (``cogs.context.forget_view``).
-            view = getattr(self, "view", None)
-            if isinstance(view, discord.ui.View):
-                view.stop()
-                view.clear_items()
+            # reads neither once the callback returned: let it go as a sent view is.
+            forget_view({"view": getattr(self, "view", None)})

@@ -68,6 +68,8 @@ class Settings(BaseSettings):
     """This process's shards, e.g. 0,1 or 2-3 (of TALLYHO_SHARD_COUNT; some: PostgreSQL only)."""
     poll_seconds: float = Field(default=30.0, alias="TALLYHO_POLL_SECONDS", gt=0)
     """Seconds between the deadline scheduler's reads of what other processes opened."""
+    game_cache: int = Field(default=2048, alias="TALLYHO_GAME_CACHE", ge=16)
+    """Games held in memory (about 18 KiB each); a click on another one replays it."""
 
     @model_validator(mode="after")
     def _check_shards(self) -> Self:

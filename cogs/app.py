@@ -37,7 +37,7 @@ from bot.campaigns import CampaignNews, CampaignService
 from bot.clock import Clock
 from bot.config import Settings
 from bot.errors import Refusal
-from bot.games import LoadedGame, keep_out_of_collections, tune_collector
+from bot.games import GAME_CACHE, LoadedGame, keep_out_of_collections, tune_collector
 from bot.operations import DeadlineOps
 from bot.outcome import Outcome
 from bot.publishing import Publisher
@@ -126,10 +126,12 @@ class TallyHoBot(commands.AutoShardedBot):
         shard_ids: Sequence[int] | None = None,
         shard_count: int | None = None,
         poll_interval: timedelta = POLL_INTERVAL,
+        game_cache: int = GAME_CACHE,
     ) -> None:
         """``shard_ids`` of ``shard_count``: the shards this process runs (both None:
         every shard, as many as Discord recommends). ``poll_interval``: how often the
-        deadline scheduler reads what other processes opened."""
+        deadline scheduler reads what other processes opened. ``game_cache``: how many
+        games the service holds in memory."""
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -144,6 +146,7 @@ class TallyHoBot(commands.AutoShardedBot):
                 raise ValueError("shard_ids need a shard_count")
             self.shard_ids = list(shard_ids)
         self.poll_interval = poll_interval
+        self.game_cache = game_cache
         self.database = database
         self.guild_id = guild_id
         self._seed_source = seed_source
@@ -162,7 +165,12 @@ class TallyHoBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self.storage = await open_storage(self.database)
-        self.service = GameService(self.storage, seed_source=self._seed_source, clock=self.clock)
+        self.service = GameService(
+            self.storage,
+            seed_source=self._seed_source,
+            clock=self.clock,
+            cache_size=self.game_cache,
+        )
         # The game cache freezes what it holds when no interaction is in flight.
         self.service.busy = lambda: self.gate.inflight > 0
         self.gate.on_idle = self.service.idle
@@ -301,6 +309,7 @@ def client(settings: Settings) -> TallyHoBot:
         shard_ids=settings.shard_ids,
         shard_count=settings.shard_count,
         poll_interval=timedelta(seconds=settings.poll_seconds),
+        game_cache=settings.game_cache,
         # the commands are the application's, not a shard's: one process syncs them
         sync_commands=settings.shard_ids is None or 0 in settings.shard_ids,
     )

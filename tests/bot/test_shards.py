@@ -15,6 +15,7 @@ import cogs.outbox
 import cogs.publisher
 from bot.__main__ import main
 from bot.config import Settings, parse_shards
+from bot.games import GAME_CACHE
 from bot.storage import utc_now
 from bot.testing import FakeDiscord, FakeUser
 from cogs.app import TallyHoBot, client
@@ -93,6 +94,19 @@ def test_the_client_runs_the_configured_shards_and_one_syncs_the_commands() -> N
     assert second.poll_interval == timedelta(seconds=5) and second.database == PG
     alone = client(settings())
     assert alone.shard_ids is None and alone.shard_count is None and alone._sync
+
+
+async def test_the_game_cache_holds_as_many_games_as_the_operator_sets(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """``TALLYHO_GAME_CACHE``: how many games the service holds in memory (at least 16)."""
+    assert settings().game_cache == GAME_CACHE
+    with pytest.raises(ValidationError, match="greater than or equal to 16"):
+        settings(TALLYHO_GAME_CACHE="8")
+    bot = client(settings(TALLYHO_GAME_CACHE="64", TALLYHO_DATABASE=str(tmp_path / "c.db")))
+    await fake.start(bot)
+    assert bot.service._cache_size == 64
+    await bot.close()
 
 
 def holding(fake: FakeDiscord) -> int:

@@ -160,7 +160,8 @@ class DeadlineOps:
         """The deadlines of a move, which writes them with its actions (the service's
         :attr:`~bot.games.GameStore.planner`)."""
         pending = self._pending(game)
-        await self.scheduler.reload_game(game.id)  # another process may have opened some
+        if self.service.storage.shared:  # another process may have opened some
+            await self.scheduler.refresh_game(game.id)
         return await self.scheduler.plan(
             game.id, game.record.version, pending or [], actor=actor, over=pending is None
         )
@@ -178,7 +179,8 @@ class DeadlineOps:
             await self.close_lapsed(game.id)  # the game is over: no prompt holds
             return
         if not planned:
-            await self.scheduler.reload_game(game.id)  # another process may have opened some
+            if self.service.storage.shared:  # another process may have opened some
+                await self.scheduler.refresh_game(game.id)
             await self.scheduler.sync(game.id, game.record.version, pending, actor=actor)
         if actor is not None and await seats.returned(self.service, game.id, actor):
             public = await server_language(self.service.storage, game.record.guild_id)
@@ -190,7 +192,7 @@ class DeadlineOps:
     ) -> None:
         """A campaign moved on: the deadlines of its decisions (seat: the deciding
         side) follow what it awaits, like a game's."""
-        await self.scheduler.reload_game(row_id)
+        await self.scheduler.refresh_game(row_id)
         await self.scheduler.sync(row_id, version, pending, actor=actor)
 
     async def seat_changed(self, game: LoadedGame, seat: str) -> None:

@@ -68,6 +68,7 @@ import contextlib
 import heapq
 import logging
 import sys
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -100,6 +101,9 @@ log = logging.getLogger(__name__)
 
 POLL_INTERVAL = timedelta(seconds=30)
 """How often a scheduler reads what falls due from the database, by default."""
+
+GUILDS_HELD = 4096
+"""Games whose guild :class:`StoredTerms` remembers (it reads a game's guild once)."""
 
 ReminderCallback = Callable[[DeadlineRecord, int], Awaitable[None]]
 """``on_reminder(deadline, n)``: send the ``n``-th reminder (1-based) of the decision."""
@@ -144,15 +148,29 @@ class StoredTerms:
         subclass with more policy (``bot.settings.DeadlinePolicy``)."""
         self.storage = storage
         self.settings_type = settings_type
+        self._guilds: OrderedDict[int, int] = OrderedDict()
+        """The guild of each game asked about lately (a game's guild never changes)."""
+
+    async def _guild_of(self, game_id: int) -> int | None:
+        """The game's guild (None if the game does not exist), read once per game."""
+        guild_id = self._guilds.get(game_id)
+        if guild_id is None:
+            game = await self.storage.get_game(game_id)
+            if game is None:
+                return None
+            guild_id = self._guilds[game_id] = game.guild_id
+            if len(self._guilds) > GUILDS_HELD:
+                self._guilds.popitem(last=False)
+        return guild_id
 
     async def settings(self, game_id: int) -> DeadlineSettings | None:
         """The game's deadline settings (None if the game does not exist). Malformed
         stored settings are logged and replaced by the defaults: a game never stalls
         on them."""
-        game = await self.storage.get_game(game_id)
-        if game is None:
+        guild_id = await self._guild_of(game_id)
+        if guild_id is None:
             return None
-        guild = await self.storage.get_guild_settings(game.guild_id)
+        guild = await self.storage.get_guild_settings(guild_id)
         own = await self.storage.get_game_settings(game_id)
         try:
             return self.settings_type.resolve(
@@ -331,8 +349,13 @@ class DeadlineScheduler:
     def of_game(self, game_id: int) -> list[DeadlineRecord]:
         """The game's live deadlines, soonest expiry first: who the game waits on and
         until when (``expires_at``)."""
+        return [h.record() for h in self._held_of(game_id)]
+
+    def _held_of(self, game_id: int) -> list[_Held]:
+        """:meth:`of_game` as held (no record built: a move's planning reads a few
+        values of each)."""
         found = [self._live[i] for i in self._by_game.get(game_id, ())]
-        return [h.record() for h in sorted(found, key=lambda d: (d.expires_at, d.seat, d.id))]
+        return sorted(found, key=lambda d: (d.expires_at, d.seat, d.id))
 
     def next_wake(self) -> datetime | None:
         """When the scheduler must next run (None: nothing to do)."""
@@ -445,12 +468,16 @@ class DeadlineScheduler:
         """Re-read the game's live deadlines from the database (the database's copy
         wins; those no longer live are forgotten) and return them, soonest expiry
         first: call it before syncing a game another process may have changed."""
+        await self.refresh_game(game_id)
+        return self.of_game(game_id)
+
+    async def refresh_game(self, game_id: int) -> None:
+        """:meth:`reload_game`, returning nothing (before a move's :meth:`plan`)."""
         fresh = await self.storage.live_deadlines(game_id)
         for deadline_id in self._by_game.get(game_id, set()) - {d.id for d in fresh}:
             self._forget(deadline_id)
         for record in fresh:
             self._put(record)
-        return self.of_game(game_id)
 
     async def start(self) -> int:
         """Load the live deadlines and start the task, which at once fires what fell due
@@ -695,7 +722,7 @@ class DeadlineScheduler:
         wanted = {(p.seat, p.kind): p for p in pending}
         # Claimed deadlines belong to the firing path (their on_due is running or will
         # be retried): they neither keep a decision's deadline nor get settled here.
-        current = {(d.seat, d.kind): d for d in self.of_game(game_id) if not d.is_claimed}
+        current = {(d.seat, d.kind): d for d in self._held_of(game_id) if not d.is_claimed}
         settle: list[DeadlineSettlement] = []
         spent: dict[str, int] = {}
         for key, d in current.items():

@@ -193,6 +193,10 @@ class Storage(Protocol):
     which also applies migrations); everything else is here.
     """
 
+    shared: bool
+    """Whether other bot processes may write to the database meanwhile (PostgreSQL);
+    a SQLite file serves one process (``bot.config``), which then knows every write."""
+
     async def close(self) -> None:
         """Release the connection(s). The store cannot be used afterwards."""
         ...

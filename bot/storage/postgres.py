@@ -271,6 +271,8 @@ class PostgresStorage(Storage):
     applies migrations; ``await store.close()`` (or ``async with``) when done.
     """
 
+    shared = True
+
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock) -> None:
         """Wrap an open pool on a migrated database; use :meth:`open` instead."""
         self._pool = pool

@@ -307,6 +307,8 @@ class SQLiteStorage(Storage):
     and applies migrations; ``await store.close()`` (or ``async with``) when done.
     """
 
+    shared = False
+
     def __init__(
         self,
         conn: aiosqlite.Connection,

@@ -13,6 +13,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from bot.clock import FakeClock
+from bot.storage.models import DeadlineRecord
 from bot.testing import FakeDiscord, FakeUser
 from cogs.app import TallyHoBot
 from engine.dif.game import default_engine
@@ -32,6 +33,24 @@ def thread_texts(fake: FakeDiscord, thread: int) -> list[str]:
     return [m.get("content") or "" for m in fake.sent_to(thread)]
 
 
+PLANNED_BY = ("id", "seat", "kind", "user_id", "due_at", "expires_at", "bank_seconds", "fired_at")
+"""What a move's planning reads of a game's live deadlines (``DeadlineScheduler.plan``)."""
+
+
+async def held_as_stored(bot: TallyHoBot, game_id: int) -> None:
+    """The scheduler holds the game's live deadlines as the database has them: on a
+    SQLite file, one process's, a move plans from the held copy without reading it
+    (``Storage.shared``)."""
+    assert bot.deadlines is not None and not bot.service.storage.shared
+    held = bot.deadlines.scheduler.of_game(game_id)
+    stored = await bot.service.storage.live_deadlines(game_id)
+
+    def planned(records: list[DeadlineRecord]) -> list[tuple[object, ...]]:
+        return sorted(tuple(getattr(d, name) for name in PLANNED_BY) for d in records)
+
+    assert planned(held) == planned(stored)
+
+
 async def test_response_deadline_passes_and_no_response_applies(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -39,16 +58,20 @@ async def test_response_deadline_passes_and_no_response_applies(
     clock = FakeClock(START)
     bot = make_bot(tmp_path / "g.sqlite3", clock)
     game_id, thread = await open_duel(fake, bot, alice, bob, response_hours=2.0)
+    await held_as_stored(bot, game_id)
     await attack(fake, bot, alice, game_id, thread)
+    await held_as_stored(bot, game_id)
     await advance(fake, bot, clock, 1.9)
     assert (await log_of(bot, game_id))[-1] == "A1 play MAN X1L"  # not yet
     await advance(fake, bot, clock, 0.2)
     assert (await log_of(bot, game_id))[-1] == "X1 pass"
+    await held_as_stored(bot, game_id)
     said = "\n".join(thread_texts(fake, thread))
     assert "The deadline of Ki-43 Oscar (X1) has passed: the default applies: pass." in said
     assert "Buffalo I (A1) is now Advantaged on Ki-43 Oscar (X1)." in said
     await advance(fake, bot, clock, 48)  # the Buffalo's turn goes on: its own deadline
     assert "A1 done" in await log_of(bot, game_id)
+    await held_as_stored(bot, game_id)
 
 
 async def test_reminders_fire_the_configured_number_of_times_across_a_restart(
@@ -68,6 +91,7 @@ async def test_reminders_fire_the_configured_number_of_times_across_a_restart(
 
     await advance(fake, bot, clock, 5.5)  # past 50 %: the first reminder (thread and DM)
     assert len(reminders()) == 1 and "Reminder 1/2" in reminders()[0]
+    await held_as_stored(bot, game_id)
     assert any("Reminder 1/2" in (m.get("content") or "") for m in fake.dms(bob))
     await bot.close()  # a restart between the reminder and the deadline
     bot = make_bot(db, clock)
@@ -78,6 +102,7 @@ async def test_reminders_fire_the_configured_number_of_times_across_a_restart(
     assert [r[:14] for r in reminders()] == ["⏰ Reminder 1/2", "⏰ Reminder 2/2"]
     await advance(fake, bot, clock, 1.0)  # the deadline
     assert (await log_of(bot, game_id)).count("X1 pass") == 1
+    await held_as_stored(bot, game_id)
     await advance(fake, bot, clock, 1.0)
     assert len(reminders()) == 2 and (await log_of(bot, game_id)).count("X1 pass") == 1
 
@@ -114,6 +139,7 @@ async def test_vacation_pauses_the_deadline_and_shows_until_when(
     await attack(fake, bot, alice, game_id, thread)
     await advance(fake, bot, clock, 24)
     assert (await log_of(bot, game_id))[-1] == "A1 play MAN X1L"  # paused
+    await held_as_stored(bot, game_id)
     await fake.slash(alice, "game status", channel_id=thread)
     await advance(fake, bot, clock, 24 + 2.5)  # vacation over, then the 2 hours run
     assert (await log_of(bot, game_id))[-1] == "X1 pass"

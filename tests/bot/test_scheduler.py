@@ -19,7 +19,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.deadlines import DecisionTerms
 from bot.scheduler import DeadlineScheduler, PendingDecision, StoredTerms
-from bot.storage import SQLiteStorage, StaleGameVersion
+from bot.storage import GameRecord, SQLiteStorage, StaleGameVersion
 from bot.storage.models import DeadlineRecord, SeatClockRecord
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -498,6 +498,30 @@ async def test_stored_terms_use_server_game_and_player_settings(world: World) ->
     await store.put_game_settings(game, {"deadlines": {"enabled": False}})
     assert await terms.terms(game, "A1", "play", 10) is None
     assert await terms.terms(game + 1, "A1", "play", 10) is None
+
+
+async def test_stored_terms_read_a_games_guild_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's guild never changes: the terms of its decisions read its record once
+    (each move plans its deadlines), and still follow the settings as they change."""
+    store = (await world.boot()).store
+    game = await new_game(store)
+    terms = StoredTerms(store)
+    reads = []
+    get_game = store.get_game
+
+    async def counted(game_id: int) -> GameRecord | None:
+        reads.append(game_id)
+        return await get_game(game_id)
+
+    monkeypatch.setattr(store, "get_game", counted)
+    first = await terms.terms(game, "A1", "play", 10)
+    await store.put_guild_settings(1, {"deadlines": {"turn_hours": 10}})
+    second = await terms.terms(game, "A1", "play", 10)
+    assert first is not None and first.duration == 24 * H
+    assert second is not None and second.duration == 10 * H
+    assert reads == [game]
 
 
 async def test_quiet_hours_and_vacation_move_the_deadline(world: World) -> None:

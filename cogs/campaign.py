@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
@@ -39,7 +38,7 @@ from bot.words import player_name
 from cogs.admin import lobby_channel
 from cogs.boundary import Guarded
 from cogs.components import menu_view
-from cogs.context import alt_text, app_of, is_admin, language_of, pinging, reply
+from cogs.context import alt_text, app_of, attachment, is_admin, language_of, pinging, reply
 from cogs.help import cmd_text
 from cogs.publisher import publish
 from engine.core.campaign import PilotLog
@@ -75,8 +74,8 @@ async def sheet_file(campaign: LoadedCampaign, side: str | None, language: str) 
     """The sheet's picture as ``side`` (None: anyone) may see it, with its alt text."""
     sheet = campaign.sheet(side)
     png = await asyncio.to_thread(render_sheet, sheet, language=language)
-    return discord.File(
-        io.BytesIO(png),
+    return attachment(
+        png,
         filename=f"campaign-{campaign.id}.png",
         description=alt_text(sheet_alt_text(sheet, language)),
     )
@@ -602,8 +601,8 @@ class CampaignCog(commands.Cog):
             )
             card = pilot_card(title, chosen, names, language, flyers)
         png = await asyncio.to_thread(render_card, card)
-        picture = discord.File(
-            io.BytesIO(png),
+        picture = attachment(
+            png,
             filename=f"logbook-{found.id}.png",
             description=alt_text("\n".join(lines)),
         )
@@ -638,7 +637,7 @@ class CampaignCog(commands.Cog):
         await reply(
             interaction,
             head,
-            file=discord.File(io.BytesIO(data), filename=f"campaign-{found.id}.log.txt"),
+            file=attachment(data, filename=f"campaign-{found.id}.log.txt"),
         )
 
     @campaign.command(name="verify", description=cmd_text("cmd.campaign.verify.description"))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -43,6 +42,7 @@ from cogs.context import (
     EPHEMERAL_LIMIT,
     alt_text,
     app_of,
+    attachment,
     forget_view,
     language_of,
     reply,
@@ -98,7 +98,7 @@ async def _name(interaction: discord.Interaction, user_id: int, language: str) -
 def _picture(card: CardView, filename: str, text: str) -> discord.File:
     """The card as an attachment, the text it shows as its description (alt text)."""
     png = render_card(card)
-    return discord.File(io.BytesIO(png), filename=filename, description=alt_text(text))
+    return attachment(png, filename=filename, description=alt_text(text))
 
 
 def community_of(interaction: discord.Interaction) -> CommunityCog:

@@ -7,6 +7,7 @@ never everyone or a role, whatever a player's name or text contains."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +72,29 @@ def alt_text(text: str) -> str:
     kept = text[: ALT_LIMIT - 2]
     cut = kept.rfind("\n")
     return (kept[:cut] if cut > 0 else kept).rstrip() + "\n…"
+
+
+class _Buffer(io.BytesIO):
+    """An attachment's bytes, which hold no reference cycle once sent.
+
+    While it sends a file, discord.py stubs the buffer's ``close`` with an instance
+    attribute, then puts it back as one: the buffer's own bound ``close``, which refers
+    to the buffer (``discord.File.close``). Such a cycle is freed only by the cyclic
+    collector, and never if ``gc.freeze`` moved it out of its reach while the picture
+    was in flight (``bot.games.keep_out_of_collections``): the picture's bytes stayed
+    for good (``bench/latency.py`` counted them). Here putting back the buffer's own
+    method removes the instance attribute instead."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "close" and getattr(value, "__self__", None) is self:
+            vars(self).pop("close", None)
+            return
+        super().__setattr__(name, value)
+
+
+def attachment(data: bytes, filename: str, description: str | None = None) -> discord.File:
+    """A file to send (a picture's ``description`` is its alt text, as given)."""
+    return discord.File(_Buffer(data), filename=filename, description=description)
 
 
 def forget_view(kwargs: dict[str, Any]) -> None:

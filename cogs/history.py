@@ -10,7 +10,6 @@ Thin on purpose: the commands themselves are declared in :mod:`cogs.game` (one
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +20,7 @@ from bot.errors import Refusal
 from bot.listing import list_text, open_games
 from bot.report import report_text
 from bot.settings import server_language
-from cogs.context import ALT_LIMIT, alt_text, language_of, reply, service_of
+from cogs.context import ALT_LIMIT, alt_text, attachment, language_of, reply, service_of
 from rendering.registry import has_pictures
 from rendering.report import render_report
 from strings import t
@@ -40,7 +39,7 @@ NO_MENTIONS = discord.AllowedMentions.none()
 def _file(data: bytes, name: str, description: str | None = None) -> discord.File:
     """An attachment; a picture's ``description`` is its alt text (what it shows)."""
     alt = alt_text(description) if description else None
-    return discord.File(io.BytesIO(data), filename=name, description=alt)
+    return attachment(data, filename=name, description=alt)
 
 
 async def send_log(interaction: discord.Interaction) -> None:

@@ -11,7 +11,6 @@ scheduler); the cogs call them after a player's command.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
@@ -35,7 +34,7 @@ from bot.prompts import (
 )
 from bot.settings import server_language, wants_dm
 from cogs.components import hand_view
-from cogs.context import EPHEMERAL_LIMIT, alt_text, forget_view, pinging
+from cogs.context import EPHEMERAL_LIMIT, alt_text, attachment, forget_view, pinging
 from cogs.hand import seat_view, side_view
 from cogs.history import post_after_action
 from rendering.registry import picture
@@ -198,7 +197,7 @@ async def sky_file(game: LoadedGame, language: str) -> discord.File:
     players = game.players(language)
     png = await asyncio.to_thread(picture, game.record.system, view, language, players)
     words = game.presenter.picture_text(view, players, language)
-    return discord.File(io.BytesIO(png), filename="sky.png", description=alt_text(words))
+    return attachment(png, filename="sky.png", description=alt_text(words))
 
 
 async def dm_hand(

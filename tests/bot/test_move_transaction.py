@@ -9,6 +9,7 @@ import asyncio
 import copy
 import gc
 import re
+import weakref
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -22,6 +23,7 @@ from bot.storage.memo import remember_settings
 from bot.testing import FakeDiscord, FakeUser
 from cogs.app import TallyHoBot
 from cogs.boundary import Gate
+from cogs.context import attachment
 from tests.bot.test_game_flow import make_bot
 from tests.bot.test_outbox import THREAD_POST, hand_button, mover, picked
 
@@ -306,3 +308,28 @@ async def test_the_bot_starts_full_collections_rarely_while_it_runs(tmp_path: Pa
         finally:
             await bot.close()
     assert gc.get_threshold() == before
+
+
+async def test_a_sent_picture_holds_no_reference_cycle(
+    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser],
+) -> None:
+    """discord.py stubs a file's ``close`` while sending it and puts it back as an
+    attribute of the buffer, a cycle (buffer, its bound ``close``, buffer): a picture in
+    flight at a freeze kept its bytes for ever. An ``attachment`` is freed by reference
+    counting as soon as it is sent (the collector is off here)."""
+    fake, bot, _, _ = table
+    await fake.start(bot)
+    channel = bot.get_partial_messageable(fake.channel_id)
+    file = attachment(b"\x89PNG picture", "sky.png", description="the sky")
+    buffer = weakref.ref(file.fp)
+    gc.collect()
+    gc.disable()
+    try:
+        await channel.send(file=file)
+        assert "close" not in vars(file.fp)  # discord.py's stub was taken away
+        del file
+        assert buffer() is None
+    finally:
+        gc.enable()
+    sent = fake.sent_to(fake.channel_id)[-1]
+    assert sent["attachments"][0]["filename"] == "sky.png"

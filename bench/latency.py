@@ -24,7 +24,9 @@ not timed as the bot's.
    all at once, until every move is told in its thread, not only answered: the bot
    answers a burst's players first, ``cogs.boundary.Gate.replies_first``).
 4. **Garbage collection**: the longest collector pause (``gc.callbacks``) during the
-   moves above, then with ``--cached`` games held in the service's cache.
+   moves above (in the bursts, those that began with clicks in flight apart from
+   those at a moment with none, when the game cache freezes after a full collection),
+   then with ``--cached`` games held in the service's cache.
 
 Every click is checked afterwards: its move must have been applied (the game moved
 past the version its button showed). A click that did not go through is left out of
@@ -355,30 +357,40 @@ class Bench:
 
 @dataclass
 class Pauses:
-    """The collector's pauses (ms) while a block runs, and each one's generation."""
+    """The collector's pauses (ms) while a block runs, each one's generation, and
+    whether the bot had an interaction in flight when it began."""
 
     times: list[float] = field(default_factory=list)
     generations: list[int] = field(default_factory=list)
+    busy: list[bool] = field(default_factory=list)
 
-    def longest(self) -> str:
-        if not self.times:
+    def longest(self, *, busy: bool | None = None) -> str:
+        """The longest pause (``busy``: only those with, or without, a click in flight)."""
+        kept = [i for i in range(len(self.times)) if busy is None or self.busy[i] == busy]
+        if not kept:
             return "none"
-        i = max(range(len(self.times)), key=self.times.__getitem__)
+        i = max(kept, key=self.times.__getitem__)
         return f"longest {self.times[i]:.1f} ms (generation {self.generations[i]})"
+
+    def count(self, *, busy: bool) -> int:
+        return sum(1 for b in self.busy if b == busy)
 
 
 @contextlib.contextmanager
-def gc_pauses() -> Iterator[Pauses]:
-    """The collector's pauses while the block runs."""
+def gc_pauses(busy: Callable[[], bool] = lambda: True) -> Iterator[Pauses]:
+    """The collector's pauses while the block runs (``busy``: whether an interaction is
+    in flight, asked as each pause begins)."""
     pauses = Pauses()
-    started: list[float] = []
+    started: list[tuple[float, bool]] = []
 
     def callback(phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            started.append(time.perf_counter())
+            started.append((time.perf_counter(), busy()))
         elif started:
-            pauses.times.append((time.perf_counter() - started.pop()) * 1000)
+            began, in_flight = started.pop()
+            pauses.times.append((time.perf_counter() - began) * 1000)
             pauses.generations.append(int(info.get("generation", -1)))
+            pauses.busy.append(in_flight)
 
     gc.callbacks.append(callback)
     try:
@@ -480,9 +492,10 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 gc.unfreeze()  # a clean start for the count of what freezes keep (below)
                 gc.collect()
                 gc.freeze()
-                with gc_pauses() as pauses:
+                in_flight = lambda: bot.gate.inflight > 0  # noqa: E731
+                with gc_pauses(in_flight) as pauses:
                     text, moved, pictures = await bench.sequential(tables, args.clicks, rng)
-                with gc_pauses() as burst_pauses:
+                with gc_pauses(in_flight) as burst_pauses:
                     sample = rng.sample(tables, min(args.burst, len(tables)))
                     burst, _, burst_told = await bench.burst(sample)
                     everyone, seconds, told = await bench.burst(tables)
@@ -505,8 +518,11 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                     f" {pauses.longest()} (goal: no pause > 50 ms)"
                 )
                 print(
-                    f"  collector during the bursts: {len(burst_pauses.times)} pauses,"
-                    f" {burst_pauses.longest()} (a full collection walks the clicks in flight)"
+                    f"  collector during the bursts: {burst_pauses.count(busy=True)} pauses with"
+                    f" clicks in flight, {burst_pauses.longest(busy=True)};"
+                    f" {burst_pauses.count(busy=False)} with none,"
+                    f" {burst_pauses.longest(busy=False)} (the game cache's freeze waits for"
+                    " that moment: bot.games.GameStore.idle)"
                 )
                 moves = len(text) + len(moved) + len(burst) + len(everyone)
                 gc.collect()  # the garbage the collector frees as usual

@@ -277,7 +277,7 @@ async def show_board(
             content=text, attachments=[file], view=view or discord.ui.View()
         )
         if view is not None:
-            view.stop()  # every item is a DynamicItem: see cogs.context.forget_view
+            forget_view({"view": view})
     elif view is not None:
         await answer(interaction, text, share=share, file=file, view=view)
     else:

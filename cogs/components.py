@@ -30,7 +30,7 @@ import discord
 
 from bot.errors import Refusal
 from cogs.boundary import Guarded
-from cogs.context import app_of, language_of
+from cogs.context import app_of, forget_view, language_of
 from cogs.help import HelpButton
 from engine.core.present import Choice, Menu, Tone
 from strings import t
@@ -360,7 +360,7 @@ class MenuSelect(
                 ephemeral=True,
             )
         if view is not None:
-            view.stop()  # DynamicItems: see cogs.context.forget_view
+            forget_view({"view": view})
 
 
 COMPONENTS = (HandButton, ActionButton, MenuSelect)

@@ -25,7 +25,7 @@ from bot.systems import FORMATS, hosted, hosted_ids, options_of, rulesets
 from cogs import fields
 from cogs.admin import lobby_channel
 from cogs.components import hand_view
-from cogs.context import app_of, language_of, reply, service_of
+from cogs.context import app_of, forget_view, language_of, reply, service_of
 from cogs.help import cmd_text
 from cogs.lobby import lobby_view, refresh_lobby
 from engine.core.contract import COMPUTER_LEVELS
@@ -179,7 +179,7 @@ class DogfightCog(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
             view=view,
         )
-        view.stop()  # its menu is a DynamicItem: see cogs.context.forget_view
+        forget_view({"view": view})
         await service.attach_thread(game, thread.id, lobby.id)
         await interaction.edit_original_response(
             content=t("dogfight.opened", public, id=game.id, thread=thread.mention)
@@ -322,7 +322,7 @@ class DogfightCog(commands.Cog):
         public = await server_language(service.storage, interaction.guild_id)
         begins = tr(game.presenter.begins(game.options), public)
         await interaction.response.send_message(begins, view=view)
-        view.stop()  # its button is a DynamicItem: see cogs.context.forget_view
+        forget_view({"view": view})
         await refresh_lobby(interaction, outcome.game)
         await app_of(interaction).publisher.publish(outcome)
 

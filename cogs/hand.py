@@ -152,7 +152,7 @@ class SideDecision:
                     "could not update the side's menu of game %s", self.game_id, exc_info=True
                 )
             finally:
-                view.stop()
+                forget_view({"view": view})
         await app_of(interaction).publisher.publish(outcome, skip_user=interaction.user.id)
 
     def button(self, choice: Choice) -> discord.ui.Item[Any] | None:

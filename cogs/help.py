@@ -22,7 +22,7 @@ from discord.ext import commands
 
 from bot.systems import hosted_ids, presenter
 from cogs.boundary import Guarded
-from cogs.context import language_of, reply
+from cogs.context import forget_view, language_of, reply
 from strings import DEFAULT, catalogue, normalize, t
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ async def show_page(interaction: discord.Interaction, n: int, *, edit: bool) -> 
     text = page_text(n, language)[:PAGE_LIMIT]
     if edit and interaction.message is not None and not interaction.response.is_done():
         await interaction.response.edit_message(content=text, view=view)
-        view.stop()  # every item is a DynamicItem: see cogs.context.forget_view
+        forget_view({"view": view})
     else:
         await reply(interaction, text, view=view)
 

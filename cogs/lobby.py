@@ -21,7 +21,7 @@ from bot.settings import server_language
 from bot.storage import GameStatus
 from bot.systems import format_seats
 from cogs.components import menu_view
-from cogs.context import language_of, reply, service_of
+from cogs.context import forget_view, language_of, reply, service_of
 from engine.core.present import Choice, Menu
 from strings import t, tr
 
@@ -152,8 +152,7 @@ async def refresh_lobby(interaction: discord.Interaction, game: LoadedGame) -> N
     except discord.HTTPException:
         log.warning("could not update the lobby message %s", message_id, exc_info=True)
     finally:
-        if view is not None:
-            view.stop()  # see cogs.context.forget_view
+        forget_view({"view": view})
 
 
 async def offer_aircraft(interaction: discord.Interaction, game_id: int, seat: str) -> None:

@@ -173,8 +173,10 @@ async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) 
             kwargs["view"] = menu or hand_view(game.id, told, end=end)
             if files:
                 kwargs["files"] = files
-        sent = await channel.send(chunk, allowed_mentions=pinging(pinged), **kwargs)
-        forget_view(kwargs)
+        try:
+            sent = await channel.send(chunk, allowed_mentions=pinging(pinged), **kwargs)
+        finally:
+            forget_view(kwargs)
         if last and not outcome.finished:  # Discord accepted it: the thread was told
             await service.storage.mark_posted(game.id, told)
         if last and deciding is not None:
@@ -243,10 +245,12 @@ async def close_stale(
                 message = bot.get_partial_messageable(record.channel_id).get_partial_message(
                     record.message_id
                 )
-                await message.edit(
-                    content=dm_text(game, dm.seat, language)[:EPHEMERAL_LIMIT], view=view
-                )
-                forget_view({"view": view})
+                try:
+                    await message.edit(
+                        content=dm_text(game, dm.seat, language)[:EPHEMERAL_LIMIT], view=view
+                    )
+                finally:
+                    forget_view({"view": view})
                 kind = dm_kind(dm.seat, dm.user_id, version)
                 await storage.set_message(game.id, kind, record.channel_id, record.message_id)
             else:
@@ -314,17 +318,16 @@ async def send_dm(
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
         if view is not None:
-            sent = await user.send(text[:EPHEMERAL_LIMIT], view=view)
-            view.stop()  # see forget_view
-        else:
-            sent = await user.send(text[:EPHEMERAL_LIMIT])
-        return sent
+            return await user.send(text[:EPHEMERAL_LIMIT], view=view)
+        return await user.send(text[:EPHEMERAL_LIMIT])
     except discord.Forbidden:
         log.info("DM to %s refused; falling back to a ping in the thread", user_id)
         return None
     except discord.HTTPException:
         log.warning("DM to %s failed", user_id, exc_info=True)
         return None
+    finally:
+        forget_view({"view": view})
 
 
 async def say(
@@ -352,7 +355,7 @@ async def say(
         return None
     finally:
         if view is not None:
-            view.stop()  # DynamicItems: see cogs.context.forget_view
+            forget_view({"view": view})
 
 
 async def post_prompt(

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+import cogs.publisher
 from bot import games
 from bot.storage import SQLiteStorage
 from bot.storage.memo import remember_settings
@@ -24,6 +25,7 @@ from bot.testing import FakeDiscord, FakeUser
 from cogs.app import TallyHoBot
 from cogs.boundary import Gate
 from cogs.context import attachment
+from cogs.hand import seat_view
 from tests.bot.test_game_flow import make_bot
 from tests.bot.test_outbox import THREAD_POST, hand_button, mover, picked
 
@@ -333,3 +335,21 @@ async def test_a_sent_picture_holds_no_reference_cycle(
         gc.enable()
     sent = fake.sent_to(fake.channel_id)[-1]
     assert sent["attachments"][0]["filename"] == "sky.png"
+
+
+async def test_a_hand_sent_by_dm_lets_its_view_go(
+    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser],
+) -> None:
+    """A hand sent by DM lets its view go as every sent view does
+    (``cogs.context.forget_view``): its items cleared, so no reference cycle between
+    them outlives the send (a freeze meanwhile would have kept it for good)."""
+    fake, bot, alice, bob = table
+    game_id, _ = await picked(fake, bot, alice, bob)
+    user = await mover(bot, game_id, alice, bob)
+    game = await bot.service.load(game_id)
+    seat = game.seats_of(user.id)[0]
+    view = seat_view(bot.service, game, seat)
+    assert view is not None and view.children
+    assert await cogs.publisher.send_dm(bot, user.id, "your hand", view) is not None
+    assert view.children == [] and view.is_finished()
+    assert fake.dms(user)[-1]["components"], "sent with its buttons"

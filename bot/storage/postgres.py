@@ -89,6 +89,17 @@ __all__ = ["DEFAULT_POOL_SIZE", "PostgresStorage", "is_postgres_url"]
 DEFAULT_POOL_SIZE = 10
 """Connections a store's pool may hold at most."""
 
+
+async def _session_kept(conn: asyncpg.Connection) -> None:
+    """What a connection needs before it goes back to the pool: nothing more than
+    asyncpg's own clean-up, which rolls back a transaction left open (a cancelled
+    caller). asyncpg's default also runs ``RESET ALL``, ``UNLISTEN *``, ``CLOSE ALL``
+    and ``pg_advisory_unlock_all()``: a round trip to the server after every statement
+    outside a transaction, a third of a move's. The store changes nothing of a session
+    that would outlive its transaction: no ``SET``, ``LISTEN`` or cursor, and only
+    transaction-scoped advisory locks (``pg_advisory_xact_lock``)."""
+
+
 _TERMINAL = (GameStatus.FINISHED.value, GameStatus.ABORTED.value)
 _CAMPAIGN_TERMINAL = (CampaignStatus.FINISHED.value, CampaignStatus.ABANDONED.value)
 
@@ -294,7 +305,7 @@ class PostgresStorage(Storage):
         ``clock`` gives the timestamps (default: the real UTC time). ``migrations``
         replaces the shipped migration folder (tests only).
         """
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_session_kept)
         try:
             async with pool.acquire() as conn:
                 await migrate(conn, migrations)
@@ -339,6 +350,14 @@ class PostgresStorage(Storage):
         """Run one read statement on a pooled connection and return the rows."""
         async with self._pool.acquire() as conn:
             return list(await conn.fetch(sql, *params))
+
+    @asynccontextmanager
+    async def _one_statement(self) -> AsyncIterator[Conn]:
+        """A pooled connection for one write statement, which PostgreSQL runs as a
+        transaction of its own: one round trip, where ``BEGIN`` and ``COMMIT`` would add
+        two (the writes that follow every move)."""
+        async with self._pool.acquire() as conn:
+            yield conn
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Conn]:
@@ -607,7 +626,7 @@ class PostgresStorage(Storage):
         move racing it never fails on it); with ``end``, its end too (``end_told``).
         The start is told too (``start_told``): a thread is told in order, its start
         first. Raises :class:`GameNotFound`."""
-        async with self._transaction() as conn:
+        async with self._one_statement() as conn:
             found = await conn.fetchval(
                 "UPDATE games SET posted_seq = GREATEST(posted_seq, $1), "
                 "end_told = GREATEST(end_told, $2), start_told = 1 WHERE id = $3 RETURNING id",
@@ -887,7 +906,7 @@ class PostgresStorage(Storage):
 
     async def delete_message(self, game_id: int, kind: str) -> None:
         """Forget the game's message of that kind (nothing if there is none)."""
-        async with self._transaction() as conn:
+        async with self._one_statement() as conn:
             await conn.execute(
                 "DELETE FROM messages WHERE game_id = $1 AND kind = $2", game_id, kind
             )

@@ -100,6 +100,26 @@ async def test_the_password_stays_out_of_the_stores_repr(url: str) -> None:
     assert "s3cret" not in repr(unopened) and "tally:***@db.example" in repr(unopened)
 
 
+async def test_a_connection_goes_back_to_the_pool_without_a_round_trip(url: str) -> None:
+    """A read outside a transaction is one statement: the pool puts its connection back
+    without asyncpg's default reset query (``RESET ALL`` ...: the store changes no
+    session setting), and a transaction a caller left open is still rolled back."""
+    async with await PostgresStorage.open(url, pool_size=1) as store:
+        seen: list[str] = []
+        async with store._pool.acquire() as conn:  # the pool's only connection
+            conn.add_query_logger(lambda record: seen.append(record.query))
+            await conn.execute("BEGIN")  # left open: a cancelled caller's transaction
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, settings, updated_at)"
+                " VALUES (7, '{}', now())"
+            )
+        assert await store.get_guild_settings(7) is None  # rolled back on release
+        await store.get_guild_settings(8)
+        reads = [q for q in seen if "guild_settings" in q and q.startswith("SELECT")]
+        assert len(reads) == 2
+        assert not [q for q in seen if "RESET ALL" in q or "UNLISTEN" in q]
+
+
 # -- migrations ---------------------------------------------------------------------------
 
 

@@ -1771,20 +1771,25 @@ class MissionRules(Resolution):
         return [Action.simple("pass")] + [Action.respond(c) for c in self._codes(source)]
 
     def _refuser(self, state: GameState, p: Decision) -> Refuser:
-        if state.mission is None:  # a dogfight: no formation, no mission step
+        """The refusal predicate of a mission's decision: a formation's answer, a
+        mission step's own, or the basic game's, which an Angle of Attack may also
+        answer in the Wingman Attack and Play Cards steps (§20.31); chosen once per
+        decision, like the basic game's (issue 16)."""
+        m = state.mission
+        if m is None:  # a dogfight: no formation, no mission step
             return super()._refuser(state, p)
-        return functools.partial(self._mission_refusal, state, p)
+        if p.seat in m["formations"]:
+            return functools.partial(self.formation_refusal, state, p.seat)
+        if p.kind in MISSION_STEPS:
+            return functools.partial(self._step_refusal, state, p)
+        basic = super()._refuser(state, p)
+        if p.kind not in ("wingman", "play"):
+            return basic
+        e = state.elements[p.seat]
+        return lambda a: self._angle_refusal(state, e) if a.verb == "angle" else basic(a)
 
-    def _mission_refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
-        """The refusal predicate of a mission's decision (:meth:`_refuser`): a
-        formation's answer, an Angle of Attack, a mission step's own, or the basic
-        game's."""
-        if state.mission is not None and p.seat in state.mission["formations"]:
-            return self.formation_refusal(state, p.seat, a)
-        if state.mission is not None and a.verb == "angle" and p.kind in ("wingman", "play"):
-            return self._angle_refusal(state, state.elements[p.seat])
-        if p.kind not in MISSION_STEPS:
-            return super()._refuser(state, p)(a)
+    def _step_refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
+        """The refusal predicate of a decision of a mission step (:data:`MISSION_STEPS`)."""
         verbs = _VERBS[p.kind]
         if a.verb not in verbs:
             return Why(
@@ -1919,10 +1924,13 @@ class MissionRules(Resolution):
         n = super()._offence(s, e)
         return n - 1 if self._loaded(s, e, e.wingman) else n  # §17.15
 
-    def _discard_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
-        if state.mission is not None and a.cards and self._unopposed(state):
-            return Why("dif.mission.refuse.unopposed_discard")  # §23.7 note, G-Z6
-        return super()._discard_refusal(state, e, a)
+    def _discard_rule(self, state: GameState, e: Element) -> Refuser:
+        rule = super()._discard_rule(state, e)
+        if state.mission is None or not self._unopposed(state):
+            return rule
+        # §23.7 note, G-Z6: with no defender left, the attackers discard nothing
+        unopposed = Why("dif.mission.refuse.unopposed_discard")
+        return lambda a: unopposed if a.cards else rule(a)
 
     # -- the end ------------------------------------------------------------------------
     def victory_points(self, s: GameState) -> dict[Side, int]:

@@ -279,7 +279,7 @@ class Legality(EngineBase):
         """The rule of a decision of ``kind`` for ``e``'s seat, asked of an action whose
         verb answers that kind (:data:`_VERBS`)."""
         if kind == "discard":
-            return functools.partial(self._discard_refusal, state, e)
+            return self._discard_rule(state, e)
         if kind == "play":
             return functools.partial(self._play_refusal, state, e)
         if kind == "respond":
@@ -303,7 +303,7 @@ class Legality(EngineBase):
         if kind == "order":
             return functools.partial(self._order_refusal, state)
         assert kind == "redraw"  # every kind of _VERBS
-        return lambda a: self._hand_refusal(e.hand, a.cards, "dif.purpose.redraw")
+        return self._hand_rule(e.hand, "dif.purpose.redraw")
 
     def _start_altitude_refusal(self, e: Element, a: Action) -> Why | None:
         """The secret starting altitude: Very High only turbocharged, never above the
@@ -327,9 +327,15 @@ class Legality(EngineBase):
             return Why("dif.refuse.order.allied", seats=", ".join(seats))
         return None
 
-    def _discard_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+    def _discard_rule(self, state: GameState, e: Element) -> Refuser:
         """The Discard step names cards of the hand (3.5)."""
-        return self._hand_refusal(e.hand, a.cards, "dif.purpose.discard")
+        return self._hand_rule(e.hand, "dif.purpose.discard")
+
+    def _hand_rule(self, hand: Sequence[int], why: str) -> Refuser:
+        """:meth:`_hand_refusal` of an action's cards, the hand's codes read once: a
+        Discard step is asked about every choice of cards its hand offers (issue 16)."""
+        held = list(map(self.code.__getitem__, hand))
+        return lambda a: _missing(held, a.cards, why) if a.cards else None
 
     def _pay_refusal(
         self, e: Element, hand: Sequence[int], codes: Sequence[str], why: str
@@ -345,13 +351,7 @@ class Legality(EngineBase):
         """``why``: the catalogue key of what the cards are for (``dif.purpose.*``)."""
         if not codes:
             return None
-        left = list(map(self.code.__getitem__, hand))
-        for code in codes:
-            try:
-                left.remove(code)
-            except ValueError:
-                return Why("dif.refuse.not_in_hand_for", code=code, purpose=fixed(why))
-        return None
+        return _missing(list(map(self.code.__getitem__, hand)), codes, why)
 
     def _same_altitude(self, state: GameState, a: str, b: str) -> bool:
         return state.elements[a].altitude == state.elements[b].altitude
@@ -770,6 +770,19 @@ def _subset_actions(codes: tuple[str, ...], verb: str) -> tuple[Action, ...]:
         combos.update(combinations(codes, n))  # of sorted codes: each comes sorted
     make = Action.discard if verb == "discard" else Action.redraw
     return tuple(make(c) for c in sorted(combos))
+
+
+def _missing(held: Sequence[str], codes: Sequence[str], why: str) -> Why | None:
+    """Why the cards ``codes`` are not all among the ``held`` codes, each held card
+    named once (None: they are). ``why``: the catalogue key of what the cards are for
+    (``dif.purpose.*``)."""
+    left = list(held)
+    for code in codes:
+        try:
+            left.remove(code)
+        except ValueError:
+            return Why("dif.refuse.not_in_hand_for", code=code, purpose=fixed(why))
+    return None
 
 
 @functools.cache

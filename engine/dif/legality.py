@@ -768,8 +768,9 @@ def _subset_actions(codes: tuple[str, ...], verb: str) -> tuple[Action, ...]:
     combos: set[tuple[str, ...]] = set()
     for n in range(len(codes) + 1):
         combos.update(combinations(codes, n))  # of sorted codes: each comes sorted
-    make = Action.discard if verb == "discard" else Action.redraw
-    return tuple(make(c) for c in sorted(combos))
+    # Each choice is sorted already: the Action is built as Action.discard and
+    # Action.redraw would build it, without sorting its cards again.
+    return tuple(Action(verb, None, None, None, None, c) for c in sorted(combos))
 
 
 def _missing(held: Sequence[str], codes: Sequence[str], why: str) -> Why | None:

@@ -1489,7 +1489,7 @@ class MissionRules(Resolution):
             return
         self._fix_angle(s)
         if self._choosing(s, x):
-            s.t.target = target  # chosen only if the choice succeeds (§20.32d-e)
+            s.own_turn().target = target  # chosen only if the choice succeeds (§20.32d-e)
             if self._choice_answerer(s, b["ref"]) is None:
                 s.exchange = None  # nobody may answer it: it succeeds at once
                 self._resolve(s, x, ev)
@@ -1550,14 +1550,14 @@ class MissionRules(Resolution):
             return
         if self._choosing(s, x) and x.source == "minihand":
             # §20.32d, §20.43: the wingman's target is chosen; it has no Bursts.
-            s.t.wm_target = b["ref"]
+            s.own_turn().wm_target = b["ref"]
             label = self._bomber_label(b)
             ev.append(Event("bursts", Term("dif.mission.event.bomber_chosen_wingman", plane=label)))
             return
         if self._choosing(s, x):
             # §20.32d, §20.22: the bomber is chosen and the leader's Bursts grow.
-            s.t.target = b["ref"]
-            s.t.wm_bonus += choice_bonus(CardKind(x.kind))
+            s.own_turn().target = b["ref"]
+            s.own_turn().wm_bonus += choice_bonus(CardKind(x.kind))
             e = s.elements[x.attacker[:-1]]
             n = self._bomber_budget(s, e, b["ref"]) - s.t.bursts_used
             label = self._bomber_label(b)

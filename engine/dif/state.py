@@ -17,7 +17,10 @@ state and its clone, and copied only when a rule changes them (copy on write):
   first puts a copy of the plane in the element's place, once per clone (damage,
   a shoot-down, an evasion, the Ace's counter spent);
 - a plane's ``pilot`` list: the one rule that changes it in play (the Ace's counter
-  spent, :mod:`engine.dif.resolution`) gives the plane a new list.
+  spent, :mod:`engine.dif.resolution`) gives the plane a new list;
+- the turn's record ``t`` (:class:`TurnState`): a rule changes it only through
+  :meth:`GameState.own_turn`, which first puts a copy of it in place, once per clone
+  (most actions change none of it: an altitude picked, a discard, a response).
 
 Each ``clone`` makes its copy with ``object.__new__`` and sets every field itself:
 the dataclasses' ``__init__``, with its checks for defaults, costs about twice as
@@ -221,19 +224,32 @@ class TurnState:
 
 
 class _Owned:
-    """The planes and elements a cloned state owns, kept outside the dataclass'
-    fields (so never dumped, compared or shown): see :meth:`GameState.own` and
-    :meth:`GameState.own_element`."""
+    """The planes and elements a cloned state owns, and the turn's record it shares,
+    kept outside the dataclass' fields (so never dumped, compared or shown): see
+    :meth:`GameState.own`, :meth:`GameState.own_element` and
+    :meth:`GameState.own_turn`."""
 
-    __slots__ = ("_owned", "_owned_elements")
+    __slots__ = ("_owned", "_owned_elements", "_shared_turn")
     _owned: list[Plane] | None
     _owned_elements: set[str] | None
+    _shared_turn: TurnState | None
 
-    def _owning(self, planes: list[Plane] | None, elements: set[str] | None) -> None:
-        """Set the planes and the elements' seats owned (None: all). Here, where the
-        slots are declared: mypy does not see them in a dataclass' own ``__slots__``."""
+    def _owning(
+        self,
+        planes: list[Plane] | None,
+        elements: set[str] | None,
+        turn: TurnState | None = None,
+    ) -> None:
+        """Set the planes and the elements' seats owned (None: all) and the turn's
+        record shared with another state (None: none). Here, where the slots are
+        declared: mypy does not see them in a dataclass' own ``__slots__``."""
         self._owned = planes
         self._owned_elements = elements
+        self._shared_turn = turn
+
+    def _unshare_turn(self) -> None:
+        """Share no turn record any more (:meth:`GameState.own_turn` copied it)."""
+        self._shared_turn = None
 
 
 @dataclass(slots=True)
@@ -296,7 +312,7 @@ class GameState(_Owned):
         c.deck, c.discard, c.in_play = self.deck[:], self.discard[:], self.in_play[:]
         c.positions, c.order = dict(self.positions), self.order[:]
         c.turn, c.index, c.step = self.turn, self.index, self.step
-        c.t = self.t.clone()
+        c.t = self.t  # shared, copied on write (own_turn)
         c.exchange = self.exchange.clone() if self.exchange else None
         c.follow = self.follow.clone() if self.follow else None
         c.first_side, c.aircraft_at_start = self.first_side, self.aircraft_at_start
@@ -305,8 +321,20 @@ class GameState(_Owned):
         c.pending_order = self.pending_order[:] if self.pending_order is not None else None
         c.fates = dict(self.fates)  # its parts are copied on write (engine.dif.fates.record)
         c.mission = copy.deepcopy(self.mission) if self.mission is not None else None
-        c._owning([], owned)
+        c._owning([], owned, self.t)
         return c
+
+    def own_turn(self) -> TurnState:
+        """The turn's record (:attr:`t`), to change: a rule changes it only through
+        this (reading ``t`` is free). A clone shares it with the state it was cloned
+        from; the first time it is asked for, a copy takes its place and is returned,
+        then and every later time. A record a rule put in place itself (a new
+        player-turn's) and a state made whole (a new game, a loaded one) own theirs."""
+        t = self.t
+        if t is getattr(self, "_shared_turn", None):
+            t = self.t = t.clone()
+            self._unshare_turn()
+        return t
 
     def own_element(self, seat: str) -> Element:
         """The element of ``seat``, to change: a rule changes an element of a cloned

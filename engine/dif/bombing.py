@@ -1843,9 +1843,12 @@ class MissionRules(Resolution):
             why = self._torpedo_climb_refusal(state, e)
         return why or super()._play_refusal(state, e, a)
 
-    def _altitude_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
-        why = self._torpedo_climb_refusal(state, e) if a.verb == "climb" else None
-        return why or super()._altitude_refusal(state, e, a)
+    def _altitude_rule(self, state: GameState, e: Element) -> Refuser:
+        rule = super()._altitude_rule(state, e)
+        torpedo = self._torpedo_climb_refusal(state, e)
+        if torpedo is None:
+            return rule
+        return lambda a: torpedo if a.verb == "climb" else rule(a)
 
     def _follow_refusal(
         self, state: GameState, e: Element, f: FollowOffer, a: Action

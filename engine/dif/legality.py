@@ -287,7 +287,7 @@ class Legality(EngineBase):
             assert x is not None
             return lambda a: None if a.verb == "pass" else self._respond_refusal(state, e, x, a)
         if kind == "altitude_step":
-            return functools.partial(self._altitude_refusal, state, e)
+            return self._altitude_rule(state, e)
         if kind == "wingman":
             return lambda a: (
                 None if a.verb == "skip" else self._wm_target_refusal(state, e, a.target or "")
@@ -342,10 +342,7 @@ class Legality(EngineBase):
     ) -> Why | None:
         """Like :meth:`_hand_refusal`, but a Full Throttle counter (``FTC``) may pay too
         (RotL L203, L210: jets discard a counter instead of a card)."""
-        n = sum(1 for c in codes if c == COUNTER)
-        if n > e.counters:
-            return Why("dif.refuse.counters_short", have=e.counters, need=n)
-        return self._hand_refusal(hand, [c for c in codes if c != COUNTER], why)
+        return _unpaid(e.counters, list(map(self.code.__getitem__, hand)), codes, why)
 
     def _hand_refusal(self, hand: Sequence[int], codes: Sequence[str], why: str) -> Why | None:
         """``why``: the catalogue key of what the cards are for (``dif.purpose.*``)."""
@@ -495,15 +492,24 @@ class Legality(EngineBase):
         ac = self._ac(e)
         return Why("dif.refuse.ceiling", aircraft=ac.name, altitude=ac.max_altitude.label)
 
-    def _altitude_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+    def _altitude_rule(self, state: GameState, e: Element) -> Refuser:
+        """Adjust Altitude (7.21): stay; dive, not below Very Low; climb, not above the
+        ceiling, discarding a card or a Full Throttle counter (7.21b). The altitude,
+        the ceiling and the hand are read once for every card it may climb with."""
         alt = e.altitude or 0
-        if a.verb == "dive" and alt <= Altitude.VERY_LOW:
-            return Why("dif.refuse.very_low")
-        if a.verb == "climb":
-            if alt >= self._ac(e).max_altitude:
-                return self._climb_refusal(e)
-            return self._pay_refusal(e, e.hand, [a.card or ""], "dif.purpose.climb")
-        return None
+        at_ceiling = alt >= self._ac(e).max_altitude
+        held = list(map(self.code.__getitem__, e.hand))
+
+        def refusal(a: Action) -> Why | None:
+            if a.verb == "dive" and alt <= Altitude.VERY_LOW:
+                return Why("dif.refuse.very_low")
+            if a.verb == "climb":
+                if at_ceiling:
+                    return self._climb_refusal(e)
+                return _unpaid(e.counters, held, (a.card or "",), "dif.purpose.climb")
+            return None
+
+        return refusal
 
     def _follow_refusal(
         self, state: GameState, e: Element, f: FollowOffer, a: Action
@@ -784,6 +790,15 @@ def _missing(held: Sequence[str], codes: Sequence[str], why: str) -> Why | None:
         except ValueError:
             return Why("dif.refuse.not_in_hand_for", code=code, purpose=fixed(why))
     return None
+
+
+def _unpaid(counters: int, held: Sequence[str], codes: Sequence[str], why: str) -> Why | None:
+    """:func:`_missing`, but a Full Throttle counter (``FTC``) may pay too, of the
+    ``counters`` held (RotL L203, L210: jets discard a counter instead of a card)."""
+    n = codes.count(COUNTER)
+    if n > counters:
+        return Why("dif.refuse.counters_short", have=counters, need=n)
+    return _missing(held, [c for c in codes if c != COUNTER], why)
 
 
 @functools.cache

@@ -7,12 +7,12 @@ state and its clone, and copied only when a rule changes them (copy on write):
 
 - the parts of ``fates`` (a bookkeeping only :func:`engine.dif.fates.record` writes,
   which replaces a part with a copy before it changes it);
-- the elements of a dogfight: a rule changes an element only through
-  :meth:`GameState.own_element`, which first puts a copy of it in the state's
-  ``elements``, once per clone (``apply`` owns the acting seat's; a rule owns another
-  before it draws into its hand or mini-hands, changes its altitude or counters, or
-  one of its planes). A campaign mission's clone copies every element at once: the
-  mission rules (:mod:`engine.dif.bombing`) change elements in many more places;
+- the elements, of a dogfight and of a campaign mission alike: a rule changes an
+  element only through :meth:`GameState.own_element`, which first puts a copy of it
+  in the state's ``elements``, once per clone (``apply`` owns the acting seat's; a
+  rule owns another before it draws into its hand or mini-hands, changes its
+  altitude or counters, or one of its planes; the mission rules change only the
+  acting element's, or planes through :meth:`GameState.own`);
 - the planes: a rule changes a plane only through :meth:`GameState.own`, which
   first puts a copy of the plane in the element's place, once per clone (damage,
   a shoot-down, an evasion, the Ace's counter spent);
@@ -303,12 +303,7 @@ class GameState(_Owned):
         c = object.__new__(GameState)
         c.ruleset, c.seed, c.rng, c.year = self.ruleset, self.seed, self.rng, self.year
         c.max_turns = self.max_turns
-        if self.mission is None:
-            c.elements = dict(self.elements)  # shared, copied on write (own_element)
-            owned: set[str] | None = set()
-        else:
-            c.elements = {k: e.clone() for k, e in self.elements.items()}
-            owned = None
+        c.elements = dict(self.elements)  # shared, copied on write (own_element)
         c.deck, c.discard, c.in_play = self.deck[:], self.discard[:], self.in_play[:]
         c.positions, c.order = dict(self.positions), self.order[:]
         c.turn, c.index, c.step = self.turn, self.index, self.step
@@ -321,7 +316,7 @@ class GameState(_Owned):
         c.pending_order = self.pending_order[:] if self.pending_order is not None else None
         c.fates = dict(self.fates)  # its parts are copied on write (engine.dif.fates.record)
         c.mission = copy.deepcopy(self.mission) if self.mission is not None else None
-        c._owning([], owned, self.t)
+        c._owning([], set(), self.t)
         return c
 
     def own_turn(self) -> TurnState:
@@ -344,8 +339,8 @@ class GameState(_Owned):
         returned, then and every later time. A reference to the element taken before
         is the shared one: read the element again after owning it.
 
-        A state made whole (a new game, a loaded one) and a mission's clone own every
-        element: the element itself."""
+        A state made whole (a new game, a loaded one) owns every element: the
+        element itself."""
         e = self.elements[seat]
         owned = getattr(self, "_owned_elements", None)
         if owned is None or seat in owned:

@@ -1,8 +1,8 @@
 """Down in Flames planes, elements and turn records are copied on write (issue 16): a
-state's clone shares its planes, its turn record and, in a dogfight, its elements
-with the state it was cloned from; a rule changes a plane only through
-``GameState.own``, an element only through ``GameState.own_element`` and the turn
-record only through ``GameState.own_turn``, which put a copy in its place first
+state's clone shares its planes, its elements (of a dogfight or a campaign mission)
+and its turn record with the state it was cloned from; a rule changes a plane only
+through ``GameState.own``, an element only through ``GameState.own_element`` and the
+turn record only through ``GameState.own_turn``, which put a copy in its place first
 (engine/dif/state.py).
 
 Random team dogfights and campaign missions are played with every kind of plane
@@ -13,7 +13,7 @@ each plane and each element of the state it was applied to, and its turn record,
 checked against a snapshot taken before: these tests fail the moment a rule changes
 a shared plane, element or turn record in place. They also check that the sharing
 happens: a plane no rule changed is the very object of the state before, and so are
-most elements of a dogfight and many turn records.
+most elements and many turn records.
 """
 
 from __future__ import annotations
@@ -202,12 +202,33 @@ def test_own_turn_copies_the_turn_once_and_leaves_the_original_alone() -> None:
     assert again.own_turn() is fresh
 
 
-def test_a_mission_clone_owns_every_element() -> None:
-    """The mission rules change elements in many places (engine/dif/bombing.py): a
-    mission's clone copies them all at once, as before copy on write."""
+def test_a_mission_clone_shares_its_elements_until_they_change() -> None:
+    """A campaign mission's clone shares its elements like a dogfight's (its own
+    state, ``mission``, is copied whole)."""
     engine = default_engine()
     state, _ = engine.new_game(random_mission(engine, random.Random(2)), 2)
+    assert state.mission is not None
     clone = state.clone()
-    for seat, e in clone.elements.items():
-        assert e is not state.elements[seat] and e == state.elements[seat]
-        assert clone.own_element(seat) is e
+    assert clone.mission == state.mission and clone.mission is not state.mission
+    seat = next(iter(state.elements))
+    original = state.elements[seat]
+    for k, e in clone.elements.items():
+        assert e is state.elements[k]
+    mine = clone.own_element(seat)
+    assert mine is not original and mine == original and clone.own_element(seat) is mine
+    mine.hand.append(999)
+    assert 999 not in original.hand
+
+
+def test_mission_actions_change_no_element_of_the_state_they_were_applied_to() -> None:
+    """More campaign missions than the test above plays (bombing, strafing, Anti-
+    Aircraft Fire, formations and their counter-attacks, a light bomber's help,
+    Abandons), checked action by action: a mission's clone shares its elements."""
+    engine = default_engine()
+    seen: set[str] = set()
+    shared = [0, 0, 0]
+    for seed in range(100, 130):
+        _play(random_mission(engine, random.Random(seed)), seed, seen, shared)
+    wanted = {"bombs", "fire", "help", "angle", "damage", "destroyed", "promoted"}
+    assert wanted <= seen, sorted(wanted - seen)
+    assert shared[1] > 1000

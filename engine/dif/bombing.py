@@ -1489,7 +1489,7 @@ class MissionRules(Resolution):
             return
         self._fix_angle(s)
         if self._choosing(s, x):
-            s.t.target = target  # chosen only if the choice succeeds (§20.32d-e)
+            s.own_turn().target = target  # chosen only if the choice succeeds (§20.32d-e)
             if self._choice_answerer(s, b["ref"]) is None:
                 s.exchange = None  # nobody may answer it: it succeeds at once
                 self._resolve(s, x, ev)
@@ -1550,14 +1550,14 @@ class MissionRules(Resolution):
             return
         if self._choosing(s, x) and x.source == "minihand":
             # §20.32d, §20.43: the wingman's target is chosen; it has no Bursts.
-            s.t.wm_target = b["ref"]
+            s.own_turn().wm_target = b["ref"]
             label = self._bomber_label(b)
             ev.append(Event("bursts", Term("dif.mission.event.bomber_chosen_wingman", plane=label)))
             return
         if self._choosing(s, x):
             # §20.32d, §20.22: the bomber is chosen and the leader's Bursts grow.
-            s.t.target = b["ref"]
-            s.t.wm_bonus += choice_bonus(CardKind(x.kind))
+            s.own_turn().target = b["ref"]
+            s.own_turn().wm_bonus += choice_bonus(CardKind(x.kind))
             e = s.elements[x.attacker[:-1]]
             n = self._bomber_budget(s, e, b["ref"]) - s.t.bursts_used
             label = self._bomber_label(b)
@@ -1771,20 +1771,25 @@ class MissionRules(Resolution):
         return [Action.simple("pass")] + [Action.respond(c) for c in self._codes(source)]
 
     def _refuser(self, state: GameState, p: Decision) -> Refuser:
-        if state.mission is None:  # a dogfight: no formation, no mission step
+        """The refusal predicate of a mission's decision: a formation's answer, a
+        mission step's own, or the basic game's, which an Angle of Attack may also
+        answer in the Wingman Attack and Play Cards steps (§20.31); chosen once per
+        decision, like the basic game's (issue 16)."""
+        m = state.mission
+        if m is None:  # a dogfight: no formation, no mission step
             return super()._refuser(state, p)
-        return functools.partial(self._mission_refusal, state, p)
+        if p.seat in m["formations"]:
+            return functools.partial(self.formation_refusal, state, p.seat)
+        if p.kind in MISSION_STEPS:
+            return functools.partial(self._step_refusal, state, p)
+        basic = super()._refuser(state, p)
+        if p.kind not in ("wingman", "play"):
+            return basic
+        e = state.elements[p.seat]
+        return lambda a: self._angle_refusal(state, e) if a.verb == "angle" else basic(a)
 
-    def _mission_refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
-        """The refusal predicate of a mission's decision (:meth:`_refuser`): a
-        formation's answer, an Angle of Attack, a mission step's own, or the basic
-        game's."""
-        if state.mission is not None and p.seat in state.mission["formations"]:
-            return self.formation_refusal(state, p.seat, a)
-        if state.mission is not None and a.verb == "angle" and p.kind in ("wingman", "play"):
-            return self._angle_refusal(state, state.elements[p.seat])
-        if p.kind not in MISSION_STEPS:
-            return super()._refuser(state, p)(a)
+    def _step_refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
+        """The refusal predicate of a decision of a mission step (:data:`MISSION_STEPS`)."""
         verbs = _VERBS[p.kind]
         if a.verb not in verbs:
             return Why(
@@ -1838,9 +1843,12 @@ class MissionRules(Resolution):
             why = self._torpedo_climb_refusal(state, e)
         return why or super()._play_refusal(state, e, a)
 
-    def _altitude_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
-        why = self._torpedo_climb_refusal(state, e) if a.verb == "climb" else None
-        return why or super()._altitude_refusal(state, e, a)
+    def _altitude_rule(self, state: GameState, e: Element) -> Refuser:
+        rule = super()._altitude_rule(state, e)
+        torpedo = self._torpedo_climb_refusal(state, e)
+        if torpedo is None:
+            return rule
+        return lambda a: torpedo if a.verb == "climb" else rule(a)
 
     def _follow_refusal(
         self, state: GameState, e: Element, f: FollowOffer, a: Action
@@ -1919,10 +1927,13 @@ class MissionRules(Resolution):
         n = super()._offence(s, e)
         return n - 1 if self._loaded(s, e, e.wingman) else n  # §17.15
 
-    def _discard_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
-        if state.mission is not None and a.cards and self._unopposed(state):
-            return Why("dif.mission.refuse.unopposed_discard")  # §23.7 note, G-Z6
-        return super()._discard_refusal(state, e, a)
+    def _discard_rule(self, state: GameState, e: Element) -> Refuser:
+        rule = super()._discard_rule(state, e)
+        if state.mission is None or not self._unopposed(state):
+            return rule
+        # §23.7 note, G-Z6: with no defender left, the attackers discard nothing
+        unopposed = Why("dif.mission.refuse.unopposed_discard")
+        return lambda a: unopposed if a.cards else rule(a)
 
     # -- the end ------------------------------------------------------------------------
     def victory_points(self, s: GameState) -> dict[Side, int]:

@@ -279,7 +279,7 @@ class Legality(EngineBase):
         """The rule of a decision of ``kind`` for ``e``'s seat, asked of an action whose
         verb answers that kind (:data:`_VERBS`)."""
         if kind == "discard":
-            return functools.partial(self._discard_refusal, state, e)
+            return self._discard_rule(state, e)
         if kind == "play":
             return functools.partial(self._play_refusal, state, e)
         if kind == "respond":
@@ -287,7 +287,7 @@ class Legality(EngineBase):
             assert x is not None
             return lambda a: None if a.verb == "pass" else self._respond_refusal(state, e, x, a)
         if kind == "altitude_step":
-            return functools.partial(self._altitude_refusal, state, e)
+            return self._altitude_rule(state, e)
         if kind == "wingman":
             return lambda a: (
                 None if a.verb == "skip" else self._wm_target_refusal(state, e, a.target or "")
@@ -303,7 +303,7 @@ class Legality(EngineBase):
         if kind == "order":
             return functools.partial(self._order_refusal, state)
         assert kind == "redraw"  # every kind of _VERBS
-        return lambda a: self._hand_refusal(e.hand, a.cards, "dif.purpose.redraw")
+        return self._hand_rule(e.hand, "dif.purpose.redraw")
 
     def _start_altitude_refusal(self, e: Element, a: Action) -> Why | None:
         """The secret starting altitude: Very High only turbocharged, never above the
@@ -327,31 +327,28 @@ class Legality(EngineBase):
             return Why("dif.refuse.order.allied", seats=", ".join(seats))
         return None
 
-    def _discard_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+    def _discard_rule(self, state: GameState, e: Element) -> Refuser:
         """The Discard step names cards of the hand (3.5)."""
-        return self._hand_refusal(e.hand, a.cards, "dif.purpose.discard")
+        return self._hand_rule(e.hand, "dif.purpose.discard")
+
+    def _hand_rule(self, hand: Sequence[int], why: str) -> Refuser:
+        """:meth:`_hand_refusal` of an action's cards, the hand's codes read once: a
+        Discard step is asked about every choice of cards its hand offers (issue 16)."""
+        held = list(map(self.code.__getitem__, hand))
+        return lambda a: _missing(held, a.cards, why) if a.cards else None
 
     def _pay_refusal(
         self, e: Element, hand: Sequence[int], codes: Sequence[str], why: str
     ) -> Why | None:
         """Like :meth:`_hand_refusal`, but a Full Throttle counter (``FTC``) may pay too
         (RotL L203, L210: jets discard a counter instead of a card)."""
-        n = sum(1 for c in codes if c == COUNTER)
-        if n > e.counters:
-            return Why("dif.refuse.counters_short", have=e.counters, need=n)
-        return self._hand_refusal(hand, [c for c in codes if c != COUNTER], why)
+        return _unpaid(e.counters, list(map(self.code.__getitem__, hand)), codes, why)
 
     def _hand_refusal(self, hand: Sequence[int], codes: Sequence[str], why: str) -> Why | None:
         """``why``: the catalogue key of what the cards are for (``dif.purpose.*``)."""
         if not codes:
             return None
-        left = list(map(self.code.__getitem__, hand))
-        for code in codes:
-            try:
-                left.remove(code)
-            except ValueError:
-                return Why("dif.refuse.not_in_hand_for", code=code, purpose=fixed(why))
-        return None
+        return _missing(list(map(self.code.__getitem__, hand)), codes, why)
 
     def _same_altitude(self, state: GameState, a: str, b: str) -> bool:
         return state.elements[a].altitude == state.elements[b].altitude
@@ -495,15 +492,24 @@ class Legality(EngineBase):
         ac = self._ac(e)
         return Why("dif.refuse.ceiling", aircraft=ac.name, altitude=ac.max_altitude.label)
 
-    def _altitude_refusal(self, state: GameState, e: Element, a: Action) -> Why | None:
+    def _altitude_rule(self, state: GameState, e: Element) -> Refuser:
+        """Adjust Altitude (7.21): stay; dive, not below Very Low; climb, not above the
+        ceiling, discarding a card or a Full Throttle counter (7.21b). The altitude,
+        the ceiling and the hand are read once for every card it may climb with."""
         alt = e.altitude or 0
-        if a.verb == "dive" and alt <= Altitude.VERY_LOW:
-            return Why("dif.refuse.very_low")
-        if a.verb == "climb":
-            if alt >= self._ac(e).max_altitude:
-                return self._climb_refusal(e)
-            return self._pay_refusal(e, e.hand, [a.card or ""], "dif.purpose.climb")
-        return None
+        at_ceiling = alt >= self._ac(e).max_altitude
+        held = list(map(self.code.__getitem__, e.hand))
+
+        def refusal(a: Action) -> Why | None:
+            if a.verb == "dive" and alt <= Altitude.VERY_LOW:
+                return Why("dif.refuse.very_low")
+            if a.verb == "climb":
+                if at_ceiling:
+                    return self._climb_refusal(e)
+                return _unpaid(e.counters, held, (a.card or "",), "dif.purpose.climb")
+            return None
+
+        return refusal
 
     def _follow_refusal(
         self, state: GameState, e: Element, f: FollowOffer, a: Action
@@ -768,8 +774,31 @@ def _subset_actions(codes: tuple[str, ...], verb: str) -> tuple[Action, ...]:
     combos: set[tuple[str, ...]] = set()
     for n in range(len(codes) + 1):
         combos.update(combinations(codes, n))  # of sorted codes: each comes sorted
-    make = Action.discard if verb == "discard" else Action.redraw
-    return tuple(make(c) for c in sorted(combos))
+    # Each choice is sorted already: the Action is built as Action.discard and
+    # Action.redraw would build it, without sorting its cards again.
+    return tuple(Action(verb, None, None, None, None, c) for c in sorted(combos))
+
+
+def _missing(held: Sequence[str], codes: Sequence[str], why: str) -> Why | None:
+    """Why the cards ``codes`` are not all among the ``held`` codes, each held card
+    named once (None: they are). ``why``: the catalogue key of what the cards are for
+    (``dif.purpose.*``)."""
+    left = list(held)
+    for code in codes:
+        try:
+            left.remove(code)
+        except ValueError:
+            return Why("dif.refuse.not_in_hand_for", code=code, purpose=fixed(why))
+    return None
+
+
+def _unpaid(counters: int, held: Sequence[str], codes: Sequence[str], why: str) -> Why | None:
+    """:func:`_missing`, but a Full Throttle counter (``FTC``) may pay too, of the
+    ``counters`` held (RotL L203, L210: jets discard a counter instead of a card)."""
+    n = codes.count(COUNTER)
+    if n > counters:
+        return Why("dif.refuse.counters_short", have=counters, need=n)
+    return _missing(held, [c for c in codes if c != COUNTER], why)
 
 
 @functools.cache

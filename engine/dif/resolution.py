@@ -60,7 +60,7 @@ class Resolution(Flow):
             return
         ref = a.target or ""
         assert e.wingman is not None
-        s.t.wm_target = ref
+        s.own_turn().wm_target = ref
         ev.append(
             Event(
                 "wm",
@@ -158,7 +158,7 @@ class Resolution(Flow):
         e = s.own_element(e.seat)  # a Vertical Roll resolves on the defender's move
         e.altitude = (e.altitude or 0) + direction
         if e.seat == s.active:
-            s.t.moved = True
+            s.own_turn().moved = True
         el = self._el_label(s, e)
         altitude = Altitude(e.altitude).label
         if direction > 0:
@@ -251,9 +251,11 @@ class Resolution(Flow):
         if not s.t.played:
             # RotL L212-214: what the first card finds at the leader's altitude, and
             # whether a Vertical Roll opens the altitude it rolls to.
-            s.t.level = [o for o in self._enemy_seats(s, e) if self._same_altitude(s, e.seat, o)]
-            s.t.roll_first = a.arg is not None and self.engaged_with(s, e.seat) is None
-        s.t.played = True
+            s.own_turn().level = [
+                o for o in self._enemy_seats(s, e) if self._same_altitude(s, e.seat, o)
+            ]
+            s.own_turn().roll_first = a.arg is not None and self.engaged_with(s, e.seat) is None
+        s.own_turn().played = True
         self._open_exchange(s, e, e.leader.ref, a, "hand", ev)
 
     def _open_exchange(
@@ -303,19 +305,19 @@ class Resolution(Flow):
             return
         kind = a.as_kind or self.kind[c].value
         if a.as_kind == "SCI":
-            s.t.agile_used = True
+            s.own_turn().agile_used = True
         elif a.as_kind == "FUT":
-            s.t.fut_used = True
+            s.own_turn().fut_used = True
         ref = a.target or ""
         if source == "hand" and kind in ("IMS", "OOS") and self._gunner_target(s, e, ref):
             source = "gunner"
         first_at_wingman = ref[-1] == "W" and source != "minihand" and s.t.target != ref
         if source != "minihand":
-            s.t.target = ref
+            s.own_turn().target = ref
         if source == "gunner":
-            s.t.gun_used += self.cards[c].type.bursts
+            s.own_turn().gun_used += self.cards[c].type.bursts
         elif kind in ("IMS", "OOS") and source == "hand":
-            s.t.bursts_used += self.cards[c].type.bursts
+            s.own_turn().bursts_used += self.cards[c].type.bursts
         fields = {
             "plane": self._plane_label(s, attacker),
             "card": self.label[c],
@@ -362,9 +364,9 @@ class Resolution(Flow):
         assert c is not None
         kind = a.as_kind or self.kind[c].value
         if a.as_kind == "SCI":
-            s.t.agile_used = True
+            s.own_turn().agile_used = True
         elif a.as_kind == "FUT":
-            s.t.fut_used = True
+            s.own_turn().fut_used = True
         elif a.as_kind == "ACE":  # the pilot's ace ability counter is spent
             assert e.leader is not None
             pilot = e.leader.pilot[:]  # a new list: clones share the old (engine.dif.state)
@@ -444,7 +446,7 @@ class Resolution(Flow):
             self._hit(s, target, hits, ev)
             return
         if target.role == "wingman":  # 10.61: buying bursts against a wingman
-            s.t.wm_bonus += BURST_BUY[kind]
+            s.own_turn().wm_bonus += BURST_BUY[kind]
             lr = self._leader_ratings(s.elements[attacker_seat])
             ev.append(
                 Event(
@@ -555,9 +557,9 @@ class Resolution(Flow):
         # 8.21: the attacks of this turn were against the aircraft shot down; the
         # promoted wingman is another aircraft, so nobody may go on attacking "L".
         if s.t.target == f"{e.seat}L":
-            s.t.target = p.ref
+            s.own_turn().target = p.ref
         if s.t.wm_target == f"{e.seat}L":
-            s.t.wm_target = p.ref
+            s.own_turn().wm_target = p.ref
         self._discard(s, e.defence)
         e.defence = []
         e.leader = s.adopt(

@@ -7,17 +7,20 @@ state and its clone, and copied only when a rule changes them (copy on write):
 
 - the parts of ``fates`` (a bookkeeping only :func:`engine.dif.fates.record` writes,
   which replaces a part with a copy before it changes it);
-- the elements of a dogfight: a rule changes an element only through
-  :meth:`GameState.own_element`, which first puts a copy of it in the state's
-  ``elements``, once per clone (``apply`` owns the acting seat's; a rule owns another
-  before it draws into its hand or mini-hands, changes its altitude or counters, or
-  one of its planes). A campaign mission's clone copies every element at once: the
-  mission rules (:mod:`engine.dif.bombing`) change elements in many more places;
+- the elements, of a dogfight and of a campaign mission alike: a rule changes an
+  element only through :meth:`GameState.own_element`, which first puts a copy of it
+  in the state's ``elements``, once per clone (``apply`` owns the acting seat's; a
+  rule owns another before it draws into its hand or mini-hands, changes its
+  altitude or counters, or one of its planes; the mission rules change only the
+  acting element's, or planes through :meth:`GameState.own`);
 - the planes: a rule changes a plane only through :meth:`GameState.own`, which
   first puts a copy of the plane in the element's place, once per clone (damage,
   a shoot-down, an evasion, the Ace's counter spent);
 - a plane's ``pilot`` list: the one rule that changes it in play (the Ace's counter
-  spent, :mod:`engine.dif.resolution`) gives the plane a new list.
+  spent, :mod:`engine.dif.resolution`) gives the plane a new list;
+- the turn's record ``t`` (:class:`TurnState`): a rule changes it only through
+  :meth:`GameState.own_turn`, which first puts a copy of it in place, once per clone
+  (most actions change none of it: an altitude picked, a discard, a response).
 
 Each ``clone`` makes its copy with ``object.__new__`` and sets every field itself:
 the dataclasses' ``__init__``, with its checks for defaults, costs about twice as
@@ -221,19 +224,32 @@ class TurnState:
 
 
 class _Owned:
-    """The planes and elements a cloned state owns, kept outside the dataclass'
-    fields (so never dumped, compared or shown): see :meth:`GameState.own` and
-    :meth:`GameState.own_element`."""
+    """The planes and elements a cloned state owns, and the turn's record it shares,
+    kept outside the dataclass' fields (so never dumped, compared or shown): see
+    :meth:`GameState.own`, :meth:`GameState.own_element` and
+    :meth:`GameState.own_turn`."""
 
-    __slots__ = ("_owned", "_owned_elements")
+    __slots__ = ("_owned", "_owned_elements", "_shared_turn")
     _owned: list[Plane] | None
     _owned_elements: set[str] | None
+    _shared_turn: TurnState | None
 
-    def _owning(self, planes: list[Plane] | None, elements: set[str] | None) -> None:
-        """Set the planes and the elements' seats owned (None: all). Here, where the
-        slots are declared: mypy does not see them in a dataclass' own ``__slots__``."""
+    def _owning(
+        self,
+        planes: list[Plane] | None,
+        elements: set[str] | None,
+        turn: TurnState | None = None,
+    ) -> None:
+        """Set the planes and the elements' seats owned (None: all) and the turn's
+        record shared with another state (None: none). Here, where the slots are
+        declared: mypy does not see them in a dataclass' own ``__slots__``."""
         self._owned = planes
         self._owned_elements = elements
+        self._shared_turn = turn
+
+    def _unshare_turn(self) -> None:
+        """Share no turn record any more (:meth:`GameState.own_turn` copied it)."""
+        self._shared_turn = None
 
 
 @dataclass(slots=True)
@@ -287,16 +303,11 @@ class GameState(_Owned):
         c = object.__new__(GameState)
         c.ruleset, c.seed, c.rng, c.year = self.ruleset, self.seed, self.rng, self.year
         c.max_turns = self.max_turns
-        if self.mission is None:
-            c.elements = dict(self.elements)  # shared, copied on write (own_element)
-            owned: set[str] | None = set()
-        else:
-            c.elements = {k: e.clone() for k, e in self.elements.items()}
-            owned = None
+        c.elements = dict(self.elements)  # shared, copied on write (own_element)
         c.deck, c.discard, c.in_play = self.deck[:], self.discard[:], self.in_play[:]
         c.positions, c.order = dict(self.positions), self.order[:]
         c.turn, c.index, c.step = self.turn, self.index, self.step
-        c.t = self.t.clone()
+        c.t = self.t  # shared, copied on write (own_turn)
         c.exchange = self.exchange.clone() if self.exchange else None
         c.follow = self.follow.clone() if self.follow else None
         c.first_side, c.aircraft_at_start = self.first_side, self.aircraft_at_start
@@ -305,8 +316,20 @@ class GameState(_Owned):
         c.pending_order = self.pending_order[:] if self.pending_order is not None else None
         c.fates = dict(self.fates)  # its parts are copied on write (engine.dif.fates.record)
         c.mission = copy.deepcopy(self.mission) if self.mission is not None else None
-        c._owning([], owned)
+        c._owning([], set(), self.t)
         return c
+
+    def own_turn(self) -> TurnState:
+        """The turn's record (:attr:`t`), to change: a rule changes it only through
+        this (reading ``t`` is free). A clone shares it with the state it was cloned
+        from; the first time it is asked for, a copy takes its place and is returned,
+        then and every later time. A record a rule put in place itself (a new
+        player-turn's) and a state made whole (a new game, a loaded one) own theirs."""
+        t = self.t
+        if t is getattr(self, "_shared_turn", None):
+            t = self.t = t.clone()
+            self._unshare_turn()
+        return t
 
     def own_element(self, seat: str) -> Element:
         """The element of ``seat``, to change: a rule changes an element of a cloned
@@ -316,8 +339,8 @@ class GameState(_Owned):
         returned, then and every later time. A reference to the element taken before
         is the shared one: read the element again after owning it.
 
-        A state made whole (a new game, a loaded one) and a mission's clone own every
-        element: the element itself."""
+        A state made whole (a new game, a loaded one) owns every element: the
+        element itself."""
         e = self.elements[seat]
         owned = getattr(self, "_owned_elements", None)
         if owned is None or seat in owned:

@@ -1,17 +1,19 @@
-"""Down in Flames planes and elements are copied on write (issue 16): a state's clone
-shares its planes, and a dogfight's clone its elements, with the state it was cloned
-from; a rule changes a plane only through ``GameState.own`` and an element only
-through ``GameState.own_element``, which put a copy in its place first
+"""Down in Flames planes, elements and turn records are copied on write (issue 16): a
+state's clone shares its planes, its elements (of a dogfight or a campaign mission)
+and its turn record with the state it was cloned from; a rule changes a plane only
+through ``GameState.own``, an element only through ``GameState.own_element`` and the
+turn record only through ``GameState.own_turn``, which put a copy in its place first
 (engine/dif/state.py).
 
 Random team dogfights and campaign missions are played with every kind of plane
 change (damage, a shoot-down and its promoted wingman, an evasion, the Ace's counter
 spent, Anti-Aircraft and Discretionary Fire) and of element change (hands drawn and
 played, mini-hands, altitudes, counters, a promoted wingman); after every action,
-each plane and each element of the state it was applied to is checked against a
-snapshot taken before: these tests fail the moment a rule changes a shared plane or
-element in place. They also check that the sharing happens: a plane no rule changed
-is the very object of the state before, and so are most elements of a dogfight.
+each plane and each element of the state it was applied to, and its turn record, is
+checked against a snapshot taken before: these tests fail the moment a rule changes
+a shared plane, element or turn record in place. They also check that the sharing
+happens: a plane no rule changed is the very object of the state before, and so are
+most elements and many turn records.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import astuple
 from engine.dif.actions import Action
 from engine.dif.game import DifEngine, default_engine
 from engine.dif.setup import DifSetup
-from engine.dif.state import Element, GameState, Plane
+from engine.dif.state import Element, GameState, Plane, TurnState
 from tests.engine.conftest import random_setup
 from tests.engine.dif.test_mission_properties import random_mission
 
@@ -93,7 +95,8 @@ def _setups() -> Iterator[tuple[DifSetup, int]]:
 def _play(setup: DifSetup, seed: int, seen: set[str], shared: list[int]) -> None:
     """One game, checking every action: the planes and the elements of the state
     before are unchanged, and a plane of the state after is the very object before
-    unless a rule changed it. ``shared``: planes, then elements, shared so far."""
+    unless a rule changed it. ``shared``: planes, elements, then turn records, shared
+    so far."""
     engine = default_engine()
     rng = random.Random(seed)
     state, _ = engine.new_game(setup, seed)
@@ -106,11 +109,14 @@ def _play(setup: DifSetup, seed: int, seen: set[str], shared: list[int]) -> None
         planes = _planes(state)
         elements = _elements(state)
         objects: dict[str, Element] = dict(state.elements)
+        turn = astuple(state.t)
         after, events = engine.apply(state, seat, action)
         assert _snapshot(state) == before, f"seed {seed}: {seat} {action} changed a shared plane"
         changed = [k for k, e in _elements(state).items() if e != elements[k]]
         assert not changed, f"seed {seed}: {seat} {action} changed the shared elements {changed}"
+        assert astuple(state.t) == turn, f"seed {seed}: {seat} {action} changed the shared turn"
         shared[1] += sum(1 for k, e in after.elements.items() if e is objects[k])
+        shared[2] += after.t is state.t
         seen.update(ev.kind for ev in events)
         if action.as_kind == "ACE":
             seen.add("ace")
@@ -126,7 +132,7 @@ def test_no_action_changes_a_plane_of_the_state_it_was_applied_to() -> None:
     """Every game checked action by action; the games reach every rule that changes a
     plane (else they would prove little), and their states share planes."""
     seen: set[str] = set()
-    shared = [0, 0]
+    shared = [0, 0, 0]
     for setup, seed in _setups():
         _play(setup, seed, seen, shared)
     wanted = {"damage", "damaged", "destroyed", "promoted", "evasion", "ace", "fire"}
@@ -134,6 +140,7 @@ def test_no_action_changes_a_plane_of_the_state_it_was_applied_to() -> None:
     assert wanted <= seen, sorted(wanted - seen)
     assert shared[0] > 1000
     assert shared[1] > 1000
+    assert shared[2] > 200  # of about 470 actions, most of them attacks, which change it
 
 
 def test_own_copies_a_plane_once_and_leaves_the_original_alone() -> None:
@@ -176,12 +183,52 @@ def test_own_element_copies_an_element_once_and_leaves_the_original_alone() -> N
     assert state.elements["X1"] is other and other.leader is not leader
 
 
-def test_a_mission_clone_owns_every_element() -> None:
-    """The mission rules change elements in many places (engine/dif/bombing.py): a
-    mission's clone copies them all at once, as before copy on write."""
+def test_own_turn_copies_the_turn_once_and_leaves_the_original_alone() -> None:
+    engine = default_engine()
+    state, _ = engine.new_game(random_setup(engine, random.Random(1), (2, 2)), 1)
+    assert state.own_turn() is state.t  # a new game owns every part
+    clone = state.clone()
+    original = state.t
+    assert clone.t is original
+    mine = clone.own_turn()
+    assert mine is not original and mine == original and clone.t is mine
+    assert clone.own_turn() is mine
+    mine.bursts_used += 2
+    mine.target = "X1L"
+    assert original.bursts_used == 0 and original.target is None
+    # A record a rule puts in place is the clone's own: owning it copies nothing.
+    again = state.clone()
+    fresh = again.t = TurnState(start_alt=3)
+    assert again.own_turn() is fresh
+
+
+def test_a_mission_clone_shares_its_elements_until_they_change() -> None:
+    """A campaign mission's clone shares its elements like a dogfight's (its own
+    state, ``mission``, is copied whole)."""
     engine = default_engine()
     state, _ = engine.new_game(random_mission(engine, random.Random(2)), 2)
+    assert state.mission is not None
     clone = state.clone()
-    for seat, e in clone.elements.items():
-        assert e is not state.elements[seat] and e == state.elements[seat]
-        assert clone.own_element(seat) is e
+    assert clone.mission == state.mission and clone.mission is not state.mission
+    seat = next(iter(state.elements))
+    original = state.elements[seat]
+    for k, e in clone.elements.items():
+        assert e is state.elements[k]
+    mine = clone.own_element(seat)
+    assert mine is not original and mine == original and clone.own_element(seat) is mine
+    mine.hand.append(999)
+    assert 999 not in original.hand
+
+
+def test_mission_actions_change_no_element_of_the_state_they_were_applied_to() -> None:
+    """More campaign missions than the test above plays (bombing, strafing, Anti-
+    Aircraft Fire, formations and their counter-attacks, a light bomber's help,
+    Abandons), checked action by action: a mission's clone shares its elements."""
+    engine = default_engine()
+    seen: set[str] = set()
+    shared = [0, 0, 0]
+    for seed in range(100, 130):
+        _play(random_mission(engine, random.Random(seed)), seed, seen, shared)
+    wanted = {"bombs", "fire", "help", "angle", "damage", "destroyed", "promoted"}
+    assert wanted <= seen, sorted(wanted - seen)
+    assert shared[1] > 1000

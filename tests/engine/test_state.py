@@ -47,8 +47,9 @@ def test_clone_equals_the_original_and_shares_no_mutable_part(sample_steps: list
         copy.in_play.append(999)
         copy.positions["Z1|Z2"] = 1
         copy.order.append("Z9")
-        copy.t.bursts_used += 5
-        copy.t.target = "Z1L"
+        t = copy.own_turn()
+        t.bursts_used += 5
+        t.target = "Z1L"
         for seat in list(copy.elements):
             e = copy.own_element(seat)
             e.hand.append(999)

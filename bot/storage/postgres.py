@@ -395,6 +395,13 @@ class PostgresStorage(Storage):
         sql, args = _bump_statement(
             "games", _GAME_COLUMNS, game_id, now, items, next_seq, [("version", expected_version)]
         )
+        return await self._bumped(conn, game_id, expected_version, sql, args)
+
+    async def _bumped(
+        self, conn: Conn, game_id: int, expected_version: int | None, sql: str, args: list[Any]
+    ) -> Row:
+        """Run a statement that bumps the game (:meth:`_bump`'s, alone or with more) and
+        return the row it returns; raise as :meth:`_bump` does when it bumps nothing."""
         row = await conn.fetchrow(sql, *args)
         if row is not None:
             return row
@@ -794,18 +801,21 @@ class PostgresStorage(Storage):
         now: datetime,
     ) -> Row:
         """Inside a transaction: bump the game's version and sequence, append the action
-        (and a snapshot, if given); returns the game's row after the bump."""
-        row = await self._bump(conn, game_id, expected_version, now, next_seq=True)
-        seq = int(row["last_seq"])
-        await conn.execute(
-            "INSERT INTO actions (game_id, seq, seat, action, created_at) "
-            "VALUES ($1, $2, $3, $4, $5)",
-            game_id,
-            seq,
-            seat,
-            action,
-            now,
+        (and a snapshot, if given); returns the game's row after the bump. The bump and
+        the append are one statement (one round trip): the action takes the sequence
+        number the bump returns."""
+        bump, args = _bump_statement(
+            "games", _GAME_COLUMNS, game_id, now, (), True, [("version", expected_version)]
         )
+        args += [seat, action]
+        sql = (
+            f"WITH bumped AS ({bump}), appended AS ("
+            "INSERT INTO actions (game_id, seq, seat, action, created_at) "
+            f"SELECT id, last_seq, ${len(args) - 1}, ${len(args)}, $2 FROM bumped"
+            ") SELECT * FROM bumped"
+        )
+        row = await self._bumped(conn, game_id, expected_version, sql, args)
+        seq = int(row["last_seq"])
         if state is not None:
             await conn.execute(
                 "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES ($1, $2, $3, $4)",

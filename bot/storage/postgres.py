@@ -1117,11 +1117,19 @@ class PostgresStorage(Storage):
 
     @staticmethod
     async def _open(
-        conn: Conn, game_id: int, d: DeadlineOpening, now: datetime
+        conn: Conn, game_id: int, d: DeadlineOpening, now: datetime, *, clock: bool = False
     ) -> tuple[DeadlineRecord, bool]:
+        """Open the deadline (or find the one already open for its decision); with
+        ``clock``, in the same statement, create its seat's clock with the opening's
+        full bank unless the seat has one (:meth:`_init_clock`, one round trip less)."""
         ats = [_utc(t) for t in d.reminder_ats]
+        clock_first = (
+            "WITH clock AS (INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, "
+            "updated_at) VALUES ($1, $2, $14, $13) ON CONFLICT (game_id, seat) DO NOTHING) "
+        )
         row = await conn.fetchrow(
-            "INSERT INTO deadlines (game_id, seat, kind, decision_key, user_id, created_at, "
+            (clock_first if clock else "")
+            + "INSERT INTO deadlines (game_id, seat, kind, decision_key, user_id, created_at, "
             "duration_seconds, bank_seconds, due_at, expires_at, reminder_ats, "
             "reminders_sent, next_at, attempts, updated_at) "
             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, 0, $13) "
@@ -1140,6 +1148,7 @@ class PostgresStorage(Storage):
             ats,
             ats[0] if ats else _utc(d.expires_at),
             now,
+            *((int(d.seat_bank_seconds),) if clock else ()),
         )
         if row is not None:
             return _deadline(row), True
@@ -1395,22 +1404,25 @@ class PostgresStorage(Storage):
 
     @staticmethod
     async def _settle(conn: Conn, s: DeadlineSettlement, stamp: datetime) -> Row | None:
-        row = await conn.fetchrow(
+        """Close the deadline unless it is claimed or closed already (its row, or None);
+        a seat that acted has its missed count reset and its bank charged, in the same
+        statement (one round trip)."""
+        settle = (
             "UPDATE deadlines SET cancelled_at = $1, updated_at = $1 "
-            f"WHERE id = $2 AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+            f"WHERE id = $2 AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}"
+        )
+        if not s.acted:
+            return await conn.fetchrow(settle, stamp, s.deadline_id)
+        return await conn.fetchrow(
+            f"WITH settled AS ({settle}), charged AS ("
+            "UPDATE seat_clocks SET missed_in_a_row = 0, "
+            "time_bank_seconds = GREATEST(0, time_bank_seconds - $3), updated_at = $1 "
+            "WHERE (game_id, seat) = (SELECT game_id, seat FROM deadlines WHERE id = $2)"
+            ") SELECT * FROM settled",
             stamp,
             s.deadline_id,
+            int(s.bank_used_seconds),
         )
-        if s.acted:
-            await conn.execute(
-                "UPDATE seat_clocks SET missed_in_a_row = 0, "
-                "time_bank_seconds = GREATEST(0, time_bank_seconds - $1), updated_at = $2 "
-                "WHERE (game_id, seat) = (SELECT game_id, seat FROM deadlines WHERE id = $3)",
-                int(s.bank_used_seconds),
-                stamp,
-                s.deadline_id,
-            )
-        return row
 
     async def cancel_game_deadlines(self, game_id: int, now: datetime) -> list[int]:
         """Cancel every live deadline of the game (it ended); return their ids."""
@@ -1516,8 +1528,7 @@ class PostgresStorage(Storage):
                 await self._reset_missed(conn, game_id, seat, now)
             opened = []
             for opening in changes.open:
-                await self._init_clock(conn, game_id, opening.seat, opening.seat_bank_seconds, now)
-                opened.append((await self._open(conn, game_id, opening, now))[0])
+                opened.append((await self._open(conn, game_id, opening, now, clock=True))[0])
             if result is not None:
                 row = await self._bump(
                     conn,

@@ -100,6 +100,13 @@ async def _session_kept(conn: asyncpg.Connection) -> None:
     transaction-scoped advisory locks (``pg_advisory_xact_lock``)."""
 
 
+_INIT_CLOCK = (
+    "INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, updated_at) "
+    "VALUES ($1, $2, {bank}, {now}) ON CONFLICT (game_id, seat) DO NOTHING"
+)
+"""A seat's clock created with a full bank unless it has one (the game and the seat are
+``$1`` and ``$2``; ``bank`` and ``now`` name their parameters)."""
+
 _TERMINAL = (GameStatus.FINISHED.value, GameStatus.ABORTED.value)
 _CAMPAIGN_TERMINAL = (CampaignStatus.FINISHED.value, CampaignStatus.ABANDONED.value)
 
@@ -1021,8 +1028,7 @@ class PostgresStorage(Storage):
     @staticmethod
     async def _init_clock(conn: Conn, game_id: int, seat: str, bank: int, now: datetime) -> None:
         await conn.execute(
-            "INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, updated_at) "
-            "VALUES ($1, $2, $3, $4) ON CONFLICT (game_id, seat) DO NOTHING",
+            _INIT_CLOCK.format(bank="$3", now="$4"),
             game_id,
             seat,
             int(bank),
@@ -1123,10 +1129,7 @@ class PostgresStorage(Storage):
         ``clock``, in the same statement, create its seat's clock with the opening's
         full bank unless the seat has one (:meth:`_init_clock`, one round trip less)."""
         ats = [_utc(t) for t in d.reminder_ats]
-        clock_first = (
-            "WITH clock AS (INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, "
-            "updated_at) VALUES ($1, $2, $14, $13) ON CONFLICT (game_id, seat) DO NOTHING) "
-        )
+        clock_first = f"WITH clock AS ({_INIT_CLOCK.format(bank='$14', now='$13')}) "
         row = await conn.fetchrow(
             (clock_first if clock else "")
             + "INSERT INTO deadlines (game_id, seat, kind, decision_key, user_id, created_at, "

@@ -1556,8 +1556,9 @@ class MissionRules(Resolution):
             return
         if self._choosing(s, x):
             # §20.32d, §20.22: the bomber is chosen and the leader's Bursts grow.
-            s.own_turn().target = b["ref"]
-            s.own_turn().wm_bonus += choice_bonus(CardKind(x.kind))
+            t = s.own_turn()
+            t.target = b["ref"]
+            t.wm_bonus += choice_bonus(CardKind(x.kind))
             e = s.elements[x.attacker[:-1]]
             n = self._bomber_budget(s, e, b["ref"]) - s.t.bursts_used
             label = self._bomber_label(b)

@@ -248,14 +248,13 @@ class Resolution(Flow):
             self._evade(s, e, ev)
             return
         assert e.leader is not None
-        if not s.t.played:
+        t = s.own_turn()
+        if not t.played:
             # RotL L212-214: what the first card finds at the leader's altitude, and
             # whether a Vertical Roll opens the altitude it rolls to.
-            s.own_turn().level = [
-                o for o in self._enemy_seats(s, e) if self._same_altitude(s, e.seat, o)
-            ]
-            s.own_turn().roll_first = a.arg is not None and self.engaged_with(s, e.seat) is None
-        s.own_turn().played = True
+            t.level = [o for o in self._enemy_seats(s, e) if self._same_altitude(s, e.seat, o)]
+            t.roll_first = a.arg is not None and self.engaged_with(s, e.seat) is None
+        t.played = True
         self._open_exchange(s, e, e.leader.ref, a, "hand", ev)
 
     def _open_exchange(

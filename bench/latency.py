@@ -202,6 +202,11 @@ class Click:
 class Bench:
     def __init__(self, fake: FakeDiscord, bot: TallyHoBot, clicks: Clicks) -> None:
         self.fake, self.bot, self.clicks = fake, bot, clicks
+        # The offline Discord's log of every request (a copy of each body and answer,
+        # for tests to inspect) is not kept: it would grow with every move, and the
+        # collector's pauses would be the harness's, not the bot's. (The messages stay:
+        # the bot edits its earlier ones.)
+        fake.keep_calls = False
         self.brain = RandomPlayer(7)
         self.engine = default_engine()
         self.failures: list[str] = []
@@ -274,13 +279,6 @@ class Bench:
         message["components"] = [{"type": 1, "components": [button]}]
         return message
 
-    def forget_requests(self) -> None:
-        """Drop the offline Discord's log of every request (``FakeDiscord.calls``: a
-        copy of each body and answer, for tests to inspect). It grows with every move
-        and the collector would walk it: the pauses would be the harness's, not the
-        bot's. (The messages stay: the bot edits its earlier ones.)"""
-        self.fake.calls.clear()
-
     async def answer(self, token: str) -> None:
         """Wait for the interaction's answer (an error if the bot never answers)."""
         try:
@@ -319,7 +317,6 @@ class Bench:
             self.clicks.picture_of[table.thread] = token
             await self.answer(token)
             await self.fake.settle(rounds=3)  # the post after the reply, then the next click
-            self.forget_requests()
             if not await self.went_through(token, click):
                 continue
             picture = self.clicks.picture_ms(token)
@@ -349,7 +346,6 @@ class Bench:
             await asyncio.sleep(0.005)
         told = max(self.clicks.told[g] for g in games)
         await self.fake.settle(rounds=3, timeout=120)
-        self.forget_requests()
         for token, (click, _) in zip(tokens, ready, strict=True):
             await self.went_through(token, click)
         return [self.clicks.reply_ms(t) for t in tokens], last - start, told - start

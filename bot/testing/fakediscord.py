@@ -639,7 +639,13 @@ class FakeDiscord:
         """Every message posted, or its content edited, that notifies someone (not an
         ephemeral one: those notify nobody), in order, with its ``allowed_mentions``."""
         self.calls: list[Call] = []
-        """Every request, in order."""
+        """Every request, in order (while :attr:`keep_calls`)."""
+        self.keep_calls = True
+        """Whether :attr:`calls` records each request. A benchmark that makes thousands
+        sets it False: the log (a copy of each body and answer) would be the largest
+        thing the process holds, and the collector's pauses would be the harness's."""
+        self.requested = 0
+        """How many requests arrived (kept in :attr:`calls` or not)."""
         self.unhandled: list[Call] = []
         """Requests no route answered (each also failed with a 404)."""
         self.interactions: dict[str, FakeInteraction] = {}
@@ -834,7 +840,7 @@ class FakeDiscord:
             tasks = [t for t in asyncio.all_tasks() if t is not current and _is_handler_task(t)]
             waits = [_wait_of(t) for t in tasks]
             worst = max(waits, default=_Wait.PARKED)
-            snapshot = (len(self.calls), self._next_id, frozenset(tasks))
+            snapshot = (self.requested, self._next_id, frozenset(tasks))
             now = time.monotonic()
             if snapshot != last or worst >= _Wait.THREAD:
                 quiet, quiet_since = 0, now
@@ -1577,7 +1583,9 @@ class FakeDiscord:
         match = _template_regex(path).search(url)
         args = {k: unquote(v) for k, v in match.groupdict().items()} if match else {}
         call = Call(method, path, args, body, files, params)
-        self.calls.append(call)
+        self.requested += 1
+        if self.keep_calls:
+            self.calls.append(call)
         _log.debug("%s %s", call.key, args)
         return call
 

@@ -393,6 +393,20 @@ async def test_button_click_updates_the_clicked_message(table: Table) -> None:
     assert list(fake.messages) == [int(lobby["id"])]
 
 
+async def test_requests_are_counted_but_not_kept_when_told(table: Table) -> None:
+    """A benchmark's thousands of requests need not be logged (``keep_calls``): the
+    clicks still work, and :meth:`settle` still sees requests arrive."""
+    fake = table.fake
+    fake.keep_calls = False
+    before, logged = fake.requested, len(fake.calls)
+    lobby = fake.original(await fake.slash(table.alice, "game start", rounds=2, opponent=table.bob))
+    await fake.click(table.bob, lobby, "toy:join")
+    await fake.settle()
+    assert lobby["content"] == "bob joined"
+    assert len(fake.calls) == logged
+    assert fake.requested == before + 2  # the command's answer and the click's
+
+
 async def test_deferred_click_then_edit_original_edits_the_clicked_message(table: Table) -> None:
     fake = table.fake
     lobby = fake.original(await fake.slash(table.alice, "game start", rounds=2, opponent=table.bob))

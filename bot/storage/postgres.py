@@ -296,6 +296,7 @@ class PostgresStorage(Storage):
         self._pool = pool
         self._url = url
         self._clock = clock
+        self.held_settings = None  # other processes write: a row is read once per click
 
     @classmethod
     async def open(
@@ -756,7 +757,7 @@ class PostgresStorage(Storage):
                 now,
             )
         row_settings = {"game_id": game_id, "settings": json.loads(text), "updated_at": now}
-        settings_written("game_settings", game_id, row_settings)
+        settings_written(self, "game_settings", game_id, row_settings)
         return int(row["version"])
 
     async def remove_seat(

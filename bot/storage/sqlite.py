@@ -55,7 +55,7 @@ from bot.storage.base import (
     Unset,
     utc_now,
 )
-from bot.storage.memo import memoized_read, memoized_write, settings_written
+from bot.storage.memo import HeldRows, memoized_read, memoized_write, settings_written
 from bot.storage.migrate import migrate
 from bot.storage.models import (
     GLOBAL,
@@ -325,6 +325,9 @@ class SQLiteStorage(Storage):
         self._lock = asyncio.Lock()
         self._writes: list[_Write] = []
         self._writer: asyncio.Task[None] | None = None
+        self.held_settings = HeldRows()
+        """The settings rows read or written, held across clicks: this process makes
+        every write (``shared`` is false), so they are the database's (``bot.storage.memo``)."""
 
     @classmethod
     async def open(
@@ -842,7 +845,7 @@ class SQLiteStorage(Storage):
 
         version = await self._write(work)
         row_settings = {"game_id": game_id, "settings": json.loads(text), "updated_at": now}
-        settings_written("game_settings", game_id, row_settings)
+        settings_written(self, "game_settings", game_id, row_settings)
         return version
 
     async def remove_seat(

@@ -19,7 +19,7 @@ import pytest
 
 import cogs.publisher
 from bot import games
-from bot.storage import SQLiteStorage
+from bot.storage import GameNotFound, SQLiteStorage
 from bot.storage.memo import remember_settings
 from bot.testing import FakeDiscord, FakeUser
 from cogs.app import TallyHoBot
@@ -93,7 +93,7 @@ async def test_a_click_commits_once_before_its_reply(
     assert any(s.startswith("INSERT INTO actions") for s in writes)
     assert any(s.startswith("INSERT INTO deadlines") for s in writes)  # the next decision's
     settings = Counter(s for s in before if re.search(r"FROM \w+_settings", s))
-    assert settings and max(settings.values()) == 1, settings  # each row read once
+    assert not settings, settings  # SQLite: the store holds the rows it read before
     # what waits for after the reply: the thread is told, and marked told
     after = sql.since(reply, lambda s: s.startswith("UPDATE games SET posted_seq"))
     assert len(after) == 1
@@ -102,10 +102,46 @@ async def test_a_click_commits_once_before_its_reply(
     assert d.decision_key.startswith(f"{game.record.version}:")
 
 
+async def test_a_sqlite_store_holds_the_settings_rows_across_clicks(tmp_path: Path) -> None:
+    """Only this process writes a SQLite file: a settings row is read from it once, each
+    write replaces what is held, each caller gets a copy of its own, a failed write
+    forgets the row, and a read under way while a write ended is not held."""
+    store = await SQLiteStorage.open(tmp_path / "h.sqlite3")
+    sql = Statements()
+    await sql.watch(store)
+    reads = lambda: sum("FROM guild_settings" in s for s in sql.seen)  # noqa: E731
+    try:
+        assert await store.get_guild_settings(5) is None
+        assert await store.get_guild_settings(5) is None  # "no row" is held too
+        assert reads() == 1
+        await store.put_guild_settings(5, {"language": "fr"})
+        first = await store.get_guild_settings(5)
+        assert first is not None and first.settings == {"language": "fr"}
+        first.settings["language"] = "xx"  # a caller's change stays its own
+        again = await store.get_guild_settings(5)
+        assert again is not None and again.settings == {"language": "fr"}
+        assert reads() == 1
+        with pytest.raises(GameNotFound):  # a failed write: the row is read again
+            await store.put_game_settings(404, {"responses": "fast"})
+        assert await store.get_game_settings(404) is None
+
+        held = store.held_settings
+        writes = held.writes
+        row = again.model_dump()
+        held.written(("guild_settings", 5), {**row, "settings": {"language": "de"}})
+        held.read(("guild_settings", 5), {**row, "settings": {}}, writes)  # began before it
+        mine = await store.get_guild_settings(5)
+        assert mine is not None and mine.settings == {"language": "de"}
+    finally:
+        await store.close()
+
+
 async def test_the_settings_memo_is_the_clicks_task_only(tmp_path: Path) -> None:
     """Within the task that opened it, a settings row is read once and a write replaces
-    it; another task (a timer it started) reads the database."""
+    it; another task (a timer it started) reads the database. (A store other processes
+    write to, as PostgreSQL: it holds no rows across clicks.)"""
     store = await SQLiteStorage.open(tmp_path / "m.sqlite3")
+    store.held_settings = None  # type: ignore[assignment]
     try:
         await store.put_guild_settings(5, {"language": "fr"})
 

@@ -324,17 +324,21 @@ class GameStore:
         of a finished game for a record or a report, which keeps the games being
         played in the cache rather than evicting them."""
         cached = self._cache.get(game_id)
+        if cached is not None:  # still this version? (only the version is read)
+            version = await self.storage.game_version(game_id)
+            if version is None:
+                raise Refusal("refusal.no_game")
+            if cached.record.version == version:
+                # Other loads may have evicted it while the version was read (a busy
+                # cache): put it back rather than fail.
+                if game_id in self._cache:
+                    self._cache.move_to_end(game_id)
+                elif remember:
+                    self._remember(cached)
+                return cached
         record = await self.storage.get_game(game_id)
         if record is None:
             raise Refusal("refusal.no_game")
-        if cached is not None and cached.record.version == record.version:
-            # Still this version; other loads may have evicted it while the record was
-            # read (a busy cache): put it back rather than fail.
-            if game_id in self._cache:
-                self._cache.move_to_end(game_id)
-            elif remember:
-                self._remember(cached)
-            return cached
         await prepare(self.storage, record.system, record.options)
         game = LoadedGame(record, await self.storage.get_seats(game_id))
         if "setup" in record.options:

@@ -385,7 +385,7 @@ async def close_lapsed(bot: TallyHoBot, game_id: int) -> None:
     says so (in the server's language); a message its own button already closed is
     only forgotten."""
     storage = bot.service.storage
-    posted = [m for m in await storage.list_messages(game_id) if m.kind.startswith(seats.PROMPTS)]
+    posted = await storage.list_messages(game_id, seats.PROMPTS)
     if not posted:
         return
     game = await bot.service.load(game_id)

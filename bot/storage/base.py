@@ -241,6 +241,11 @@ class Storage(Protocol):
         """The game, or None."""
         ...
 
+    async def game_version(self, game_id: int) -> int | None:
+        """The game's version, or None if there is no such game: what a copy of the
+        game held in memory is checked against, without reading the whole record."""
+        ...
+
     async def get_game_by_thread(self, thread_id: int) -> GameRecord | None:
         """The game played in that thread, or None."""
         ...
@@ -423,8 +428,11 @@ class Storage(Protocol):
         """The game's message of that kind, or None."""
         ...
 
-    async def list_messages(self, game_id: int, prefix: str = "") -> list[MessageRecord]:
-        """The game's remembered messages whose kind starts with ``prefix``, by kind."""
+    async def list_messages(
+        self, game_id: int, prefix: str | tuple[str, ...] = ""
+    ) -> list[MessageRecord]:
+        """The game's remembered messages whose kind starts with ``prefix`` (or with one
+        of several, as ``str.startswith``), by kind."""
         ...
 
     async def delete_message(self, game_id: int, kind: str) -> None:

@@ -553,6 +553,11 @@ class PostgresStorage(Storage):
         rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
         return _game(rows[0]) if rows else None
 
+    async def game_version(self, game_id: int) -> int | None:
+        """The game's version, or None (see ``Storage.game_version``)."""
+        rows = await self._fetch("SELECT version FROM games WHERE id = $1", game_id)
+        return int(rows[0][0]) if rows else None
+
     async def get_game_by_thread(self, thread_id: int) -> GameRecord | None:
         """The game played in that thread, or None."""
         rows = await self._fetch(
@@ -912,13 +917,19 @@ class PostgresStorage(Storage):
         )
         return MessageRecord.model_validate(dict(rows[0])) if rows else None
 
-    async def list_messages(self, game_id: int, prefix: str = "") -> list[MessageRecord]:
-        """The game's remembered messages whose kind starts with ``prefix``, by kind."""
+    async def list_messages(
+        self, game_id: int, prefix: str | tuple[str, ...] = ""
+    ) -> list[MessageRecord]:
+        """The game's remembered messages whose kind starts with ``prefix`` (or one of
+        several), by kind."""
+        prefixes = [prefix] if isinstance(prefix, str) else list(prefix)
         rows = await self._fetch(
             "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
-            'WHERE game_id = $1 AND starts_with(kind, $2) ORDER BY kind COLLATE "C"',
+            "WHERE game_id = $1 AND EXISTS "
+            "(SELECT 1 FROM unnest($2::text[]) AS p WHERE starts_with(kind, p)) "
+            'ORDER BY kind COLLATE "C"',
             game_id,
-            prefix,
+            prefixes,
         )
         return [MessageRecord.model_validate(dict(r)) for r in rows]
 

@@ -632,6 +632,11 @@ class SQLiteStorage(Storage):
         rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
+    async def game_version(self, game_id: int) -> int | None:
+        """The game's version, or None (see ``Storage.game_version``)."""
+        rows = await self._fetch("SELECT version FROM games WHERE id = ?", (game_id,))
+        return int(rows[0][0]) if rows else None
+
     async def get_game_by_thread(self, thread_id: int) -> GameRecord | None:
         """The game played in that thread, or None."""
         rows = await self._fetch(
@@ -990,12 +995,20 @@ class SQLiteStorage(Storage):
         )
         return MessageRecord.model_validate(dict(rows[0])) if rows else None
 
-    async def list_messages(self, game_id: int, prefix: str = "") -> list[MessageRecord]:
-        """The game's remembered messages whose kind starts with ``prefix``, by kind."""
+    async def list_messages(
+        self, game_id: int, prefix: str | tuple[str, ...] = ""
+    ) -> list[MessageRecord]:
+        """The game's remembered messages whose kind starts with ``prefix`` (or one of
+        several), by kind."""
+        prefixes = (prefix,) if isinstance(prefix, str) else prefix
+        if not prefixes:
+            return []
         rows = await self._fetch(
             "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
-            "WHERE game_id = ? AND substr(kind, 1, ?) = ? ORDER BY kind",
-            (game_id, len(prefix), prefix),
+            "WHERE game_id = ? AND ("
+            + " OR ".join(["substr(kind, 1, ?) = ?"] * len(prefixes))
+            + ") ORDER BY kind",
+            (game_id, *(x for p in prefixes for x in (len(p), p))),
         )
         return [MessageRecord.model_validate(dict(r)) for r in rows]
 

@@ -222,6 +222,10 @@ async def test_create_and_get_a_game(store: Storage) -> None:
     assert game.finished_at is None and game.result is None
     assert await store.get_game(game.id) == game
     assert await store.get_game(game.id + 1000) is None
+    assert await store.game_version(game.id) == 0
+    assert await store.game_version(game.id + 1000) is None
+    updated = await store.update_game(game.id, 0, thread_id=5)
+    assert await store.game_version(game.id) == updated.version == 1
 
 
 async def test_game_ids_are_not_reused(store: Storage) -> None:
@@ -632,6 +636,9 @@ async def test_messages_are_listed_by_prefix_and_forgotten(store: Storage) -> No
     offers = await store.list_messages(game_id, "offer:")
     assert [(m.kind, m.message_id) for m in offers] == [("offer:A1", 2), ("offer:X1", 1)]
     assert len(await store.list_messages(game_id)) == 4
+    several = await store.list_messages(game_id, ("undo:", "offer:X", "take:"))
+    assert [m.kind for m in several] == ["offer:X1", "undo:7"]
+    assert await store.list_messages(game_id, ()) == []
     await store.delete_message(game_id, "offer:X1")
     await store.delete_message(game_id, "no-such-kind")
     assert [m.kind for m in await store.list_messages(game_id, "offer:")] == ["offer:A1"]

@@ -460,6 +460,8 @@ class SQLiteStorage(Storage):
         try:
             if idle and not self._lock.locked():
                 await self._write_group()  # nothing else writes: no hop through a task
+                if write.result.done():  # it ran in that group: no wait for its future
+                    return write.result.result()
             elif idle:
                 self._writer = asyncio.create_task(self._write_groups(), name="sqlite-group-commit")
             return await asyncio.wrap_future(write.result)

@@ -36,6 +36,7 @@ __all__ = [
     "memoized_read",
     "memoized_write",
     "remember_settings",
+    "settings_unknown",
     "settings_written",
 ]
 
@@ -138,6 +139,18 @@ def settings_written(store: object, table: str, value: int, row: Row) -> None:
     rows = _rows()
     if rows is not None:
         rows[(table, value)] = copy.deepcopy(row)
+
+
+def settings_unknown(store: object, table: str, value: int) -> None:
+    """A write of settings row ``value`` of ``table`` with other rows failed, and may
+    have been written all the same (cancelled while it ran): neither the memo nor the
+    store holds the row any more, so it is read again."""
+    held = _held(store)
+    if held is not None:
+        held.written((table, value), None)
+    rows = _rows()
+    if rows is not None:
+        rows.pop((table, value), None)
 
 
 def memoized_read(

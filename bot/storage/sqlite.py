@@ -55,7 +55,13 @@ from bot.storage.base import (
     Unset,
     utc_now,
 )
-from bot.storage.memo import HeldRows, memoized_read, memoized_write, settings_written
+from bot.storage.memo import (
+    HeldRows,
+    memoized_read,
+    memoized_write,
+    settings_unknown,
+    settings_written,
+)
 from bot.storage.migrate import migrate
 from bot.storage.models import (
     GLOBAL,
@@ -850,7 +856,11 @@ class SQLiteStorage(Storage):
             )
             return int(row["version"])
 
-        version = await self._write(work)
+        try:
+            version = await self._write(work)
+        except BaseException:
+            settings_unknown(self, "game_settings", game_id)
+            raise
         row_settings = {"game_id": game_id, "settings": json.loads(text), "updated_at": now}
         settings_written(self, "game_settings", game_id, row_settings)
         return version

@@ -36,7 +36,6 @@ __all__ = [
     "memoized_read",
     "memoized_write",
     "remember_settings",
-    "settings_unknown",
     "settings_written",
 ]
 
@@ -129,28 +128,22 @@ def _rows() -> dict[tuple[str, int], Row | None] | None:
     return held[1]
 
 
-def settings_written(store: object, table: str, value: int, row: Row) -> None:
-    """``store`` wrote settings row ``value`` of ``table`` with other rows, in one
-    transaction (not through ``_put_json``): the memo holds what it wrote, and so does
-    the store if it holds rows (:class:`HeldRows`)."""
+def settings_written(store: object, table: str, value: int, row: Row | None) -> None:
+    """``store`` wrote settings row ``value`` of ``table``: the memo holds ``row`` next,
+    and so does the store if it holds rows (:class:`HeldRows`). ``row`` None: the write
+    failed and may have been written all the same (cancelled while it ran), so neither
+    holds the row any more and it is read again. A store calls it itself for a row it
+    wrote with other rows, in one transaction (not through ``_put_json``)."""
+    at = (table, value)
     held = _held(store)
     if held is not None:
-        held.written((table, value), copy.deepcopy(row))
+        held.written(at, None if row is None else copy.deepcopy(row))
     rows = _rows()
     if rows is not None:
-        rows[(table, value)] = copy.deepcopy(row)
-
-
-def settings_unknown(store: object, table: str, value: int) -> None:
-    """A write of settings row ``value`` of ``table`` with other rows failed, and may
-    have been written all the same (cancelled while it ran): neither the memo nor the
-    store holds the row any more, so it is read again."""
-    held = _held(store)
-    if held is not None:
-        held.written((table, value), None)
-    rows = _rows()
-    if rows is not None:
-        rows.pop((table, value), None)
+        if row is None:
+            rows.pop(at, None)
+        else:
+            rows[at] = copy.deepcopy(row)
 
 
 def memoized_read(
@@ -172,8 +165,8 @@ def memoized_read(
             row = await read(self, table, key, value)
             if held is not None:
                 held.read(at, row, writes)
-            if rows is None:
-                return row if held is None else copy.deepcopy(row)
+            elif rows is None:
+                return row  # nobody else holds it: the caller's own
         if rows is not None:
             rows[at] = row
         return copy.deepcopy(row)
@@ -191,19 +184,12 @@ def memoized_write(
     async def memoized(
         self: Store, table: str, key: str, value: int, *args: P.args, **kwargs: P.kwargs
     ) -> Row:
-        rows, held, at = _rows(), _held(self), (table, value)
-        if rows is not None:
-            rows.pop(at, None)
         try:
             written = await write(self, table, key, value, *args, **kwargs)
         except BaseException:
-            if held is not None:
-                held.written(at, None)
+            settings_written(self, table, value, None)
             raise
-        if held is not None:
-            held.written(at, copy.deepcopy(written))
-        if rows is not None:
-            rows[at] = copy.deepcopy(written)
+        settings_written(self, table, value, written)
         return written
 
     return memoized

@@ -59,7 +59,6 @@ from bot.storage.memo import (
     HeldRows,
     memoized_read,
     memoized_write,
-    settings_unknown,
     settings_written,
 )
 from bot.storage.migrate import migrate
@@ -859,7 +858,7 @@ class SQLiteStorage(Storage):
         try:
             version = await self._write(work)
         except BaseException:
-            settings_unknown(self, "game_settings", game_id)
+            settings_written(self, "game_settings", game_id, None)
             raise
         row_settings = {"game_id": game_id, "settings": json.loads(text), "updated_at": now}
         settings_written(self, "game_settings", game_id, row_settings)

@@ -20,7 +20,7 @@ import pytest
 import cogs.publisher
 from bot import games
 from bot.storage import GameNotFound, SQLiteStorage
-from bot.storage.memo import remember_settings, settings_unknown
+from bot.storage.memo import remember_settings, settings_written
 from bot.testing import FakeDiscord, FakeUser
 from cogs.app import TallyHoBot
 from cogs.boundary import Gate
@@ -133,7 +133,7 @@ async def test_a_sqlite_store_holds_the_settings_rows_across_clicks(tmp_path: Pa
         mine = await store.get_guild_settings(5)
         assert mine is not None and mine.settings == {"language": "de"}
         read_before = reads()
-        settings_unknown(store, "guild_settings", 5)  # a write that may have gone through
+        settings_written(store, "guild_settings", 5, None)  # a write that may have gone through
         found = await store.get_guild_settings(5)
         assert found is not None and found.settings == {"language": "fr"}  # the database's
         assert reads() == read_before + 1

@@ -33,6 +33,7 @@ import engine
 from bot.actionlog import effective
 from bot.clock import Clock, SystemClock
 from bot.errors import Refusal, UserError
+from bot.later import FollowUp, after_answer
 from bot.packs import prepare, system_of
 from bot.storage import GameRecord, GameStatus, SeatRecord, Storage
 from bot.storage.locks import GameLocks
@@ -441,6 +442,17 @@ class GameStore:
         if not ids:
             raise Refusal("refusal.no_open_game")
         raise Refusal("refusal.several_games")
+
+    async def later(self, game_id: int, work: FollowUp) -> None:
+        """``work`` on the game after the current interaction's answer, under the
+        game's lock then; outside an interaction at once, under the lock its caller
+        holds (``bot.later``)."""
+
+        async def locked() -> None:
+            async with self.locks(game_id):
+                await work()
+
+        await after_answer(work, deferred=locked)
 
     async def game_settings(self, game_id: int) -> dict[str, Any]:
         record = await self.storage.get_game_settings(game_id)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from datetime import datetime, timedelta
 
@@ -173,10 +174,14 @@ class DeadlineOps:
     async def changed(self, game: LoadedGame, actor: str | None) -> None:
         planned = self._planned.pop(game.id, None) == game.record.version
         pending = self._pending(game)
+        # Prompts that no longer hold (the game over, an undo request overtaken, a seat
+        # taken...) are closed after the player's answer: it never waits for their
+        # messages to be read or edited, and a late close is harmless.
+        close_lapsed = functools.partial(self.close_lapsed, game.id)
         if pending is None:
             if not planned:
                 await self.scheduler.cancel_game(game.id)
-            await self.close_lapsed(game.id)  # the game is over: no prompt holds
+            await self.service.later(game.id, close_lapsed)
             return
         if not planned:
             if self.service.storage.shared:  # another process may have opened some
@@ -185,7 +190,7 @@ class DeadlineOps:
         if actor is not None and await seats.returned(self.service, game.id, actor):
             public = await server_language(self.service.storage, game.record.guild_id)
             await self._say(game, t("deadline.returned", public, seat=actor))
-        await self.close_lapsed(game.id)  # an undo request overtaken, a seat taken...
+        await self.service.later(game.id, close_lapsed)
 
     async def campaign_changed(
         self, row_id: int, version: int, pending: list[PendingDecision], actor: str | None

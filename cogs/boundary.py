@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import InternalError, UserError
+from bot.later import FollowUp, answer_first, run_follow_ups
 from bot.storage.memo import remember_settings
 from cogs.context import app_of, forget_view, language_of, reply
 from strings import normalize, t
@@ -143,12 +144,25 @@ class Gate:
         task = asyncio.current_task()
         if task is not None and task not in self._inflight:
             self._inflight.add(task)
+            # First: the follow-ups' task is in flight before the idle check of _ended.
+            task.add_done_callback(functools.partial(self._follow_up, answer_first()))
             task.add_done_callback(self._ended)
             self._unanswered.add(task)
             self._all_answered.clear()
             task.add_done_callback(self._answered)
             task.add_done_callback(functools.partial(_let_go, interaction))
         return True
+
+    def _follow_up(self, follow_ups: list[FollowUp], task: asyncio.Task[Any]) -> None:
+        """The interaction's task ended: run what its changes left for after the
+        answer (``bot.later``) in a task of its own, in flight like an interaction."""
+        if not follow_ups:
+            return
+        runner = asyncio.get_running_loop().create_task(
+            run_follow_ups(follow_ups), name=f"follow-ups of {task.get_name()}"
+        )
+        self._inflight.add(runner)
+        runner.add_done_callback(self._ended)
 
     def _ended(self, task: asyncio.Task[Any]) -> None:
         self._inflight.discard(task)
@@ -187,11 +201,15 @@ class Gate:
         """Let no new interaction in, and wait up to ``grace`` seconds for the ones in
         flight to finish; return how many still run."""
         self.closed = True
-        running = self._inflight - {asyncio.current_task()}
-        if not running:
-            return 0
-        _, pending = await asyncio.wait(running, timeout=grace)
-        return len(pending)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + grace
+        # Again while it lasts: an interaction that ends starts its follow-ups.
+        while running := self._inflight - {asyncio.current_task()}:
+            left = until - loop.time()
+            if left <= 0:
+                return len(running)
+            await asyncio.wait(running, timeout=left)
+        return 0
 
 
 class GatedTree(app_commands.CommandTree[Any]):

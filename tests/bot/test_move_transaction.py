@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import gc
+import logging
 import re
 import weakref
 from collections import Counter
@@ -19,6 +20,7 @@ import pytest
 
 import cogs.publisher
 from bot import games
+from bot.later import FollowUp, after_answer
 from bot.storage import GameNotFound, SQLiteStorage
 from bot.storage.memo import remember_settings, settings_written
 from bot.testing import FakeDiscord, FakeUser
@@ -335,6 +337,47 @@ async def test_a_moves_post_lets_the_other_replies_go_first() -> None:
     began = loop.time()
     await asyncio.gather(click("a", 0), click("mute", 1.0, answers=False))
     assert 0.3 <= posted["a"] - began < 0.9, "not after the one that never answers"
+
+
+async def test_follow_ups_run_after_the_interaction_or_at_once_outside_one(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``bot.later``: in an interaction the gate let in, work left for after the answer
+    waits until its task ended, then runs in order in a task the gate counts in flight
+    (a failure is logged, the rest still run); outside one, or in a task the
+    interaction started, it runs at once. A shutdown waits for the follow-ups of an
+    interaction that ends while it waits."""
+    gate, order = Gate(), []
+
+    def work(name: str, fails: bool = False) -> FollowUp:
+        async def run() -> None:
+            await asyncio.sleep(0)
+            order.append(name)
+            if fails:
+                raise RuntimeError(name)
+
+        return run
+
+    await after_answer(work("outside"))
+    assert order == ["outside"]
+
+    async def click() -> None:
+        assert await gate.admit(None)  # type: ignore[arg-type]
+        await after_answer(work("not this"), deferred=work("deferred"))
+        await after_answer(work("fails", fails=True))
+        await asyncio.create_task(after_answer(work("its own task")))
+        await after_answer(work("last"))
+        await asyncio.sleep(0.05)
+        order.append("answered")
+
+    with caplog.at_level(logging.ERROR, logger="bot.later"):
+        task = asyncio.create_task(click())
+        await asyncio.sleep(0.01)
+        closing = asyncio.create_task(gate.close(grace=5))
+        assert await closing == 0
+    assert task.done() and gate.inflight == 0
+    assert order == ["outside", "its own task", "answered", "deferred", "fails", "last"]
+    assert "a follow-up of a change failed" in caplog.text
 
 
 async def test_the_bot_starts_full_collections_rarely_while_it_runs(tmp_path: Path) -> None:

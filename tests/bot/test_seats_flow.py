@@ -545,8 +545,14 @@ async def test_undo_declined_or_overtaken_leaves_the_action(
 
     await fake.slash(alice, "game undo", channel_id=thread)  # asked again...
     request, _ = message_with(fake, thread, f"th:undo:{game_id}:2:yes")
-    await fake.slash(bob, "play", channel_id=thread, text="respond TIT")  # ...but bob answers
+    # ...but bob answers
+    bobs = await fake.slash(bob, "play", channel_id=thread, text="respond TIT")
     assert "⌛ This request is closed" in closed(fake, request), "its buttons are gone"
+    # ...after bob was answered: closing a prompt never holds up a move's reply.
+    keys = [(c.key, c.args.get("webhook_token") or c.args.get("message_id")) for c in fake.calls]
+    answered = keys.index(("POST /interactions/{webhook_id}/{webhook_token}/callback", bobs))
+    edited = keys.index(("PATCH /channels/{channel_id}/messages/{message_id}", str(request["id"])))
+    assert answered < edited
     with pytest.raises(Refusal, match="moved on"):  # a click that raced the edit
         await seats.answer_undo(bot.service, game_id, bob.id, 2, True)
     assert (await log_of(bot, game_id))[-1] == "X1 respond TIT"

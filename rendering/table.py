@@ -271,12 +271,15 @@ def draw_layout(layout: Layout) -> Image.Image:
 def encode_png(image: Image.Image) -> bytes:
     """``image`` as PNG without metadata chunks (see the module docstring).
 
-    zlib level 3: encoding is nearly all deflate (a palette image is not filtered)
-    and costs about as much as drawing. Measured on the 8v8 (``bench/render.py``):
-    levels 1-2 save under 1 ms of its 6 ms for a 10-17% larger file (113-120 kB
-    against 104 kB); level 6 takes 14 ms for 85 kB, level 9 over 100 ms for 77 kB.
+    zlib level 3: encoding is nearly all deflate (a palette image is not filtered) and,
+    since drawing got lean, costs twice as much as drawing. Measured again on the 8v8
+    (issue 16; levels alternated, warm CPU on a shared machine): level 3 takes 12.4 ms
+    for 104 kB; levels 1-2 save 1.3-1.8 ms for a 9-17% larger file (113-121 kB); level
+    4 takes 19 ms for 96 kB, level 6 29 ms for 85 kB, level 9 about 180 ms for 77 kB.
     Level 3 sits at the knee: lower saves little time, higher costs much time for
-    little size (every picture is far below Discord's limits either way).
+    little size (every picture is far below Discord's limits either way). A PNG written
+    by hand around one ``zlib`` call (memLevel 8, not Pillow's 9) was no faster: 3-4 ms
+    slower in alternating runs, though zlib alone on the same rows measured faster.
     """
     out = BytesIO()
     image.save(out, format="PNG", compress_level=3)

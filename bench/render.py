@@ -23,9 +23,10 @@ The pictures:
   picture's budget): a Locked-On 4v4 in mid-fight, the Eagles in the Sky mat with
   three dogfights, a Zero! campaign's sheet.
 
-``warm`` is a render in a running bot: the renderer's caches (fonts, text widths and
-glyph masks, :func:`rendering.fonts.clear_caches`) hold what earlier pictures drew
-(the same picture, or a game's earlier turns). ``cold`` empties them before each
+``warm`` is a render in a running bot: the renderer's caches (fonts, text widths,
+glyph masks, text blends and rounded corners: :func:`rendering.table.clear_caches`)
+hold what earlier pictures drew (the same picture, or a game's earlier turns).
+``cold`` empties them before each
 render: the first picture after start-up. The goals apply to ``warm``; ``layout``,
 ``draw`` and ``encode`` are its three steps. Not part of the test suite: timings depend on the machine.
 """
@@ -50,10 +51,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rendering.campaign import layout_sheet  # noqa: E402
-from rendering.fonts import clear_caches  # noqa: E402
 from rendering.registry import renderer  # noqa: E402
 from rendering.shapes import Layout  # noqa: E402
-from rendering.table import draw_layout, encode_png  # noqa: E402
+from rendering.table import clear_caches, draw_layout, encode_png  # noqa: E402
 
 GOAL_1V1_MS = 10.0
 GOAL_8V8_MS = 30.0

@@ -5,11 +5,23 @@ only draws the items
 in order, straight onto a palette ("P") image:
 
 - Boxes, lines and polygons are flat colours (Pillow draws them without
-  anti-aliasing anyway), so each colour gets one palette entry and stays exact.
+  anti-aliasing anyway), so each colour gets one palette entry and stays exact. A
+  rounded box is Pillow's ``rounded_rectangle`` with its corners (pie slices, arcs:
+  most of its work) drawn once per size and pasted from masks (:meth:`_Painter.rounded`).
 - Text is anti-aliased: its coverage mask (drawn with the shipped font, once per
   text, face, size and anchor: :func:`rendering.fonts.text_mask`) is reduced
   to :data:`AA_LEVELS` steps, and each step gets the palette entry of the text
   colour blended over the colour the text sits on.
+
+Text is most of the items (132 of the 8v8's 239), so its path is lean (issue 16):
+the colour under a text is read from one crop of Pillow's core image (a one-colour
+box, as every text of the pictures has, needs no histogram), the blend is a
+``bytes.translate`` of the mask through a ramp whose blended colours are cached
+across pictures, and the result is pasted as a core image over those bytes. Pillow's
+``Image`` wrappers around crops and new images cost more than the pixel work. With
+the rounded boxes' cached corners, drawing the 8v8 went from 11-17 to 3-5 ms of CPU
+and the 1v1 from 2.4-4 to 0.8-1.4 ms (``python bench/render.py``, runs alternated with
+the earlier code on a shared machine); encoding is now most of a render.
 
 Drawing a palette image directly, instead of drawing RGB and quantizing it, keeps
 every colour exact (a quantizer merges the pale sky tints of neighbouring bands and
@@ -23,14 +35,16 @@ Rendering is CPU work: the bot calls :func:`rendering.registry.picture` through
 
 from __future__ import annotations
 
+from functools import lru_cache
 from io import BytesIO
 
 from PIL import Image, ImageDraw
 
+from rendering import fonts
 from rendering.fonts import text_mask
 from rendering.shapes import RGB, Box, Layout, Line, Polygon, Text
 
-__all__ = ["AA_LEVELS", "draw_layout", "encode_png"]
+__all__ = ["AA_LEVELS", "clear_caches", "draw_layout", "encode_png"]
 
 AA_LEVELS = 8
 """Coverage steps of anti-aliased text (0 = background, 8 = text colour).
@@ -41,8 +55,11 @@ below 256 entries (about 30 text/background pairs times 7 blends).
 
 _PALETTE_SIZE = 256
 
-# Coverage 0..255 -> step 0..AA_LEVELS, rounded.
-_STEP = [round(v * AA_LEVELS / 255) for v in range(256)]
+# The raw decoder's arguments for a palette image's bytes: mode, no padding, top down.
+_RAW_P = ("P", 0, 1)
+
+# Coverage 0..255 -> step 0..AA_LEVELS, rounded (a ``bytes.translate`` table).
+_STEP = bytes(round(v * AA_LEVELS / 255) for v in range(256))
 
 
 def _blend(top: RGB, bottom: RGB, step: int) -> RGB:
@@ -52,6 +69,42 @@ def _blend(top: RGB, bottom: RGB, step: int) -> RGB:
         round(bottom[1] + (top[1] - bottom[1]) * step / AA_LEVELS),
         round(bottom[2] + (top[2] - bottom[2]) * step / AA_LEVELS),
     )
+
+
+@lru_cache(maxsize=1024)
+def _blends(top: RGB, bottom: RGB) -> tuple[RGB, ...]:
+    """``top`` over ``bottom`` at every step 0..:data:`AA_LEVELS`.
+
+    Cached across pictures: a game's pictures write the same few text colours on the
+    same few fills, and a ramp's palette indices (per picture) come from these.
+    """
+    return tuple(_blend(top, bottom, step) for step in range(AA_LEVELS + 1))
+
+
+# The quarters of a rounded rectangle's corners, in Pillow's order: top left, top
+# right, bottom right, bottom left (degrees clockwise from three o'clock).
+_QUARTERS = ((180, 270), (270, 360), (0, 90), (90, 180))
+
+
+@lru_cache(maxsize=64)
+def _corner_masks(d: int, width: int) -> tuple[Image.core.ImagingCore, ...]:
+    """The four corners of a rounded rectangle whose corner circles are ``d`` + 1 px
+    wide: pie slices (``width`` 0, the fill) or arcs ``width`` px thick (the outline),
+    as one-bit core images for ``draw_bitmap``, drawn by the core calls Pillow's
+    ``rounded_rectangle`` makes.
+
+    Pictures use a handful of radii and widths; the masks are never written to after,
+    so the worker threads share them.
+    """
+    masks = []
+    for start, end in _QUARTERS:
+        mask = Image.new("1", (d + 1, d + 1), 0)
+        if width:
+            ImageDraw.Draw(mask).draw.draw_arc((0, 0, d, d), start, end, 1, width)
+        else:
+            ImageDraw.Draw(mask).draw.draw_pieslice((0, 0, d, d), start, end, 1, 1)
+        masks.append(mask.im)
+    return tuple(masks)
 
 
 def _distance(a: RGB, b: RGB) -> int:
@@ -84,10 +137,11 @@ class _Painter:
         """Coverage 0..255 -> palette index of ``fill`` blended over ``background``, as a
         ``bytes.translate`` table."""
         key = (fill, background)
-        if key not in self.ramps:
-            steps = [self.ink(_blend(fill, background, i)) for i in range(AA_LEVELS + 1)]
-            self.ramps[key] = bytes(steps[step] for step in _STEP)
-        return self.ramps[key]
+        found = self.ramps.get(key)
+        if found is None:
+            steps = bytes(self.ink(colour) for colour in _blends(fill, background))
+            found = self.ramps[key] = _STEP.translate(steps.ljust(256, b"\0"))
+        return found
 
     def box(self, item: Box) -> None:
         rect = item.rect
@@ -96,11 +150,51 @@ class _Painter:
         fill = None if item.fill is None else self.ink(item.fill)
         outline = None if item.outline is None else self.ink(item.outline)
         if item.radius:
-            self.draw.rounded_rectangle(
-                xy, item.radius, fill=fill, outline=outline, width=item.width
-            )
+            if not self.rounded(xy, item.radius, fill, outline, item.width):
+                self.draw.rounded_rectangle(
+                    xy, item.radius, fill=fill, outline=outline, width=item.width
+                )
         else:
             self.draw.rectangle(xy, fill=fill, outline=outline, width=item.width)
+
+    def rounded(
+        self,
+        xy: tuple[int, int, int, int],
+        radius: int,
+        fill: int | None,
+        outline: int | None,
+        width: int,
+    ) -> bool:
+        """Pillow's ``rounded_rectangle`` with its corners pasted from cached masks; False
+        (nothing drawn) for a box too small for four separate corners.
+
+        The same core calls as Pillow's (rectangles with the same corners), except that
+        each corner's pie slice or arc, the bulk of the work, is drawn once per size into
+        a mask (:func:`_corner_masks`): a corner's pixels only move with the box.
+        ``tests/rendering/test_fast_paths.py`` holds this to Pillow's own drawing.
+        """
+        x0, y0, x1, y1 = xy
+        d = min(x1 - x0, y1 - y0, radius * 2)
+        if d == 0 or d >= x1 - x0 - 1 or d >= y1 - y0 - 1:
+            return False
+        r = d // 2
+        draw = self.draw.draw
+        corners = ((x0, y0), (x1 - d, y0), (x1 - d, y1 - d), (x0, y1 - d))
+        if fill is not None:
+            for corner, mask in zip(corners, _corner_masks(d, 0), strict=True):
+                draw.draw_bitmap(corner, mask, fill)
+            if x1 - r - 1 >= x0 + r + 1:
+                draw.draw_rectangle((x0 + r + 1, y0, x1 - r - 1, y1), fill, 1)
+            draw.draw_rectangle((x0, y0 + r + 1, x0 + r, y1 - r - 1), fill, 1)
+            draw.draw_rectangle((x1 - r, y0 + r + 1, x1, y1 - r - 1), fill, 1)
+        if outline is not None and outline != fill and width != 0:
+            for corner, mask in zip(corners, _corner_masks(d, width), strict=True):
+                draw.draw_bitmap(corner, mask, outline)
+            draw.draw_rectangle((x0 + r + 1, y0, x1 - r - 1, y0 + width - 1), outline, 1)
+            draw.draw_rectangle((x0 + r + 1, y1 - width + 1, x1 - r - 1, y1), outline, 1)
+            draw.draw_rectangle((x0, y0 + r + 1, x0 + width - 1, y1 - r - 1), outline, 1)
+            draw.draw_rectangle((x1 - width + 1, y0 + r + 1, x1, y1 - r - 1), outline, 1)
+        return True
 
     def polygon(self, item: Polygon) -> None:
         outline = None if item.outline is None else self.ink(item.outline)
@@ -131,14 +225,32 @@ class _Painter:
         # strip, badge... it is written on), and the whole box is repainted with the
         # blend: texts sit inside one flat shape, so this is exact without a mask.
         # (The most frequent palette index; the lowest of equally frequent ones.)
-        counts = self.canvas.crop(box).histogram()
-        under = counts.index(max(counts))
+        # Pillow's core image (``Image.im``, what ImageDraw draws on) is cropped and
+        # pasted directly: the Image wrappers around a crop cost more than the crop.
+        # A box of one colour (every text of the pictures measured) needs no histogram.
+        canvas = self.canvas.im
+        under_box = canvas.crop(box)
+        under, highest = under_box.getextrema()
+        if under != highest:
+            counts = under_box.histogram()
+            under = counts.index(max(counts))
         indices = mask.coverage.translate(self.ramp(item.fill, self.colours[under]))
-        self.canvas.paste(Image.frombytes("P", (mask.width, mask.height), indices), box)
+        # ``Image.frombuffer``'s own core call: an image over ``indices``, no copy.
+        tile = Image.core.map_buffer(indices, (mask.width, mask.height), "raw", 0, _RAW_P)
+        canvas.paste(tile, box)
 
     def finish(self) -> Image.Image:
         self.canvas.putpalette([channel for colour in self.colours for channel in colour])
         return self.canvas
+
+
+def clear_caches() -> None:
+    """Forget the cached blends and corner masks, and every font, width and glyph mask
+    (:func:`rendering.fonts.clear_caches`): what a picture costs right after start-up,
+    for ``bench/render.py``."""
+    _blends.cache_clear()
+    _corner_masks.cache_clear()
+    fonts.clear_caches()
 
 
 def draw_layout(layout: Layout) -> Image.Image:
@@ -159,12 +271,15 @@ def draw_layout(layout: Layout) -> Image.Image:
 def encode_png(image: Image.Image) -> bytes:
     """``image`` as PNG without metadata chunks (see the module docstring).
 
-    zlib level 3: encoding is nearly all deflate (a palette image is not filtered)
-    and costs about as much as drawing. Measured on the 8v8 (``bench/render.py``):
-    levels 1-2 save under 1 ms of its 6 ms for a 10-17% larger file (113-120 kB
-    against 104 kB); level 6 takes 14 ms for 85 kB, level 9 over 100 ms for 77 kB.
+    zlib level 3: encoding is nearly all deflate (a palette image is not filtered) and,
+    since drawing got lean, costs twice as much as drawing. Measured again on the 8v8
+    (issue 16; levels alternated, warm CPU on a shared machine): level 3 takes 12.4 ms
+    for 104 kB; levels 1-2 save 1.3-1.8 ms for a 9-17% larger file (113-121 kB); level
+    4 takes 19 ms for 96 kB, level 6 29 ms for 85 kB, level 9 about 180 ms for 77 kB.
     Level 3 sits at the knee: lower saves little time, higher costs much time for
-    little size (every picture is far below Discord's limits either way).
+    little size (every picture is far below Discord's limits either way). A PNG written
+    by hand around one ``zlib`` call (memLevel 8, not Pillow's 9) was no faster: 3-4 ms
+    slower in alternating runs, though zlib alone on the same rows measured faster.
     """
     out = BytesIO()
     image.save(out, format="PNG", compress_level=3)

@@ -1,6 +1,8 @@
-"""What makes the pictures quick (issue 16) changes no pixel: the caches of
-:mod:`rendering.fonts` (text widths, glyph masks) give the picture drawn without
-them, and a polygon's wide outline drawn on its own box is Pillow's.
+"""What makes the pictures quick (issue 16) changes no pixel: the renderer's caches
+(:mod:`rendering.fonts`' text widths and glyph masks, :mod:`rendering.table`'s blends
+and corner masks) give the picture drawn without them, a text is blended as Pillow's
+public calls would blend it, and a rounded box, and a polygon's wide outline drawn on
+its own box, are Pillow's.
 
 The timings themselves are machine-dependent: ``python bench/render.py`` prints them.
 """
@@ -19,8 +21,9 @@ from rendering import fonts
 from rendering.campaign import render_sheet
 from rendering.dif import render_table
 from rendering.eagles import render_eagles
-from rendering.shapes import RGB, Layout, Point, Polygon, text_width
-from rendering.table import draw_layout
+from rendering.registry import renderer
+from rendering.shapes import RGB, Box, Layout, Point, Polygon, Rect, Text, text_width
+from rendering.table import _Painter, clear_caches, draw_layout
 
 
 def _load(name: str) -> ModuleType:
@@ -51,11 +54,11 @@ PICTURES: dict[str, Callable[[], bytes]] = {
 
 
 def test_a_picture_is_the_same_from_empty_caches_or_after_other_pictures() -> None:
-    fonts.clear_caches()
+    clear_caches()
     assert fonts.text_mask.cache_info().currsize == fonts.text_length.cache_info().currsize == 0
     first = {}
     for name, picture in PICTURES.items():
-        fonts.clear_caches()
+        clear_caches()
         first[name] = picture()
         assert picture() == first[name], f"{name}: drawn again from full caches"
     for name, picture in reversed(PICTURES.items()):
@@ -85,6 +88,122 @@ def test_a_text_mask_is_the_text_drawn_cut_to_its_ink_box() -> None:
 def test_a_text_without_ink_has_no_mask_and_no_width() -> None:
     assert fonts.text_mask("", fonts.Face.REGULAR, 24, "lm") is None
     assert text_width("", fonts.Face.REGULAR, 24) == 0
+
+
+# --- text -------------------------------------------------------------------------
+
+
+class _PlainPainter(_Painter):
+    """Text blended through Pillow's public calls only: the colour under a text is the
+    most frequent index of its box's histogram (the lowest of equally frequent ones),
+    and the blend is pasted as a new image. Rounded boxes are Pillow's own."""
+
+    def rounded(
+        self,
+        xy: tuple[int, int, int, int],
+        radius: int,
+        fill: int | None,
+        outline: int | None,
+        width: int,
+    ) -> bool:
+        return False
+
+    def text(self, item: Text) -> None:
+        mask = fonts.text_mask(item.text, item.face, item.size, item.anchor)
+        if mask is None:
+            return
+        x0, y0 = item.x + mask.left, item.y + mask.top
+        box = (x0, y0, x0 + mask.width, y0 + mask.height)
+        counts = self.canvas.crop(box).histogram()
+        under = self.colours[counts.index(max(counts))]
+        blend = mask.coverage.translate(self.ramp(item.fill, under))
+        self.canvas.paste(Image.frombytes("P", (mask.width, mask.height), blend), box)
+
+
+def _plainly_drawn(layout: Layout) -> Image.Image:
+    painter = _PlainPainter(layout)
+    for item in layout.items:
+        if isinstance(item, Text):
+            painter.text(item)
+        elif isinstance(item, Box):
+            painter.box(item)
+        elif isinstance(item, Polygon):
+            painter.polygon(item)
+        else:
+            painter.draw.line(item.points, fill=painter.ink(item.fill), width=item.width)
+    return painter.finish()
+
+
+def _straddling_texts() -> Layout:
+    """Texts on two colours at once (no picture has one, the painter must still pick
+    the colour most of the box shows), on a tie, and running off the canvas."""
+    word = ("Tailing", fonts.Face.BOLD, 28, _OUTLINE)
+    tie = fonts.text_mask("ll", fonts.Face.REGULAR, 22, "lm")
+    assert tie is not None and tie.width % 2 == 0  # half on each box: a tie
+    return Layout(
+        400,
+        200,
+        _PAPER,
+        (
+            Box(Rect(0, 0, 120, 200), _FILL),
+            Box(Rect(120, 0, 400, 100), (250, 204, 21)),
+            Text(100, 40, *word),  # mostly on the yellow box
+            Text(90, 150, *word, anchor="rm"),  # mostly on the blue one
+            Text(120 - tie.left - tie.width // 2, 80, "ll", fonts.Face.REGULAR, 22, _PAPER),
+            Text(380, 190, *word),  # off the right edge
+            Text(-20, 100, *word),  # off the left edge
+        ),
+    )
+
+
+def _sky_8v8() -> Layout:
+    return renderer("dif").layout(table.view_8v8())
+
+
+@pytest.mark.parametrize("make", [_sky_8v8, _straddling_texts])
+def test_text_is_blended_as_pillows_public_calls_blend_it(make: Callable[[], Layout]) -> None:
+    layout = make()
+    drawn, plain = draw_layout(layout), _plainly_drawn(layout)
+    assert drawn.tobytes() == plain.tobytes() and drawn.getpalette() == plain.getpalette()
+
+
+# --- rounded boxes --------------------------------------------------------------------
+
+
+def _rounded_boxes() -> Layout:
+    """Rounded boxes of every radius and outline the pictures use and more: filled,
+    outlined, both, the outline the fill's colour; odd and even corners, boxes just
+    wide or tall enough for four corners and too small for them (Pillow's own), some
+    off the canvas."""
+    boxes: list[Box] = []
+    x, y = -6, -6
+    for radius in (3, 4, 5, 6, 8, 10, 12, 16):
+        for width in (0, 1, 2, 3, 4):
+            for fill, outline in (
+                (_FILL, None),
+                (_FILL, _OUTLINE),
+                (None, _OUTLINE),
+                (_FILL, _FILL),
+            ):
+                if width == 0 and outline is not None:
+                    continue
+                for w, h in (
+                    (2 * radius + 1, 30),
+                    (2 * radius + 3, 2 * radius + 3),
+                    (61, 2 * radius + 4),
+                    (47, 30),
+                ):
+                    if x + w > 412:
+                        x, y = -6, y + 40
+                    boxes.append(Box(Rect(x, y, x + w, y + h), fill, outline, width, radius))
+                    x += w + 4
+    return Layout(400, y + 30, _PAPER, tuple(boxes))
+
+
+def test_a_rounded_box_is_drawn_as_pillow_draws_it() -> None:
+    layout = _rounded_boxes()
+    drawn, plain = draw_layout(layout), _plainly_drawn(layout)
+    assert drawn.tobytes() == plain.tobytes() and drawn.getpalette() == plain.getpalette()
 
 
 # --- polygons -------------------------------------------------------------------------

@@ -458,6 +458,7 @@ ALLOWED: dict[str, str] = {
     "GIF": "an image format name",
     "PNG": "an image format name",
     "RGB": "an image mode",
+    "raw": "a Pillow decoder name",
     "fonts": "the package folder holding the font files",
     "rendering": "the package name, to read its fonts",
     "rendering.dif": "a module path (rendering.registry)",

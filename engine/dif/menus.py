@@ -57,11 +57,20 @@ def seat_menu(
             cards = (Choice("", several=Several(verb, items), placeholder=placeholder),)
         keep = Choice(label(Action(verb)), action=verb, tone=Tone.CONFIRM)
         return Menu(cards, (keep,))
-    notes = presenter.target_notes(state, seating, language)
+    notes: dict[str, str] | None = None
+
+    def note(ref: str | None) -> str | None:
+        """A target's line under its menu option; the notes read the spectators' view,
+        so they are made only for a menu that names a target (buttons have none)."""
+        nonlocal notes
+        if ref is None:
+            return None
+        if notes is None:
+            notes = presenter.target_notes(state, seating, language)
+        return notes.get(ref, "")[:100] or None
 
     def leaf(a: Action) -> Choice:
-        note = notes.get(a.target or "", "")[:100] or None
-        return Choice(label(a), action=str(a), description=note)
+        return Choice(label(a), action=str(a), description=note(a.target))
 
     many = len(actions) > 10
     in_menu = [a for a in actions if a.verb == "alt" or (many and a.verb in MENU_VERBS)]
@@ -82,7 +91,7 @@ def seat_menu(
                 children=tuple(
                     leaf(a) for a in actions if a.target == ref and a.verb in ("play", "wm")
                 ),
-                description=notes.get(ref, "")[:100] or None,
+                description=note(ref),
                 placeholder=t("dif.ui.menu.play", language),
             )
             for ref in targets[:25]

@@ -239,6 +239,19 @@ class _Painter:
         tile = Image.core.map_buffer(indices, (mask.width, mask.height), "raw", 0, _RAW_P)
         canvas.paste(tile, box)
 
+    def paint(self, layout: Layout) -> Image.Image:
+        """Every item of ``layout`` (the one this painter was made for), in order."""
+        for item in layout.items:
+            if isinstance(item, Text):
+                self.text(item)
+            elif isinstance(item, Box):
+                self.box(item)
+            elif isinstance(item, Line):
+                self.draw.line(item.points, fill=self.ink(item.fill), width=item.width)
+            elif isinstance(item, Polygon):
+                self.polygon(item)
+        return self.finish()
+
     def finish(self) -> Image.Image:
         self.canvas.putpalette([channel for colour in self.colours for channel in colour])
         return self.canvas
@@ -255,17 +268,7 @@ def clear_caches() -> None:
 
 def draw_layout(layout: Layout) -> Image.Image:
     """Paint every item of ``layout``, in order, on a new palette image."""
-    painter = _Painter(layout)
-    for item in layout.items:
-        if isinstance(item, Text):
-            painter.text(item)
-        elif isinstance(item, Box):
-            painter.box(item)
-        elif isinstance(item, Line):
-            painter.draw.line(item.points, fill=painter.ink(item.fill), width=item.width)
-        elif isinstance(item, Polygon):
-            painter.polygon(item)
-    return painter.finish()
+    return _Painter(layout).paint(layout)
 
 
 def encode_png(image: Image.Image) -> bytes:

@@ -121,17 +121,7 @@ class _PlainPainter(_Painter):
 
 
 def _plainly_drawn(layout: Layout) -> Image.Image:
-    painter = _PlainPainter(layout)
-    for item in layout.items:
-        if isinstance(item, Text):
-            painter.text(item)
-        elif isinstance(item, Box):
-            painter.box(item)
-        elif isinstance(item, Polygon):
-            painter.polygon(item)
-        else:
-            painter.draw.line(item.points, fill=painter.ink(item.fill), width=item.width)
-    return painter.finish()
+    return _PlainPainter(layout).paint(layout)
 
 
 def _straddling_texts() -> Layout:

@@ -632,6 +632,9 @@ class FakeDiscord:
         """Every live message the bot produced, by id, in order; edits apply in place."""
         self.deleted: dict[int, Payload] = {}
         """Messages the bot deleted."""
+        self._in_channel: dict[int, dict[int, None]] = {}
+        """The ids of :attr:`messages` by channel, in order (:meth:`sent_to` reads one
+        channel's, not every message: a bench holds thousands)."""
         self.contents: list[tuple[int, str]] = []
         """Every message's content as the bot posted it and each time an edit changed
         it, in order: ``(message id, content)`` (see :meth:`timeline`)."""
@@ -1067,10 +1070,11 @@ class FakeDiscord:
 
     def sent_to(self, channel_id: int) -> list[Payload]:
         """Messages everyone sees in a channel, thread or DM, oldest first."""
+        messages = self.messages
         return [
             m
-            for m in self.messages.values()
-            if int(m["channel_id"]) == channel_id and not m["flags"] & _EPHEMERAL
+            for m in map(messages.__getitem__, self._in_channel.get(channel_id, ()))
+            if not m["flags"] & _EPHEMERAL
         ]
 
     def timeline(self, channel_id: int) -> list[tuple[Payload, str, bool]]:
@@ -1325,6 +1329,7 @@ class FakeDiscord:
                 metadata["interacted_message_id"] = str(interaction.message_id)
             message["interaction_metadata"] = metadata
         self.messages[message_id] = message
+        self._in_channel.setdefault(channel_id, {})[message_id] = None
         self.contents.append((message_id, message["content"]))
         self._record_ping(message, body)
         return message
@@ -1781,8 +1786,12 @@ class FakeDiscord:
         return message
 
     def _delete_webhook_message(self, call: Call) -> None:
-        message = self._webhook_target(call)[1]
-        self.deleted[int(message["id"])] = self.messages.pop(int(message["id"]))
+        self._delete(self._webhook_target(call)[1])
+
+    def _delete(self, message: Payload) -> None:
+        message_id = int(message["id"])
+        self.deleted[message_id] = self.messages.pop(message_id)
+        self._in_channel[int(message["channel_id"])].pop(message_id, None)
 
     # -- REST handlers: channels and messages ---------------------------------------------------
 
@@ -1855,8 +1864,7 @@ class FakeDiscord:
         return message
 
     def _delete_channel_message(self, call: Call) -> None:
-        message = self._channel_message(call)
-        self.deleted[int(message["id"])] = self.messages.pop(int(message["id"]))
+        self._delete(self._channel_message(call))
 
     def _add_reaction(self, call: Call) -> None:
         message = self._channel_message(call)

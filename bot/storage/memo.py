@@ -75,13 +75,9 @@ class HeldRows:
     def __len__(self) -> int:
         return len(self._rows)
 
-    def get(self, key: Key) -> Row | None:
-        """A copy of the row held for ``key`` (None: the database has none); ``key in``
-        first."""
-        return _thaw(self.frozen(key))
-
     def frozen(self, key: Key) -> Frozen | None:
-        """The row held for ``key``, as held (see :func:`get`)."""
+        """The row held for ``key`` (None: the database has none), as held (thaw a
+        copy to use it: :func:`_thaw`); ``key in`` first."""
         self._rows.move_to_end(key)
         return self._rows[key]
 

@@ -41,10 +41,12 @@ move's reply p99 at most 10 times the floor's p99; a burst of 100 clicks p99 und
 Both databases measure the bot, not the disk. PostgreSQL is a server this bench starts
 (``initdb`` in a temporary folder, as the storage tests do: durability off). The SQLite
 database goes in ``/dev/shm`` (in memory) when the machine has it, where the bot's
-durable commit (``synchronous=FULL``) costs no fsync; ``--dir`` puts it elsewhere,
-e.g. on the disk a server would use. The disk's own cost is printed first: a small
-durable commit there, which a move's reply waits for once (a burst's moves share one,
-by group commit). Not part of the test suite: figures depend on the machine.
+durable commit (``synchronous=FULL``) costs no fsync, and the store writes on the
+event loop's thread (``bot.storage.sqlite_disk``); ``--dir`` puts it elsewhere, e.g.
+on the disk a server would use, where the store writes on the database's thread, in
+groups. The disk's own cost is printed first: a small durable commit there, which a
+move's reply waits for once (a burst's moves share one, by group commit). Not part of
+the test suite: figures depend on the machine.
 """
 
 from __future__ import annotations

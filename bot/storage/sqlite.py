@@ -14,13 +14,28 @@ anything once the player has seen the bot accept it:
   with ``BEGIN IMMEDIATE``, which takes the write lock up front so two writers queue
   on the busy timeout rather than fail half-way with ``SQLITE_BUSY``.
 
-All statements of one store go through one aiosqlite connection (its own thread, so
-the event loop never blocks); an :class:`asyncio.Lock` keeps the coroutines sharing it
-from interleaving statements inside each other's transactions. The writes of the move
-path (a move with its deadlines, seats, settings, deadlines, follows) run whole on
-that thread, ``BEGIN`` to ``COMMIT`` in one trip (:meth:`SQLiteStorage._write`, through
-aiosqlite's ``Connection._execute``): the lock is held for one trip instead of one per
-statement, and a cancelled caller cannot leave a transaction half done.
+Where a write runs depends on the disk (:mod:`bot.storage.sqlite_disk`, measured when
+the store opens):
+
+* **On a disk** whose fsync takes a fraction of a millisecond, the writes run on
+  aiosqlite's thread, so the event loop goes on meanwhile, and **commit in groups**
+  (:meth:`SQLiteStorage._write`): the writes queued while a group runs go together in
+  the next one, each in a savepoint of its own, so a burst of moves pays one fsync per
+  group rather than one per move.
+* **On a memory file system** (or a disk whose fsync takes microseconds) and for an
+  in-memory database, a write runs on the event loop's thread, ``BEGIN`` to
+  ``COMMIT`` in one go: it takes tens of microseconds, less than the trip to a thread
+  and back. The connection's busy timeout is zero there: when another connection (a
+  maintenance script) holds the write lock, the write waits for it on aiosqlite's
+  thread instead, up to the store's busy timeout. SQLite's automatic checkpoint is off,
+  and :class:`~bot.storage.sqlite_disk.Checkpointer` runs one on a thread of its own.
+
+Either way a write's transaction runs whole with no await inside it, and a cancelled
+caller cannot leave it half done. Reads run on the loop too, on a reading connection
+of their own (:meth:`SQLiteStorage._fetch`). The few writes that read between their
+statements go through aiosqlite's thread statement by statement
+(:meth:`SQLiteStorage._transaction`); an :class:`asyncio.Lock` keeps every
+transaction out of the others.
 """
 
 from __future__ import annotations
@@ -31,7 +46,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -95,6 +110,7 @@ from bot.storage.models import (
     check_opening,
     status_values,
 )
+from bot.storage.sqlite_disk import INLINE_SECONDS, Checkpointer, durable_write_seconds
 
 __all__ = ["DEFAULT_BUSY_TIMEOUT_MS", "SQLiteStorage"]
 
@@ -102,6 +118,10 @@ log = logging.getLogger(__name__)
 
 DEFAULT_BUSY_TIMEOUT_MS = 5_000
 """How long a writer waits for another connection's write lock before giving up."""
+
+STATEMENT_CACHE = 1024
+"""Prepared statements each connection keeps (sqlite3's default is 128: fewer than
+the store's distinct statements, so a move's were prepared again, 50-80 us each)."""
 
 _TERMINAL = (GameStatus.FINISHED.value, GameStatus.ABORTED.value)
 
@@ -246,7 +266,11 @@ T = TypeVar("T")
 def _reader(location: str, busy_timeout_ms: int) -> sqlite3.Connection:
     """The file's reading connection (read only; used on the event loop's thread)."""
     reader = sqlite3.connect(
-        location, isolation_level=None, timeout=busy_timeout_ms / 1000, check_same_thread=False
+        location,
+        isolation_level=None,
+        timeout=busy_timeout_ms / 1000,
+        check_same_thread=False,
+        cached_statements=STATEMENT_CACHE,
     )
     reader.row_factory = sqlite3.Row
     reader.execute("PRAGMA query_only = ON")
@@ -305,6 +329,61 @@ def _in_group(db: sqlite3.Connection, group: Sequence[_Write]) -> None:
             write.result.set_exception(value)
 
 
+class _Busy(Exception):
+    """Another connection holds the database's write lock."""
+
+
+def _in_transaction(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """``work(db)`` between ``BEGIN IMMEDIATE`` and ``COMMIT``, rolled back whole if
+    it raises (a constraint failure as :class:`ConstraintViolation`). The ``BEGIN``
+    raises :class:`_Busy` when another connection holds the write lock and the
+    connection's busy timeout is zero."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if exc.sqlite_errorcode == sqlite3.SQLITE_BUSY:
+            raise _Busy from exc
+        raise
+    try:
+        result = work(db)
+        db.execute("COMMIT")
+    except BaseException as exc:
+        with suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.IntegrityError):
+            raise ConstraintViolation(str(exc)) from exc
+        raise
+    return result
+
+
+def _waiting(
+    db: sqlite3.Connection, work: Callable[[sqlite3.Connection], T], busy_timeout_ms: int
+) -> T:
+    """:func:`_in_transaction` on aiosqlite's thread, waiting up to the busy timeout for
+    another connection's write lock (``_Busy`` then means it did not come)."""
+    db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    try:
+        return _in_transaction(db, work)
+    finally:
+        db.execute("PRAGMA busy_timeout = 0")
+
+
+async def _ran(statement: Awaitable[T]) -> T:
+    """Await ``statement`` (run on aiosqlite's thread) until it ran, through any
+    cancellation, which goes on after: the loop's own statements on the same
+    connection must not start while it may still run."""
+    task = asyncio.ensure_future(statement)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.wait([task])
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    return task.result()
+
+
 class SQLiteStorage(Storage):
     """Tally-Ho's storage in one SQLite database file (or ``:memory:`` for tests).
 
@@ -320,11 +399,21 @@ class SQLiteStorage(Storage):
         path: str,
         clock: Clock,
         reader: sqlite3.Connection | None = None,
+        *,
+        inline: bool = False,
+        checkpointer: Checkpointer | None = None,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
     ) -> None:
         """Wrap an open, configured, migrated connection (and the file's reading
-        connection, if any); use :meth:`open` instead."""
+        connection, if any); use :meth:`open` instead. ``inline``: writes run on the
+        event loop's thread (the connection's busy timeout is then zero)."""
         self._conn = conn
+        self._db: sqlite3.Connection = conn._conn
+        """The same connection, used on the event loop's thread."""
         self._reader = reader
+        self._inline = inline
+        self._checkpointer = checkpointer
+        self._busy_timeout_ms = busy_timeout_ms
         self._path = path
         self._clock = clock
         self._lock = asyncio.Lock()
@@ -342,33 +431,65 @@ class SQLiteStorage(Storage):
         clock: Clock = utc_now,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         migrations: Traversable | None = None,
+        inline: bool | None = None,
     ) -> Self:
         """Open (creating if needed) the database at ``path`` and migrate it.
 
         ``path`` is a file path or ``":memory:"``. ``clock`` gives the timestamps
         (default: the real UTC time). ``migrations`` replaces the shipped migration
-        folder (tests only).
+        folder (tests only). ``inline``: whether writes run on the event loop's thread
+        (default: for an in-memory database, and a file whose disk makes a durable
+        write in under :data:`~bot.storage.sqlite_disk.INLINE_SECONDS`).
         """
         location = os.fspath(path)
         conn = await aiosqlite.connect(
-            location, isolation_level=None, timeout=busy_timeout_ms / 1000
+            location,
+            isolation_level=None,
+            timeout=busy_timeout_ms / 1000,
+            check_same_thread=False,  # written on the event loop's thread too
+            cached_statements=STATEMENT_CACHE,
         )
+        memory = location in ("", ":memory:")
+        checkpointer = None
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute_fetchall(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             await conn.execute_fetchall("PRAGMA foreign_keys = ON")
-            if location not in ("", ":memory:"):
+            wal = False
+            if not memory:
                 rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
                 mode = str(rows[0][0]).lower() if rows else "?"
-                if mode != "wal":
+                wal = mode == "wal"
+                if not wal:
                     log.warning("could not enable WAL on %s (journal_mode=%s)", location, mode)
             await conn.execute_fetchall("PRAGMA synchronous = FULL")
             await migrate(conn, migrations)
-            reader = None if location in ("", ":memory:") else _reader(location, busy_timeout_ms)
+            if inline is None:
+                folder = os.path.dirname(os.path.abspath(location))
+                inline = memory or durable_write_seconds(folder) < INLINE_SECONDS
+            if inline:
+                await conn.execute_fetchall("PRAGMA busy_timeout = 0")  # see _write
+                if wal:
+                    await conn.execute_fetchall("PRAGMA wal_autocheckpoint = 0")
+                    checkpointer = Checkpointer(location)
+            reader = None if memory else _reader(location, busy_timeout_ms)
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, location, clock, reader)
+        log.info(
+            "SQLite %s: writes on the %s",
+            location,
+            "event loop's thread" if inline else "database's thread, in groups",
+        )
+        return cls(
+            conn,
+            location,
+            clock,
+            reader,
+            inline=inline,
+            checkpointer=checkpointer,
+            busy_timeout_ms=busy_timeout_ms,
+        )
 
     async def close(self) -> None:
         """Close the connections (waits for statements in flight)."""
@@ -376,6 +497,8 @@ class SQLiteStorage(Storage):
             await self._conn.close()
             if self._reader is not None:
                 self._reader.close()
+            if self._checkpointer is not None:
+                await self._checkpointer.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -408,18 +531,21 @@ class SQLiteStorage(Storage):
     async def _fetch(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Run one read statement (its own implicit transaction) and return the rows.
 
-        A file's reads run at once on the event loop's thread, on the reading
-        connection: a read by key takes tens of microseconds, less than the trip to
-        the writer's thread and back, and with WAL it sees every committed write and
-        never waits for the writer. (An in-memory database has one connection.)"""
+        Reads run at once on the event loop's thread: a read by key takes tens of
+        microseconds, less than a trip to another thread and back. A file's reads use
+        the reading connection, which with WAL sees every committed write and never
+        waits for the writer; an in-memory database has one connection, used between
+        transactions."""
         if self._reader is not None:
             return self._reader.execute(sql, params).fetchall()
         async with self._lock:
-            return list(await self._conn.execute_fetchall(sql, params))
+            return self._db.execute(sql, params).fetchall()
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction: committed on exit, rolled back on any exception.
+        """A write transaction whose statements go one by one through aiosqlite's thread
+        (the writes that read between them): committed on exit, rolled back on any
+        exception (and durable: ``synchronous=FULL``).
 
         Constraint failures surface as :class:`ConstraintViolation`, not as a
         backend-specific exception.
@@ -427,6 +553,8 @@ class SQLiteStorage(Storage):
         async with self._lock:
             conn = self._conn
             try:
+                if self._inline:  # the loop's busy timeout is zero
+                    await conn.execute_fetchall(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
                 await conn.execute_fetchall("BEGIN IMMEDIATE")
                 yield conn
                 await conn.execute_fetchall("COMMIT")
@@ -442,14 +570,57 @@ class SQLiteStorage(Storage):
                 if isinstance(exc, sqlite3.IntegrityError):
                     raise ConstraintViolation(str(exc)) from exc
                 raise
+            finally:
+                # The loop's own statements (inline writes, an in-memory database's
+                # reads) must not run beside these: wait until all of them ran,
+                # cancelled or not.
+                await _ran(self._conn._execute(self._after_transaction))
+        if self._checkpointer is not None:
+            self._checkpointer.wrote()
+
+    def _after_transaction(self) -> None:
+        """On aiosqlite's thread, after a :meth:`_transaction`: the loop's busy timeout
+        back (zero) when writes run there."""
+        if self._inline:
+            self._db.execute("PRAGMA busy_timeout = 0")
 
     @staticmethod
     async def _rows(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         return list(await conn.execute_fetchall(sql, params))
 
     async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(db)`` in a write transaction, run whole with no await inside it,
+        durable (``synchronous=FULL``) before the caller is answered: the move path's
+        writes. On the event loop's thread or in groups on the database's thread
+        (see the module's text): :meth:`_write_inline`, :meth:`_write_grouped`.
+        Constraint failures surface as :class:`ConstraintViolation`."""
+        if self._inline:
+            return await self._write_inline(work)
+        return await self._write_grouped(work)
+
+    async def _write_inline(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``BEGIN`` to ``COMMIT`` on the event loop's thread. A caller cancelled while
+        it waits for the lock (a :meth:`_transaction` holds it) writes nothing. When
+        another connection holds the write lock, the write waits for it on aiosqlite's
+        thread (the loop goes on), up to the busy timeout (then sqlite3's "database
+        is locked")."""
+        async with self._lock:
+            try:
+                result = _in_transaction(self._db, work)
+            except _Busy:
+                try:
+                    result = await _ran(
+                        self._conn._execute(_waiting, self._db, work, self._busy_timeout_ms)
+                    )
+                except _Busy as busy:
+                    raise busy.__cause__ or busy from None
+        if self._checkpointer is not None:
+            self._checkpointer.wrote()
+        return result
+
+    async def _write_grouped(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work(db)`` in a write transaction, run whole on the database's thread: one
-        trip there and back, however many statements (the move path's writes).
+        trip there and back, however many statements.
 
         Group commit: the writes queued while a group runs go together in the next
         one, each in its own savepoint (:func:`_in_group`), so a burst of moves pays one

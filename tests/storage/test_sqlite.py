@@ -8,6 +8,7 @@ counterparts are in test_postgres.py."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -17,6 +18,7 @@ from typing import Any
 import aiosqlite
 import pytest
 
+import bot.storage.sqlite as sqlite_storage
 from bot.storage import (
     ConstraintViolation,
     GameLocks,
@@ -27,6 +29,7 @@ from bot.storage import (
     SQLiteStorage,
     StaleGameVersion,
     Storage,
+    sqlite_disk,
 )
 from bot.storage.migrate import discover, migrate, schema_version, split_statements
 from tests.storage.backends import Database
@@ -64,6 +67,16 @@ async def store(database: Database) -> AsyncIterator[Storage]:
 async def sqlite_store() -> AsyncIterator[SQLiteStorage]:
     """SQLite only: a store whose connection the test inspects."""
     s = await SQLiteStorage.open(":memory:", clock=TickClock())
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+@pytest.fixture
+async def grouped_store() -> AsyncIterator[SQLiteStorage]:
+    """SQLite only: a store writing as on a disk (in groups, on the database's thread)."""
+    s = await SQLiteStorage.open(":memory:", clock=TickClock(), inline=False)
     try:
         yield s
     finally:
@@ -187,7 +200,7 @@ async def test_a_database_newer_than_the_bot_is_refused(tmp_path: Path) -> None:
 
 async def test_file_database_uses_wal_and_durable_settings(db_path: Path) -> None:
     """SQLite only."""
-    async with await SQLiteStorage.open(db_path, busy_timeout_ms=1234) as store:
+    async with await SQLiteStorage.open(db_path, busy_timeout_ms=1234, inline=False) as store:
         # Per-connection pragmas can only be read on the store's own connection.
         conn = store._conn
         assert await pragma(conn, "journal_mode") == "wal"
@@ -775,13 +788,13 @@ async def test_game_locks_clean_up_after_a_cancelled_waiter() -> None:
 
 
 async def test_writes_at_once_commit_together_each_with_its_own_outcome(
-    sqlite_store: SQLiteStorage,
+    grouped_store: SQLiteStorage,
 ) -> None:
-    """Group commit (``SQLiteStorage._write``): writes queued while a group runs go in
+    """Group commit (``SQLiteStorage._write_grouped``, on a disk): writes queued while a group runs go in
     the next one, one COMMIT (one fsync) for all; a write that fails is rolled back
     alone and only its caller sees the error; a caller cancelled while its write is
     still queued writes nothing."""
-    store = sqlite_store
+    store = grouped_store
     games = [await new_game(store) for _ in range(6)]
     seen: list[str] = []
     conn = store._conn
@@ -808,3 +821,104 @@ async def test_writes_at_once_commit_together_each_with_its_own_outcome(
     assert sum(s.startswith("SAVEPOINT") for s in seen) == 1 + 4, "the cancelled one never ran"
     assert (await store.get_game(games[0])).version == 0  # type: ignore[union-attr]
     assert (await store.get_game(games[5])).status == "lobby"  # type: ignore[union-attr]
+
+
+async def test_a_write_cancelled_before_it_begins_writes_nothing(
+    sqlite_store: SQLiteStorage,
+) -> None:
+    """A write waits for the store's lock while a multi-statement transaction holds it;
+    cancelled then, it writes nothing, and the transaction is not disturbed."""
+    store = sqlite_store
+    game = await new_game(store)
+    async with store._transaction():
+        write = asyncio.ensure_future(store.update_game(game, 0, status="active"))
+        await asyncio.sleep(0.01)
+        write.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await write
+    assert (await store.get_game(game)).status == "lobby"  # type: ignore[union-attr]
+    assert (await store.update_game(game, 0, status="active")).version == 1
+
+
+async def test_another_connections_write_lock_is_waited_for_off_the_loop(db_path: Path) -> None:
+    """SQLite only. The store writes on the event loop with no busy timeout; when
+    another connection (a maintenance script) holds the write lock, the write waits
+    for it on aiosqlite's thread, so the loop goes on meanwhile, and up to the store's
+    busy timeout only ("database is locked" then, nothing written)."""
+    async with await SQLiteStorage.open(db_path, busy_timeout_ms=2000, inline=True) as store:
+        game = await new_game(store)
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticking = asyncio.create_task(ticker())
+        write = asyncio.ensure_future(store.update_game(game, 0, status="active"))
+        await asyncio.sleep(0.2)
+        assert not write.done() and ticks >= 5, "the loop went on while the write waited"
+        other.execute("COMMIT")
+        assert (await write).version == 1
+        ticking.cancel()
+
+        store._busy_timeout_ms = 50
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            await store.update_game(game, 1, status="finished")
+        other.execute("ROLLBACK")
+        other.close()
+        assert (await store.get_game(game)).status == "active"  # type: ignore[union-attr]
+        assert (await store.update_game(game, 1, status="finished")).version == 2
+
+
+async def test_the_log_is_checkpointed_off_the_loop(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite only. The writing connection's automatic checkpoint is off (it would
+    run on the event loop): once the log passed its size, a checkpoint on a thread
+    copies it into the database file."""
+    monkeypatch.setattr(sqlite_disk, "CHECKPOINT_BYTES", 1)
+    async with await SQLiteStorage.open(db_path, inline=True) as store:
+        assert await pragma(store._conn, "wal_autocheckpoint") == 0
+        checkpoints = store._checkpointer
+        assert checkpoints is not None
+        game = await new_game(store)
+        assert checkpoints.runs >= 1
+        await checkpoints.settled()
+        if checkpoints.runs == 1:  # the game's commit found it running: one more
+            await store.update_game(game, 0, status="active")
+            await checkpoints.settled()
+        copy = db_path.with_name("main-file-only.sqlite3")
+        copy.write_bytes(db_path.read_bytes())  # the database file without its log
+        alone = sqlite3.connect(copy)
+        assert alone.execute("SELECT id FROM games").fetchall() == [(game,)]
+        alone.close()
+
+
+async def test_writes_run_on_the_loop_where_a_durable_write_is_fast(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite only. Where the disk's fsync takes microseconds (a memory file system),
+    and for an in-memory database, writes run on the event loop, the connection's
+    busy timeout zero and SQLite's automatic checkpoint off (``Checkpointer``'s);
+    on a disk, in groups on the database's thread."""
+    assert sqlite_disk.durable_write_seconds(str(db_path.parent)) > 0
+    for seconds, inline in ((0.00002, True), (0.0005, False)):
+        monkeypatch.setattr(sqlite_storage, "durable_write_seconds", lambda folder, s=seconds: s)
+        async with await SQLiteStorage.open(db_path, busy_timeout_ms=1234) as store:
+            assert store._inline is inline
+            assert (store._checkpointer is not None) is inline
+            assert await pragma(store._conn, "busy_timeout") == (0 if inline else 1234)
+            assert await pragma(store._conn, "wal_autocheckpoint") == (0 if inline else 1000)
+            assert await pragma(store._conn, "synchronous") == 2
+            game = await new_game(store)
+            async with store._transaction() as conn:  # waits for another's lock too
+                assert await pragma(conn, "busy_timeout") == 1234
+            assert await pragma(store._conn, "busy_timeout") == (0 if inline else 1234)
+            assert (await store.update_game(game, 0, status="active")).version == 1
+    async with await SQLiteStorage.open(":memory:") as store:
+        assert store._inline and store._checkpointer is None

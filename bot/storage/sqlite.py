@@ -119,10 +119,6 @@ log = logging.getLogger(__name__)
 DEFAULT_BUSY_TIMEOUT_MS = 5_000
 """How long a writer waits for another connection's write lock before giving up."""
 
-STATEMENT_CACHE = 1024
-"""Prepared statements each connection keeps (sqlite3's default is 128: fewer than
-the store's distinct statements, so a move's were prepared again, 50-80 us each)."""
-
 _TERMINAL = (GameStatus.FINISHED.value, GameStatus.ABORTED.value)
 
 _GAME_COLUMNS = (
@@ -270,7 +266,6 @@ def _reader(location: str, busy_timeout_ms: int) -> sqlite3.Connection:
         isolation_level=None,
         timeout=busy_timeout_ms / 1000,
         check_same_thread=False,
-        cached_statements=STATEMENT_CACHE,
     )
     reader.row_factory = sqlite3.Row
     reader.execute("PRAGMA query_only = ON")
@@ -447,7 +442,6 @@ class SQLiteStorage(Storage):
             isolation_level=None,
             timeout=busy_timeout_ms / 1000,
             check_same_thread=False,  # written on the event loop's thread too
-            cached_statements=STATEMENT_CACHE,
         )
         memory = location in ("", ":memory:")
         checkpointer = None

@@ -33,11 +33,14 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.storage import Clock, Storage, open_storage, utc_now
+from bot.storage import Clock, SQLiteStorage, Storage, open_storage, utc_now
 
 T = TypeVar("T")
 
-BACKENDS = ("sqlite", "postgresql")
+BACKENDS = ("sqlite", "sqlite-inline", "postgresql")
+"""SQLite twice: writing as on a disk (in groups, on the database's thread) and as on a
+memory file system (on the event loop's thread), whichever the test machine's disk is
+(``bot.storage.sqlite_disk``)."""
 DATABASE = "tallyho"
 INSTALL_HINT = (
     "the storage tests need PostgreSQL's server binaries (initdb, pg_ctl, postgres): "
@@ -170,9 +173,12 @@ class Database:
     (one more process, as far as the database can tell) on the same data."""
 
     backend: str
-    """``sqlite`` or ``postgresql``."""
+    """One of :data:`BACKENDS`."""
     location: str
     """What ``TALLYHO_DATABASE`` would say: a file path or a ``postgresql://`` URL."""
 
     async def open(self, clock: Clock = utc_now) -> Storage:
+        if self.backend.startswith("sqlite"):
+            inline = self.backend == "sqlite-inline"
+            return await SQLiteStorage.open(self.location, clock=clock, inline=inline)
         return await open_storage(self.location, clock=clock)

@@ -14,7 +14,7 @@ from tests.storage.backends import BACKENDS, Database, PostgresServer
 @pytest.fixture(params=BACKENDS)
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
     """A fresh database of each backend in turn."""
-    if request.param == "sqlite":
-        return Database("sqlite", str(tmp_path / "tally-ho.sqlite3"))
+    if request.param.startswith("sqlite"):
+        return Database(request.param, str(tmp_path / "tally-ho.sqlite3"))
     server: PostgresServer = request.getfixturevalue("postgres_server")
     return Database("postgresql", server.new_database())

@@ -262,10 +262,7 @@ T = TypeVar("T")
 def _reader(location: str, busy_timeout_ms: int) -> sqlite3.Connection:
     """The file's reading connection (read only; used on the event loop's thread)."""
     reader = sqlite3.connect(
-        location,
-        isolation_level=None,
-        timeout=busy_timeout_ms / 1000,
-        check_same_thread=False,
+        location, isolation_level=None, timeout=busy_timeout_ms / 1000, check_same_thread=False
     )
     reader.row_factory = sqlite3.Row
     reader.execute("PRAGMA query_only = ON")

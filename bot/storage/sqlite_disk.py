@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import math
 import os
 import sqlite3
 import statistics
@@ -41,15 +42,20 @@ pages: 4 MiB with 4 KiB pages)."""
 
 def durable_write_seconds(folder: str, *, samples: int = 5) -> float:
     """The median time of a 4 KiB write and its fsync, in a scratch file of ``folder``
-    (the cost of a commit's fsync on the disk under it)."""
+    (the cost of a commit's fsync on the disk under it); infinite if no scratch file
+    can be written there (the store then writes as on a slow disk)."""
     times = []
-    with tempfile.TemporaryFile(dir=folder) as scratch:
-        fd = scratch.fileno()
-        for _ in range(samples):
-            start = time.perf_counter()
-            os.pwrite(fd, os.urandom(4096), 0)
-            os.fsync(fd)
-            times.append(time.perf_counter() - start)
+    try:
+        with tempfile.TemporaryFile(dir=folder) as scratch:
+            fd = scratch.fileno()
+            for _ in range(samples):
+                start = time.perf_counter()
+                os.pwrite(fd, os.urandom(4096), 0)
+                os.fsync(fd)
+                times.append(time.perf_counter() - start)
+    except OSError as exc:
+        log.warning("could not time a durable write in %s: %s", folder, exc)
+        return math.inf
     return statistics.median(times)
 
 

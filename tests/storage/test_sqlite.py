@@ -906,7 +906,8 @@ async def test_writes_run_on_the_loop_where_a_durable_write_is_fast(
     and for an in-memory database, writes run on the event loop, the connection's
     busy timeout zero and SQLite's automatic checkpoint off (``Checkpointer``'s);
     on a disk, in groups on the database's thread."""
-    assert sqlite_disk.durable_write_seconds(str(db_path.parent)) > 0
+    assert 0 < sqlite_disk.durable_write_seconds(str(db_path.parent)) < 1
+    assert sqlite_disk.durable_write_seconds(str(db_path / "no such folder")) == float("inf")
     for seconds, inline in ((0.00002, True), (0.0005, False)):
         monkeypatch.setattr(sqlite_storage, "durable_write_seconds", lambda folder, s=seconds: s)
         async with await SQLiteStorage.open(db_path, busy_timeout_ms=1234) as store:

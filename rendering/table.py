@@ -115,6 +115,7 @@ class _Painter:
     """One palette canvas: palette entries allocated in first-use order."""
 
     def __init__(self, layout: Layout) -> None:
+        self.layout = layout
         self.entries: dict[RGB, int] = {}
         self.colours: list[RGB] = []
         self.ramps: dict[tuple[RGB, RGB], bytes] = {}
@@ -239,9 +240,9 @@ class _Painter:
         tile = Image.core.map_buffer(indices, (mask.width, mask.height), "raw", 0, _RAW_P)
         canvas.paste(tile, box)
 
-    def paint(self, layout: Layout) -> Image.Image:
-        """Every item of ``layout`` (the one this painter was made for), in order."""
-        for item in layout.items:
+    def paint(self) -> Image.Image:
+        """Every item of the painter's layout, in order."""
+        for item in self.layout.items:
             if isinstance(item, Text):
                 self.text(item)
             elif isinstance(item, Box):
@@ -268,7 +269,7 @@ def clear_caches() -> None:
 
 def draw_layout(layout: Layout) -> Image.Image:
     """Paint every item of ``layout``, in order, on a new palette image."""
-    return _Painter(layout).paint(layout)
+    return _Painter(layout).paint()
 
 
 def encode_png(image: Image.Image) -> bytes:

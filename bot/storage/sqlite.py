@@ -562,10 +562,12 @@ class SQLiteStorage(Storage):
                     raise ConstraintViolation(str(exc)) from exc
                 raise
             finally:
-                # The loop's own statements (inline writes, an in-memory database's
-                # reads) must not run beside these: wait until all of them ran,
-                # cancelled or not.
-                await _ran(self._conn._execute(self._after_transaction))
+                if self._inline or self._reader is None:
+                    # The loop's own statements on this connection (inline writes, an
+                    # in-memory database's reads) must not run beside these: wait until
+                    # all of them ran, cancelled or not. (Grouped writes queue behind
+                    # them on the same thread.)
+                    await _ran(self._conn._execute(self._after_transaction))
         if self._checkpointer is not None:
             self._checkpointer.wrote()
 

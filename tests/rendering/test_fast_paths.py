@@ -115,7 +115,7 @@ class _PlainPainter(_Painter):
 
 
 def _plainly_drawn(layout: Layout) -> Image.Image:
-    return _PlainPainter(layout).paint(layout)
+    return _PlainPainter(layout).paint()
 
 
 def _straddling_texts() -> Layout:

@@ -23,6 +23,10 @@ not timed as the bot's.
    in one go), and the moves a second one process sustains (every game clicked once,
    all at once, until every move is told in its thread, not only answered: the bot
    answers a burst's players first, ``cogs.boundary.Gate.replies_first``).
+   Where the loop's thread spent the bursts' wall time is printed too: running (its
+   CPU time), idle (in the selector), and waiting, neither: for the interpreter's lock
+   while the threads drawing pictures hold it (each SQLite statement and socket call
+   releases it), or for a CPU on a loaded machine.
 4. **Garbage collection**: the longest collector pause (``gc.callbacks``) during the
    moves above (in the bursts, those that began with clicks in flight apart from
    those at a moment with none, when the game cache freezes after a full collection),
@@ -397,6 +401,56 @@ def gc_pauses(busy: Callable[[], bool] = lambda: True) -> Iterator[Pauses]:
         gc.callbacks.remove(callback)
 
 
+@dataclass
+class LoopTime:
+    """Where the event loop's thread spent a stretch of wall time (seconds)."""
+
+    wall: float = 0.0
+    running: float = 0.0
+    """CPU time of the loop's thread (``time.thread_time``): the bot's work."""
+    idle: float = 0.0
+    """Waiting in the selector for something to do."""
+
+    @property
+    def waiting(self) -> float:
+        """Neither running nor idle: waiting for the interpreter's lock (the GIL) while
+        another thread holds it (pictures are drawn on threads, ``asyncio.to_thread``),
+        or for a CPU."""
+        return max(0.0, self.wall - self.running - self.idle)
+
+    def __str__(self) -> str:
+        share = self.waiting / self.wall if self.wall else 0.0
+        return (
+            f"{self.wall:.2f} s: running {self.running:.2f} s, idle {self.idle:.2f} s,"
+            f" waiting {self.waiting:.2f} s ({share:.0%}: for the GIL, which the threads"
+            " drawing pictures hold, or for a CPU)"
+        )
+
+
+@contextlib.contextmanager
+def loop_time() -> Iterator[LoopTime]:
+    """Account for the running loop's thread while the block runs: its CPU time, its
+    time in the selector, and the rest (:attr:`LoopTime.waiting`)."""
+    selector: Any = asyncio.get_running_loop()._selector  # type: ignore[attr-defined]
+    select = selector.select
+    spent = LoopTime()
+
+    def timed(timeout: float | None = None) -> Any:
+        began = time.perf_counter()
+        try:
+            return select(timeout)
+        finally:
+            spent.idle += time.perf_counter() - began
+
+    selector.select = timed
+    wall, cpu = time.perf_counter(), time.thread_time()
+    try:
+        yield spent
+    finally:
+        spent.wall, spent.running = time.perf_counter() - wall, time.thread_time() - cpu
+        del selector.select  # the class's method again
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -493,7 +547,7 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 in_flight = lambda: bot.gate.inflight > 0  # noqa: E731
                 with gc_pauses(in_flight) as pauses:
                     text, moved, pictures = await bench.sequential(tables, args.clicks, rng)
-                with gc_pauses(in_flight) as burst_pauses:
+                with gc_pauses(in_flight) as burst_pauses, loop_time() as burst_loop:
                     sample = rng.sample(tables, min(args.burst, len(tables)))
                     burst, _, burst_told = await bench.burst(sample)
                     everyone, seconds, told = await bench.burst(tables)
@@ -511,6 +565,7 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                     f" all told in {told:.2f} s: {rate:,.0f} moves/s"
                     "  (goal: >= 1,000 moves/s with SQLite)"
                 )
+                print(f"  the event loop's thread during the bursts: {burst_loop}")
                 print(
                     f"  collector during the moves one at a time: {len(pauses.times)} pauses,"
                     f" {pauses.longest()} (goal: no pause > 50 ms)"

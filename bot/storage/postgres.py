@@ -15,8 +15,9 @@ the database serialises what must be serialised.
   refuse UPDATE, DELETE and TRUNCATE.
 
 The SQL and the records are those of :class:`bot.storage.sqlite.SQLiteStorage`, with
-the same exceptions, orders and UTC timestamps; ``tests/storage`` runs one suite on
-both. JSON columns are JSONB, sent and read as JSON text (as SQLite stores it);
+the same exceptions, orders and UTC timestamps (the column lists, and the operations
+that are the same on both, are written once in :mod:`bot.storage.sql`);
+``tests/storage`` runs one suite on both. JSON columns are JSONB, sent and read as JSON text (as SQLite stores it);
 text is ordered byte-wise (``COLLATE "C"``), as SQLite does, whatever the database's
 locale.
 """
@@ -28,7 +29,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequen
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
-from types import TracebackType
 from typing import Any, Self, TypeAlias, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -44,7 +44,6 @@ from bot.storage.base import (
     SeatNotFound,
     StaleCampaignVersion,
     StaleGameVersion,
-    Storage,
     Unset,
     utc_now,
 )
@@ -52,7 +51,6 @@ from bot.storage.memo import memoized_read, memoized_write, settings_written
 from bot.storage.migrate_postgres import migrate
 from bot.storage.models import (
     GLOBAL,
-    OPEN_STATUSES,
     ActionRecord,
     CampaignEntryKind,
     CampaignEntryRecord,
@@ -65,23 +63,35 @@ from bot.storage.models import (
     DeadlineRecord,
     DeadlineSettlement,
     GameRecord,
-    GameSettingsRecord,
     GameStatus,
-    GuildSettingsRecord,
     JSONObject,
     LogEntry,
     MessageRecord,
     MoveCommitted,
-    RatedGameRecord,
     RatingRecord,
     SeatClockRecord,
     SeatRecord,
     SnapshotRecord,
-    UserSettingsRecord,
     campaign_status_values,
     canonical_json,
     check_opening,
     status_values,
+)
+from bot.storage.sql import (
+    BATCH,
+    CAMPAIGN_COLUMNS,
+    CAMPAIGN_TERMINAL,
+    CLOCK_COLUMNS,
+    DEADLINE_COLUMNS,
+    ENTRY_COLUMNS,
+    GAME_COLUMNS,
+    LIVE,
+    MEMBER_COLUMNS,
+    PACK_COLUMNS,
+    RATING_COLUMNS,
+    SEAT_COLUMNS,
+    TERMINAL,
+    SQLStorage,
 )
 
 __all__ = ["DEFAULT_POOL_SIZE", "PostgresStorage", "is_postgres_url"]
@@ -107,49 +117,16 @@ _INIT_CLOCK = (
 """A seat's clock created with a full bank unless it has one (the game and the seat are
 ``$1`` and ``$2``; ``bank`` and ``now`` name their parameters)."""
 
-_TERMINAL = (GameStatus.FINISHED.value, GameStatus.ABORTED.value)
-_CAMPAIGN_TERMINAL = (CampaignStatus.FINISHED.value, CampaignStatus.ABANDONED.value)
 
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, thread_id, lobby_message_id, host_id, system, ruleset, "
-    "status, options, seed, version, last_seq, posted_seq, end_told, start_told, created_at, "
-    "updated_at, finished_at, result, campaign_id, mission"
-)
-_SEAT_COLUMNS = "game_id, seat, side, user_id, display_name, payload, joined_at"
 # Natural order for seat names of one letter and a number: A2 before A10 (byte-wise).
 _SEAT_ORDER = 'length(seat), seat COLLATE "C"'
-_DEADLINE_COLUMNS = (
-    "id, game_id, seat, kind, decision_key, user_id, created_at, duration_seconds, "
-    "bank_seconds, due_at, expires_at, reminder_ats, reminders_sent, next_at, fired_at, "
-    "attempts, done_at, cancelled_at, updated_at"
-)
-_CLOCK_COLUMNS = (
-    "game_id, seat, missed_in_a_row, missed_total, time_bank_seconds, vacation_from, "
-    "vacation_until, updated_at"
-)
-_LIVE = "done_at IS NULL AND cancelled_at IS NULL"
 # The next wake-up of an open deadline: its next unsent reminder, else its expiry.
 _NEXT_AT = (
     "CASE WHEN reminders_sent < cardinality(reminder_ats) "
     "THEN reminder_ats[reminders_sent + 1] ELSE expires_at END"
 )
-_BATCH = 500
-"""Rows per transaction in batched writes (as SQLiteStorage)."""
 _DEADLOCK_TRIES = 5
 """How often a batch of deadline writes is tried when PostgreSQL breaks a deadlock."""
-_CAMPAIGN_COLUMNS = (
-    "id, guild_id, channel_id, thread_id, host_id, system, campaign, status, setup, seed, "
-    "version, last_seq, told_seq, created_at, updated_at, finished_at, result"
-)
-_ENTRY_COLUMNS = "campaign_id, seq, kind, side, entry, game_id, user_id, created_at"
-_MEMBER_COLUMNS = "campaign_id, user_id, side, display_name, joined_at"
-_PACK_COLUMNS = (
-    "id, guild_id, name, version, file, digest, document, uploaded_by, created_at, removed_at"
-)
-_GAME_FOLLOWS = ("follows", "game_id")
-_CAMPAIGN_FOLLOWS = ("campaign_follows", "campaign_id")
-"""The spectators' tables and their key columns (the only table names the follow
-helpers put in their SQL)."""
 
 _CONSTRAINT_KINDS: tuple[tuple[type[asyncpg.PostgresError], str], ...] = (
     (asyncpg.UniqueViolationError, "UNIQUE"),
@@ -230,9 +207,6 @@ def _campaign(row: Row) -> CampaignRecord:
     return CampaignRecord.model_validate(data)
 
 
-_RATING_COLUMNS = "system, guild_id, user_id, mu, sigma, games, wins, losses"
-
-
 def _rating(row: Row) -> RatingRecord:
     return RatingRecord.model_validate(dict(row))
 
@@ -282,7 +256,7 @@ def _bump_statement(
     return f"UPDATE {table} SET {sets} WHERE {where} RETURNING {columns}", args
 
 
-class PostgresStorage(Storage):
+class PostgresStorage(SQLStorage):
     """Tally-Ho's storage in a PostgreSQL database, through an asyncpg pool.
 
     Create it with ``await PostgresStorage.open(url)``, which creates the pool and
@@ -325,17 +299,6 @@ class PostgresStorage(Storage):
     async def close(self) -> None:
         """Close the pool (waits for the connections in use to be released)."""
         await self._pool.close()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     @property
     def url(self) -> str:
@@ -401,7 +364,7 @@ class PostgresStorage(Storage):
         the caller's transaction then rolls back.
         """
         sql, args = _bump_statement(
-            "games", _GAME_COLUMNS, game_id, now, items, next_seq, [("version", expected_version)]
+            "games", GAME_COLUMNS, game_id, now, items, next_seq, [("version", expected_version)]
         )
         return await self._bumped(conn, game_id, expected_version, sql, args)
 
@@ -463,36 +426,6 @@ class PostgresStorage(Storage):
             )
         return {key: value, "settings": json.loads(text), "updated_at": now}
 
-    async def get_guild_settings(self, guild_id: int) -> GuildSettingsRecord | None:
-        """The guild's settings, or None if none were ever stored."""
-        data = await self._get_json("guild_settings", "guild_id", guild_id)
-        return None if data is None else GuildSettingsRecord.model_validate(data)
-
-    async def put_guild_settings(self, guild_id: int, settings: JSONObject) -> GuildSettingsRecord:
-        """Store (replace) the guild's settings and return them."""
-        data = await self._put_json("guild_settings", "guild_id", guild_id, settings)
-        return GuildSettingsRecord.model_validate(data)
-
-    async def get_user_settings(self, user_id: int) -> UserSettingsRecord | None:
-        """The player's settings, or None if none were ever stored."""
-        data = await self._get_json("user_settings", "user_id", user_id)
-        return None if data is None else UserSettingsRecord.model_validate(data)
-
-    async def put_user_settings(self, user_id: int, settings: JSONObject) -> UserSettingsRecord:
-        """Store (replace) the player's settings and return them."""
-        data = await self._put_json("user_settings", "user_id", user_id, settings)
-        return UserSettingsRecord.model_validate(data)
-
-    async def get_game_settings(self, game_id: int) -> GameSettingsRecord | None:
-        """The game's play-by-post settings, or None if none were stored."""
-        data = await self._get_json("game_settings", "game_id", game_id)
-        return None if data is None else GameSettingsRecord.model_validate(data)
-
-    async def put_game_settings(self, game_id: int, settings: JSONObject) -> GameSettingsRecord:
-        """Store (replace) the game's settings (:class:`GameNotFound` if no game)."""
-        data = await self._put_json("game_settings", "game_id", game_id, settings, game=game_id)
-        return GameSettingsRecord.model_validate(data)
-
     # -- games ----------------------------------------------------------------------
 
     async def create_game(
@@ -521,7 +454,7 @@ class PostgresStorage(Storage):
             raise ValueError(f"mission {mission} needs a campaign")
         status_value = GameStatus(status).value
         now = self._now()
-        finished_at = now if status_value in _TERMINAL else None
+        finished_at = now if status_value in TERMINAL else None
         async with self._transaction() as conn:
             if campaign_id is not None:
                 await self._campaign_exists(conn, campaign_id)
@@ -530,7 +463,7 @@ class PostgresStorage(Storage):
                 "host_id, system, ruleset, status, options, seed, version, last_seq, "
                 "created_at, updated_at, finished_at, campaign_id, mission) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, 0, $11, $11, $12, $13, $14) "
-                f"RETURNING {_GAME_COLUMNS}",
+                f"RETURNING {GAME_COLUMNS}",
                 guild_id,
                 channel_id,
                 thread_id,
@@ -550,7 +483,7 @@ class PostgresStorage(Storage):
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game, or None."""
-        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
         return _game(rows[0]) if rows else None
 
     async def game_version(self, game_id: int) -> int | None:
@@ -561,7 +494,7 @@ class PostgresStorage(Storage):
     async def get_game_by_thread(self, thread_id: int) -> GameRecord | None:
         """The game played in that thread, or None."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE thread_id = $1", thread_id
+            f"SELECT {GAME_COLUMNS} FROM games WHERE thread_id = $1", thread_id
         )
         return _game(rows[0]) if rows else None
 
@@ -576,19 +509,15 @@ class PostgresStorage(Storage):
         if values == []:
             return []
         clause, params = _guild_status_clause(guild_id, values)
-        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games {clause}ORDER BY id", *params)
+        rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games {clause}ORDER BY id", *params)
         return [_game(row) for row in rows]
-
-    async def list_open_games(self) -> list[GameRecord]:
-        """Every game in the lobby or active, in every guild; what a restart reloads."""
-        return await self.list_games(statuses=OPEN_STATUSES)
 
     async def list_unposted_games(self) -> list[GameRecord]:
         """Every game whose thread was not told all its actions (``posted_seq <
         last_seq``), its end (``end_told`` false) or its start (``start_told`` false),
         open or ended, oldest first: what a restart posts."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games "
+            f"SELECT {GAME_COLUMNS} FROM games "
             "WHERE posted_seq < last_seq OR end_told = 0 OR start_told = 0 ORDER BY id"
         )
         return [_game(row) for row in rows]
@@ -620,7 +549,7 @@ class PostgresStorage(Storage):
         if not isinstance(status, Unset):
             value = GameStatus(status).value
             items.append(("status = {}", value))
-            if value in _TERMINAL:
+            if value in TERMINAL:
                 items.append(("finished_at = COALESCE(finished_at, {})", now))
         if not isinstance(options, Unset):
             items.append(("options = {}::jsonb", canonical_json(options)))
@@ -660,7 +589,7 @@ class PostgresStorage(Storage):
     async def games_of_campaign(self, campaign_id: int) -> list[GameRecord]:
         """The campaign's games (its missions), by mission number, then id."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE campaign_id = $1 "
+            f"SELECT {GAME_COLUMNS} FROM games WHERE campaign_id = $1 "
             "ORDER BY mission IS NULL, mission, id",
             campaign_id,
         )
@@ -671,7 +600,7 @@ class PostgresStorage(Storage):
     async def get_seats(self, game_id: int) -> list[SeatRecord]:
         """The game's seats, ordered by seat name (``A2`` before ``A10``)."""
         rows = await self._fetch(
-            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY {_SEAT_ORDER}",
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY {_SEAT_ORDER}",
             game_id,
         )
         return [_seat(row) for row in rows]
@@ -683,7 +612,7 @@ class PostgresStorage(Storage):
     ) -> list[SeatRecord]:
         """Every seat the user holds, in games with one of ``statuses`` (or any);
         ordered by game, then seat."""
-        columns = ", ".join(f"s.{c.strip()}" for c in _SEAT_COLUMNS.split(","))
+        columns = ", ".join(f"s.{c.strip()}" for c in SEAT_COLUMNS.split(","))
         sql = f"SELECT {columns} FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = $1"
         params: list[Any] = [user_id]
         if statuses is not None:
@@ -715,7 +644,7 @@ class PostgresStorage(Storage):
         async with self._transaction() as conn:
             row = await self._bump(conn, game_id, expected_version, now)
             await conn.execute(
-                f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) "
                 "ON CONFLICT (game_id, seat) DO UPDATE SET side = excluded.side, "
                 "user_id = excluded.user_id, display_name = excluded.display_name, "
                 "payload = excluded.payload, joined_at = excluded.joined_at",
@@ -818,7 +747,7 @@ class PostgresStorage(Storage):
         the append are one statement (one round trip): the action takes the sequence
         number the bump returns."""
         bump, args = _bump_statement(
-            "games", _GAME_COLUMNS, game_id, now, (), True, [("version", expected_version)]
+            "games", GAME_COLUMNS, game_id, now, (), True, [("version", expected_version)]
         )
         args += [seat, action]
         sql = (
@@ -942,18 +871,6 @@ class PostgresStorage(Storage):
 
     # -- spectators -------------------------------------------------------------------
 
-    async def follow(self, game_id: int, user_id: int) -> bool:
-        """The user follows the game; False if they already did."""
-        return await self._follow(_GAME_FOLLOWS, game_id, user_id, self._game_exists)
-
-    async def unfollow(self, game_id: int, user_id: int) -> bool:
-        """The user stops following the game; False if they did not follow it."""
-        return await self._unfollow(_GAME_FOLLOWS, game_id, user_id)
-
-    async def followers(self, game_id: int) -> list[int]:
-        """The users following the game, in the order they started."""
-        return await self._followers(_GAME_FOLLOWS, game_id)
-
     async def _follow(
         self,
         follows: tuple[str, str],
@@ -1005,7 +922,7 @@ class PostgresStorage(Storage):
     async def get_seat_clock(self, game_id: int, seat: str) -> SeatClockRecord:
         """The seat's counters (all defaults, ``updated_at`` None, if never stored)."""
         rows = await self._fetch(
-            f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
+            f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
             game_id,
             seat,
         )
@@ -1014,7 +931,7 @@ class PostgresStorage(Storage):
     async def list_seat_clocks(self, game_id: int) -> list[SeatClockRecord]:
         """The stored counters of every seat of the game, by seat."""
         rows = await self._fetch(
-            f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 ORDER BY {_SEAT_ORDER}",
+            f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 ORDER BY {_SEAT_ORDER}",
             game_id,
         )
         return [_clock(row) for row in rows]
@@ -1031,7 +948,7 @@ class PostgresStorage(Storage):
             await self._game_exists(conn, game_id)
             await self._init_clock(conn, game_id, seat, time_bank_seconds, now)
             row = await conn.fetchrow(
-                f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
+                f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
                 game_id,
                 seat,
             )
@@ -1065,7 +982,7 @@ class PostgresStorage(Storage):
                 "updated_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, seat) DO UPDATE "
                 "SET vacation_from = excluded.vacation_from, "
                 "vacation_until = excluded.vacation_until, updated_at = excluded.updated_at "
-                f"RETURNING {_CLOCK_COLUMNS}",
+                f"RETURNING {CLOCK_COLUMNS}",
                 game_id,
                 seat,
                 begin,
@@ -1149,7 +1066,7 @@ class PostgresStorage(Storage):
             "reminders_sent, next_at, attempts, updated_at) "
             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, 0, $13) "
             "ON CONFLICT (game_id, seat, decision_key) DO NOTHING "
-            f"RETURNING {_DEADLINE_COLUMNS}",
+            f"RETURNING {DEADLINE_COLUMNS}",
             game_id,
             d.seat,
             d.kind,
@@ -1168,7 +1085,7 @@ class PostgresStorage(Storage):
         if row is not None:
             return _deadline(row), True
         row = await conn.fetchrow(
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
             "WHERE game_id = $1 AND seat = $2 AND decision_key = $3",
             game_id,
             d.seat,
@@ -1179,7 +1096,7 @@ class PostgresStorage(Storage):
     async def get_deadline(self, deadline_id: int) -> DeadlineRecord | None:
         """The deadline, or None."""
         rows = await self._fetch(
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id = $1", deadline_id
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id = $1", deadline_id
         )
         return _deadline(rows[0]) if rows else None
 
@@ -1187,7 +1104,7 @@ class PostgresStorage(Storage):
         """The deadlines of these ids that exist, in any state, by id: what another
         process may have changed since a scheduler read them."""
         rows = await self._fetch(
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id = ANY($1::bigint[]) ORDER BY id",
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id = ANY($1::bigint[]) ORDER BY id",
             sorted(set(deadline_ids)),
         )
         return [_deadline(row) for row in rows]
@@ -1197,11 +1114,11 @@ class PostgresStorage(Storage):
         start-up reloads."""
         if game_id is None:
             rows = await self._fetch(
-                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE {_LIVE} ORDER BY next_at, id"
+                f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE {LIVE} ORDER BY next_at, id"
             )
         else:
             rows = await self._fetch(
-                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE game_id = $1 AND {_LIVE} "
+                f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id = $1 AND {LIVE} "
                 "ORDER BY next_at, id",
                 game_id,
             )
@@ -1211,7 +1128,7 @@ class PostgresStorage(Storage):
         """Up to ``limit`` live deadlines with ``id > after_id``, by id: a start-up can
         load them page by page instead of holding every row twice at once."""
         rows = await self._fetch(
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id > $1 AND {_LIVE} "
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id > $1 AND {LIVE} "
             "ORDER BY id LIMIT $2",
             after_id,
             int(limit),
@@ -1221,7 +1138,7 @@ class PostgresStorage(Storage):
     async def due_deadlines(self, now: datetime, limit: int | None = None) -> list[DeadlineRecord]:
         """Live deadlines with ``next_at <= now``, by ``next_at``."""
         rows = await self._fetch(
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE next_at <= $1 AND {_LIVE} "
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE next_at <= $1 AND {LIVE} "
             "ORDER BY next_at, id LIMIT $2",
             _utc(now),
             None if limit is None else int(limit),
@@ -1248,7 +1165,7 @@ class PostgresStorage(Storage):
             updated = await conn.fetchval(
                 "UPDATE deadlines SET due_at = $1, expires_at = $2, reminder_ats = $3, "
                 "reminders_sent = LEAST(reminders_sent, $4), updated_at = $5 "
-                f"WHERE id = $6 AND fired_at IS NULL AND {_LIVE} RETURNING id",
+                f"WHERE id = $6 AND fired_at IS NULL AND {LIVE} RETURNING id",
                 _utc(due_at),
                 _utc(expires_at),
                 ats,
@@ -1260,7 +1177,7 @@ class PostgresStorage(Storage):
                 return None
             row = await conn.fetchrow(
                 f"UPDATE deadlines SET next_at = {_NEXT_AT} WHERE id = $1 "
-                f"RETURNING {_DEADLINE_COLUMNS}",
+                f"RETURNING {DEADLINE_COLUMNS}",
                 deadline_id,
             )
         return _deadline(row)
@@ -1284,7 +1201,7 @@ class PostgresStorage(Storage):
                 "next_at = CASE WHEN $1 < cardinality(reminder_ats) "
                 "THEN reminder_ats[$1 + 1] ELSE expires_at END "
                 "WHERE id = $3 AND reminders_sent = $4 AND $1 <= cardinality(reminder_ats) "
-                f"AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+                f"AND fired_at IS NULL AND {LIVE} RETURNING {DEADLINE_COLUMNS}",
                 new,
                 stamp,
                 deadline_id,
@@ -1316,7 +1233,7 @@ class PostgresStorage(Storage):
             row = await conn.fetchrow(
                 "UPDATE deadlines SET fired_at = COALESCE(fired_at, $1), "
                 "attempts = attempts + 1, next_at = $2, updated_at = $1 "
-                f"WHERE id = $3 AND attempts = $4 AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+                f"WHERE id = $3 AND attempts = $4 AND {LIVE} RETURNING {DEADLINE_COLUMNS}",
                 stamp,
                 retry,
                 deadline_id,
@@ -1333,7 +1250,7 @@ class PostgresStorage(Storage):
                     "missed_in_a_row = seat_clocks.missed_in_a_row + 1, "
                     "missed_total = seat_clocks.missed_total + 1, "
                     "time_bank_seconds = GREATEST(0, seat_clocks.time_bank_seconds - $4), "
-                    f"updated_at = excluded.updated_at RETURNING {_CLOCK_COLUMNS}",
+                    f"updated_at = excluded.updated_at RETURNING {CLOCK_COLUMNS}",
                     deadline.game_id,
                     deadline.seat,
                     stamp,
@@ -1341,7 +1258,7 @@ class PostgresStorage(Storage):
                 )
             else:
                 clock = await conn.fetchrow(
-                    f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
+                    f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
                     deadline.game_id,
                     deadline.seat,
                 )
@@ -1356,7 +1273,7 @@ class PostgresStorage(Storage):
         items: Sequence[Item],
         write: Callable[[Conn, Item], Awaitable[Result]],
     ) -> list[Result]:
-        """``write`` each item (its first element a deadline id), :data:`_BATCH` a
+        """``write`` each item (its first element a deadline id), :data:`BATCH` a
         transaction, and return the results in the order given.
 
         Within a transaction the rows are written by deadline id, so two processes lock
@@ -1365,8 +1282,8 @@ class PostgresStorage(Storage):
         victim, and that batch is written again (every write in it is a
         compare-and-set, so nothing is done twice)."""
         results: list[Result] = []
-        for start in range(0, len(items), _BATCH):
-            batch = sorted(enumerate(items[start : start + _BATCH]), key=lambda i: i[1][0])
+        for start in range(0, len(items), BATCH):
+            batch = sorted(enumerate(items[start : start + BATCH]), key=lambda i: i[1][0])
             for attempt in range(1, _DEADLOCK_TRIES + 1):
                 try:
                     async with self._transaction() as conn:
@@ -1383,14 +1300,14 @@ class PostgresStorage(Storage):
         stamp = _utc(now)
         count = 0
         ids = list(deadline_ids)
-        for start in range(0, len(ids), _BATCH):
+        for start in range(0, len(ids), BATCH):
             async with self._transaction() as conn:
                 rows = await conn.fetch(
                     "UPDATE deadlines SET done_at = $1, updated_at = $1 "
-                    f"WHERE id = ANY($2::bigint[]) AND fired_at IS NOT NULL AND {_LIVE} "
+                    f"WHERE id = ANY($2::bigint[]) AND fired_at IS NOT NULL AND {LIVE} "
                     "RETURNING id",
                     stamp,
-                    ids[start : start + _BATCH],
+                    ids[start : start + BATCH],
                 )
                 count += len(rows)
         return count
@@ -1424,7 +1341,7 @@ class PostgresStorage(Storage):
         statement (one round trip)."""
         settle = (
             "UPDATE deadlines SET cancelled_at = $1, updated_at = $1 "
-            f"WHERE id = $2 AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}"
+            f"WHERE id = $2 AND fired_at IS NULL AND {LIVE} RETURNING {DEADLINE_COLUMNS}"
         )
         if not s.acted:
             return await conn.fetchrow(settle, stamp, s.deadline_id)
@@ -1448,7 +1365,7 @@ class PostgresStorage(Storage):
     async def _cancel_live(conn: Conn, game_id: int, stamp: datetime) -> list[int]:
         rows = await conn.fetch(
             "UPDATE deadlines SET cancelled_at = $1, updated_at = $1 "
-            f"WHERE game_id = $2 AND {_LIVE} RETURNING id",
+            f"WHERE game_id = $2 AND {LIVE} RETURNING id",
             stamp,
             game_id,
         )
@@ -1579,7 +1496,7 @@ class PostgresStorage(Storage):
         """
         guards = [("version", expected_version), ("last_seq", expected_seq)]
         sql, args = _bump_statement(
-            "campaigns", _CAMPAIGN_COLUMNS, campaign_id, now, items, next_seq, guards
+            "campaigns", CAMPAIGN_COLUMNS, campaign_id, now, items, next_seq, guards
         )
         row = await conn.fetchrow(sql, *args)
         if row is not None:
@@ -1609,13 +1526,13 @@ class PostgresStorage(Storage):
         """Create a campaign at version 0 with an empty log and return it (with its id)."""
         status_value = CampaignStatus(status).value
         now = self._now()
-        finished_at = now if status_value in _CAMPAIGN_TERMINAL else None
+        finished_at = now if status_value in CAMPAIGN_TERMINAL else None
         async with self._transaction() as conn:
             row = await conn.fetchrow(
                 "INSERT INTO campaigns (guild_id, channel_id, host_id, system, campaign, "
                 "status, setup, seed, version, last_seq, created_at, updated_at, finished_at) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, 0, $9, $9, $10) "
-                f"RETURNING {_CAMPAIGN_COLUMNS}",
+                f"RETURNING {CAMPAIGN_COLUMNS}",
                 guild_id,
                 channel_id,
                 host_id,
@@ -1632,7 +1549,7 @@ class PostgresStorage(Storage):
     async def get_campaign(self, campaign_id: int) -> CampaignRecord | None:
         """The campaign, or None."""
         rows = await self._fetch(
-            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE id = $1", campaign_id
+            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE id = $1", campaign_id
         )
         return _campaign(rows[0]) if rows else None
 
@@ -1640,7 +1557,7 @@ class PostgresStorage(Storage):
         """The campaign played in that thread (or channel), or None: the live one, else
         the latest (a channel may have been the home of several, one after another)."""
         rows = await self._fetch(
-            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE thread_id = $1"
+            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE thread_id = $1"
             " ORDER BY status IN ('recruiting', 'active') DESC, id DESC LIMIT 1",
             thread_id,
         )
@@ -1658,7 +1575,7 @@ class PostgresStorage(Storage):
             return []
         clause, params = _guild_status_clause(guild_id, values)
         rows = await self._fetch(
-            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns {clause}ORDER BY id DESC", *params
+            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns {clause}ORDER BY id DESC", *params
         )
         return [_campaign(row) for row in rows]
 
@@ -1687,7 +1604,7 @@ class PostgresStorage(Storage):
         if not isinstance(status, Unset):
             value = CampaignStatus(status).value
             items.append(("status = {}", value))
-            if value in _CAMPAIGN_TERMINAL and isinstance(finished_at, Unset):
+            if value in CAMPAIGN_TERMINAL and isinstance(finished_at, Unset):
                 items.append(("finished_at = COALESCE(finished_at, {})", now))
         if not isinstance(finished_at, Unset):
             items.append(("finished_at = {}", None if finished_at is None else _utc(finished_at)))
@@ -1735,8 +1652,8 @@ class PostgresStorage(Storage):
                 conn, campaign_id, now, expected_seq=expected_seq, next_seq=True
             )
             added = await conn.fetchrow(
-                f"INSERT INTO campaign_log ({_ENTRY_COLUMNS}) "
-                f"VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {_ENTRY_COLUMNS}",
+                f"INSERT INTO campaign_log ({ENTRY_COLUMNS}) "
+                f"VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {ENTRY_COLUMNS}",
                 campaign_id,
                 int(row["last_seq"]),
                 kind_value,
@@ -1753,7 +1670,7 @@ class PostgresStorage(Storage):
     ) -> list[CampaignEntryRecord]:
         """The campaign's log entries with ``seq > after_seq``, in order."""
         rows = await self._fetch(
-            f"SELECT {_ENTRY_COLUMNS} FROM campaign_log "
+            f"SELECT {ENTRY_COLUMNS} FROM campaign_log "
             "WHERE campaign_id = $1 AND seq > $2 ORDER BY seq",
             campaign_id,
             after_seq,
@@ -1769,9 +1686,9 @@ class PostgresStorage(Storage):
         async with self._transaction() as conn:
             await self._bump_campaign(conn, campaign_id, now)
             row = await conn.fetchrow(
-                f"INSERT INTO campaign_members ({_MEMBER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) "
+                f"INSERT INTO campaign_members ({MEMBER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) "
                 "ON CONFLICT (campaign_id, user_id) DO UPDATE SET side = excluded.side, "
-                f"display_name = excluded.display_name RETURNING {_MEMBER_COLUMNS}",
+                f"display_name = excluded.display_name RETURNING {MEMBER_COLUMNS}",
                 campaign_id,
                 user_id,
                 side,
@@ -1808,7 +1725,7 @@ class PostgresStorage(Storage):
         async with self._transaction() as conn:
             await conn.execute("SELECT 1 FROM campaigns WHERE id = $1 FOR UPDATE", campaign_id)
             rows = await conn.fetch(
-                f"SELECT {_MEMBER_COLUMNS} FROM campaign_members "
+                f"SELECT {MEMBER_COLUMNS} FROM campaign_members "
                 "WHERE campaign_id = $1 AND user_id = ANY($2::bigint[])",
                 campaign_id,
                 [leaving, coming],
@@ -1824,8 +1741,8 @@ class PostgresStorage(Storage):
                 leaving,
             )
             added = await conn.fetchrow(
-                f"INSERT INTO campaign_members ({_MEMBER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) "
-                f"RETURNING {_MEMBER_COLUMNS}",
+                f"INSERT INTO campaign_members ({MEMBER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) "
+                f"RETURNING {MEMBER_COLUMNS}",
                 campaign_id,
                 coming,
                 old["side"],
@@ -1837,7 +1754,7 @@ class PostgresStorage(Storage):
     async def campaign_members(self, campaign_id: int) -> list[CampaignMemberRecord]:
         """The campaign's members, in the order they joined."""
         rows = await self._fetch(
-            f"SELECT {_MEMBER_COLUMNS} FROM campaign_members WHERE campaign_id = $1 "
+            f"SELECT {MEMBER_COLUMNS} FROM campaign_members WHERE campaign_id = $1 "
             "ORDER BY joined_at, user_id",
             campaign_id,
         )
@@ -1848,7 +1765,7 @@ class PostgresStorage(Storage):
     ) -> list[CampaignRecord]:
         """The campaigns the user is a member of, with one of ``statuses`` (or any);
         newest first."""
-        columns = ", ".join(f"c.{c.strip()}" for c in _CAMPAIGN_COLUMNS.split(","))
+        columns = ", ".join(f"c.{c.strip()}" for c in CAMPAIGN_COLUMNS.split(","))
         sql = (
             f"SELECT {columns} FROM campaigns c "
             "JOIN campaign_members m ON m.campaign_id = c.id WHERE m.user_id = $1"
@@ -1862,19 +1779,6 @@ class PostgresStorage(Storage):
             params.append(values)
         sql += " ORDER BY c.id DESC"
         return [_campaign(row) for row in await self._fetch(sql, *params)]
-
-    async def follow_campaign(self, campaign_id: int, user_id: int) -> bool:
-        """The user follows the campaign; False if they already did
-        (:class:`CampaignNotFound` if there is none)."""
-        return await self._follow(_CAMPAIGN_FOLLOWS, campaign_id, user_id, self._campaign_exists)
-
-    async def unfollow_campaign(self, campaign_id: int, user_id: int) -> bool:
-        """The user stops following the campaign; False if they did not follow it."""
-        return await self._unfollow(_CAMPAIGN_FOLLOWS, campaign_id, user_id)
-
-    async def campaign_followers(self, campaign_id: int) -> list[int]:
-        """The users following the campaign, in the order they started."""
-        return await self._followers(_CAMPAIGN_FOLLOWS, campaign_id)
 
     # -- content packs ------------------------------------------------------------------
 
@@ -1915,7 +1819,7 @@ class PostgresStorage(Storage):
             row = await conn.fetchrow(
                 "INSERT INTO content_packs (guild_id, name, version, file, digest, document, "
                 "uploaded_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-                f"RETURNING {_PACK_COLUMNS}",
+                f"RETURNING {PACK_COLUMNS}",
                 guild_id,
                 name,
                 int(latest) + 1,
@@ -1930,7 +1834,7 @@ class PostgresStorage(Storage):
     async def content_packs(self, guild_id: int) -> list[ContentPackRecord]:
         """The server's live packs (one a name), in the order they were uploaded."""
         rows = await self._fetch(
-            f"SELECT {_PACK_COLUMNS} FROM content_packs "
+            f"SELECT {PACK_COLUMNS} FROM content_packs "
             "WHERE guild_id = $1 AND removed_at IS NULL ORDER BY id",
             guild_id,
         )
@@ -1942,7 +1846,7 @@ class PostgresStorage(Storage):
         if not ids:
             return []
         rows = await self._fetch(
-            f"SELECT {_PACK_COLUMNS} FROM content_packs WHERE id = ANY($1::bigint[])", list(ids)
+            f"SELECT {PACK_COLUMNS} FROM content_packs WHERE id = ANY($1::bigint[])", list(ids)
         )
         found = {int(row["id"]): ContentPackRecord.model_validate(dict(row)) for row in rows}
         return [found[i] for i in ids if i in found]
@@ -1953,7 +1857,7 @@ class PostgresStorage(Storage):
         async with self._transaction() as conn:
             row = await conn.fetchrow(
                 "UPDATE content_packs SET removed_at = $1 "
-                f"WHERE guild_id = $2 AND name = $3 AND removed_at IS NULL RETURNING {_PACK_COLUMNS}",
+                f"WHERE guild_id = $2 AND name = $3 AND removed_at IS NULL RETURNING {PACK_COLUMNS}",
                 self._now(),
                 guild_id,
                 name,
@@ -1962,17 +1866,11 @@ class PostgresStorage(Storage):
 
     # -- ratings ------------------------------------------------------------------------
 
-    async def ratings_version(self) -> int:
-        """The ratings' version: bumped by every write to the ratings (0 before the
-        first). A computation names the version it read when it writes."""
-        rows = await self._fetch("SELECT version FROM ratings_cursor WHERE id = 1")
-        return int(rows[0]["version"]) if rows else 0
-
     async def games_to_rate(self, limit: int) -> list[GameRecord]:
         """Up to ``limit`` finished games not yet in the ratings' ledger, in the order
         they finished (``finished_at``, then id): what a catch-up takes in next."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = $1 "
+            f"SELECT {GAME_COLUMNS} FROM games g WHERE status = $1 "
             "AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id) "
             "ORDER BY finished_at, id LIMIT $2",
             GameStatus.FINISHED.value,
@@ -1980,18 +1878,13 @@ class PostgresStorage(Storage):
         )
         return [_game(row) for row in rows]
 
-    async def rating_ledger(self) -> list[RatedGameRecord]:
-        """The ratings' ledger, by seq: the order a recomputation replays the games."""
-        rows = await self._fetch("SELECT seq, game_id FROM rated_games ORDER BY seq")
-        return [RatedGameRecord.model_validate(dict(row)) for row in rows]
-
     async def get_ratings(self, system: str, keys: Sequence[tuple[int, int]]) -> list[RatingRecord]:
         """The stored ratings in ``system`` of these ``(guild_id, user_id)`` (those
         that exist), in no particular order."""
         if not keys:
             return []
         rows = await self._fetch(
-            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE system = $1 "
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE system = $1 "
             "AND (guild_id, user_id) IN (SELECT * FROM unnest($2::bigint[], $3::bigint[]))",
             system,
             [g for g, _ in keys],
@@ -2046,7 +1939,7 @@ class PostgresStorage(Storage):
     @staticmethod
     async def _put_ratings(conn: Conn, ratings: Sequence[RatingRecord], now: datetime) -> None:
         await conn.executemany(
-            f"INSERT INTO ratings ({_RATING_COLUMNS}, score, updated_at) "
+            f"INSERT INTO ratings ({RATING_COLUMNS}, score, updated_at) "
             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
             "ON CONFLICT (system, guild_id, user_id) DO UPDATE SET mu = excluded.mu, "
             "sigma = excluded.sigma, games = excluded.games, wins = excluded.wins, "
@@ -2063,7 +1956,7 @@ class PostgresStorage(Storage):
     async def ratings_of_user(self, user_id: int) -> list[RatingRecord]:
         """The player's ratings, by system, then scope (:data:`GLOBAL` first)."""
         rows = await self._fetch(
-            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE user_id = $1 "
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = $1 "
             'ORDER BY system COLLATE "C", guild_id',
             user_id,
         )
@@ -2075,7 +1968,7 @@ class PostgresStorage(Storage):
         """A page of a board, best first; the global board leaves out the players who
         hid themselves from it."""
         rows = await self._fetch(
-            f"SELECT {_RATING_COLUMNS} FROM ratings r WHERE system = $1 AND guild_id = $2 "
+            f"SELECT {RATING_COLUMNS} FROM ratings r WHERE system = $1 AND guild_id = $2 "
             f"{_shown(guild_id)} ORDER BY score DESC, user_id LIMIT $3 OFFSET $4",
             system,
             guild_id,

@@ -55,7 +55,6 @@ from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
-from types import TracebackType
 from typing import Any, Self, TypeVar
 
 import aiosqlite
@@ -70,7 +69,6 @@ from bot.storage.base import (
     SeatNotFound,
     StaleCampaignVersion,
     StaleGameVersion,
-    Storage,
     Unset,
     utc_now,
 )
@@ -83,7 +81,6 @@ from bot.storage.memo import (
 from bot.storage.migrate import migrate
 from bot.storage.models import (
     GLOBAL,
-    OPEN_STATUSES,
     ActionRecord,
     CampaignEntryKind,
     CampaignEntryRecord,
@@ -96,23 +93,35 @@ from bot.storage.models import (
     DeadlineRecord,
     DeadlineSettlement,
     GameRecord,
-    GameSettingsRecord,
     GameStatus,
-    GuildSettingsRecord,
     JSONObject,
     LogEntry,
     MessageRecord,
     MoveCommitted,
-    RatedGameRecord,
     RatingRecord,
     SeatClockRecord,
     SeatRecord,
     SnapshotRecord,
-    UserSettingsRecord,
     campaign_status_values,
     canonical_json,
     check_opening,
     status_values,
+)
+from bot.storage.sql import (
+    BATCH,
+    CAMPAIGN_COLUMNS,
+    CAMPAIGN_TERMINAL,
+    CLOCK_COLUMNS,
+    DEADLINE_COLUMNS,
+    ENTRY_COLUMNS,
+    GAME_COLUMNS,
+    LIVE,
+    MEMBER_COLUMNS,
+    PACK_COLUMNS,
+    RATING_COLUMNS,
+    SEAT_COLUMNS,
+    TERMINAL,
+    SQLStorage,
 )
 from bot.storage.sqlite_disk import INLINE_SECONDS, Checkpointer, durable_write_seconds
 
@@ -123,14 +132,6 @@ log = logging.getLogger(__name__)
 DEFAULT_BUSY_TIMEOUT_MS = 5_000
 """How long a writer waits for another connection's write lock before giving up."""
 
-_TERMINAL = (GameStatus.FINISHED.value, GameStatus.ABORTED.value)
-
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, thread_id, lobby_message_id, host_id, system, ruleset, "
-    "status, options, seed, version, last_seq, posted_seq, end_told, start_told, created_at, "
-    "updated_at, finished_at, result, campaign_id, mission"
-)
-_SEAT_COLUMNS = "game_id, seat, side, user_id, display_name, payload, joined_at"
 # Natural order for seat names of one letter and a number: A2 before A10.
 _SEAT_ORDER = "length(seat), seat"
 
@@ -158,23 +159,11 @@ def _game(row: sqlite3.Row) -> GameRecord:
     return GameRecord.model_validate(data)
 
 
-_DEADLINE_COLUMNS = (
-    "id, game_id, seat, kind, decision_key, user_id, created_at, duration_seconds, "
-    "bank_seconds, due_at, expires_at, reminder_ats, reminders_sent, next_at, fired_at, "
-    "attempts, done_at, cancelled_at, updated_at"
-)
-_CLOCK_COLUMNS = (
-    "game_id, seat, missed_in_a_row, missed_total, time_bank_seconds, vacation_from, "
-    "vacation_until, updated_at"
-)
-_LIVE = "done_at IS NULL AND cancelled_at IS NULL"
 # The next wake-up of an open deadline: its next unsent reminder, else its expiry.
 _NEXT_AT = (
     "CASE WHEN reminders_sent < json_array_length(reminder_ats) "
     "THEN json_extract(reminder_ats, '$[' || reminders_sent || ']') ELSE expires_at END"
 )
-_BATCH = 500
-"""Rows per statement in batched writes (SQLite's default limit is 32766 parameters)."""
 
 
 def _iso(moment: datetime) -> str:
@@ -219,30 +208,11 @@ def _seat(row: sqlite3.Row) -> SeatRecord:
     return SeatRecord.model_validate(data)
 
 
-_CAMPAIGN_TERMINAL = (CampaignStatus.FINISHED.value, CampaignStatus.ABANDONED.value)
-_CAMPAIGN_COLUMNS = (
-    "id, guild_id, channel_id, thread_id, host_id, system, campaign, status, setup, seed, "
-    "version, last_seq, told_seq, created_at, updated_at, finished_at, result"
-)
-_ENTRY_COLUMNS = "campaign_id, seq, kind, side, entry, game_id, user_id, created_at"
-_MEMBER_COLUMNS = "campaign_id, user_id, side, display_name, joined_at"
-_PACK_COLUMNS = (
-    "id, guild_id, name, version, file, digest, document, uploaded_by, created_at, removed_at"
-)
-_GAME_FOLLOWS = ("follows", "game_id")
-_CAMPAIGN_FOLLOWS = ("campaign_follows", "campaign_id")
-"""The spectators' tables and their key columns (the only table names the follow
-helpers put in their SQL)."""
-
-
 def _campaign(row: sqlite3.Row) -> CampaignRecord:
     data = dict(row)
     data["setup"] = json.loads(data["setup"])
     data["result"] = None if data["result"] is None else json.loads(data["result"])
     return CampaignRecord.model_validate(data)
-
-
-_RATING_COLUMNS = "system, guild_id, user_id, mu, sigma, games, wins, losses"
 
 
 def _rating(row: sqlite3.Row) -> RatingRecord:
@@ -380,7 +350,7 @@ async def _ran(statement: Awaitable[T]) -> T:
     return task.result()
 
 
-class SQLiteStorage(Storage):
+class SQLiteStorage(SQLStorage):
     """Tally-Ho's storage in one SQLite database file (or ``:memory:`` for tests).
 
     Create it with ``await SQLiteStorage.open(path)``, which configures the connection
@@ -495,17 +465,6 @@ class SQLiteStorage(Storage):
                 self._reader.close()
             if self._checkpointer is not None:
                 await self._checkpointer.close()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     @property
     def path(self) -> str:
@@ -695,7 +654,7 @@ class SQLiteStorage(Storage):
         if expected_version is not None:
             where += " AND version = ?"
             args.append(expected_version)
-        rows = _q(db, f"UPDATE games SET {sets} WHERE {where} RETURNING {_GAME_COLUMNS}", args)
+        rows = _q(db, f"UPDATE games SET {sets} WHERE {where} RETURNING {GAME_COLUMNS}", args)
         if rows:
             return rows[0]
         found = _q(db, "SELECT version FROM games WHERE id = ?", (game_id,))
@@ -705,16 +664,6 @@ class SQLiteStorage(Storage):
         raise StaleGameVersion(game_id, expected_version, int(found[0]["version"]))
 
     # -- guild settings -------------------------------------------------------------
-
-    async def get_guild_settings(self, guild_id: int) -> GuildSettingsRecord | None:
-        """The guild's settings, or None if none were ever stored."""
-        data = await self._get_json("guild_settings", "guild_id", guild_id)
-        return None if data is None else GuildSettingsRecord.model_validate(data)
-
-    async def put_guild_settings(self, guild_id: int, settings: JSONObject) -> GuildSettingsRecord:
-        """Store (replace) the guild's settings and return them."""
-        data = await self._put_json("guild_settings", "guild_id", guild_id, settings)
-        return GuildSettingsRecord.model_validate(data)
 
     @memoized_read
     async def _get_json(self, table: str, key: str, value: int) -> dict[str, Any] | None:
@@ -777,7 +726,7 @@ class SQLiteStorage(Storage):
             raise ValueError(f"mission {mission} needs a campaign")
         status_value = GameStatus(status).value
         now = self._now()
-        finished_at = now if status_value in _TERMINAL else None
+        finished_at = now if status_value in TERMINAL else None
         async with self._transaction() as conn:
             if campaign_id is not None:
                 await conn._execute(self._campaign_exists, conn._conn, campaign_id)
@@ -787,7 +736,7 @@ class SQLiteStorage(Storage):
                 "host_id, system, ruleset, status, options, seed, version, last_seq, "
                 "created_at, updated_at, finished_at, campaign_id, mission) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?) "
-                f"RETURNING {_GAME_COLUMNS}",
+                f"RETURNING {GAME_COLUMNS}",
                 (
                     guild_id,
                     channel_id,
@@ -810,7 +759,7 @@ class SQLiteStorage(Storage):
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game, or None."""
-        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
     async def game_version(self, game_id: int) -> int | None:
@@ -821,7 +770,7 @@ class SQLiteStorage(Storage):
     async def get_game_by_thread(self, thread_id: int) -> GameRecord | None:
         """The game played in that thread, or None."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE thread_id = ?", (thread_id,)
+            f"SELECT {GAME_COLUMNS} FROM games WHERE thread_id = ?", (thread_id,)
         )
         return _game(rows[0]) if rows else None
 
@@ -836,19 +785,15 @@ class SQLiteStorage(Storage):
         if values == []:
             return []
         clause, params = _guild_status_clause(guild_id, values)
-        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games {clause}ORDER BY id", params)
+        rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games {clause}ORDER BY id", params)
         return [_game(row) for row in rows]
-
-    async def list_open_games(self) -> list[GameRecord]:
-        """Every game in the lobby or active, in every guild; what a restart reloads."""
-        return await self.list_games(statuses=OPEN_STATUSES)
 
     async def list_unposted_games(self) -> list[GameRecord]:
         """Every game whose thread was not told all its actions (``posted_seq <
         last_seq``), its end (``end_told`` false) or its start (``start_told`` false),
         open or ended, oldest first: what a restart posts."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games "
+            f"SELECT {GAME_COLUMNS} FROM games "
             "WHERE posted_seq < last_seq OR end_told = 0 OR start_told = 0 ORDER BY id"
         )
         return [_game(row) for row in rows]
@@ -882,7 +827,7 @@ class SQLiteStorage(Storage):
             value = GameStatus(status).value
             sets.append("status = ?")
             params.append(value)
-            if value in _TERMINAL:
+            if value in TERMINAL:
                 sets.append("finished_at = COALESCE(finished_at, ?)")
                 params.append(now)
         if not isinstance(options, Unset):
@@ -934,7 +879,7 @@ class SQLiteStorage(Storage):
     async def games_of_campaign(self, campaign_id: int) -> list[GameRecord]:
         """The campaign's games (its missions), by mission number, then id."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE campaign_id = ? "
+            f"SELECT {GAME_COLUMNS} FROM games WHERE campaign_id = ? "
             # NULLs last, as PostgreSQL sorts them, so both backends agree.
             "ORDER BY mission IS NULL, mission, id",
             (campaign_id,),
@@ -946,7 +891,7 @@ class SQLiteStorage(Storage):
     async def get_seats(self, game_id: int) -> list[SeatRecord]:
         """The game's seats, ordered by seat name (``A2`` before ``A10``)."""
         rows = await self._fetch(
-            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY {_SEAT_ORDER}",
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY {_SEAT_ORDER}",
             (game_id,),
         )
         return [_seat(row) for row in rows]
@@ -958,7 +903,7 @@ class SQLiteStorage(Storage):
     ) -> list[SeatRecord]:
         """Every seat the user holds, in games with one of ``statuses`` (or any);
         ordered by game, then seat."""
-        columns = ", ".join(f"s.{c.strip()}" for c in _SEAT_COLUMNS.split(","))
+        columns = ", ".join(f"s.{c.strip()}" for c in SEAT_COLUMNS.split(","))
         sql = f"SELECT {columns} FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = ?"
         params: list[Any] = [user_id]
         if statuses is not None:
@@ -991,7 +936,7 @@ class SQLiteStorage(Storage):
         def work(db: sqlite3.Connection) -> int:
             row = self._bump(db, game_id, expected_version, now)
             db.execute(
-                f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id, seat) DO UPDATE SET side = excluded.side, "
                 "user_id = excluded.user_id, display_name = excluded.display_name, "
                 "payload = excluded.payload, joined_at = excluded.joined_at",
@@ -1213,39 +1158,7 @@ class SQLiteStorage(Storage):
         if not _q(db, "SELECT 1 FROM games WHERE id = ?", (game_id,)):
             raise GameNotFound(game_id)
 
-    async def get_user_settings(self, user_id: int) -> UserSettingsRecord | None:
-        """The player's settings, or None if none were ever stored."""
-        data = await self._get_json("user_settings", "user_id", user_id)
-        return None if data is None else UserSettingsRecord.model_validate(data)
-
-    async def put_user_settings(self, user_id: int, settings: JSONObject) -> UserSettingsRecord:
-        """Store (replace) the player's settings and return them."""
-        data = await self._put_json("user_settings", "user_id", user_id, settings)
-        return UserSettingsRecord.model_validate(data)
-
-    async def get_game_settings(self, game_id: int) -> GameSettingsRecord | None:
-        """The game's play-by-post settings, or None if none were stored."""
-        data = await self._get_json("game_settings", "game_id", game_id)
-        return None if data is None else GameSettingsRecord.model_validate(data)
-
-    async def put_game_settings(self, game_id: int, settings: JSONObject) -> GameSettingsRecord:
-        """Store (replace) the game's settings (:class:`GameNotFound` if no game)."""
-        data = await self._put_json("game_settings", "game_id", game_id, settings, game=game_id)
-        return GameSettingsRecord.model_validate(data)
-
     # -- spectators -------------------------------------------------------------------
-
-    async def follow(self, game_id: int, user_id: int) -> bool:
-        """The user follows the game; False if they already did."""
-        return await self._follow(_GAME_FOLLOWS, game_id, user_id, self._game_exists)
-
-    async def unfollow(self, game_id: int, user_id: int) -> bool:
-        """The user stops following the game; False if they did not follow it."""
-        return await self._unfollow(_GAME_FOLLOWS, game_id, user_id)
-
-    async def followers(self, game_id: int) -> list[int]:
-        """The users following the game, in the order they started."""
-        return await self._followers(_GAME_FOLLOWS, game_id)
 
     async def _follow(
         self,
@@ -1302,7 +1215,7 @@ class SQLiteStorage(Storage):
     async def get_seat_clock(self, game_id: int, seat: str) -> SeatClockRecord:
         """The seat's counters (all defaults, ``updated_at`` None, if never stored)."""
         rows = await self._fetch(
-            f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? AND seat = ?",
+            f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? AND seat = ?",
             (game_id, seat),
         )
         return _clock(rows[0]) if rows else SeatClockRecord(game_id=game_id, seat=seat)
@@ -1310,7 +1223,7 @@ class SQLiteStorage(Storage):
     async def list_seat_clocks(self, game_id: int) -> list[SeatClockRecord]:
         """The stored counters of every seat of the game, by seat."""
         rows = await self._fetch(
-            f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? ORDER BY {_SEAT_ORDER}",
+            f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? ORDER BY {_SEAT_ORDER}",
             (game_id,),
         )
         return [_clock(row) for row in rows]
@@ -1329,7 +1242,7 @@ class SQLiteStorage(Storage):
             self._init_clock(db, game_id, seat, time_bank_seconds, now)
             return _q(
                 db,
-                f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? AND seat = ?",
+                f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? AND seat = ?",
                 (game_id, seat),
             )
 
@@ -1363,7 +1276,7 @@ class SQLiteStorage(Storage):
                 "updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET "
                 "vacation_from = excluded.vacation_from, "
                 "vacation_until = excluded.vacation_until, updated_at = excluded.updated_at "
-                f"RETURNING {_CLOCK_COLUMNS}",
+                f"RETURNING {CLOCK_COLUMNS}",
                 (game_id, seat, begin, end, now),
             )
 
@@ -1456,14 +1369,14 @@ class SQLiteStorage(Storage):
             "reminders_sent, next_at, attempts, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?) "
             "ON CONFLICT (game_id, seat, decision_key) DO NOTHING "
-            f"RETURNING {_DEADLINE_COLUMNS}",
+            f"RETURNING {DEADLINE_COLUMNS}",
             params,
         )
         if rows:
             return _deadline(rows[0]), True
         rows = _q(
             db,
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines "
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
             "WHERE game_id = ? AND seat = ? AND decision_key = ?",
             (game_id, d.seat, d.decision_key),
         )
@@ -1472,7 +1385,7 @@ class SQLiteStorage(Storage):
     async def get_deadline(self, deadline_id: int) -> DeadlineRecord | None:
         """The deadline, or None."""
         rows = await self._fetch(
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id = ?", (deadline_id,)
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id = ?", (deadline_id,)
         )
         return _deadline(rows[0]) if rows else None
 
@@ -1481,11 +1394,11 @@ class SQLiteStorage(Storage):
         process may have changed since a scheduler read them."""
         ids = sorted(set(deadline_ids))
         found: list[DeadlineRecord] = []
-        for start in range(0, len(ids), _BATCH):
-            chunk = ids[start : start + _BATCH]
+        for start in range(0, len(ids), BATCH):
+            chunk = ids[start : start + BATCH]
             marks = ", ".join("?" * len(chunk))
             rows = await self._fetch(
-                f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id IN ({marks}) ORDER BY id",
+                f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id IN ({marks}) ORDER BY id",
                 chunk,
             )
             found.extend(_deadline(row) for row in rows)
@@ -1494,12 +1407,12 @@ class SQLiteStorage(Storage):
     async def live_deadlines(self, game_id: int | None = None) -> list[DeadlineRecord]:
         """Open and claimed deadlines (of one game, or all), by ``next_at``; what a
         start-up reloads."""
-        where: str = _LIVE
+        where: str = LIVE
         params: tuple[Any, ...] = ()
         if game_id is not None:
-            where, params = f"game_id = ? AND {_LIVE}", (game_id,)
+            where, params = f"game_id = ? AND {LIVE}", (game_id,)
         rows = await self._fetch(
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE {where} ORDER BY next_at, id",
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE {where} ORDER BY next_at, id",
             params,
         )
         return [_deadline(row) for row in rows]
@@ -1508,8 +1421,7 @@ class SQLiteStorage(Storage):
         """Up to ``limit`` live deadlines with ``id > after_id``, by id: a start-up can
         load them page by page instead of holding every row twice at once."""
         rows = await self._fetch(
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE id > ? AND {_LIVE} "
-            "ORDER BY id LIMIT ?",
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id > ? AND {LIVE} ORDER BY id LIMIT ?",
             (after_id, int(limit)),
         )
         return [_deadline(row) for row in rows]
@@ -1517,7 +1429,7 @@ class SQLiteStorage(Storage):
     async def due_deadlines(self, now: datetime, limit: int | None = None) -> list[DeadlineRecord]:
         """Live deadlines with ``next_at <= now``, by ``next_at``."""
         sql = (
-            f"SELECT {_DEADLINE_COLUMNS} FROM deadlines WHERE next_at <= ? AND {_LIVE} "
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE next_at <= ? AND {LIVE} "
             "ORDER BY next_at, id"
         )
         params: list[Any] = [_iso(now)]
@@ -1547,7 +1459,7 @@ class SQLiteStorage(Storage):
                 conn,
                 "UPDATE deadlines SET due_at = ?, expires_at = ?, reminder_ats = ?, "
                 "reminders_sent = min(reminders_sent, ?), updated_at = ? "
-                f"WHERE id = ? AND fired_at IS NULL AND {_LIVE} RETURNING id",
+                f"WHERE id = ? AND fired_at IS NULL AND {LIVE} RETURNING id",
                 (
                     _iso(due_at),
                     _iso(expires_at),
@@ -1562,7 +1474,7 @@ class SQLiteStorage(Storage):
             rows = await self._rows(
                 conn,
                 f"UPDATE deadlines SET next_at = {_NEXT_AT} WHERE id = ? "
-                f"RETURNING {_DEADLINE_COLUMNS}",
+                f"RETURNING {DEADLINE_COLUMNS}",
                 (deadline_id,),
             )
         return _deadline(rows[0])
@@ -1576,9 +1488,9 @@ class SQLiteStorage(Storage):
         updated, in the order given."""
         stamp = _iso(now)
         done: list[DeadlineRecord] = []
-        for start in range(0, len(marks), _BATCH):
+        for start in range(0, len(marks), BATCH):
             async with self._transaction() as conn:
-                for deadline_id, expected, new in marks[start : start + _BATCH]:
+                for deadline_id, expected, new in marks[start : start + BATCH]:
                     if new <= expected:
                         raise ValueError(f"deadline {deadline_id}: {new} reminders <= {expected}")
                     rows = await self._rows(
@@ -1590,7 +1502,7 @@ class SQLiteStorage(Storage):
                         "ELSE expires_at END "
                         "WHERE id = ?3 AND reminders_sent = ?4 "
                         "AND ?1 <= json_array_length(reminder_ats) "
-                        f"AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+                        f"AND fired_at IS NULL AND {LIVE} RETURNING {DEADLINE_COLUMNS}",
                         (new, stamp, deadline_id, expected),
                     )
                     done.extend(_deadline(row) for row in rows)
@@ -1607,15 +1519,15 @@ class SQLiteStorage(Storage):
         counters after the claim."""
         stamp, retry = _iso(now), _iso(retry_at)
         claimed: list[tuple[DeadlineRecord, SeatClockRecord]] = []
-        for start in range(0, len(claims), _BATCH):
+        for start in range(0, len(claims), BATCH):
             async with self._transaction() as conn:
-                for deadline_id, expected in claims[start : start + _BATCH]:
+                for deadline_id, expected in claims[start : start + BATCH]:
                     rows = await self._rows(
                         conn,
                         "UPDATE deadlines SET fired_at = coalesce(fired_at, ?), "
                         "attempts = attempts + 1, next_at = ?, updated_at = ? "
-                        f"WHERE id = ? AND attempts = ? AND {_LIVE} "
-                        f"RETURNING {_DEADLINE_COLUMNS}",
+                        f"WHERE id = ? AND attempts = ? AND {LIVE} "
+                        f"RETURNING {DEADLINE_COLUMNS}",
                         (stamp, retry, stamp, deadline_id, expected),
                     )
                     if not rows:
@@ -1630,13 +1542,13 @@ class SQLiteStorage(Storage):
                             "missed_in_a_row = missed_in_a_row + 1, "
                             "missed_total = missed_total + 1, "
                             "time_bank_seconds = max(0, time_bank_seconds - ?), "
-                            f"updated_at = excluded.updated_at RETURNING {_CLOCK_COLUMNS}",
+                            f"updated_at = excluded.updated_at RETURNING {CLOCK_COLUMNS}",
                             (deadline.game_id, deadline.seat, stamp, deadline.bank_seconds),
                         )
                     else:
                         clock = await self._rows(
                             conn,
-                            f"SELECT {_CLOCK_COLUMNS} FROM seat_clocks "
+                            f"SELECT {CLOCK_COLUMNS} FROM seat_clocks "
                             "WHERE game_id = ? AND seat = ?",
                             (deadline.game_id, deadline.seat),
                         )
@@ -1653,14 +1565,14 @@ class SQLiteStorage(Storage):
         stamp = _iso(now)
         count = 0
         ids = list(deadline_ids)
-        for start in range(0, len(ids), _BATCH):
-            chunk = ids[start : start + _BATCH]
+        for start in range(0, len(ids), BATCH):
+            chunk = ids[start : start + BATCH]
             async with self._transaction() as conn:
                 rows = await self._rows(
                     conn,
                     "UPDATE deadlines SET done_at = ?, updated_at = ? "
                     f"WHERE id IN ({', '.join('?' * len(chunk))}) "
-                    f"AND fired_at IS NOT NULL AND {_LIVE} RETURNING id",
+                    f"AND fired_at IS NOT NULL AND {LIVE} RETURNING id",
                     (stamp, stamp, *chunk),
                 )
                 count += len(rows)
@@ -1692,7 +1604,7 @@ class SQLiteStorage(Storage):
         rows = _q(
             db,
             "UPDATE deadlines SET cancelled_at = ?, updated_at = ? "
-            f"WHERE id = ? AND fired_at IS NULL AND {_LIVE} RETURNING {_DEADLINE_COLUMNS}",
+            f"WHERE id = ? AND fired_at IS NULL AND {LIVE} RETURNING {DEADLINE_COLUMNS}",
             (stamp, stamp, s.deadline_id),
         )
         if s.acted:
@@ -1714,7 +1626,7 @@ class SQLiteStorage(Storage):
         rows = _q(
             db,
             "UPDATE deadlines SET cancelled_at = ?, updated_at = ? "
-            f"WHERE game_id = ? AND {_LIVE} RETURNING id",
+            f"WHERE game_id = ? AND {LIVE} RETURNING id",
             (stamp, stamp, game_id),
         )
         return sorted(int(row["id"]) for row in rows)
@@ -1860,7 +1772,7 @@ class SQLiteStorage(Storage):
             args.append(expected_seq)
         rows = await self._rows(
             conn,
-            f"UPDATE campaigns SET {sets} WHERE {where} RETURNING {_CAMPAIGN_COLUMNS}",
+            f"UPDATE campaigns SET {sets} WHERE {where} RETURNING {CAMPAIGN_COLUMNS}",
             args,
         )
         if rows:
@@ -1890,14 +1802,14 @@ class SQLiteStorage(Storage):
         """Create a campaign at version 0 with an empty log and return it (with its id)."""
         status_value = CampaignStatus(status).value
         now = self._now()
-        finished_at = now if status_value in _CAMPAIGN_TERMINAL else None
+        finished_at = now if status_value in CAMPAIGN_TERMINAL else None
         async with self._transaction() as conn:
             rows = await self._rows(
                 conn,
                 "INSERT INTO campaigns (guild_id, channel_id, host_id, system, campaign, "
                 "status, setup, seed, version, last_seq, created_at, updated_at, finished_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?) "
-                f"RETURNING {_CAMPAIGN_COLUMNS}",
+                f"RETURNING {CAMPAIGN_COLUMNS}",
                 (
                     guild_id,
                     channel_id,
@@ -1917,7 +1829,7 @@ class SQLiteStorage(Storage):
     async def get_campaign(self, campaign_id: int) -> CampaignRecord | None:
         """The campaign, or None."""
         rows = await self._fetch(
-            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?", (campaign_id,)
+            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?", (campaign_id,)
         )
         return _campaign(rows[0]) if rows else None
 
@@ -1925,7 +1837,7 @@ class SQLiteStorage(Storage):
         """The campaign played in that thread (or channel), or None: the live one, else
         the latest (a channel may have been the home of several, one after another)."""
         rows = await self._fetch(
-            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns WHERE thread_id = ?"
+            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE thread_id = ?"
             " ORDER BY status IN ('recruiting', 'active') DESC, id DESC LIMIT 1",
             (thread_id,),
         )
@@ -1943,7 +1855,7 @@ class SQLiteStorage(Storage):
             return []
         clause, params = _guild_status_clause(guild_id, values)
         rows = await self._fetch(
-            f"SELECT {_CAMPAIGN_COLUMNS} FROM campaigns {clause}ORDER BY id DESC", params
+            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns {clause}ORDER BY id DESC", params
         )
         return [_campaign(row) for row in rows]
 
@@ -1974,7 +1886,7 @@ class SQLiteStorage(Storage):
             value = CampaignStatus(status).value
             sets.append("status = ?")
             params.append(value)
-            if value in _CAMPAIGN_TERMINAL and isinstance(finished_at, Unset):
+            if value in CAMPAIGN_TERMINAL and isinstance(finished_at, Unset):
                 sets.append("finished_at = COALESCE(finished_at, ?)")
                 params.append(now)
         if not isinstance(finished_at, Unset):
@@ -2034,8 +1946,8 @@ class SQLiteStorage(Storage):
             )
             rows = await self._rows(
                 conn,
-                f"INSERT INTO campaign_log ({_ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                f"RETURNING {_ENTRY_COLUMNS}",
+                f"INSERT INTO campaign_log ({ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                f"RETURNING {ENTRY_COLUMNS}",
                 (campaign_id, int(row["last_seq"]), kind_value, side, entry, game_id, user_id, now),
             )
         return CampaignEntryRecord.model_validate(dict(rows[0]))
@@ -2045,7 +1957,7 @@ class SQLiteStorage(Storage):
     ) -> list[CampaignEntryRecord]:
         """The campaign's log entries with ``seq > after_seq``, in order."""
         rows = await self._fetch(
-            f"SELECT {_ENTRY_COLUMNS} FROM campaign_log "
+            f"SELECT {ENTRY_COLUMNS} FROM campaign_log "
             "WHERE campaign_id = ? AND seq > ? ORDER BY seq",
             (campaign_id, after_seq),
         )
@@ -2061,9 +1973,9 @@ class SQLiteStorage(Storage):
             await self._bump_campaign(conn, campaign_id, now)
             rows = await self._rows(
                 conn,
-                f"INSERT INTO campaign_members ({_MEMBER_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+                f"INSERT INTO campaign_members ({MEMBER_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (campaign_id, user_id) DO UPDATE SET side = excluded.side, "
-                f"display_name = excluded.display_name RETURNING {_MEMBER_COLUMNS}",
+                f"display_name = excluded.display_name RETURNING {MEMBER_COLUMNS}",
                 (campaign_id, user_id, side, display_name, now),
             )
         return CampaignMemberRecord.model_validate(dict(rows[0]))
@@ -2093,7 +2005,7 @@ class SQLiteStorage(Storage):
         async with self._transaction() as conn:
             rows = await self._rows(
                 conn,
-                f"SELECT {_MEMBER_COLUMNS} FROM campaign_members "
+                f"SELECT {MEMBER_COLUMNS} FROM campaign_members "
                 "WHERE campaign_id = ? AND user_id IN (?, ?)",
                 (campaign_id, leaving, coming),
             )
@@ -2110,8 +2022,8 @@ class SQLiteStorage(Storage):
             )
             added = await self._rows(
                 conn,
-                f"INSERT INTO campaign_members ({_MEMBER_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
-                f"RETURNING {_MEMBER_COLUMNS}",
+                f"INSERT INTO campaign_members ({MEMBER_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+                f"RETURNING {MEMBER_COLUMNS}",
                 (campaign_id, coming, old["side"], display_name, old["joined_at"]),
             )
         return CampaignMemberRecord.model_validate(dict(added[0]))
@@ -2119,7 +2031,7 @@ class SQLiteStorage(Storage):
     async def campaign_members(self, campaign_id: int) -> list[CampaignMemberRecord]:
         """The campaign's members, in the order they joined."""
         rows = await self._fetch(
-            f"SELECT {_MEMBER_COLUMNS} FROM campaign_members WHERE campaign_id = ? "
+            f"SELECT {MEMBER_COLUMNS} FROM campaign_members WHERE campaign_id = ? "
             "ORDER BY joined_at, user_id",
             (campaign_id,),
         )
@@ -2130,7 +2042,7 @@ class SQLiteStorage(Storage):
     ) -> list[CampaignRecord]:
         """The campaigns the user is a member of, with one of ``statuses`` (or any);
         newest first."""
-        columns = ", ".join(f"c.{c.strip()}" for c in _CAMPAIGN_COLUMNS.split(","))
+        columns = ", ".join(f"c.{c.strip()}" for c in CAMPAIGN_COLUMNS.split(","))
         sql = (
             f"SELECT {columns} FROM campaigns c "
             "JOIN campaign_members m ON m.campaign_id = c.id WHERE m.user_id = ?"
@@ -2144,19 +2056,6 @@ class SQLiteStorage(Storage):
             params.extend(values)
         sql += " ORDER BY c.id DESC"
         return [_campaign(row) for row in await self._fetch(sql, params)]
-
-    async def follow_campaign(self, campaign_id: int, user_id: int) -> bool:
-        """The user follows the campaign; False if they already did
-        (:class:`CampaignNotFound` if there is none)."""
-        return await self._follow(_CAMPAIGN_FOLLOWS, campaign_id, user_id, self._campaign_exists)
-
-    async def unfollow_campaign(self, campaign_id: int, user_id: int) -> bool:
-        """The user stops following the campaign; False if they did not follow it."""
-        return await self._unfollow(_CAMPAIGN_FOLLOWS, campaign_id, user_id)
-
-    async def campaign_followers(self, campaign_id: int) -> list[int]:
-        """The users following the campaign, in the order they started."""
-        return await self._followers(_CAMPAIGN_FOLLOWS, campaign_id)
 
     # -- content packs ------------------------------------------------------------------
 
@@ -2190,7 +2089,7 @@ class SQLiteStorage(Storage):
             (row,) = _q(
                 db,
                 "INSERT INTO content_packs (guild_id, name, version, file, digest, document, "
-                f"uploaded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_PACK_COLUMNS}",
+                f"uploaded_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING {PACK_COLUMNS}",
                 (guild_id, name, latest[0] + 1, file, digest, document, uploaded_by, now),
             )
             return row
@@ -2200,7 +2099,7 @@ class SQLiteStorage(Storage):
     async def content_packs(self, guild_id: int) -> list[ContentPackRecord]:
         """The server's live packs (one a name), in the order they were uploaded."""
         rows = await self._fetch(
-            f"SELECT {_PACK_COLUMNS} FROM content_packs "
+            f"SELECT {PACK_COLUMNS} FROM content_packs "
             "WHERE guild_id = ? AND removed_at IS NULL ORDER BY id",
             (guild_id,),
         )
@@ -2212,7 +2111,7 @@ class SQLiteStorage(Storage):
         if not ids:
             return []
         rows = await self._fetch(
-            f"SELECT {_PACK_COLUMNS} FROM content_packs WHERE id IN ({', '.join('?' * len(ids))})",
+            f"SELECT {PACK_COLUMNS} FROM content_packs WHERE id IN ({', '.join('?' * len(ids))})",
             list(ids),
         )
         found = {int(row["id"]): ContentPackRecord.model_validate(dict(row)) for row in rows}
@@ -2227,7 +2126,7 @@ class SQLiteStorage(Storage):
             return _q(
                 db,
                 "UPDATE content_packs SET removed_at = ? "
-                f"WHERE guild_id = ? AND name = ? AND removed_at IS NULL RETURNING {_PACK_COLUMNS}",
+                f"WHERE guild_id = ? AND name = ? AND removed_at IS NULL RETURNING {PACK_COLUMNS}",
                 (now, guild_id, name),
             )
 
@@ -2236,27 +2135,16 @@ class SQLiteStorage(Storage):
 
     # -- ratings ------------------------------------------------------------------------
 
-    async def ratings_version(self) -> int:
-        """The ratings' version: bumped by every write to the ratings (0 before the
-        first). A computation names the version it read when it writes."""
-        rows = await self._fetch("SELECT version FROM ratings_cursor WHERE id = 1")
-        return int(rows[0]["version"]) if rows else 0
-
     async def games_to_rate(self, limit: int) -> list[GameRecord]:
         """Up to ``limit`` finished games not yet in the ratings' ledger, in the order
         they finished (``finished_at``, then id): what a catch-up takes in next."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE status = ? "
+            f"SELECT {GAME_COLUMNS} FROM games g WHERE status = ? "
             "AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id) "
             "ORDER BY finished_at, id LIMIT ?",
             (GameStatus.FINISHED.value, limit),
         )
         return [_game(row) for row in rows]
-
-    async def rating_ledger(self) -> list[RatedGameRecord]:
-        """The ratings' ledger, by seq: the order a recomputation replays the games."""
-        rows = await self._fetch("SELECT seq, game_id FROM rated_games ORDER BY seq")
-        return [RatedGameRecord.model_validate(dict(row)) for row in rows]
 
     async def get_ratings(self, system: str, keys: Sequence[tuple[int, int]]) -> list[RatingRecord]:
         """The stored ratings in ``system`` of these ``(guild_id, user_id)`` (those
@@ -2264,7 +2152,7 @@ class SQLiteStorage(Storage):
         found: list[RatingRecord] = []
         for guild_id, user_id in keys:
             rows = await self._fetch(
-                f"SELECT {_RATING_COLUMNS} FROM ratings "
+                f"SELECT {RATING_COLUMNS} FROM ratings "
                 "WHERE system = ? AND guild_id = ? AND user_id = ?",
                 (system, guild_id, user_id),
             )
@@ -2325,7 +2213,7 @@ class SQLiteStorage(Storage):
     @staticmethod
     def _put_ratings(db: sqlite3.Connection, ratings: Sequence[RatingRecord], now: str) -> None:
         db.executemany(
-            f"INSERT OR REPLACE INTO ratings ({_RATING_COLUMNS}, score, updated_at) "
+            f"INSERT OR REPLACE INTO ratings ({RATING_COLUMNS}, score, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
@@ -2339,7 +2227,7 @@ class SQLiteStorage(Storage):
     async def ratings_of_user(self, user_id: int) -> list[RatingRecord]:
         """The player's ratings, by system, then scope (:data:`GLOBAL` first)."""
         rows = await self._fetch(
-            f"SELECT {_RATING_COLUMNS} FROM ratings WHERE user_id = ? ORDER BY system, guild_id",
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = ? ORDER BY system, guild_id",
             (user_id,),
         )
         return [_rating(row) for row in rows]
@@ -2350,7 +2238,7 @@ class SQLiteStorage(Storage):
         """A page of a board, best first; the global board leaves out the players who
         hid themselves from it."""
         rows = await self._fetch(
-            f"SELECT {_RATING_COLUMNS} FROM ratings r WHERE system = ? AND guild_id = ? "
+            f"SELECT {RATING_COLUMNS} FROM ratings r WHERE system = ? AND guild_id = ? "
             f"{_shown(guild_id)} ORDER BY score DESC, user_id LIMIT ? OFFSET ?",
             (system, guild_id, limit, offset),
         )

@@ -24,6 +24,7 @@ locale.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -47,11 +48,10 @@ from bot.storage.base import (
     Unset,
     utc_now,
 )
-from bot.storage.memo import memoized_read, memoized_write, settings_written
+from bot.storage.memo import memoized_write, settings_written
 from bot.storage.migrate_postgres import migrate
 from bot.storage.models import (
     GLOBAL,
-    ActionRecord,
     CampaignEntryKind,
     CampaignEntryRecord,
     CampaignMemberRecord,
@@ -71,7 +71,6 @@ from bot.storage.models import (
     RatingRecord,
     SeatClockRecord,
     SeatRecord,
-    SnapshotRecord,
     campaign_status_values,
     canonical_json,
     check_opening,
@@ -92,6 +91,11 @@ from bot.storage.sql import (
     SEAT_COLUMNS,
     TERMINAL,
     SQLStorage,
+    campaign_record,
+    clock_record,
+    game_record,
+    rating_record,
+    seat_record,
 )
 
 __all__ = ["DEFAULT_POOL_SIZE", "PostgresStorage", "is_postgres_url"]
@@ -163,52 +167,18 @@ def _utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
 
-def _guild_status_clause(guild_id: int | None, statuses: list[str] | None) -> tuple[str, list[Any]]:
-    """``WHERE guild_id = $1 AND status = ANY($2)`` for the filters given (both may be
-    None), and its parameters; empty when neither is."""
-    where: list[str] = []
-    params: list[Any] = []
-    if guild_id is not None:
-        params.append(guild_id)
-        where.append(f"guild_id = ${len(params)}")
-    if statuses is not None:
-        params.append(statuses)
-        where.append(f"status = ANY(${len(params)}::text[])")
-    return (f"WHERE {' AND '.join(where)} " if where else ""), params
-
-
-def _game(row: Row) -> GameRecord:
-    data = dict(row)
-    data["options"] = json.loads(data["options"])
-    data["result"] = None if data["result"] is None else json.loads(data["result"])
-    return GameRecord.model_validate(data)
-
-
-def _seat(row: Row) -> SeatRecord:
-    data = dict(row)
-    data["payload"] = json.loads(data["payload"])
-    return SeatRecord.model_validate(data)
-
-
 def _deadline(row: Row) -> DeadlineRecord:
     data = dict(row)
     data["reminder_ats"] = tuple(data["reminder_ats"])
     return DeadlineRecord.model_validate(data)
 
 
-def _clock(row: Row) -> SeatClockRecord:
-    return SeatClockRecord.model_validate(dict(row))
-
-
-def _campaign(row: Row) -> CampaignRecord:
-    data = dict(row)
-    data["setup"] = json.loads(data["setup"])
-    data["result"] = None if data["result"] is None else json.loads(data["result"])
-    return CampaignRecord.model_validate(data)
-
-
-def _rating(row: Row) -> RatingRecord:
-    return RatingRecord.model_validate(dict(row))
+@functools.lru_cache(maxsize=512)
+def _numbered(sql: str) -> str:
+    """``sql`` with its ``?`` placeholders numbered as PostgreSQL's ``$1``, ``$2``...
+    (only for the shared reads, none of which has a ``?`` of its own)."""
+    parts = sql.split("?")
+    return "".join(f"{part}${i}" for i, part in enumerate(parts[:-1], 1)) + parts[-1]
 
 
 def _shown(guild_id: int) -> str:
@@ -264,6 +234,9 @@ class PostgresStorage(SQLStorage):
     """
 
     shared = True
+    _seat_order = _SEAT_ORDER
+    _deadline_record = staticmethod(_deadline)
+    _shown = staticmethod(_shown)
 
     def __init__(self, pool: asyncpg.Pool, url: str, clock: Clock) -> None:
         """Wrap an open pool on a migrated database; use :meth:`open` instead."""
@@ -321,6 +294,11 @@ class PostgresStorage(SQLStorage):
         """Run one read statement on a pooled connection and return the rows."""
         async with self._pool.acquire() as conn:
             return list(await conn.fetch(sql, *params))
+
+    async def _select(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """:meth:`_fetch` for a read written with SQLite's ``?`` placeholders (the reads
+        both stores share, ``bot.storage.sql``)."""
+        return await self._fetch(_numbered(sql), *params)
 
     @asynccontextmanager
     async def _one_statement(self) -> AsyncIterator[Conn]:
@@ -393,18 +371,6 @@ class PostgresStorage(SQLStorage):
             raise CampaignNotFound(campaign_id)
 
     # -- guild, user and game settings -------------------------------------------------
-
-    @memoized_read
-    async def _get_json(self, table: str, key: str, value: int) -> dict[str, Any] | None:
-        """The row of a ``(key, settings JSON, updated_at)`` table, JSON decoded."""
-        rows = await self._fetch(
-            f"SELECT {key}, settings, updated_at FROM {table} WHERE {key} = $1", value
-        )
-        if not rows:
-            return None
-        data = dict(rows[0])
-        data["settings"] = json.loads(data["settings"])
-        return data
 
     @memoized_write
     async def _put_json(
@@ -479,48 +445,7 @@ class PostgresStorage(SQLStorage):
                 campaign_id,
                 mission,
             )
-        return _game(row)
-
-    async def get_game(self, game_id: int) -> GameRecord | None:
-        """The game, or None."""
-        rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
-        return _game(rows[0]) if rows else None
-
-    async def game_version(self, game_id: int) -> int | None:
-        """The game's version, or None (see ``Storage.game_version``)."""
-        rows = await self._fetch("SELECT version FROM games WHERE id = $1", game_id)
-        return int(rows[0][0]) if rows else None
-
-    async def get_game_by_thread(self, thread_id: int) -> GameRecord | None:
-        """The game played in that thread, or None."""
-        rows = await self._fetch(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE thread_id = $1", thread_id
-        )
-        return _game(rows[0]) if rows else None
-
-    async def list_games(
-        self,
-        guild_id: int | None = None,
-        statuses: Iterable[GameStatus | str] | None = None,
-    ) -> list[GameRecord]:
-        """Games of a guild (or of every guild), with one of ``statuses`` (or any);
-        oldest first."""
-        values = None if statuses is None else status_values(statuses)
-        if values == []:
-            return []
-        clause, params = _guild_status_clause(guild_id, values)
-        rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games {clause}ORDER BY id", *params)
-        return [_game(row) for row in rows]
-
-    async def list_unposted_games(self) -> list[GameRecord]:
-        """Every game whose thread was not told all its actions (``posted_seq <
-        last_seq``), its end (``end_told`` false) or its start (``start_told`` false),
-        open or ended, oldest first: what a restart posts."""
-        rows = await self._fetch(
-            f"SELECT {GAME_COLUMNS} FROM games "
-            "WHERE posted_seq < last_seq OR end_told = 0 OR start_told = 0 ORDER BY id"
-        )
-        return [_game(row) for row in rows]
+        return game_record(row)
 
     async def update_game(
         self,
@@ -567,7 +492,7 @@ class PostgresStorage(SQLStorage):
             raise ValueError("update_game() needs at least one field to change")
         async with self._transaction() as conn:
             row = await self._bump(conn, game_id, expected_version, now, items=items)
-        return _game(row)
+        return game_record(row)
 
     async def mark_posted(self, game_id: int, seq: int, *, end: bool = False) -> None:
         """Record that the game's thread was told every action up to ``seq``: raises
@@ -593,17 +518,9 @@ class PostgresStorage(SQLStorage):
             "ORDER BY mission IS NULL, mission, id",
             campaign_id,
         )
-        return [_game(row) for row in rows]
+        return [game_record(row) for row in rows]
 
     # -- seats ----------------------------------------------------------------------
-
-    async def get_seats(self, game_id: int) -> list[SeatRecord]:
-        """The game's seats, ordered by seat name (``A2`` before ``A10``)."""
-        rows = await self._fetch(
-            f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY {_SEAT_ORDER}",
-            game_id,
-        )
-        return [_seat(row) for row in rows]
 
     async def seats_of_user(
         self,
@@ -622,7 +539,7 @@ class PostgresStorage(SQLStorage):
             sql += " AND g.status = ANY($2::text[])"
             params.append(values)
         sql += ' ORDER BY s.game_id, length(s.seat), s.seat COLLATE "C"'
-        return [_seat(row) for row in await self._fetch(sql, *params)]
+        return [seat_record(row) for row in await self._fetch(sql, *params)]
 
     async def put_seat(
         self,
@@ -768,16 +685,6 @@ class PostgresStorage(SQLStorage):
             )
         return row
 
-    async def load_actions(self, game_id: int, after_seq: int = 0) -> list[ActionRecord]:
-        """The game's actions with ``seq > after_seq``, in order."""
-        rows = await self._fetch(
-            "SELECT game_id, seq, seat, action, created_at FROM actions "
-            "WHERE game_id = $1 AND seq > $2 ORDER BY seq",
-            game_id,
-            after_seq,
-        )
-        return [ActionRecord.model_validate(dict(row)) for row in rows]
-
     async def put_snapshot(self, game_id: int, seq: int, state: JSONObject) -> None:
         """Store (or replace) the state after action ``seq`` (0 = initial state).
 
@@ -804,19 +711,6 @@ class PostgresStorage(SQLStorage):
                 now,
             )
 
-    async def latest_snapshot(self, game_id: int) -> SnapshotRecord | None:
-        """The snapshot with the highest seq, or None."""
-        rows = await self._fetch(
-            "SELECT game_id, seq, state, created_at FROM snapshots "
-            "WHERE game_id = $1 ORDER BY seq DESC LIMIT 1",
-            game_id,
-        )
-        if not rows:
-            return None
-        data = dict(rows[0])
-        data["state"] = json.loads(data["state"])
-        return SnapshotRecord.model_validate(data)
-
     # -- messages -------------------------------------------------------------------
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
@@ -835,16 +729,6 @@ class PostgresStorage(SQLStorage):
                 message_id,
                 now,
             )
-
-    async def get_message(self, game_id: int, kind: str) -> MessageRecord | None:
-        """The game's message of that kind, or None."""
-        rows = await self._fetch(
-            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
-            "WHERE game_id = $1 AND kind = $2",
-            game_id,
-            kind,
-        )
-        return MessageRecord.model_validate(dict(rows[0])) if rows else None
 
     async def list_messages(
         self, game_id: int, prefix: str | tuple[str, ...] = ""
@@ -903,38 +787,7 @@ class PostgresStorage(SQLStorage):
             )
         return removed is not None
 
-    async def _followers(self, follows: tuple[str, str], item_id: int) -> list[int]:
-        table, key = follows
-        rows = await self._fetch(
-            f"SELECT user_id FROM {table} WHERE {key} = $1 ORDER BY created_at, user_id", item_id
-        )
-        return [int(row["user_id"]) for row in rows]
-
-    async def followed_games(self, user_id: int) -> list[int]:
-        """The games the user follows."""
-        rows = await self._fetch(
-            "SELECT game_id FROM follows WHERE user_id = $1 ORDER BY game_id", user_id
-        )
-        return [int(row["game_id"]) for row in rows]
-
     # -- seat clocks --------------------------------------------------------------------
-
-    async def get_seat_clock(self, game_id: int, seat: str) -> SeatClockRecord:
-        """The seat's counters (all defaults, ``updated_at`` None, if never stored)."""
-        rows = await self._fetch(
-            f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
-            game_id,
-            seat,
-        )
-        return _clock(rows[0]) if rows else SeatClockRecord(game_id=game_id, seat=seat)
-
-    async def list_seat_clocks(self, game_id: int) -> list[SeatClockRecord]:
-        """The stored counters of every seat of the game, by seat."""
-        rows = await self._fetch(
-            f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 ORDER BY {_SEAT_ORDER}",
-            game_id,
-        )
-        return [_clock(row) for row in rows]
 
     async def init_seat_clock(
         self, game_id: int, seat: str, *, time_bank_seconds: int
@@ -952,7 +805,7 @@ class PostgresStorage(SQLStorage):
                 game_id,
                 seat,
             )
-        return _clock(row)
+        return clock_record(row)
 
     @staticmethod
     async def _init_clock(conn: Conn, game_id: int, seat: str, bank: int, now: datetime) -> None:
@@ -989,7 +842,7 @@ class PostgresStorage(SQLStorage):
                 end,
                 now,
             )
-        return _clock(row)
+        return clock_record(row)
 
     async def reset_missed(self, game_id: int, seat: str) -> bool:
         """The seat acted: its missed-in-a-row count goes back to 0. True if it was not 0."""
@@ -1093,13 +946,6 @@ class PostgresStorage(SQLStorage):
         )
         return _deadline(row), False
 
-    async def get_deadline(self, deadline_id: int) -> DeadlineRecord | None:
-        """The deadline, or None."""
-        rows = await self._fetch(
-            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id = $1", deadline_id
-        )
-        return _deadline(rows[0]) if rows else None
-
     async def get_deadlines(self, deadline_ids: Sequence[int]) -> list[DeadlineRecord]:
         """The deadlines of these ids that exist, in any state, by id: what another
         process may have changed since a scheduler read them."""
@@ -1122,17 +968,6 @@ class PostgresStorage(SQLStorage):
                 "ORDER BY next_at, id",
                 game_id,
             )
-        return [_deadline(row) for row in rows]
-
-    async def live_deadlines_page(self, after_id: int, limit: int) -> list[DeadlineRecord]:
-        """Up to ``limit`` live deadlines with ``id > after_id``, by id: a start-up can
-        load them page by page instead of holding every row twice at once."""
-        rows = await self._fetch(
-            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id > $1 AND {LIVE} "
-            "ORDER BY id LIMIT $2",
-            after_id,
-            int(limit),
-        )
         return [_deadline(row) for row in rows]
 
     async def due_deadlines(self, now: datetime, limit: int | None = None) -> list[DeadlineRecord]:
@@ -1264,7 +1099,7 @@ class PostgresStorage(SQLStorage):
                 )
             if clock is None:
                 return deadline, SeatClockRecord(game_id=deadline.game_id, seat=deadline.seat)
-            return deadline, _clock(clock)
+            return deadline, clock_record(clock)
 
         return [c for c in await self._each_deadline(claims, claim) if c is not None]
 
@@ -1473,7 +1308,7 @@ class PostgresStorage(SQLStorage):
                         ("result = {}::jsonb", canonical_json(result)),
                     ),
                 )
-        return MoveCommitted(_game(row), tuple(opened), tuple(closed))
+        return MoveCommitted(game_record(row), tuple(opened), tuple(closed))
 
     # -- campaigns ----------------------------------------------------------------------
 
@@ -1544,40 +1379,7 @@ class PostgresStorage(SQLStorage):
                 now,
                 finished_at,
             )
-        return _campaign(row)
-
-    async def get_campaign(self, campaign_id: int) -> CampaignRecord | None:
-        """The campaign, or None."""
-        rows = await self._fetch(
-            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE id = $1", campaign_id
-        )
-        return _campaign(rows[0]) if rows else None
-
-    async def get_campaign_by_thread(self, thread_id: int) -> CampaignRecord | None:
-        """The campaign played in that thread (or channel), or None: the live one, else
-        the latest (a channel may have been the home of several, one after another)."""
-        rows = await self._fetch(
-            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE thread_id = $1"
-            " ORDER BY status IN ('recruiting', 'active') DESC, id DESC LIMIT 1",
-            thread_id,
-        )
-        return _campaign(rows[0]) if rows else None
-
-    async def list_campaigns(
-        self,
-        guild_id: int | None = None,
-        statuses: Sequence[CampaignStatus] | None = None,
-    ) -> list[CampaignRecord]:
-        """Campaigns of a guild (or of every guild), with one of ``statuses`` (or any);
-        newest first."""
-        values = None if statuses is None else campaign_status_values(statuses)
-        if values == []:
-            return []
-        clause, params = _guild_status_clause(guild_id, values)
-        rows = await self._fetch(
-            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns {clause}ORDER BY id DESC", *params
-        )
-        return [_campaign(row) for row in rows]
+        return campaign_record(row)
 
     async def update_campaign(
         self,
@@ -1622,7 +1424,7 @@ class PostgresStorage(SQLStorage):
             row = await self._bump_campaign(
                 conn, campaign_id, now, expected_version=expected_version, items=items
             )
-        return _campaign(row)
+        return campaign_record(row)
 
     async def append_campaign_entry(
         self,
@@ -1664,18 +1466,6 @@ class PostgresStorage(SQLStorage):
                 now,
             )
         return CampaignEntryRecord.model_validate(dict(added))
-
-    async def load_campaign_log(
-        self, campaign_id: int, after_seq: int = 0
-    ) -> list[CampaignEntryRecord]:
-        """The campaign's log entries with ``seq > after_seq``, in order."""
-        rows = await self._fetch(
-            f"SELECT {ENTRY_COLUMNS} FROM campaign_log "
-            "WHERE campaign_id = $1 AND seq > $2 ORDER BY seq",
-            campaign_id,
-            after_seq,
-        )
-        return [CampaignEntryRecord.model_validate(dict(row)) for row in rows]
 
     async def put_campaign_member(
         self, campaign_id: int, user_id: int, *, side: str, display_name: str
@@ -1751,15 +1541,6 @@ class PostgresStorage(SQLStorage):
             )
         return CampaignMemberRecord.model_validate(dict(added))
 
-    async def campaign_members(self, campaign_id: int) -> list[CampaignMemberRecord]:
-        """The campaign's members, in the order they joined."""
-        rows = await self._fetch(
-            f"SELECT {MEMBER_COLUMNS} FROM campaign_members WHERE campaign_id = $1 "
-            "ORDER BY joined_at, user_id",
-            campaign_id,
-        )
-        return [CampaignMemberRecord.model_validate(dict(row)) for row in rows]
-
     async def campaigns_of_user(
         self, user_id: int, statuses: Sequence[CampaignStatus] | None = None
     ) -> list[CampaignRecord]:
@@ -1778,7 +1559,7 @@ class PostgresStorage(SQLStorage):
             sql += " AND c.status = ANY($2::text[])"
             params.append(values)
         sql += " ORDER BY c.id DESC"
-        return [_campaign(row) for row in await self._fetch(sql, *params)]
+        return [campaign_record(row) for row in await self._fetch(sql, *params)]
 
     # -- content packs ------------------------------------------------------------------
 
@@ -1831,15 +1612,6 @@ class PostgresStorage(SQLStorage):
             )
         return ContentPackRecord.model_validate(dict(row))
 
-    async def content_packs(self, guild_id: int) -> list[ContentPackRecord]:
-        """The server's live packs (one a name), in the order they were uploaded."""
-        rows = await self._fetch(
-            f"SELECT {PACK_COLUMNS} FROM content_packs "
-            "WHERE guild_id = $1 AND removed_at IS NULL ORDER BY id",
-            guild_id,
-        )
-        return [ContentPackRecord.model_validate(dict(row)) for row in rows]
-
     async def content_packs_by_id(self, ids: Sequence[int]) -> list[ContentPackRecord]:
         """The pack versions with these ids, live or removed (what a game was created
         with), in the order of ``ids``; an unknown id is left out."""
@@ -1866,18 +1638,6 @@ class PostgresStorage(SQLStorage):
 
     # -- ratings ------------------------------------------------------------------------
 
-    async def games_to_rate(self, limit: int) -> list[GameRecord]:
-        """Up to ``limit`` finished games not yet in the ratings' ledger, in the order
-        they finished (``finished_at``, then id): what a catch-up takes in next."""
-        rows = await self._fetch(
-            f"SELECT {GAME_COLUMNS} FROM games g WHERE status = $1 "
-            "AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id) "
-            "ORDER BY finished_at, id LIMIT $2",
-            GameStatus.FINISHED.value,
-            limit,
-        )
-        return [_game(row) for row in rows]
-
     async def get_ratings(self, system: str, keys: Sequence[tuple[int, int]]) -> list[RatingRecord]:
         """The stored ratings in ``system`` of these ``(guild_id, user_id)`` (those
         that exist), in no particular order."""
@@ -1890,7 +1650,7 @@ class PostgresStorage(SQLStorage):
             [g for g, _ in keys],
             [u for _, u in keys],
         )
-        return [_rating(row) for row in rows]
+        return [rating_record(row) for row in rows]
 
     async def rate_game(
         self, expected_version: int, game_id: int, ratings: Sequence[RatingRecord]
@@ -1960,51 +1720,4 @@ class PostgresStorage(SQLStorage):
             'ORDER BY system COLLATE "C", guild_id',
             user_id,
         )
-        return [_rating(row) for row in rows]
-
-    async def leaderboard(
-        self, system: str, guild_id: int, *, offset: int, limit: int
-    ) -> list[RatingRecord]:
-        """A page of a board, best first; the global board leaves out the players who
-        hid themselves from it."""
-        rows = await self._fetch(
-            f"SELECT {RATING_COLUMNS} FROM ratings r WHERE system = $1 AND guild_id = $2 "
-            f"{_shown(guild_id)} ORDER BY score DESC, user_id LIMIT $3 OFFSET $4",
-            system,
-            guild_id,
-            limit,
-            offset,
-        )
-        return [_rating(row) for row in rows]
-
-    async def board_size(self, system: str, guild_id: int) -> int:
-        """How many players :meth:`leaderboard` lists in that board, every page."""
-        rows = await self._fetch(
-            "SELECT count(*) FROM ratings r WHERE system = $1 AND guild_id = $2 "
-            f"{_shown(guild_id)}",
-            system,
-            guild_id,
-        )
-        return int(rows[0][0])
-
-    async def board_position(self, rating: RatingRecord) -> int | None:
-        """Where ``rating`` stands on its board (1: first), or None when the board
-        leaves its player out."""
-        shown = _shown(rating.guild_id)
-        mine = await self._fetch(
-            f"SELECT 1 FROM ratings r WHERE system = $1 AND guild_id = $2 AND user_id = $3 {shown}",
-            rating.system,
-            rating.guild_id,
-            rating.user_id,
-        )
-        if not mine:
-            return None
-        rows = await self._fetch(
-            "SELECT count(*) FROM ratings r WHERE system = $1 AND guild_id = $2 "
-            f"AND (score > $3 OR (score = $3 AND user_id < $4)) {shown}",
-            rating.system,
-            rating.guild_id,
-            rating.score,
-            rating.user_id,
-        )
-        return int(rows[0][0]) + 1
+        return [rating_record(row) for row in rows]

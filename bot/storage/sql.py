@@ -1,29 +1,44 @@
 """What the two SQL stores share: :class:`bot.storage.sqlite.SQLiteStorage` and
 :class:`bot.storage.postgres.PostgresStorage` read and write the same tables with the
-same columns, so the column lists are written once here, and so are the operations
-that are the same on both databases over each store's own primitives
-(:class:`SQLStorage`). What differs (placeholders, transactions, row types, how a
-write reaches the database) stays in each store.
+same columns, so the column lists and the rows' records are written once here, and so
+are the operations that are the same on both databases over each store's own
+primitives (:class:`SQLStorage`, their base). What differs (transactions, how a write
+reaches the database, placeholders in writes, locking) stays in each store.
 """
 
 from __future__ import annotations
 
+import json
 from abc import abstractmethod
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Iterable, Sequence
 from types import TracebackType
 from typing import Any, Self
 
 from bot.storage.base import Storage
+from bot.storage.memo import memoized_read
 from bot.storage.models import (
     OPEN_STATUSES,
+    ActionRecord,
+    CampaignEntryRecord,
+    CampaignMemberRecord,
+    CampaignRecord,
     CampaignStatus,
+    ContentPackRecord,
+    DeadlineRecord,
     GameRecord,
     GameSettingsRecord,
     GameStatus,
     GuildSettingsRecord,
     JSONObject,
+    MessageRecord,
     RatedGameRecord,
+    RatingRecord,
+    SeatClockRecord,
+    SeatRecord,
+    SnapshotRecord,
     UserSettingsRecord,
+    campaign_status_values,
+    status_values,
 )
 
 __all__ = [
@@ -88,12 +103,64 @@ CAMPAIGN_FOLLOWS = ("campaign_follows", "campaign_id")
 helpers put in their SQL)."""
 
 
+def game_record(row: Any) -> GameRecord:
+    """A game's row as its record."""
+    data = dict(row)
+    data["options"] = json.loads(data["options"])
+    data["result"] = None if data["result"] is None else json.loads(data["result"])
+    return GameRecord.model_validate(data)
+
+
+def seat_record(row: Any) -> SeatRecord:
+    """A seat's row as its record."""
+    data = dict(row)
+    data["payload"] = json.loads(data["payload"])
+    return SeatRecord.model_validate(data)
+
+
+def clock_record(row: Any) -> SeatClockRecord:
+    """A seat clock's row as its record."""
+    return SeatClockRecord.model_validate(dict(row))
+
+
+def campaign_record(row: Any) -> CampaignRecord:
+    """A campaign's row as its record."""
+    data = dict(row)
+    data["setup"] = json.loads(data["setup"])
+    data["result"] = None if data["result"] is None else json.loads(data["result"])
+    return CampaignRecord.model_validate(data)
+
+
+def rating_record(row: Any) -> RatingRecord:
+    """A rating's row as its record."""
+    return RatingRecord.model_validate(dict(row))
+
+
+def guild_status_clause(guild_id: int | None, statuses: list[str] | None) -> tuple[str, list[Any]]:
+    """``WHERE guild_id = ? AND status IN (...)`` for the filters given (both may be
+    None), and its parameters; empty when neither is."""
+    where: list[str] = []
+    params: list[Any] = []
+    if guild_id is not None:
+        where.append("guild_id = ?")
+        params.append(guild_id)
+    if statuses is not None:
+        where.append(f"status IN ({', '.join('?' * len(statuses))})")
+        params.extend(statuses)
+    return (f"WHERE {' AND '.join(where)} " if where else ""), params
+
+
 class SQLStorage(Storage):
     """The operations that read and write the same way on both databases, written
-    over the primitives each store implements: one read statement (:meth:`_fetch`), a
-    settings row (:meth:`_get_json`, :meth:`_put_json`), a spectators' table
-    (:meth:`_follow`, :meth:`_unfollow`, :meth:`_followers`) and the existence checks
-    made inside a write's transaction."""
+    once over the primitives each store implements: one read statement written with
+    SQLite's ``?`` placeholders (:meth:`_select`; PostgreSQL numbers them), a
+    settings row written (:meth:`_put_json`), a spectators' table written
+    (:meth:`_follow`, :meth:`_unfollow`), the existence checks made inside a write's
+    transaction, and what the two databases store differently (a deadline's times,
+    the hidden players' clause, the seats' byte-wise order).
+
+    The reads by key, the lists and the boards are here; the writes, with their
+    transactions, placeholders and locking, stay in each store."""
 
     async def __aenter__(self) -> Self:
         return self
@@ -108,14 +175,24 @@ class SQLStorage(Storage):
 
     # -- the primitives ---------------------------------------------------------------
 
-    @abstractmethod
-    async def _fetch(self, sql: str) -> Sequence[Any]:
-        """The rows of one read statement (each store also takes its parameters)."""
+    _seat_order: str
+    """The ``ORDER BY`` of seats in their natural order (A2 before A10), byte-wise."""
 
     @abstractmethod
-    def _get_json(self, table: str, key: str, value: int) -> Awaitable[dict[str, Any] | None]:
-        """The row of a ``(key, settings JSON, updated_at)`` table, JSON decoded
-        (memoized: ``bot.storage.memo``)."""
+    async def _select(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any]:
+        """The rows of one read statement written with SQLite's ``?`` placeholders (a
+        store sends it its own way), each read by column name."""
+
+    @staticmethod
+    @abstractmethod
+    def _deadline_record(row: Any) -> DeadlineRecord:
+        """A deadline's row as its record (the databases store its times differently)."""
+
+    @staticmethod
+    @abstractmethod
+    def _shown(guild_id: int) -> str:
+        """The clause leaving out of the global board the players who hid themselves
+        (``"global_board": false`` in their settings); nothing for a server's board."""
 
     @abstractmethod
     def _put_json(
@@ -136,10 +213,6 @@ class SQLStorage(Storage):
         """The user's follow of the item removed; False if there was none."""
 
     @abstractmethod
-    async def _followers(self, follows: tuple[str, str], item_id: int) -> list[int]:
-        """The users following the item, in the order they started."""
-
-    @abstractmethod
     def _game_exists(self, conn: Any, game_id: int) -> Awaitable[None] | None:
         """Raise :class:`~bot.storage.base.GameNotFound` unless the game exists
         (inside a write's transaction, on its connection)."""
@@ -149,11 +222,139 @@ class SQLStorage(Storage):
         """Raise :class:`~bot.storage.base.CampaignNotFound` unless the campaign
         exists (inside a write's transaction, on its connection)."""
 
+    # -- games -------------------------------------------------------------------------
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game, or None."""
+        rows = await self._select(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return game_record(rows[0]) if rows else None
+
+    async def game_version(self, game_id: int) -> int | None:
+        """The game's version, or None (see ``Storage.game_version``)."""
+        rows = await self._select("SELECT version FROM games WHERE id = ?", (game_id,))
+        return int(rows[0][0]) if rows else None
+
+    async def get_game_by_thread(self, thread_id: int) -> GameRecord | None:
+        """The game played in that thread, or None."""
+        rows = await self._select(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE thread_id = ?", (thread_id,)
+        )
+        return game_record(rows[0]) if rows else None
+
+    async def list_games(
+        self,
+        guild_id: int | None = None,
+        statuses: Iterable[GameStatus | str] | None = None,
+    ) -> list[GameRecord]:
+        """Games of a guild (or of every guild), with one of ``statuses`` (or any);
+        oldest first."""
+        values = None if statuses is None else status_values(statuses)
+        if values == []:
+            return []
+        clause, params = guild_status_clause(guild_id, values)
+        rows = await self._select(f"SELECT {GAME_COLUMNS} FROM games {clause}ORDER BY id", params)
+        return [game_record(row) for row in rows]
+
     async def list_open_games(self) -> list[GameRecord]:
         """Every game in the lobby or active, in every guild; what a restart reloads."""
         return await self.list_games(statuses=OPEN_STATUSES)
 
-    # -- settings ---------------------------------------------------------------------
+    async def list_unposted_games(self) -> list[GameRecord]:
+        """Every game whose thread was not told all its actions (``posted_seq <
+        last_seq``), its end (``end_told`` false) or its start (``start_told`` false),
+        open or ended, oldest first: what a restart posts."""
+        rows = await self._select(
+            f"SELECT {GAME_COLUMNS} FROM games "
+            "WHERE posted_seq < last_seq OR end_told = 0 OR start_told = 0 ORDER BY id"
+        )
+        return [game_record(row) for row in rows]
+
+    async def get_seats(self, game_id: int) -> list[SeatRecord]:
+        """The game's seats, ordered by seat name (``A2`` before ``A10``)."""
+        rows = await self._select(
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY {self._seat_order}",
+            (game_id,),
+        )
+        return [seat_record(row) for row in rows]
+
+    async def load_actions(self, game_id: int, after_seq: int = 0) -> list[ActionRecord]:
+        """The game's actions with ``seq > after_seq``, in order."""
+        rows = await self._select(
+            "SELECT game_id, seq, seat, action, created_at FROM actions "
+            "WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, after_seq),
+        )
+        return [ActionRecord.model_validate(dict(row)) for row in rows]
+
+    async def latest_snapshot(self, game_id: int) -> SnapshotRecord | None:
+        """The snapshot with the highest seq, or None."""
+        rows = await self._select(
+            "SELECT game_id, seq, state, created_at FROM snapshots "
+            "WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+            (game_id,),
+        )
+        if not rows:
+            return None
+        data = dict(rows[0])
+        data["state"] = json.loads(data["state"])
+        return SnapshotRecord.model_validate(data)
+
+    async def get_message(self, game_id: int, kind: str) -> MessageRecord | None:
+        """The game's message of that kind, or None."""
+        rows = await self._select(
+            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
+            "WHERE game_id = ? AND kind = ?",
+            (game_id, kind),
+        )
+        return MessageRecord.model_validate(dict(rows[0])) if rows else None
+
+    # -- deadlines and seat clocks -----------------------------------------------------
+
+    async def get_deadline(self, deadline_id: int) -> DeadlineRecord | None:
+        """The deadline, or None."""
+        rows = await self._select(
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id = ?", (deadline_id,)
+        )
+        return self._deadline_record(rows[0]) if rows else None
+
+    async def live_deadlines_page(self, after_id: int, limit: int) -> list[DeadlineRecord]:
+        """Up to ``limit`` live deadlines with ``id > after_id``, by id: a start-up can
+        load them page by page instead of holding every row twice at once."""
+        rows = await self._select(
+            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id > ? AND {LIVE} ORDER BY id LIMIT ?",
+            (after_id, int(limit)),
+        )
+        return [self._deadline_record(row) for row in rows]
+
+    async def get_seat_clock(self, game_id: int, seat: str) -> SeatClockRecord:
+        """The seat's counters (all defaults, ``updated_at`` None, if never stored)."""
+        rows = await self._select(
+            f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? AND seat = ?",
+            (game_id, seat),
+        )
+        return clock_record(rows[0]) if rows else SeatClockRecord(game_id=game_id, seat=seat)
+
+    async def list_seat_clocks(self, game_id: int) -> list[SeatClockRecord]:
+        """The stored counters of every seat of the game, by seat."""
+        rows = await self._select(
+            f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? ORDER BY {self._seat_order}",
+            (game_id,),
+        )
+        return [clock_record(row) for row in rows]
+
+    # -- settings ----------------------------------------------------------------------
+
+    @memoized_read
+    async def _get_json(self, table: str, key: str, value: int) -> dict[str, Any] | None:
+        """The row of a ``(key, settings JSON, updated_at)`` table, JSON decoded."""
+        rows = await self._select(
+            f"SELECT {key}, settings, updated_at FROM {table} WHERE {key} = ?", (value,)
+        )
+        if not rows:
+            return None
+        data = dict(rows[0])
+        data["settings"] = json.loads(data["settings"])
+        return data
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettingsRecord | None:
         """The guild's settings, or None if none were ever stored."""
@@ -185,7 +386,7 @@ class SQLStorage(Storage):
         data = await self._put_json("game_settings", "game_id", game_id, settings, game=game_id)
         return GameSettingsRecord.model_validate(data)
 
-    # -- spectators -------------------------------------------------------------------
+    # -- spectators --------------------------------------------------------------------
 
     async def follow(self, game_id: int, user_id: int) -> bool:
         """The user follows the game; False if they already did."""
@@ -212,15 +413,144 @@ class SQLStorage(Storage):
         """The users following the campaign, in the order they started."""
         return await self._followers(CAMPAIGN_FOLLOWS, campaign_id)
 
-    # -- ratings ----------------------------------------------------------------------
+    async def _followers(self, follows: tuple[str, str], item_id: int) -> list[int]:
+        table, key = follows
+        rows = await self._select(
+            f"SELECT user_id FROM {table} WHERE {key} = ? ORDER BY created_at, user_id",
+            (item_id,),
+        )
+        return [int(row["user_id"]) for row in rows]
+
+    async def followed_games(self, user_id: int) -> list[int]:
+        """The games the user follows."""
+        rows = await self._select(
+            "SELECT game_id FROM follows WHERE user_id = ? ORDER BY game_id", (user_id,)
+        )
+        return [int(row["game_id"]) for row in rows]
+
+    # -- campaigns ---------------------------------------------------------------------
+
+    async def get_campaign(self, campaign_id: int) -> CampaignRecord | None:
+        """The campaign, or None."""
+        rows = await self._select(
+            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?", (campaign_id,)
+        )
+        return campaign_record(rows[0]) if rows else None
+
+    async def get_campaign_by_thread(self, thread_id: int) -> CampaignRecord | None:
+        """The campaign played in that thread (or channel), or None: the live one, else
+        the latest (a channel may have been the home of several, one after another)."""
+        rows = await self._select(
+            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE thread_id = ?"
+            " ORDER BY status IN ('recruiting', 'active') DESC, id DESC LIMIT 1",
+            (thread_id,),
+        )
+        return campaign_record(rows[0]) if rows else None
+
+    async def list_campaigns(
+        self,
+        guild_id: int | None = None,
+        statuses: Sequence[CampaignStatus] | None = None,
+    ) -> list[CampaignRecord]:
+        """Campaigns of a guild (or of every guild), with one of ``statuses`` (or any);
+        newest first."""
+        values = None if statuses is None else campaign_status_values(statuses)
+        if values == []:
+            return []
+        clause, params = guild_status_clause(guild_id, values)
+        rows = await self._select(
+            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns {clause}ORDER BY id DESC", params
+        )
+        return [campaign_record(row) for row in rows]
+
+    async def campaign_members(self, campaign_id: int) -> list[CampaignMemberRecord]:
+        """The campaign's members, in the order they joined."""
+        rows = await self._select(
+            f"SELECT {MEMBER_COLUMNS} FROM campaign_members WHERE campaign_id = ? "
+            "ORDER BY joined_at, user_id",
+            (campaign_id,),
+        )
+        return [CampaignMemberRecord.model_validate(dict(row)) for row in rows]
+
+    async def load_campaign_log(
+        self, campaign_id: int, after_seq: int = 0
+    ) -> list[CampaignEntryRecord]:
+        """The campaign's log entries with ``seq > after_seq``, in order."""
+        rows = await self._select(
+            f"SELECT {ENTRY_COLUMNS} FROM campaign_log "
+            "WHERE campaign_id = ? AND seq > ? ORDER BY seq",
+            (campaign_id, after_seq),
+        )
+        return [CampaignEntryRecord.model_validate(dict(row)) for row in rows]
+
+    # -- content packs -----------------------------------------------------------------
+
+    async def content_packs(self, guild_id: int) -> list[ContentPackRecord]:
+        """The server's live packs (one a name), in the order they were uploaded."""
+        rows = await self._select(
+            f"SELECT {PACK_COLUMNS} FROM content_packs "
+            "WHERE guild_id = ? AND removed_at IS NULL ORDER BY id",
+            (guild_id,),
+        )
+        return [ContentPackRecord.model_validate(dict(row)) for row in rows]
+
+    # -- ratings -----------------------------------------------------------------------
 
     async def ratings_version(self) -> int:
         """The ratings' version: bumped by every write to the ratings (0 before the
         first). A computation names the version it read when it writes."""
-        rows = await self._fetch("SELECT version FROM ratings_cursor WHERE id = 1")
+        rows = await self._select("SELECT version FROM ratings_cursor WHERE id = 1")
         return int(rows[0]["version"]) if rows else 0
 
     async def rating_ledger(self) -> list[RatedGameRecord]:
         """The ratings' ledger, by seq: the order a recomputation replays the games."""
-        rows = await self._fetch("SELECT seq, game_id FROM rated_games ORDER BY seq")
+        rows = await self._select("SELECT seq, game_id FROM rated_games ORDER BY seq")
         return [RatedGameRecord.model_validate(dict(row)) for row in rows]
+
+    async def games_to_rate(self, limit: int) -> list[GameRecord]:
+        """Up to ``limit`` finished games not yet in the ratings' ledger, in the order
+        they finished (``finished_at``, then id): what a catch-up takes in next."""
+        rows = await self._select(
+            f"SELECT {GAME_COLUMNS} FROM games g WHERE status = ? "
+            "AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id) "
+            "ORDER BY finished_at, id LIMIT ?",
+            (GameStatus.FINISHED.value, limit),
+        )
+        return [game_record(row) for row in rows]
+
+    async def board_size(self, system: str, guild_id: int) -> int:
+        """How many players :meth:`leaderboard` lists in that board, every page."""
+        rows = await self._select(
+            f"SELECT count(*) FROM ratings r WHERE system = ? AND guild_id = ? {self._shown(guild_id)}",
+            (system, guild_id),
+        )
+        return int(rows[0][0])
+
+    async def leaderboard(
+        self, system: str, guild_id: int, *, offset: int, limit: int
+    ) -> list[RatingRecord]:
+        """A page of a board, best first; the global board leaves out the players who
+        hid themselves from it."""
+        rows = await self._select(
+            f"SELECT {RATING_COLUMNS} FROM ratings r WHERE system = ? AND guild_id = ? "
+            f"{self._shown(guild_id)} ORDER BY score DESC, user_id LIMIT ? OFFSET ?",
+            (system, guild_id, limit, offset),
+        )
+        return [rating_record(row) for row in rows]
+
+    async def board_position(self, rating: RatingRecord) -> int | None:
+        """Where ``rating`` stands on its board (1: first), or None when the board
+        leaves its player out."""
+        shown = self._shown(rating.guild_id)
+        mine = await self._select(
+            f"SELECT 1 FROM ratings r WHERE system = ? AND guild_id = ? AND user_id = ? {shown}",
+            (rating.system, rating.guild_id, rating.user_id),
+        )
+        if not mine:
+            return None
+        rows = await self._select(
+            "SELECT count(*) FROM ratings r WHERE system = ? AND guild_id = ? "
+            f"AND (score > ? OR (score = ? AND user_id < ?)) {shown}",
+            (rating.system, rating.guild_id, rating.score, rating.score, rating.user_id),
+        )
+        return int(rows[0][0]) + 1

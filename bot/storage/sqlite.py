@@ -74,14 +74,12 @@ from bot.storage.base import (
 )
 from bot.storage.memo import (
     HeldRows,
-    memoized_read,
     memoized_write,
     settings_written,
 )
 from bot.storage.migrate import migrate
 from bot.storage.models import (
     GLOBAL,
-    ActionRecord,
     CampaignEntryKind,
     CampaignEntryRecord,
     CampaignMemberRecord,
@@ -101,7 +99,6 @@ from bot.storage.models import (
     RatingRecord,
     SeatClockRecord,
     SeatRecord,
-    SnapshotRecord,
     campaign_status_values,
     canonical_json,
     check_opening,
@@ -122,6 +119,11 @@ from bot.storage.sql import (
     SEAT_COLUMNS,
     TERMINAL,
     SQLStorage,
+    campaign_record,
+    clock_record,
+    game_record,
+    rating_record,
+    seat_record,
 )
 from bot.storage.sqlite_disk import INLINE_SECONDS, Checkpointer, durable_write_seconds
 
@@ -136,27 +138,6 @@ DEFAULT_BUSY_TIMEOUT_MS = 5_000
 _SEAT_ORDER = "length(seat), seat"
 
 Params = Sequence[Any]
-
-
-def _guild_status_clause(guild_id: int | None, statuses: list[str] | None) -> tuple[str, list[Any]]:
-    """``WHERE guild_id = ? AND status IN (...)`` for the filters given (both may be
-    None), and its parameters; empty when neither is."""
-    where: list[str] = []
-    params: list[Any] = []
-    if guild_id is not None:
-        where.append("guild_id = ?")
-        params.append(guild_id)
-    if statuses is not None:
-        where.append(f"status IN ({', '.join('?' * len(statuses))})")
-        params.extend(statuses)
-    return (f"WHERE {' AND '.join(where)} " if where else ""), params
-
-
-def _game(row: sqlite3.Row) -> GameRecord:
-    data = dict(row)
-    data["options"] = json.loads(data["options"])
-    data["result"] = None if data["result"] is None else json.loads(data["result"])
-    return GameRecord.model_validate(data)
 
 
 # The next wake-up of an open deadline: its next unsent reminder, else its expiry.
@@ -196,27 +177,6 @@ def _deadline(row: sqlite3.Row) -> DeadlineRecord:
         datetime.fromisoformat(t) for t in json.loads(data["reminder_ats"])
     )
     return DeadlineRecord.model_validate(data)
-
-
-def _clock(row: sqlite3.Row) -> SeatClockRecord:
-    return SeatClockRecord.model_validate(dict(row))
-
-
-def _seat(row: sqlite3.Row) -> SeatRecord:
-    data = dict(row)
-    data["payload"] = json.loads(data["payload"])
-    return SeatRecord.model_validate(data)
-
-
-def _campaign(row: sqlite3.Row) -> CampaignRecord:
-    data = dict(row)
-    data["setup"] = json.loads(data["setup"])
-    data["result"] = None if data["result"] is None else json.loads(data["result"])
-    return CampaignRecord.model_validate(data)
-
-
-def _rating(row: sqlite3.Row) -> RatingRecord:
-    return RatingRecord.model_validate(dict(row))
 
 
 def _shown(guild_id: int) -> str:
@@ -358,6 +318,9 @@ class SQLiteStorage(SQLStorage):
     """
 
     shared = False
+    _seat_order = _SEAT_ORDER
+    _deadline_record = staticmethod(_deadline)
+    _shown = staticmethod(_shown)
 
     def __init__(
         self,
@@ -500,6 +463,8 @@ class SQLiteStorage(SQLStorage):
             return self._reader.execute(sql, params).fetchall()
         async with self._lock:
             return self._db.execute(sql, params).fetchall()
+
+    _select = _fetch  # the shared reads are written with SQLite's placeholders
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -665,18 +630,6 @@ class SQLiteStorage(SQLStorage):
 
     # -- guild settings -------------------------------------------------------------
 
-    @memoized_read
-    async def _get_json(self, table: str, key: str, value: int) -> dict[str, Any] | None:
-        """The row of a ``(key, settings JSON, updated_at)`` table, JSON decoded."""
-        rows = await self._fetch(
-            f"SELECT {key}, settings, updated_at FROM {table} WHERE {key} = ?", (value,)
-        )
-        if not rows:
-            return None
-        data = dict(rows[0])
-        data["settings"] = json.loads(data["settings"])
-        return data
-
     @memoized_write
     async def _put_json(
         self, table: str, key: str, value: int, settings: JSONObject, *, game: int | None = None
@@ -755,48 +708,7 @@ class SQLiteStorage(SQLStorage):
                     mission,
                 ),
             )
-        return _game(rows[0])
-
-    async def get_game(self, game_id: int) -> GameRecord | None:
-        """The game, or None."""
-        rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return _game(rows[0]) if rows else None
-
-    async def game_version(self, game_id: int) -> int | None:
-        """The game's version, or None (see ``Storage.game_version``)."""
-        rows = await self._fetch("SELECT version FROM games WHERE id = ?", (game_id,))
-        return int(rows[0][0]) if rows else None
-
-    async def get_game_by_thread(self, thread_id: int) -> GameRecord | None:
-        """The game played in that thread, or None."""
-        rows = await self._fetch(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE thread_id = ?", (thread_id,)
-        )
-        return _game(rows[0]) if rows else None
-
-    async def list_games(
-        self,
-        guild_id: int | None = None,
-        statuses: Iterable[GameStatus | str] | None = None,
-    ) -> list[GameRecord]:
-        """Games of a guild (or of every guild), with one of ``statuses`` (or any);
-        oldest first."""
-        values = None if statuses is None else status_values(statuses)
-        if values == []:
-            return []
-        clause, params = _guild_status_clause(guild_id, values)
-        rows = await self._fetch(f"SELECT {GAME_COLUMNS} FROM games {clause}ORDER BY id", params)
-        return [_game(row) for row in rows]
-
-    async def list_unposted_games(self) -> list[GameRecord]:
-        """Every game whose thread was not told all its actions (``posted_seq <
-        last_seq``), its end (``end_told`` false) or its start (``start_told`` false),
-        open or ended, oldest first: what a restart posts."""
-        rows = await self._fetch(
-            f"SELECT {GAME_COLUMNS} FROM games "
-            "WHERE posted_seq < last_seq OR end_told = 0 OR start_told = 0 ORDER BY id"
-        )
-        return [_game(row) for row in rows]
+        return game_record(rows[0])
 
     async def update_game(
         self,
@@ -855,7 +767,7 @@ class SQLiteStorage(SQLStorage):
                 db, game_id, expected_version, now, assignments=", ".join(sets), params=params
             )
         )
-        return _game(row)
+        return game_record(row)
 
     async def mark_posted(self, game_id: int, seq: int, *, end: bool = False) -> None:
         """Record that the game's thread was told every action up to ``seq``: raises
@@ -884,17 +796,9 @@ class SQLiteStorage(SQLStorage):
             "ORDER BY mission IS NULL, mission, id",
             (campaign_id,),
         )
-        return [_game(row) for row in rows]
+        return [game_record(row) for row in rows]
 
     # -- seats ----------------------------------------------------------------------
-
-    async def get_seats(self, game_id: int) -> list[SeatRecord]:
-        """The game's seats, ordered by seat name (``A2`` before ``A10``)."""
-        rows = await self._fetch(
-            f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY {_SEAT_ORDER}",
-            (game_id,),
-        )
-        return [_seat(row) for row in rows]
 
     async def seats_of_user(
         self,
@@ -913,7 +817,7 @@ class SQLiteStorage(SQLStorage):
             sql += f" AND g.status IN ({', '.join('?' * len(values))})"
             params.extend(values)
         sql += " ORDER BY s.game_id, length(s.seat), s.seat"
-        return [_seat(row) for row in await self._fetch(sql, params)]
+        return [seat_record(row) for row in await self._fetch(sql, params)]
 
     async def put_seat(
         self,
@@ -1052,15 +956,6 @@ class SQLiteStorage(SQLStorage):
             )
         return row
 
-    async def load_actions(self, game_id: int, after_seq: int = 0) -> list[ActionRecord]:
-        """The game's actions with ``seq > after_seq``, in order."""
-        rows = await self._fetch(
-            "SELECT game_id, seq, seat, action, created_at FROM actions "
-            "WHERE game_id = ? AND seq > ? ORDER BY seq",
-            (game_id, after_seq),
-        )
-        return [ActionRecord.model_validate(dict(row)) for row in rows]
-
     async def put_snapshot(self, game_id: int, seq: int, state: JSONObject) -> None:
         """Store (or replace) the state after action ``seq`` (0 = initial state).
 
@@ -1085,19 +980,6 @@ class SQLiteStorage(SQLStorage):
                 (game_id, seq, text, now),
             )
 
-    async def latest_snapshot(self, game_id: int) -> SnapshotRecord | None:
-        """The snapshot with the highest seq, or None."""
-        rows = await self._fetch(
-            "SELECT game_id, seq, state, created_at FROM snapshots "
-            "WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-            (game_id,),
-        )
-        if not rows:
-            return None
-        data = dict(rows[0])
-        data["state"] = json.loads(data["state"])
-        return SnapshotRecord.model_validate(data)
-
     # -- messages -------------------------------------------------------------------
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
@@ -1115,15 +997,6 @@ class SQLiteStorage(SQLStorage):
             )
 
         await self._write(work)
-
-    async def get_message(self, game_id: int, kind: str) -> MessageRecord | None:
-        """The game's message of that kind, or None."""
-        rows = await self._fetch(
-            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
-            "WHERE game_id = ? AND kind = ?",
-            (game_id, kind),
-        )
-        return MessageRecord.model_validate(dict(rows[0])) if rows else None
 
     async def list_messages(
         self, game_id: int, prefix: str | tuple[str, ...] = ""
@@ -1195,38 +1068,7 @@ class SQLiteStorage(SQLStorage):
             )
         return bool(rows)
 
-    async def _followers(self, follows: tuple[str, str], item_id: int) -> list[int]:
-        table, key = follows
-        rows = await self._fetch(
-            f"SELECT user_id FROM {table} WHERE {key} = ? ORDER BY created_at, user_id",
-            (item_id,),
-        )
-        return [int(row["user_id"]) for row in rows]
-
-    async def followed_games(self, user_id: int) -> list[int]:
-        """The games the user follows."""
-        rows = await self._fetch(
-            "SELECT game_id FROM follows WHERE user_id = ? ORDER BY game_id", (user_id,)
-        )
-        return [int(row["game_id"]) for row in rows]
-
     # -- seat clocks --------------------------------------------------------------------
-
-    async def get_seat_clock(self, game_id: int, seat: str) -> SeatClockRecord:
-        """The seat's counters (all defaults, ``updated_at`` None, if never stored)."""
-        rows = await self._fetch(
-            f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? AND seat = ?",
-            (game_id, seat),
-        )
-        return _clock(rows[0]) if rows else SeatClockRecord(game_id=game_id, seat=seat)
-
-    async def list_seat_clocks(self, game_id: int) -> list[SeatClockRecord]:
-        """The stored counters of every seat of the game, by seat."""
-        rows = await self._fetch(
-            f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = ? ORDER BY {_SEAT_ORDER}",
-            (game_id,),
-        )
-        return [_clock(row) for row in rows]
 
     async def init_seat_clock(
         self, game_id: int, seat: str, *, time_bank_seconds: int
@@ -1246,7 +1088,7 @@ class SQLiteStorage(SQLStorage):
                 (game_id, seat),
             )
 
-        return _clock((await self._write(work))[0])
+        return clock_record((await self._write(work))[0])
 
     @staticmethod
     def _init_clock(db: sqlite3.Connection, game_id: int, seat: str, bank: int, now: str) -> None:
@@ -1280,7 +1122,7 @@ class SQLiteStorage(SQLStorage):
                 (game_id, seat, begin, end, now),
             )
 
-        return _clock((await self._write(work))[0])
+        return clock_record((await self._write(work))[0])
 
     async def reset_missed(self, game_id: int, seat: str) -> bool:
         """The seat acted: its missed-in-a-row count goes back to 0. True if it was not 0."""
@@ -1382,13 +1224,6 @@ class SQLiteStorage(SQLStorage):
         )
         return _deadline(rows[0]), False
 
-    async def get_deadline(self, deadline_id: int) -> DeadlineRecord | None:
-        """The deadline, or None."""
-        rows = await self._fetch(
-            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id = ?", (deadline_id,)
-        )
-        return _deadline(rows[0]) if rows else None
-
     async def get_deadlines(self, deadline_ids: Sequence[int]) -> list[DeadlineRecord]:
         """The deadlines of these ids that exist, in any state, by id: what another
         process may have changed since a scheduler read them."""
@@ -1414,15 +1249,6 @@ class SQLiteStorage(SQLStorage):
         rows = await self._fetch(
             f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE {where} ORDER BY next_at, id",
             params,
-        )
-        return [_deadline(row) for row in rows]
-
-    async def live_deadlines_page(self, after_id: int, limit: int) -> list[DeadlineRecord]:
-        """Up to ``limit`` live deadlines with ``id > after_id``, by id: a start-up can
-        load them page by page instead of holding every row twice at once."""
-        rows = await self._fetch(
-            f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id > ? AND {LIVE} ORDER BY id LIMIT ?",
-            (after_id, int(limit)),
         )
         return [_deadline(row) for row in rows]
 
@@ -1553,7 +1379,7 @@ class SQLiteStorage(SQLStorage):
                             (deadline.game_id, deadline.seat),
                         )
                     record = (
-                        _clock(clock[0])
+                        clock_record(clock[0])
                         if clock
                         else SeatClockRecord(game_id=deadline.game_id, seat=deadline.seat)
                     )
@@ -1727,7 +1553,7 @@ class SQLiteStorage(SQLStorage):
                     assignments="status = ?, finished_at = COALESCE(finished_at, ?), result = ?",
                     params=(GameStatus.FINISHED.value, now, canonical_json(result)),
                 )
-            return MoveCommitted(_game(row), tuple(opened), tuple(closed))
+            return MoveCommitted(game_record(row), tuple(opened), tuple(closed))
 
         return await self._write(work)
 
@@ -1824,40 +1650,7 @@ class SQLiteStorage(SQLStorage):
                     finished_at,
                 ),
             )
-        return _campaign(rows[0])
-
-    async def get_campaign(self, campaign_id: int) -> CampaignRecord | None:
-        """The campaign, or None."""
-        rows = await self._fetch(
-            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE id = ?", (campaign_id,)
-        )
-        return _campaign(rows[0]) if rows else None
-
-    async def get_campaign_by_thread(self, thread_id: int) -> CampaignRecord | None:
-        """The campaign played in that thread (or channel), or None: the live one, else
-        the latest (a channel may have been the home of several, one after another)."""
-        rows = await self._fetch(
-            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns WHERE thread_id = ?"
-            " ORDER BY status IN ('recruiting', 'active') DESC, id DESC LIMIT 1",
-            (thread_id,),
-        )
-        return _campaign(rows[0]) if rows else None
-
-    async def list_campaigns(
-        self,
-        guild_id: int | None = None,
-        statuses: Sequence[CampaignStatus] | None = None,
-    ) -> list[CampaignRecord]:
-        """Campaigns of a guild (or of every guild), with one of ``statuses`` (or any);
-        newest first."""
-        values = None if statuses is None else campaign_status_values(statuses)
-        if values == []:
-            return []
-        clause, params = _guild_status_clause(guild_id, values)
-        rows = await self._fetch(
-            f"SELECT {CAMPAIGN_COLUMNS} FROM campaigns {clause}ORDER BY id DESC", params
-        )
-        return [_campaign(row) for row in rows]
+        return campaign_record(rows[0])
 
     async def update_campaign(
         self,
@@ -1915,7 +1708,7 @@ class SQLiteStorage(SQLStorage):
                 assignments=", ".join(sets),
                 params=params,
             )
-        return _campaign(row)
+        return campaign_record(row)
 
     async def append_campaign_entry(
         self,
@@ -1951,17 +1744,6 @@ class SQLiteStorage(SQLStorage):
                 (campaign_id, int(row["last_seq"]), kind_value, side, entry, game_id, user_id, now),
             )
         return CampaignEntryRecord.model_validate(dict(rows[0]))
-
-    async def load_campaign_log(
-        self, campaign_id: int, after_seq: int = 0
-    ) -> list[CampaignEntryRecord]:
-        """The campaign's log entries with ``seq > after_seq``, in order."""
-        rows = await self._fetch(
-            f"SELECT {ENTRY_COLUMNS} FROM campaign_log "
-            "WHERE campaign_id = ? AND seq > ? ORDER BY seq",
-            (campaign_id, after_seq),
-        )
-        return [CampaignEntryRecord.model_validate(dict(row)) for row in rows]
 
     async def put_campaign_member(
         self, campaign_id: int, user_id: int, *, side: str, display_name: str
@@ -2028,15 +1810,6 @@ class SQLiteStorage(SQLStorage):
             )
         return CampaignMemberRecord.model_validate(dict(added[0]))
 
-    async def campaign_members(self, campaign_id: int) -> list[CampaignMemberRecord]:
-        """The campaign's members, in the order they joined."""
-        rows = await self._fetch(
-            f"SELECT {MEMBER_COLUMNS} FROM campaign_members WHERE campaign_id = ? "
-            "ORDER BY joined_at, user_id",
-            (campaign_id,),
-        )
-        return [CampaignMemberRecord.model_validate(dict(row)) for row in rows]
-
     async def campaigns_of_user(
         self, user_id: int, statuses: Sequence[CampaignStatus] | None = None
     ) -> list[CampaignRecord]:
@@ -2055,7 +1828,7 @@ class SQLiteStorage(SQLStorage):
             sql += f" AND c.status IN ({', '.join('?' * len(values))})"
             params.extend(values)
         sql += " ORDER BY c.id DESC"
-        return [_campaign(row) for row in await self._fetch(sql, params)]
+        return [campaign_record(row) for row in await self._fetch(sql, params)]
 
     # -- content packs ------------------------------------------------------------------
 
@@ -2096,15 +1869,6 @@ class SQLiteStorage(SQLStorage):
 
         return ContentPackRecord.model_validate(dict(await self._write(work)))
 
-    async def content_packs(self, guild_id: int) -> list[ContentPackRecord]:
-        """The server's live packs (one a name), in the order they were uploaded."""
-        rows = await self._fetch(
-            f"SELECT {PACK_COLUMNS} FROM content_packs "
-            "WHERE guild_id = ? AND removed_at IS NULL ORDER BY id",
-            (guild_id,),
-        )
-        return [ContentPackRecord.model_validate(dict(row)) for row in rows]
-
     async def content_packs_by_id(self, ids: Sequence[int]) -> list[ContentPackRecord]:
         """The pack versions with these ids, live or removed (what a game was created
         with), in the order of ``ids``; an unknown id is left out."""
@@ -2135,17 +1899,6 @@ class SQLiteStorage(SQLStorage):
 
     # -- ratings ------------------------------------------------------------------------
 
-    async def games_to_rate(self, limit: int) -> list[GameRecord]:
-        """Up to ``limit`` finished games not yet in the ratings' ledger, in the order
-        they finished (``finished_at``, then id): what a catch-up takes in next."""
-        rows = await self._fetch(
-            f"SELECT {GAME_COLUMNS} FROM games g WHERE status = ? "
-            "AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.game_id = g.id) "
-            "ORDER BY finished_at, id LIMIT ?",
-            (GameStatus.FINISHED.value, limit),
-        )
-        return [_game(row) for row in rows]
-
     async def get_ratings(self, system: str, keys: Sequence[tuple[int, int]]) -> list[RatingRecord]:
         """The stored ratings in ``system`` of these ``(guild_id, user_id)`` (those
         that exist), in no particular order."""
@@ -2156,7 +1909,7 @@ class SQLiteStorage(SQLStorage):
                 "WHERE system = ? AND guild_id = ? AND user_id = ?",
                 (system, guild_id, user_id),
             )
-            found.extend(_rating(row) for row in rows)
+            found.extend(rating_record(row) for row in rows)
         return found
 
     async def rate_game(
@@ -2230,41 +1983,4 @@ class SQLiteStorage(SQLStorage):
             f"SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = ? ORDER BY system, guild_id",
             (user_id,),
         )
-        return [_rating(row) for row in rows]
-
-    async def leaderboard(
-        self, system: str, guild_id: int, *, offset: int, limit: int
-    ) -> list[RatingRecord]:
-        """A page of a board, best first; the global board leaves out the players who
-        hid themselves from it."""
-        rows = await self._fetch(
-            f"SELECT {RATING_COLUMNS} FROM ratings r WHERE system = ? AND guild_id = ? "
-            f"{_shown(guild_id)} ORDER BY score DESC, user_id LIMIT ? OFFSET ?",
-            (system, guild_id, limit, offset),
-        )
-        return [_rating(row) for row in rows]
-
-    async def board_size(self, system: str, guild_id: int) -> int:
-        """How many players :meth:`leaderboard` lists in that board, every page."""
-        rows = await self._fetch(
-            f"SELECT count(*) FROM ratings r WHERE system = ? AND guild_id = ? {_shown(guild_id)}",
-            (system, guild_id),
-        )
-        return int(rows[0][0])
-
-    async def board_position(self, rating: RatingRecord) -> int | None:
-        """Where ``rating`` stands on its board (1: first), or None when the board
-        leaves its player out."""
-        shown = _shown(rating.guild_id)
-        mine = await self._fetch(
-            f"SELECT 1 FROM ratings r WHERE system = ? AND guild_id = ? AND user_id = ? {shown}",
-            (rating.system, rating.guild_id, rating.user_id),
-        )
-        if not mine:
-            return None
-        rows = await self._fetch(
-            "SELECT count(*) FROM ratings r WHERE system = ? AND guild_id = ? "
-            f"AND (score > ? OR (score = ? AND user_id < ?)) {shown}",
-            (rating.system, rating.guild_id, rating.score, rating.score, rating.user_id),
-        )
-        return int(rows[0][0]) + 1
+        return [rating_record(row) for row in rows]

@@ -34,6 +34,7 @@ from bot.storage.migrate_postgres import (
     postgres_migrations,
     schema_version,
 )
+from bot.storage.postgres import _numbered
 from tests.storage.backends import PostgresServer
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -76,6 +77,16 @@ def test_every_method_of_the_protocol_is_written_with_sqlites_signature() -> Non
             assert owner is not Storage, f"{store.__name__}.{name}"
         postgres = inspect.signature(getattr(PostgresStorage, name))
         assert postgres == inspect.signature(getattr(SQLiteStorage, name)), name
+
+
+def test_the_shared_reads_placeholders_are_numbered_for_postgresql() -> None:
+    """The reads both stores share are written with SQLite's ``?``: PostgreSQL gets
+    them numbered, in order, and a text with none unchanged."""
+    assert _numbered("SELECT 1 FROM t WHERE a = ? AND b IN (?, ?)") == (
+        "SELECT 1 FROM t WHERE a = $1 AND b IN ($2, $3)"
+    )
+    assert _numbered("SELECT version FROM ratings_cursor") == "SELECT version FROM ratings_cursor"
+    assert _numbered("? ") == "$1 "
 
 
 # -- choosing the backend ----------------------------------------------------------------

@@ -27,6 +27,7 @@ import contextlib
 import gc
 import logging
 import signal
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 
@@ -73,6 +74,9 @@ MENUS: dict[str, Callable[[Sequence[str]], tuple[MenuContext, tuple[int, ...]]]]
 """What each kind of menu (``th:{kind}:...``) is about."""
 SHUTDOWN_GRACE = 10.0
 """Seconds a shutdown waits for the interactions and the deadline firing in flight."""
+
+DM_CHANNELS = 10_000
+"""How many players' DM channels the bot remembers (:meth:`TallyHoBot.dm_channel`)."""
 
 
 class DiscordPublisher(Publisher):
@@ -161,6 +165,8 @@ class TallyHoBot(commands.AutoShardedBot):
         """What the games' threads were not told yet: posted at start-up and retried."""
         self.gate = Gate()
         """Every interaction's way in; closed by :meth:`shutdown`."""
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()
+        """A player's id -> the id of the bot's DM channel with them (:meth:`dm_channel`)."""
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -240,6 +246,25 @@ class TallyHoBot(commands.AutoShardedBot):
         if self.storage is not None:
             await self.storage.close()
             self.storage = None
+
+    async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The bot's DM channel with a player, to send to.
+
+        Its id is remembered after the first DM (a DM channel never changes), so a DM
+        costs Discord one request: not a fetch of the user (discord.py keeps users
+        only while something refers to them) and the channel's creation (it keeps
+        128 DM channels) before the message itself. Up to :data:`DM_CHANNELS` players
+        are remembered, the least recent forgotten first; a start-up remembers none.
+        """
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            channel = await self.create_dm(discord.Object(id=user_id))
+            channel_id = self._dm_channels[user_id] = channel.id
+            if len(self._dm_channels) > DM_CHANNELS:
+                self._dm_channels.popitem(last=False)
+        else:
+            self._dm_channels.move_to_end(user_id)
+        return self.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether the guild's events come to this process: its shard (Discord's

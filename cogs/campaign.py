@@ -147,10 +147,10 @@ async def _tell_followers(
     chunks = _chunks(body.split("\n"))
     for user_id in await bot.service.storage.campaign_followers(campaign.id):
         try:
-            user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+            channel = await bot.dm_channel(user_id)
             for part in chunks[:-1]:
-                await user.send(part)
-            await user.send(chunks[-1], file=await sheet_file(campaign, None, public))
+                await channel.send(part)
+            await channel.send(chunks[-1], file=await sheet_file(campaign, None, public))
         except discord.HTTPException:  # closed DMs: following is best effort
             log.info("campaign %s: DM to follower %s failed", campaign.id, user_id)
 

@@ -316,10 +316,10 @@ async def send_dm(
 ) -> discord.Message | None:
     """DM a player; None when Discord refuses (closed DMs, error 50007)."""
     try:
-        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        channel = await bot.dm_channel(user_id)
         if view is not None:
-            return await user.send(text[:EPHEMERAL_LIMIT], view=view)
-        return await user.send(text[:EPHEMERAL_LIMIT])
+            return await channel.send(text[:EPHEMERAL_LIMIT], view=view)
+        return await channel.send(text[:EPHEMERAL_LIMIT])
     except discord.Forbidden:
         log.info("DM to %s refused; falling back to a ping in the thread", user_id)
         return None

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+import cogs.app
 import cogs.publisher
 from bot import games
 from bot.later import FollowUp, after_answer
@@ -419,6 +420,37 @@ async def test_a_sent_picture_holds_no_reference_cycle(
         gc.enable()
     sent = fake.sent_to(fake.channel_id)[-1]
     assert sent["attachments"][0]["filename"] == "sky.png"
+
+
+async def test_a_dm_costs_one_request_once_its_channel_is_known(
+    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot remembers each player's DM channel (``TallyHoBot.dm_channel``): a DM
+    after the first is the message alone, with no fetch of the user and no new
+    channel, even once discord.py's own caches forgot both; the least recent player
+    is forgotten past ``DM_CHANNELS``."""
+    fake, bot, alice, bob = table
+    await fake.start(bot)
+    requests = lambda: [c.key for c in fake.calls]  # noqa: E731
+    before = len(requests())
+    assert await cogs.publisher.send_dm(bot, alice.id, "first", None) is not None
+    assert requests()[before:].count("POST /users/@me/channels") == 1
+    state = bot._connection
+    state._private_channels.clear()
+    state._private_channels_by_user.clear()
+    state._users.clear()
+    before = len(requests())
+    assert await cogs.publisher.send_dm(bot, alice.id, "second", None) is not None
+    assert requests()[before:] == ["POST /channels/{channel_id}/messages"]
+    assert [m["content"] for m in fake.dms(alice)] == ["first", "second"]
+    monkeypatch.setattr(cogs.app, "DM_CHANNELS", 1)
+    assert await cogs.publisher.send_dm(bot, bob.id, "to bob", None) is not None
+    state._private_channels.clear()
+    state._private_channels_by_user.clear()
+    before = len(requests())
+    assert await cogs.publisher.send_dm(bot, alice.id, "third", None) is not None
+    assert requests()[before:].count("POST /users/@me/channels") == 1, "alice was forgotten"
+    assert [m["content"] for m in fake.dms(alice)][-1] == "third"
 
 
 async def test_a_hand_sent_by_dm_lets_its_view_go(

@@ -18,7 +18,9 @@ not timed as the bot's.
    each a random legal action of the seat to act in a random game, clicked as its
    action button (``th:a:…``). Moves that pass the turn post a picture: their reply
    and their picture are timed separately (the picture from the same click to the
-   thread message carrying it).
+   thread message carrying it). The requests the bot made to Discord are counted
+   per move: Discord lets a bot make about 50 a second in all (interaction answers
+   apart), a ceiling on the moves a second of all its processes together.
 3. **A burst**: ``--burst`` clicks on as many games at once (chosen first, then sent
    in one go), and the moves a second one process sustains (every game clicked once,
    all at once, until every move is told in its thread, not only answered: the bot
@@ -66,6 +68,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,6 +107,8 @@ class Clicks:
     """A token -> when discord.py's gateway parser received its interaction."""
     replies: dict[str, dict[str, Any]] = field(default_factory=dict)
     """A token -> the body of its answer (what a failed click was told)."""
+    requests: Counter[str] = field(default_factory=Counter)
+    """The requests the bot made to Discord, by route."""
 
     def reply_ms(self, token: str) -> float:
         return (self.answered[token].result() - self.sent[token]) * 1000
@@ -127,6 +132,13 @@ def watch(fake: FakeDiscord, bot: TallyHoBot, clicks: Clicks) -> None:
         parse(data)
 
     parsers["INTERACTION_CREATE"] = received
+    new_call = fake.new_call
+
+    def counted(method: str, path: str, *args: Any) -> Any:
+        clicks.requests[f"{method} {path}"] += 1
+        return new_call(method, path, *args)
+
+    fake.new_call = counted  # type: ignore[method-assign]
     storage = bot.service.storage
     mark_posted = storage.mark_posted
 
@@ -451,6 +463,20 @@ def loop_time() -> Iterator[LoopTime]:
         del selector.select  # the class's method again
 
 
+def requests_line(requests: Counter[str], moves: int) -> str:
+    """The requests to Discord per move, the most frequent routes first. Discord lets a
+    bot make about 50 requests a second in all, interaction answers apart: a ceiling
+    on the moves a second of every process of one bot together, whatever their CPU."""
+    total = sum(requests.values())
+    answers = sum(n for route, n in requests.items() if route.startswith("POST /interactions/"))
+    routes = ", ".join(f"{n / moves:.2f} {route}" for route, n in requests.most_common(5))
+    return (
+        f"  requests to Discord per move: {total / max(moves, 1):.2f}, of which"
+        f" {(total - answers) / max(moves, 1):.2f} count against the bot's 50 a second"
+        f" ({routes})"
+    )
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -545,8 +571,10 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 gc.collect()
                 gc.freeze()
                 in_flight = lambda: bot.gate.inflight > 0  # noqa: E731
+                clicks.requests.clear()
                 with gc_pauses(in_flight) as pauses:
                     text, moved, pictures = await bench.sequential(tables, args.clicks, rng)
+                requests = requests_line(clicks.requests, len(text) + len(moved))
                 with gc_pauses(in_flight) as burst_pauses, loop_time() as burst_loop:
                     sample = rng.sample(tables, min(args.burst, len(tables)))
                     burst, _, burst_told = await bench.burst(sample)
@@ -555,6 +583,7 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 print(line("move, text reply", text, floor_p99, "goal: p99/floor <= 10x"))
                 print(line("move posting a picture", moved, floor_p99, "(its reply)"))
                 print(line("  ... its picture", pictures, floor_p99))
+                print(requests)
                 print(
                     line(f"burst of {len(burst)} at once", burst, floor_p99, "goal: p99 < 100 ms")
                 )

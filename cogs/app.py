@@ -27,7 +27,6 @@ import contextlib
 import gc
 import logging
 import signal
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 
@@ -42,6 +41,7 @@ from bot.games import GAME_CACHE, LoadedGame, keep_out_of_collections, tune_coll
 from bot.operations import DeadlineOps
 from bot.outcome import Outcome
 from bot.publishing import Publisher
+from bot.recent import Recent
 from bot.scheduler import POLL_INTERVAL
 from bot.service import GameService
 from bot.storage import Storage, open_storage
@@ -77,6 +77,8 @@ SHUTDOWN_GRACE = 10.0
 
 DM_CHANNELS = 10_000
 """How many players' DM channels the bot remembers (:meth:`TallyHoBot.dm_channel`)."""
+SHOWN_MESSAGES = 10_000
+"""How many DMs' and side menus' texts the bot remembers (:attr:`TallyHoBot.shown`)."""
 
 
 class DiscordPublisher(Publisher):
@@ -165,8 +167,13 @@ class TallyHoBot(commands.AutoShardedBot):
         """What the games' threads were not told yet: posted at start-up and retried."""
         self.gate = Gate()
         """Every interaction's way in; closed by :meth:`shutdown`."""
-        self._dm_channels: OrderedDict[int, int] = OrderedDict()
+        self._dm_channels: Recent[int, int] = Recent(DM_CHANNELS)
         """A player's id -> the id of the bot's DM channel with them (:meth:`dm_channel`)."""
+        self.shown: Recent[int, str] = Recent(SHOWN_MESSAGES)
+        """A message id -> the text it shows, for the DMs and side menus the publisher
+        remembers with their game, so that closing one needs no fetch of it first
+        (``cogs.publisher.close_stale``). Kept only where one process serves the
+        database (``Storage.shared`` false): another process may change them."""
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -258,12 +265,8 @@ class TallyHoBot(commands.AutoShardedBot):
         """
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None:
-            channel = await self.create_dm(discord.Object(id=user_id))
-            channel_id = self._dm_channels[user_id] = channel.id
-            if len(self._dm_channels) > DM_CHANNELS:
-                self._dm_channels.popitem(last=False)
-        else:
-            self._dm_channels.move_to_end(user_id)
+            channel_id = (await self.create_dm(discord.Object(id=user_id))).id
+            self._dm_channels.put(user_id, channel_id)
         return self.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     def owns_guild(self, guild_id: int) -> bool:

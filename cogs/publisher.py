@@ -182,6 +182,7 @@ async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) 
         if last and deciding is not None:
             kind = side_kind(game.record.version, deciding)
             await service.storage.set_message(game.id, kind, sent.channel.id, sent.id)
+            remember_shown(bot, sent)
     await notify_followers(bot, game.id, narration, public)
     if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
         await post_after_action(bot, game, channel)
@@ -214,7 +215,15 @@ async def dm_hand(
         return False
     kind = dm_kind(seat, user_id, game.record.version)
     await bot.service.storage.set_message(game.id, kind, sent.channel.id, sent.id)
+    remember_shown(bot, sent)
     return True
+
+
+def remember_shown(bot: TallyHoBot, message: discord.Message) -> None:
+    """Remember what a DM or a side's menu shows, to close it later without fetching it
+    (:func:`_close`); not where other processes may change it (``Storage.shared``)."""
+    if not bot.service.storage.shared:
+        bot.shown.put(message.id, message.content)
 
 
 async def close_stale(
@@ -246,11 +255,12 @@ async def close_stale(
                     record.message_id
                 )
                 try:
-                    await message.edit(
+                    edited = await message.edit(
                         content=dm_text(game, dm.seat, language)[:EPHEMERAL_LIMIT], view=view
                     )
                 finally:
                     forget_view({"view": view})
+                remember_shown(bot, edited)
                 kind = dm_kind(dm.seat, dm.user_id, version)
                 await storage.set_message(game.id, kind, record.channel_id, record.message_id)
             else:
@@ -280,14 +290,22 @@ async def _close(
     bot: TallyHoBot, channel_id: int, message_id: int, note: str, view: discord.ui.View | None
 ) -> None:
     """Take a message's components away (``view``: what it keeps, e.g. **My hand**)
-    and add ``note`` under it; a message closed already is left alone."""
+    and add ``note`` under it; a message closed already is left alone. Its text comes
+    from what the bot remembers it shows (:func:`remember_shown`), else from Discord
+    (after a restart, or with several processes): one request instead of two."""
     try:
         channel = bot.get_partial_messageable(channel_id)
-        message = await channel.fetch_message(message_id)
-        if not message.components:
-            return
-        await message.edit(
-            content=f"{message.content}\n{note}"[:2000],
+        shown = bot.shown.pop(message_id)
+        target: discord.Message | discord.PartialMessage
+        if shown is None:
+            target = await channel.fetch_message(message_id)
+            if not target.components:
+                return
+            shown = target.content
+        else:  # remembered while it was open: nothing else closes it
+            target = channel.get_partial_message(message_id)
+        await target.edit(
+            content=f"{shown}\n{note}"[:2000],
             view=view,
             allowed_mentions=discord.AllowedMentions.none(),
         )

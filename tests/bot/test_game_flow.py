@@ -479,6 +479,16 @@ async def test_the_move_comes_by_dm_and_a_whole_game_plays_from_the_dms(
         dms = fake.dms(users[seat])
         assert len(dms) < moves[seat] * 0.8, "a DM when the move passes, not one a step"
         assert any(t("publish.dm_done", "en") in m["content"] for m in dms)
+        for dm in dms:  # closed from what the bot remembers it showed: the hand stays
+            if dm["content"].endswith(t("publish.dm_done", "en")):
+                assert dm["content"].rsplit("\n", 1)[0].strip(), "the hand above the note"
+    fetched = [
+        c
+        for c in fake.calls
+        if c.key == "GET /channels/{channel_id}/messages/{message_id}"
+        and int(c.args["channel_id"]) in fake.dm_channels
+    ]
+    assert fetched == [], "a DM is closed without fetching it first (TallyHoBot.shown)"
     assert not any("out of date" in (m.get("content") or "") for m in fake.messages.values())
     public = "\n".join(m["content"] for m in fake.sent_to(thread))
     assert f"➡ <@{alice.id}>:" in public and f"➡ <@{bob.id}>:" in public, "the pings stay"

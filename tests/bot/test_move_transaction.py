@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-import cogs.app
 import cogs.publisher
 from bot import games
 from bot.later import FollowUp, after_answer
@@ -423,7 +422,7 @@ async def test_a_sent_picture_holds_no_reference_cycle(
 
 
 async def test_a_dm_costs_one_request_once_its_channel_is_known(
-    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser], monkeypatch: pytest.MonkeyPatch
+    table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser],
 ) -> None:
     """The bot remembers each player's DM channel (``TallyHoBot.dm_channel``): a DM
     after the first is the message alone, with no fetch of the user and no new
@@ -443,7 +442,7 @@ async def test_a_dm_costs_one_request_once_its_channel_is_known(
     assert await cogs.publisher.send_dm(bot, alice.id, "second", None) is not None
     assert requests()[before:] == ["POST /channels/{channel_id}/messages"]
     assert [m["content"] for m in fake.dms(alice)] == ["first", "second"]
-    monkeypatch.setattr(cogs.app, "DM_CHANNELS", 1)
+    bot._dm_channels.size = 1  # as if DM_CHANNELS were 1
     assert await cogs.publisher.send_dm(bot, bob.id, "to bob", None) is not None
     state._private_channels.clear()
     state._private_channels_by_user.clear()

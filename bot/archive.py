@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections import OrderedDict
 from dataclasses import replace
 
 from bot.errors import Refusal
@@ -15,6 +14,7 @@ from bot.games import GameStore, LoadedGame
 from bot.history import History, is_over, replay_frames, replay_history
 from bot.logfile import LogInfo, export_log
 from bot.packs import pack_documents
+from bot.recent import Recent
 from bot.report import after_action_report
 from bot.results import verdict_term
 from bot.storage import GameStatus
@@ -33,9 +33,8 @@ class Archive:
 
     def __init__(self, store: GameStore, cache_size: int = 8) -> None:
         self._store = weakref.ref(store)
-        self._cache: OrderedDict[tuple[int, int], History] = OrderedDict()
-        self._gifs: OrderedDict[tuple[int, int, str], bytes] = OrderedDict()
-        self._size = cache_size
+        self._cache: Recent[tuple[int, int], History] = Recent(cache_size)
+        self._gifs: Recent[tuple[int, int, str], bytes] = Recent(2)  # up to 8 MB each
 
     @property
     def store(self) -> GameStore:
@@ -49,16 +48,13 @@ class Archive:
         key = (game.id, game.record.version)
         found = self._cache.get(key)
         if found is not None:
-            self._cache.move_to_end(key)
             return found
         rows = await self.store.storage.load_actions(game.id)
         log = [(r.seq, r.seat or "", r.action) for r in rows]
         history = await asyncio.to_thread(
             replay_history, game.system, game.setup, game.record.seed, log
         )
-        self._cache[key] = history
-        while len(self._cache) > self._size:
-            self._cache.popitem(last=False)
+        self._cache.put(key, history)
         return history
 
     @staticmethod
@@ -142,9 +138,7 @@ class Archive:
             return replay_gif(game.record.system, frames, language, game.players(language))
 
         gif = await asyncio.to_thread(work)
-        self._gifs[key] = gif
-        while len(self._gifs) > 2:  # a GIF is up to 8 MB: keep few
-            self._gifs.popitem(last=False)
+        self._gifs.put(key, gif)
         return gif
 
 

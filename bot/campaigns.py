@@ -48,7 +48,6 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -61,6 +60,7 @@ from bot.errors import Refusal, UserError
 from bot.games import engine_refusal
 from bot.outcome import Outcome, outcome_of
 from bot.packs import OPTION, ContentPacks, campaign_system_of, own_setup, prepare_campaign
+from bot.recent import Recent
 from bot.scheduler import PendingDecision
 from bot.service import GameService
 from bot.storage import GameStatus
@@ -192,7 +192,7 @@ class CampaignService:
         self.games = games
         self.storage = games.storage
         self.locks = GameLocks()
-        self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+        self._states: Recent[int, tuple[int, Any]] = Recent(STATE_CACHE)
         """Campaigns' states by id, with the number of log entries each holds (a
         campaign's state never changes but by appending to its log)."""
         self.deadline_listeners: list[DeadlineListener] = []
@@ -219,10 +219,7 @@ class CampaignService:
         else:
             setup = system.setup_model.model_validate(own_setup(record.setup))
             state = await asyncio.to_thread(replay, system, setup, record.seed, log_entries)
-        self._states[campaign_id] = (len(log_entries), state)
-        self._states.move_to_end(campaign_id)
-        while len(self._states) > STATE_CACHE:
-            self._states.popitem(last=False)
+        self._states.put(campaign_id, (len(log_entries), state))
         return LoadedCampaign(record, members, entries, state)
 
     async def in_channel(self, channel_id: int | None) -> LoadedCampaign | None:
@@ -646,7 +643,7 @@ class CampaignService:
             game_id=game_id,
             expected_seq=campaign.record.last_seq,
         )
-        self._states[campaign.id] = (len(campaign.entries) + 1, after)
+        self._states.put(campaign.id, (len(campaign.entries) + 1, after))
         return await self.load(campaign.id)
 
     @staticmethod

@@ -38,6 +38,10 @@ class Recent(Generic[K, V]):
         """Forget the entry and return it (None if there was none)."""
         return self._items.pop(key, None)
 
+    def clear(self) -> None:
+        """Forget every entry."""
+        self._items.clear()
+
     def __len__(self) -> int:
         return len(self._items)
 

@@ -68,7 +68,6 @@ import contextlib
 import heapq
 import logging
 import sys
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -76,6 +75,7 @@ from typing import Protocol
 
 from bot.clock import Clock, SystemClock
 from bot.deadlines import DeadlineSettings, DecisionTerms, Interval, quiet_hours_of, reminders_due
+from bot.recent import Recent
 from bot.storage.base import Storage
 from bot.storage.models import (
     DeadlineChanges,
@@ -148,7 +148,7 @@ class StoredTerms:
         subclass with more policy (``bot.settings.DeadlinePolicy``)."""
         self.storage = storage
         self.settings_type = settings_type
-        self._guilds: OrderedDict[int, int] = OrderedDict()
+        self._guilds: Recent[int, int] = Recent(GUILDS_HELD)
         """The guild of each game asked about lately (a game's guild never changes)."""
 
     async def _guild_of(self, game_id: int) -> int | None:
@@ -158,9 +158,8 @@ class StoredTerms:
             game = await self.storage.get_game(game_id)
             if game is None:
                 return None
-            guild_id = self._guilds[game_id] = game.guild_id
-            if len(self._guilds) > GUILDS_HELD:
-                self._guilds.popitem(last=False)
+            guild_id = game.guild_id
+            self._guilds.put(game_id, guild_id)
         return guild_id
 
     async def settings(self, game_id: int) -> DeadlineSettings | None:

@@ -26,6 +26,9 @@ def test_pop_forgets_and_returns_a_falsy_value_too() -> None:
     assert memory.get(7) == ""
     assert memory.pop(7) == ""
     assert memory.pop(7) is None and 7 not in memory
+    memory.put(8, "eight")
+    memory.clear()
+    assert len(memory) == 0 and memory.get(8) is None
 
 
 def test_a_memory_holds_one_entry_at_least() -> None:

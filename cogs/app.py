@@ -77,8 +77,6 @@ SHUTDOWN_GRACE = 10.0
 
 DM_CHANNELS = 10_000
 """How many players' DM channels the bot remembers (:meth:`TallyHoBot.dm_channel`)."""
-SHOWN_MESSAGES = 10_000
-"""How many DMs' and side menus' texts the bot remembers (:attr:`TallyHoBot.shown`)."""
 
 
 class DiscordPublisher(Publisher):
@@ -169,11 +167,6 @@ class TallyHoBot(commands.AutoShardedBot):
         """Every interaction's way in; closed by :meth:`shutdown`."""
         self._dm_channels: Recent[int, int] = Recent(DM_CHANNELS)
         """A player's id -> the id of the bot's DM channel with them (:meth:`dm_channel`)."""
-        self.shown: Recent[int, str] = Recent(SHOWN_MESSAGES)
-        """A message id -> the text it shows, for the DMs and side menus the publisher
-        remembers with their game, so that closing one needs no fetch of it first
-        (``cogs.publisher.close_stale``). Kept only where one process serves the
-        database (``Storage.shared`` false): another process may change them."""
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:

@@ -141,7 +141,6 @@ class SideDecision:
             public = await server_language(service.storage, interaction.guild_id)
             chose = t("hand.chose", public, user=f"<@{interaction.user.id}>", element=label)
             view = hand_view(self.game_id)
-            app_of(interaction).shown.pop(message.id)  # closed here, not by the publisher
             try:  # everyone sees the choice made, and the menu goes away
                 await message.edit(
                     content=f"{message.content}\n{chose}",

@@ -33,6 +33,7 @@ from bot.prompts import (
     side_kind,
 )
 from bot.settings import server_language, wants_dm
+from bot.storage.models import MessageRecord
 from cogs.components import hand_view
 from cogs.context import EPHEMERAL_LIMIT, alt_text, attachment, forget_view, pinging
 from cogs.hand import seat_view, side_view
@@ -181,8 +182,7 @@ async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) 
             await service.storage.mark_posted(game.id, told)
         if last and deciding is not None:
             kind = side_kind(game.record.version, deciding)
-            await service.storage.set_message(game.id, kind, sent.channel.id, sent.id)
-            remember_shown(bot, sent)
+            await service.storage.set_message(game.id, kind, sent.channel.id, sent.id, sent.content)
     await notify_followers(bot, game.id, narration, public)
     if outcome.finished:  # the after-action report, and the seed revealed (cogs.history)
         await post_after_action(bot, game, channel)
@@ -214,16 +214,8 @@ async def dm_hand(
     if sent is None:
         return False
     kind = dm_kind(seat, user_id, game.record.version)
-    await bot.service.storage.set_message(game.id, kind, sent.channel.id, sent.id)
-    remember_shown(bot, sent)
+    await bot.service.storage.set_message(game.id, kind, sent.channel.id, sent.id, sent.content)
     return True
-
-
-def remember_shown(bot: TallyHoBot, message: discord.Message) -> None:
-    """Remember what a DM or a side's menu shows, to close it later without fetching it
-    (:func:`_close`); not where other processes may change it (``Storage.shared``)."""
-    if not bot.service.storage.shared:
-        bot.shown.put(message.id, message.content)
 
 
 async def close_stale(
@@ -242,11 +234,13 @@ async def close_stale(
     closed (its side is pinged again with the new one)."""
     storage = bot.service.storage
     version, reposted = game.record.version, False
-    for record in await storage.list_messages(game.id, DM):
-        dm = DmKind(record.kind)
+    for listed in await storage.list_messages(game.id, DM):
+        dm = DmKind(listed.kind)
         if dm.version == version and dm.seat not in renewed:
             continue
-        await storage.delete_message(game.id, record.kind)  # first: handled once only
+        record = await storage.delete_message(game.id, listed.kind)  # first: handled once
+        if record is None:
+            continue  # another process took it
         asked = seat_decision(game, dm.seat) is not None and game.holder(dm.seat) == dm.user_id
         try:
             if asked and dm.seat not in renewed:
@@ -260,50 +254,51 @@ async def close_stale(
                     )
                 finally:
                     forget_view({"view": view})
-                remember_shown(bot, edited)
                 kind = dm_kind(dm.seat, dm.user_id, version)
-                await storage.set_message(game.id, kind, record.channel_id, record.message_id)
+                await storage.set_message(
+                    game.id, kind, record.channel_id, record.message_id, edited.content
+                )
             else:
                 note = "publish.dm_newer" if dm.seat in renewed else "publish.dm_done"
-                await _close(bot, record.channel_id, record.message_id, t(note, language), None)
+                await _close(bot, record, t(note, language), None)
         except discord.HTTPException:
             log.warning("game %s: could not update the DM of %s", game.id, dm.seat, exc_info=True)
     deciding = side_deciding(game)
-    for record in await storage.list_messages(game.id, SIDE):
-        side = record.kind.rsplit(":", 1)[-1]
-        if record.kind == side_kind(version, side) and menu is None:
+    for listed in await storage.list_messages(game.id, SIDE):
+        side = listed.kind.rsplit(":", 1)[-1]
+        if listed.kind == side_kind(version, side) and menu is None:
             continue
-        await storage.delete_message(game.id, record.kind)
+        record = await storage.delete_message(game.id, listed.kind)
+        if record is None:
+            continue
         still_open = side == deciding
         reposted = reposted or still_open
         note = "hand.side_newer" if still_open else "hand.side_decided"
         try:
-            await _close(
-                bot, record.channel_id, record.message_id, t(note, language), hand_view(game.id)
-            )
+            await _close(bot, record, t(note, language), hand_view(game.id))
         except discord.HTTPException:
             log.warning("game %s: could not close a side's menu", game.id, exc_info=True)
     return reposted
 
 
 async def _close(
-    bot: TallyHoBot, channel_id: int, message_id: int, note: str, view: discord.ui.View | None
+    bot: TallyHoBot, record: MessageRecord, note: str, view: discord.ui.View | None
 ) -> None:
-    """Take a message's components away (``view``: what it keeps, e.g. **My hand**)
-    and add ``note`` under it; a message closed already is left alone. Its text comes
-    from what the bot remembers it shows (:func:`remember_shown`), else from Discord
-    (after a restart, or with several processes): one request instead of two."""
+    """Take a remembered message's components away (``view``: what it keeps, e.g.
+    **My hand**) and add ``note`` under it. Its text comes with its row (what the bot
+    last sent it, ``MessageRecord.content``): one request. A row from before the text
+    was kept is fetched first, and left alone if closed already."""
     try:
-        channel = bot.get_partial_messageable(channel_id)
-        shown = bot.shown.pop(message_id)
+        channel = bot.get_partial_messageable(record.channel_id)
+        shown = record.content
         target: discord.Message | discord.PartialMessage
         if shown is None:
-            target = await channel.fetch_message(message_id)
+            target = await channel.fetch_message(record.message_id)
             if not target.components:
                 return
             shown = target.content
-        else:  # remembered while it was open: nothing else closes it
-            target = channel.get_partial_message(message_id)
+        else:  # the row was this process's to handle (Storage.delete_message): open
+            target = channel.get_partial_message(record.message_id)
         await target.edit(
             content=f"{shown}\n{note}"[:2000],
             view=view,
@@ -412,7 +407,8 @@ async def close_lapsed(bot: TallyHoBot, game_id: int) -> None:
     for record in posted:
         if record.kind in live:
             continue
-        await storage.delete_message(game_id, record.kind)  # first: closed once only
+        if await storage.delete_message(game_id, record.kind) is None:  # closed once only
+            continue
         try:
             channel = bot.get_channel(record.channel_id) or await bot.fetch_channel(
                 record.channel_id

@@ -420,8 +420,16 @@ class Storage(Protocol):
 
     # -- messages -------------------------------------------------------------------
 
-    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
-        """Remember the game's message of that kind (replacing the previous one)."""
+    async def set_message(
+        self,
+        game_id: int,
+        kind: str,
+        channel_id: int,
+        message_id: int,
+        content: str | None = None,
+    ) -> None:
+        """Remember the game's message of that kind (replacing the previous one), with
+        what it shows (``content``, to edit it later without fetching it first)."""
         ...
 
     async def get_message(self, game_id: int, kind: str) -> MessageRecord | None:
@@ -435,8 +443,10 @@ class Storage(Protocol):
         of several, as ``str.startswith``), by kind."""
         ...
 
-    async def delete_message(self, game_id: int, kind: str) -> None:
-        """Forget the game's message of that kind (nothing if there is none)."""
+    async def delete_message(self, game_id: int, kind: str) -> MessageRecord | None:
+        """Forget the game's message of that kind and return it; None if there was none,
+        e.g. another process forgot it first: whoever gets the row handles the message,
+        once."""
         ...
 
     # -- play-by-post settings --------------------------------------------------------

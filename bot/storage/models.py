@@ -348,6 +348,9 @@ class MessageRecord(_Record):
     """The message id."""
     updated_at: AwareDatetime
     """When the message was recorded."""
+    content: str | None = None
+    """What the message shows, as the bot last sent it, to close it without fetching it
+    first (None: not recorded, e.g. a row written before migration 0010)."""
 
 
 class UserSettingsRecord(_Record):

@@ -82,13 +82,16 @@ from bot.storage.sql import (
     CAMPAIGN_TERMINAL,
     CLOCK_COLUMNS,
     DEADLINE_COLUMNS,
+    DELETE_MESSAGE,
     ENTRY_COLUMNS,
     GAME_COLUMNS,
     LIVE,
     MEMBER_COLUMNS,
+    MESSAGE_COLUMNS,
     PACK_COLUMNS,
     RATING_COLUMNS,
     SEAT_COLUMNS,
+    SET_MESSAGE,
     TERMINAL,
     SQLStorage,
     campaign_record,
@@ -713,21 +716,21 @@ class PostgresStorage(SQLStorage):
 
     # -- messages -------------------------------------------------------------------
 
-    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
-        """Remember the game's message of that kind (replacing the previous one)."""
+    async def set_message(
+        self,
+        game_id: int,
+        kind: str,
+        channel_id: int,
+        message_id: int,
+        content: str | None = None,
+    ) -> None:
+        """Remember the game's message of that kind (replacing the previous one), with
+        what it shows."""
         now = self._now()
         async with self._transaction() as conn:
             await self._game_exists(conn, game_id)
             await conn.execute(
-                "INSERT INTO messages (game_id, kind, channel_id, message_id, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, kind) DO UPDATE SET "
-                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-                "updated_at = excluded.updated_at",
-                game_id,
-                kind,
-                channel_id,
-                message_id,
-                now,
+                _numbered(SET_MESSAGE), game_id, kind, channel_id, message_id, now, content
             )
 
     async def list_messages(
@@ -737,8 +740,7 @@ class PostgresStorage(SQLStorage):
         several), by kind."""
         prefixes = [prefix] if isinstance(prefix, str) else list(prefix)
         rows = await self._fetch(
-            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
-            "WHERE game_id = $1 AND EXISTS "
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE game_id = $1 AND EXISTS "
             "(SELECT 1 FROM unnest($2::text[]) AS p WHERE starts_with(kind, p)) "
             'ORDER BY kind COLLATE "C"',
             game_id,
@@ -746,12 +748,11 @@ class PostgresStorage(SQLStorage):
         )
         return [MessageRecord.model_validate(dict(r)) for r in rows]
 
-    async def delete_message(self, game_id: int, kind: str) -> None:
-        """Forget the game's message of that kind (nothing if there is none)."""
+    async def delete_message(self, game_id: int, kind: str) -> MessageRecord | None:
+        """Forget the game's message of that kind and return it (None if there was none)."""
         async with self._one_statement() as conn:
-            await conn.execute(
-                "DELETE FROM messages WHERE game_id = $1 AND kind = $2", game_id, kind
-            )
+            row = await conn.fetchrow(_numbered(DELETE_MESSAGE), game_id, kind)
+        return None if row is None else MessageRecord.model_validate(dict(row))
 
     # -- spectators -------------------------------------------------------------------
 

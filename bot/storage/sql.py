@@ -96,6 +96,15 @@ PACK_COLUMNS = (
     "id, guild_id, name, version, file, digest, document, uploaded_by, created_at, removed_at"
 )
 RATING_COLUMNS = "system, guild_id, user_id, mu, sigma, games, wins, losses"
+MESSAGE_COLUMNS = "game_id, kind, channel_id, message_id, updated_at, content"
+SET_MESSAGE = (
+    f"INSERT INTO messages ({MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (game_id, kind) DO UPDATE SET channel_id = excluded.channel_id, "
+    "message_id = excluded.message_id, updated_at = excluded.updated_at, "
+    "content = excluded.content"
+)
+DELETE_MESSAGE = f"DELETE FROM messages WHERE game_id = ? AND kind = ? RETURNING {MESSAGE_COLUMNS}"
+"""Remember a game's message (its columns in order), and forget it, returning its row."""
 
 GAME_FOLLOWS = ("follows", "game_id")
 CAMPAIGN_FOLLOWS = ("campaign_follows", "campaign_id")
@@ -302,8 +311,7 @@ class SQLStorage(Storage):
     async def get_message(self, game_id: int, kind: str) -> MessageRecord | None:
         """The game's message of that kind, or None."""
         rows = await self._select(
-            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
-            "WHERE game_id = ? AND kind = ?",
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE game_id = ? AND kind = ?",
             (game_id, kind),
         )
         return MessageRecord.model_validate(dict(rows[0])) if rows else None

@@ -110,13 +110,16 @@ from bot.storage.sql import (
     CAMPAIGN_TERMINAL,
     CLOCK_COLUMNS,
     DEADLINE_COLUMNS,
+    DELETE_MESSAGE,
     ENTRY_COLUMNS,
     GAME_COLUMNS,
     LIVE,
     MEMBER_COLUMNS,
+    MESSAGE_COLUMNS,
     PACK_COLUMNS,
     RATING_COLUMNS,
     SEAT_COLUMNS,
+    SET_MESSAGE,
     TERMINAL,
     SQLStorage,
     campaign_record,
@@ -982,19 +985,21 @@ class SQLiteStorage(SQLStorage):
 
     # -- messages -------------------------------------------------------------------
 
-    async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
-        """Remember the game's message of that kind (replacing the previous one)."""
+    async def set_message(
+        self,
+        game_id: int,
+        kind: str,
+        channel_id: int,
+        message_id: int,
+        content: str | None = None,
+    ) -> None:
+        """Remember the game's message of that kind (replacing the previous one), with
+        what it shows."""
         now = self._now()
 
         def work(db: sqlite3.Connection) -> None:
             self._game_exists(db, game_id)
-            db.execute(
-                "INSERT INTO messages (game_id, kind, channel_id, message_id, updated_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
-                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-                "updated_at = excluded.updated_at",
-                (game_id, kind, channel_id, message_id, now),
-            )
+            db.execute(SET_MESSAGE, (game_id, kind, channel_id, message_id, now, content))
 
         await self._write(work)
 
@@ -1007,21 +1012,21 @@ class SQLiteStorage(SQLStorage):
         if not prefixes:
             return []
         rows = await self._fetch(
-            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
-            "WHERE game_id = ? AND ("
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE game_id = ? AND ("
             + " OR ".join(["substr(kind, 1, ?) = ?"] * len(prefixes))
             + ") ORDER BY kind",
             (game_id, *(x for p in prefixes for x in (len(p), p))),
         )
         return [MessageRecord.model_validate(dict(r)) for r in rows]
 
-    async def delete_message(self, game_id: int, kind: str) -> None:
-        """Forget the game's message of that kind (nothing if there is none)."""
+    async def delete_message(self, game_id: int, kind: str) -> MessageRecord | None:
+        """Forget the game's message of that kind and return it (None if there was none)."""
 
-        def work(db: sqlite3.Connection) -> None:
-            db.execute("DELETE FROM messages WHERE game_id = ? AND kind = ?", (game_id, kind))
+        def work(db: sqlite3.Connection) -> MessageRecord | None:
+            rows = _q(db, DELETE_MESSAGE, (game_id, kind))
+            return MessageRecord.model_validate(dict(rows[0])) if rows else None
 
-        await self._write(work)
+        return await self._write(work)
 
     # -- play-by-post settings --------------------------------------------------------
 

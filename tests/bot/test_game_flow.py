@@ -56,6 +56,12 @@ async def open_game(
     return game.id, game.thread_id
 
 
+def dm_requests(fake: FakeDiscord, method: str) -> list[object]:
+    """The bot's requests of ``method`` on messages in DM channels."""
+    key = f"{method} /channels/{{channel_id}}/messages/{{message_id}}"
+    return [c for c in fake.calls if c.key == key and int(c.args["channel_id"]) in fake.dm_channels]
+
+
 async def play(
     fake: FakeDiscord,
     bot: TallyHoBot,
@@ -197,10 +203,15 @@ async def test_restart_mid_game_resumes_from_the_database(
     seat_user = alice if default_engine().pending(after.state)[0].seat == "A1" else bob
     token = await fake.click(seat_user, old, f"th:hand:{game_id}")
     assert "Your decision" in fake.original(token)["content"]
+    edits = len(dm_requests(fake, "PATCH"))
     await play(fake, bot2, game_id, thread, {"A1": alice, "X1": bob})
     final = await bot2.service.load(game_id)
     assert final.record.status == "finished"
     assert len(await bot2.service.storage.load_actions(game_id)) == final.record.last_seq
+    # The DMs the first process sent are closed by the second from their rows' text
+    # (messages.content), without fetching them first.
+    assert len(dm_requests(fake, "PATCH")) > edits
+    assert dm_requests(fake, "GET") == []
 
 
 async def test_bad_input_gets_a_specific_message_and_changes_nothing(
@@ -482,13 +493,7 @@ async def test_the_move_comes_by_dm_and_a_whole_game_plays_from_the_dms(
         for dm in dms:  # closed from what the bot remembers it showed: the hand stays
             if dm["content"].endswith(t("publish.dm_done", "en")):
                 assert dm["content"].rsplit("\n", 1)[0].strip(), "the hand above the note"
-    fetched = [
-        c
-        for c in fake.calls
-        if c.key == "GET /channels/{channel_id}/messages/{message_id}"
-        and int(c.args["channel_id"]) in fake.dm_channels
-    ]
-    assert fetched == [], "a DM is closed without fetching it first (TallyHoBot.shown)"
+    assert dm_requests(fake, "GET") == [], "a DM is closed without fetching it first"
     assert not any("out of date" in (m.get("content") or "") for m in fake.messages.values())
     public = "\n".join(m["content"] for m in fake.sent_to(thread))
     assert f"➡ <@{alice.id}>:" in public and f"➡ <@{bob.id}>:" in public, "the pings stay"

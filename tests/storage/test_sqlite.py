@@ -652,10 +652,29 @@ async def test_messages_are_listed_by_prefix_and_forgotten(store: Storage) -> No
     several = await store.list_messages(game_id, ("undo:", "offer:X", "take:"))
     assert [m.kind for m in several] == ["offer:X1", "undo:7"]
     assert await store.list_messages(game_id, ()) == []
-    await store.delete_message(game_id, "offer:X1")
-    await store.delete_message(game_id, "no-such-kind")
+    deleted = await store.delete_message(game_id, "offer:X1")
+    assert deleted is not None and (deleted.kind, deleted.message_id) == ("offer:X1", 1)
+    assert await store.delete_message(game_id, "offer:X1") is None, "handled once"
+    assert await store.delete_message(game_id, "no-such-kind") is None
     assert [m.kind for m in await store.list_messages(game_id, "offer:")] == ["offer:A1"]
     assert [m.message_id for m in await store.list_messages(other)] == [5]
+
+
+async def test_a_message_keeps_what_it_shows(store: Storage) -> None:
+    """A remembered message's text (migration 0010) comes with its row: it is what the
+    bot closes it with, without fetching it; a message stored without one has None."""
+    game_id = await new_game(store)
+    await store.set_message(game_id, "dm:A1", 777, 1, "Your hand:\n**Hit** ×2 — « é »")
+    await store.set_message(game_id, "offer:X1", 777, 2)
+    dm = await store.get_message(game_id, "dm:A1")
+    assert dm is not None and dm.content == "Your hand:\n**Hit** ×2 — « é »"
+    offer = await store.get_message(game_id, "offer:X1")
+    assert offer is not None and offer.content is None
+    await store.set_message(game_id, "dm:A1", 777, 3, "brought up to date")
+    listed = await store.list_messages(game_id, "dm:")
+    assert [(m.message_id, m.content) for m in listed] == [(3, "brought up to date")]
+    deleted = await store.delete_message(game_id, "dm:A1")
+    assert deleted == listed[0], "the row deleted, its text with it"
 
 
 async def test_guild_settings_round_trip(store: Storage) -> None:

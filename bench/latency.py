@@ -18,9 +18,13 @@ not timed as the bot's.
    each a random legal action of the seat to act in a random game, clicked as its
    action button (``th:a:…``). Moves that pass the turn post a picture: their reply
    and their picture are timed separately (the picture from the same click to the
-   thread message carrying it). The requests the bot made to Discord are counted
-   per move: Discord lets a bot make about 50 a second in all (interaction answers
-   apart), a ceiling on the moves a second of all its processes together.
+   thread message carrying it). The loop thread's CPU time for each reply is
+   printed too (``time.thread_time``, against the floor's): the bot's work without
+   the waits for a CPU that a loaded machine adds to the wall time, to compare two
+   versions of the bot on a shared machine. The requests the bot made to Discord
+   are counted per move: Discord lets a bot make about 50 a second in all
+   (interaction answers apart), a ceiling on the moves a second of all its
+   processes together.
 3. **A burst**: ``--burst`` clicks on as many games at once (chosen first, then sent
    in one go), and the moves a second one process sustains (every game clicked once,
    all at once, until every move is told in its thread, not only answered: the bot
@@ -105,6 +109,13 @@ class Clicks:
     """A game's id -> when the bot last marked it told (``Storage.mark_posted``)."""
     received: dict[str, float] = field(default_factory=dict)
     """A token -> when discord.py's gateway parser received its interaction."""
+    cpu_received: dict[str, float] = field(default_factory=dict)
+    """A token -> the loop thread's CPU time then (``time.thread_time``)."""
+    cpu: dict[str, float] = field(default_factory=dict)
+    """A token -> the loop thread's CPU time from its receipt to its answer, in ms:
+    the bot's work for it, without the time the thread waited for a CPU (which its
+    wall time counts on a loaded machine; caches and cores shared with other work
+    still slow it)."""
     replies: dict[str, dict[str, Any]] = field(default_factory=dict)
     """A token -> the body of its answer (what a failed click was told)."""
     requests: Counter[str] = field(default_factory=Counter)
@@ -129,6 +140,7 @@ def watch(fake: FakeDiscord, bot: TallyHoBot, clicks: Clicks) -> None:
 
     def received(data: dict[str, Any]) -> None:
         clicks.received[data["token"]] = time.perf_counter()
+        clicks.cpu_received[data["token"]] = time.thread_time()
         parse(data)
 
     parsers["INTERACTION_CREATE"] = received
@@ -154,6 +166,9 @@ def watch(fake: FakeDiscord, bot: TallyHoBot, clicks: Clicks) -> None:
         future = clicks.answered.get(token)
         if future is not None and not future.done():
             future.set_result(call.at)
+            start = clicks.cpu_received.pop(token, None)
+            if start is not None:
+                clicks.cpu[token] = (call.cpu - start) * 1000
 
     def on_callback(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
         def wrapped(call: Any) -> Any:
@@ -304,23 +319,25 @@ class Bench:
         except TimeoutError:
             raise SystemExit(f"no answer to {token}: {self.fake.problems()}") from None
 
-    async def floor(self, count: int) -> list[float]:
+    async def floor(self, count: int) -> tuple[list[float], list[float]]:
+        """The no-op command's round trips: wall times and the loop's CPU times."""
         user = self.fake.add_member("floor")
         data = self.fake._command_data("bench-floor", {}, guild_id=self.fake.guild_id)
-        times = []
+        times, cpu = [], []
         for _ in range(count):
             token = self.send(user, data, self.fake.channel_id, kind=2)
             await self.answer(token)
             times.append(self.clicks.reply_ms(token))
+            cpu.append(self.clicks.cpu[token])
             await self.fake.settle(rounds=2)
-        return times
+        return times, cpu
 
     async def sequential(
         self, tables: list[Table], count: int, rng: random.Random
-    ) -> tuple[list[float], list[float], list[float]]:
-        """``count`` moves one at a time: replies of text moves, of picture moves, and
-        the pictures."""
-        text, with_picture, pictures = [], [], []
+    ) -> tuple[list[float], list[float], list[float], list[float]]:
+        """``count`` moves one at a time: replies of text moves, of picture moves, the
+        pictures, and the loop's CPU time for each reply, both kinds of move."""
+        text, with_picture, pictures, cpu = [], [], [], []
         live = list(tables)
         for _ in range(count):
             click = None
@@ -337,13 +354,14 @@ class Bench:
             await self.fake.settle(rounds=3)  # the post after the reply, then the next click
             if not await self.went_through(token, click):
                 continue
+            cpu.append(self.clicks.cpu[token])
             picture = self.clicks.picture_ms(token)
             if picture is None:
                 text.append(self.clicks.reply_ms(token))
             else:
                 with_picture.append(self.clicks.reply_ms(token))
                 pictures.append(picture)
-        return text, with_picture, pictures
+        return text, with_picture, pictures, cpu
 
     async def burst(self, tables: list[Table]) -> tuple[list[float], float, float]:
         """One click on each table, all at once: the replies, the seconds until the
@@ -492,6 +510,8 @@ def line(name: str, values: list[float], floor_p99: float, goal: str = "") -> st
     )
 
 
+CPU_NOTE = "(both kinds; waits for a CPU left out)"
+
 RAM = Path("/dev/shm")
 """Where the SQLite database goes by default when the machine has it: a folder in
 memory, where a commit's fsync costs nothing, as the PostgreSQL server this bench
@@ -565,15 +585,15 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                     else ""
                 )
                 print(f"{kind}{where}: {len(tables)} games opened in {opened:.1f} s")
-                floor = await bench.floor(args.floor)
-                floor_p99 = pct(floor, 0.99)
+                floor, floor_cpu = await bench.floor(args.floor)
+                floor_p99, floor_cpu_p99 = pct(floor, 0.99), pct(floor_cpu, 0.99)
                 gc.unfreeze()  # a clean start for the count of what freezes keep (below)
                 gc.collect()
                 gc.freeze()
                 in_flight = lambda: bot.gate.inflight > 0  # noqa: E731
                 clicks.requests.clear()
                 with gc_pauses(in_flight) as pauses:
-                    text, moved, pictures = await bench.sequential(tables, args.clicks, rng)
+                    text, moved, pictures, cpu = await bench.sequential(tables, args.clicks, rng)
                 requests = requests_line(clicks.requests, len(text) + len(moved))
                 with gc_pauses(in_flight) as burst_pauses, loop_time() as burst_loop:
                     sample = rng.sample(tables, min(args.burst, len(tables)))
@@ -583,6 +603,8 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 print(line("move, text reply", text, floor_p99, "goal: p99/floor <= 10x"))
                 print(line("move posting a picture", moved, floor_p99, "(its reply)"))
                 print(line("  ... its picture", pictures, floor_p99))
+                print(line("floor, the loop's CPU", floor_cpu, floor_cpu_p99))
+                print(line("move's reply, the loop's CPU", cpu, floor_cpu_p99, CPU_NOTE))
                 print(requests)
                 print(
                     line(f"burst of {len(burst)} at once", burst, floor_p99, "goal: p99 < 100 ms")

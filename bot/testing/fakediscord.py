@@ -259,6 +259,9 @@ class Call:
     at: float = field(default_factory=time.perf_counter)
     """When the request reached the transport (``time.perf_counter``), before the fake
     decoded it: what a benchmark times a reply to (``bench/latency.py``)."""
+    cpu: float = field(default_factory=time.thread_time)
+    """The CPU time its thread had used then (``time.thread_time``): a benchmark's
+    measure of the work before it that another process's turns do not inflate."""
 
     @property
     def key(self) -> str:
@@ -1562,7 +1565,7 @@ class FakeDiscord:
         params: Payload | None,
     ) -> Any:
         """Record a request, route it to its handler and answer a copy of the result."""
-        at = time.perf_counter()
+        at, cpu = time.perf_counter(), time.thread_time()
         call = self.new_call(
             route.method,
             route.path,
@@ -1571,7 +1574,7 @@ class FakeDiscord:
             _read_files(files),
             dict(params) if params else None,
         )
-        call.at = at
+        call.at, call.cpu = at, cpu
         await asyncio.sleep(0)  # a real request yields to the loop; so does this one
         return self.answer(call)
 

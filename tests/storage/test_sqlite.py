@@ -677,6 +677,25 @@ async def test_a_message_keeps_what_it_shows(store: Storage) -> None:
     assert deleted == listed[0], "the row deleted, its text with it"
 
 
+async def test_a_message_two_processes_forget_at_once_is_handled_by_one(
+    database: Database,
+) -> None:
+    """Two processes closing the same DM each delete its row first: the one whose
+    delete returns the row closes it, the other leaves it (closed once)."""
+    first, second = await database.open(), await database.open()
+    try:
+        game_id = await new_game(first)
+        await first.set_message(game_id, "dm:A1", 777, 1, "hand")
+        got = await asyncio.gather(
+            first.delete_message(game_id, "dm:A1"), second.delete_message(game_id, "dm:A1")
+        )
+        assert sorted(r is None for r in got) == [False, True], got
+        assert [r.content for r in got if r is not None] == ["hand"]
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_guild_settings_round_trip(store: Storage) -> None:
     assert await store.get_guild_settings(GUILD) is None
     put = await store.put_guild_settings(GUILD, {"deadline_hours": 24, "dm": True})

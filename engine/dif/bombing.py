@@ -1928,6 +1928,16 @@ class MissionRules(Resolution):
         n = super()._offence(s, e)
         return n - 1 if self._loaded(s, e, e.wingman) else n  # §17.15
 
+    def _held_choices(self, state: GameState, p: Decision) -> bool:
+        """Not a formation's answer, nor the discard an unopposed attacker makes (which
+        names no card: :meth:`_discard_rule`)."""
+        m = state.mission
+        if m is not None and (
+            p.seat in m["formations"] or (p.kind == "discard" and self._unopposed(state))
+        ):
+            return False
+        return super()._held_choices(state, p)
+
     def _discard_rule(self, state: GameState, e: Element) -> Refuser:
         rule = super()._discard_rule(state, e)
         if state.mission is None or not self._unopposed(state):

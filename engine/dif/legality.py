@@ -70,6 +70,9 @@ class Legality(EngineBase):
             for p in pending:
                 if p.seat != seat:
                     continue
+                if self._held_choices(state, p):  # each candidate allowed: not asked
+                    out.extend(self._candidates(state, p))
+                    continue
                 refusal = self._refuser(state, p)
                 out.extend([a for a in self._candidates(state, p) if refusal(a) is None])
         finally:
@@ -198,6 +201,18 @@ class Legality(EngineBase):
         if p.kind == "discard":
             return self._subsets(e.hand, "discard")
         return []
+
+    def _held_choices(self, state: GameState, p: Decision) -> bool:
+        """Whether the rule of the decision ``p`` allows every candidate
+        :meth:`_candidates` makes of it, so that :meth:`legal_actions` need not ask it
+        of each: a Discard step and a Combat Vision redraw (3.5, RotL "Pilots"), whose
+        candidates are the choices of cards of the hand (:meth:`_subsets`) and whose
+        rule (:meth:`_hand_rule`) only asks that the cards named be held. A hand of
+        seven offers up to 128 choices, the most candidates of any decision (issue
+        16). An engine whose rule refuses some of them says False
+        (:meth:`engine.dif.bombing.MissionRules._held_choices`); ``apply`` of an action
+        not listed asks the rule as ever."""
+        return p.kind == "discard" or p.kind == "redraw"
 
     def _within_reach(self, state: GameState, e: Element, target: str | None = None) -> list[str]:
         """The enemy aircraft ``e``'s leader or wingman could attack now: flying and at

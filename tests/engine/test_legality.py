@@ -113,6 +113,23 @@ def test_apply_accepts_exactly_the_listed_actions(
     assert checked > 50_000
 
 
+def test_a_discard_lists_exactly_the_choices_its_rule_allows(
+    engine: DifEngine, sample_steps: list[Step]
+) -> None:
+    # legal_actions lists a Discard step's and a redraw's choices of cards without
+    # asking the rule of each (Legality._held_choices): they must be the ones it allows.
+    seen = 0
+    for state in _states(sample_steps, 1):
+        for p in engine.pending(state):
+            if p.kind not in ("discard", "redraw"):
+                continue
+            rule = engine._refuser(state, p)
+            allowed = [a for a in engine._candidates(state, p) if rule(a) is None]
+            assert engine.legal_actions(state, p.seat) == allowed
+            seen += 1
+    assert seen > 100
+
+
 def test_every_legal_action_applies_and_the_game_moves_on(
     engine: DifEngine, sample_steps: list[Step]
 ) -> None:

@@ -1789,6 +1789,13 @@ class MissionRules(Resolution):
         e = state.elements[p.seat]
         return lambda a: self._angle_refusal(state, e) if a.verb == "angle" else basic(a)
 
+    def _candidate_rule(self, state: GameState, p: Decision) -> Refuser:
+        """A mission's candidates: the whole predicate (an Angle of Attack, a formation's
+        answer and a mission step's verbs are not the basic game's)."""
+        if state.mission is None:
+            return super()._candidate_rule(state, p)
+        return self._refuser(state, p)
+
     def _step_refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
         """The refusal predicate of a decision of a mission step (:data:`MISSION_STEPS`)."""
         verbs = _VERBS[p.kind]

@@ -73,7 +73,7 @@ class Legality(EngineBase):
                 if self._held_choices(state, p):  # each candidate allowed: not asked
                     out.extend(self._candidates(state, p))
                     continue
-                refusal = self._refuser(state, p)
+                refusal = self._candidate_rule(state, p)
                 out.extend([a for a in self._candidates(state, p) if refusal(a) is None])
         finally:
             self._aims = None
@@ -265,6 +265,15 @@ class Legality(EngineBase):
     def _subsets(self, hand: Sequence[int], verb: str) -> list[Action]:
         """Every choice of cards of ``hand`` to discard or redraw (3.5, RotL "Pilots")."""
         return list(_subset_actions(tuple(sorted(self.code[c] for c in hand)), verb))
+
+    def _candidate_rule(self, state: GameState, p: Decision) -> Refuser:
+        """What :meth:`legal_actions` asks of the candidates of the decision ``p``: the
+        rule of its kind (:meth:`_kind_rule`) without :meth:`_refuser`'s check of the
+        verb, which a candidate always passes: :meth:`_candidates` makes those of a
+        decision with the verbs that answer it (:data:`_VERBS`; a test checks). A
+        mission's decisions are asked through :meth:`_refuser`
+        (:meth:`engine.dif.bombing.MissionRules._candidate_rule`)."""
+        return self._kind_rule(state, state.elements[p.seat], p.kind)
 
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
         """Why ``a`` may not answer the decision ``p`` now (None: it may)."""

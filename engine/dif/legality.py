@@ -800,7 +800,16 @@ def _subset_actions(codes: tuple[str, ...], verb: str) -> tuple[Action, ...]:
         combos.update(combinations(codes, n))  # of sorted codes: each comes sorted
     # Each choice is sorted already: the Action is built as Action.discard and
     # Action.redraw would build it, without sorting its cards again.
-    return tuple(Action(verb, None, None, None, None, c) for c in sorted(combos))
+    return tuple(_choice(verb, c) for c in sorted(combos))
+
+
+@functools.lru_cache(maxsize=8192)
+def _choice(verb: str, cards: tuple[str, ...]) -> Action:
+    """The ``discard`` or ``redraw`` action of these sorted cards, made once and kept
+    (the last 8192): a hand :func:`_subset_actions` has not seen shares most of its
+    choices with hands it has (its choices of one or two cards), and an Action, a
+    frozen dataclass, costs several times a lookup to make (issue 16)."""
+    return Action(verb, None, None, None, None, cards)
 
 
 def _missing(held: Sequence[str], codes: Sequence[str], why: str) -> Why | None:

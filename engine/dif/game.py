@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from engine.core.contract import Decision
 from engine.core.errors import RuleViolation, SetupError
@@ -99,6 +100,22 @@ class DifEngine(MissionRules):
         super().__init__(deck, aircraft)
         self._dogfight = _Dogfight(self.decks, aircraft)
         """A dogfight's rules, without the mission layer (:class:`_Dogfight`)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """An attribute set on the engine once it is made (a rule a test replaces) is
+        set on its dogfight's rules too, which answer for it (:class:`_Dogfight`).
+        They are another object, not a view sharing the engine's ``__dict__``: the
+        interpreter's lookups of an object's attributes specialize on its own."""
+        object.__setattr__(self, name, value)
+        dogfight = self.__dict__.get("_dogfight")
+        if dogfight is not None:
+            setattr(dogfight, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        object.__delattr__(self, name)
+        dogfight = self.__dict__.get("_dogfight")
+        if dogfight is not None and name in dogfight.__dict__:
+            delattr(dogfight, name)
 
     def pending(self, state: GameState) -> list[Decision]:
         if state.mission is None:

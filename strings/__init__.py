@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import logging
 import string
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Callable, Mapping
+from functools import cache, partial
 from importlib import resources
 from typing import Any
 
@@ -197,7 +197,14 @@ class Term(str):
     fields: dict[str, Any]
 
     def __new__(cls, key: str, /, **fields: Any) -> Term:
-        self = super().__new__(cls, t(key, None, **fields))
+        english = _ENGLISH.get(key)
+        if english is None:
+            english = _english(key)
+        try:
+            text = english(fields)
+        except (KeyError, IndexError, ValueError):
+            text = t(key, None, **fields)  # said and shown as t says
+        self = super().__new__(cls, text)
         self.key = key
         self.fields = fields
         return self
@@ -208,6 +215,27 @@ class Term(str):
 
     def text(self, locale: object | None) -> str:
         return t(self.key, locale, **self.fields)
+
+
+_ENGLISH: dict[str, Callable[[dict[str, Any]], str]] = {}
+"""Each key's English text as a function of a Term's fields, kept once asked for: a
+:class:`Term` is made with every event the engine narrates, and this spares it
+:func:`t`'s lookups (issue 16). The catalogue is read once per process."""
+
+
+def _english(key: str) -> Callable[[dict[str, Any]], str]:
+    """What :data:`_ENGLISH` keeps for ``key``: ``str.format`` of its English text
+    (:func:`_format`), or :func:`t` itself for a key English lacks (logged, the key
+    shown), not kept."""
+    text = catalogue(DEFAULT).get(key)
+    if text is None:
+        return lambda fields: t(key, None, **fields)
+    # _format's choice, made once: str.format's speed unless the text uses !c
+    english: Callable[[dict[str, Any]], str] = (
+        partial(_FORMATTER.vformat, text, ()) if "!c}" in text else text.format_map
+    )
+    _ENGLISH[key] = english
+    return english
 
 
 def tr(value: object, locale: object | None) -> str:

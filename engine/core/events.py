@@ -8,7 +8,7 @@ from typing import Any
 __all__ = ["Event"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Event:
     """Something that happened.
 
@@ -24,6 +24,14 @@ class Event:
     ``strings.tr(event.text, language)`` gives it in a reader's language."""
     seat: str | None = None
     data: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __init__(
+        self, kind: str, text: str, seat: str | None = None, data: dict[str, Any] | None = None
+    ) -> None:
+        # The dataclass' own __init__ sets each field through object.__setattr__ (the
+        # class is frozen); one update of the instance's dict costs about half, and the
+        # engines make an event or two with every action (issue 16).
+        self.__dict__.update(kind=kind, text=text, seat=seat, data={} if data is None else data)
 
     @property
     def public(self) -> bool:

@@ -1789,6 +1789,13 @@ class MissionRules(Resolution):
         e = state.elements[p.seat]
         return lambda a: self._angle_refusal(state, e) if a.verb == "angle" else basic(a)
 
+    def _candidate_rule(self, state: GameState, p: Decision) -> Refuser:
+        """A mission's candidates: the whole predicate (an Angle of Attack, a formation's
+        answer and a mission step's verbs are not the basic game's)."""
+        if state.mission is None:
+            return super()._candidate_rule(state, p)
+        return self._refuser(state, p)
+
     def _step_refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
         """The refusal predicate of a decision of a mission step (:data:`MISSION_STEPS`)."""
         verbs = _VERBS[p.kind]
@@ -1927,6 +1934,16 @@ class MissionRules(Resolution):
             return self._wm_bomber_offence(s, e)
         n = super()._offence(s, e)
         return n - 1 if self._loaded(s, e, e.wingman) else n  # §17.15
+
+    def _held_choices(self, state: GameState, p: Decision) -> bool:
+        """Not a formation's answer, nor the discard an unopposed attacker makes (which
+        names no card: :meth:`_discard_rule`)."""
+        m = state.mission
+        if m is not None and (
+            p.seat in m["formations"] or (p.kind == "discard" and self._unopposed(state))
+        ):
+            return False
+        return super()._held_choices(state, p)
 
     def _discard_rule(self, state: GameState, e: Element) -> Refuser:
         rule = super()._discard_rule(state, e)

@@ -15,8 +15,10 @@ The class is built in layers, one concern per module: :mod:`~engine.dif.base`
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
+from engine.core.contract import Decision
 from engine.core.errors import RuleViolation, SetupError
 from engine.core.events import Event
 from engine.core.rng import Rng
@@ -25,8 +27,9 @@ from engine.dif.actions import Action, quoted
 from engine.dif.base import Pending
 from engine.dif.bombing import MissionRules
 from engine.dif.campaign_cards import Role
-from engine.dif.components import PilotSkill, Ruleset, Side
+from engine.dif.components import Aircraft, Deck, PilotSkill, Ruleset, Side
 from engine.dif.present import build_view
+from engine.dif.resolution import Resolution
 from engine.dif.setup import JAPANESE, DifSetup, ElementSetup
 from engine.dif.state import Element, GameState, Plane
 from engine.dif.texts import STEPS, step_label
@@ -52,8 +55,87 @@ _PASSIVE = (
 )
 
 
+def _apply(
+    engine: Resolution, state: GameState, seat: str, action: Action
+) -> tuple[GameState, list[Event]]:
+    """:meth:`DifEngine.apply`, by ``engine``: the whole engine, or its dogfight rules
+    alone (:class:`_Dogfight`)."""
+    pending = engine._listed_pending(state, seat, action)
+    if pending is None:  # not just listed by legal_actions: ask the rules
+        pending = engine.pending(state)
+        why = engine._refusal_among(state, seat, action, pending)
+        if why is not None:
+            raise RuleViolation(why)
+    s = state.clone()
+    events: list[Event] = []
+    kind = next(p.kind for p in pending if p.seat == seat)
+    if seat in s.elements:  # the acting element: changed by nearly every action
+        getattr(engine, f"_do_{kind}")(s, s.own_element(seat), action, events)
+    else:  # a formation seat's only decision: its bomber's answer (§20.5)
+        assert isinstance(engine, MissionRules)
+        engine._do_formation_respond(s, seat, action, events)
+    engine._check_end(s, events)
+    fates.record(state, s, seat, action.verb, events)
+    return s, events
+
+
+class _Dogfight(Resolution):
+    """The basic game's rules without the campaign mission's layer over them
+    (:class:`~engine.dif.bombing.MissionRules`), which a dogfight (a game with no
+    ``mission``) does not need: :class:`DifEngine` hands a dogfight's ``pending``,
+    ``legal_actions``, ``refusal``, ``was_listed`` and ``apply`` to one of these, over
+    the same components, so that the rules' many calls to one another in a dogfight
+    do not each pass through the mission layer's check that there is no mission
+    (about fourteen an action, issue 16). Its answers are the whole engine's: the
+    mission layer changes nothing where there is no mission."""
+
+    def apply(self, state: GameState, seat: str, action: Action) -> tuple[GameState, list[Event]]:
+        return _apply(self, state, seat, action)
+
+
 class DifEngine(MissionRules):
     """The rules of the basic game for one set of components."""
+
+    def __init__(self, deck: Deck | Mapping[Ruleset, Deck], aircraft: dict[str, Aircraft]) -> None:
+        super().__init__(deck, aircraft)
+        self._dogfight = _Dogfight(self.decks, aircraft)
+        """A dogfight's rules, without the mission layer (:class:`_Dogfight`)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """An attribute set on the engine once it is made (a rule a test replaces) is
+        set on its dogfight's rules too, which answer for it (:class:`_Dogfight`).
+        They are another object, not a view sharing the engine's ``__dict__``: the
+        interpreter's lookups of an object's attributes specialize on its own."""
+        object.__setattr__(self, name, value)
+        dogfight = self.__dict__.get("_dogfight")
+        if dogfight is not None:
+            setattr(dogfight, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        object.__delattr__(self, name)
+        dogfight = self.__dict__.get("_dogfight")
+        if dogfight is not None and name in dogfight.__dict__:
+            delattr(dogfight, name)
+
+    def pending(self, state: GameState) -> list[Decision]:
+        if state.mission is None:
+            return self._dogfight.pending(state)
+        return super().pending(state)
+
+    def legal_actions(self, state: GameState, seat: str) -> list[Action]:
+        if state.mission is None:
+            return self._dogfight.legal_actions(state, seat)
+        return super().legal_actions(state, seat)
+
+    def refusal(self, state: GameState, seat: str, action: Action) -> Term | None:
+        if state.mission is None:
+            return self._dogfight.refusal(state, seat, action)
+        return super().refusal(state, seat, action)
+
+    def was_listed(self, state: GameState, seat: str, action: Action) -> bool:
+        if state.mission is None:
+            return self._dogfight.was_listed(state, seat, action)
+        return super().was_listed(state, seat, action)
 
     def aircraft_refusal(
         self,
@@ -229,22 +311,9 @@ class DifEngine(MissionRules):
 
         Raises :class:`RuleViolation` (naming the rule) and leaves ``state`` as it was.
         """
-        pending = self._listed_pending(state, seat, action)
-        if pending is None:  # not just listed by legal_actions: ask the rules
-            pending = self.pending(state)
-            why = self._refusal_among(state, seat, action, pending)
-            if why is not None:
-                raise RuleViolation(why)
-        s = state.clone()
-        events: list[Event] = []
-        kind = next(p.kind for p in pending if p.seat == seat)
-        if seat in s.elements:  # the acting element: changed by nearly every action
-            getattr(self, f"_do_{kind}")(s, s.own_element(seat), action, events)
-        else:  # a formation seat's only decision: its bomber's answer (§20.5)
-            self._do_formation_respond(s, seat, action, events)
-        self._check_end(s, events)
-        fates.record(state, s, seat, action.verb, events)
-        return s, events
+        if state.mission is None:
+            return _apply(self._dogfight, state, seat, action)
+        return _apply(self, state, seat, action)
 
     def default_action(self, state: GameState, seat: str) -> Action:
         """The passive choice a seat makes when it lets a decision go (a deadline, an

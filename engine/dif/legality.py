@@ -70,7 +70,10 @@ class Legality(EngineBase):
             for p in pending:
                 if p.seat != seat:
                     continue
-                refusal = self._refuser(state, p)
+                if self._held_choices(state, p):  # each candidate allowed: not asked
+                    out.extend(self._candidates(state, p))
+                    continue
+                refusal = self._candidate_rule(state, p)
                 out.extend([a for a in self._candidates(state, p) if refusal(a) is None])
         finally:
             self._aims = None
@@ -199,6 +202,18 @@ class Legality(EngineBase):
             return self._subsets(e.hand, "discard")
         return []
 
+    def _held_choices(self, state: GameState, p: Decision) -> bool:
+        """Whether the rule of the decision ``p`` allows every candidate
+        :meth:`_candidates` makes of it, so that :meth:`legal_actions` need not ask it
+        of each: a Discard step and a Combat Vision redraw (3.5, RotL "Pilots"), whose
+        candidates are the choices of cards of the hand (:meth:`_subsets`) and whose
+        rule (:meth:`_hand_rule`) only asks that the cards named be held. A hand of
+        seven offers up to 128 choices, the most candidates of any decision (issue
+        16). An engine whose rule refuses some of them says False
+        (:meth:`engine.dif.bombing.MissionRules._held_choices`); ``apply`` of an action
+        not listed asks the rule as ever."""
+        return p.kind == "discard" or p.kind == "redraw"
+
     def _within_reach(self, state: GameState, e: Element, target: str | None = None) -> list[str]:
         """The enemy aircraft ``e``'s leader or wingman could attack now: flying and at
         its altitude, which every attack needs (6.5-6.6, 10.3, a gunner's 9.21), and
@@ -250,6 +265,15 @@ class Legality(EngineBase):
     def _subsets(self, hand: Sequence[int], verb: str) -> list[Action]:
         """Every choice of cards of ``hand`` to discard or redraw (3.5, RotL "Pilots")."""
         return list(_subset_actions(tuple(sorted(self.code[c] for c in hand)), verb))
+
+    def _candidate_rule(self, state: GameState, p: Decision) -> Refuser:
+        """What :meth:`legal_actions` asks of the candidates of the decision ``p``: the
+        rule of its kind (:meth:`_kind_rule`) without :meth:`_refuser`'s check of the
+        verb, which a candidate always passes: :meth:`_candidates` makes those of a
+        decision with the verbs that answer it (:data:`_VERBS`; a test checks). A
+        mission's decisions are asked through :meth:`_refuser`
+        (:meth:`engine.dif.bombing.MissionRules._candidate_rule`)."""
+        return self._kind_rule(state, state.elements[p.seat], p.kind)
 
     def _refusal(self, state: GameState, p: Decision, a: Action) -> Why | None:
         """Why ``a`` may not answer the decision ``p`` now (None: it may)."""
@@ -776,7 +800,16 @@ def _subset_actions(codes: tuple[str, ...], verb: str) -> tuple[Action, ...]:
         combos.update(combinations(codes, n))  # of sorted codes: each comes sorted
     # Each choice is sorted already: the Action is built as Action.discard and
     # Action.redraw would build it, without sorting its cards again.
-    return tuple(Action(verb, None, None, None, None, c) for c in sorted(combos))
+    return tuple(_choice(verb, c) for c in sorted(combos))
+
+
+@functools.lru_cache(maxsize=8192)
+def _choice(verb: str, cards: tuple[str, ...]) -> Action:
+    """The ``discard`` or ``redraw`` action of these sorted cards, made once and kept
+    (the last 8192): a hand :func:`_subset_actions` has not seen shares most of its
+    choices with hands it has (its choices of one or two cards), and an Action, a
+    frozen dataclass, costs several times a lookup to make (issue 16)."""
+    return Action(verb, None, None, None, None, cards)
 
 
 def _missing(held: Sequence[str], codes: Sequence[str], why: str) -> Why | None:

@@ -20,6 +20,7 @@ import pytest
 from engine.core.errors import EngineError, RuleViolation
 from engine.dif.actions import AS_KINDS, Action
 from engine.dif.game import DifEngine, default_engine
+from engine.dif.legality import _VERBS
 from engine.dif.state import GameState
 
 from .conftest import GameFactory, Play, Step, random_game, random_setup
@@ -111,6 +112,39 @@ def test_apply_accepts_exactly_the_listed_actions(
                 )
                 checked += 1
     assert checked > 50_000
+
+
+def test_a_discard_lists_exactly_the_choices_its_rule_allows(
+    engine: DifEngine, sample_steps: list[Step]
+) -> None:
+    # legal_actions lists a Discard step's and a redraw's choices of cards without
+    # asking the rule of each (Legality._held_choices): they must be the ones it allows.
+    seen = 0
+    for state in _states(sample_steps, 1):
+        for p in engine.pending(state):
+            if p.kind not in ("discard", "redraw"):
+                continue
+            rule = engine._refuser(state, p)
+            allowed = [a for a in engine._candidates(state, p) if rule(a) is None]
+            assert engine.legal_actions(state, p.seat) == allowed
+            seen += 1
+    assert seen > 100
+
+
+def test_a_decision_s_candidates_answer_it_with_its_verbs(
+    engine: DifEngine, sample_steps: list[Step]
+) -> None:
+    # legal_actions does not ask a dogfight's candidates whether their verb answers the
+    # decision (Legality._candidate_rule): the candidates must be made with its verbs.
+    seen = 0
+    for state in _states(sample_steps, 1):
+        if state.mission is not None:  # a mission's are asked the whole predicate
+            continue
+        for p in engine.pending(state):
+            for a in engine._candidates(state, p):
+                assert a.verb in _VERBS[p.kind], (p.kind, str(a))
+                seen += 1
+    assert seen > 1000
 
 
 def test_every_legal_action_applies_and_the_game_moves_on(

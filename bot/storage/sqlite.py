@@ -402,6 +402,10 @@ class SQLiteStorage(SQLStorage):
                 await conn.execute_fetchall("PRAGMA busy_timeout = 0")  # see _write
                 if wal:
                     await conn.execute_fetchall("PRAGMA wal_autocheckpoint = 0")
+                    # The log's file shrinks when a writer restarts it after a whole
+                    # checkpoint, so that its size is what it holds: the Checkpointer's
+                    # measure (SQLite otherwise reuses the file at its largest).
+                    await conn.execute_fetchall("PRAGMA journal_size_limit = 0")
                     checkpointer = Checkpointer(location)
             # a reading connection only where writes leave the loop (see _fetch)
             reader = None if memory or inline else _reader(location, busy_timeout_ms)

@@ -66,7 +66,12 @@ class Checkpointer:
 
     A passive checkpoint never waits for the writer, and the writer's next transaction
     restarts the log once every frame is in the database file (it syncs the log, then
-    the database file, as the automatic one does)."""
+    the database file, as the automatic one does). The log's size is its file's: the
+    writing connection truncates the file when it restarts the log
+    (``journal_size_limit = 0``, ``SQLiteStorage.open``). Without that SQLite keeps the
+    file at its largest and writes over it, and once past the size a checkpoint
+    started after nearly every commit (three a move in ``bench/latency.py``), its
+    thread taking the interpreter's lock from the event loop's."""
 
     def __init__(self, database: str) -> None:
         self._database = database

@@ -8,6 +8,7 @@ counterparts are in test_postgres.py."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator
@@ -935,6 +936,26 @@ async def test_the_log_is_checkpointed_off_the_loop(
         alone = sqlite3.connect(copy)
         assert alone.execute("SELECT id FROM games").fetchall() == [(game,)]
         alone.close()
+
+
+async def test_a_checkpoint_starts_once_the_log_grew_again_not_after_every_commit(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite only. A checkpoint lets the writer restart the log, which then shrinks
+    (``journal_size_limit``): the next one waits until the log grew past the size
+    again. (The log's file used to stay at its largest, and every commit once past it
+    started a checkpoint.)"""
+    monkeypatch.setattr(sqlite_disk, "CHECKPOINT_BYTES", 256 * 1024)
+    async with await SQLiteStorage.open(db_path, inline=True) as store:
+        checkpoints = store._checkpointer
+        assert checkpoints is not None
+        game = await new_game(store)
+        commits = 300
+        for version in range(commits):
+            await store.append_action(game, version, "A1", f"play {version}")
+            await checkpoints.settled()  # the next commit finds none running
+        assert 1 <= checkpoints.runs <= commits // 8, checkpoints.runs  # was 300
+        assert os.stat(f"{db_path}-wal").st_size < 2 * 256 * 1024
 
 
 async def test_writes_run_on_the_loop_where_a_durable_write_is_fast(

@@ -38,7 +38,16 @@ from bot.words import player_name
 from cogs.admin import lobby_channel
 from cogs.boundary import Guarded
 from cogs.components import menu_view
-from cogs.context import alt_text, app_of, attachment, is_admin, language_of, pinging, reply
+from cogs.context import (
+    alt_text,
+    app_of,
+    attachment,
+    is_admin,
+    language_of,
+    new_view,
+    pinging,
+    reply,
+)
 from cogs.help import cmd_text
 from cogs.publisher import publish
 from engine.core.campaign import PilotLog
@@ -205,7 +214,7 @@ async def after_game(bot: TallyHoBot, game_id: int) -> None:
 
 # ---------------------------------------------------------------- the secret menu
 def choose_view(campaign_id: int, language: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     view.add_item(CampaignChoose(campaign_id, language))
     return view
 

@@ -45,6 +45,7 @@ from cogs.context import (
     attachment,
     forget_view,
     language_of,
+    new_view,
     reply,
     service_of,
 )
@@ -227,7 +228,7 @@ def board_view(system: str, scope: str, page: int, pages: int) -> discord.ui.Vie
     """**◀** and **▶** under a board of several pages (None for one page)."""
     if pages <= 1:
         return None
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     view.add_item(BoardPageButton(system, scope, page - 1, "p", disabled=page == 0))
     view.add_item(BoardPageButton(system, scope, page + 1, "n", disabled=page >= pages - 1))
     return view
@@ -274,7 +275,7 @@ async def show_board(
     view = board_view(system, scope, page, pages)
     if edit:
         await interaction.response.edit_message(
-            content=text, attachments=[file], view=view or discord.ui.View()
+            content=text, attachments=[file], view=view or new_view()
         )
         if view is not None:
             forget_view({"view": view})

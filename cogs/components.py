@@ -30,7 +30,7 @@ import discord
 
 from bot.errors import Refusal
 from cogs.boundary import Guarded
-from cogs.context import app_of, forget_view, language_of
+from cogs.context import app_of, forget_view, language_of, new_view
 from cogs.help import HelpButton
 from engine.core.present import Choice, Menu, Tone
 from strings import t
@@ -167,7 +167,7 @@ def menu_view(
     ``only``: that menu alone (a private answer to a public menu)."""
     if not menu:
         return None
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     if only:
         node = resolve(menu, open_at)
         if node is None:
@@ -370,7 +370,7 @@ def hand_view(game_id: int, told: int | None = None, *, end: bool = False) -> di
     """The **My hand** button and the help button, under every game message; ``told``:
     the last action a published step tells, ``end``: it tells an end that came without
     an action (see :class:`HandButton`)."""
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     view.add_item(HandButton(game_id, told, end=end))
     view.add_item(HelpButton())  # every game message points to /help
     return view

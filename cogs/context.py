@@ -30,6 +30,7 @@ __all__ = [
     "forget_view",
     "is_admin",
     "language_of",
+    "new_view",
     "pinging",
     "reply",
     "service_of",
@@ -95,6 +96,21 @@ class _Buffer(io.BytesIO):
 def attachment(data: bytes, filename: str, description: str | None = None) -> discord.File:
     """A file to send (a picture's ``description`` is its alt text, as given)."""
     return discord.File(_Buffer(data), filename=filename, description=description)
+
+
+def new_view() -> discord.ui.View:
+    """An empty view for the bot's components, stopped before it is sent.
+
+    Every component is a DynamicItem (registered once, ``TallyHoBot.setup_hook``),
+    dispatched by its custom_id alone, so discord.py need keep nothing of a view it
+    sends: a view already finished is sent without being stored (no entry in its view
+    store, no 15-minute timeout task for an ephemeral one, nothing to remove after),
+    which a move's reply and each DM and post of the publisher would otherwise pay
+    for (issue 16). Built outside a running event loop (a view cannot be stopped
+    there) it is stored as before, and :func:`forget_view` lets it go once sent."""
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
 
 
 def forget_view(kwargs: dict[str, Any]) -> None:

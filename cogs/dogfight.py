@@ -25,7 +25,7 @@ from bot.systems import FORMATS, hosted, hosted_ids, options_of, rulesets
 from cogs import fields
 from cogs.admin import lobby_channel
 from cogs.components import hand_view
-from cogs.context import app_of, forget_view, language_of, reply, service_of
+from cogs.context import app_of, forget_view, language_of, new_view, reply, service_of
 from cogs.help import cmd_text
 from cogs.lobby import lobby_view, refresh_lobby
 from engine.core.contract import COMPUTER_LEVELS
@@ -173,7 +173,7 @@ class DogfightCog(commands.Cog):
             name=t("dogfight.thread_name", public, id=game.id),
             type=discord.ChannelType.public_thread,
         )
-        view = lobby_view(service, game, public) or discord.ui.View(timeout=None)
+        view = lobby_view(service, game, public) or new_view()
         lobby = await thread.send(
             service.lobby_text(game, public),
             allowed_mentions=discord.AllowedMentions.none(),

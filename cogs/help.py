@@ -22,7 +22,7 @@ from discord.ext import commands
 
 from bot.systems import hosted_ids, presenter
 from cogs.boundary import Guarded
-from cogs.context import forget_view, language_of, reply
+from cogs.context import forget_view, language_of, new_view, reply
 from strings import DEFAULT, catalogue, normalize, t
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def page_text(n: int, language: str) -> str:
 
 def help_view(n: int, language: str) -> discord.ui.View:
     """Back and Next buttons and the topic menu, for page ``n``."""
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     view.add_item(HelpPageButton(max(n - 1, 0), "p", t("help.prev", language), disabled=n == 0))
     last = len(PAGES) - 1
     view.add_item(

@@ -23,7 +23,7 @@ from bot.prompts import hand_text
 from bot.settings import server_language, wants_dm
 from bot.storage import GameStatus
 from cogs.boundary import Guarded
-from cogs.context import is_admin, language_of, reply, service_of
+from cogs.context import is_admin, language_of, new_view, reply, service_of
 from cogs.hand import seat_view
 from cogs.publisher import close_lapsed, post_prompt, public_language, publish, say, send_dm
 from strings import t, tr
@@ -242,7 +242,7 @@ SEAT_COMPONENTS = (OfferButton, TakeSeatButton, UndoButton, AbortButton)
 
 
 def take_seat_view(game_id: int, seat: str, language: str = "en") -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     view.add_item(TakeSeatButton(game_id, seat, language))
     return view
 
@@ -281,7 +281,7 @@ async def sub(
         to = f"<@{result.to}>"
         await reply(interaction, t("seats.ui.offered", language, seat=result.seat, user=to))
         public = await public_language(bot, result.game)
-        view = discord.ui.View(timeout=None)
+        view = new_view()
         for what in ("accept", "decline", "withdraw"):
             view.add_item(OfferButton(game.id, result.seat, what, public))
         offer = t(
@@ -343,7 +343,7 @@ async def abort(interaction: discord.Interaction, confirm: bool) -> None:
         await _abort(interaction, game.id)
         return
     language = await language_of(interaction)
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     view.add_item(AbortButton(game.id, language))
     await reply(interaction, t("seats.ui.abort_confirm", language, id=game.id), view=view)
 
@@ -382,7 +382,7 @@ async def undo(interaction: discord.Interaction) -> None:
         interaction, t("seats.ui.undo_asked", await language_of(interaction), seq=result.seq)
     )
     public = await public_language(bot, result.game)
-    view = discord.ui.View(timeout=None)
+    view = new_view()
     view.add_item(UndoButton(game.id, result.seq, "yes", public))
     view.add_item(UndoButton(game.id, result.seq, "no", public))
     ask = t(

@@ -210,8 +210,8 @@ class Legality(EngineBase):
         rule of each candidate (None: :meth:`legal_actions` filters the candidates of
         ``p`` through its rule). The most frequent decisions of a dogfight: a Discard
         step and a redraw (:meth:`_held_choices`), Play Cards (:meth:`_legal_plays`),
-        a response (:meth:`_legal_responses`) and Adjust Altitude
-        (:meth:`_legal_steps`), each the candidates of :meth:`_candidates` its rule
+        a response (:meth:`_legal_responses`), Adjust Altitude (:meth:`_legal_steps`)
+        and the Wingman Attack step's target (:meth:`_legal_wingman`), each the candidates of :meth:`_candidates` its rule
         allows, in the same order (tests/engine/test_legality.py compares them on many
         states). ``apply`` of an action not listed asks the rule as ever. A mission's
         decisions are filtered through its rules
@@ -225,7 +225,21 @@ class Legality(EngineBase):
             return self._legal_responses(state, state.elements[p.seat])
         if kind == "altitude_step":
             return self._legal_steps(state, state.elements[p.seat])
+        if kind == "wingman":
+            return self._legal_wingman(state, state.elements[p.seat])
         return None
+
+    def _legal_wingman(self, state: GameState, e: Element) -> list[Action]:
+        """The Wingman Attack candidates :meth:`_wm_target_refusal` allows: skip, or a
+        flying wingman's attack on an enemy at its altitude it may attack (10.3):
+        each target asked of :meth:`_target_refusal` only."""
+        out = [Action.simple("skip")]
+        if e.wingman is None or not e.wingman.flying:
+            return out
+        for ref in self._within_reach(state, e):
+            if self._target_refusal(state, e, ref, by_leader=False) is None:
+                out.append(Action.wingman(ref))
+        return out
 
     def _legal_steps(self, state: GameState, e: Element) -> list[Action]:
         """The Adjust Altitude candidates :meth:`_altitude_rule` allows: stay; dive, not

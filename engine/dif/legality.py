@@ -210,8 +210,9 @@ class Legality(EngineBase):
         rule of each candidate (None: :meth:`legal_actions` filters the candidates of
         ``p`` through its rule). The most frequent decisions of a dogfight: a Discard
         step and a redraw (:meth:`_held_choices`), Play Cards (:meth:`_legal_plays`),
-        a response (:meth:`_legal_responses`), Adjust Altitude (:meth:`_legal_steps`)
-        and the Wingman Attack step's target (:meth:`_legal_wingman`), each the candidates of :meth:`_candidates` its rule
+        a response (:meth:`_legal_responses`), Adjust Altitude (:meth:`_legal_steps`),
+        the Wingman Attack step's target (:meth:`_legal_wingman`), the turn-1 order
+        and the secret starting altitude (:meth:`_legal_altitudes`), each the candidates of :meth:`_candidates` its rule
         allows, in the same order (tests/engine/test_legality.py compares them on many
         states). ``apply`` of an action not listed asks the rule as ever. A mission's
         decisions are filtered through its rules
@@ -227,7 +228,21 @@ class Legality(EngineBase):
             return self._legal_steps(state, state.elements[p.seat])
         if kind == "wingman":
             return self._legal_wingman(state, state.elements[p.seat])
+        if kind == "order":  # 4.7: every element still to play that the side may name
+            return self._candidates(state, p)
+        if kind == "altitude":
+            return self._legal_altitudes(state.elements[p.seat])
         return None
+
+    def _legal_altitudes(self, e: Element) -> list[Action]:
+        """The secret starting altitudes :meth:`_start_altitude_refusal` allows: Very
+        High only turbocharged, never above the aircraft's ceiling (4.5)."""
+        ac = self._ac(e)
+        return [
+            Action.altitude(a.code)
+            for a in Altitude
+            if (a is not Altitude.VERY_HIGH or ac.turbocharged) and not a > ac.max_altitude
+        ]
 
     def _legal_wingman(self, state: GameState, e: Element) -> list[Action]:
         """The Wingman Attack candidates :meth:`_wm_target_refusal` allows: skip, or a

@@ -3,8 +3,10 @@
 :class:`DifEngine` holds the components (deck, aircraft) and implements
 ``new_game``, ``pending``, ``legal_actions``, ``apply``, ``view`` and ``replay`` over
 :class:`~engine.dif.state.GameState`. Legality has one truth, :meth:`DifEngine.refusal`:
-``legal_actions`` filters generated candidates through it and ``apply`` refuses
-with its message, which names the rule. Section numbers are Zero!'s unless marked
+``legal_actions`` filters generated candidates through it (or makes the most frequent
+decisions' legal actions directly, tested to agree with it:
+:meth:`~engine.dif.legality.Legality._legal_choices`) and ``apply`` refuses with its
+message, which names the rule. Section numbers are Zero!'s unless marked
 RotL (line numbers of the Rise of the Luftwaffe rulebook).
 
 The class is built in layers, one concern per module: :mod:`~engine.dif.base`

@@ -1935,6 +1935,14 @@ class MissionRules(Resolution):
         n = super()._offence(s, e)
         return n - 1 if self._loaded(s, e, e.wingman) else n  # §17.15
 
+    def _legal_choices(self, state: GameState, p: Decision) -> list[Action] | None:
+        """A mission's decisions are filtered through its rules (its candidates and
+        rules add bombers, Angles of Attack, Load and torpedo limits), but for the
+        choices of cards its rules allow whole (:meth:`_held_choices`)."""
+        if state.mission is not None and not self._held_choices(state, p):
+            return None
+        return super()._legal_choices(state, p)
+
     def _held_choices(self, state: GameState, p: Decision) -> bool:
         """Not a formation's answer, nor the discard an unopposed attacker makes (which
         names no card: :meth:`_discard_rule`)."""

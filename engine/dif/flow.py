@@ -201,8 +201,11 @@ class Flow(Legality):
         if first or e.wingman is None or not e.wingman.flying:
             s.step = "altitude"
             return
-        refusal = self._refuser(s, p)
-        if not any(a.verb == "wm" and refusal(a) is None for a in self._candidates(s, p)):
+        legal = self._legal_choices(s, p)
+        if legal is None:  # a mission's: its candidates asked of its rule
+            refusal = self._refuser(s, p)
+            legal = [a for a in self._candidates(s, p) if refusal(a) is None]
+        if not any(a.verb == "wm" for a in legal):
             s.step = "altitude"
 
     def _check_end(self, s: GameState, ev: list[Event]) -> None:

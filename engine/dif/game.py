@@ -3,8 +3,10 @@
 :class:`DifEngine` holds the components (deck, aircraft) and implements
 ``new_game``, ``pending``, ``legal_actions``, ``apply``, ``view`` and ``replay`` over
 :class:`~engine.dif.state.GameState`. Legality has one truth, :meth:`DifEngine.refusal`:
-``legal_actions`` filters generated candidates through it and ``apply`` refuses
-with its message, which names the rule. Section numbers are Zero!'s unless marked
+``legal_actions`` filters generated candidates through it (or makes the most frequent
+decisions' legal actions directly, tested to agree with it:
+:meth:`~engine.dif.legality.Legality._legal_choices`) and ``apply`` refuses with its
+message, which names the rule. Section numbers are Zero!'s unless marked
 RotL (line numbers of the Rise of the Luftwaffe rulebook).
 
 The class is built in layers, one concern per module: :mod:`~engine.dif.base`
@@ -55,6 +57,14 @@ _PASSIVE = (
 )
 
 
+_UNCHANGED = frozenset({("play", "done"), ("altitude_step", "stay"), ("wingman", "skip")})
+"""The (decision, verb) moves of a dogfight whose rules change no element, only the
+step (``done`` ending Play Cards, 3.1; ``stay`` at Adjust Altitude, 7.21; ``skip`` of
+the Wingman Attack step): ``apply`` hands them their element without copying it
+(a third of a dogfight's moves, issue 16); tests/engine/test_dif_copy_on_write.py fails
+if one changes it."""
+
+
 def _apply(
     engine: Resolution, state: GameState, seat: str, action: Action
 ) -> tuple[GameState, list[Event]]:
@@ -70,7 +80,11 @@ def _apply(
     events: list[Event] = []
     kind = next(p.kind for p in pending if p.seat == seat)
     if seat in s.elements:  # the acting element: changed by nearly every action
-        getattr(engine, f"_do_{kind}")(s, s.own_element(seat), action, events)
+        if s.mission is None and (kind, action.verb) in _UNCHANGED:
+            e = s.elements[seat]  # read only: not copied (GameState.own_element)
+        else:
+            e = s.own_element(seat)
+        getattr(engine, f"_do_{kind}")(s, e, action, events)
     else:  # a formation seat's only decision: its bomber's answer (§20.5)
         assert isinstance(engine, MissionRules)
         engine._do_formation_respond(s, seat, action, events)

@@ -1,7 +1,9 @@
 """Legality: one predicate, :meth:`Legality.refusal`, says whether and why not.
 
-``legal_actions`` generates candidate actions and keeps those the predicate allows;
-``apply`` refuses with the predicate's message, which names the rule.
+``legal_actions`` generates candidate actions and keeps those the predicate allows
+(or, for the most frequent decisions, makes only those directly:
+:meth:`Legality._legal_choices`, tested to agree with the predicate); ``apply``
+refuses with the predicate's message, which names the rule.
 """
 
 from __future__ import annotations
@@ -70,8 +72,9 @@ class Legality(EngineBase):
             for p in pending:
                 if p.seat != seat:
                     continue
-                if self._held_choices(state, p):  # each candidate allowed: not asked
-                    out.extend(self._candidates(state, p))
+                legal = self._legal_choices(state, p)
+                if legal is not None:  # made legal: no candidate asked
+                    out.extend(legal)
                     continue
                 refusal = self._candidate_rule(state, p)
                 out.extend([a for a in self._candidates(state, p) if refusal(a) is None])
@@ -201,6 +204,145 @@ class Legality(EngineBase):
         if p.kind == "discard":
             return self._subsets(e.hand, "discard")
         return []
+
+    def _legal_choices(self, state: GameState, p: Decision) -> list[Action] | None:
+        """The legal actions of the decision ``p``, made directly, without asking the
+        rule of each candidate (None: :meth:`legal_actions` filters the candidates of
+        ``p`` through its rule). The most frequent decisions of a dogfight: a Discard
+        step and a redraw (:meth:`_held_choices`), Play Cards (:meth:`_legal_plays`),
+        a response (:meth:`_legal_responses`), Adjust Altitude (:meth:`_legal_steps`),
+        the Wingman Attack step's target (:meth:`_legal_wingman`), the turn-1 order
+        and the secret starting altitude (:meth:`_legal_altitudes`), each the candidates of :meth:`_candidates` its rule
+        allows, in the same order (tests/engine/test_legality.py compares them on many
+        states). ``apply`` of an action not listed asks the rule as ever. A mission's
+        decisions are filtered through its rules
+        (:meth:`engine.dif.bombing.MissionRules._legal_choices`)."""
+        if self._held_choices(state, p):  # each candidate allowed
+            return self._candidates(state, p)
+        kind = p.kind
+        if kind == "play":
+            return self._legal_plays(state, state.elements[p.seat])
+        if kind == "respond":
+            return self._legal_responses(state, state.elements[p.seat])
+        if kind == "altitude_step":
+            return self._legal_steps(state, state.elements[p.seat])
+        if kind == "wingman":
+            return self._legal_wingman(state, state.elements[p.seat])
+        if kind == "order":  # 4.7: every element still to play that the side may name
+            return self._candidates(state, p)
+        if kind == "altitude":
+            return self._legal_altitudes(state.elements[p.seat])
+        return None
+
+    def _legal_altitudes(self, e: Element) -> list[Action]:
+        """The secret starting altitudes :meth:`_start_altitude_refusal` allows: Very
+        High only turbocharged, never above the aircraft's ceiling (4.5)."""
+        ac = self._ac(e)
+        return [
+            Action.altitude(a.code)
+            for a in Altitude
+            if (a is not Altitude.VERY_HIGH or ac.turbocharged) and not a > ac.max_altitude
+        ]
+
+    def _legal_wingman(self, state: GameState, e: Element) -> list[Action]:
+        """The Wingman Attack candidates :meth:`_wm_target_refusal` allows: skip, or a
+        flying wingman's attack on an enemy at its altitude it may attack (10.3):
+        each target asked of :meth:`_target_refusal` only."""
+        out = [Action.simple("skip")]
+        if e.wingman is None or not e.wingman.flying:
+            return out
+        for ref in self._within_reach(state, e):
+            if self._target_refusal(state, e, ref, by_leader=False) is None:
+                out.append(Action.wingman(ref))
+        return out
+
+    def _legal_steps(self, state: GameState, e: Element) -> list[Action]:
+        """The Adjust Altitude candidates :meth:`_altitude_rule` allows: stay; dive, not
+        below Very Low; climb, not above the ceiling, with any card held or a Full
+        Throttle counter (7.21, 7.21b): a candidate names only those."""
+        out = [Action.simple("stay")]
+        alt = e.altitude or 0
+        if not alt <= Altitude.VERY_LOW:
+            out.append(Action.simple("dive"))
+        if not alt >= self._ac(e).max_altitude:
+            out.extend([Action.climb(c) for c in self._payable(e, e.hand)])
+        return out
+
+    def _legal_responses(self, state: GameState, e: Element) -> list[Action]:
+        """The response candidates :meth:`_respond_refusal` allows (8.3, 8.4): a card
+        answers the last card as drawn (:meth:`_answers`), or declared as a kind
+        (6.35, RotL "Pilots") its leader may declare now and that answers it; a Full
+        Throttle counter only while one is not set aside for a climb (7.21b)."""
+        x = state.exchange
+        assert x is not None
+        out = [Action.simple("pass")]
+        cards = self._response_cards(state, x)
+        from_hand = self._response_source(state, x) is e.hand
+        codes = self._payable(e, cards) if from_hand else self._codes(cards)
+        last = CardKind(x.last_kind)
+        declared: list[str] = []
+        if from_hand:
+            own_turn = not x.defender_to_move and x.source == "hand"
+            declared = [
+                k
+                for k in self._declarable(e, respond=True)
+                if last in self._responds_as(CardKind(k))
+                and self._as_kind_refusal(state, e, k, own_turn=own_turn) is None
+            ]
+        for c in codes:
+            if c == COUNTER:
+                reserved = int(not x.defender_to_move and x.climb_discard == self.counter)
+                if e.counters - reserved >= 1 and self._answers(cards, c, last):
+                    out.append(Action.respond(c))
+                continue
+            card = self._find(cards, c)
+            assert card is not None
+            if last in self.cards[card].type.responds_to:
+                out.append(Action.respond(c))
+            if declared:
+                kind = self.kind[card].value
+                out.extend(Action.respond(c, as_kind=k) for k in declared if k != c and k != kind)
+        return out
+
+    def _legal_plays(self, state: GameState, e: Element) -> list[Action]:
+        """The Play Cards candidates :meth:`_play_refusal` allows: each attack asked of
+        :meth:`_attack_refusal` only, the checks of the card and the move that every
+        candidate passes not asked again."""
+        t = state.t
+        out = [Action.simple("done")]
+        if not t.played:  # 6.36, 12.1: before the first card of the step only
+            if self._given_up(state, e):
+                out.append(Action.simple("giveup"))
+            out.append(Action.simple("evade"))
+        codes = self._payable(e, e.hand)
+        refs = self._within_reach(state, e, t.target)
+        declared = [
+            k
+            for k in self._declarable(e, respond=False)
+            if self._as_kind_refusal(state, e, k, own_turn=True) is None
+        ]
+        alt = e.altitude or 0
+        attack_refusal = self._attack_refusal
+        for c in codes:
+            if c == "VER":  # 7.22: a Vertical Roll down, not below Very Low; up, not
+                # above the ceiling, discarding any card held or a counter (7.21b)
+                if not alt <= Altitude.VERY_LOW:
+                    out.append(Action.vertical("down"))
+                if not alt >= self._ac(e).max_altitude:
+                    rest = list(e.hand)
+                    rest.remove(self._find(e.hand, "VER"))  # type: ignore[arg-type]
+                    out.extend(Action.vertical("up", d) for d in self._payable(e, rest))
+            counter = c == COUNTER
+            kind = CardKind.FUT if counter else _code_kind(c)
+            attack = counter or kind in _ATTACK_AS_DRAWN
+            as_kinds = [k for k in declared if k != c and k != kind.value] if not counter else []
+            for ref in refs:
+                if attack and attack_refusal(state, e, c, kind, ref) is None:
+                    out.append(Action.play(c, ref))
+                for k in as_kinds:
+                    if attack_refusal(state, e, c, _code_kind(k), ref) is None:
+                        out.append(Action.play(c, ref, as_kind=k))
+        return out
 
     def _held_choices(self, state: GameState, p: Decision) -> bool:
         """Whether the rule of the decision ``p`` allows every candidate
@@ -601,6 +743,15 @@ class Legality(EngineBase):
         ref = a.target or ""
         if t.target is not None and ref != t.target:
             return Why("dif.refuse.one_target", target=self._plane_label(state, t.target))
+        return self._attack_refusal(state, e, code, kind, ref)
+
+    def _attack_refusal(
+        self, state: GameState, e: Element, code: str, kind: CardKind, ref: str
+    ) -> Why | None:
+        """Why ``e``'s leader may not attack ``ref`` (this turn's target, if it has one)
+        with the card ``code`` held, played as ``kind`` (an attack's kind, one it may
+        declare now): the target, the bursts and the position (8.2, 8.5, 9.2)."""
+        t = state.t
         lr = self._leader_ratings(e)
         gunner, why, wingman, small, friend, p = self._aim(state, e, ref)
         if kind in BURST_KINDS and gunner:

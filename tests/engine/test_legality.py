@@ -131,6 +131,26 @@ def test_a_discard_lists_exactly_the_choices_its_rule_allows(
     assert seen > 100
 
 
+def test_legal_actions_made_directly_are_the_candidates_the_rule_allows(
+    engine: DifEngine, sample_steps: list[Step]
+) -> None:
+    # legal_actions makes the legal actions of Play Cards, a response, Adjust Altitude,
+    # the Wingman Attack step, the turn-1 order and the starting altitude directly
+    # (Legality._legal_choices), without asking the rule of each candidate: they must
+    # be the candidates the rule allows, in the same order.
+    kinds = ("play", "respond", "altitude_step", "wingman", "order", "altitude")
+    seen: dict[str, int] = {}
+    for state in _states(sample_steps, 1):
+        for p in engine.pending(state):
+            if p.kind not in kinds:
+                continue
+            rule = engine._refuser(state, p)
+            allowed = [a for a in engine._candidates(state, p) if rule(a) is None]
+            assert engine.legal_actions(state, p.seat) == allowed, (p.kind, state.turn)
+            seen[p.kind] = seen.get(p.kind, 0) + 1
+    assert min(seen.values()) > 10 and len(seen) == len(kinds), seen
+
+
 def test_a_decision_s_candidates_answer_it_with_its_verbs(
     engine: DifEngine, sample_steps: list[Step]
 ) -> None:

@@ -183,14 +183,9 @@ class Legality(EngineBase):
                         out.append(Action.play(c, ref, as_kind=k))
             return out
         if p.kind == "respond":
-            x = state.exchange
-            assert x is not None
             out = [Action.simple("pass")]
-            cards = self._response_cards(state, x)
-            from_hand = self._response_source(state, x) is e.hand
-            codes = self._payable(e, cards) if from_hand else self._codes(cards)
+            _, cards, from_hand, codes, last = self._response_offer(state, e)
             as_kinds = self._declarable(e, respond=True) if from_hand else ()
-            last = CardKind(x.last_kind)
             for c in codes:
                 if self._answers(cards, c, last):
                     out.append(Action.respond(c))
@@ -268,18 +263,26 @@ class Legality(EngineBase):
             out.extend([Action.climb(c) for c in self._payable(e, e.hand)])
         return out
 
+    def _response_offer(
+        self, state: GameState, e: Element
+    ) -> tuple[Exchange, list[int], bool, list[str], CardKind]:
+        """What ``e`` may respond with now: the exchange, the cards it answers from
+        (its hand, or a mini-hand: 8.3), whether they are its hand, their codes (a Full
+        Throttle counter among them from a hand: 7.21b) and the kind of the last card."""
+        x = state.exchange
+        assert x is not None
+        cards = self._response_cards(state, x)
+        from_hand = self._response_source(state, x) is e.hand
+        codes = self._payable(e, cards) if from_hand else self._codes(cards)
+        return x, cards, from_hand, codes, CardKind(x.last_kind)
+
     def _legal_responses(self, state: GameState, e: Element) -> list[Action]:
         """The response candidates :meth:`_respond_refusal` allows (8.3, 8.4): a card
         answers the last card as drawn (:meth:`_answers`), or declared as a kind
         (6.35, RotL "Pilots") its leader may declare now and that answers it; a Full
         Throttle counter only while one is not set aside for a climb (7.21b)."""
-        x = state.exchange
-        assert x is not None
         out = [Action.simple("pass")]
-        cards = self._response_cards(state, x)
-        from_hand = self._response_source(state, x) is e.hand
-        codes = self._payable(e, cards) if from_hand else self._codes(cards)
-        last = CardKind(x.last_kind)
+        x, cards, from_hand, codes, last = self._response_offer(state, e)
         declared: list[str] = []
         if from_hand:
             own_turn = not x.defender_to_move and x.source == "hand"

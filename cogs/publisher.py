@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ from bot.prompts import (
     side_kind,
 )
 from bot.settings import server_language, wants_dm
+from bot.storage.base import Storage
 from bot.storage.models import MessageRecord
 from cogs.components import hand_view
 from cogs.context import EPHEMERAL_LIMIT, alt_text, attachment, forget_view, pinging
@@ -234,13 +235,10 @@ async def close_stale(
     closed (its side is pinged again with the new one)."""
     storage = bot.service.storage
     version, reposted = game.record.version, False
-    for listed in await storage.list_messages(game.id, DM):
-        dm = DmKind(listed.kind)
-        if dm.version == version and dm.seat not in renewed:
-            continue
-        record = await storage.delete_message(game.id, listed.kind)  # first: handled once
-        if record is None:
-            continue  # another process took it
+    dms = await storage.list_messages(game.id, DM)
+    stale = [r for r in dms if (d := DmKind(r.kind)).version != version or d.seat in renewed]
+    async for record in _handled_here(storage, game.id, stale):
+        dm = DmKind(record.kind)
         asked = seat_decision(game, dm.seat) is not None and game.holder(dm.seat) == dm.user_id
         try:
             if asked and dm.seat not in renewed:
@@ -264,13 +262,10 @@ async def close_stale(
         except discord.HTTPException:
             log.warning("game %s: could not update the DM of %s", game.id, dm.seat, exc_info=True)
     deciding = side_deciding(game)
-    for listed in await storage.list_messages(game.id, SIDE):
-        side = listed.kind.rsplit(":", 1)[-1]
-        if listed.kind == side_kind(version, side) and menu is None:
-            continue
-        record = await storage.delete_message(game.id, listed.kind)
-        if record is None:
-            continue
+    menus = await storage.list_messages(game.id, SIDE)
+    stale = [r for r in menus if menu is not None or r.kind != side_kind(version, _side(r))]
+    async for record in _handled_here(storage, game.id, stale):
+        side = _side(record)
         still_open = side == deciding
         reposted = reposted or still_open
         note = "hand.side_newer" if still_open else "hand.side_decided"
@@ -279,6 +274,23 @@ async def close_stale(
         except discord.HTTPException:
             log.warning("game %s: could not close a side's menu", game.id, exc_info=True)
     return reposted
+
+
+def _side(record: MessageRecord) -> str:
+    """The side a remembered side's menu is for (its kind's last part)."""
+    return record.kind.rsplit(":", 1)[-1]
+
+
+async def _handled_here(
+    storage: Storage, game_id: int, stale: Iterable[MessageRecord]
+) -> AsyncIterator[MessageRecord]:
+    """These remembered messages, each forgotten first and given back only if this
+    process forgot it (``Storage.delete_message``; another process handles the
+    others): each is closed or brought up to date once."""
+    for listed in stale:
+        record = await storage.delete_message(game_id, listed.kind)
+        if record is not None:
+            yield record
 
 
 async def _close(
@@ -404,11 +416,7 @@ async def close_lapsed(bot: TallyHoBot, game_id: int) -> None:
     game = await bot.service.load(game_id)
     live = await seats.open_prompts(bot.service, game)
     language: str | None = None
-    for record in posted:
-        if record.kind in live:
-            continue
-        if await storage.delete_message(game_id, record.kind) is None:  # closed once only
-            continue
+    async for record in _handled_here(storage, game_id, [r for r in posted if r.kind not in live]):
         try:
             channel = bot.get_channel(record.channel_id) or await bot.fetch_channel(
                 record.channel_id

@@ -34,6 +34,14 @@ class Recent(Generic[K, V]):
         while len(self._items) > self.size:
             self._items.popitem(last=False)
 
+    def pop(self, key: K) -> V | None:
+        """Forget the entry and return it (None if there was none)."""
+        return self._items.pop(key, None)
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        self._items.clear()
+
     def __len__(self) -> int:
         return len(self._items)
 

@@ -20,11 +20,15 @@ def test_the_least_recently_used_entry_is_forgotten_first() -> None:
     assert memory.get(1) == "uno" and memory.get(3) is None
 
 
-def test_a_falsy_value_is_remembered_too() -> None:
+def test_pop_forgets_and_returns_a_falsy_value_too() -> None:
     memory: Recent[int, str] = Recent(4)
     memory.put(7, "")
-    assert memory.get(7) == "" and 7 in memory
-    assert memory.get(8) is None and 8 not in memory
+    assert memory.get(7) == ""
+    assert memory.pop(7) == ""
+    assert memory.pop(7) is None and 7 not in memory
+    memory.put(8, "eight")
+    memory.clear()
+    assert len(memory) == 0 and memory.get(8) is None
 
 
 def test_a_memory_holds_one_entry_at_least() -> None:

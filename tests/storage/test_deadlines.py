@@ -434,15 +434,95 @@ async def test_a_move_commits_its_actions_and_deadlines_together(store: Storage)
     assert settled is not None and settled.cancelled_at == T0 + 2 * H
 
 
+async def test_a_move_changing_one_seat_twice_and_finding_a_deadline_stored(
+    store: Storage,
+) -> None:
+    """``commit_move`` with the changes that touch the same rows (PostgreSQL writes a
+    player's move in one statement, where a row changed twice keeps one change): two
+    deadlines of a seat settled by its action charge its bank twice; a settlement
+    the seat did not act on leaves its clock alone; another seat's missed count is
+    reset; two openings of one seat create its clock once, with the first's bank; an
+    opening whose decision has a deadline already gets the stored one; the actions
+    take their numbers in order."""
+    game = await new_game(store)
+    await store.init_seat_clock(game, "A1", time_bank_seconds=300)
+    await store.init_seat_clock(game, "X1", time_bank_seconds=500)
+    missed = await open_one(store, game, "A1", "0:play")
+    b1 = await open_one(store, game, "B1", "0:play")
+    await store.claim_deadlines([(missed.id, 0), (b1.id, 0)], T0 + 24 * H, T0 + 25 * H)
+    first = await open_one(store, game, "A1", "1:play")
+    second = await open_one(store, game, "A1", "1:respond")
+    lapsed = await open_one(store, game, "X1", "1:play")
+    stored = await open_one(store, game, "Y1", "2:play")
+    x1_before = await store.get_seat_clock(game, "X1")
+    changes = DeadlineChanges(
+        settle=(
+            DeadlineSettlement(first.id, acted=True, bank_used_seconds=50),
+            DeadlineSettlement(lapsed.id, acted=False),
+            DeadlineSettlement(second.id, acted=True, bank_used_seconds=70),
+        ),
+        open=(
+            opening("C1", "2:play", bank=600),
+            opening("Y1", "2:play"),
+            opening("C1", "2:x", 900),
+        ),
+        reset_missed=("B1",),
+        at=T0 + 2 * H,
+    )
+    entries = [LogEntry("A1", "fly"), LogEntry("A1", "draw", {"s": 2}), LogEntry("X1", "pass")]
+    done = await store.commit_move(game, 0, entries, deadlines=changes)
+    assert (done.game.version, done.game.last_seq) == (3, 3)
+    logged = await store.load_actions(game)
+    assert [(a.seq, a.seat, a.action) for a in logged] == [
+        (1, "A1", "fly"),
+        (2, "A1", "draw"),
+        (3, "X1", "pass"),
+    ]
+    snap = await store.latest_snapshot(game)
+    assert snap is not None and (snap.seq, snap.state) == (2, {"s": 2})
+    assert done.closed == (first.id, lapsed.id, second.id)
+    a1 = await store.get_seat_clock(game, "A1")
+    assert (a1.missed_in_a_row, a1.time_bank_seconds) == (0, 300 - 50 - 70)
+    assert await store.get_seat_clock(game, "X1") == x1_before
+    assert (await store.get_seat_clock(game, "B1")).missed_in_a_row == 0
+    assert [(d.seat, d.decision_key) for d in done.opened] == [
+        ("C1", "2:play"),
+        ("Y1", "2:play"),
+        ("C1", "2:x"),
+    ]
+    assert done.opened[1] == stored  # as it was stored
+    assert (await store.get_seat_clock(game, "C1")).time_bank_seconds == 600
+    live = {(d.seat, d.decision_key) for d in await store.live_deadlines(game)}
+    assert live == {
+        ("A1", "0:play"),
+        ("B1", "0:play"),
+        ("C1", "2:play"),
+        ("C1", "2:x"),
+        ("Y1", "2:play"),
+    }
+
+
 async def test_a_refused_move_writes_nothing(store: Storage) -> None:
     """A stale version, a deadline not claimed, a malformed deadline: nothing of the
     move is written, not its actions, not its deadlines."""
     game = await new_game(store)
     d = await open_one(store, game)
-    move = [LogEntry("A1", "fly")]
-    changes = DeadlineChanges(settle=(DeadlineSettlement(d.id, acted=True),), at=T0)
+    await store.init_seat_clock(game, "A1", time_bank_seconds=300)
+    clock = await store.get_seat_clock(game, "A1")
+    move = [LogEntry("A1", "fly", {"s": 1})]
+    changes = DeadlineChanges(
+        settle=(DeadlineSettlement(d.id, acted=True, bank_used_seconds=100),),
+        open=(opening("X1", "1:play"),),
+        reset_missed=("A1",),
+        at=T0,
+    )
     with pytest.raises(StaleGameVersion):
         await store.commit_move(game, 3, move, deadlines=changes)
+    with pytest.raises(GameNotFound):
+        await store.commit_move(game + 1, 0, move, deadlines=changes)
+    assert await store.get_seat_clock(game, "A1") == clock
+    assert (await store.get_seat_clock(game, "X1")).updated_at is None  # no clock made
+    assert await store.latest_snapshot(game) is None
     with pytest.raises(DeadlineClosed, match="not claimed"):
         await store.commit_move(game, 0, move, deadline_id=d.id, deadlines=changes)
     bad = replace(opening("X1", "1:play"), expires_at=T0)

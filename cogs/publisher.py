@@ -235,7 +235,8 @@ async def close_stale(
     closed (its side is pinged again with the new one)."""
     storage = bot.service.storage
     version, reposted = game.record.version, False
-    dms = await storage.list_messages(game.id, DM)
+    listed = await storage.list_messages(game.id, (DM, SIDE))  # one read for both
+    dms = [r for r in listed if r.kind.startswith(DM)]
     stale = [r for r in dms if (d := DmKind(r.kind)).version != version or d.seat in renewed]
     async for record in _handled_here(storage, game.id, stale):
         dm = DmKind(record.kind)
@@ -262,7 +263,7 @@ async def close_stale(
         except discord.HTTPException:
             log.warning("game %s: could not update the DM of %s", game.id, dm.seat, exc_info=True)
     deciding = side_deciding(game)
-    menus = await storage.list_messages(game.id, SIDE)
+    menus = [r for r in listed if r.kind.startswith(SIDE)]
     stale = [r for r in menus if menu is not None or r.kind != side_kind(version, _side(r))]
     async for record in _handled_here(storage, game.id, stale):
         side = _side(record)

@@ -998,12 +998,16 @@ class SQLiteStorage(SQLStorage):
         content: str | None = None,
     ) -> None:
         """Remember the game's message of that kind (replacing the previous one), with
-        what it shows."""
+        what it shows (the game's existence is its foreign key's to check)."""
         now = self._now()
 
         def work(db: sqlite3.Connection) -> None:
-            self._game_exists(db, game_id)
-            db.execute(SET_MESSAGE, (game_id, kind, channel_id, message_id, now, content))
+            try:
+                db.execute(SET_MESSAGE, (game_id, kind, channel_id, message_id, now, content))
+            except sqlite3.IntegrityError as exc:
+                if exc.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+                    raise GameNotFound(game_id) from exc
+                raise
 
         await self._write(work)
 

@@ -145,7 +145,7 @@ WITH bumped AS (
 ), settled AS (
     UPDATE deadlines SET cancelled_at = $8, updated_at = $8
     WHERE id = ANY($9::bigint[]) AND fired_at IS NULL AND {LIVE} AND EXISTS (SELECT FROM bumped)
-    RETURNING id
+    RETURNING {DEADLINE_COLUMNS}
 ), clocked AS (
     UPDATE seat_clocks AS c SET missed_in_a_row = 0,
         time_bank_seconds = GREATEST(0, c.time_bank_seconds - u.used),
@@ -190,8 +190,11 @@ WITH bumped AS (
     FROM opened AS d JOIN openings AS o ON (d.seat, d.decision_key) = (o.seat, o.decision_key)
     UNION ALL
     SELECT o.n, {", ".join(f"d.{c}" for c in _DEADLINE_FIELDS)}
-    FROM deadlines AS d JOIN openings AS o
-        ON (d.game_id, d.seat, d.decision_key) = ($1, o.seat, o.decision_key)
+    FROM (
+        SELECT {DEADLINE_COLUMNS} FROM settled
+        UNION ALL
+        SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id NOT IN (SELECT id FROM settled)
+    ) AS d JOIN openings AS o ON (d.game_id, d.seat, d.decision_key) = ($1, o.seat, o.decision_key)
 )
 SELECT {", ".join(f"b.{c}" for c in _GAME_FIELDS)}, ARRAY(SELECT id FROM settled) AS settled,
     f.n AS opening, {", ".join(f"f.{c} AS d_{c}" for c in _DEADLINE_FIELDS)}
@@ -204,7 +207,7 @@ by its version), the actions and their snapshots appended, the deadlines settled
 acting seat's clock charged), the missed counts reset, the new deadlines opened with
 their seats' clocks. Every part hangs on the bump: a stale version writes nothing and
 returns no row. One row per opened deadline (the stored one for a decision that had a
-deadline already), else one row; ``$1`` the game, ``$2`` now, ``$8`` the settlements'
+deadline already, as this statement left it: settled, if it was), else one row; ``$1`` the game, ``$2`` now, ``$8`` the settlements'
 time, the rest arrays of the entries', the settlements' and the openings' fields (the
 openings' reminders flattened in ``$21``, each opening's share from ``first``, ``count``).
 The same row is never changed twice: a seat's settlements and reset are one update."""

@@ -502,6 +502,22 @@ async def test_a_move_changing_one_seat_twice_and_finding_a_deadline_stored(
     }
 
 
+async def test_an_opening_of_a_decision_the_move_settles_gets_it_settled(store: Storage) -> None:
+    """The deadline a move returns for an opening whose decision has one already is the
+    stored one as the move left it: cancelled, if the move settled it (found by
+    tests/storage/test_move_backends.py: PostgreSQL's one statement read it as before)."""
+    game = await new_game(store)
+    d = await open_one(store, game, "A1", "1:play")
+    changes = DeadlineChanges(
+        settle=(DeadlineSettlement(d.id, acted=False),), open=(opening("A1", "1:play"),), at=T0 + H
+    )
+    done = await store.commit_move(game, 0, [LogEntry("A1", "fly")], deadlines=changes)
+    assert done.closed == (d.id,)
+    [again] = done.opened
+    assert again.id == d.id and again.cancelled_at == T0 + H
+    assert again == await store.get_deadline(d.id)
+
+
 async def test_a_refused_move_writes_nothing(store: Storage) -> None:
     """A stale version, a deadline not claimed, a malformed deadline: nothing of the
     move is written, not its actions, not its deadlines."""

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
 from typing import Any, Self, TypeAlias, TypeVar
@@ -163,13 +163,13 @@ WITH bumped AS (
         AND EXISTS (SELECT FROM bumped)
 ), openings AS (
     SELECT o.*, ARRAY(
-        SELECT r.at FROM unnest($21::timestamptz[]) WITH ORDINALITY AS r(at, j)
+        SELECT r.at FROM unnest($26::timestamptz[]) WITH ORDINALITY AS r(at, j)
         WHERE r.j > o.first AND r.j <= o.first + o.count ORDER BY r.j
     ) AS ats
     FROM bumped, unnest(
         $13::text[], $14::text[], $15::text[], $16::bigint[], $17::timestamptz[],
-        $18::bigint[], $19::bigint[], $20::timestamptz[], $22::timestamptz[], $23::int[],
-        $24::int[], $25::timestamptz[], $26::bigint[]
+        $18::bigint[], $19::bigint[], $20::timestamptz[], $21::timestamptz[], $22::int[],
+        $23::int[], $24::timestamptz[], $25::bigint[]
     ) WITH ORDINALITY AS o(seat, kind, decision_key, user_id, created_at, duration_seconds,
         bank_seconds, due_at, expires_at, first, count, next_at, seat_bank, n)
 ), clocks AS (
@@ -206,11 +206,17 @@ own (:meth:`PostgresStorage._commit_at_once`): the game bumped once per action (
 by its version), the actions and their snapshots appended, the deadlines settled (an
 acting seat's clock charged), the missed counts reset, the new deadlines opened with
 their seats' clocks. Every part hangs on the bump: a stale version writes nothing and
-returns no row. One row per opened deadline (the stored one for a decision that had a
-deadline already, as this statement left it: settled, if it was), else one row; ``$1`` the game, ``$2`` now, ``$8`` the settlements'
-time, the rest arrays of the entries', the settlements' and the openings' fields (the
-openings' reminders flattened in ``$21``, each opening's share from ``first``, ``count``).
-The same row is never changed twice: a seat's settlements and reset are one update."""
+returns no row. It returns one row per opening (its deadline, or the one its decision
+had already, as this statement left it: settled, if it was), else one row.
+
+``$1`` the game, ``$2`` now, ``$3`` the expected version, ``$4`` the number of actions,
+``$8`` the settlements' time; the rest are arrays: the actions' fields (``$5``-``$7``),
+the settled deadlines (``$9``), the charged ones and what each used (``$10``, ``$11``),
+the seats reset (``$12``), the openings' fields (``$13``-``$25``; their reminders all
+in ``$26``, each opening's from ``first``, ``count`` of them). Every part sees the rows
+as they were before the statement, and a row changed twice would keep one change: a
+seat's charges and reset are one update, and nothing else changes a clock or a
+deadline that another part changes."""
 
 
 # Natural order for seat names of one letter and a number: A2 before A10 (byte-wise).
@@ -235,6 +241,16 @@ Item = TypeVar("Item", bound=tuple[int, ...])
 Result = TypeVar("Result")
 Conn: TypeAlias = "asyncpg.Connection[asyncpg.Record]"
 Row: TypeAlias = asyncpg.Record
+
+
+@contextmanager
+def _constraints() -> Iterator[None]:
+    """Constraint failures as :class:`ConstraintViolation`, not as asyncpg's own."""
+    try:
+        yield
+    except asyncpg.IntegrityConstraintViolationError as exc:
+        kind = next((k for t, k in _CONSTRAINT_KINDS if isinstance(exc, t)), "")
+        raise ConstraintViolation(f"{kind} constraint failed: {exc}".strip()) from exc
 
 
 def is_postgres_url(location: str) -> bool:
@@ -409,12 +425,9 @@ class PostgresStorage(SQLStorage):
         backend-specific exception.
         """
         async with self._pool.acquire() as conn:
-            try:
+            with _constraints():
                 async with conn.transaction():
                     yield conn
-            except asyncpg.IntegrityConstraintViolationError as exc:
-                kind = next((k for t, k in _CONSTRAINT_KINDS if isinstance(exc, t)), "")
-                raise ConstraintViolation(f"{kind} constraint failed: {exc}".strip()) from exc
 
     async def _bump(
         self,
@@ -1419,7 +1432,8 @@ class PostgresStorage(SQLStorage):
         one statement (:data:`_MOVE`): one round trip where a transaction of its parts
         takes five (``BEGIN``, the actions, the settlements, the openings, ``COMMIT``)."""
         opens = changes.open
-        firsts, ats = [], []
+        firsts: list[int] = []
+        ats: list[datetime] = []
         for o in opens:
             firsts.append(len(ats))
             ats.extend(_utc(t) for t in o.reminder_ats)
@@ -1445,19 +1459,16 @@ class PostgresStorage(SQLStorage):
             [int(o.duration_seconds) for o in opens],
             [int(o.bank_seconds) for o in opens],
             [_utc(o.due_at) for o in opens],
-            ats,
             [_utc(o.expires_at) for o in opens],
             firsts,
             [len(o.reminder_ats) for o in opens],
             [_utc(o.reminder_ats[0] if o.reminder_ats else o.expires_at) for o in opens],
             [int(o.seat_bank_seconds) for o in opens],
+            ats,
         )
         async with self._one_statement() as conn:
-            try:
+            with _constraints():
                 rows = await conn.fetch(_MOVE, *args)
-            except asyncpg.IntegrityConstraintViolationError as exc:
-                kind = next((k for t, k in _CONSTRAINT_KINDS if isinstance(exc, t)), "")
-                raise ConstraintViolation(f"{kind} constraint failed: {exc}".strip()) from exc
             if not rows:  # the bump found no game at that version: nothing was written
                 version = await conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
                 if version is None:
@@ -1476,14 +1487,14 @@ class PostgresStorage(SQLStorage):
         for n, o in enumerate(opens, 1):
             d = found.get(n)
             if d is None:  # stored by another process after the statement began
-                rows = await self._fetch(
+                [stored] = await self._fetch(
                     f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
                     "WHERE game_id = $1 AND seat = $2 AND decision_key = $3",
                     game_id,
                     o.seat,
                     o.decision_key,
                 )
-                d = _deadline(rows[0])
+                d = _deadline(stored)
             opened.append(d)
         return MoveCommitted(game, tuple(opened), closed)
 

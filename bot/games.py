@@ -319,6 +319,11 @@ class GameStore:
         before the change listeners: the scheduler drops the seat's deadlines (they
         named the old holder) and forgets its missed deadlines."""
 
+    def held(self, game_id: int) -> LoadedGame | None:
+        """The copy of the game the cache holds, if any, not checked against the
+        database (a move checks it by its commit: ``Play.act``)."""
+        return self._cache.get(game_id)
+
     async def load(self, game_id: int, *, remember: bool = True) -> LoadedGame:
         """The game now: from the cache if it holds this version, else from the
         database (its snapshot and the actions after it). ``remember=False``: a read

@@ -21,7 +21,7 @@ from bot.errors import InternalError, Refusal, UserError
 from bot.games import GameStore, LoadedGame, engine_refusal, result_record
 from bot.history import replay_history
 from bot.outcome import Outcome, outcome_of
-from bot.storage import GameStatus, StaleGameVersion
+from bot.storage import GameNotFound, GameStatus, StaleGameVersion
 from bot.storage.base import DeadlineClosed
 from bot.storage.models import LogEntry
 from bot.words import and_list
@@ -135,13 +135,20 @@ class _Move:
     made without asking after it, a missed turn's defaults. :meth:`Play._commit`
     writes them in one transaction with the deadlines of the state they lead to."""
 
-    def __init__(self, game: LoadedGame) -> None:
+    def __init__(self, game: LoadedGame, seat: str | None = None) -> None:
         self.start = game
         self.game = game
         """The game after the actions so far (its version and last seq counted on)."""
+        self.seat = seat
+        """The seat whose action it is (None: nobody's, e.g. moves after a start)."""
         self.entries: list[LogEntry] = []
         self.orders: dict[str, list[str]] | None = None
         """The standing orders left once some ran out (None: none ran out)."""
+        self.events: list[Event] = []
+        """What the actions did, for the outcome."""
+        self.before_turn: str | None = None
+        self.before: set[tuple[str, str]] = set()
+        """Whose turn it was and what was pending before the seat's action."""
 
     def add(self, seat: str, action: Any, state: Any) -> None:
         game = self.game
@@ -174,35 +181,68 @@ class Play(GameStore):
     async def act(
         self, game_id: int, user_id: int, seat: str | None, text: str, *, version: int | None = None
     ) -> Outcome:
-        """Apply one action for the user. Raises UserError and changes nothing on refusal."""
+        """Apply one action for the user. Raises UserError and changes nothing on refusal.
+
+        The game held in the cache is played without first asking the database whether
+        it is still the latest (a round trip on PostgreSQL): the move's commit is
+        guarded by the version (``StaleGameVersion``), so a game another process moved
+        meanwhile writes nothing. A refusal, or a lost commit, on a game held that way
+        is checked: if the game had moved on, the action is tried again on the game as
+        it is now, which decides (a refusal on a stale copy is never the answer)."""
         async with self.locks(game_id):
-            game = await self.load(game_id)
-            system = game.system
-            action = _checked(game, None, "parse", system.parse_action, text)
-            state = self.require_active(game)
-            seat = self._seat_for(game, user_id, seat, state, action)
-            stale = version is not None and version != game.record.version
-            if stale and not await self._still_valid(game, seat, version or 0, state):
-                if await self._went_through(game, seat, version or 0, str(action)):
-                    raise Refusal("refusal.already_played", action=str(action))
-                raise Refusal("refusal.stale_buttons")
-            new_state, events = _checked(game, seat, "apply", system.apply, state, seat, action)
-            before_turn = system.turn_of(state)
-            # A response the seat still owes after its own move (a skill used while
-            # answering) is asked again: the buttons it pressed are out of date.
-            before = _pending(game, state) - {
-                (d.seat, d.kind) for d in system.pending(state) if d.seat == seat and d.urgent
-            }
-            move = _Move(game)
-            move.add(seat, action, new_state)
-            events = await self._decide_without_asking(move, events)
+            held = self.held(game_id)
+            if held is None or (version is not None and version > held.record.version):
+                game, verified = await self.load(game_id), True
+            else:
+                game, verified = held, False
             try:
-                game = await self._commit(move, seat)
-            except StaleGameVersion as exc:
-                self._forget(game.id)
-                raise Refusal("refusal.race") from exc
-            await self._changed(game, seat)
-            return self._after(game, events, before_turn, before)
+                move = await self._move(game, user_id, seat, text, version)
+                after = await self._commit_or_race(move)
+            except InternalError:
+                raise
+            except (UserError, GameNotFound):
+                if verified or await self.storage.game_version(game_id) == game.record.version:
+                    raise
+                self._forget(game_id)  # the copy held was out of date: try on the game now
+                move = await self._move(await self.load(game_id), user_id, seat, text, version)
+                after = await self._commit_or_race(move)
+            await self._changed(after, move.seat)
+            return self._after(after, move.events, move.before_turn, move.before)
+
+    async def _commit_or_race(self, move: _Move) -> LoadedGame:
+        """:meth:`_commit` a player's move; a commit that lost a race (the game moved
+        on meanwhile: nothing was written) is refused as such, the copy held forgotten."""
+        try:
+            return await self._commit(move, move.seat)
+        except StaleGameVersion as exc:
+            self._forget(move.start.id)
+            raise Refusal("refusal.race") from exc
+
+    async def _move(
+        self, game: LoadedGame, user_id: int, seat: str | None, text: str, version: int | None
+    ) -> _Move:
+        """The user's action on this copy of the game, and the moves made without asking
+        after it, applied in memory: nothing is written (refused: UserError)."""
+        system = game.system
+        action = _checked(game, None, "parse", system.parse_action, text)
+        state = self.require_active(game)
+        seat = self._seat_for(game, user_id, seat, state, action)
+        stale = version is not None and version != game.record.version
+        if stale and not await self._still_valid(game, seat, version or 0, state):
+            if await self._went_through(game, seat, version or 0, str(action)):
+                raise Refusal("refusal.already_played", action=str(action))
+            raise Refusal("refusal.stale_buttons")
+        new_state, events = _checked(game, seat, "apply", system.apply, state, seat, action)
+        move = _Move(game, seat)
+        move.before_turn = system.turn_of(state)
+        # A response the seat still owes after its own move (a skill used while
+        # answering) is asked again: the buttons it pressed are out of date.
+        move.before = _pending(game, state) - {
+            (d.seat, d.kind) for d in system.pending(state) if d.seat == seat and d.urgent
+        }
+        move.add(seat, action, new_state)
+        move.events = await self._decide_without_asking(move, events)
+        return move
 
     def _after(
         self,

@@ -317,3 +317,34 @@ async def test_a_computer_player_failing_leaves_the_players_move_made_and_logged
     assert [p.seat for p in outcome.prompts] == ["X1"], "X1 is still asked"
     (record,) = [r for r in caplog.records if r.name == "bot.play"]
     assert record.exc_info is not None and "crashed" in str(record.exc_info[1])
+
+
+async def test_a_copy_held_by_one_process_moved_on_by_another_is_played_as_it_is_now(
+    service: GameService,
+) -> None:
+    """A move is played on the copy of the game the process holds, the database not
+    asked first; when another process (a second service on the same database) moved
+    the game meanwhile, the commit finds it out and the move is played on the game as
+    it is now: applied if it still holds, refused as the game now says if not, never
+    twice and never refused for what only the old copy said."""
+    game = await started(service)
+    old = game.record.version
+    other = GameService(service.storage)
+    await other.act(game.id, ALICE, "A1", "alt M", version=old)  # the copy held is behind
+    outcome = await service.act(game.id, BOB, "X1", "alt L")
+    assert outcome.game.record.version == old + 2
+    logged = await service.storage.load_actions(game.id)
+    assert [(a.seat, a.action) for a in logged] == [("A1", "alt M"), ("X1", "alt L")]
+    assert any("Altitudes revealed" in line for line in outcome.public)
+    # A player's double click, the second through a process holding the game as it
+    # was before the first: told the move went through, nothing written twice.
+    behind = GameService(service.storage)
+    now = await behind.load(game.id)
+    assert now.state is not None
+    seat = default_engine().pending(now.state)[0].seat
+    user = ALICE if seat == "A1" else BOB
+    action = str(service.legal(now, seat)[0])
+    await service.act(game.id, user, seat, action, version=now.record.version)
+    with pytest.raises(UserError, match="already went through"):
+        await behind.act(game.id, user, seat, action, version=now.record.version)
+    assert len(await service.storage.load_actions(game.id)) == len(logged) + 1

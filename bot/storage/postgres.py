@@ -190,11 +190,13 @@ WITH bumped AS (
     FROM opened AS d JOIN openings AS o ON (d.seat, d.decision_key) = (o.seat, o.decision_key)
     UNION ALL
     SELECT o.n, {", ".join(f"d.{c}" for c in _DEADLINE_FIELDS)}
-    FROM (
-        SELECT {DEADLINE_COLUMNS} FROM settled
-        UNION ALL
-        SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE id NOT IN (SELECT id FROM settled)
-    ) AS d JOIN openings AS o ON (d.game_id, d.seat, d.decision_key) = ($1, o.seat, o.decision_key)
+    FROM openings AS o
+        JOIN settled AS d ON (d.game_id, d.seat, d.decision_key) = ($1, o.seat, o.decision_key)
+    UNION ALL
+    SELECT o.n, {", ".join(f"d.{c}" for c in _DEADLINE_FIELDS)}
+    FROM openings AS o
+        JOIN deadlines AS d ON (d.game_id, d.seat, d.decision_key) = ($1, o.seat, o.decision_key)
+    WHERE d.id NOT IN (SELECT id FROM settled)
 )
 SELECT {", ".join(f"b.{c}" for c in _GAME_FIELDS)}, ARRAY(SELECT id FROM settled) AS settled,
     f.n AS opening, {", ".join(f"f.{c} AS d_{c}" for c in _DEADLINE_FIELDS)}

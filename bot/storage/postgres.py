@@ -125,102 +125,6 @@ _INIT_CLOCK = (
 ``$1`` and ``$2``; ``bank`` and ``now`` name their parameters)."""
 
 
-_DEADLINE_FIELDS = tuple(DEADLINE_COLUMNS.split(", "))
-_GAME_FIELDS = tuple(GAME_COLUMNS.split(", "))
-_MOVE = f"""
-WITH bumped AS (
-    UPDATE games SET version = version + $4, updated_at = $2, last_seq = last_seq + $4
-    WHERE id = $1 AND version = $3
-    RETURNING {GAME_COLUMNS}
-), entries AS (
-    SELECT b.last_seq - $4 + e.i AS seq, e.seat, e.action, e.state
-    FROM bumped AS b,
-        unnest($5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS e(seat, action, state, i)
-), appended AS (
-    INSERT INTO actions (game_id, seq, seat, action, created_at)
-    SELECT $1, seq, seat, action, $2 FROM entries
-), snapshotted AS (
-    INSERT INTO snapshots (game_id, seq, state, created_at)
-    SELECT $1, seq, state::jsonb, $2 FROM entries WHERE state IS NOT NULL
-), settled AS (
-    UPDATE deadlines SET cancelled_at = $8, updated_at = $8
-    WHERE id = ANY($9::bigint[]) AND fired_at IS NULL AND {LIVE} AND EXISTS (SELECT FROM bumped)
-    RETURNING {DEADLINE_COLUMNS}
-), clocked AS (
-    UPDATE seat_clocks AS c SET missed_in_a_row = 0,
-        time_bank_seconds = GREATEST(0, c.time_bank_seconds - u.used),
-        updated_at = CASE WHEN u.charged THEN $8 ELSE $2 END
-    FROM (
-        SELECT game_id, seat, sum(used) AS used, bool_or(charged) AS charged FROM (
-            SELECT d.game_id, d.seat, x.used, true AS charged
-            FROM unnest($10::bigint[], $11::bigint[]) AS x(id, used)
-                JOIN deadlines AS d ON d.id = x.id
-            UNION ALL
-            SELECT $1, s.seat, 0, false FROM unnest($12::text[]) AS s(seat)
-        ) AS changes GROUP BY game_id, seat
-    ) AS u
-    WHERE (c.game_id, c.seat) = (u.game_id, u.seat) AND (u.charged OR c.missed_in_a_row <> 0)
-        AND EXISTS (SELECT FROM bumped)
-), openings AS (
-    SELECT o.*, ARRAY(
-        SELECT r.at FROM unnest($26::timestamptz[]) WITH ORDINALITY AS r(at, j)
-        WHERE r.j > o.first AND r.j <= o.first + o.count ORDER BY r.j
-    ) AS ats
-    FROM bumped, unnest(
-        $13::text[], $14::text[], $15::text[], $16::bigint[], $17::timestamptz[],
-        $18::bigint[], $19::bigint[], $20::timestamptz[], $21::timestamptz[], $22::int[],
-        $23::int[], $24::timestamptz[], $25::bigint[]
-    ) WITH ORDINALITY AS o(seat, kind, decision_key, user_id, created_at, duration_seconds,
-        bank_seconds, due_at, expires_at, first, count, next_at, seat_bank, n)
-), clocks AS (
-    INSERT INTO seat_clocks (game_id, seat, time_bank_seconds, updated_at)
-    SELECT $1, seat, seat_bank, $2 FROM openings ORDER BY n
-    ON CONFLICT (game_id, seat) DO NOTHING
-), opened AS (
-    INSERT INTO deadlines (game_id, seat, kind, decision_key, user_id, created_at,
-        duration_seconds, bank_seconds, due_at, expires_at, reminder_ats, reminders_sent,
-        next_at, attempts, updated_at)
-    SELECT $1, seat, kind, decision_key, user_id, created_at, duration_seconds, bank_seconds,
-        due_at, expires_at, ats, 0, next_at, 0, $2
-    FROM openings ORDER BY n
-    ON CONFLICT (game_id, seat, decision_key) DO NOTHING
-    RETURNING {DEADLINE_COLUMNS}
-), found AS (
-    SELECT o.n, {", ".join(f"d.{c}" for c in _DEADLINE_FIELDS)}
-    FROM opened AS d JOIN openings AS o ON (d.seat, d.decision_key) = (o.seat, o.decision_key)
-    UNION ALL
-    SELECT o.n, {", ".join(f"d.{c}" for c in _DEADLINE_FIELDS)}
-    FROM openings AS o
-        JOIN settled AS d ON (d.game_id, d.seat, d.decision_key) = ($1, o.seat, o.decision_key)
-    UNION ALL
-    SELECT o.n, {", ".join(f"d.{c}" for c in _DEADLINE_FIELDS)}
-    FROM openings AS o
-        JOIN deadlines AS d ON (d.game_id, d.seat, d.decision_key) = ($1, o.seat, o.decision_key)
-    WHERE d.id NOT IN (SELECT id FROM settled)
-)
-SELECT {", ".join(f"b.{c}" for c in _GAME_FIELDS)}, ARRAY(SELECT id FROM settled) AS settled,
-    f.n AS opening, {", ".join(f"f.{c} AS d_{c}" for c in _DEADLINE_FIELDS)}
-FROM bumped AS b LEFT JOIN found AS f ON true
-ORDER BY f.n
-"""
-"""A move written whole in one statement, which PostgreSQL runs as a transaction of its
-own (:meth:`PostgresStorage._commit_at_once`): the game bumped once per action (guarded
-by its version), the actions and their snapshots appended, the deadlines settled (an
-acting seat's clock charged), the missed counts reset, the new deadlines opened with
-their seats' clocks. Every part hangs on the bump: a stale version writes nothing and
-returns no row. It returns one row per opening (its deadline, or the one its decision
-had already, as this statement left it: settled, if it was), else one row.
-
-``$1`` the game, ``$2`` now, ``$3`` the expected version, ``$4`` the number of actions,
-``$8`` the settlements' time; the rest are arrays: the actions' fields (``$5``-``$7``),
-the settled deadlines (``$9``), the charged ones and what each used (``$10``, ``$11``),
-the seats reset (``$12``), the openings' fields (``$13``-``$25``; their reminders all
-in ``$26``, each opening's from ``first``, ``count`` of them). Every part sees the rows
-as they were before the statement, and a row changed twice would keep one change: a
-seat's charges and reset are one update, and nothing else changes a clock or a
-deadline that another part changes."""
-
-
 # Natural order for seat names of one letter and a number: A2 before A10 (byte-wise).
 _SEAT_ORDER = 'length(seat), seat COLLATE "C"'
 # The next wake-up of an open deadline: its next unsent reminder, else its expiry.
@@ -1380,10 +1284,6 @@ class PostgresStorage(SQLStorage):
             check_opening(opening)
         now = self._now()
         stamp = _utc(changes.at) if changes.at is not None else now
-        if deadline_id is None and result is None and not changes.cancel_all:
-            return await self._commit_at_once(
-                game_id, expected_version, entries, changes, now, stamp
-            )
         version = expected_version
         async with self._transaction() as conn:
             if deadline_id is not None:
@@ -1420,85 +1320,6 @@ class PostgresStorage(SQLStorage):
                     ),
                 )
         return MoveCommitted(game_record(row), tuple(opened), tuple(closed))
-
-    async def _commit_at_once(
-        self,
-        game_id: int,
-        expected_version: int,
-        entries: Sequence[LogEntry],
-        changes: DeadlineChanges,
-        now: datetime,
-        stamp: datetime,
-    ) -> MoveCommitted:
-        """A player's move (no deadline of its own closed, no end, nothing cancelled) in
-        one statement (:data:`_MOVE`): one round trip where a transaction of its parts
-        takes five (``BEGIN``, the actions, the settlements, the openings, ``COMMIT``)."""
-        opens = changes.open
-        firsts: list[int] = []
-        ats: list[datetime] = []
-        for o in opens:
-            firsts.append(len(ats))
-            ats.extend(_utc(t) for t in o.reminder_ats)
-        acted = [s for s in changes.settle if s.acted]
-        args = (
-            game_id,
-            now,
-            expected_version,
-            len(entries),
-            [e.seat for e in entries],
-            [e.action for e in entries],
-            [None if e.snapshot is None else canonical_json(e.snapshot) for e in entries],
-            stamp,
-            [s.deadline_id for s in changes.settle],
-            [s.deadline_id for s in acted],
-            [int(s.bank_used_seconds) for s in acted],
-            list(changes.reset_missed),
-            [o.seat for o in opens],
-            [o.kind for o in opens],
-            [o.decision_key for o in opens],
-            [o.user_id for o in opens],
-            [_utc(o.created_at) for o in opens],
-            [int(o.duration_seconds) for o in opens],
-            [int(o.bank_seconds) for o in opens],
-            [_utc(o.due_at) for o in opens],
-            [_utc(o.expires_at) for o in opens],
-            firsts,
-            [len(o.reminder_ats) for o in opens],
-            [_utc(o.reminder_ats[0] if o.reminder_ats else o.expires_at) for o in opens],
-            [int(o.seat_bank_seconds) for o in opens],
-            ats,
-        )
-        async with self._one_statement() as conn:
-            with _constraints():
-                rows = await conn.fetch(_MOVE, *args)
-            if not rows:  # the bump found no game at that version: nothing was written
-                version = await conn.fetchval("SELECT version FROM games WHERE id = $1", game_id)
-                if version is None:
-                    raise GameNotFound(game_id)
-                raise StaleGameVersion(game_id, expected_version, int(version))
-        first = rows[0]
-        game = game_record({c: first[c] for c in _GAME_FIELDS})
-        settled = set(first["settled"])
-        closed = tuple(s.deadline_id for s in changes.settle if s.deadline_id in settled)
-        found = {
-            row["opening"]: _deadline({c: row[f"d_{c}"] for c in _DEADLINE_FIELDS})
-            for row in rows
-            if row["opening"] is not None
-        }
-        opened = []
-        for n, o in enumerate(opens, 1):
-            d = found.get(n)
-            if d is None:  # stored by another process after the statement began
-                [stored] = await self._fetch(
-                    f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
-                    "WHERE game_id = $1 AND seat = $2 AND decision_key = $3",
-                    game_id,
-                    o.seat,
-                    o.decision_key,
-                )
-                d = _deadline(stored)
-            opened.append(d)
-        return MoveCommitted(game, tuple(opened), closed)
 
     # -- campaigns ----------------------------------------------------------------------
 

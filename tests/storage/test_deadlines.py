@@ -437,8 +437,8 @@ async def test_a_move_commits_its_actions_and_deadlines_together(store: Storage)
 async def test_a_move_changing_one_seat_twice_and_finding_a_deadline_stored(
     store: Storage,
 ) -> None:
-    """``commit_move`` with the changes that touch the same rows (PostgreSQL writes a
-    player's move in one statement, where a row changed twice keeps one change): two
+    """``commit_move`` with the changes that touch the same rows (a statement doing
+    several parts of a move would see them as they were before it): two
     deadlines of a seat settled by its action charge its bank twice; a settlement
     the seat did not act on leaves its clock alone; another seat's missed count is
     reset; two openings of one seat create its clock once, with the first's bank; an
@@ -505,7 +505,8 @@ async def test_a_move_changing_one_seat_twice_and_finding_a_deadline_stored(
 async def test_an_opening_of_a_decision_the_move_settles_gets_it_settled(store: Storage) -> None:
     """The deadline a move returns for an opening whose decision has one already is the
     stored one as the move left it: cancelled, if the move settled it (found by
-    tests/storage/test_move_backends.py: PostgreSQL's one statement read it as before)."""
+    tests/storage/test_move_backends.py in a one-statement PostgreSQL move, since
+    withdrawn, which read the row as it was before the statement)."""
     game = await new_game(store)
     d = await open_one(store, game, "A1", "1:play")
     changes = DeadlineChanges(

@@ -1,18 +1,17 @@
 """A property test (hypothesis): ``commit_move`` writes the same rows on SQLite and on
 PostgreSQL, for any mix of deadline changes a move can carry.
 
-PostgreSQL writes a player's move in one statement (``_MOVE`` in
-``bot/storage/postgres.py``), where every part sees the rows as they were before the
-statement and a row changed twice keeps one change; SQLite runs the parts one after
-the other in a transaction. Each example opens the same deadlines on a fresh game in
-both stores (some claimed: missed, their bank spent), gives some seats a clock, then
-commits one move: actions (some with a snapshot), settlements (acted or not, with the
-bank they used, of open or claimed deadlines), resets of missed counts, openings
-(some for a decision that has a deadline already, some twice in the move, several for
-one seat), and now and then a stale version. The two stores must agree on what the
-move returns, the game's log and snapshot, every deadline and every seat's clock
-(deadline ids told apart by their decision, not by number). Small and derandomized;
-``TALLYHO_HYPOTHESIS_EXAMPLES`` soaks it (CONTRIBUTING).
+The two stores write a move their own way (SQLite statement by statement in a
+transaction; PostgreSQL with statements that each do several parts, every part of
+one seeing the rows as they were before it). Each example opens the same deadlines
+on a fresh game in both stores (some claimed: missed, their bank spent), gives some
+seats a clock, then commits one move: actions (some with a snapshot), settlements
+(acted or not, with the bank they used, of open or claimed deadlines), resets of
+missed counts, openings (some for a decision that has a deadline already, some twice
+in the move, several for one seat), and now and then a stale version. The two stores
+must agree on what the move returns, the game's log and snapshot, every deadline and
+every seat's clock (deadline ids told apart by their decision, not by number). Small
+and derandomized; ``TALLYHO_HYPOTHESIS_EXAMPLES`` soaks it (CONTRIBUTING).
 """
 
 from __future__ import annotations

@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from itertools import combinations
 
 import pytest
 
 from engine.core.errors import EngineError, RuleViolation
 from engine.dif.actions import AS_KINDS, Action
 from engine.dif.game import DifEngine, default_engine
-from engine.dif.legality import _VERBS
+from engine.dif.legality import _VERBS, _sub_multisets
 from engine.dif.state import GameState
 
 from .conftest import GameFactory, Play, Step, random_game, random_setup
@@ -129,6 +130,18 @@ def test_a_discard_lists_exactly_the_choices_its_rule_allows(
             assert engine.legal_actions(state, p.seat) == allowed
             seen += 1
     assert seen > 100
+
+
+def test_the_choices_of_a_hand_are_its_sorted_distinct_sub_multisets() -> None:
+    # _sub_multisets makes a Discard step's choices of cards in order, without sorting:
+    # the same list as sorting the distinct combinations of every size.
+    rng = random.Random(16)
+    codes = ["BAR", "HAL", "IMS-1B1D", "IMS-2B3D", "MAN", "OOS-2B3D", "SCI", "VER"]
+    for _ in range(2000):
+        pool = codes[: rng.randint(1, len(codes))]
+        hand = tuple(sorted(rng.choice(pool) for _ in range(rng.randint(0, 9))))
+        expected = sorted({c for n in range(len(hand) + 1) for c in combinations(hand, n)})
+        assert _sub_multisets(hand) == expected, hand
 
 
 def test_legal_actions_made_directly_are_the_candidates_the_rule_allows(

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from itertools import combinations, groupby
-from typing import Any
 
 from engine.core.contract import Decision
 from engine.dif import tables
@@ -28,12 +27,12 @@ from engine.dif.components import (
 )
 from engine.dif.state import Element, Exchange, FollowOffer, GameState
 from engine.dif.texts import fixed
-from strings import Term
+from strings import LazyTerm, Term
 
 __all__ = ["Legality", "Why"]
 
 
-class Why:
+class Why(LazyTerm):
     """A refusal not yet put in words: its catalogue key (``dif.refuse.*``) and fields.
 
     :meth:`Legality.legal_actions` asks about every candidate action and only needs
@@ -42,17 +41,7 @@ class Why:
     gives the reason.
     """
 
-    __slots__ = ("fields", "key")
-
-    def __init__(self, key: str, /, **fields: Any) -> None:
-        self.key = key
-        self.fields = fields
-
-    def term(self) -> Term:
-        return Term(self.key, **self.fields)
-
-    def __repr__(self) -> str:
-        return f"Why({self.key!r}, **{self.fields!r})"
+    __slots__ = ()
 
 
 class Legality(EngineBase):

@@ -332,7 +332,7 @@ class EngineBase:
         return self._label_of_code.get(code, code)
 
     def _codes(self, cards: Iterable[int]) -> list[str]:
-        return sorted({self.code[c] for c in cards})
+        return sorted(set(map(self.code.__getitem__, cards)))
 
     def _discard(self, state: GameState, cards: Iterable[int]) -> None:
         state.discard.extend(cards)

@@ -263,7 +263,7 @@ class Legality(EngineBase):
         cards = self._response_cards(state, x)
         from_hand = self._response_source(state, x) is e.hand
         codes = self._payable(e, cards) if from_hand else self._codes(cards)
-        return x, cards, from_hand, codes, CardKind(x.last_kind)
+        return x, cards, from_hand, codes, _code_kind(x.last_kind)
 
     def _legal_responses(self, state: GameState, e: Element) -> list[Action]:
         """The response candidates :meth:`_respond_refusal` allows (8.3, 8.4): a card

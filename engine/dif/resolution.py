@@ -85,7 +85,7 @@ class Resolution(Flow):
         assert e.wingman is not None
         return (
             self._wingman_ratings(e.wingman).offensive
-            + tables.wingman_modifiers(Altitude(e.altitude or 0), self._ac(e).turbocharged)[0]
+            + tables.wingman_modifiers(e.altitude or 0, self._ac(e).turbocharged)[0]
         )
 
     def _draw_defence(self, s: GameState, o: Element, ev: list[Event]) -> None:
@@ -93,7 +93,7 @@ class Resolution(Flow):
         assert o.wingman is not None
         d = (
             self._wingman_ratings(o.wingman).defensive
-            + tables.wingman_modifiers(Altitude(o.altitude or 0), self._ac(o).turbocharged)[1]
+            + tables.wingman_modifiers(o.altitude or 0, self._ac(o).turbocharged)[1]
         )
         self._draw(s, o, d, o.defence, ev, "defence")
 
@@ -418,7 +418,7 @@ class Resolution(Flow):
             ev.append(Event("negated", LazyTerm("dif.event.negated", card=self.label[x.card])))
         else:
             self._effect(s, x, ev)
-        if Ruleset(s.ruleset) is Ruleset.ROTL:  # RotL L238: discarded after each exchange
+        if s.ruleset == Ruleset.ROTL:  # RotL L238: discarded after each exchange
             self._discard(s, s.in_play)
             s.in_play = []
         if s.follow is None:
@@ -669,7 +669,7 @@ class Resolution(Flow):
         ac = self._ac(e)
         n = lr.draw
         if not ac.rocket:  # RotL L122: a rocket's Horsepower ignores altitude
-            n += tables.draw_modifier(Altitude(e.altitude or 0), ac.turbocharged)
+            n += tables.draw_modifier(e.altitude or 0, ac.turbocharged)
         room = lr.hand_size - len(e.hand)
         self._draw(s, e, max(min(n, room), 0), e.hand, ev, "step")
         if ac.thrust and ac.speed is not None:

@@ -195,9 +195,10 @@ class Legality(EngineBase):
         ``p`` through its rule). The most frequent decisions of a dogfight: a Discard
         step and a redraw (:meth:`_held_choices`), Play Cards (:meth:`_legal_plays`),
         a response (:meth:`_legal_responses`), Adjust Altitude (:meth:`_legal_steps`),
-        the Wingman Attack step's target (:meth:`_legal_wingman`), the turn-1 order
-        and the secret starting altitude (:meth:`_legal_altitudes`), each the candidates of :meth:`_candidates` its rule
-        allows, in the same order (tests/engine/test_legality.py compares them on many
+        the Wingman Attack step's target (:meth:`_legal_wingman`) and its cards
+        (:meth:`_legal_wingman_plays`), the turn-1 order and the secret starting
+        altitude (:meth:`_legal_altitudes`), each the candidates of :meth:`_candidates`
+        its rule allows, in the same order (tests/engine/test_legality.py compares them on many
         states). ``apply`` of an action not listed asks the rule as ever. A mission's
         decisions are filtered through its rules
         (:meth:`engine.dif.bombing.MissionRules._legal_choices`)."""
@@ -212,6 +213,8 @@ class Legality(EngineBase):
             return self._legal_steps(state, state.elements[p.seat])
         if kind == "wingman":
             return self._legal_wingman(state, state.elements[p.seat])
+        if kind == "wingman_attack":
+            return self._legal_wingman_plays(state, state.elements[p.seat])
         if kind == "order":  # 4.7: every element still to play that the side may name
             return self._candidates(state, p)
         if kind == "altitude":
@@ -238,6 +241,37 @@ class Legality(EngineBase):
         for ref in self._within_reach(state, e):
             if self._target_refusal(state, e, ref, by_leader=False) is None:
                 out.append(Action.wingman(ref))
+        return out
+
+    def _legal_wingman_plays(self, state: GameState, e: Element) -> list[Action]:
+        """The Wingman Attack step's candidates :meth:`_wm_play_refusal` allows: done,
+        or a card of the mini-hand, as drawn, at the wingman's target while it flies
+        (10.2-10.6). What depends on the target (a small target, a lone leader, the
+        position) is read once, not for each card."""
+        out = [Action.simple("done")]
+        ref = state.t.wm_target
+        assert ref is not None
+        target = self._plane(state, ref)
+        if target is None or not target.flying:
+            return out
+        them = ref[:-1]
+        small = self._ac(target).small_target
+        at_leader = target.role == "leader"
+        friend = self._lone_engaged(state, e.seat, them) if at_leader else None
+        for c in self._codes(e.minihand):
+            kind = _code_kind(c)
+            if kind in BURST_KINDS and c == "IMS-1B1D" and small:
+                continue  # RotL "Small Targets"
+            if friend is not None:  # 6.72a
+                why = self._lone_card_refusal(state, kind, them, friend, wingman=True)
+            elif kind in BURST_KINDS:
+                why = None
+            elif kind not in POSITION_DELTA or not at_leader:  # 10.52: bursts at a wingman
+                continue
+            else:
+                why = self._position_card_refusal(kind, self.pos(state, e.seat, them))
+            if why is None:
+                out.append(Action.play(c, ref))
         return out
 
     def _legal_steps(self, state: GameState, e: Element) -> list[Action]:

@@ -101,8 +101,11 @@ class Resolution(Flow):
         if s.step != "wingman_attack" or s.exchange is not None:
             return
         p = Pending(e.seat, "wingman_attack")
-        refusal = self._refuser(s, p)
-        if any(a.verb == "play" and refusal(a) is None for a in self._candidates(s, p)):
+        legal = self._legal_choices(s, p)
+        if legal is None:  # a mission's: its candidates asked of its rule
+            refusal = self._refuser(s, p)
+            legal = [a for a in self._candidates(s, p) if refusal(a) is None]
+        if any(a.verb == "play" for a in legal):
             return
         self._end_wingman_attack(s, e, ev)
 

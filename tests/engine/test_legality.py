@@ -148,10 +148,10 @@ def test_legal_actions_made_directly_are_the_candidates_the_rule_allows(
     engine: DifEngine, sample_steps: list[Step]
 ) -> None:
     # legal_actions makes the legal actions of Play Cards, a response, Adjust Altitude,
-    # the Wingman Attack step, the turn-1 order and the starting altitude directly
-    # (Legality._legal_choices), without asking the rule of each candidate: they must
-    # be the candidates the rule allows, in the same order.
-    kinds = ("play", "respond", "altitude_step", "wingman", "order", "altitude")
+    # the Wingman Attack step (its target and its cards), the turn-1 order and the
+    # starting altitude directly (Legality._legal_choices), without asking the rule of
+    # each candidate: they must be the candidates the rule allows, in the same order.
+    kinds = ("play", "respond", "altitude_step", "wingman", "wingman_attack", "order", "altitude")
     seen: dict[str, int] = {}
     for state in _states(sample_steps, 1):
         for p in engine.pending(state):

@@ -47,6 +47,7 @@ __all__ = [
     "LANGUAGE_NAMES",
     "NARRATION",
     "SUPPORTED",
+    "LazyTerm",
     "Term",
     "catalogue",
     "english",
@@ -215,6 +216,27 @@ class Term(str):
 
     def text(self, locale: object | None) -> str:
         return t(self.key, locale, **self.fields)
+
+
+class LazyTerm:
+    """A :class:`Term` not made yet: its key and fields, made a Term by :meth:`term`
+    only when its text is wanted. A Term formats its English text when it is made;
+    an engine that narrates every action (an event's text, read only when someone
+    shows it: :class:`engine.core.events.Event`) or asks about many actions (a
+    refusal, of which legality only needs to know whether there is one) makes one of
+    these instead. Its fields must not change after it is made."""
+
+    __slots__ = ("fields", "key")
+
+    def __init__(self, key: str, /, **fields: Any) -> None:
+        self.key = key
+        self.fields = fields
+
+    def term(self) -> Term:
+        return Term(self.key, **self.fields)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.key!r}, **{self.fields!r})"
 
 
 _ENGLISH: dict[str, Callable[[dict[str, Any]], str]] = {}

@@ -16,7 +16,8 @@ from typing import TypeVar
 
 __all__ = ["Rng"]
 
-_MASK = (1 << 64) - 1
+_SPAN = 1 << 64
+_MASK = _SPAN - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
 T = TypeVar("T")
@@ -33,26 +34,41 @@ class Rng:
     def next64(self) -> int:
         """The next 64-bit output."""
         self.state = (self.state + _GAMMA) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+        return _mix(self.state)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` (rejection sampling: no modulo bias)."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _SPAN - (_SPAN % n)
         while True:
             x = self.next64()
             if x < limit:
                 return x % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher-Yates shuffle in place."""
+        """Fisher-Yates shuffle in place: :meth:`below` for each place, from the last,
+        its draws made here (a game shuffles a deck of some sixty cards as it starts
+        and at each reshuffle: two method calls a card cost more than the draw)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _SPAN - (_SPAN % n)
+            while True:
+                state = (state + _GAMMA) & _MASK
+                x = _mix(state)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def coin(self) -> bool:
         return bool(self.next64() >> 63)
+
+
+def _mix(z: int) -> int:
+    """SplitMix64's output of the state ``z``."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)

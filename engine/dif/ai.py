@@ -9,6 +9,8 @@ exactly from its log.
 from __future__ import annotations
 
 import random
+from bisect import bisect
+from itertools import accumulate
 
 from engine.dif.actions import Action
 from engine.dif.game import DifEngine
@@ -31,21 +33,32 @@ class RandomPlayer:
         actions = engine.legal_actions(state, seat)
         if not actions:
             raise ValueError(f"seat {seat} has no legal action")
-        weights = [self._weight(a) for a in actions]
-        return self.rng.choices(actions, weights)[0]
+        # What ``self.rng.choices(actions, weights)[0]`` picks, without its checks
+        # (positive finite weights) and its keyword handling: the same draw of the
+        # same generator, a bisection of the cumulated weights (issue 16).
+        cum = list(accumulate(map(_weight, actions)))
+        return actions[bisect(cum, self.rng.random() * cum[-1], 0, len(actions) - 1)]
 
-    @staticmethod
-    def _weight(a: Action) -> float:
-        verb = a.verb
-        if verb == "play":
-            if a.arg is not None:  # a Vertical Roll away
-                return 0.5
-            return 8.0 if (a.target or "").endswith("L") else 3.0
-        if verb == "discard":  # the most numerous choices: asked first
-            return 4.0 / (1 + len(a.cards) ** 2)
-        if verb == "alt":
-            return 6.0 if a.arg == "M" else 1.0
-        return _WEIGHTS.get(verb, 1.0)
+
+def _weight(a: Action) -> float:
+    """How much more likely than an action of weight 1 the random player is to pick
+    ``a`` (:class:`RandomPlayer`'s steering)."""
+    verb = a.verb
+    if verb == "play":
+        if a.arg is not None:  # a Vertical Roll away
+            return 0.5
+        return 8.0 if (a.target or "").endswith("L") else 3.0
+    if verb == "discard":  # the most numerous choices: a weight by the number of cards
+        n = len(a.cards)
+        return _DISCARD_WEIGHTS[n] if n < len(_DISCARD_WEIGHTS) else 4.0 / (1 + n**2)
+    if verb == "alt":
+        return 6.0 if a.arg == "M" else 1.0
+    return _WEIGHTS.get(verb, 1.0)
+
+
+_DISCARD_WEIGHTS = tuple(4.0 / (1 + n**2) for n in range(16))
+"""The weight of discarding ``n`` cards, by ``n``: a Discard step offers up to 128
+choices, each weighed (issue 16)."""
 
 
 _WEIGHTS = {

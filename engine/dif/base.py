@@ -31,7 +31,7 @@ from engine.dif.components import (
 )
 from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
 from engine.dif.texts import fixed, join
-from strings import Term
+from strings import LazyTerm, Term
 
 __all__ = ["BURST_BUY", "DRAWS", "POSITION_DELTA", "EngineBase", "Pending"]
 
@@ -256,7 +256,7 @@ class EngineBase:
             rng = Rng(state.rng)
             rng.shuffle(state.deck)
             state.rng = rng.state
-            events.append(Event("reshuffle", Term("dif.event.reshuffle")))
+            events.append(Event("reshuffle", LazyTerm("dif.event.reshuffle")))
         return state.deck.pop()
 
     def _draw(
@@ -283,16 +283,16 @@ class EngineBase:
             el = self._el_label(state, e)
             count = len(drawn)
             one, other = DRAWS[why]
-            text = Term(one, element=el) if count == 1 else Term(other, element=el, n=count)
+            text = LazyTerm(one, element=el) if count == 1 else LazyTerm(other, element=el, n=count)
             events.append(Event("draw", text, data={"seat": e.seat, "count": count}))
             if drawn:
                 cards = join([self.label[c] for c in drawn])
                 if why == "minihand":
-                    text = Term("dif.event.drew.minihand", cards=cards)
+                    text = LazyTerm("dif.event.drew.minihand", cards=cards)
                 elif why == "defence":
-                    text = Term("dif.event.drew.defence", cards=cards)
+                    text = LazyTerm("dif.event.drew.defence", cards=cards)
                 else:
-                    text = Term("dif.event.drew.hand", cards=cards)
+                    text = LazyTerm("dif.event.drew.hand", cards=cards)
                 events.append(
                     Event(
                         "drew",
@@ -332,7 +332,7 @@ class EngineBase:
         return self._label_of_code.get(code, code)
 
     def _codes(self, cards: Iterable[int]) -> list[str]:
-        return sorted({self.code[c] for c in cards})
+        return sorted(set(map(self.code.__getitem__, cards)))
 
     def _discard(self, state: GameState, cards: Iterable[int]) -> None:
         state.discard.extend(cards)
@@ -397,7 +397,7 @@ class EngineBase:
                 ev.append(
                     Event(
                         "discard",
-                        Term(
+                        LazyTerm(
                             "dif.event.discard_defence",
                             element=self._el_label(s, o),
                             cards=join([self.label[c] for c in o.defence]),

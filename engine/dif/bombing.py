@@ -1398,7 +1398,7 @@ class MissionRules(Resolution):
         Offensive part -1 against an Evasive Action crew (§19.35)."""
         assert e.wingman is not None
         r = self._wingman_ratings(e.wingman)
-        off, dfn = tables.wingman_modifiers(Altitude(e.altitude or 0), self._ac(e).turbocharged)
+        off, dfn = tables.wingman_modifiers(e.altitude or 0, self._ac(e).turbocharged)
         return wingman_minihand(
             r.model_copy(
                 update={

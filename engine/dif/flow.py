@@ -16,7 +16,7 @@ from engine.dif.components import (
 from engine.dif.legality import Legality
 from engine.dif.state import Element, GameState, TurnState
 from engine.dif.texts import fixed, join
-from strings import Term
+from strings import LazyTerm, Term
 
 __all__ = ["Flow"]
 
@@ -43,7 +43,7 @@ class Flow(Legality):
                 for e in state.elements.values()
             ]
         )
-        events.append(Event("reveal", Term("dif.event.revealed", altitudes=altitudes)))
+        events.append(Event("reveal", LazyTerm("dif.event.revealed", altitudes=altitudes)))
         for e in state.elements.values():
             # 4.6: deal each hand; a hand fixed by the setup (examples, tests) is kept.
             if not e.hand:
@@ -68,11 +68,11 @@ class Flow(Legality):
             state.first_side = Side.AXIS.value if rng.coin() else Side.ALLIED.value
         state.rng = rng.state
         first = Side(state.first_side)
-        events.append(Event("initiative", Term("dif.event.initiative", side=first.phrase(rs))))
+        events.append(Event("initiative", LazyTerm("dif.event.initiative", side=first.phrase(rs))))
         state.order = list(order) if order is not None else []
         if order is not None:
             names = ", ".join(self._el_label(state, state.elements[s]) for s in order)
-            events.append(Event("order", Term("dif.event.player_order", elements=names)))
+            events.append(Event("order", LazyTerm("dif.event.player_order", elements=names)))
         state.turn, state.index = 1, 0
         self._start_turn(state, events)
 
@@ -104,7 +104,7 @@ class Flow(Legality):
                     return
                 s.index = 0
                 s.turn += 1
-                ev.append(Event("turn", Term("dif.event.game_turn", turn=s.turn)))
+                ev.append(Event("turn", LazyTerm("dif.event.game_turn", turn=s.turn)))
             if s.index < len(s.order) and s.elements[s.order[s.index]].in_fight:
                 break  # no element at all (a raid by bombers alone): the turns pass
         self._start_turn(s, ev)
@@ -155,9 +155,9 @@ class Flow(Legality):
             "place": _ordinal(place),
         }
         text = (
-            Term("dif.event.order_chosen", **fields)
+            LazyTerm("dif.event.order_chosen", **fields)
             if chosen
-            else Term("dif.event.order_given", **fields)
+            else LazyTerm("dif.event.order_given", **fields)
         )
         ev.append(Event("order", text, data={"seat": seat, "place": place}))
 
@@ -180,7 +180,7 @@ class Flow(Legality):
         ev.append(
             Event(
                 "player_turn",
-                Term("dif.event.player_turn", turn=s.turn, element=self._el_label(s, e)),
+                LazyTerm("dif.event.player_turn", turn=s.turn, element=self._el_label(s, e)),
                 data={"seat": e.seat},
             )
         )
@@ -233,7 +233,7 @@ class Flow(Legality):
             ev.append(
                 Event(
                     "result",
-                    Term(
+                    LazyTerm(
                         "dif.event.result",
                         verdict=verdict,
                         axis=Side.AXIS.label(rs),

@@ -26,7 +26,7 @@ from engine.core.events import Event
 from engine.core.rng import Rng
 from engine.dif import balance, fates
 from engine.dif.actions import Action, quoted
-from engine.dif.base import Pending
+from engine.dif.base import DECISIONS, Pending
 from engine.dif.bombing import MissionRules
 from engine.dif.campaign_cards import Role
 from engine.dif.components import Aircraft, Deck, PilotSkill, Ruleset, Side
@@ -65,6 +65,10 @@ the Wingman Attack step): ``apply`` hands them their element without copying it
 if one changes it."""
 
 
+_DO = {kind: f"_do_{kind}" for kind in DECISIONS}
+"""The name of the rule that applies a decision of each kind (``_do_play``...)."""
+
+
 def _apply(
     engine: Resolution, state: GameState, seat: str, action: Action
 ) -> tuple[GameState, list[Event]]:
@@ -78,13 +82,16 @@ def _apply(
             raise RuleViolation(why)
     s = state.clone()
     events: list[Event] = []
-    kind = next(p.kind for p in pending if p.seat == seat)
+    for p in pending:  # the seat's decision (the first, as ``refusal`` allowed it)
+        if p.seat == seat:
+            kind = p.kind
+            break
     if seat in s.elements:  # the acting element: changed by nearly every action
         if s.mission is None and (kind, action.verb) in _UNCHANGED:
             e = s.elements[seat]  # read only: not copied (GameState.own_element)
         else:
             e = s.own_element(seat)
-        getattr(engine, f"_do_{kind}")(s, e, action, events)
+        getattr(engine, _DO[kind])(s, e, action, events)
     else:  # a formation seat's only decision: its bomber's answer (§20.5)
         assert isinstance(engine, MissionRules)
         engine._do_formation_respond(s, seat, action, events)

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from itertools import combinations
-from typing import Any
+from itertools import combinations, groupby
 
 from engine.core.contract import Decision
 from engine.dif import tables
@@ -28,12 +27,12 @@ from engine.dif.components import (
 )
 from engine.dif.state import Element, Exchange, FollowOffer, GameState
 from engine.dif.texts import fixed
-from strings import Term
+from strings import LazyTerm, Term
 
 __all__ = ["Legality", "Why"]
 
 
-class Why:
+class Why(LazyTerm):
     """A refusal not yet put in words: its catalogue key (``dif.refuse.*``) and fields.
 
     :meth:`Legality.legal_actions` asks about every candidate action and only needs
@@ -42,17 +41,7 @@ class Why:
     gives the reason.
     """
 
-    __slots__ = ("fields", "key")
-
-    def __init__(self, key: str, /, **fields: Any) -> None:
-        self.key = key
-        self.fields = fields
-
-    def term(self) -> Term:
-        return Term(self.key, **self.fields)
-
-    def __repr__(self) -> str:
-        return f"Why({self.key!r}, **{self.fields!r})"
+    __slots__ = ()
 
 
 class Legality(EngineBase):
@@ -206,9 +195,10 @@ class Legality(EngineBase):
         ``p`` through its rule). The most frequent decisions of a dogfight: a Discard
         step and a redraw (:meth:`_held_choices`), Play Cards (:meth:`_legal_plays`),
         a response (:meth:`_legal_responses`), Adjust Altitude (:meth:`_legal_steps`),
-        the Wingman Attack step's target (:meth:`_legal_wingman`), the turn-1 order
-        and the secret starting altitude (:meth:`_legal_altitudes`), each the candidates of :meth:`_candidates` its rule
-        allows, in the same order (tests/engine/test_legality.py compares them on many
+        the Wingman Attack step's target (:meth:`_legal_wingman`) and its cards
+        (:meth:`_legal_wingman_plays`), the turn-1 order and the secret starting
+        altitude (:meth:`_legal_altitudes`), each the candidates of :meth:`_candidates`
+        its rule allows, in the same order (tests/engine/test_legality.py compares them on many
         states). ``apply`` of an action not listed asks the rule as ever. A mission's
         decisions are filtered through its rules
         (:meth:`engine.dif.bombing.MissionRules._legal_choices`)."""
@@ -223,6 +213,8 @@ class Legality(EngineBase):
             return self._legal_steps(state, state.elements[p.seat])
         if kind == "wingman":
             return self._legal_wingman(state, state.elements[p.seat])
+        if kind == "wingman_attack":
+            return self._legal_wingman_plays(state, state.elements[p.seat])
         if kind == "order":  # 4.7: every element still to play that the side may name
             return self._candidates(state, p)
         if kind == "altitude":
@@ -251,6 +243,37 @@ class Legality(EngineBase):
                 out.append(Action.wingman(ref))
         return out
 
+    def _legal_wingman_plays(self, state: GameState, e: Element) -> list[Action]:
+        """The Wingman Attack step's candidates :meth:`_wm_play_refusal` allows: done,
+        or a card of the mini-hand, as drawn, at the wingman's target while it flies
+        (10.2-10.6). What depends on the target (a small target, a lone leader, the
+        position) is read once, not for each card."""
+        out = [Action.simple("done")]
+        ref = state.t.wm_target
+        assert ref is not None
+        target = self._plane(state, ref)
+        if target is None or not target.flying:
+            return out
+        them = ref[:-1]
+        small = self._ac(target).small_target
+        at_leader = target.role == "leader"
+        friend = self._lone_engaged(state, e.seat, them) if at_leader else None
+        for c in self._codes(e.minihand):
+            kind = _code_kind(c)
+            if kind in BURST_KINDS and c == "IMS-1B1D" and small:
+                continue  # RotL "Small Targets"
+            if friend is not None:  # 6.72a
+                why = self._lone_card_refusal(state, kind, them, friend, wingman=True)
+            elif kind in BURST_KINDS:
+                why = None
+            elif kind not in POSITION_DELTA or not at_leader:  # 10.52: bursts at a wingman
+                continue
+            else:
+                why = self._position_card_refusal(kind, self.pos(state, e.seat, them))
+            if why is None:
+                out.append(Action.play(c, ref))
+        return out
+
     def _legal_steps(self, state: GameState, e: Element) -> list[Action]:
         """The Adjust Altitude candidates :meth:`_altitude_rule` allows: stay; dive, not
         below Very Low; climb, not above the ceiling, with any card held or a Full
@@ -274,7 +297,7 @@ class Legality(EngineBase):
         cards = self._response_cards(state, x)
         from_hand = self._response_source(state, x) is e.hand
         codes = self._payable(e, cards) if from_hand else self._codes(cards)
-        return x, cards, from_hand, codes, CardKind(x.last_kind)
+        return x, cards, from_hand, codes, _code_kind(x.last_kind)
 
     def _legal_responses(self, state: GameState, e: Element) -> list[Action]:
         """The response candidates :meth:`_respond_refusal` allows (8.3, 8.4): a card
@@ -949,12 +972,30 @@ def _subset_actions(codes: tuple[str, ...], verb: str) -> tuple[Action, ...]:
 
     Kept (the last 4096 hands): the result depends on its arguments alone and
     Actions are immutable, while a Discard step asks it of every hand it sees."""
-    combos: set[tuple[str, ...]] = set()
-    for n in range(len(codes) + 1):
-        combos.update(combinations(codes, n))  # of sorted codes: each comes sorted
     # Each choice is sorted already: the Action is built as Action.discard and
     # Action.redraw would build it, without sorting its cards again.
-    return tuple(_choice(verb, c) for c in sorted(combos))
+    return tuple(_choice(verb, c) for c in _sub_multisets(codes))
+
+
+def _sub_multisets(codes: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every distinct sub-multiset of the sorted ``codes``, each sorted, in sorted
+    order: ``sorted(set(combinations(codes, n)))`` over every ``n``, made in that
+    order instead of sorted afterwards (half the time; a hand not seen before is
+    most of a Discard step's cost, issue 16).
+
+    From the last distinct code to the first: the choices of the codes from one
+    holding ``k`` of its copies are the empty choice, then that code followed by each
+    choice from it holding ``k - 1`` copies, then the choices of the later codes
+    but the empty one; with none of its copies, they are the later codes' choices."""
+    later: list[tuple[str, ...]] = [()]  # the choices of the codes after: none yet
+    for code, copies in reversed([(c, len(list(g))) for c, g in groupby(codes)]):
+        rest = later[1:]
+        choices = later  # none of its copies
+        head = (code,)
+        for _ in range(copies):
+            choices = [(), *[head + x for x in choices], *rest]
+        later = choices
+    return later
 
 
 @functools.lru_cache(maxsize=8192)

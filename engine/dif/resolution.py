@@ -18,7 +18,7 @@ from engine.dif.components import (
 from engine.dif.flow import Flow
 from engine.dif.state import Element, Exchange, FollowOffer, GameState, Plane
 from engine.dif.texts import fixed, join
-from strings import Term
+from strings import LazyTerm
 
 __all__ = ["Resolution"]
 
@@ -28,7 +28,7 @@ class Resolution(Flow):
 
     def _do_altitude(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
         e.pick = int(Altitude.from_code(a.arg or ""))
-        ev.append(Event("pick", Term("dif.event.pick", element=self._el_label(s, e))))
+        ev.append(Event("pick", LazyTerm("dif.event.pick", element=self._el_label(s, e))))
         self._maybe_reveal(s, ev)
 
     def _do_order(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
@@ -44,18 +44,20 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "redraw",
-                    Term("dif.event.redraw", element=self._el_label(s, e), n=len(gone)),
+                    LazyTerm("dif.event.redraw", element=self._el_label(s, e), n=len(gone)),
                 )
             )
             self._draw(s, e, len(gone), e.hand, ev, "redraw")
         else:
-            ev.append(Event("redraw", Term("dif.event.keep_hand", element=self._el_label(s, e))))
+            ev.append(
+                Event("redraw", LazyTerm("dif.event.keep_hand", element=self._el_label(s, e)))
+            )
         if not any(o.cv for o in s.elements.values()):
             self._begin_play(s, ev)
 
     def _do_wingman(self, s: GameState, e: Element, a: Action, ev: list[Event]) -> None:
         if a.verb == "skip":
-            ev.append(Event("skip", Term("dif.event.skip", element=self._el_label(s, e))))
+            ev.append(Event("skip", LazyTerm("dif.event.skip", element=self._el_label(s, e))))
             s.step = "altitude"
             return
         ref = a.target or ""
@@ -64,7 +66,7 @@ class Resolution(Flow):
         ev.append(
             Event(
                 "wm",
-                Term(
+                LazyTerm(
                     "dif.event.wingman_attacks",
                     wingman=self._plane_label(s, e.wingman.ref),
                     target=self._plane_label(s, ref),
@@ -83,7 +85,7 @@ class Resolution(Flow):
         assert e.wingman is not None
         return (
             self._wingman_ratings(e.wingman).offensive
-            + tables.wingman_modifiers(Altitude(e.altitude or 0), self._ac(e).turbocharged)[0]
+            + tables.wingman_modifiers(e.altitude or 0, self._ac(e).turbocharged)[0]
         )
 
     def _draw_defence(self, s: GameState, o: Element, ev: list[Event]) -> None:
@@ -91,7 +93,7 @@ class Resolution(Flow):
         assert o.wingman is not None
         d = (
             self._wingman_ratings(o.wingman).defensive
-            + tables.wingman_modifiers(Altitude(o.altitude or 0), self._ac(o).turbocharged)[1]
+            + tables.wingman_modifiers(o.altitude or 0, self._ac(o).turbocharged)[1]
         )
         self._draw(s, o, d, o.defence, ev, "defence")
 
@@ -99,8 +101,11 @@ class Resolution(Flow):
         if s.step != "wingman_attack" or s.exchange is not None:
             return
         p = Pending(e.seat, "wingman_attack")
-        refusal = self._refuser(s, p)
-        if any(a.verb == "play" and refusal(a) is None for a in self._candidates(s, p)):
+        legal = self._legal_choices(s, p)
+        if legal is None:  # a mission's: its candidates asked of its rule
+            refusal = self._refuser(s, p)
+            legal = [a for a in self._candidates(s, p) if refusal(a) is None]
+        if any(a.verb == "play" for a in legal):
             return
         self._end_wingman_attack(s, e, ev)
 
@@ -110,7 +115,7 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "discard",
-                    Term(
+                    LazyTerm(
                         "dif.event.discard_minihand",
                         element=self._el_label(s, e),
                         cards=join([self.label[c] for c in e.minihand]),
@@ -135,7 +140,7 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "stay",
-                    Term(
+                    LazyTerm(
                         "dif.event.stay",
                         element=self._el_label(s, e),
                         altitude=Altitude(e.altitude or 0).label,
@@ -173,11 +178,11 @@ class Resolution(Flow):
                 self._discard(s, [c])
             key = "dif.event.climbs_vertical" if vertical else "dif.event.climbs"
             ev.append(
-                Event("altitude", Term(key, element=el, altitude=altitude, card=self.label[c]))
+                Event("altitude", LazyTerm(key, element=el, altitude=altitude, card=self.label[c]))
             )
         else:
             key = "dif.event.dives_vertical" if vertical else "dif.event.dives"
-            ev.append(Event("altitude", Term(key, element=el, altitude=altitude)))
+            ev.append(Event("altitude", LazyTerm(key, element=el, altitude=altitude)))
             self._draw(s, e, 1, e.hand, ev, "dive")
         follower = None
         for o in self._enemy_seats(s, e):
@@ -187,7 +192,7 @@ class Resolution(Flow):
                 ev.append(
                     Event(
                         "position",
-                        Term(
+                        LazyTerm(
                             "dif.event.position_lost_moving",
                             element=el,
                             other=self._el_label(s, s.elements[o]),
@@ -206,7 +211,9 @@ class Resolution(Flow):
         mover = s.elements[f.mover]
         if a.verb == "nofollow":
             self._set_pos(s, e.seat, mover.seat, 0)
-            ev.append(Event("follow", Term("dif.event.no_follow", element=self._el_label(s, e))))
+            ev.append(
+                Event("follow", LazyTerm("dif.event.no_follow", element=self._el_label(s, e)))
+            )
         else:
             paid = self._pay(e, a.cards)
             self._discard(s, paid)
@@ -217,9 +224,11 @@ class Resolution(Flow):
             el = self._el_label(s, e)
             altitude = Altitude(e.altitude or 0).label
             text = (
-                Term("dif.event.follows_paying", element=el, altitude=altitude, cards=join(names))
+                LazyTerm(
+                    "dif.event.follows_paying", element=el, altitude=altitude, cards=join(names)
+                )
                 if names
-                else Term("dif.event.follows", element=el, altitude=altitude)
+                else LazyTerm("dif.event.follows", element=el, altitude=altitude)
             )
             ev.append(Event("follow", text))
             if f.direction < 0:
@@ -236,7 +245,7 @@ class Resolution(Flow):
                 ev.append(
                     Event(
                         "position",
-                        Term(
+                        LazyTerm(
                             "dif.event.give_up",
                             element=self._el_label(s, e),
                             other=self._el_label(s, s.elements[o]),
@@ -280,9 +289,9 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "play",
-                    Term("dif.event.vertical_climb", element=el)
+                    LazyTerm("dif.event.vertical_climb", element=el)
                     if direction > 0
-                    else Term("dif.event.vertical_dive", element=el),
+                    else LazyTerm("dif.event.vertical_dive", element=el),
                     data={"card": "VER", "by": attacker},
                 )
             )
@@ -323,13 +332,13 @@ class Resolution(Flow):
             "target": self._plane_label(s, ref),
         }
         if source == "gunner":
-            text = Term("dif.event.gunner_plays", **fields)
+            text = LazyTerm("dif.event.gunner_plays", **fields)
         elif a.as_kind == "SCI":
-            text = Term("dif.event.plays_as_sci", **fields)
+            text = LazyTerm("dif.event.plays_as_sci", **fields)
         elif a.as_kind == "FUT":
-            text = Term("dif.event.plays_as_fut", **fields)
+            text = LazyTerm("dif.event.plays_as_fut", **fields)
         else:
-            text = Term("dif.event.plays", **fields)
+            text = LazyTerm("dif.event.plays", **fields)
         ev.append(Event("play", text, data={"card": self.code[c], "target": ref, "by": attacker}))
         if first_at_wingman:  # 10.63: one defensive mini-hand for all the leader's attacks
             self._draw_defence(s, s.elements[ref[:-1]], ev)
@@ -343,9 +352,9 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "pass",
-                    Term("dif.event.no_response", element=el)
+                    LazyTerm("dif.event.no_response", element=el)
                     if x.defender_to_move
-                    else Term("dif.event.no_answer", element=el),
+                    else LazyTerm("dif.event.no_answer", element=el),
                 )
             )
             s.exchange = None
@@ -375,13 +384,13 @@ class Resolution(Flow):
         responder = self._defending_ref(s, x) if len(x.chain) % 2 == 1 else x.attacker
         plane, card = self._plane_label(s, responder), self.label[c]
         if a.as_kind == "SCI":
-            text = Term("dif.event.responds_as_sci", plane=plane, card=card)
+            text = LazyTerm("dif.event.responds_as_sci", plane=plane, card=card)
         elif a.as_kind == "FUT":
-            text = Term("dif.event.responds_as_fut", plane=plane, card=card)
+            text = LazyTerm("dif.event.responds_as_fut", plane=plane, card=card)
         elif a.as_kind == "ACE":
-            text = Term("dif.event.responds_as_ace", plane=plane, card=card)
+            text = LazyTerm("dif.event.responds_as_ace", plane=plane, card=card)
         else:
-            text = Term("dif.event.responds", plane=plane, card=card)
+            text = LazyTerm("dif.event.responds", plane=plane, card=card)
         ev.append(Event("respond", text, data={"card": self.code[c]}))
         if x.source in ("gunner", "bomber"):
             # RotL "Gunners", 9.26: a gunner never responds to a response; nor does a
@@ -409,10 +418,10 @@ class Resolution(Flow):
             else:
                 ev.append(Event("negated", fixed("dif.event.vertical_stopped")))
         elif not success:
-            ev.append(Event("negated", Term("dif.event.negated", card=self.label[x.card])))
+            ev.append(Event("negated", LazyTerm("dif.event.negated", card=self.label[x.card])))
         else:
             self._effect(s, x, ev)
-        if Ruleset(s.ruleset) is Ruleset.ROTL:  # RotL L238: discarded after each exchange
+        if s.ruleset == Ruleset.ROTL:  # RotL L238: discarded after each exchange
             self._discard(s, s.in_play)
             s.in_play = []
         if s.follow is None:
@@ -429,7 +438,7 @@ class Resolution(Flow):
                 ev.append(
                     Event(
                         "damage",
-                        Term("dif.event.fuel_tank", plane=self._plane_label(s, x.target)),
+                        LazyTerm("dif.event.fuel_tank", plane=self._plane_label(s, x.target)),
                     )
                 )
                 self._destroy(s, target, ev)
@@ -450,7 +459,7 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "bursts",
-                    Term(
+                    LazyTerm(
                         "dif.event.bursts_bought",
                         element=self._el_label(s, s.elements[attacker_seat]),
                         n=lr.bursts + s.t.wm_bonus - s.t.bursts_used,
@@ -472,7 +481,7 @@ class Resolution(Flow):
                 ev.append(
                     Event(
                         "position",
-                        Term(
+                        LazyTerm(
                             "dif.event.lone_position",
                             element=them,
                             position=Position(left).label,
@@ -485,7 +494,7 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "position",
-                    Term("dif.event.lone_position_lost", element=them, other=ally),
+                    LazyTerm("dif.event.lone_position_lost", element=them, other=ally),
                     data={"leader": them_seat, "on": friend, "position": 0},
                 )
             )
@@ -498,7 +507,7 @@ class Resolution(Flow):
         ev.append(
             Event(
                 "position",
-                Term("dif.event.position", element=me, position=Position(p).label, other=them),
+                LazyTerm("dif.event.position", element=me, position=Position(p).label, other=them),
                 data={"leader": attacker_seat, "on": target.ref[:-1], "position": p},
             )
         )
@@ -514,19 +523,19 @@ class Resolution(Flow):
         ev.append(
             Event(
                 "damage",
-                Term("dif.event.damage.one", plane=label, total=p.hits)
+                LazyTerm("dif.event.damage.one", plane=label, total=p.hits)
                 if hits == 1
-                else Term("dif.event.damage.other", plane=label, n=hits, total=p.hits),
+                else LazyTerm("dif.event.damage.other", plane=label, n=hits, total=p.hits),
                 data={"ref": p.ref, "hits": hits},
             )
         )
         if not p.damaged and p.hits >= undamaged:
             p.damaged = True
-            ev.append(Event("damaged", Term("dif.event.damaged", plane=label)))
+            ev.append(Event("damaged", LazyTerm("dif.event.damaged", plane=label)))
             e = s.elements[p.ref[:-1]]
             if p.role == "leader" and self._ac(p).methanol and e.counters:
                 e.counters = 0  # RotL L328: the methanol counter is lost
-                ev.append(Event("counters", Term("dif.event.methanol_lost", plane=label)))
+                ev.append(Event("counters", LazyTerm("dif.event.methanol_lost", plane=label)))
         if p.hits >= damaged:
             self._destroy(s, p, ev)
 
@@ -535,7 +544,9 @@ class Resolution(Flow):
         e = s.elements[p.ref[:-1]]
         label = self._plane_label(s, p.ref)
         p.status = "destroyed"
-        ev.append(Event("destroyed", Term("dif.event.shot_down", plane=label), data={"ref": p.ref}))
+        ev.append(
+            Event("destroyed", LazyTerm("dif.event.shot_down", plane=label), data={"ref": p.ref})
+        )
         if p.role == "wingman":
             self._discard(s, e.defence)
             e.defence = []
@@ -547,7 +558,7 @@ class Resolution(Flow):
         wm = e.wingman
         if wm is None or not wm.flying:
             ev.append(
-                Event("eliminated", Term("dif.event.eliminated", element=self._el_label(s, e)))
+                Event("eliminated", LazyTerm("dif.event.eliminated", element=self._el_label(s, e)))
             )
             return
         # 11.2: the wingman becomes the leader, keeps its damage, draws capacity - 1.
@@ -565,7 +576,7 @@ class Resolution(Flow):
             Plane(f"{e.seat}L", wm.aircraft, "leader", wm.hits, wm.damaged, "flying", True)
         )
         e.wingman = None
-        ev.append(Event("promoted", Term("dif.event.promoted", element=self._el_label(s, e))))
+        ev.append(Event("promoted", LazyTerm("dif.event.promoted", element=self._el_label(s, e))))
         self._draw(s, e, self._leader_ratings(e).hand_size - 1, e.hand, ev, "promoted")
         ac = self._ac(e)
         if ac.speed is not None:  # RotL L286e: Speed - 1 counters for the new leader
@@ -576,7 +587,7 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "counters",
-                    Term("dif.event.counters_held", element=self._el_label(s, e), n=e.counters),
+                    LazyTerm("dif.event.counters_held", element=self._el_label(s, e), n=e.counters),
                 )
             )
 
@@ -594,7 +605,7 @@ class Resolution(Flow):
         enemies_here = any(
             o.in_fight and o.altitude == e.altitude for o in s.elements.values() if o.side != e.side
         )
-        ev.append(Event("evade", Term("dif.event.evade", element=self._el_label(s, e))))
+        ev.append(Event("evade", LazyTerm("dif.event.evade", element=self._el_label(s, e))))
         for plane in [q for q in (e.leader, e.wingman) if q is not None and q.flying]:
             c = self._draw_one(s, ev)
             if c is None:
@@ -612,7 +623,7 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "evasion",
-                    Term(
+                    LazyTerm(
                         "dif.event.evasion",
                         plane=self._plane_label(s, plane.ref),
                         card=self.label[c],
@@ -627,7 +638,9 @@ class Resolution(Flow):
                 ev.append(
                     Event(
                         "destroyed",
-                        Term("dif.event.shot_down_evading", plane=self._plane_label(s, plane.ref)),
+                        LazyTerm(
+                            "dif.event.shot_down_evading", plane=self._plane_label(s, plane.ref)
+                        ),
                     )
                 )
             else:
@@ -646,7 +659,7 @@ class Resolution(Flow):
             ev.append(
                 Event(
                     "discard",
-                    Term(
+                    LazyTerm(
                         "dif.event.discard",
                         element=self._el_label(s, e),
                         cards=join([self.label[c] for c in gone]),
@@ -659,7 +672,7 @@ class Resolution(Flow):
         ac = self._ac(e)
         n = lr.draw
         if not ac.rocket:  # RotL L122: a rocket's Horsepower ignores altitude
-            n += tables.draw_modifier(Altitude(e.altitude or 0), ac.turbocharged)
+            n += tables.draw_modifier(e.altitude or 0, ac.turbocharged)
         room = lr.hand_size - len(e.hand)
         self._draw(s, e, max(min(n, room), 0), e.hand, ev, "step")
         if ac.thrust and ac.speed is not None:
@@ -670,7 +683,7 @@ class Resolution(Flow):
                 ev.append(
                     Event(
                         "counters",
-                        Term(
+                        LazyTerm(
                             "dif.event.counters_gained",
                             element=self._el_label(s, e),
                             n=gained,

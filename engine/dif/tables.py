@@ -19,40 +19,46 @@ __all__ = [
 ]
 
 # Zero! 6.4 / RotL L172-174: +1 Advantaged, +3 Tailing, never more than +3.
-_BURST_BONUS = {Position.NEUTRAL: 0, Position.ADVANTAGED: 1, Position.TAILING: 3}
+_BURST_BONUS: dict[int, int] = {Position.NEUTRAL: 0, Position.ADVANTAGED: 1, Position.TAILING: 3}
 
 
 def burst_bonus(position: int) -> int | None:
     """Extra bursts for a leader's position on its target; None: may not fire (6.4)."""
-    return _BURST_BONUS.get(Position(position))
+    return _BURST_BONUS.get(position)  # a Position is its int: the same key
 
 
-def _effective(altitude: Altitude, turbocharged: bool) -> Altitude:
+def _effective(altitude: int, turbocharged: bool) -> int:
+    """The altitude (an :class:`Altitude` or its value) whose modifiers apply."""
     # Turbocharged aircraft treat Very High as High and High as Medium
     # (Zero! 5.23 bis / 5.33, RotL L121). Zero! 7.4 reads "no change" instead (C-Z2);
     # we follow the specific turbocharger rules, which RotL's table (L119-120) repeats.
     if turbocharged and altitude >= Altitude.HIGH:
-        return Altitude(altitude - 1)
+        return altitude - 1
     return altitude
 
 
-def draw_modifier(altitude: Altitude, turbocharged: bool) -> int:
-    """Leader draw (Zero! Performance / RotL Horsepower) change at an altitude (7.4)."""
-    return {
-        Altitude.VERY_LOW: 1,
-        Altitude.LOW: 1,
-        Altitude.MEDIUM: 0,
-        Altitude.HIGH: -1,
-        Altitude.VERY_HIGH: -2,
-    }[_effective(altitude, turbocharged)]
+_DRAW_MODIFIER: dict[int, int] = {
+    Altitude.VERY_LOW: 1,
+    Altitude.LOW: 1,
+    Altitude.MEDIUM: 0,
+    Altitude.HIGH: -1,
+    Altitude.VERY_HIGH: -2,
+}
 
 
-def wingman_modifiers(altitude: Altitude, turbocharged: bool) -> tuple[int, int]:
-    """(offensive, defensive) change of a wingman's ratings at an altitude (7.5)."""
+def draw_modifier(altitude: int, turbocharged: bool) -> int:
+    """Leader draw (Zero! Performance / RotL Horsepower) change at an altitude (7.4),
+    an :class:`Altitude` or its value."""
+    return _DRAW_MODIFIER[_effective(altitude, turbocharged)]
+
+
+def wingman_modifiers(altitude: int, turbocharged: bool) -> tuple[int, int]:
+    """(offensive, defensive) change of a wingman's ratings at an altitude (7.5), an
+    :class:`Altitude` or its value."""
     eff = _effective(altitude, turbocharged)
-    if eff is Altitude.VERY_HIGH:
+    if eff == Altitude.VERY_HIGH:
         return (-1, -1)
-    if eff is Altitude.HIGH:
+    if eff == Altitude.HIGH:
         return (0, -1)
     return (0, 0)
 

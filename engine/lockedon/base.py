@@ -5,7 +5,6 @@ component lookups, cards moving between piles, weapons, and who must decide now.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from engine.core.contract import Decision, Scope, Timing
 from engine.core.events import Event
@@ -24,7 +23,7 @@ from engine.lockedon.components import (
 from engine.lockedon.loader import Components
 from engine.lockedon.state import Exchange, GameState, Plane
 from engine.lockedon.texts import counted, fixed
-from strings import Term
+from strings import LazyTerm, Term
 
 __all__ = ["DECISIONS", "EngineBase", "Why"]
 
@@ -60,21 +59,11 @@ _TIMING = {
 }
 
 
-class Why:
+class Why(LazyTerm):
     """A refusal not yet put in words: its catalogue key and fields (a Term is made
     only when the reason is shown; ``legal_actions`` only asks *whether*)."""
 
-    __slots__ = ("fields", "key")
-
-    def __init__(self, key: str, /, **fields: Any) -> None:
-        self.key = key
-        self.fields = fields
-
-    def term(self) -> Term:
-        return Term(self.key, **self.fields)
-
-    def __repr__(self) -> str:
-        return f"Why({self.key!r}, **{self.fields!r})"
+    __slots__ = ()
 
 
 class EngineBase:

@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from itertools import combinations
 
 import pytest
 
 from engine.core.errors import EngineError, RuleViolation
 from engine.dif.actions import AS_KINDS, Action
 from engine.dif.game import DifEngine, default_engine
-from engine.dif.legality import _VERBS
+from engine.dif.legality import _VERBS, _sub_multisets
 from engine.dif.state import GameState
 
 from .conftest import GameFactory, Play, Step, random_game, random_setup
@@ -131,14 +132,26 @@ def test_a_discard_lists_exactly_the_choices_its_rule_allows(
     assert seen > 100
 
 
+def test_the_choices_of_a_hand_are_its_sorted_distinct_sub_multisets() -> None:
+    # _sub_multisets makes a Discard step's choices of cards in order, without sorting:
+    # the same list as sorting the distinct combinations of every size.
+    rng = random.Random(16)
+    codes = ["BAR", "HAL", "IMS-1B1D", "IMS-2B3D", "MAN", "OOS-2B3D", "SCI", "VER"]
+    for _ in range(2000):
+        pool = codes[: rng.randint(1, len(codes))]
+        hand = tuple(sorted(rng.choice(pool) for _ in range(rng.randint(0, 9))))
+        expected = sorted({c for n in range(len(hand) + 1) for c in combinations(hand, n)})
+        assert _sub_multisets(hand) == expected, hand
+
+
 def test_legal_actions_made_directly_are_the_candidates_the_rule_allows(
     engine: DifEngine, sample_steps: list[Step]
 ) -> None:
     # legal_actions makes the legal actions of Play Cards, a response, Adjust Altitude,
-    # the Wingman Attack step, the turn-1 order and the starting altitude directly
-    # (Legality._legal_choices), without asking the rule of each candidate: they must
-    # be the candidates the rule allows, in the same order.
-    kinds = ("play", "respond", "altitude_step", "wingman", "order", "altitude")
+    # the Wingman Attack step (its target and its cards), the turn-1 order and the
+    # starting altitude directly (Legality._legal_choices), without asking the rule of
+    # each candidate: they must be the candidates the rule allows, in the same order.
+    kinds = ("play", "respond", "altitude_step", "wingman", "wingman_attack", "order", "altitude")
     seen: dict[str, int] = {}
     for state in _states(sample_steps, 1):
         for p in engine.pending(state):

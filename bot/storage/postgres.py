@@ -736,12 +736,13 @@ class PostgresStorage(SQLStorage):
         existence is its foreign key's to check."""
         now = self._now()
         async with self._one_statement() as conn:
-            try:
-                await conn.execute(
-                    _numbered(SET_MESSAGE), game_id, kind, channel_id, message_id, now, content
-                )
-            except asyncpg.ForeignKeyViolationError as exc:
-                raise GameNotFound(game_id) from exc
+            with _constraints():
+                try:
+                    await conn.execute(
+                        _numbered(SET_MESSAGE), game_id, kind, channel_id, message_id, now, content
+                    )
+                except asyncpg.ForeignKeyViolationError as exc:
+                    raise GameNotFound(game_id) from exc
 
     async def list_messages(
         self, game_id: int, prefix: str | tuple[str, ...] = ""

@@ -201,10 +201,7 @@ class Flow(Legality):
         if first or e.wingman is None or not e.wingman.flying:
             s.step = "altitude"
             return
-        legal = self._legal_choices(s, p)
-        if legal is None:  # a mission's: its candidates asked of its rule
-            refusal = self._refuser(s, p)
-            legal = [a for a in self._candidates(s, p) if refusal(a) is None]
+        legal = self._legal_of(s, p)
         if not any(a.verb == "wm" for a in legal):
             s.step = "altitude"
 

@@ -61,12 +61,7 @@ class Legality(EngineBase):
             for p in pending:
                 if p.seat != seat:
                     continue
-                legal = self._legal_choices(state, p)
-                if legal is not None:  # made legal: no candidate asked
-                    out.extend(legal)
-                    continue
-                refusal = self._candidate_rule(state, p)
-                out.extend([a for a in self._candidates(state, p) if refusal(a) is None])
+                out.extend(self._legal_of(state, p))
         finally:
             self._aims = None
         self._listed = (state, seat, tuple(out), pending)
@@ -188,6 +183,15 @@ class Legality(EngineBase):
         if p.kind == "discard":
             return self._subsets(e.hand, "discard")
         return []
+
+    def _legal_of(self, state: GameState, p: Decision) -> list[Action]:
+        """The legal actions of the decision ``p``: made directly where they can be
+        (:meth:`_legal_choices`), else its candidates its rule allows."""
+        legal = self._legal_choices(state, p)
+        if legal is not None:  # made legal: no candidate asked
+            return legal
+        refusal = self._candidate_rule(state, p)
+        return [a for a in self._candidates(state, p) if refusal(a) is None]
 
     def _legal_choices(self, state: GameState, p: Decision) -> list[Action] | None:
         """The legal actions of the decision ``p``, made directly, without asking the

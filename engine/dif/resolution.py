@@ -101,10 +101,7 @@ class Resolution(Flow):
         if s.step != "wingman_attack" or s.exchange is not None:
             return
         p = Pending(e.seat, "wingman_attack")
-        legal = self._legal_choices(s, p)
-        if legal is None:  # a mission's: its candidates asked of its rule
-            refusal = self._refuser(s, p)
-            legal = [a for a in self._candidates(s, p) if refusal(a) is None]
+        legal = self._legal_of(s, p)
         if any(a.verb == "play" for a in legal):
             return
         self._end_wingman_attack(s, e, ev)

@@ -1,0 +1,71 @@
+"""Every benchmark in ``bench/`` still runs: each one, on the smallest input, in a
+process of its own, as a maintainer would start it (``python bench/NAME.py``).
+
+The benches are not tests (their figures depend on the machine), but a bench that no
+longer starts is found only when someone needs its figures, maybe sessions later. What
+CI does not run is not checked: these check that each one starts, measures and prints
+its report, not what it measures: a bench that exits 1 when a figure misses its goal
+on this machine (``bench/render.py``) may, but none may fail otherwise. (``bench/chaos.py`` is run by ``tests/chaos``, and
+``bench/eagles_scenarios.py`` plays eight whole scenarios, too long for here: the
+Eagles scenario tests play them.)
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+BENCHES = [
+    ("engine.py", ["--games", "2"], "4-v-4"),
+    ("coldload.py", ["--games", "1", "--loads", "1"], "snapshot + tail"),
+    ("scheduler.py", ["--games", "50"], "deadlines fired: 50"),
+    ("fingerprint.py", ["--games", "2"], "total"),
+    ("render.py", ["-n", "2"], "DiF 8v8"),
+    ("campaigns.py", ["--campaigns", "1"], "whole campaign"),
+    (
+        "ai.py",
+        ["--games", "1", "--pairings", "random-heuristic", "--jobs", "1", "--systems", "dif"],
+        "heuristic decisions",
+    ),
+    (
+        "latency.py",
+        [
+            *("--database", "both", "--games", "4", "--clicks", "20"),
+            *("--burst", "3", "--floor", "10", "--cached", "50"),
+        ],
+        "clicks that did not go through: 0",
+    ),
+]
+
+GOALS_EXIT = {"render.py"}
+"""Benches whose exit code says whether every figure met its goal."""
+
+
+@pytest.mark.parametrize(("script", "args", "said"), BENCHES, ids=[b[0] for b in BENCHES])
+def test_bench_runs(script: str, args: list[str], said: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    goals = script in GOALS_EXIT and done.returncode == 1 and "OVER GOAL" in done.stdout
+    assert done.returncode == 0 or goals, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert said in done.stdout, done.stdout[-3000:]
+
+
+def test_every_bench_is_run_here_or_elsewhere() -> None:
+    """A new bench is added to :data:`BENCHES` (or named in this module's docstring)."""
+    run_here = {b[0] for b in BENCHES}
+    for path in sorted((ROOT / "bench").glob("*.py")):
+        assert path.name in run_here or f"bench/{path.name}" in (__doc__ or ""), path.name

@@ -6,6 +6,7 @@ catch-ups stored (on both backends)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -41,6 +42,20 @@ def test_a_1v1_win_moves_both_players_as_openskill_says() -> None:
         assert (mine[2].mu, mine[2].sigma) == (22.364610506859503, 8.06590141354368)
         assert (mine[1].games, mine[1].wins, mine[1].losses) == (1, 1, 0)
         assert (mine[2].games, mine[2].wins, mine[2].losses) == (1, 0, 1)
+
+
+def test_rating_a_game_leaves_no_reference_cycle() -> None:
+    """OpenSkill leaves some (a freeze could keep them for ever: bot.games): rate()
+    collects them."""
+    gc.collect()
+    gc.disable()
+    try:
+        for ranks in ((0, 1), (0, 0), (1, 0, 1)):
+            teams = ((1,), (2,), (3,))[: len(ranks)]
+            assert rate(game(teams, ranks), {})
+            assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 def test_a_draw_changes_no_mean_and_counts_neither_win_nor_loss() -> None:

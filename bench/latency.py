@@ -19,9 +19,9 @@ not timed as the bot's.
    and the work between two clicks change. Timed back to back before the moves (as
    before, ``--floor`` times: printed too), the same command warms the caches for
    itself alone, and its p99 moved between 0.10 and 0.21 ms from one run of one
-   commit to the next (its p50 between 0.05 and 0.08), against 0.20-0.22 ms amid the
-   moves: a ratio to it said more about that moment than about the bot. The ratios
-   are printed against both.
+   commit to the next (its p50 between 0.05 and 0.08), against 0.17-0.23 ms amid the
+   moves in eight runs (p50 0.09-0.12): a ratio to it said more about that moment
+   than about the bot. The ratios are printed against both.
 2. **Sequential moves**: ``--games`` Zero! 1v1 games open at once (opened through
    ``/dogfight new``, ``join`` and ``start``), then ``--clicks`` moves, one at a time,
    each a random legal action of the seat to act in a random game, clicked as its

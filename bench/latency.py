@@ -1,6 +1,6 @@
 """Latency of a click through the offline Discord, with many games open (issues 14, 16).
 
-    python bench/latency.py [--games 1000] [--clicks 1000] [--burst 100]
+    python bench/latency.py [--games 1000] [--advance 30] [--clicks 1000] [--burst 100]
                             [--database sqlite|postgresql|both] [--cached 10000]
 
 The real bot (``cogs.app.TallyHoBot``) on the offline Discord (``bot.testing``), in
@@ -23,7 +23,10 @@ not timed as the bot's.
    moves in eight runs (p50 0.09-0.12): a ratio to it said more about that moment
    than about the bot. The ratios are printed against both.
 2. **Sequential moves**: ``--games`` Zero! 1v1 games open at once (opened through
-   ``/dogfight new``, ``join`` and ``start``), then ``--clicks`` moves, one at a time,
+   ``/dogfight new``, ``join`` and ``start``), each then played on by a random number
+   of moves below ``--advance`` (clicked as below, untimed: a server's games are at
+   every point of a fight, not all at their first altitude picks), then ``--clicks``
+   moves, one at a time,
    each a random legal action of the seat to act in a random game, clicked as its
    action button (``th:a:…``). Moves that pass the turn post a picture: their reply
    and their picture are timed separately (the picture from the same click to the
@@ -272,6 +275,23 @@ class Bench:
             await fake.slash(alice, "dogfight start", channel_id=game.thread_id)
             tables.append(Table(game.id, game.thread_id, {"A1": alice, "X1": bob}))
         return tables
+
+    async def advance(self, tables: list[Table], most: int, rng: random.Random) -> int:
+        """Play each game on by a random number of moves below ``most``, clicked as the
+        timed moves are but not timed; the moves made."""
+        made = 0
+        for table in tables:
+            for _ in range(rng.randrange(most) if most > 0 else 0):
+                click = await self.next_click(table)
+                if click is None:
+                    break
+                token = self.send(click.user, click.data, table.thread)
+                await self.answer(token)
+                await self.fake.settle(rounds=3)
+                if not await self.went_through(token, click):
+                    break
+                made += 1
+        return made
 
     async def next_click(self, table: Table) -> Click | None:
         """A random legal move of the seat to act in the game (None: it ended)."""
@@ -612,6 +632,11 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                     else ""
                 )
                 print(f"{kind}{where}: {len(tables)} games opened in {opened:.1f} s")
+                t0 = time.perf_counter()
+                made = await bench.advance(tables, args.advance, rng)
+                print(
+                    f"  ... and played on by {made} moves in all in {time.perf_counter() - t0:.1f} s"
+                )
                 warm, warm_cpu = await bench.floor(args.floor)
                 gc.unfreeze()  # a clean start for the count of what freezes keep (below)
                 gc.collect()
@@ -709,6 +734,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--clicks", type=int, default=1000)
+    parser.add_argument(
+        "--advance",
+        type=int,
+        default=30,
+        help="each game is first played on by fewer moves than this, at random (untimed)",
+    )
     parser.add_argument("--burst", type=int, default=100)
     parser.add_argument("--floor", type=int, default=300)
     parser.add_argument("--cached", type=int, default=10_000)

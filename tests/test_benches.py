@@ -36,7 +36,7 @@ BENCHES = [
     (
         "latency.py",
         [
-            *("--database", "both", "--games", "4", "--clicks", "20"),
+            *("--database", "both", "--games", "4", "--advance", "5", "--clicks", "20"),
             *("--burst", "3", "--floor", "10", "--cached", "50"),
         ],
         "clicks that did not go through: 0",

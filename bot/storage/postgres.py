@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime
@@ -273,7 +274,19 @@ class PostgresStorage(SQLStorage):
         ``clock`` gives the timestamps (default: the real UTC time). ``migrations``
         replaces the shipped migration folder (tests only).
         """
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_session_kept)
+        pool = await asyncpg.create_pool(
+            url,
+            min_size=1,
+            max_size=pool_size,
+            reset=_session_kept,
+            # Connections are kept for the process's life, not retired after 50,000
+            # queries or 5 idle minutes (asyncpg's defaults): the game cache freezes what
+            # the process holds (bot.games.keep_out_of_collections), a connection with
+            # it, and a closed asyncio transport is a reference cycle, which a freeze
+            # keeps for good (bench/latency.py counted them, 5 objects a connection).
+            max_queries=math.inf,
+            max_inactive_connection_lifetime=0,
+        )
         try:
             async with pool.acquire() as conn:
                 await migrate(conn, migrations)

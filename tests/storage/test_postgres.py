@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import math
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -132,6 +133,22 @@ async def test_a_connection_goes_back_to_the_pool_without_a_round_trip(url: str)
         reads = [q for q in seen if "guild_settings" in q and q.startswith("SELECT")]
         assert len(reads) == 2
         assert not [q for q in seen if "RESET ALL" in q or "UNLISTEN" in q]
+
+
+async def test_the_pool_keeps_its_connections(url: str) -> None:
+    """Never retired after a number of queries or an idle time: a closed connection's
+    transport is a reference cycle, which the game cache's freezes (``gc.freeze``) kept
+    for good when the connection had been frozen alive (``bench/latency.py`` counted
+    its objects)."""
+    async with await PostgresStorage.open(url, pool_size=1) as store:
+        async with store._pool.acquire() as conn:
+            first = conn._con
+        for guild in range(50):
+            await store.get_guild_settings(guild)
+        async with store._pool.acquire() as conn:
+            assert conn._con is first
+        assert store._pool._max_queries == math.inf
+        assert store._pool._max_inactive_connection_lifetime == 0
 
 
 # -- migrations ---------------------------------------------------------------------------

@@ -285,13 +285,20 @@ class Bench:
                 click = await self.next_click(table)
                 if click is None:
                     break
-                token = self.send(click.user, click.data, table.thread)
-                await self.answer(token)
-                await self.fake.settle(rounds=3)
-                if not await self.went_through(token, click):
+                if not await self.went_through(await self.click(click), click):
                     break
                 made += 1
         return made
+
+    async def click(self, click: Click) -> str:
+        """Send a click and wait for its answer, its post and any work after it; its
+        token (its picture, if it posts one, timed too: :meth:`Clicks.picture_ms`)."""
+        thread = click.table.thread
+        token = self.send(click.user, click.data, thread)
+        self.clicks.picture_of[thread] = token
+        await self.answer(token)
+        await self.fake.settle(rounds=3)  # the post after the reply, then the next click
+        return token
 
     async def next_click(self, table: Table) -> Click | None:
         """A random legal move of the seat to act in the game (None: it ended)."""
@@ -394,10 +401,7 @@ class Bench:
                     live.remove(table)
             if click is None:
                 break
-            token = self.send(click.user, click.data, table.thread)
-            self.clicks.picture_of[table.thread] = token
-            await self.answer(token)
-            await self.fake.settle(rounds=3)  # the post after the reply, then the next click
+            token = await self.click(click)
             await self.noop(*self.amid)
             if not await self.went_through(token, click):
                 continue

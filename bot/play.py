@@ -196,26 +196,30 @@ class Play(GameStore):
             else:
                 game, verified = held, False
             try:
-                move = await self._move(game, user_id, seat, text, version)
-                after = await self._commit_or_race(move)
+                move, after = await self._played(game, user_id, seat, text, version)
             except InternalError:
                 raise
             except (UserError, GameNotFound):
                 if verified or await self.storage.game_version(game_id) == game.record.version:
                     raise
                 self._forget(game_id)  # the copy held was out of date: try on the game now
-                move = await self._move(await self.load(game_id), user_id, seat, text, version)
-                after = await self._commit_or_race(move)
+                now = await self.load(game_id)
+                move, after = await self._played(now, user_id, seat, text, version)
             await self._changed(after, move.seat)
             return self._after(after, move.events, move.before_turn, move.before)
 
-    async def _commit_or_race(self, move: _Move) -> LoadedGame:
-        """:meth:`_commit` a player's move; a commit that lost a race (the game moved
-        on meanwhile: nothing was written) is refused as such, the copy held forgotten."""
+    async def _played(
+        self, game: LoadedGame, user_id: int, seat: str | None, text: str, version: int | None
+    ) -> tuple[_Move, LoadedGame]:
+        """The user's action on this copy of the game (:meth:`_move`), written
+        (:meth:`_commit`): the move and the game after it. A commit that lost a race
+        (the game moved on meanwhile: nothing was written) is refused as such, the copy
+        held forgotten."""
+        move = await self._move(game, user_id, seat, text, version)
         try:
-            return await self._commit(move, move.seat)
+            return move, await self._commit(move, move.seat)
         except StaleGameVersion as exc:
-            self._forget(move.start.id)
+            self._forget(game.id)
             raise Refusal("refusal.race") from exc
 
     async def _move(

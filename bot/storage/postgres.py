@@ -330,9 +330,11 @@ class PostgresStorage(SQLStorage):
     async def _one_statement(self) -> AsyncIterator[Conn]:
         """A pooled connection for one write statement, which PostgreSQL runs as a
         transaction of its own: one round trip, where ``BEGIN`` and ``COMMIT`` would add
-        two (the writes that follow every move)."""
+        two (the writes that follow every move). Constraint failures surface as
+        :class:`ConstraintViolation`, as in :meth:`_transaction`."""
         async with self._pool.acquire() as conn:
-            yield conn
+            with _constraints():
+                yield conn
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Conn]:
@@ -749,13 +751,12 @@ class PostgresStorage(SQLStorage):
         existence is its foreign key's to check."""
         now = self._now()
         async with self._one_statement() as conn:
-            with _constraints():
-                try:
-                    await conn.execute(
-                        _numbered(SET_MESSAGE), game_id, kind, channel_id, message_id, now, content
-                    )
-                except asyncpg.ForeignKeyViolationError as exc:
-                    raise GameNotFound(game_id) from exc
+            try:
+                await conn.execute(
+                    _numbered(SET_MESSAGE), game_id, kind, channel_id, message_id, now, content
+                )
+            except asyncpg.ForeignKeyViolationError as exc:
+                raise GameNotFound(game_id) from exc
 
     async def list_messages(
         self, game_id: int, prefix: str | tuple[str, ...] = ""

@@ -18,6 +18,14 @@ click's time on the event loop).
 
 The stores apply it to their settings reads and writes with :func:`memoized_read`
 and :func:`memoized_write`; outside a memo they read and write as usual.
+
+A store whose every statement is a round trip to a server (PostgreSQL) also reads
+ahead: the first read of a game's settings in a click brings, in the same statement,
+the rows the click goes on to read (the server's and the players' settings, the
+game's live deadlines and seat clocks). :func:`remember_read` puts a settings row so
+read in the memo; :func:`read_ahead` holds the other rows for the task, which
+:func:`held_ahead` hands out until the task writes anything (:func:`writing`): a
+write may change them, and they are read again from the database after it.
 """
 
 from __future__ import annotations
@@ -33,10 +41,15 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 __all__ = [
     "HeldRows",
+    "held_ahead",
+    "in_a_memo",
     "memoized_read",
     "memoized_write",
+    "read_ahead",
+    "remember_read",
     "remember_settings",
     "settings_written",
+    "writing",
 ]
 
 Row = dict[str, Any]
@@ -120,9 +133,19 @@ def _held(store: object) -> HeldRows | None:
     return held if isinstance(held, HeldRows) else None
 
 
-_memo: ContextVar[
-    tuple[weakref.ref[asyncio.Task[Any]], dict[tuple[str, int], Frozen | None]] | None
-] = ContextVar("tallyho_settings_memo", default=None)
+class _Memo:
+    """One task's memo: the settings rows it read or wrote, and the rows a store read
+    ahead for it (:func:`read_ahead`)."""
+
+    __slots__ = ("ahead", "rows", "task")
+
+    def __init__(self, task: asyncio.Task[Any]) -> None:
+        self.task = weakref.ref(task)
+        self.rows: dict[Key, Frozen | None] = {}
+        self.ahead: dict[Key, Any] = {}
+
+
+_memo: ContextVar[_Memo | None] = ContextVar("tallyho_settings_memo", default=None)
 """The memo and the task it belongs to, held weakly: the task's context holds the
 memo, so a strong reference would be a cycle (task, context, memo, task) that only
 the cyclic collector frees, and never once ``gc.freeze`` moved it out of its reach
@@ -133,17 +156,63 @@ def remember_settings() -> None:
     """Open a settings memo for the current task (a fresh one if it had one)."""
     task = asyncio.current_task()
     if task is not None:
-        _memo.set((weakref.ref(task), {}))
+        _memo.set(_Memo(task))
 
 
-def _rows() -> dict[tuple[str, int], Frozen | None] | None:
-    held = _memo.get()
-    if held is None:
+def _current() -> _Memo | None:
+    """The current task's memo (None outside one, or in a task the memo's task started)."""
+    memo = _memo.get()
+    if memo is None:
         return None
-    owner = held[0]()
+    owner = memo.task()
     if owner is None or owner is not asyncio.current_task():
         return None
-    return held[1]
+    return memo
+
+
+def _rows() -> dict[Key, Frozen | None] | None:
+    memo = _current()
+    return None if memo is None else memo.rows
+
+
+def in_a_memo() -> bool:
+    """True in a task with a memo of its own (a click): reading ahead serves it."""
+    return _current() is not None
+
+
+def remember_read(table: str, value: int, row: Row | None) -> None:
+    """A row of settings ``table`` (None: there is none) read along with another one:
+    the memo holds it, unless it holds that row already."""
+    rows = _rows()
+    if rows is not None and (table, value) not in rows:
+        rows[(table, value)] = _freeze(row)
+
+
+def read_ahead(kind: str, value: int, records: Any) -> None:
+    """Hold ``records`` (immutable: each reader gets the same ones) of ``kind`` for
+    ``value`` (e.g. a game's live deadlines) for the task, until it writes."""
+    memo = _current()
+    if memo is not None:
+        memo.ahead[(kind, value)] = records
+
+
+def held_ahead(kind: str, value: int, *, take: bool = False) -> Any | None:
+    """The records read ahead of ``kind`` for ``value`` (None: none held; read them);
+    ``take``: hand them out once (a second reader reads the database)."""
+    memo = _current()
+    if memo is None:
+        return None
+    if take:
+        return memo.ahead.pop((kind, value), None)
+    return memo.ahead.get((kind, value))
+
+
+def writing() -> None:
+    """The task is about to write: what was read ahead for it may change, so it is
+    read from the database next (settings rows stay: a write keeps them up to date)."""
+    memo = _current()
+    if memo is not None and memo.ahead:
+        memo.ahead.clear()
 
 
 def settings_written(store: object, table: str, value: int, row: Row | None) -> None:

@@ -354,7 +354,12 @@ class SQLStorage(Storage):
 
     @memoized_read
     async def _get_json(self, table: str, key: str, value: int) -> dict[str, Any] | None:
-        """The row of a ``(key, settings JSON, updated_at)`` table, JSON decoded."""
+        """The row of a ``(key, settings JSON, updated_at)`` table, JSON decoded, read
+        once per click (``bot.storage.memo``)."""
+        return await self._read_json(table, key, value)
+
+    async def _read_json(self, table: str, key: str, value: int) -> dict[str, Any] | None:
+        """:meth:`_get_json`'s read from the database."""
         rows = await self._select(
             f"SELECT {key}, settings, updated_at FROM {table} WHERE {key} = ?", (value,)
         )

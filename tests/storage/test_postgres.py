@@ -19,6 +19,7 @@ import pytest
 
 from bot.storage import (
     ConstraintViolation,
+    GameNotFound,
     MigrationError,
     PostgresStorage,
     SQLiteStorage,
@@ -28,6 +29,7 @@ from bot.storage import (
     utc_now,
 )
 from bot.storage.base import DeadlineClosed
+from bot.storage.memo import remember_settings
 from bot.storage.migrate import discover
 from bot.storage.migrate_postgres import (
     SCHEMA_TABLE,
@@ -35,6 +37,7 @@ from bot.storage.migrate_postgres import (
     postgres_migrations,
     schema_version,
 )
+from bot.storage.models import LogEntry
 from bot.storage.postgres import _numbered
 from tests.storage.backends import PostgresServer
 
@@ -149,6 +152,92 @@ async def test_the_pool_keeps_its_connections(url: str) -> None:
             assert conn._con is first
         assert store._pool._max_queries == math.inf
         assert store._pool._max_inactive_connection_lifetime == 0
+
+
+async def test_a_click_reads_its_game_ahead_in_one_statement(url: str) -> None:
+    """In a click (a task with a settings memo), the first read of a game's settings
+    brings in the same statement what the move goes on to read: the server's and the
+    players' settings (a player with none too), the live deadlines (handed out once) and
+    the seat clocks (a seat with none too), each as its own read finds it. Once the
+    click writes anything, deadlines and clocks are read from the database again."""
+    async with await PostgresStorage.open(url, pool_size=1) as store:
+        game_id = await new_game(store)
+        await store.put_seat(game_id, "A1", "A", 11, "Alice")
+        await store.put_seat(game_id, "B1", "B", 12, "Bob")
+        await store.put_guild_settings(1, {"language": "fr"})
+        await store.put_user_settings(11, {"quiet": "x"})
+        await store.put_game_settings(game_id, {"responses": "fast"})
+        await store.init_seat_clock(game_id, "A1", time_bank_seconds=300)
+        await store.open_deadline(
+            game_id=game_id, seat="A1", kind="play", decision_key="1:play", user_id=11,
+            created_at=T0, duration_seconds=3600, bank_seconds=0, due_at=T0 + H,
+            expires_at=T0 + H, reminder_ats=[T0 + H / 2],
+        )  # fmt: skip
+
+        async def reads() -> list[object]:
+            return [
+                await store.get_game_settings(game_id),
+                await store.get_guild_settings(1),
+                await store.get_user_settings(11),
+                await store.get_user_settings(12),
+                await store.live_deadlines(game_id),
+                await store.get_seat_clock(game_id, "A1"),
+                await store.get_seat_clock(game_id, "B1"),
+            ]
+
+        expected = await reads()  # outside a click: each its own statement
+        seen: list[str] = []
+
+        async def warm_up() -> None:  # asyncpg looks the composite types up, once
+            remember_settings()
+            await reads()
+
+        await asyncio.create_task(warm_up())
+
+        async def click() -> None:
+            remember_settings()
+            async with store._pool.acquire() as conn:  # the pool's only connection
+                conn.add_query_logger(lambda record: seen.append(record.query))
+            assert await reads() == expected
+            assert len(seen) == 1, seen  # all in one statement
+            assert await store.live_deadlines(game_id) == expected[4]  # handed out once
+            assert len(seen) == 2
+            assert (await store.get_seat_clock(game_id, "B1")).updated_at is None
+            assert len(seen) == 2  # the clocks stay until the click writes
+            await store.init_seat_clock(game_id, "B1", time_bank_seconds=500)
+            written = len(seen)
+            assert (await store.get_seat_clock(game_id, "B1")).time_bank_seconds == 500
+            assert len(seen) == written + 1  # read again after the write
+
+        await asyncio.create_task(click())
+        assert expected[4] and expected[0] is not None and expected[3] is None
+
+
+async def test_a_move_with_no_deadline_of_its_own_is_one_statement(url: str) -> None:
+    """A player's move (actions, deadlines settled and opened, the result) is one call
+    of ``tallyho_commit_move``: one statement, no ``BEGIN`` or ``COMMIT``; a default's
+    move, which closes its claimed deadline, keeps the transaction."""
+    async with await PostgresStorage.open(url, pool_size=1) as store:
+        game_id = await new_game(store)
+        other = await new_game(store)  # asyncpg looks the composite types up, once
+        await store.commit_move(other, 0, [LogEntry("A1", "fly")])
+        seen: list[str] = []
+        async with store._pool.acquire() as conn:
+            conn.add_query_logger(lambda record: seen.append(record.query))
+        done = await store.commit_move(
+            game_id, 0, [LogEntry("A1", "fly"), LogEntry("B1", "draw")], result={"winner": "A"}
+        )
+        assert (done.game.version, done.game.last_seq, done.game.status.value) == (
+            3,
+            2,
+            "finished",
+        )
+        assert len(seen) == 1 and "tallyho_commit_move" in seen[0], seen
+        with pytest.raises(StaleGameVersion):
+            await store.commit_move(game_id, 0, [LogEntry("A1", "fly")])
+        with pytest.raises(GameNotFound):
+            await store.commit_move(game_id + 1000, 0, [LogEntry("A1", "fly")])
+        assert [a.action for a in await store.load_actions(game_id)] == ["fly", "draw"]
 
 
 # -- migrations ---------------------------------------------------------------------------

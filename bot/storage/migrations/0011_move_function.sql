@@ -1,0 +1,7 @@
+-- 0011_move_function.sql: nothing to change in SQLite.
+--
+-- Its PostgreSQL twin (postgres/0011_move_function.sql) adds a function that writes a
+-- player's move in one call, one round trip to the server instead of five or six. A
+-- SQLite store writes in its own process, where a statement costs no trip: it keeps
+-- its transaction (bot/storage/sqlite.py, commit_move). The number is kept so both
+-- dialects stay at the same schema version.

@@ -97,8 +97,10 @@ BEGIN
         SELECT done_ids || coalesce(array_agg(c.id ORDER BY c.id), '{}') INTO done_ids
         FROM cancelled AS c;
     END IF;
-    UPDATE seat_clocks AS c SET missed_in_a_row = 0, updated_at = p_now
-    WHERE c.game_id = p_game AND c.seat = ANY (p_reset) AND c.missed_in_a_row <> 0;
+    IF cardinality(p_reset) > 0 THEN
+        UPDATE seat_clocks AS c SET missed_in_a_row = 0, updated_at = p_now
+        WHERE c.game_id = p_game AND c.seat = ANY (p_reset) AND c.missed_in_a_row <> 0;
+    END IF;
     FOR o IN
         SELECT * FROM jsonb_to_recordset(p_openings) AS y(
             seat TEXT, kind TEXT, decision_key TEXT, user_id BIGINT,

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 import cogs.publisher
@@ -30,6 +31,7 @@ from cogs.context import attachment
 from cogs.hand import seat_view
 from tests.bot.test_game_flow import make_bot
 from tests.bot.test_outbox import THREAD_POST, hand_button, mover, picked
+from tests.storage.backends import PostgresServer
 
 CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 
@@ -102,6 +104,50 @@ async def test_a_click_commits_once_before_its_reply(
     game = await bot.service.load(game_id)
     [d] = await bot.service.storage.live_deadlines(game_id)
     assert d.decision_key.startswith(f"{game.record.version}:")
+
+
+async def test_a_click_on_postgresql_waits_for_two_statements(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL every statement is a round trip: before the player is answered, a
+    move reads what it needs in one (the game's settings read ahead) and writes itself
+    in another (``tallyho_commit_move``); nothing else."""
+    seen: list[str] = []
+    for name in ("execute", "fetch", "fetchrow", "fetchval"):
+        method = getattr(asyncpg.connection.Connection, name)
+
+        async def logged(
+            self: Any, query: str, *args: Any, _method: Any = method, **kw: Any
+        ) -> Any:
+            seen.append(re.sub(r"\s+", " ", query).strip())
+            return await _method(self, query, *args, **kw)
+
+        monkeypatch.setattr(asyncpg.connection.Connection, name, logged)
+    async with FakeDiscord() as fake:
+        bot = TallyHoBot(database=postgres_server.new_database(), seed_source=lambda: 7)
+        alice, bob = fake.add_member("alice"), fake.add_member("bob")
+        try:
+            game_id, thread = await picked(fake, bot, alice, bob)
+            at_reply: list[int] = []
+            answer = fake.routes[CALLBACK]
+
+            def replied(call: Any) -> Any:
+                at_reply.append(len(seen))
+                return answer(call)
+
+            fake.routes[CALLBACK] = replied
+            for _ in range(2):  # the second click's connections know the composite types
+                user = await mover(bot, game_id, alice, bob)
+                hand, button = await hand_button(fake, user, game_id, thread)
+                start, replies = len(seen), len(at_reply)
+                await fake.click(user, hand, button)
+                assert fake.problems() == []
+            before = seen[start : at_reply[replies]]
+            assert len(before) == 2, before
+            assert before[0].startswith("SELECT g.guild_id")
+            assert "tallyho_commit_move" in before[1]
+        finally:
+            await bot.close()
 
 
 async def test_a_sqlite_store_holds_the_settings_rows_across_clicks(tmp_path: Path) -> None:

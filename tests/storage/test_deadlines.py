@@ -573,3 +573,31 @@ async def test_a_default_move_that_ends_the_game(store: Storage) -> None:
     assert again is not None and again.done_at is not None
     with pytest.raises(DeadlineClosed, match="already done"):
         await store.commit_move(game, done.game.version, [LogEntry("A1", "pass")], deadline_id=d.id)
+
+
+async def test_a_default_move_on_the_wrong_game_or_a_stale_one_writes_nothing(
+    store: Storage,
+) -> None:
+    """A default's move naming another game's deadline, or a cancelled one, is refused
+    with the reason; on a stale version its claimed deadline stays claimed, not done,
+    so the default is applied once, later."""
+    game = await new_game(store)
+    other = await new_game(store)
+    d = await open_one(store, game)
+    gone = await open_one(store, game, "X1")
+    await store.claim_deadlines([(d.id, 0)], T0 + 24 * H, T0 + 25 * H)
+    await store.settle_deadline(gone.id, T0, acted=False)
+    move = [LogEntry("A1", "pass")]
+    with pytest.raises(DeadlineClosed, match=f"is not a deadline of game {other}"):
+        await store.commit_move(other, 0, move, deadline_id=d.id)
+    with pytest.raises(DeadlineClosed, match="cancelled"):
+        await store.commit_move(game, 0, move, deadline_id=gone.id)
+    with pytest.raises(StaleGameVersion):
+        await store.commit_move(game, 5, move, deadline_id=d.id)
+    claimed = await store.get_deadline(d.id)
+    assert claimed is not None and claimed.is_claimed
+    assert await store.load_actions(game) == [] and await store.load_actions(other) == []
+    done = await store.commit_move(game, 0, move, deadline_id=d.id)
+    assert done.game.version == 1
+    after = await store.get_deadline(d.id)
+    assert after is not None and after.done_at is not None

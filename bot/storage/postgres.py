@@ -162,9 +162,17 @@ FROM games AS g WHERE g.id = $1
 table whole (a composite value), as the single reads select it."""
 
 
+def _known(row: Any, columns: str) -> dict[str, Any]:
+    """A row read whole (a composite value) with only the ``columns`` this version of
+    the bot knows: a process still running while a newer one migrated the database
+    (a column added) reads the rows as before."""
+    return {name: row[name] for name in columns.split(", ")}
+
+
 def _settings_of(row: Any) -> dict[str, Any]:
     """A settings row (as read whole) as ``_read_json`` returns it, JSON decoded."""
-    data = dict(row)
+    key = next(iter(row.keys()))  # guild_id, user_id or game_id: the table's first column
+    data = {name: row[name] for name in (key, "settings", "updated_at")}
     data["settings"] = json.loads(data["settings"])
     return data
 
@@ -473,15 +481,20 @@ class PostgresStorage(SQLStorage):
         players', the game's live deadlines (:meth:`live_deadlines`, for the move's
         plan) and its seat clocks (:meth:`get_seat_clock`, a new deadline's bank). One
         round trip where there were up to five, each about a tenth of a millisecond."""
-        row = await self._fetchrow(_GAME_AHEAD, game_id)
+        try:
+            row = await self._fetchrow(_GAME_AHEAD, game_id)
+        except asyncpg.OutdatedSchemaCacheError:  # another process migrated meanwhile
+            return await super()._read_json("game_settings", "game_id", game_id)
         if row is None:  # no such game: nothing to hold
             return None
         remember_read("guild_settings", row["guild_id"], _settings(row, "guild_settings"))
         players = {int(u["user_id"]): _settings_of(u) for u in row["user_settings"]}
         for user_id in row["players"]:
             remember_read("user_settings", user_id, players.get(user_id))
-        read_ahead("deadlines", game_id, tuple(_deadline(d) for d in row["deadlines"]))
-        read_ahead("seat_clocks", game_id, {c["seat"]: clock_record(c) for c in row["clocks"]})
+        deadlines = tuple(_deadline(_known(d, DEADLINE_COLUMNS)) for d in row["deadlines"])
+        read_ahead("deadlines", game_id, deadlines)
+        clocks = {c["seat"]: clock_record(_known(c, CLOCK_COLUMNS)) for c in row["clocks"]}
+        read_ahead("seat_clocks", game_id, clocks)
         return _settings(row, "game_settings")
 
     @memoized_write
@@ -1434,14 +1447,51 @@ class PostgresStorage(SQLStorage):
                     json.dumps(openings),
                     None if result is None else canonical_json(result),
                 )
+            except asyncpg.OutdatedSchemaCacheError:
+                # Another process migrated the database (a column added) while this one
+                # ran: the move is written, only its rows could not be decoded. They are
+                # read again, column by column (asyncpg reloaded its types meanwhile).
+                return await self._committed(conn, game_id, changes, stamp)
             except asyncpg.PostgresError as exc:
                 if deadline_id is not None and exc.sqlstate == _DEADLINE_CLOSED:
                     raise DeadlineClosed(deadline_id, str(exc)) from exc
                 raise
             if row is None:
                 await self._refused(conn, game_id, expected_version)
-        opened = tuple(_deadline(d) for d in row["opened"])
-        return MoveCommitted(game_record(row["game"]), opened, tuple(row["closed"]))
+        opened = tuple(_deadline(_known(d, DEADLINE_COLUMNS)) for d in row["opened"])
+        game = game_record(_known(row["game"], GAME_COLUMNS))
+        return MoveCommitted(game, opened, tuple(row["closed"]))
+
+    @staticmethod
+    async def _committed(
+        conn: Conn, game_id: int, changes: DeadlineChanges, stamp: datetime
+    ) -> MoveCommitted:
+        """What a move just written wrote, read back: the game, the deadlines it
+        opened, those it closed (settled or cancelled at its time)."""
+        game = await conn.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        opened = []
+        for d in changes.open:
+            found = await conn.fetchrow(
+                f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
+                "WHERE game_id = $1 AND seat = $2 AND decision_key = $3",
+                game_id,
+                d.seat,
+                d.decision_key,
+            )
+            opened.append(_deadline(found))
+        ids = [s.deadline_id for s in changes.settle]
+        rows = await conn.fetch(
+            "SELECT id FROM deadlines WHERE cancelled_at = $1 "
+            "AND (id = ANY($2::bigint[]) OR ($3 AND game_id = $4))",
+            stamp,
+            ids,
+            changes.cancel_all,
+            game_id,
+        )
+        cancelled = {int(r["id"]) for r in rows}
+        closed = [i for i in ids if i in cancelled]
+        closed += sorted(cancelled - set(closed))
+        return MoveCommitted(game_record(game), tuple(opened), tuple(closed))
 
     # -- campaigns ----------------------------------------------------------------------
 

@@ -37,7 +37,12 @@ from bot.storage.migrate_postgres import (
     postgres_migrations,
     schema_version,
 )
-from bot.storage.models import LogEntry
+from bot.storage.models import (
+    DeadlineChanges,
+    DeadlineOpening,
+    DeadlineSettlement,
+    LogEntry,
+)
 from bot.storage.postgres import _numbered
 from tests.storage.backends import PostgresServer
 
@@ -238,6 +243,57 @@ async def test_a_move_with_no_deadline_of_its_own_is_one_statement(url: str) -> 
         with pytest.raises(GameNotFound):
             await store.commit_move(game_id + 1000, 0, [LogEntry("A1", "fly")])
         assert [a.action for a in await store.load_actions(game_id)] == ["fly", "draw"]
+
+
+async def test_a_process_still_running_when_another_migrates_keeps_playing(url: str) -> None:
+    """A newer process added columns to the tables a move reads whole while this one
+    ran (its connections know the old row types): a click still reads ahead, and a
+    move still written is read back, not reported failed (the call was done)."""
+    async with await PostgresStorage.open(url, pool_size=1) as store:
+        game_id = await new_game(store)
+        await store.put_seat(game_id, "A1", "A", 11, "Alice")
+        old, _ = await store.open_deadline(
+            game_id=game_id, seat="A1", kind="play", decision_key="0:play", user_id=11,
+            created_at=T0, duration_seconds=3600, bank_seconds=0, due_at=T0 + H,
+            expires_at=T0 + H, reminder_ats=[],
+        )  # fmt: skip
+
+        async def click() -> object:
+            remember_settings()
+            await store.get_game_settings(game_id)
+            return await store.live_deadlines(game_id)
+
+        assert await asyncio.create_task(click()) == [old]  # the row types now known
+        await store.commit_move(game_id, 1, [LogEntry("A1", "fly")])  # the seat made it 1
+
+        async def migrated(column: str) -> None:  # by another process
+            conn = await asyncpg.connect(url)
+            try:
+                for table in ("games", "deadlines", "seat_clocks", "game_settings"):
+                    await conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} INTEGER")
+            finally:
+                await conn.close()
+
+        await migrated("later")
+        assert await asyncio.create_task(click()) == [old]  # read again, one by one
+        await store.commit_move(game_id, 2, [LogEntry("A1", "turn")])  # the new types known
+        await migrated("later_still")
+        opening = DeadlineOpening(
+            seat="B1", kind="play", decision_key="2:play", user_id=12, created_at=T0,
+            duration_seconds=3600, bank_seconds=60, due_at=T0 + H, expires_at=T0 + H,
+            reminder_ats=(), seat_bank_seconds=60,
+        )  # fmt: skip
+        changes = DeadlineChanges(
+            settle=(DeadlineSettlement(old.id, acted=True),), open=(opening,), at=T0 + H
+        )
+        done = await store.commit_move(game_id, 3, [LogEntry("A1", "draw")], deadlines=changes)
+        assert (done.game.version, done.game.last_seq) == (4, 3)
+        assert done.closed == (old.id,)
+        [new] = done.opened
+        assert new == await store.get_deadline(new.id) and new.decision_key == "2:play"
+        again = await store.commit_move(game_id, 4, [LogEntry("B1", "fly")])
+        assert again.game.version == 5  # the types known again: the call as usual
+        assert await asyncio.create_task(click()) == [new]
 
 
 # -- migrations ---------------------------------------------------------------------------

@@ -24,6 +24,7 @@ locale.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import math
@@ -108,6 +109,7 @@ from bot.storage.sql import (
     game_record,
     rating_record,
     seat_record,
+    settings_row,
 )
 
 __all__ = ["DEFAULT_POOL_SIZE", "PostgresStorage", "is_postgres_url"]
@@ -169,19 +171,9 @@ def _known(row: Any, columns: str) -> dict[str, Any]:
     return {name: row[name] for name in columns.split(", ")}
 
 
-def _settings_of(row: Any) -> dict[str, Any]:
-    """A settings row (as read whole) as ``_read_json`` returns it, JSON decoded."""
-    key = next(iter(row.keys()))  # guild_id, user_id or game_id: the table's first column
-    data = {name: row[name] for name in (key, "settings", "updated_at")}
-    data["settings"] = json.loads(data["settings"])
-    return data
-
-
-def _settings(row: Row | None, column: str) -> dict[str, Any] | None:
+def _settings(row: Row, column: str, key: str) -> dict[str, Any] | None:
     """The settings row in ``column`` of a read-ahead row (None: none stored)."""
-    if row is None or row[column] is None:
-        return None
-    return _settings_of(row[column])
+    return None if row[column] is None else settings_row(row[column], key)
 
 
 # Natural order for seat names of one letter and a number: A2 before A10 (byte-wise).
@@ -379,11 +371,6 @@ class PostgresStorage(SQLStorage):
         async with self._pool.acquire() as conn:
             return list(await conn.fetch(sql, *params))
 
-    async def _fetchrow(self, sql: str, *params: Any) -> Row | None:
-        """Run one read statement on a pooled connection and return its first row."""
-        async with self._pool.acquire() as conn:
-            return await conn.fetchrow(sql, *params)
-
     async def _select(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """:meth:`_fetch` for a read written with SQLite's ``?`` placeholders (the reads
         both stores share, ``bot.storage.sql``)."""
@@ -482,20 +469,22 @@ class PostgresStorage(SQLStorage):
         plan) and its seat clocks (:meth:`get_seat_clock`, a new deadline's bank). One
         round trip where there were up to five, each about a tenth of a millisecond."""
         try:
-            row = await self._fetchrow(_GAME_AHEAD, game_id)
+            rows = await self._fetch(_GAME_AHEAD, game_id)
         except asyncpg.OutdatedSchemaCacheError:  # another process migrated meanwhile
             return await super()._read_json("game_settings", "game_id", game_id)
-        if row is None:  # no such game: nothing to hold
+        if not rows:  # no such game: nothing to hold
             return None
-        remember_read("guild_settings", row["guild_id"], _settings(row, "guild_settings"))
-        players = {int(u["user_id"]): _settings_of(u) for u in row["user_settings"]}
+        [row] = rows
+        guild = _settings(row, "guild_settings", "guild_id")
+        remember_read("guild_settings", row["guild_id"], guild)
+        players = {int(u["user_id"]): settings_row(u, "user_id") for u in row["user_settings"]}
         for user_id in row["players"]:
             remember_read("user_settings", user_id, players.get(user_id))
         deadlines = tuple(_deadline(_known(d, DEADLINE_COLUMNS)) for d in row["deadlines"])
         read_ahead("deadlines", game_id, deadlines)
         clocks = {c["seat"]: clock_record(_known(c, CLOCK_COLUMNS)) for c in row["clocks"]}
         read_ahead("seat_clocks", game_id, clocks)
-        return _settings(row, "game_settings")
+        return _settings(row, "game_settings", "game_id")
 
     @memoized_write
     async def _put_json(
@@ -1066,6 +1055,11 @@ class PostgresStorage(SQLStorage):
         )
         if row is not None:
             return _deadline(row), True
+        return await PostgresStorage._stored(conn, game_id, d), False
+
+    @staticmethod
+    async def _stored(conn: Conn, game_id: int, d: DeadlineOpening) -> DeadlineRecord:
+        """The deadline stored for the decision an opening names."""
         row = await conn.fetchrow(
             f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
             "WHERE game_id = $1 AND seat = $2 AND decision_key = $3",
@@ -1073,7 +1067,7 @@ class PostgresStorage(SQLStorage):
             d.seat,
             d.decision_key,
         )
-        return _deadline(row), False
+        return _deadline(row)
 
     async def get_deadlines(self, deadline_ids: Sequence[int]) -> list[DeadlineRecord]:
         """The deadlines of these ids that exist, in any state, by id: what another
@@ -1410,22 +1404,10 @@ class PostgresStorage(SQLStorage):
             check_opening(opening)
         now = self._now()
         stamp = _utc(changes.at) if changes.at is not None else now
-        openings = [
-            {
-                "seat": d.seat,
-                "kind": d.kind,
-                "decision_key": d.decision_key,
-                "user_id": d.user_id,
-                "created_at": _utc(d.created_at).isoformat(),
-                "duration_seconds": int(d.duration_seconds),
-                "bank_seconds": int(d.bank_seconds),
-                "due_at": _utc(d.due_at).isoformat(),
-                "expires_at": _utc(d.expires_at).isoformat(),
-                "reminder_ats": [_utc(t).isoformat() for t in d.reminder_ats],
-                "seat_bank_seconds": int(d.seat_bank_seconds),
-            }
-            for d in changes.open
-        ]
+        openings = json.dumps(  # the function reads each field by its name
+            [dataclasses.asdict(d) for d in changes.open],
+            default=lambda moment: _utc(moment).isoformat(),
+        )
         settle = changes.settle
         async with self._one_statement() as conn:
             try:
@@ -1444,7 +1426,7 @@ class PostgresStorage(SQLStorage):
                     [int(s.bank_used_seconds) for s in settle],
                     changes.cancel_all,
                     list(changes.reset_missed),
-                    json.dumps(openings),
+                    openings,
                     None if result is None else canonical_json(result),
                 )
             except asyncpg.OutdatedSchemaCacheError:
@@ -1469,16 +1451,7 @@ class PostgresStorage(SQLStorage):
         """What a move just written wrote, read back: the game, the deadlines it
         opened, those it closed (settled or cancelled at its time)."""
         game = await conn.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
-        opened = []
-        for d in changes.open:
-            found = await conn.fetchrow(
-                f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
-                "WHERE game_id = $1 AND seat = $2 AND decision_key = $3",
-                game_id,
-                d.seat,
-                d.decision_key,
-            )
-            opened.append(_deadline(found))
+        opened = [await PostgresStorage._stored(conn, game_id, d) for d in changes.open]
         ids = [s.deadline_id for s in changes.settle]
         rows = await conn.fetch(
             "SELECT id FROM deadlines WHERE cancelled_at = $1 "

@@ -112,6 +112,12 @@ CAMPAIGN_FOLLOWS = ("campaign_follows", "campaign_id")
 helpers put in their SQL)."""
 
 
+def settings_row(row: Any, key: str) -> dict[str, Any]:
+    """A row of a ``(key, settings JSON, updated_at)`` table, its settings decoded (the
+    other columns left out: a row read whole may hold more)."""
+    return {key: row[key], "settings": json.loads(row["settings"]), "updated_at": row["updated_at"]}
+
+
 def game_record(row: Any) -> GameRecord:
     """A game's row as its record."""
     data = dict(row)
@@ -363,11 +369,7 @@ class SQLStorage(Storage):
         rows = await self._select(
             f"SELECT {key}, settings, updated_at FROM {table} WHERE {key} = ?", (value,)
         )
-        if not rows:
-            return None
-        data = dict(rows[0])
-        data["settings"] = json.loads(data["settings"])
-        return data
+        return settings_row(rows[0], key) if rows else None
 
     async def get_guild_settings(self, guild_id: int) -> GuildSettingsRecord | None:
         """The guild's settings, or None if none were ever stored."""

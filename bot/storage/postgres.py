@@ -143,8 +143,8 @@ _COMMIT_MOVE = (
 not at the version expected."""
 _OPENING_FIELDS = dataclasses.fields(DeadlineOpening)
 """The fields of a deadline opened by a move, by name, as the function reads them
-(read shallowly: ``dataclasses.asdict`` deep-copies every datetime, which took a
-tenth of the loop's work for a move: ``bench/latency.py``'s CPU p50 1.38 -> 1.31 ms)."""
+(read shallowly: ``dataclasses.asdict`` deep-copies every datetime, about a twentieth
+of the loop's work for a move: ``bench/latency.py``'s CPU p50 1.38 -> 1.31 ms)."""
 _DEADLINE_CLOSED = "TH001"
 """The SQLSTATE ``tallyho_commit_move`` raises when a default's deadline is not claimed
 (or is done, cancelled, another game's); its message says which."""

@@ -2,6 +2,7 @@
 
     python bench/latency.py [--games 1000] [--advance 30] [--clicks 1000] [--burst 100]
                             [--database sqlite|postgresql|both] [--cached 10000]
+                            [--server-statements N]
 
 The real bot (``cogs.app.TallyHoBot``) on the offline Discord (``bot.testing``), in
 one process, as ``python -m bot`` runs it. Times are wall-clock, from the interaction
@@ -54,6 +55,11 @@ Every click is checked afterwards: its move must have been applied (the game mov
 past the version its button showed). A click that did not go through is left out of
 the sequential figures, counted, and its answer printed; the bench then exits non-zero,
 since its figures would time error answers as moves.
+
+With ``--server-statements N`` (PostgreSQL), the server counts its statements
+(``pg_stat_statements``, loaded for the run) and the bench prints the N that took it
+the longest during the sequential moves, per move: the server's share of a move, the
+statements ``tallyho_commit_move`` runs included, apart from the round trips.
 
 Prints p50 and p99 of each, and their ratio to the floor's p99. Goals (issue 16): a
 move's reply p99 at most 10 times the floor's p99; a burst of 100 clicks p99 under
@@ -595,8 +601,17 @@ def disk_commits(folder: str | None, count: int = 300) -> list[float]:
             db.close()
 
 
+STATEMENTS_SETTINGS = (
+    "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
+)
+"""The server's settings for ``--server-statements``: every statement counted, those a
+function runs too (``tallyho_commit_move``'s own)."""
+
+
 @contextlib.asynccontextmanager
-async def database(kind: str, folder: Path) -> AsyncIterator[str]:
+async def database(kind: str, folder: Path, *, statements: bool = False) -> AsyncIterator[str]:
+    """The database's URL (``statements``: a PostgreSQL server that counts its
+    statements, ``pg_stat_statements``)."""
     if kind == "sqlite":
         yield str(folder / "latency.db")
         return
@@ -606,7 +621,7 @@ async def database(kind: str, folder: Path) -> AsyncIterator[str]:
     if bindir is None:
         raise SystemExit("PostgreSQL's server binaries are needed (apt-get install postgresql)")
     server = PostgresServer(bindir)
-    server.start()
+    server.start(STATEMENTS_SETTINGS if statements else "")
     try:
         server.create_database()
         yield server.url()
@@ -618,7 +633,8 @@ async def run(kind: str, args: argparse.Namespace) -> int:
     """Measure on one database; the number of clicks that did not go through."""
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(dir=args.dir if kind == "sqlite" else None) as tmp:
-        async with database(kind, Path(tmp)) as url:
+        statements = bool(args.server_statements) and kind == "postgresql"
+        async with database(kind, Path(tmp), statements=statements) as url:
             fake = FakeDiscord()
             bot = TallyHoBot(database=url, seed_source=lambda: rng.randrange(1 << 62))
             add_floor_command(bot)
@@ -647,8 +663,13 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 gc.freeze()
                 in_flight = lambda: bot.gate.inflight > 0  # noqa: E731
                 clicks.requests.clear()
+                if statements:
+                    await server_statements(url)
                 with gc_pauses(in_flight) as pauses:
                     text, moved, pictures, cpu = await bench.sequential(tables, args.clicks, rng)
+                if statements:
+                    moves = len(text) + len(moved)
+                    print(await server_statements(url, args.server_statements, moves))
                 requests = requests_line(clicks.requests, len(text) + len(moved))
                 floor, floor_cpu = bench.amid
                 floor_p99, floor_cpu_p99 = pct(floor, 0.99), pct(floor_cpu, 0.99)
@@ -734,6 +755,45 @@ async def cached_pauses(bot: TallyHoBot, tables: list[Table], count: int) -> Non
     )
 
 
+async def server_statements(url: str, most: int = 0, moves: int = 0) -> str:
+    """PostgreSQL's own count of its statements (``pg_stat_statements``): with
+    ``most``, the ``most`` that took the server the longest since the last call, per
+    move of the ``moves`` played meanwhile; without, start counting (nothing printed).
+    The server's time only: the round trips and asyncpg's work are the client's."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        if not most:
+            await conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+            await conn.execute("SELECT pg_stat_statements_reset()")
+            return ""
+        rows = await conn.fetch(
+            "SELECT calls, total_exec_time, toplevel,"
+            " regexp_replace(query, '\\s+', ' ', 'g') AS query"
+            " FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'"
+            " ORDER BY total_exec_time DESC LIMIT $1",
+            most,
+        )
+    finally:
+        await conn.close()
+    lines = [
+        f"  the server's time by statement over the {moves} moves one at a time"
+        " (pg_stat_statements; 'in a function': run by tallyho_commit_move, its time"
+        " counted in the call's too; the bench's own reads of a game's version before"
+        " and after each click among them):",
+        "    per move   mean    calls  statement",
+    ]
+    for r in rows:
+        per_move = r["total_exec_time"] * 1000 / max(moves, 1)
+        mean = r["total_exec_time"] * 1000 / max(r["calls"], 1)
+        where = "" if r["toplevel"] else "in a function: "
+        lines.append(
+            f"    {per_move:6.1f} us {mean:6.1f} us {r['calls']:6d}  {where}{r['query'][:90]}"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -756,6 +816,14 @@ def main() -> None:
     )
     parser.add_argument(
         "--disk", default=None, help="the folder whose disk commits are timed (default: temp)"
+    )
+    parser.add_argument(
+        "--server-statements",
+        type=int,
+        default=0,
+        metavar="N",
+        help="PostgreSQL: print the N statements that took the server the longest during"
+        " the moves one at a time (pg_stat_statements, loaded for the run)",
     )
     args = parser.parse_args()
     kinds = ("sqlite", "postgresql") if args.database == "both" else (args.database,)

@@ -121,15 +121,17 @@ class PostgresServer:
             log = self.log.read_text(errors="replace") if self.log.exists() else ""
             raise RuntimeError(f"{' '.join(args)} failed:\n{done.stdout}{done.stderr}{log}")
 
-    def start(self) -> None:
-        """initdb, then start the server and wait until it accepts connections."""
+    def start(self, settings: str = "") -> None:
+        """initdb, then start the server and wait until it accepts connections;
+        ``settings``: more of the server's command-line options (``-c name=value``)."""
         self._run(
             "initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
             "--encoding=UTF8", "--locale=C", "--no-sync",
         )  # fmt: skip
         options = (
             f"-k {self.root} -c listen_addresses='' -F -c full_page_writes=off "
-            "-c synchronous_commit=off -c shared_buffers=16MB -c max_connections=60"
+            "-c synchronous_commit=off -c shared_buffers=16MB -c max_connections=60 "
+            f"{settings}"
         )
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-o", options, "start")
 

@@ -664,13 +664,13 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 in_flight = lambda: bot.gate.inflight > 0  # noqa: E731
                 clicks.requests.clear()
                 if statements:
-                    await server_statements(url)
+                    await count_statements(url)
                 with gc_pauses(in_flight) as pauses:
                     text, moved, pictures, cpu = await bench.sequential(tables, args.clicks, rng)
+                one_at_a_time = len(text) + len(moved)
                 if statements:
-                    moves = len(text) + len(moved)
-                    print(await server_statements(url, args.server_statements, moves))
-                requests = requests_line(clicks.requests, len(text) + len(moved))
+                    print(await server_statements(url, args.server_statements, one_at_a_time))
+                requests = requests_line(clicks.requests, one_at_a_time)
                 floor, floor_cpu = bench.amid
                 floor_p99, floor_cpu_p99 = pct(floor, 0.99), pct(floor_cpu, 0.99)
                 with gc_pauses(in_flight) as burst_pauses, loop_time() as burst_loop:
@@ -755,19 +755,27 @@ async def cached_pauses(bot: TallyHoBot, tables: list[Table], count: int) -> Non
     )
 
 
-async def server_statements(url: str, most: int = 0, moves: int = 0) -> str:
-    """PostgreSQL's own count of its statements (``pg_stat_statements``): with
-    ``most``, the ``most`` that took the server the longest since the last call, per
-    move of the ``moves`` played meanwhile; without, start counting (nothing printed).
-    The server's time only: the round trips and asyncpg's work are the client's."""
+async def count_statements(url: str) -> None:
+    """Start PostgreSQL's own count of its statements (``pg_stat_statements``) from
+    nothing: what :func:`server_statements` reports."""
     import asyncpg
 
     conn = await asyncpg.connect(url)
     try:
-        if not most:
-            await conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-            await conn.execute("SELECT pg_stat_statements_reset()")
-            return ""
+        await conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        await conn.execute("SELECT pg_stat_statements_reset()")
+    finally:
+        await conn.close()
+
+
+async def server_statements(url: str, most: int, moves: int) -> str:
+    """The ``most`` statements that took the server the longest since
+    :func:`count_statements`, per move of the ``moves`` played meanwhile. The
+    server's time only: the round trips and asyncpg's work are the client's."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
         rows = await conn.fetch(
             "SELECT calls, total_exec_time, toplevel,"
             " regexp_replace(query, '\\s+', ' ', 'g') AS query"

@@ -52,7 +52,7 @@ import time
 import types
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from urllib.parse import unquote
 
 import aiohttp
@@ -346,7 +346,8 @@ _REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found"}
 
 def _http_error(status: int, code: int, message: str) -> discord.HTTPException:
     """Build the exception discord.py raises for this Discord error response."""
-    response = _FakeResponse(status, _REASONS.get(status, "Error"))
+    # What discord.py reads of the response, standing in for the aiohttp one it types.
+    response = cast(aiohttp.ClientResponse, _FakeResponse(status, _REASONS.get(status, "Error")))
     data = {"code": code, "message": message}
     if status == 403:
         return discord.Forbidden(response, data)

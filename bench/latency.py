@@ -2,7 +2,7 @@
 
     python bench/latency.py [--games 1000] [--advance 30] [--clicks 1000] [--burst 100]
                             [--database sqlite|postgresql|both] [--cached 10000]
-                            [--server-statements N]
+                            [--statements N]
 
 The real bot (``cogs.app.TallyHoBot``) on the offline Discord (``bot.testing``), in
 one process, as ``python -m bot`` runs it. Times are wall-clock, from the interaction
@@ -56,10 +56,16 @@ past the version its button showed). A click that did not go through is left out
 the sequential figures, counted, and its answer printed; the bench then exits non-zero,
 since its figures would time error answers as moves.
 
-With ``--server-statements N`` (PostgreSQL), the server counts its statements
-(``pg_stat_statements``, loaded for the run) and the bench prints the N that took it
-the longest during the sequential moves, per move: the server's share of a move, the
-statements ``tallyho_commit_move`` runs included, apart from the round trips.
+With ``--statements N``, the bench prints a move's statements during the sequential
+moves. On PostgreSQL the server counts them (``pg_stat_statements``, loaded for the
+run) and the bench prints the N that took it the longest, per move: the server's share
+of a move, the statements ``tallyho_commit_move`` runs included, apart from the round
+trips. On SQLite, which runs in the bot's process (its time is the loop's), the store's
+connections name each statement they run (``SQLiteStorage.trace``) and the bench prints
+how many a move ran, how many of them began a write transaction, and the N run most
+often, per move: a move's statements are what is left to cut on SQLite (each costs
+more in the bot than alone: ``docs/architecture.md``). ``--server-statements`` is the
+option's older name.
 
 Prints p50 and p99 of each, and their ratio to the floor's p99. Goals (issue 16): a
 move's reply p99 at most 10 times the floor's p99; a burst of 100 clicks p99 under
@@ -86,6 +92,7 @@ import copy
 import gc
 import os
 import random
+import re
 import sqlite3
 import sys
 import tempfile
@@ -102,6 +109,7 @@ import discord
 
 from bot.games import LoadedGame
 from bot.storage import GameStatus
+from bot.storage.sqlite import SQLiteStorage
 from bot.testing import FakeDiscord, FakeUser
 from bot.testing.driver import wait_for_new_game
 from cogs.app import TallyHoBot
@@ -604,7 +612,7 @@ def disk_commits(folder: str | None, count: int = 300) -> list[float]:
 STATEMENTS_SETTINGS = (
     "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
 )
-"""The server's settings for ``--server-statements``: every statement counted, those a
+"""The server's settings for ``--statements`` on PostgreSQL: every statement counted, those a
 function runs too (``tallyho_commit_move``'s own)."""
 
 
@@ -633,7 +641,7 @@ async def run(kind: str, args: argparse.Namespace) -> int:
     """Measure on one database; the number of clicks that did not go through."""
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(dir=args.dir if kind == "sqlite" else None) as tmp:
-        statements = bool(args.server_statements) and kind == "postgresql"
+        statements = bool(args.statements) and kind == "postgresql"
         async with database(kind, Path(tmp), statements=statements) as url:
             fake = FakeDiscord()
             bot = TallyHoBot(database=url, seed_source=lambda: rng.randrange(1 << 62))
@@ -665,11 +673,19 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 clicks.requests.clear()
                 if statements:
                     await count_statements(url)
+                traced = Counter[str]()
+                store = bot.service.storage
+                if args.statements and isinstance(store, SQLiteStorage):
+                    store.trace(lambda sql: traced.update((statement_kind(sql),)))
                 with gc_pauses(in_flight) as pauses:
                     text, moved, pictures, cpu = await bench.sequential(tables, args.clicks, rng)
                 one_at_a_time = len(text) + len(moved)
                 if statements:
-                    print(await server_statements(url, args.server_statements, one_at_a_time))
+                    print(await server_statements(url, args.statements, one_at_a_time))
+                if isinstance(store, SQLiteStorage):
+                    store.trace(None)
+                if traced:
+                    print(sqlite_statements(traced, args.statements, one_at_a_time))
                 requests = requests_line(clicks.requests, one_at_a_time)
                 floor, floor_cpu = bench.amid
                 floor_p99, floor_cpu_p99 = pct(floor, 0.99), pct(floor_cpu, 0.99)
@@ -802,6 +818,34 @@ async def server_statements(url: str, most: int, moves: int) -> str:
     return "\n".join(lines)
 
 
+_LITERALS = re.compile(r"'(?:[^']|'')*'|\b\d+(?:\.\d+)?\b")
+"""A statement's bound values, as SQLite's trace shows them: quoted texts and numbers."""
+
+
+def statement_kind(sql: str) -> str:
+    """A statement as traced, its values put back as ``?`` and its spaces squeezed:
+    the statements that differ only by their values count together."""
+    return " ".join(_LITERALS.sub("?", sql).split())
+
+
+def sqlite_statements(traced: Counter[str], most: int, moves: int) -> str:
+    """How many statements the store ran per move of the ``moves`` one at a time, how
+    many began a write transaction, and the ``most`` run most often."""
+    per = max(moves, 1)
+    total = sum(traced.values())
+    writes = sum(n for sql, n in traced.items() if sql.upper().startswith("BEGIN"))
+    lines = [
+        f"  SQLite's statements over the {moves} moves one at a time (the store's trace;"
+        " the bench's own reads of a game's version before and after each click among"
+        f" them): {total / per:.1f} a move, {writes / per:.2f} of them beginning a write"
+        " transaction",
+        "    per move  statement",
+    ]
+    for sql, n in traced.most_common(most):
+        lines.append(f"    {n / per:8.2f}  {sql[:100]}")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -826,12 +870,14 @@ def main() -> None:
         "--disk", default=None, help="the folder whose disk commits are timed (default: temp)"
     )
     parser.add_argument(
+        "--statements",
         "--server-statements",
         type=int,
         default=0,
         metavar="N",
-        help="PostgreSQL: print the N statements that took the server the longest during"
-        " the moves one at a time (pg_stat_statements, loaded for the run)",
+        help="print a move's statements during the moves one at a time: on PostgreSQL the"
+        " N that took the server the longest (pg_stat_statements, loaded for the run), on"
+        " SQLite how many a move ran and the N run most often (the store's trace)",
     )
     args = parser.parse_args()
     kinds = ("sqlite", "postgresql") if args.database == "both" else (args.database,)

@@ -427,6 +427,14 @@ class SQLiteStorage(SQLStorage):
             busy_timeout_ms=busy_timeout_ms,
         )
 
+    def trace(self, callback: Callable[[str], None] | None) -> None:
+        """Call ``callback`` with the text of every statement the store's connections run
+        (its parameters bound in), on whichever thread runs it; None stops. For
+        measuring: ``bench/latency.py --statements`` counts a move's statements."""
+        self._db.set_trace_callback(callback)
+        if self._reader is not None:
+            self._reader.set_trace_callback(callback)
+
     async def close(self) -> None:
         """Close the connections (waits for statements in flight)."""
         async with self._lock:

@@ -613,8 +613,8 @@ def disk_commits(folder: str | None, count: int = 300) -> list[float]:
 STATEMENTS_SETTINGS = (
     "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
 )
-"""The server's settings for ``--statements`` on PostgreSQL: every statement counted, those a
-function runs too (``tallyho_commit_move``'s own)."""
+"""The server's settings for ``--statements`` on PostgreSQL: every statement counted,
+those a function runs too (``tallyho_commit_move``'s own)."""
 
 
 @contextlib.asynccontextmanager
@@ -674,18 +674,18 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 clicks.requests.clear()
                 if statements:
                     await count_statements(url)
-                traced: list[str] = []  # kept as run, counted after: cheap on the loop
                 store = bot.service.storage
-                if args.statements and isinstance(store, SQLiteStorage):
-                    store.trace(traced.append)
+                tracing = store if args.statements and isinstance(store, SQLiteStorage) else None
+                traced: list[str] = []  # kept as run, counted after: cheap on the loop
+                if tracing is not None:
+                    tracing.trace(traced.append)
                 with gc_pauses(in_flight) as pauses:
                     text, moved, pictures, cpu = await bench.sequential(tables, args.clicks, rng)
                 one_at_a_time = len(text) + len(moved)
                 if statements:
                     print(await server_statements(url, args.statements, one_at_a_time))
-                if isinstance(store, SQLiteStorage):
-                    store.trace(None)
-                if traced:
+                if tracing is not None:
+                    tracing.trace(None)
                     print(sqlite_statements(traced, args.statements, one_at_a_time))
                 requests = requests_line(clicks.requests, one_at_a_time)
                 floor, floor_cpu = bench.amid

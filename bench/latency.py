@@ -2,7 +2,7 @@
 
     python bench/latency.py [--games 1000] [--advance 30] [--clicks 1000] [--burst 100]
                             [--database sqlite|postgresql|both] [--cached 10000]
-                            [--statements N]
+                            [--statements N] [--profile DIR]
 
 The real bot (``cogs.app.TallyHoBot``) on the offline Discord (``bot.testing``), in
 one process, as ``python -m bot`` runs it. Times are wall-clock, from the interaction
@@ -68,6 +68,12 @@ more in the bot than alone: ``docs/architecture.md``). The trace's own call at e
 statement is then in the sequential moves' times: take those from a run without it.
 ``--server-statements`` is the option's older name.
 
+With ``--profile DIR``, the moves one at a time and the bursts run under ``cProfile``
+and their statistics are written to ``DIR/<database>-moves.pstats`` and
+``DIR/<database>-bursts.pstats`` (read them with ``python -m pstats``): where the
+loop's CPU goes, the harness's own work included. The profiler slows every Python
+call, the bot's more than the database's: take the figures from a run without it.
+
 Prints p50 and p99 of each, and their ratio to the floor's p99. Goals (issue 16): a
 move's reply p99 at most 10 times the floor's p99; a burst of 100 clicks p99 under
 100 ms; at least 1,000 moves a second with SQLite; no collector pause over 50 ms with
@@ -90,6 +96,7 @@ import argparse
 import asyncio
 import contextlib
 import copy
+import cProfile
 import gc
 import os
 import random
@@ -561,6 +568,25 @@ def requests_line(requests: Counter[str], moves: int) -> str:
     )
 
 
+@contextlib.contextmanager
+def profiled(folder: str | None, kind: str, part: str) -> Iterator[None]:
+    """Run the block under ``cProfile`` and write its statistics to
+    ``folder/<kind>-<part>.pstats`` (nothing without a folder)."""
+    if folder is None:
+        yield
+        return
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        yield
+    finally:
+        profile.disable()
+        path = Path(folder) / f"{kind}-{part}.pstats"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        profile.dump_stats(path)
+        print(f"  profile of the {part} written to {path} (python -m pstats {path})")
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -679,7 +705,7 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 traced: list[str] = []  # kept as run, counted after: cheap on the loop
                 if tracing is not None:
                     tracing.trace(traced.append)
-                with gc_pauses(in_flight) as pauses:
+                with gc_pauses(in_flight) as pauses, profiled(args.profile, kind, "moves"):
                     text, moved, pictures, cpu = await bench.sequential(tables, args.clicks, rng)
                 one_at_a_time = len(text) + len(moved)
                 if statements:
@@ -690,7 +716,11 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 requests = requests_line(clicks.requests, one_at_a_time)
                 floor, floor_cpu = bench.amid
                 floor_p99, floor_cpu_p99 = pct(floor, 0.99), pct(floor_cpu, 0.99)
-                with gc_pauses(in_flight) as burst_pauses, loop_time() as burst_loop:
+                with (
+                    gc_pauses(in_flight) as burst_pauses,
+                    loop_time() as burst_loop,
+                    profiled(args.profile, kind, "bursts"),
+                ):
                     sample = rng.sample(tables, min(args.burst, len(tables)))
                     burst, _, burst_told = await bench.burst(sample)
                     everyone, seconds, told = await bench.burst(tables)
@@ -880,6 +910,13 @@ def main() -> None:
         help="print a move's statements during the moves one at a time: on PostgreSQL the"
         " N that took the server the longest (pg_stat_statements, loaded for the run), on"
         " SQLite how many a move ran and the N run most often (the store's trace)",
+    )
+    parser.add_argument(
+        "--profile",
+        default=None,
+        metavar="DIR",
+        help="cProfile the moves one at a time and the bursts, statistics written to DIR"
+        " (the profiler slows the figures: take those from a run without it)",
     )
     args = parser.parse_args()
     kinds = ("sqlite", "postgresql") if args.database == "both" else (args.database,)

@@ -13,6 +13,7 @@ Eagles scenario tests play them.)
 from __future__ import annotations
 
 import os
+import pstats
 import subprocess
 import sys
 from pathlib import Path
@@ -38,9 +39,11 @@ BENCHES = [
         [
             *("--database", "both", "--games", "4", "--advance", "5", "--clicks", "20"),
             *("--burst", "3", "--floor", "10", "--cached", "50", "--statements", "3"),
+            *("--profile", "profiles"),
         ],
-        # PostgreSQL's statements, then SQLite's (and no click failed: it would exit 1)
-        ("the server's time by statement", "SQLite's statements over"),
+        # PostgreSQL's statements, then SQLite's (and no click failed: it would exit 1);
+        # the profiles are read below
+        ("the server's time by statement", "SQLite's statements over", "profile of the bursts"),
     ),
 ]
 
@@ -66,6 +69,15 @@ def test_bench_runs(
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
     for words in (said,) if isinstance(said, str) else said:
         assert words in done.stdout, done.stdout[-3000:]
+    if "--profile" in args:  # each database's two profiles, each one readable
+        folder = tmp_path / args[args.index("--profile") + 1]
+        written = sorted(path.name for path in folder.glob("*.pstats"))
+        databases = ("postgresql", "sqlite")
+        assert written == [
+            f"{db}-{part}.pstats" for db in databases for part in ("bursts", "moves")
+        ]
+        for path in folder.glob("*.pstats"):
+            assert pstats.Stats(str(path)).total_calls > 0
 
 
 def test_every_bench_is_run_here_or_elsewhere() -> None:

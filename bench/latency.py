@@ -480,6 +480,10 @@ class Pauses:
     def count(self, *, busy: bool) -> int:
         return sum(1 for b in self.busy if b == busy)
 
+    def total(self, *, busy: bool) -> float:
+        """The pauses' time in all (ms), with clicks in flight or without."""
+        return sum(t for t, b in zip(self.times, self.busy, strict=True) if b == busy)
+
 
 @contextlib.contextmanager
 def gc_pauses(busy: Callable[[], bool] = lambda: True) -> Iterator[Pauses]:
@@ -754,7 +758,8 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 )
                 print(
                     f"  collector during the bursts: {burst_pauses.count(busy=True)} pauses with"
-                    f" clicks in flight, {burst_pauses.longest(busy=True)};"
+                    f" clicks in flight ({burst_pauses.total(busy=True):.1f} ms in all),"
+                    f" {burst_pauses.longest(busy=True)};"
                     f" {burst_pauses.count(busy=False)} with none,"
                     f" {burst_pauses.longest(busy=False)} (the game cache's freeze waits for"
                     " that moment: bot.games.GameStore.idle)"

@@ -100,6 +100,20 @@ FREEZE_EVERY = 64
 freezes of what the process holds (:meth:`GameStore._remember`): what a full collection
 walks is at most this many states (with 256, a burst of moves made a 117 ms pause)."""
 
+YOUNG_COLLECTION_AFTER = 10_000
+"""Containers allocated (net of those freed) between two young collections while the
+bot runs (CPython's default: 700). A young collection walks every object made since
+the last one that is still alive, and in a burst of clicks those are the clicks in
+flight: at 700 it walked them again every few clicks. ``bench/latency.py``'s bursts (94
+clicks, then one on each of 1,000 open games), pauses with clicks in flight: on SQLite
+266, 94 ms in all, the longest 8 ms at 700; 16, 60 ms in all, the longest 10 ms at
+10,000 (the burst of 94 answered at 93 ms, p99, instead of 100); on PostgreSQL 222,
+78 ms, the longest 11 ms; 15, 49 ms, the longest 21 ms. At 20,000: 5-8 pauses, 35-58 ms
+in all, but up to 30 ms each. (At 5,000, tried long ago, a middle-generation collection
+paused 55-69 ms with a thousand clicks in flight: those held much more then, e.g. the
+offline Discord's log of every request.) Dead reference cycles wait longer to be
+freed: a few megabytes at most. Set while the bot runs (:func:`tune_collector`)."""
+
 FULL_COLLECTION_AFTER = 1000
 """Collections of the middle generation between two full collections the collector
 starts by itself (CPython's default: 10): a full collection walks every object not
@@ -259,11 +273,12 @@ def keep_out_of_collections(*, collect: bool = True) -> None:
 
 
 def tune_collector() -> tuple[int, ...]:
-    """Let the collector start a full collection only every
+    """Let the collector start a young collection only every
+    :data:`YOUNG_COLLECTION_AFTER` allocations, and a full one only every
     :data:`FULL_COLLECTION_AFTER` middle-generation collections; the thresholds it
     had, to put back when the bot stops (they are the whole process's)."""
     before = gc.get_threshold()
-    gc.set_threshold(before[0], before[1], FULL_COLLECTION_AFTER)
+    gc.set_threshold(YOUNG_COLLECTION_AFTER, before[1], FULL_COLLECTION_AFTER)
     return before
 
 

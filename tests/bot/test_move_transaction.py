@@ -426,9 +426,10 @@ async def test_follow_ups_run_after_the_interaction_or_at_once_outside_one(
     assert "a follow-up of a change failed" in caplog.text
 
 
-async def test_the_bot_starts_full_collections_rarely_while_it_runs(tmp_path: Path) -> None:
-    """A full collection walks every click in flight: while the bot runs, the collector
-    starts one by itself only every ``FULL_COLLECTION_AFTER`` middle-generation
+async def test_the_bot_collects_rarely_while_it_runs(tmp_path: Path) -> None:
+    """A collection walks every click in flight made since the last one: while the bot
+    runs, the collector starts a young collection only every ``YOUNG_COLLECTION_AFTER``
+    allocations and a full one only every ``FULL_COLLECTION_AFTER`` middle-generation
     collections (the game cache's freezes collect in full at idle moments); the
     process's thresholds are put back when it stops."""
     before = gc.get_threshold()
@@ -436,7 +437,9 @@ async def test_the_bot_starts_full_collections_rarely_while_it_runs(tmp_path: Pa
         bot = make_bot(tmp_path / "db.sqlite3")
         try:
             await fake.start(bot)
-            assert gc.get_threshold() == (*before[:2], games.FULL_COLLECTION_AFTER)
+            young, middle, full = gc.get_threshold()
+            assert (young, full) == (games.YOUNG_COLLECTION_AFTER, games.FULL_COLLECTION_AFTER)
+            assert middle == before[1]
         finally:
             await bot.close()
     assert gc.get_threshold() == before

@@ -16,7 +16,7 @@ from typing import Self
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.storage.postgres import is_postgres_url
+from bot.storage.postgres import DEFAULT_POOL_SIZE, is_postgres_url
 
 __all__ = ["Settings", "parse_shards", "settings_help"]
 
@@ -70,6 +70,8 @@ class Settings(BaseSettings):
     """Seconds between the deadline scheduler's reads of what other processes opened."""
     game_cache: int = Field(default=2048, alias="TALLYHO_GAME_CACHE", ge=16)
     """Games held in memory (about 18 KiB each); a click on another one replays it."""
+    database_pool: int = Field(default=DEFAULT_POOL_SIZE, alias="TALLYHO_DATABASE_POOL", ge=1)
+    """Connections to PostgreSQL a process keeps at most (one statement in flight each)."""
 
     @model_validator(mode="after")
     def _check_shards(self) -> Self:

@@ -44,7 +44,7 @@ from bot.publishing import Publisher
 from bot.recent import Recent
 from bot.scheduler import POLL_INTERVAL
 from bot.service import GameService
-from bot.storage import Storage, open_storage
+from bot.storage import DEFAULT_POOL_SIZE, Storage, open_storage
 from cogs import campaign, hand, lobby, publisher, seats
 from cogs.boundary import Gate, GatedTree, on_tree_error
 from cogs.components import COMPONENTS, MenuContext
@@ -131,11 +131,13 @@ class TallyHoBot(commands.AutoShardedBot):
         shard_count: int | None = None,
         poll_interval: timedelta = POLL_INTERVAL,
         game_cache: int = GAME_CACHE,
+        database_pool: int = DEFAULT_POOL_SIZE,
     ) -> None:
         """``shard_ids`` of ``shard_count``: the shards this process runs (both None:
         every shard, as many as Discord recommends). ``poll_interval``: how often the
         deadline scheduler reads what other processes opened. ``game_cache``: how many
-        games the service holds in memory."""
+        games the service holds in memory. ``database_pool``: the connections to a
+        PostgreSQL database it keeps at most."""
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -151,6 +153,7 @@ class TallyHoBot(commands.AutoShardedBot):
             self.shard_ids = list(shard_ids)
         self.poll_interval = poll_interval
         self.game_cache = game_cache
+        self.database_pool = database_pool
         self.database = database
         self.guild_id = guild_id
         self._seed_source = seed_source
@@ -170,7 +173,7 @@ class TallyHoBot(commands.AutoShardedBot):
         self.tree.on_error = on_tree_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
-        self.storage = await open_storage(self.database)
+        self.storage = await open_storage(self.database, pool_size=self.database_pool)
         self.service = GameService(
             self.storage,
             seed_source=self._seed_source,
@@ -331,6 +334,7 @@ def client(settings: Settings) -> TallyHoBot:
         shard_count=settings.shard_count,
         poll_interval=timedelta(seconds=settings.poll_seconds),
         game_cache=settings.game_cache,
+        database_pool=settings.database_pool,
         # the commands are the application's, not a shard's: one process syncs them
         sync_commands=settings.shard_ids is None or 0 in settings.shard_ids,
     )

@@ -46,10 +46,11 @@ from bot.storage.models import (
     SeatRecord,
     SnapshotRecord,
 )
-from bot.storage.postgres import PostgresStorage, is_postgres_url
+from bot.storage.postgres import DEFAULT_POOL_SIZE, PostgresStorage, is_postgres_url
 from bot.storage.sqlite import SQLiteStorage
 
 __all__ = [
+    "DEFAULT_POOL_SIZE",
     "OPEN_CAMPAIGN_STATUSES",
     "OPEN_STATUSES",
     "UNSET",
@@ -86,11 +87,14 @@ __all__ = [
 ]
 
 
-async def open_storage(location: str, *, clock: Clock = utc_now) -> Storage:
+async def open_storage(
+    location: str, *, clock: Clock = utc_now, pool_size: int = DEFAULT_POOL_SIZE
+) -> Storage:
     """Open (and migrate) the store named by ``location``, the ``TALLYHO_DATABASE``
     setting: a ``postgresql://`` (or ``postgres://``) URL opens a
-    :class:`PostgresStorage`, anything else is the path of a SQLite file
+    :class:`PostgresStorage` with at most ``pool_size`` connections
+    (``TALLYHO_DATABASE_POOL``), anything else is the path of a SQLite file
     (``:memory:`` for a throw-away one)."""
     if is_postgres_url(location):
-        return await PostgresStorage.open(location, clock=clock)
+        return await PostgresStorage.open(location, clock=clock, pool_size=pool_size)
     return await SQLiteStorage.open(location, clock=clock)

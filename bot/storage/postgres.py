@@ -114,8 +114,16 @@ from bot.storage.sql import (
 
 __all__ = ["DEFAULT_POOL_SIZE", "PostgresStorage", "is_postgres_url"]
 
-DEFAULT_POOL_SIZE = 10
-"""Connections a store's pool may hold at most."""
+DEFAULT_POOL_SIZE = 4
+"""Connections a store's pool may hold at most (``TALLYHO_DATABASE_POOL``). More is not
+faster where the server shares the bot's CPUs (the usual ``compose.yaml`` on one small
+machine): each connection is a server process, and a burst of clicks then ran on as
+many of them at once, which took the CPUs from the event loop, the bottleneck.
+``bench/latency.py`` with its server on the same 2 CPUs, 300 games open, 92 clicks at
+once: p99 115-145 ms with 3 connections, 160 ms with 5, 204-224 ms with 10 and 443 ms
+with 40, while the moves a second (a click on every game at once) were the same, 241-268.
+A server on a machine of its own may want more: each connection has one statement in
+flight at a time."""
 
 
 async def _session_kept(conn: asyncpg.Connection) -> None:

@@ -16,11 +16,12 @@ import cogs.publisher
 from bot.__main__ import main
 from bot.config import Settings, parse_shards
 from bot.games import GAME_CACHE
-from bot.storage import utc_now
+from bot.storage import DEFAULT_POOL_SIZE, PostgresStorage, utc_now
 from bot.testing import FakeDiscord, FakeUser
 from cogs.app import TallyHoBot, client
 from tests.bot.test_game_flow import SEED
 from tests.bot.test_outbox import crash_in, hand_button, mover, picked, told
+from tests.storage.backends import PostgresServer
 
 PG = "postgresql://tallyho@db/tallyho"
 
@@ -107,6 +108,25 @@ async def test_the_game_cache_holds_as_many_games_as_the_operator_sets(
     await fake.start(bot)
     assert bot.service._cache_size == 64
     await bot.close()
+
+
+async def test_the_postgresql_pool_holds_as_many_connections_as_the_operator_sets(
+    fake: FakeDiscord, postgres_server: PostgresServer
+) -> None:
+    """``TALLYHO_DATABASE_POOL``: the connections to PostgreSQL a process keeps at most
+    (at least one)."""
+    assert settings().database_pool == DEFAULT_POOL_SIZE
+    with pytest.raises(ValidationError, match="greater than or equal to 1"):
+        settings(TALLYHO_DATABASE_POOL="0")
+    url = postgres_server.new_database()
+    bot = client(settings(TALLYHO_DATABASE_POOL="2", TALLYHO_DATABASE=url))
+    await fake.start(bot)
+    try:
+        store = bot.service.storage
+        assert isinstance(store, PostgresStorage)
+        assert store._pool.get_max_size() == 2
+    finally:
+        await bot.close()
 
 
 def holding(fake: FakeDiscord) -> int:

@@ -469,20 +469,24 @@ class Pauses:
     generations: list[int] = field(default_factory=list)
     busy: list[bool] = field(default_factory=list)
 
+    def _kept(self, busy: bool | None) -> list[int]:
+        """The pauses' indexes (``busy``: only those with, or without, a click in flight)."""
+        return [i for i, b in enumerate(self.busy) if busy is None or b == busy]
+
     def longest(self, *, busy: bool | None = None) -> str:
         """The longest pause (``busy``: only those with, or without, a click in flight)."""
-        kept = [i for i in range(len(self.times)) if busy is None or self.busy[i] == busy]
+        kept = self._kept(busy)
         if not kept:
             return "none"
         i = max(kept, key=self.times.__getitem__)
         return f"longest {self.times[i]:.1f} ms (generation {self.generations[i]})"
 
     def count(self, *, busy: bool) -> int:
-        return sum(1 for b in self.busy if b == busy)
+        return len(self._kept(busy))
 
     def total(self, *, busy: bool) -> float:
         """The pauses' time in all (ms), with clicks in flight or without."""
-        return sum(t for t, b in zip(self.times, self.busy, strict=True) if b == busy)
+        return sum(self.times[i] for i in self._kept(busy))
 
 
 @contextlib.contextmanager

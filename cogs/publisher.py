@@ -34,7 +34,7 @@ from bot.prompts import (
 )
 from bot.settings import server_language, wants_dm
 from bot.storage.base import Storage
-from bot.storage.models import MessageRecord
+from bot.storage.models import MessageRecord, MessageRow
 from cogs.components import hand_view
 from cogs.context import EPHEMERAL_LIMIT, alt_text, attachment, forget_view, pinging
 from cogs.hand import seat_view, side_view
@@ -137,7 +137,16 @@ async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) 
             elif p.urgent:
                 dm_failed.add(p.user_id)
     deciding = side_deciding(game) if menu is not None else None
-    reopened = await close_stale(bot, game, public, renewed={p.seat for p in fresh}, menu=deciding)
+    new_dms: list[MessageRow] = []  # remembered in the write taking the stale ones
+    for p in fresh:
+        assert p.user_id is not None
+        row = await dm_hand(bot, game, p.seat, p.user_id, public)
+        if row is not None:
+            new_dms.append(row)
+        elif p.urgent:
+            dm_failed.add(p.user_id)
+    renewed = {p.seat for p in fresh}
+    reopened = await close_stale(bot, game, public, renewed=renewed, menu=deciding, sent=new_dms)
     pings: list[str] = []
     pinged: list[int] = []  # the only users the post notifies
     side = [p for p in outcome.prompts if p.side is not None and (p.new or reopened)]
@@ -146,10 +155,6 @@ async def tell(bot: TallyHoBot, outcome: Outcome, skip_user: int | None = None) 
         users = " ".join(dict.fromkeys(f"<@{p.user_id}>" for p in side if p.user_id))
         key = "publish.order" if menu is not None else "publish.order_hand"
         pings.append(t(key, public, users=users, prompt=tr(side[0].text, public)))
-    for p in fresh:
-        assert p.user_id is not None
-        if not await dm_hand(bot, game, p.seat, p.user_id, public) and p.urgent:
-            dm_failed.add(p.user_id)
     for p in outcome.prompts:
         if p.user_id is None or p.side is not None or not p.new:
             continue
@@ -206,68 +211,70 @@ async def sky_file(game: LoadedGame, language: str) -> discord.File:
 
 async def dm_hand(
     bot: TallyHoBot, game: LoadedGame, seat: str, user_id: int, language: str
-) -> bool:
-    """DM ``seat``'s hand and buttons to its player and remember the message, so it is
-    brought up to date or closed later (:func:`close_stale`); False if it could not be
-    delivered."""
+) -> MessageRow | None:
+    """DM ``seat``'s hand and buttons to its player; the message to remember, so it is
+    brought up to date or closed later (:func:`close_stale` remembers it); None if it
+    could not be delivered."""
     view = seat_view(bot.service, game, seat, language=language)
     sent = await send_dm(bot, user_id, dm_text(game, seat, language), view)
     if sent is None:
-        return False
+        return None
     kind = dm_kind(seat, user_id, game.record.version)
-    await bot.service.storage.set_message(game.id, kind, sent.channel.id, sent.id, sent.content)
-    return True
+    return MessageRow(kind, sent.channel.id, sent.id, sent.content)
 
 
 async def close_stale(
-    bot: TallyHoBot, game: LoadedGame, language: str, *, renewed: set[str], menu: str | None
+    bot: TallyHoBot,
+    game: LoadedGame,
+    language: str,
+    *,
+    renewed: set[str],
+    menu: str | None,
+    sent: Sequence[MessageRow] = (),
 ) -> bool:
-    """Bring the game's remembered DMs and side menus up to date after a change.
+    """Bring the game's remembered DMs and side menus up to date after a change, and
+    remember the DMs just ``sent``.
 
     A DM whose buttons are out of date (the game moved since) is edited in place with
     the seat's hand and fresh buttons while its player still has a decision to take,
     so the latest DM always works (no new notification: the player is still on it);
     it is closed (its buttons removed, a line saying why) once the seat has nothing to
-    decide, changed hands, or gets a new DM now (``renewed``). A side's menu is closed
+    decide, changed hands, or got a new DM now (``renewed``). A side's menu is closed
     once out of date, or when a new one is posted (``menu``: the side deciding), as
     the other prompts are: its answer came some other way (**My hand**, a default) or
     its menu moves below. Returns whether the menu of a decision still open was
-    closed (its side is pinged again with the new one)."""
+    closed (its side is pinged again with the new one).
+
+    One write takes the stale rows, remembers under the new version the DMs brought up
+    to date and remembers the new ones (``Storage.swap_messages``); then each row this
+    process took is edited or closed, once (another process took the others)."""
     storage = bot.service.storage
-    version, reposted = game.record.version, False
+    version = game.record.version
     listed = await storage.list_messages(game.id, (DM, SIDE))  # one read for both
-    dms = [r for r in listed if r.kind.startswith(DM)]
-    stale = [r for r in dms if (d := DmKind(r.kind)).version != version or d.seat in renewed]
-    async for record in _handled_here(storage, game.id, stale):
+    claim: dict[str, MessageRow | None] = {}  # the stale rows, and what replaces each
+    for record in listed:
+        if record.kind.startswith(SIDE):
+            if menu is not None or record.kind != side_kind(version, _side(record)):
+                claim[record.kind] = None
+            continue
         dm = DmKind(record.kind)
+        if dm.version == version and dm.seat not in renewed:
+            continue  # up to date
         asked = seat_decision(game, dm.seat) is not None and game.holder(dm.seat) == dm.user_id
-        try:
-            if asked and dm.seat not in renewed:
-                view = seat_view(bot.service, game, dm.seat, language=language)
-                message = bot.get_partial_messageable(record.channel_id).get_partial_message(
-                    record.message_id
-                )
-                try:
-                    edited = await message.edit(
-                        content=dm_text(game, dm.seat, language)[:EPHEMERAL_LIMIT], view=view
-                    )
-                finally:
-                    forget_view({"view": view})
-                kind = dm_kind(dm.seat, dm.user_id, version)
-                await storage.set_message(
-                    game.id, kind, record.channel_id, record.message_id, edited.content
-                )
-            else:
-                note = "publish.dm_newer" if dm.seat in renewed else "publish.dm_done"
-                await _close(bot, record, t(note, language), None)
-        except discord.HTTPException:
-            log.warning("game %s: could not update the DM of %s", game.id, dm.seat, exc_info=True)
+        claim[record.kind] = None
+        if asked and dm.seat not in renewed:  # brought up to date in place
+            text = dm_text(game, dm.seat, language)[:EPHEMERAL_LIMIT]
+            kind = dm_kind(dm.seat, dm.user_id, version)
+            claim[record.kind] = MessageRow(kind, record.channel_id, record.message_id, text)
+    reposted = False
     deciding = side_deciding(game)
-    menus = [r for r in listed if r.kind.startswith(SIDE)]
-    stale = [r for r in menus if menu is not None or r.kind != side_kind(version, _side(r))]
-    async for record in _handled_here(storage, game.id, stale):
-        side = _side(record)
-        still_open = side == deciding
+    for record in await storage.swap_messages(game.id, claim, sent):
+        if record.kind.startswith(DM):
+            newer = DmKind(record.kind).seat in renewed
+            note = t("publish.dm_newer" if newer else "publish.dm_done", language)
+            await _renew_dm(bot, game, record, claim[record.kind], note, language)
+            continue
+        still_open = _side(record) == deciding
         reposted = reposted or still_open
         note = "hand.side_newer" if still_open else "hand.side_decided"
         try:
@@ -275,6 +282,34 @@ async def close_stale(
         except discord.HTTPException:
             log.warning("game %s: could not close a side's menu", game.id, exc_info=True)
     return reposted
+
+
+async def _renew_dm(
+    bot: TallyHoBot,
+    game: LoadedGame,
+    record: MessageRecord,
+    renewed: MessageRow | None,
+    note: str,
+    language: str,
+) -> None:
+    """Edit a stale DM this process took (:func:`close_stale`): with the seat's hand
+    and fresh buttons (``renewed``: the row remembered for it), else closed with
+    ``note`` under it."""
+    dm = DmKind(record.kind)
+    try:
+        if renewed is None:
+            await _close(bot, record, note, None)
+            return
+        view = seat_view(bot.service, game, dm.seat, language=language)
+        message = bot.get_partial_messageable(record.channel_id).get_partial_message(
+            record.message_id
+        )
+        try:
+            await message.edit(content=renewed.content, view=view)
+        finally:
+            forget_view({"view": view})
+    except discord.HTTPException:
+        log.warning("game %s: could not update the DM of %s", game.id, dm.seat, exc_info=True)
 
 
 def _side(record: MessageRecord) -> str:

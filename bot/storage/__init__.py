@@ -43,6 +43,7 @@ from bot.storage.models import (
     GuildSettingsRecord,
     JSONObject,
     MessageRecord,
+    MessageRow,
     SeatRecord,
     SnapshotRecord,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "GuildSettingsRecord",
     "JSONObject",
     "MessageRecord",
+    "MessageRow",
     "MigrationError",
     "PostgresStorage",
     "SQLiteStorage",

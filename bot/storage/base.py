@@ -33,7 +33,7 @@ game whose record names its campaign.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Final, Protocol, TypeAlias
@@ -55,6 +55,7 @@ from bot.storage.models import (
     JSONObject,
     LogEntry,
     MessageRecord,
+    MessageRow,
     MoveCommitted,
     RatedGameRecord,
     RatingRecord,
@@ -448,6 +449,23 @@ class Storage(Protocol):
         """Forget the game's message of that kind and return it; None if there was none,
         e.g. another process forgot it first: whoever gets the row handles the message,
         once."""
+        ...
+
+    async def swap_messages(
+        self,
+        game_id: int,
+        claim: Mapping[str, MessageRow | None],
+        remember: Sequence[MessageRow] = (),
+    ) -> list[MessageRecord]:
+        """In one write: forget the game's messages of the kinds in ``claim`` and return
+        those this call forgot, by kind (one another process forgot first is not
+        returned: whoever gets a row handles its message, once, as with
+        :meth:`delete_message`); write in the place of each one forgotten the row
+        ``claim`` gives for it (None: nothing), then remember ``remember``'s rows
+        (replacing any of their kinds). A game's stale DMs are taken, those brought up
+        to date remembered again and its new DMs remembered in one write after a move
+        (``cogs.publisher.tell``), where three took one each.
+        :class:`GameNotFound` if a row is written for no game."""
         ...
 
     # -- play-by-post settings --------------------------------------------------------

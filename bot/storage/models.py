@@ -39,6 +39,7 @@ __all__ = [
     "JSONObject",
     "LogEntry",
     "MessageRecord",
+    "MessageRow",
     "MoveCommitted",
     "RatedGameRecord",
     "RatingRecord",
@@ -351,6 +352,21 @@ class MessageRecord(_Record):
     content: str | None = None
     """What the message shows, as the bot last sent it, to close it without fetching it
     first (None: not recorded, e.g. a row written before migration 0010)."""
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    """A message to remember (``Storage.swap_messages``): a row of ``messages`` but its
+    game and time, which the store fills in."""
+
+    kind: str
+    """What the message is for (one message per game and kind)."""
+    channel_id: int
+    """The channel (a DM, a thread) holding the message."""
+    message_id: int
+    """The message id."""
+    content: str | None = None
+    """What the message shows, as the bot sends it."""
 
 
 class UserSettingsRecord(_Record):

@@ -28,7 +28,15 @@ import dataclasses
 import functools
 import json
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
@@ -77,6 +85,7 @@ from bot.storage.models import (
     JSONObject,
     LogEntry,
     MessageRecord,
+    MessageRow,
     MoveCommitted,
     RatingRecord,
     SeatClockRecord,
@@ -110,6 +119,7 @@ from bot.storage.sql import (
     rating_record,
     seat_record,
     settings_row,
+    swap_writes,
 )
 
 __all__ = ["DEFAULT_POOL_SIZE", "PostgresStorage", "is_postgres_url"]
@@ -859,6 +869,36 @@ class PostgresStorage(SQLStorage):
                 )
             except asyncpg.ForeignKeyViolationError as exc:
                 raise GameNotFound(game_id) from exc
+
+    async def swap_messages(
+        self,
+        game_id: int,
+        claim: Mapping[str, MessageRow | None],
+        remember: Sequence[MessageRow] = (),
+    ) -> list[MessageRecord]:
+        """Forget the claimed messages, write their replacements and the new rows: one
+        call of the server's ``tallyho_swap_messages`` (migration 0013), one round trip
+        where each took one (``Storage.swap_messages``)."""
+        if not claim and not remember:
+            return []
+        writes = swap_writes(claim, remember)
+        async with self._one_statement() as conn:
+            try:
+                rows = await conn.fetch(
+                    "SELECT kind, channel_id, message_id, updated_at, content"
+                    " FROM tallyho_swap_messages($1, $2, $3, $4, $5, $6, $7, $8)",
+                    game_id,
+                    self._now(),
+                    list(claim),
+                    [old for old, _ in writes],
+                    [row.kind for _, row in writes],
+                    [row.channel_id for _, row in writes],
+                    [row.message_id for _, row in writes],
+                    [row.content for _, row in writes],
+                )
+            except asyncpg.ForeignKeyViolationError as exc:
+                raise GameNotFound(game_id) from exc
+        return [MessageRecord.model_validate({"game_id": game_id, **dict(r)}) for r in rows]
 
     async def list_messages(
         self, game_id: int, prefix: str | tuple[str, ...] = ""

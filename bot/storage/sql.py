@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
-from collections.abc import Awaitable, Iterable, Sequence
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self
 
@@ -31,6 +31,7 @@ from bot.storage.models import (
     GuildSettingsRecord,
     JSONObject,
     MessageRecord,
+    MessageRow,
     RatedGameRecord,
     RatingRecord,
     SeatClockRecord,
@@ -58,6 +59,7 @@ __all__ = [
     "SEAT_COLUMNS",
     "TERMINAL",
     "SQLStorage",
+    "swap_writes",
 ]
 
 TERMINAL = (GameStatus.FINISHED.value, GameStatus.ABORTED.value)
@@ -105,6 +107,25 @@ SET_MESSAGE = (
 )
 DELETE_MESSAGE = f"DELETE FROM messages WHERE game_id = ? AND kind = ? RETURNING {MESSAGE_COLUMNS}"
 """Remember a game's message (its columns in order), and forget it, returning its row."""
+
+
+def swap_writes(
+    claim: Mapping[str, MessageRow | None], remember: Sequence[MessageRow]
+) -> list[tuple[str | None, MessageRow]]:
+    """The rows ``Storage.swap_messages`` writes once it forgot the claimed ones, in
+    order, each with the kind it replaces (written only if that one was forgotten) or
+    None (written anyway); one row a kind, the last given (``remember`` after
+    ``claim``), as writing them one after another would leave it."""
+    writes: dict[str, tuple[str | None, MessageRow]] = {}
+    for old, row in claim.items():
+        if row is not None:
+            writes.pop(row.kind, None)
+            writes[row.kind] = (old, row)
+    for row in remember:
+        writes.pop(row.kind, None)
+        writes[row.kind] = (None, row)
+    return list(writes.values())
+
 
 GAME_FOLLOWS = ("follows", "game_id")
 CAMPAIGN_FOLLOWS = ("campaign_follows", "campaign_id")

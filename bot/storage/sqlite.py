@@ -50,7 +50,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -95,6 +95,7 @@ from bot.storage.models import (
     JSONObject,
     LogEntry,
     MessageRecord,
+    MessageRow,
     MoveCommitted,
     RatingRecord,
     SeatClockRecord,
@@ -127,6 +128,7 @@ from bot.storage.sql import (
     game_record,
     rating_record,
     seat_record,
+    swap_writes,
 )
 from bot.storage.sqlite_disk import INLINE_SECONDS, Checkpointer, durable_write_seconds
 
@@ -1018,6 +1020,37 @@ class SQLiteStorage(SQLStorage):
                 raise
 
         await self._write(work)
+
+    async def swap_messages(
+        self,
+        game_id: int,
+        claim: Mapping[str, MessageRow | None],
+        remember: Sequence[MessageRow] = (),
+    ) -> list[MessageRecord]:
+        """Forget the claimed messages, write their replacements and the new rows, in
+        one transaction (``Storage.swap_messages``)."""
+        if not claim and not remember:
+            return []
+        now = self._now()
+
+        def work(db: sqlite3.Connection) -> list[MessageRecord]:
+            claimed: list[MessageRecord] = []
+            for kind in claim:
+                rows = _q(db, DELETE_MESSAGE, (game_id, kind))
+                claimed += [MessageRecord.model_validate(dict(row)) for row in rows]
+            forgotten = {record.kind for record in claimed}
+            try:
+                for old, row in swap_writes(claim, remember):
+                    if old is None or old in forgotten:
+                        values = (row.kind, row.channel_id, row.message_id, now, row.content)
+                        db.execute(SET_MESSAGE, (game_id, *values))
+            except sqlite3.IntegrityError as exc:
+                if exc.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+                    raise GameNotFound(game_id) from exc
+                raise
+            return sorted(claimed, key=lambda record: record.kind)
+
+        return await self._write(work)
 
     async def list_messages(
         self, game_id: int, prefix: str | tuple[str, ...] = ""

@@ -25,6 +25,7 @@ from bot.storage import (
     GameLocks,
     GameNotFound,
     GameStatus,
+    MessageRow,
     MigrationError,
     SeatNotFound,
     SQLiteStorage,
@@ -692,6 +693,69 @@ async def test_a_message_two_processes_forget_at_once_is_handled_by_one(
         )
         assert sorted(r is None for r in got) == [False, True], got
         assert [r.content for r in got if r is not None] == ["hand"]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_messages_are_swapped_in_one_write(store: Storage) -> None:
+    """``swap_messages``: the claimed rows are forgotten and returned, by kind; each
+    claimed one's replacement is written, the new rows too; a kind not there is not
+    returned and its replacement not written (another process took it); a new row may
+    take a claimed one's kind (a DM sent again for the same version)."""
+    game_id = await new_game(store)
+    await store.set_message(game_id, "dm:A1:7:3", 70, 1, "hand of A1")
+    await store.set_message(game_id, "dm:X1:8:3", 80, 2, "hand of X1")
+    await store.set_message(game_id, "side:3:allied", 90, 3)
+    await store.set_message(game_id, "offer:X1", 90, 4)
+    claimed = await store.swap_messages(
+        game_id,
+        {
+            "side:3:allied": None,
+            "dm:X1:8:3": MessageRow("dm:X1:8:4", 80, 2, "hand of X1, up to date"),
+            "dm:A1:7:3": None,
+            "dm:B1:9:3": MessageRow("dm:B1:9:4", 99, 9, "never written"),
+        },
+        [MessageRow("dm:A1:7:4", 70, 5, "new hand of A1"), MessageRow("dm:A1:7:3", 70, 6)],
+    )
+    assert [(r.kind, r.channel_id, r.message_id, r.content) for r in claimed] == [
+        ("dm:A1:7:3", 70, 1, "hand of A1"),
+        ("dm:X1:8:3", 80, 2, "hand of X1"),
+        ("side:3:allied", 90, 3, None),
+    ]
+    assert all(r.game_id == game_id and r.updated_at.tzinfo is not None for r in claimed)
+    now = {(r.kind, r.message_id, r.content) for r in await store.list_messages(game_id)}
+    assert now == {
+        ("dm:A1:7:3", 6, None),
+        ("dm:A1:7:4", 5, "new hand of A1"),
+        ("dm:X1:8:4", 2, "hand of X1, up to date"),
+        ("offer:X1", 4, None),
+    }
+    again = await store.swap_messages(game_id, {"dm:X1:8:3": MessageRow("dm:X1:8:5", 80, 2)})
+    assert again == [], "forgotten once: its replacement is not written"
+    assert await store.get_message(game_id, "dm:X1:8:5") is None
+    assert await store.swap_messages(game_id, {}) == []
+    with pytest.raises(GameNotFound):
+        await store.swap_messages(game_id + 1000, {}, [MessageRow("dm:A1:7:4", 70, 5)])
+
+
+async def test_a_message_two_processes_swap_at_once_is_handled_by_one(
+    database: Database,
+) -> None:
+    """Two processes bringing the same DM up to date at once: one gets its row (and
+    writes its replacement), the other gets nothing and writes nothing of it."""
+    first, second = await database.open(), await database.open()
+    try:
+        game_id = await new_game(first)
+        await first.set_message(game_id, "dm:A1:7:3", 777, 1, "hand")
+        got = await asyncio.gather(
+            first.swap_messages(game_id, {"dm:A1:7:3": MessageRow("dm:A1:7:4", 777, 1, "a")}),
+            second.swap_messages(game_id, {"dm:A1:7:3": MessageRow("dm:A1:7:4", 777, 1, "b")}),
+        )
+        assert sorted(len(claimed) for claimed in got) == [0, 1], got
+        winner = "a" if got[0] else "b"
+        kept = await first.get_message(game_id, "dm:A1:7:4")
+        assert kept is not None and kept.content == winner
     finally:
         await first.close()
         await second.close()

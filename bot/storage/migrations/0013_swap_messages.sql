@@ -1,0 +1,8 @@
+-- 0013_swap_messages.sql: nothing to change in SQLite.
+--
+-- Its PostgreSQL twin (postgres/0013_swap_messages.sql) adds a function that forgets a
+-- game's stale messages, remembers those brought up to date and its new ones in one
+-- call (Storage.swap_messages), one round trip where each took one. A SQLite store
+-- writes in its own process, where a statement costs no trip: it runs the same
+-- statements in one transaction (bot/storage/sqlite.py, swap_messages). The number is
+-- kept so both dialects stay at the same schema version.

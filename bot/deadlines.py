@@ -332,6 +332,8 @@ class DecisionTerms:
     quiet: QuietHours | None = None
     pauses: tuple[Interval, ...] = ()
     bank: timedelta = ZERO
+    first: bool = True
+    """The seat's first decision: its clock (and its time bank) does not exist yet."""
 
     def plan(self, start: datetime) -> DeadlinePlan:
         return plan_deadline(

@@ -206,6 +206,7 @@ class StoredTerms:
             quiet=quiet,
             pauses=pauses,
             bank=timedelta(seconds=bank),
+            first=clock.updated_at is None,
         )
 
 
@@ -756,7 +757,9 @@ class DeadlineScheduler:
                     due_at=plan.due_at,
                     expires_at=plan.expires_at,
                     reminder_ats=tuple(plan.reminder_ats),
-                    seat_bank_seconds=_seconds(terms.bank),
+                    # Only a seat's first decision creates its clock: a write less
+                    # at every other one (issue 16).
+                    seat_bank_seconds=_seconds(terms.bank) if terms.first else None,
                 )
             )
         return DeadlineChanges(tuple(settle), tuple(opened), reset, at=now)
@@ -795,9 +798,10 @@ class DeadlineScheduler:
         for seat in changes.reset_missed:
             await self.storage.reset_missed(game_id, seat)
         for o in changes.open:
-            await self.storage.init_seat_clock(
-                game_id, o.seat, time_bank_seconds=o.seat_bank_seconds
-            )
+            if o.seat_bank_seconds is not None:
+                await self.storage.init_seat_clock(
+                    game_id, o.seat, time_bank_seconds=o.seat_bank_seconds
+                )
             d, _ = await self.storage.open_deadline(
                 game_id=game_id,
                 seat=o.seat,

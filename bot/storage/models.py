@@ -528,7 +528,8 @@ class DeadlineSettlement:
 class DeadlineOpening:
     """The deadline of a new pending decision (the arguments of
     ``Storage.open_deadline``), and the time bank the seat's clock starts with if it
-    has none yet (``seat_bank_seconds``: the seat's first decision)."""
+    has none yet (``seat_bank_seconds``: the seat's first decision; None: the seat's
+    clock exists, as the planner read it, and no write makes sure of it)."""
 
     seat: str
     kind: str
@@ -540,7 +541,7 @@ class DeadlineOpening:
     due_at: datetime
     expires_at: datetime
     reminder_ats: tuple[datetime, ...]
-    seat_bank_seconds: int
+    seat_bank_seconds: int | None
 
 
 def check_opening(d: DeadlineOpening) -> None:
@@ -550,7 +551,7 @@ def check_opening(d: DeadlineOpening) -> None:
         raise ValueError("reminder times must be in order")
     if d.expires_at < d.due_at:
         raise ValueError("a deadline cannot expire before it is due")
-    if d.seat_bank_seconds < 0:
+    if d.seat_bank_seconds is not None and d.seat_bank_seconds < 0:
         raise ValueError(f"a time bank cannot be negative ({d.seat_bank_seconds})")
 
 

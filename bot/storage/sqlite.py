@@ -1602,7 +1602,8 @@ class SQLiteStorage(SQLStorage):
                 self._reset_missed(db, game_id, seat, now)
             opened = []
             for opening in changes.open:
-                self._init_clock(db, game_id, opening.seat, opening.seat_bank_seconds, now)
+                if opening.seat_bank_seconds is not None:  # the seat's first decision
+                    self._init_clock(db, game_id, opening.seat, opening.seat_bank_seconds, now)
                 opened.append(self._open(db, game_id, opening, now)[0])
             if result is not None:
                 row = self._bump(

@@ -568,6 +568,26 @@ async def test_the_time_bank_delays_expiry_and_is_spent_on_overruns(world: World
     assert (await store.get_seat_clock(game, "A1")).time_bank_seconds == 0
 
 
+async def test_a_seat_clock_is_created_by_its_first_decision_only(world: World) -> None:
+    """The planner gives a new deadline the seat's starting bank only while the seat
+    has no clock (``DecisionTerms.first``): later decisions write no clock (the store
+    skips the write, issue 16), and the bank the seat has left still counts."""
+    bot = await world.boot(load=False)
+    store = bot.store
+    bot.scheduler.terms = StoredTerms(store)
+    await store.put_guild_settings(
+        1, {"deadlines": {"turn_hours": 1, "reminders": [], "time_bank_hours": 2}}
+    )
+    game = await new_game(store)
+    [first] = (await bot.scheduler.plan(game, 1, [PendingDecision("A1", "play", 10)])).open
+    assert first.seat_bank_seconds == 7200
+    await bot.scheduler.sync(game, 1, [PendingDecision("A1", "play", 10)])
+    clock = await store.get_seat_clock(game, "A1")
+    assert clock.updated_at is not None and clock.time_bank_seconds == 7200
+    [later] = (await bot.scheduler.plan(game, 2, [PendingDecision("A1", "respond", 10)])).open
+    assert later.seat_bank_seconds is None and later.bank_seconds == 7200
+
+
 async def test_load_reads_every_live_deadline_page_by_page(world: World) -> None:
     first = await world.boot()
     game = await new_game(first.store)

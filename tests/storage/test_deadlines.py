@@ -387,7 +387,7 @@ async def test_two_processes_claim_a_deadline_once(database: Database, clock: Fa
 # -- one move, one transaction ---------------------------------------------------------
 
 
-def opening(seat: str, key: str, bank: int = 600) -> DeadlineOpening:
+def opening(seat: str, key: str, bank: int | None = 600) -> DeadlineOpening:
     return DeadlineOpening(
         seat=seat,
         kind="play",
@@ -395,7 +395,7 @@ def opening(seat: str, key: str, bank: int = 600) -> DeadlineOpening:
         user_id=99,
         created_at=T0,
         duration_seconds=24 * 3600,
-        bank_seconds=bank,
+        bank_seconds=bank or 0,
         due_at=T0 + 24 * H,
         expires_at=T0 + 25 * H,
         reminder_ats=(T0 + 12 * H,),
@@ -432,6 +432,25 @@ async def test_a_move_commits_its_actions_and_deadlines_together(store: Storage)
     assert (await store.get_seat_clock(game, "X1")).time_bank_seconds == 600
     settled = await store.get_deadline(other.id)
     assert settled is not None and settled.cancelled_at == T0 + 2 * H
+
+
+async def test_a_move_creates_a_seat_clock_at_its_first_decision_only(store: Storage) -> None:
+    """An opening with no ``seat_bank_seconds`` says the seat's clock exists (the
+    planner read it): the move writes none, the deadline opens all the same; with one,
+    the clock is created if absent (migration 0014 on PostgreSQL)."""
+    game = await new_game(store)
+    await store.init_seat_clock(game, "A1", time_bank_seconds=300)
+    changes = DeadlineChanges(
+        open=(opening("A1", "1:play", bank=None), opening("X1", "1:play", bank=None)),
+        at=T0 + H,
+    )
+    done = await store.commit_move(game, 0, [LogEntry("A1", "fly")], deadlines=changes)
+    assert [(d.seat, d.decision_key) for d in done.opened] == [("A1", "1:play"), ("X1", "1:play")]
+    assert (await store.get_seat_clock(game, "A1")).time_bank_seconds == 300
+    assert (await store.get_seat_clock(game, "X1")).updated_at is None, "no clock written"
+    first = DeadlineChanges(open=(opening("X1", "2:play", bank=450),), at=T0 + 2 * H)
+    await store.commit_move(game, done.game.version, [LogEntry("X1", "fly")], deadlines=first)
+    assert (await store.get_seat_clock(game, "X1")).time_bank_seconds == 450
 
 
 async def test_a_move_changing_one_seat_twice_and_finding_a_deadline_stored(

@@ -1,0 +1,6 @@
+-- 0014_clock_once.sql: nothing to change in SQLite.
+--
+-- Its PostgreSQL twin (postgres/0014_clock_once.sql) replaces tallyho_commit_move so
+-- that a move creates a seat's clock at the seat's first decision only. SQLite's
+-- transaction does the same in Python (bot/storage/sqlite.py, commit_move). The number
+-- is kept so both dialects stay at the same schema version.

@@ -50,6 +50,7 @@ import json
 import logging
 import os
 import sqlite3
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
@@ -169,6 +170,20 @@ _DEADLINE_TIMES = (
     "cancelled_at",
     "updated_at",
 )
+
+
+def _message(game_id: int, row: MessageRow, written_at: str) -> MessageRecord:
+    """The record of a message row as written at ``written_at`` (as a read returns it)."""
+    return MessageRecord.model_validate(
+        {
+            "game_id": game_id,
+            "kind": row.kind,
+            "channel_id": row.channel_id,
+            "message_id": row.message_id,
+            "updated_at": written_at,
+            "content": row.content,
+        }
+    )
 
 
 def _deadline(row: sqlite3.Row) -> DeadlineRecord:
@@ -315,6 +330,63 @@ async def _ran(statement: Awaitable[T]) -> T:
     return task.result()
 
 
+GAMES_HELD = 4_096
+"""Games whose remembered messages a store holds at most (:class:`HeldMessages`), the
+least recently used going first: a few rows each."""
+
+
+class HeldMessages:
+    """The remembered messages (rows of ``messages``) of the games recently read, held
+    across clicks by a store only this process writes (``shared`` is false): a game's
+    rows are read once (:meth:`SQLiteStorage.list_messages`), then every write of the
+    store brings them up to date once written, and a write that failed forgets the
+    game (it may have been written all the same: a cancellation). A move then lists
+    its game's DMs and prompts with no statement (two reads a move, issue 16).
+
+    A read under way while a write ended is not kept (:attr:`writes` changed): it may
+    have read the rows as they were before. Everything runs on the event loop's
+    thread. The records are frozen: the same ones are handed to every reader."""
+
+    def __init__(self, size: int = GAMES_HELD) -> None:
+        self._games: OrderedDict[int, dict[str, MessageRecord]] = OrderedDict()
+        self._size = size
+        self.writes = 0
+        """Writes ended so far (a read keeps its rows only if none ended meanwhile)."""
+
+    def get(self, game_id: int) -> dict[str, MessageRecord] | None:
+        """The game's rows by kind, if held (read them, do not change them)."""
+        rows = self._games.get(game_id)
+        if rows is not None:
+            self._games.move_to_end(game_id)
+        return rows
+
+    def read(self, game_id: int, records: Iterable[MessageRecord], writes: int) -> None:
+        """Hold every row of the game that a read begun when :attr:`writes` was
+        ``writes`` found."""
+        if writes != self.writes:
+            return
+        self._games[game_id] = {record.kind: record for record in records}
+        self._games.move_to_end(game_id)
+        while len(self._games) > self._size:
+            self._games.popitem(last=False)
+
+    def written(self, game_id: int, rows: Mapping[str, MessageRecord | None] | None) -> None:
+        """A write of the game's messages ended: ``rows`` by kind (None: the kind
+        forgotten), or None: unknown, forget the game."""
+        self.writes += 1
+        held = self._games.get(game_id)
+        if held is None:
+            return
+        if rows is None:
+            del self._games[game_id]
+            return
+        for kind, record in rows.items():
+            if record is None:
+                held.pop(kind, None)
+            else:
+                held[kind] = record
+
+
 class SQLiteStorage(SQLStorage):
     """Tally-Ho's storage in one SQLite database file (or ``:memory:`` for tests).
 
@@ -356,6 +428,8 @@ class SQLiteStorage(SQLStorage):
         self.held_settings = HeldRows()
         """The settings rows read or written, held across clicks: this process makes
         every write (``shared`` is false), so they are the database's (``bot.storage.memo``)."""
+        self.held_messages = HeldMessages()
+        """The games' remembered messages, held across clicks, for the same reason."""
 
     @classmethod
     async def open(
@@ -1010,6 +1084,7 @@ class SQLiteStorage(SQLStorage):
         """Remember the game's message of that kind (replacing the previous one), with
         what it shows (the game's existence is its foreign key's to check)."""
         now = self._now()
+        row = MessageRow(kind, channel_id, message_id, content)
 
         def work(db: sqlite3.Connection) -> None:
             try:
@@ -1019,7 +1094,7 @@ class SQLiteStorage(SQLStorage):
                     raise GameNotFound(game_id) from exc
                 raise
 
-        await self._write(work)
+        await self._messages_written(game_id, work, lambda _: {kind: _message(game_id, row, now)})
 
     async def swap_messages(
         self,
@@ -1032,41 +1107,53 @@ class SQLiteStorage(SQLStorage):
         if not claim and not remember:
             return []
         now = self._now()
+        Swapped = tuple[list[MessageRecord], list[MessageRow]]
 
-        def work(db: sqlite3.Connection) -> list[MessageRecord]:
+        def work(db: sqlite3.Connection) -> Swapped:
             claimed: list[MessageRecord] = []
             for kind in claim:
                 rows = _q(db, DELETE_MESSAGE, (game_id, kind))
                 claimed += [MessageRecord.model_validate(dict(row)) for row in rows]
             forgotten = {record.kind for record in claimed}
+            written = [
+                row for old, row in swap_writes(claim, remember) if old in forgotten | {None}
+            ]
             try:
-                for old, row in swap_writes(claim, remember):
-                    if old is None or old in forgotten:
-                        values = (row.kind, row.channel_id, row.message_id, now, row.content)
-                        db.execute(SET_MESSAGE, (game_id, *values))
+                for row in written:
+                    values = (row.kind, row.channel_id, row.message_id, now, row.content)
+                    db.execute(SET_MESSAGE, (game_id, *values))
             except sqlite3.IntegrityError as exc:
                 if exc.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
                     raise GameNotFound(game_id) from exc
                 raise
-            return sorted(claimed, key=lambda record: record.kind)
+            return sorted(claimed, key=lambda record: record.kind), written
 
-        return await self._write(work)
+        def rows(done: Swapped) -> dict[str, MessageRecord | None]:
+            claimed, written = done
+            changes: dict[str, MessageRecord | None] = {r.kind: None for r in claimed}
+            return changes | {row.kind: _message(game_id, row, now) for row in written}
+
+        claimed, _ = await self._messages_written(game_id, work, rows)
+        return claimed
 
     async def list_messages(
         self, game_id: int, prefix: str | tuple[str, ...] = ""
     ) -> list[MessageRecord]:
         """The game's remembered messages whose kind starts with ``prefix`` (or one of
-        several), by kind."""
+        several), by kind: all the game's rows read once, then held
+        (:class:`HeldMessages`)."""
         prefixes = (prefix,) if isinstance(prefix, str) else prefix
         if not prefixes:
             return []
-        rows = await self._fetch(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE game_id = ? AND ("
-            + " OR ".join(["substr(kind, 1, ?) = ?"] * len(prefixes))
-            + ") ORDER BY kind",
-            (game_id, *(x for p in prefixes for x in (len(p), p))),
-        )
-        return [MessageRecord.model_validate(dict(r)) for r in rows]
+        held = self.held_messages.get(game_id)
+        if held is None:
+            writes = self.held_messages.writes
+            rows = await self._fetch(
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE game_id = ?", (game_id,)
+            )
+            held = {row["kind"]: MessageRecord.model_validate(dict(row)) for row in rows}
+            self.held_messages.read(game_id, held.values(), writes)
+        return [held[kind] for kind in sorted(held) if kind.startswith(prefixes)]
 
     async def delete_message(self, game_id: int, kind: str) -> MessageRecord | None:
         """Forget the game's message of that kind and return it (None if there was none)."""
@@ -1075,7 +1162,24 @@ class SQLiteStorage(SQLStorage):
             rows = _q(db, DELETE_MESSAGE, (game_id, kind))
             return MessageRecord.model_validate(dict(rows[0])) if rows else None
 
-        return await self._write(work)
+        return await self._messages_written(game_id, work, lambda _: {kind: None})
+
+    async def _messages_written(
+        self,
+        game_id: int,
+        work: Callable[[sqlite3.Connection], T],
+        rows: Callable[[T], Mapping[str, MessageRecord | None]],
+    ) -> T:
+        """Run a write of the game's messages (:meth:`_write`), then bring the rows
+        held for the game up to date (``rows``: what it wrote, by kind), or forget
+        them if it failed (:class:`HeldMessages`)."""
+        try:
+            done = await self._write(work)
+        except BaseException:
+            self.held_messages.written(game_id, None)
+            raise
+        self.held_messages.written(game_id, rows(done))
+        return done
 
     # -- play-by-post settings --------------------------------------------------------
 

@@ -22,7 +22,7 @@ import pytest
 import cogs.publisher
 from bot import games
 from bot.later import FollowUp, after_answer
-from bot.storage import GameNotFound, SQLiteStorage
+from bot.storage import GameNotFound, MessageRecord, MessageRow, SQLiteStorage
 from bot.storage.memo import remember_settings, settings_written
 from bot.testing import FakeDiscord, FakeUser
 from cogs.app import TallyHoBot
@@ -32,6 +32,7 @@ from cogs.hand import seat_view
 from tests.bot.test_game_flow import make_bot
 from tests.bot.test_outbox import THREAD_POST, hand_button, mover, picked
 from tests.storage.backends import PostgresServer
+from tests.storage.test_sqlite import new_game
 
 CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 
@@ -185,6 +186,64 @@ async def test_a_sqlite_store_holds_the_settings_rows_across_clicks(tmp_path: Pa
         found = await store.get_guild_settings(5)
         assert found is not None and found.settings == {"language": "fr"}  # the database's
         assert reads() == read_before + 1
+    finally:
+        await store.close()
+
+
+async def test_a_sqlite_store_holds_the_games_messages_across_clicks(tmp_path: Path) -> None:
+    """A game's remembered messages are read once from a SQLite file and then listed
+    from memory: every write (set, swap, delete) leaves what is held equal to the
+    file, a failed write forgets the game, and a read under way while a write ended
+    is not held."""
+    path = tmp_path / "m.sqlite3"
+    store = await SQLiteStorage.open(path)
+    sql = Statements()
+    await sql.watch(store)
+    reads = lambda: sum(  # noqa: E731
+        s.startswith("SELECT") and "FROM messages" in s and "kind =" not in s for s in sql.seen
+    )
+
+    async def in_the_file(game_id: int) -> list[MessageRecord]:
+        other = await SQLiteStorage.open(path)
+        try:
+            return await other.list_messages(game_id)
+        finally:
+            await other.close()
+
+    try:
+        game_id = await new_game(store)
+        await store.set_message(game_id, "dm:A1:7:1", 70, 1, "hand")
+        assert [m.kind for m in await store.list_messages(game_id, "dm:")] == ["dm:A1:7:1"]
+        assert await store.list_messages(game_id, "offer:") == []
+        assert reads() == 1
+        await store.set_message(game_id, "offer:X1", 90, 2)
+        await store.swap_messages(
+            game_id,
+            {"dm:A1:7:1": MessageRow("dm:A1:7:2", 70, 1, "hand, up to date")},
+            [MessageRow("dm:X1:8:2", 80, 3, "X1's hand")],
+        )
+        await store.delete_message(game_id, "offer:X1")
+        held = await store.list_messages(game_id)
+        assert reads() == 1, "listed from memory"
+        assert held == await in_the_file(game_id)
+        assert [m.kind for m in held] == ["dm:A1:7:2", "dm:X1:8:2"]
+        assert [m.kind for m in await store.list_messages(game_id, ("dm:X", "side:"))] == [
+            "dm:X1:8:2"
+        ]
+
+        with pytest.raises(GameNotFound):  # a write refused: nothing held changes
+            await store.set_message(game_id + 1, "dm:A1:7:2", 70, 9)
+        assert await store.list_messages(game_id) == held
+        store.held_messages.written(game_id, None)  # a write that may have gone through
+        assert await store.list_messages(game_id) == held
+        assert reads() == 2, "the game read again"
+
+        store.held_messages.written(game_id, None)
+        writes = store.held_messages.writes
+        store.held_messages.written(game_id + 1, {})  # another write ended meanwhile
+        store.held_messages.read(game_id, [], writes)  # so what was read then is not kept
+        assert await store.list_messages(game_id) == held
+        assert reads() == 3
     finally:
         await store.close()
 

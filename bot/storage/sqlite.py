@@ -56,7 +56,7 @@ from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
-from typing import Any, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 import aiosqlite
 
@@ -331,55 +331,65 @@ async def _ran(statement: Awaitable[T]) -> T:
 
 
 GAMES_HELD = 4_096
-"""Games whose remembered messages a store holds at most (:class:`HeldMessages`), the
+"""Games (or campaigns) whose rows a store holds at most in each :class:`Held`, the
 least recently used going first: a few rows each."""
 
+K = TypeVar("K")
+V = TypeVar("V")
 
-class HeldMessages:
-    """The remembered messages (rows of ``messages``) of the games recently read, held
-    across clicks by a store only this process writes (``shared`` is false): a game's
-    rows are read once (:meth:`SQLiteStorage.list_messages`), then every write of the
-    store brings them up to date once written, and a write that failed forgets the
-    game (it may have been written all the same: a cancellation). A move then lists
-    its game's DMs and prompts with no statement (two reads a move, issue 16).
+
+class Held(Generic[K, V]):
+    """Rows read from the file, held across clicks by a store only this process writes
+    (``shared`` is false), by key (a game's, a campaign's): read once, then every
+    write of the store that touches them forgets them (:meth:`forget`) or brings
+    them up to date once written, and a write that failed forgets them (it may have
+    been written all the same: a cancellation).
 
     A read under way while a write ended is not kept (:attr:`writes` changed): it may
     have read the rows as they were before. Everything runs on the event loop's
-    thread. The records are frozen: the same ones are handed to every reader."""
+    thread; the values are shared by every reader, who only reads them."""
 
     def __init__(self, size: int = GAMES_HELD) -> None:
-        self._games: OrderedDict[int, dict[str, MessageRecord]] = OrderedDict()
+        self._held: OrderedDict[K, V] = OrderedDict()
         self._size = size
         self.writes = 0
         """Writes ended so far (a read keeps its rows only if none ended meanwhile)."""
 
-    def get(self, game_id: int) -> dict[str, MessageRecord] | None:
-        """The game's rows by kind, if held (read them, do not change them)."""
-        rows = self._games.get(game_id)
-        if rows is not None:
-            self._games.move_to_end(game_id)
-        return rows
+    def get(self, key: K) -> V | None:
+        """What is held for ``key``, if anything."""
+        value = self._held.get(key)
+        if value is not None:
+            self._held.move_to_end(key)
+        return value
 
-    def read(self, game_id: int, records: Iterable[MessageRecord], writes: int) -> None:
-        """Hold every row of the game that a read begun when :attr:`writes` was
-        ``writes`` found."""
+    def read(self, key: K, value: V, writes: int) -> None:
+        """Hold what a read begun when :attr:`writes` was ``writes`` found."""
         if writes != self.writes:
             return
-        self._games[game_id] = {record.kind: record for record in records}
-        self._games.move_to_end(game_id)
-        while len(self._games) > self._size:
-            self._games.popitem(last=False)
+        self._held[key] = value
+        self._held.move_to_end(key)
+        while len(self._held) > self._size:
+            self._held.popitem(last=False)
+
+    def forget(self, key: K) -> None:
+        """A write of ``key``'s rows ended, what it left unknown: read them again."""
+        self.writes += 1
+        self._held.pop(key, None)
+
+
+class HeldMessages(Held[int, dict[str, MessageRecord]]):
+    """The remembered messages (rows of ``messages``) of the games recently read, by
+    game, then by kind (:class:`Held`): a move lists its game's DMs and prompts with
+    no statement (two reads a move, issue 16)."""
 
     def written(self, game_id: int, rows: Mapping[str, MessageRecord | None] | None) -> None:
         """A write of the game's messages ended: ``rows`` by kind (None: the kind
         forgotten), or None: unknown, forget the game."""
+        held = self._held.get(game_id)
+        if held is None or rows is None:
+            self.forget(game_id)
+            return
         self.writes += 1
-        held = self._games.get(game_id)
-        if held is None:
-            return
-        if rows is None:
-            del self._games[game_id]
-            return
         for kind, record in rows.items():
             if record is None:
                 held.pop(kind, None)
@@ -430,6 +440,9 @@ class SQLiteStorage(SQLStorage):
         every write (``shared`` is false), so they are the database's (``bot.storage.memo``)."""
         self.held_messages = HeldMessages()
         """The games' remembered messages, held across clicks, for the same reason."""
+        self.held_followers: Held[tuple[str, int], tuple[int, ...]] = Held()
+        """The followers of the games and campaigns, by table and id, likewise: a move
+        tells its game's followers (a read a move)."""
 
     @classmethod
     async def open(
@@ -1152,7 +1165,7 @@ class SQLiteStorage(SQLStorage):
                 f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE game_id = ?", (game_id,)
             )
             held = {row["kind"]: MessageRecord.model_validate(dict(row)) for row in rows}
-            self.held_messages.read(game_id, held.values(), writes)
+            self.held_messages.read(game_id, held, writes)
         return [held[kind] for kind in sorted(held) if kind.startswith(prefixes)]
 
     async def delete_message(self, game_id: int, kind: str) -> MessageRecord | None:
@@ -1214,17 +1227,33 @@ class SQLiteStorage(SQLStorage):
                 )
             )
 
-        return await self._write(work)
+        try:
+            return await self._write(work)
+        finally:
+            self.held_followers.forget((table, item_id))
 
     async def _unfollow(self, follows: tuple[str, str], item_id: int, user_id: int) -> bool:
         table, key = follows
-        async with self._transaction() as conn:
-            rows = await self._rows(
-                conn,
-                f"DELETE FROM {table} WHERE {key} = ? AND user_id = ? RETURNING user_id",
-                (item_id, user_id),
-            )
+        try:
+            async with self._transaction() as conn:
+                rows = await self._rows(
+                    conn,
+                    f"DELETE FROM {table} WHERE {key} = ? AND user_id = ? RETURNING user_id",
+                    (item_id, user_id),
+                )
+        finally:
+            self.held_followers.forget((table, item_id))
         return bool(rows)
+
+    async def _followers(self, follows: tuple[str, str], item_id: int) -> list[int]:
+        """The followers, read once, then held (:class:`Held`)."""
+        key = (follows[0], item_id)
+        held = self.held_followers.get(key)
+        if held is None:
+            writes = self.held_followers.writes
+            held = tuple(await super()._followers(follows, item_id))
+            self.held_followers.read(key, held, writes)
+        return list(held)
 
     # -- seat clocks --------------------------------------------------------------------
 

@@ -241,8 +241,35 @@ async def test_a_sqlite_store_holds_the_games_messages_across_clicks(tmp_path: P
         store.held_messages.written(game_id, None)
         writes = store.held_messages.writes
         store.held_messages.written(game_id + 1, {})  # another write ended meanwhile
-        store.held_messages.read(game_id, [], writes)  # so what was read then is not kept
+        store.held_messages.read(game_id, {}, writes)  # so what was read then is not kept
         assert await store.list_messages(game_id) == held
+        assert reads() == 3
+    finally:
+        await store.close()
+
+
+async def test_a_sqlite_store_holds_the_followers_across_clicks(tmp_path: Path) -> None:
+    """A game's (and a campaign's) followers are read once from a SQLite file, in the
+    order they started; a follow or an unfollow, even one refused, reads them again."""
+    store = await SQLiteStorage.open(tmp_path / "f.sqlite3")
+    sql = Statements()
+    await sql.watch(store)
+    reads = lambda: sum(s.startswith("SELECT user_id FROM follows") for s in sql.seen)  # noqa: E731
+    try:
+        game_id = await new_game(store)
+        assert await store.followers(game_id) == []
+        assert await store.followers(game_id) == []
+        assert reads() == 1
+        assert await store.follow(game_id, 30) and await store.follow(game_id, 20)
+        assert await store.followers(game_id) == [30, 20]
+        assert await store.followers(game_id) == [30, 20]
+        assert reads() == 2
+        assert not await store.follow(game_id, 30)  # already: nothing changed, read again
+        assert await store.unfollow(game_id, 20)
+        assert await store.followers(game_id) == [30]
+        with pytest.raises(GameNotFound):
+            await store.follow(game_id + 1, 30)
+        assert await store.followers(game_id) == [30]
         assert reads() == 3
     finally:
         await store.close()

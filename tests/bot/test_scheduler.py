@@ -546,14 +546,19 @@ async def test_quiet_hours_and_vacation_move_the_deadline(world: World) -> None:
     assert back[0].due_at == T0 + 4 * H
 
 
-async def test_the_time_bank_delays_expiry_and_is_spent_on_overruns(world: World) -> None:
+async def banked(world: World) -> tuple[Bot, SQLiteStorage, int]:
+    """A bot whose deadlines come from the stored settings: one-hour turns with no
+    reminder and a two-hour time bank; and a new game."""
     bot = await world.boot(load=False)
-    store = bot.store
-    bot.scheduler.terms = StoredTerms(store)
-    await store.put_guild_settings(
+    bot.scheduler.terms = StoredTerms(bot.store)
+    await bot.store.put_guild_settings(
         1, {"deadlines": {"turn_hours": 1, "reminders": [], "time_bank_hours": 2}}
     )
-    game = await new_game(store)
+    return bot, bot.store, await new_game(bot.store)
+
+
+async def test_the_time_bank_delays_expiry_and_is_spent_on_overruns(world: World) -> None:
+    bot, store, game = await banked(world)
     [d] = await bot.scheduler.sync(game, 1, [PendingDecision("A1", "play", 10)])
     assert d.due_at == T0 + H and d.expires_at == T0 + 3 * H and d.bank_seconds == 7200
     world.clock.set(T0 + 90 * timedelta(minutes=1))
@@ -572,13 +577,7 @@ async def test_a_seat_clock_is_created_by_its_first_decision_only(world: World) 
     """The planner gives a new deadline the seat's starting bank only while the seat
     has no clock (``DecisionTerms.first``): later decisions write no clock (the store
     skips the write, issue 16), and the bank the seat has left still counts."""
-    bot = await world.boot(load=False)
-    store = bot.store
-    bot.scheduler.terms = StoredTerms(store)
-    await store.put_guild_settings(
-        1, {"deadlines": {"turn_hours": 1, "reminders": [], "time_bank_hours": 2}}
-    )
-    game = await new_game(store)
+    bot, store, game = await banked(world)
     [first] = (await bot.scheduler.plan(game, 1, [PendingDecision("A1", "play", 10)])).open
     assert first.seat_bank_seconds == 7200
     await bot.scheduler.sync(game, 1, [PendingDecision("A1", "play", 10)])

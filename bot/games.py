@@ -114,6 +114,15 @@ paused 55-69 ms with a thousand clicks in flight: those held much more then, e.g
 offline Discord's log of every request.) Dead reference cycles wait longer to be
 freed: a few megabytes at most. Set while the bot runs (:func:`tune_collector`)."""
 
+MIDDLE_COLLECTION_AFTER = 2
+"""Young collections between two of the middle generation while the bot runs
+(CPython's default: 10). A middle-generation collection walks every object the young
+collections since the last one let through, and with a young collection every
+:data:`YOUNG_COLLECTION_AFTER` allocations, ten of them were up to 100,000 objects: in
+``bench/latency.py``'s bursts on PostgreSQL (a slower machine day) such a pause took
+49-65 ms at the longest in three runs, 142-167 ms of pauses in all; with 2, 21.7 ms
+(82 ms in all), with 1, 27 ms (92 ms). Set while the bot runs (:func:`tune_collector`)."""
+
 FULL_COLLECTION_AFTER = 1000
 """Collections of the middle generation between two full collections the collector
 starts by itself (CPython's default: 10): a full collection walks every object not
@@ -274,11 +283,12 @@ def keep_out_of_collections(*, collect: bool = True) -> None:
 
 def tune_collector() -> tuple[int, ...]:
     """Let the collector start a young collection only every
-    :data:`YOUNG_COLLECTION_AFTER` allocations, and a full one only every
+    :data:`YOUNG_COLLECTION_AFTER` allocations, one of the middle generation every
+    :data:`MIDDLE_COLLECTION_AFTER` young ones, and a full one only every
     :data:`FULL_COLLECTION_AFTER` middle-generation collections; the thresholds it
     had, to put back when the bot stops (they are the whole process's)."""
     before = gc.get_threshold()
-    gc.set_threshold(YOUNG_COLLECTION_AFTER, before[1], FULL_COLLECTION_AFTER)
+    gc.set_threshold(YOUNG_COLLECTION_AFTER, MIDDLE_COLLECTION_AFTER, FULL_COLLECTION_AFTER)
     return before
 
 

@@ -515,17 +515,21 @@ async def test_follow_ups_run_after_the_interaction_or_at_once_outside_one(
 async def test_the_bot_collects_rarely_while_it_runs(tmp_path: Path) -> None:
     """A collection walks every click in flight made since the last one: while the bot
     runs, the collector starts a young collection only every ``YOUNG_COLLECTION_AFTER``
-    allocations and a full one only every ``FULL_COLLECTION_AFTER`` middle-generation
-    collections (the game cache's freezes collect in full at idle moments); the
-    process's thresholds are put back when it stops."""
+    allocations, a middle-generation one every ``MIDDLE_COLLECTION_AFTER`` young ones
+    (each walks what those let through) and a full one only every
+    ``FULL_COLLECTION_AFTER`` middle-generation collections (the game cache's freezes
+    collect in full at idle moments); the process's thresholds are put back when it
+    stops."""
     before = gc.get_threshold()
     async with FakeDiscord() as fake:
         bot = make_bot(tmp_path / "db.sqlite3")
         try:
             await fake.start(bot)
-            young, middle, full = gc.get_threshold()
-            assert (young, full) == (games.YOUNG_COLLECTION_AFTER, games.FULL_COLLECTION_AFTER)
-            assert middle == before[1]
+            assert gc.get_threshold() == (
+                games.YOUNG_COLLECTION_AFTER,
+                games.MIDDLE_COLLECTION_AFTER,
+                games.FULL_COLLECTION_AFTER,
+            )
         finally:
             await bot.close()
     assert gc.get_threshold() == before

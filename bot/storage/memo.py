@@ -37,9 +37,10 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 __all__ = [
+    "Held",
     "HeldRows",
     "held_ahead",
     "in_a_memo",
@@ -59,6 +60,8 @@ Frozen = tuple[dict[str, Any], str]
 written), and its ``settings`` as JSON text. Thawed (:func:`_thaw`), each reader gets
 a copy of its own, deep, for a fraction of ``copy.deepcopy``'s cost."""
 Store = TypeVar("Store")
+K = TypeVar("K")
+V = TypeVar("V")
 P = ParamSpec("P")
 
 ROWS_HELD = 16_384
@@ -66,52 +69,79 @@ ROWS_HELD = 16_384
 used going first: a few hundred bytes each."""
 
 
-class HeldRows:
-    """The settings rows a store read or wrote, held across clicks, for a database
-    only this process writes to (SQLite). Every write of a row replaces what is held
-    once it is written (:func:`memoized_write`, :func:`settings_written`); a write that
-    failed forgets the row (it may have been written all the same: a cancellation).
+class Held(Generic[K, V]):
+    """Rows read from a database only this process writes (SQLite: ``Storage.shared``
+    is false), held across clicks by key, the least recently used going first: read
+    once, then every write of the store that touches them brings them up to date
+    once written or forgets them (:meth:`forget`), and a write that failed forgets
+    them (it may have been written all the same: a cancellation).
 
     A read that was under way while a write ended is not kept (:attr:`writes`
-    changed): it may have read the row as it was before. A read kept before a write
-    ended is replaced by it. Everything runs on the event loop's thread."""
+    changed): it may have read the rows as they were before. Everything runs on the
+    event loop's thread; a value held is shared by every reader, who only reads it."""
 
-    def __init__(self, size: int = ROWS_HELD) -> None:
-        self._rows: OrderedDict[Key, Frozen | None] = OrderedDict()
+    def __init__(self, size: int) -> None:
+        self._held: OrderedDict[K, V] = OrderedDict()
         self._size = size
         self.writes = 0
-        """Writes ended so far (a read keeps its row only if none ended meanwhile)."""
+        """Writes ended so far (a read keeps its rows only if none ended meanwhile)."""
 
-    def __contains__(self, key: Key) -> bool:
-        return key in self._rows
+    def __contains__(self, key: K) -> bool:
+        return key in self._held
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._held)
+
+    def get(self, key: K) -> V | None:
+        """What is held for ``key``, if anything."""
+        value = self._held.get(key)
+        if value is not None:
+            self._held.move_to_end(key)
+        return value
+
+    def keep(self, key: K, value: V, writes: int) -> None:
+        """Hold what a read begun when :attr:`writes` was ``writes`` found."""
+        if writes == self.writes:
+            self._hold(key, value)
+
+    def forget(self, key: K) -> None:
+        """A write of ``key``'s rows ended, what it left unknown: read them again."""
+        self.writes += 1
+        self._held.pop(key, None)
+
+    def _hold(self, key: K, value: V) -> None:
+        self._held[key] = value
+        self._held.move_to_end(key)
+        while len(self._held) > self._size:
+            self._held.popitem(last=False)
+
+
+class HeldRows(Held[Key, Frozen | None]):
+    """The settings rows a store read or wrote, held across clicks (:class:`Held`).
+    Every write of a row replaces what is held once it is written
+    (:func:`memoized_write`, :func:`settings_written`); a read kept before a write
+    ended is replaced by it. A row the database does not have is held too (None)."""
+
+    def __init__(self, size: int = ROWS_HELD) -> None:
+        super().__init__(size)
 
     def frozen(self, key: Key) -> Frozen | None:
         """The row held for ``key`` (None: the database has none), as held (thaw a
         copy to use it: :func:`_thaw`); ``key in`` first."""
-        self._rows.move_to_end(key)
-        return self._rows[key]
+        self._held.move_to_end(key)
+        return self._held[key]
 
     def read(self, key: Key, row: Row | None, writes: int) -> None:
         """Hold what a read that began when :attr:`writes` was ``writes`` found."""
-        if writes == self.writes:
-            self._hold(key, _freeze(row))
+        self.keep(key, _freeze(row), writes)
 
     def written(self, key: Key, row: Row | None) -> None:
         """A write of ``key`` ended: it holds ``row`` now (None: unknown, forget it)."""
-        self.writes += 1
         if row is None:
-            self._rows.pop(key, None)
+            self.forget(key)
         else:
+            self.writes += 1
             self._hold(key, _freeze(row))
-
-    def _hold(self, key: Key, row: Frozen | None) -> None:
-        self._rows[key] = row
-        self._rows.move_to_end(key)
-        while len(self._rows) > self._size:
-            self._rows.popitem(last=False)
 
 
 def _freeze(row: Row | None) -> Frozen | None:

@@ -50,13 +50,12 @@ import json
 import logging
 import os
 import sqlite3
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.resources.abc import Traversable
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 import aiosqlite
 
@@ -74,6 +73,7 @@ from bot.storage.base import (
     utc_now,
 )
 from bot.storage.memo import (
+    Held,
     HeldRows,
     memoized_write,
     settings_written,
@@ -331,56 +331,14 @@ async def _ran(statement: Awaitable[T]) -> T:
 
 
 GAMES_HELD = 4_096
-"""Games (or campaigns) whose rows a store holds at most in each :class:`Held`, the
-least recently used going first: a few rows each."""
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class Held(Generic[K, V]):
-    """Rows read from the file, held across clicks by a store only this process writes
-    (``shared`` is false), by key (a game's, a campaign's): read once, then every
-    write of the store that touches them forgets them (:meth:`forget`) or brings
-    them up to date once written, and a write that failed forgets them (it may have
-    been written all the same: a cancellation).
-
-    A read under way while a write ended is not kept (:attr:`writes` changed): it may
-    have read the rows as they were before. Everything runs on the event loop's
-    thread; the values are shared by every reader, who only reads them."""
-
-    def __init__(self, size: int = GAMES_HELD) -> None:
-        self._held: OrderedDict[K, V] = OrderedDict()
-        self._size = size
-        self.writes = 0
-        """Writes ended so far (a read keeps its rows only if none ended meanwhile)."""
-
-    def get(self, key: K) -> V | None:
-        """What is held for ``key``, if anything."""
-        value = self._held.get(key)
-        if value is not None:
-            self._held.move_to_end(key)
-        return value
-
-    def read(self, key: K, value: V, writes: int) -> None:
-        """Hold what a read begun when :attr:`writes` was ``writes`` found."""
-        if writes != self.writes:
-            return
-        self._held[key] = value
-        self._held.move_to_end(key)
-        while len(self._held) > self._size:
-            self._held.popitem(last=False)
-
-    def forget(self, key: K) -> None:
-        """A write of ``key``'s rows ended, what it left unknown: read them again."""
-        self.writes += 1
-        self._held.pop(key, None)
+"""Games (or campaigns) whose messages or followers a store holds at most, the least
+recently used going first: a few rows each."""
 
 
 class HeldMessages(Held[int, dict[str, MessageRecord]]):
     """The remembered messages (rows of ``messages``) of the games recently read, by
-    game, then by kind (:class:`Held`): a move lists its game's DMs and prompts with
-    no statement (two reads a move, issue 16)."""
+    game, then by kind (:class:`~bot.storage.memo.Held`): a move lists its game's DMs
+    and prompts with no statement (two reads a move, issue 16)."""
 
     def written(self, game_id: int, rows: Mapping[str, MessageRecord | None] | None) -> None:
         """A write of the game's messages ended: ``rows`` by kind (None: the kind
@@ -438,9 +396,9 @@ class SQLiteStorage(SQLStorage):
         self.held_settings = HeldRows()
         """The settings rows read or written, held across clicks: this process makes
         every write (``shared`` is false), so they are the database's (``bot.storage.memo``)."""
-        self.held_messages = HeldMessages()
+        self.held_messages = HeldMessages(GAMES_HELD)
         """The games' remembered messages, held across clicks, for the same reason."""
-        self.held_followers: Held[tuple[str, int], tuple[int, ...]] = Held()
+        self.held_followers: Held[tuple[str, int], tuple[int, ...]] = Held(GAMES_HELD)
         """The followers of the games and campaigns, by table and id, likewise: a move
         tells its game's followers (a read a move)."""
 
@@ -1128,9 +1086,8 @@ class SQLiteStorage(SQLStorage):
                 rows = _q(db, DELETE_MESSAGE, (game_id, kind))
                 claimed += [MessageRecord.model_validate(dict(row)) for row in rows]
             forgotten = {record.kind for record in claimed}
-            written = [
-                row for old, row in swap_writes(claim, remember) if old in forgotten | {None}
-            ]
+            writes = swap_writes(claim, remember)
+            written = [row for old, row in writes if old is None or old in forgotten]
             try:
                 for row in written:
                     values = (row.kind, row.channel_id, row.message_id, now, row.content)
@@ -1165,7 +1122,7 @@ class SQLiteStorage(SQLStorage):
                 f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE game_id = ?", (game_id,)
             )
             held = {row["kind"]: MessageRecord.model_validate(dict(row)) for row in rows}
-            self.held_messages.read(game_id, held, writes)
+            self.held_messages.keep(game_id, held, writes)
         return [held[kind] for kind in sorted(held) if kind.startswith(prefixes)]
 
     async def delete_message(self, game_id: int, kind: str) -> MessageRecord | None:
@@ -1246,13 +1203,13 @@ class SQLiteStorage(SQLStorage):
         return bool(rows)
 
     async def _followers(self, follows: tuple[str, str], item_id: int) -> list[int]:
-        """The followers, read once, then held (:class:`Held`)."""
+        """The followers, read once, then held (:class:`~bot.storage.memo.Held`)."""
         key = (follows[0], item_id)
         held = self.held_followers.get(key)
         if held is None:
             writes = self.held_followers.writes
             held = tuple(await super()._followers(follows, item_id))
-            self.held_followers.read(key, held, writes)
+            self.held_followers.keep(key, held, writes)
         return list(held)
 
     # -- seat clocks --------------------------------------------------------------------

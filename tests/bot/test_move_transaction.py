@@ -241,7 +241,7 @@ async def test_a_sqlite_store_holds_the_games_messages_across_clicks(tmp_path: P
         store.held_messages.written(game_id, None)
         writes = store.held_messages.writes
         store.held_messages.written(game_id + 1, {})  # another write ended meanwhile
-        store.held_messages.read(game_id, {}, writes)  # so what was read then is not kept
+        store.held_messages.keep(game_id, {}, writes)  # so what was read then is not kept
         assert await store.list_messages(game_id) == held
         assert reads() == 3
     finally:

@@ -145,6 +145,30 @@ def test_postgres_hands_out_ids_after_the_copied_ones(
     assert asyncio.run(new_game_id()) == copied + 1
 
 
+def test_postgres_plans_on_the_copied_rows(original: str, postgres_server: PostgresServer) -> None:
+    """The copy leaves the planner statistics of every table it filled (as after a
+    ``pg_restore``), not the none of a new table, which autovacuum would only gather
+    later: plans made meanwhile (the prepared reads of every click) walk the wrong
+    index."""
+    import asyncpg
+
+    postgres = postgres_server.new_database()
+    asyncio.run(copy_database(original, postgres))
+
+    async def unanalyzed() -> list[str]:
+        conn = await asyncpg.connect(postgres)
+        try:
+            rows = await conn.fetch(  # reltuples -1: never analyzed nor vacuumed
+                "SELECT relname FROM pg_class WHERE relkind = 'r' AND reltuples < 0 "
+                "AND relnamespace = current_schema()::regnamespace"
+            )
+            return [r["relname"] for r in rows]
+        finally:
+            await conn.close()
+
+    assert asyncio.run(unanalyzed()) == []
+
+
 def test_a_non_empty_target_is_refused(original: str, tmp_path: Path) -> None:
     target = str(tmp_path / "target.sqlite3")
     asyncio.run(copy_database(original, target))

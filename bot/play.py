@@ -21,8 +21,9 @@ from bot.errors import InternalError, Refusal, UserError
 from bot.games import GameStore, LoadedGame, engine_refusal, result_record
 from bot.history import replay_history
 from bot.outcome import Outcome, outcome_of
-from bot.storage import GameNotFound, GameStatus, StaleGameVersion
+from bot.storage import GameNotFound, GameStatus, StaleGameVersion, StalePlan
 from bot.storage.base import DeadlineClosed
+from bot.storage.memo import remember_settings
 from bot.storage.models import LogEntry
 from bot.words import and_list
 from engine.core.contract import DEFAULT_COMPUTER_LEVEL, Decision, Scope, Timing
@@ -41,6 +42,10 @@ COMPUTER = "computer"
 """Why a move was made without asking: a computer player's (``narration.computer``
 marks its first public line, ``Ki-43 Oscar (X1) stays at Medium. (computer)``; the
 log's narration, which verification compares with a replay, stays the system's)."""
+PLAN_ATTEMPTS = 3
+"""How often a click's move is planned when what it was planned on keeps changing
+under it (``StalePlan``: another process wrote the game's settings or deadlines
+meanwhile) before the click is refused as a race."""
 AUTO_WHY = {"orders": "narration.orders", "fast": "narration.fast"}
 """The other moves made without asking, and the catalogue key that says why."""
 
@@ -214,13 +219,21 @@ class Play(GameStore):
         """The user's action on this copy of the game (:meth:`_move`), written
         (:meth:`_commit`): the move and the game after it. A commit that lost a race
         (the game moved on meanwhile: nothing was written) is refused as such, the copy
-        held forgotten."""
-        move = await self._move(game, user_id, seat, text, version)
-        try:
-            return move, await self._commit(move, move.seat)
-        except StaleGameVersion as exc:
-            self._forget(game.id)
-            raise Refusal("refusal.race") from exc
+        held forgotten. A move planned on rows that changed meanwhile (the settings,
+        deadlines or seat clocks a store kept from the game's last click: ``StalePlan``,
+        nothing written) is planned again on the rows read anew."""
+        for attempt in range(1, PLAN_ATTEMPTS + 1):
+            move = await self._move(game, user_id, seat, text, version)
+            try:
+                return move, await self._commit(move, move.seat, replan=True)
+            except StaleGameVersion as exc:
+                self._forget(game.id)
+                raise Refusal("refusal.race") from exc
+            except StalePlan as exc:  # what it was planned on changed: plan it again
+                if attempt == PLAN_ATTEMPTS:
+                    raise Refusal("refusal.race") from exc
+                remember_settings()  # this click reads them again, from the database
+        raise AssertionError("unreachable")
 
     async def _move(
         self, game: LoadedGame, user_id: int, seat: str | None, text: str, version: int | None
@@ -262,7 +275,12 @@ class Play(GameStore):
         return outcome_of(game, events, image=turn_over, before=before)
 
     async def _commit(
-        self, move: _Move, actor: str | None, *, deadline_id: int | None = None
+        self,
+        move: _Move,
+        actor: str | None,
+        *,
+        deadline_id: int | None = None,
+        replan: bool = False,
     ) -> LoadedGame:
         """Write a move (under the game's lock) and return the game after it: its
         actions, the deadlines of the state they lead to (planned by :attr:`planner`:
@@ -270,7 +288,9 @@ class Play(GameStore):
         deadline's default closing its deadline (``deadline_id``), the result if the
         game ended: one transaction (``Storage.commit_move``), before anyone is
         answered. Standing orders that ran out meanwhile are dropped after it. Raises
-        StaleGameVersion (or DeadlineClosed) and writes nothing if the game moved on."""
+        StaleGameVersion (or DeadlineClosed) and writes nothing if the game moved on;
+        with ``replan`` (the caller plans the move again), StalePlan if what it was
+        planned on changed meanwhile (``Storage.commit_move``)."""
         game = move.game
         if move.entries:
             state = game.state
@@ -285,6 +305,7 @@ class Play(GameStore):
                 deadline_id=deadline_id,
                 deadlines=changes,
                 result=result,
+                replan=replan,
             )
             game = LoadedGame(done.game, game.seats, game.setup, state)
             if planner is not None:

@@ -146,6 +146,17 @@ class DeadlineClosed(StorageError):
         self.deadline_id = deadline_id
 
 
+class StalePlan(StorageError):
+    """The rows a move was planned on (the game's settings, its players', its live
+    deadlines and seat clocks) changed since the caller read them: another process, or
+    another write of this one, wrote one of them. Nothing was written. The caller reads
+    them again and plans the move again (``Storage.commit_move`` with ``replan``)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"the rows game {game_id}'s move was planned on changed")
+        self.game_id = game_id
+
+
 class StaleGameVersion(StorageError):
     """A write named a game version that is no longer current; nothing was written.
 
@@ -388,6 +399,7 @@ class Storage(Protocol):
         deadline_id: int | None = None,
         deadlines: DeadlineChanges | None = None,
         result: JSONObject | None = None,
+        replan: bool = False,
     ) -> MoveCommitted:
         """One move of a game, whole, in one transaction: what a click (or a deadline's
         default) commits before anyone is answered.
@@ -401,6 +413,12 @@ class Storage(Protocol):
         or cancel every live one),
         and with a ``result`` finish the game (status finished, the result kept).
         Raises :class:`StaleGameVersion` or :class:`GameNotFound` (nothing written).
+
+        ``replan``: the caller can plan the move again. A store that holds what a click
+        read ahead of its game from one click to the next (PostgreSQL) then commits only
+        if the rows the move was planned on are as it read them, and raises
+        :class:`StalePlan` otherwise (nothing written). Without it, or in a store that
+        holds nothing another process writes (SQLite), the move is written as planned.
         """
         ...
 

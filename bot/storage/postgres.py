@@ -45,6 +45,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.recent import Recent
 from bot.storage.base import (
     UNSET,
     CampaignNotFound,
@@ -55,6 +56,7 @@ from bot.storage.base import (
     SeatNotFound,
     StaleCampaignVersion,
     StaleGameVersion,
+    StalePlan,
     Unset,
     utc_now,
 )
@@ -160,6 +162,20 @@ _COMMIT_MOVE = (
 )
 """A move, whole, in one call (``PostgresStorage.commit_move``); no row: the game was
 not at the version expected."""
+_COMMIT_PLANNED = (
+    "SELECT game, opened, closed, live, clocks, ahead FROM tallyho_commit_planned("
+    "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+)
+"""A move planned on the rows a click read ahead, given their stamp first
+(``PostgresStorage.commit_move`` with ``replan``, migration 0015): written only if they
+are unchanged, and returned with the game's live deadlines and seat clocks after it and
+their new stamp; no row: the game was not at the version expected."""
+_PLAN_CHANGED = "TH002"
+"""The SQLSTATE ``tallyho_commit_planned`` raises when the rows a move was planned on
+changed since they were read."""
+GAMES_AHEAD = 4_096
+"""Games whose read-ahead a store keeps from one click to the next (the least recently
+clicked going first): a few rows each."""
 _OPENING_FIELDS = dataclasses.fields(DeadlineOpening)
 """The fields of a deadline opened by a move, by name, as the function reads them
 (read shallowly: ``dataclasses.asdict`` deep-copies every datetime, about a twentieth
@@ -180,11 +196,71 @@ SELECT g.guild_id,
         AS user_settings,
     ARRAY(SELECT d FROM deadlines AS d WHERE d.game_id = g.id AND {LIVE}
           ORDER BY d.next_at, d.id) AS deadlines,
-    ARRAY(SELECT c FROM seat_clocks AS c WHERE c.game_id = g.id) AS clocks
+    ARRAY(SELECT c FROM seat_clocks AS c WHERE c.game_id = g.id) AS clocks,
+    tallyho_ahead_stamp(g.id) AS stamp
 FROM games AS g WHERE g.id = $1
 """
 """What a click on a game reads, in one statement (``_read_game_ahead``): each row of a
-table whole (a composite value), as the single reads select it."""
+table whole (a composite value), as the single reads select it, and their stamp (the
+transactions that wrote them: migration 0015)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Ahead:
+    """What a click read ahead of a game (:data:`_GAME_AHEAD`), decoded, kept for the
+    game's next click (``PostgresStorage._ahead``): the move it plans on them commits
+    only if their ``stamp`` is still theirs (``tallyho_commit_planned``)."""
+
+    guild_id: int
+    game: dict[str, Any] | None
+    guild: dict[str, Any] | None
+    players: tuple[int, ...]
+    users: dict[int, dict[str, Any]]
+    deadlines: tuple[DeadlineRecord, ...]
+    clocks: dict[str, SeatClockRecord]
+    stamp: tuple[int, ...]
+
+    @classmethod
+    def of(cls, row: Row) -> _Ahead:
+        return cls(
+            guild_id=row["guild_id"],
+            game=_settings(row, "game_settings", "game_id"),
+            guild=_settings(row, "guild_settings", "guild_id"),
+            players=tuple(row["players"]),
+            users={int(u["user_id"]): settings_row(u, "user_id") for u in row["user_settings"]},
+            deadlines=_live(row["deadlines"]),
+            clocks=_clocks(row["clocks"]),
+            stamp=tuple(row["stamp"]),
+        )
+
+    def held(self, game_id: int) -> dict[str, Any] | None:
+        """Hand the rows to the click (``bot.storage.memo``) and return the game's
+        settings row (the caller's own copy)."""
+        remember_read("guild_settings", self.guild_id, self.guild)
+        for user_id in self.players:
+            remember_read("user_settings", user_id, self.users.get(user_id))
+        read_ahead("deadlines", game_id, self.deadlines)
+        read_ahead("seat_clocks", game_id, self.clocks)
+        read_ahead("ahead", game_id, self)  # what the click's move is planned on
+        if self.game is None:
+            return None
+        return {**self.game, "settings": json.loads(json.dumps(self.game["settings"]))}
+
+
+def _unwritten(stamp: tuple[int, ...]) -> tuple[int, ...]:
+    """The part of a stamp (``tallyho_ahead_stamp``) a move never writes: its settings
+    rows and seats (tags 1-4; 5 and 6 are the deadlines and seat clocks)."""
+    return tuple(x for x in stamp if x % 8 <= 4)
+
+
+def _live(rows: Sequence[Row]) -> tuple[DeadlineRecord, ...]:
+    """Deadline rows read whole (composite values) as records."""
+    return tuple(_deadline(_known(d, DEADLINE_COLUMNS)) for d in rows)
+
+
+def _clocks(rows: Sequence[Row]) -> dict[str, SeatClockRecord]:
+    """Seat clock rows read whole (composite values) as records, by seat."""
+    return {c["seat"]: clock_record(_known(c, CLOCK_COLUMNS)) for c in rows}
 
 
 def _known(row: Any, columns: str) -> dict[str, Any]:
@@ -331,6 +407,9 @@ class PostgresStorage(SQLStorage):
         self._url = url
         self._clock = clock
         self.held_settings = None  # other processes write: a row is read once per click
+        self._ahead: Recent[int, _Ahead] = Recent(GAMES_AHEAD)
+        """What the last click of each game read ahead, as its move left it: the next
+        click plans on it, and its move commits only if it still holds."""
 
     @classmethod
     async def open(
@@ -490,24 +569,23 @@ class PostgresStorage(SQLStorage):
         read, held for the click (``bot.storage.memo``): the server's settings and its
         players', the game's live deadlines (:meth:`live_deadlines`, for the move's
         plan) and its seat clocks (:meth:`get_seat_clock`, a new deadline's bank). One
-        round trip where there were up to five, each about a tenth of a millisecond."""
-        try:
-            rows = await self._fetch(_GAME_AHEAD, game_id)
-        except asyncpg.OutdatedSchemaCacheError:  # another process migrated meanwhile
-            return await super()._read_json("game_settings", "game_id", game_id)
-        if not rows:  # no such game: nothing to hold
-            return None
-        [row] = rows
-        guild = _settings(row, "guild_settings", "guild_id")
-        remember_read("guild_settings", row["guild_id"], guild)
-        players = {int(u["user_id"]): settings_row(u, "user_id") for u in row["user_settings"]}
-        for user_id in row["players"]:
-            remember_read("user_settings", user_id, players.get(user_id))
-        deadlines = tuple(_deadline(_known(d, DEADLINE_COLUMNS)) for d in row["deadlines"])
-        read_ahead("deadlines", game_id, deadlines)
-        clocks = {c["seat"]: clock_record(_known(c, CLOCK_COLUMNS)) for c in row["clocks"]}
-        read_ahead("seat_clocks", game_id, clocks)
-        return _settings(row, "game_settings", "game_id")
+        round trip where there were up to five, each about a tenth of a millisecond.
+
+        None at all when the game's last click in this process left them
+        (:attr:`_ahead`): its move wrote them and read them back. Another process may
+        have written one since; the move planned on them then commits only if none
+        changed (``commit_move`` with ``replan``), and is planned again otherwise."""
+        ahead = self._ahead.get(game_id)
+        if ahead is None:
+            try:
+                rows = await self._fetch(_GAME_AHEAD, game_id)
+            except asyncpg.OutdatedSchemaCacheError:  # another process migrated meanwhile
+                return await super()._read_json("game_settings", "game_id", game_id)
+            if not rows:  # no such game: nothing to hold
+                return None
+            ahead = _Ahead.of(rows[0])
+            self._ahead.put(game_id, ahead)
+        return ahead.held(game_id)
 
     @memoized_write
     async def _put_json(
@@ -516,6 +594,10 @@ class PostgresStorage(SQLStorage):
         """Insert or replace a settings row; ``game``: check that game exists first."""
         text = canonical_json(settings)
         now = self._now()
+        if table == "game_settings":  # what the game's next click reads is read again
+            self._ahead.pop(value)
+        else:  # a server's or a player's: any game's
+            self._ahead.clear()
         async with self._transaction() as conn:
             if game is not None:
                 await self._game_exists(conn, game)
@@ -1444,17 +1526,27 @@ class PostgresStorage(SQLStorage):
         deadline_id: int | None = None,
         deadlines: DeadlineChanges | None = None,
         result: JSONObject | None = None,
+        replan: bool = False,
     ) -> MoveCommitted:
         """One move of a game, whole, in one transaction (see ``Storage.commit_move``):
         one call of the server's ``tallyho_commit_move`` (migrations 0011, 0012), whose
         statements are those SQLite's transaction runs, in the same order; one round
         trip where a transaction of single statements took five or six. A call is a
-        statement, so it is a transaction of its own."""
+        statement, so it is a transaction of its own.
+
+        With ``replan``, in a click that read its game ahead and wrote nothing since,
+        the call is ``tallyho_commit_planned`` (migration 0015), given the stamp of the
+        rows read: it writes only if they are unchanged (else :class:`StalePlan`), and
+        returns them as the move left them, kept for the game's next click
+        (:meth:`_read_game_ahead`). Any other move leaves them to be read again."""
         if not entries:
             raise ValueError("commit_move() needs at least one action")
         changes = deadlines or DeadlineChanges()
         for opening in changes.open:
             check_opening(opening)
+        used: _Ahead | None = held_ahead("ahead", game_id) if replan else None
+        if used is None:
+            self._ahead.pop(game_id)  # the move writes what the next click reads
         now = self._now()
         stamp = _utc(changes.at) if changes.at is not None else now
         openings = json.dumps(  # the function reads each field by its name
@@ -1462,40 +1554,66 @@ class PostgresStorage(SQLStorage):
             default=lambda moment: _utc(moment).isoformat(),
         )
         settle = changes.settle
+        args = (
+            game_id,
+            expected_version,
+            deadline_id,
+            now,
+            stamp,
+            [e.seat for e in entries],
+            [e.action for e in entries],
+            [None if e.snapshot is None else canonical_json(e.snapshot) for e in entries],
+            [s.deadline_id for s in settle],
+            [s.acted for s in settle],
+            [int(s.bank_used_seconds) for s in settle],
+            changes.cancel_all,
+            list(changes.reset_missed),
+            openings,
+            None if result is None else canonical_json(result),
+        )
         async with self._one_statement() as conn:
             try:
-                row = await conn.fetchrow(
-                    _COMMIT_MOVE,
-                    game_id,
-                    expected_version,
-                    deadline_id,
-                    now,
-                    stamp,
-                    [e.seat for e in entries],
-                    [e.action for e in entries],
-                    [None if e.snapshot is None else canonical_json(e.snapshot) for e in entries],
-                    [s.deadline_id for s in settle],
-                    [s.acted for s in settle],
-                    [int(s.bank_used_seconds) for s in settle],
-                    changes.cancel_all,
-                    list(changes.reset_missed),
-                    openings,
-                    None if result is None else canonical_json(result),
-                )
+                if used is not None:
+                    row = await conn.fetchrow(_COMMIT_PLANNED, list(used.stamp), *args)
+                else:
+                    row = await conn.fetchrow(_COMMIT_MOVE, *args)
             except asyncpg.OutdatedSchemaCacheError:
                 # Another process migrated the database (a column added) while this one
                 # ran: the move is written, only its rows could not be decoded. They are
                 # read again, column by column (asyncpg reloaded its types meanwhile).
+                self._ahead.pop(game_id)
                 return await self._committed(conn, game_id, changes, stamp)
             except asyncpg.PostgresError as exc:
+                self._ahead.pop(game_id)
+                if used is not None and exc.sqlstate == _PLAN_CHANGED:
+                    raise StalePlan(game_id) from exc
                 if deadline_id is not None and exc.sqlstate == _DEADLINE_CLOSED:
                     raise DeadlineClosed(deadline_id, str(exc)) from exc
                 raise
             if row is None:
+                self._ahead.pop(game_id)
                 await self._refused(conn, game_id, expected_version)
-        opened = tuple(_deadline(_known(d, DEADLINE_COLUMNS)) for d in row["opened"])
+        opened = _live(row["opened"])
         game = game_record(_known(row["game"], GAME_COLUMNS))
+        if used is not None:
+            self._read_back(game_id, used, row)
         return MoveCommitted(game, opened, tuple(row["closed"]))
+
+    def _read_back(self, game_id: int, used: _Ahead, row: Row) -> None:
+        """Keep for the game's next click what its move was planned on (``used``, which
+        the move found unchanged) with the deadlines and seat clocks the move left (read
+        back in its statement), and their stamp. The stamp was taken after the move's
+        writes, in a statement of its own: if the rows a move never writes (settings,
+        seats) changed since they were checked, the rows kept would not be the rows
+        stamped, so nothing is kept and the next click reads them."""
+        stamp = tuple(row["ahead"])
+        if _unwritten(stamp) != _unwritten(used.stamp):
+            self._ahead.pop(game_id)
+            return
+        live, clocks = _live(row["live"]), _clocks(row["clocks"])
+        self._ahead.put(
+            game_id, dataclasses.replace(used, deadlines=live, clocks=clocks, stamp=stamp)
+        )
 
     @staticmethod
     async def _committed(

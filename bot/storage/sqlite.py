@@ -1665,8 +1665,11 @@ class SQLiteStorage(SQLStorage):
         deadline_id: int | None = None,
         deadlines: DeadlineChanges | None = None,
         result: JSONObject | None = None,
+        replan: bool = False,
     ) -> MoveCommitted:
-        """One move of a game, whole, in one transaction (see ``Storage.commit_move``)."""
+        """One move of a game, whole, in one transaction (see ``Storage.commit_move``).
+        ``replan`` changes nothing: no other process writes what the move was planned
+        on."""
         if not entries:
             raise ValueError("commit_move() needs at least one action")
         changes = deadlines or DeadlineChanges()

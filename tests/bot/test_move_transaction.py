@@ -107,12 +107,13 @@ async def test_a_click_commits_once_before_its_reply(
     assert d.decision_key.startswith(f"{game.record.version}:")
 
 
-async def test_a_click_on_postgresql_waits_for_two_statements(
+async def test_a_click_on_postgresql_waits_for_one_statement(
     postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On PostgreSQL every statement is a round trip: before the player is answered, a
-    move reads what it needs in one (the game's settings read ahead) and writes itself
-    in another (``tallyho_commit_move``); nothing else."""
+    """On PostgreSQL every statement is a round trip. A game's settings, deadlines and
+    clocks are read ahead once in a process (here before the first move) and kept: before the player is answered, a move is one statement, which
+    writes it if those rows are unchanged and reads them back for the game's next click
+    (``tallyho_commit_planned``); nothing else."""
     seen: list[str] = []
     for name in ("execute", "fetch", "fetchrow", "fetchval"):
         method = getattr(asyncpg.connection.Connection, name)
@@ -137,16 +138,21 @@ async def test_a_click_on_postgresql_waits_for_two_statements(
                 return answer(call)
 
             fake.routes[CALLBACK] = replied
-            for _ in range(2):  # the second click's connections know the composite types
+            before: list[list[str]] = []
+            clicks_start = len(seen)
+            for _ in range(3):
                 user = await mover(bot, game_id, alice, bob)
                 hand, button = await hand_button(fake, user, game_id, thread)
                 start, replies = len(seen), len(at_reply)
                 await fake.click(user, hand, button)
                 assert fake.problems() == []
-            before = seen[start : at_reply[replies]]
-            assert len(before) == 2, before
-            assert before[0].startswith("SELECT g.guild_id")
-            assert "tallyho_commit_move" in before[1]
+                before.append(seen[start : at_reply[replies]])
+            for statements in before:
+                assert len(statements) == 1, statements
+                assert "tallyho_commit_planned" in statements[0]
+            assert any(s.startswith("SELECT g.guild_id") for s in seen[:clicks_start])
+            again = [s for s in seen[clicks_start:] if s.startswith("SELECT g.guild_id")]
+            assert not again  # not read again: each move read back what the next needs
         finally:
             await bot.close()
 

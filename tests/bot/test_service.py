@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.errors import UserError
+from bot.play import PLAN_ATTEMPTS
 from bot.service import GameService, LoadedGame
+from bot.storage import StalePlan
 from bot.storage.sqlite import SQLiteStorage
 from engine.core import registry
 from engine.dif.components import Side
@@ -348,3 +351,38 @@ async def test_a_copy_held_by_one_process_moved_on_by_another_is_played_as_it_is
     with pytest.raises(UserError, match="already went through"):
         await behind.act(game.id, user, seat, action, version=now.record.version)
     assert len(await service.storage.load_actions(game.id)) == len(logged) + 1
+
+
+async def test_a_move_planned_on_rows_that_changed_is_planned_again(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store that kept what the game's last click read (PostgreSQL) refuses a move
+    planned on rows another process changed since (``StalePlan``, nothing written): the
+    click plans it again on the rows read anew, and the player never hears of it; when
+    they keep changing, the click is refused as a race, and nothing is written."""
+    game = await started(service)
+    storage = service.storage
+    commit = storage.commit_move
+    stale_left = 1
+    asked: list[bool] = []
+
+    async def sometimes_stale(game_id: int, *args: Any, **kwargs: Any) -> Any:
+        nonlocal stale_left
+        asked.append(kwargs.get("replan", False))
+        if stale_left:
+            stale_left -= 1
+            raise StalePlan(game_id)
+        return await commit(game_id, *args, **kwargs)
+
+    monkeypatch.setattr(storage, "commit_move", sometimes_stale)
+    await service.act(game.id, ALICE, None, "alt M")
+    assert asked == [True, True]  # planned twice, written once
+    assert [a.action for a in await storage.load_actions(game.id)] == ["alt M"]
+    stale_left = PLAN_ATTEMPTS
+    asked.clear()
+    version = (await service.load(game.id)).record.version
+    with pytest.raises(UserError, match="at the same moment"):
+        await service.act(game.id, BOB, None, "alt M")
+    assert asked == [True] * PLAN_ATTEMPTS
+    assert (await service.load(game.id)).record.version == version
+    assert [a.action for a in await storage.load_actions(game.id)] == ["alt M"]

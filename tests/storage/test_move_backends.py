@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from bot.clock import FakeClock
 from bot.storage import SQLiteStorage, StaleGameVersion, Storage, open_storage
+from bot.storage.memo import remember_settings
 from bot.storage.models import (
     DeadlineChanges,
     DeadlineOpening,
@@ -37,6 +38,7 @@ from bot.storage.models import (
     DeadlineSettlement,
     LogEntry,
     MoveCommitted,
+    SeatClockRecord,
 )
 from tests.storage.backends import PostgresServer
 
@@ -172,12 +174,32 @@ async def play(store: Storage, move: Move) -> tuple[Any, ...]:
         reset_missed=move.reset,
         at=T0 + 3 * H,
     )
-    try:
-        done: MoveCommitted | None = await store.commit_move(
-            game, 5 if move.stale else 0, move.entries, deadlines=changes
+
+    async def click() -> MoveCommitted:
+        """The move as a click commits it: planned on what it read ahead of the game."""
+        remember_settings()
+        await store.get_game_settings(game)
+        return await store.commit_move(
+            game, 5 if move.stale else 0, move.entries, deadlines=changes, replan=True
         )
+
+    async def next_click() -> tuple[list[DeadlineRecord], list[SeatClockRecord]]:
+        """What the game's next click plans on (PostgreSQL: what the move read back)."""
+        remember_settings()
+        await store.get_game_settings(game)
+        live = await store.live_deadlines(game)
+        return live, [await store.get_seat_clock(game, seat) for seat in SEATS]
+
+    try:
+        done: MoveCommitted | None = await asyncio.create_task(click())
     except StaleGameVersion:
         done = None
+    planned_on = await asyncio.create_task(next_click())
+    fresh = (  # read from the database, outside any click
+        await store.live_deadlines(game),
+        [await store.get_seat_clock(game, seat) for seat in SEATS],
+    )
+    assert planned_on == fresh
 
     def named(d: DeadlineRecord) -> tuple[Any, ...]:
         fields = d.model_dump(exclude={"id", "game_id"})

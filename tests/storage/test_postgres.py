@@ -24,6 +24,7 @@ from bot.storage import (
     PostgresStorage,
     SQLiteStorage,
     StaleGameVersion,
+    StalePlan,
     Storage,
     open_storage,
     utc_now,
@@ -43,7 +44,7 @@ from bot.storage.models import (
     DeadlineSettlement,
     LogEntry,
 )
-from bot.storage.postgres import _numbered
+from bot.storage.postgres import _Ahead, _numbered
 from tests.storage.backends import PostgresServer
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -192,10 +193,11 @@ async def test_a_click_reads_its_game_ahead_in_one_statement(url: str) -> None:
 
         expected = await reads()  # outside a click: each its own statement
         seen: list[str] = []
+        other = await new_game(store)
 
         async def warm_up() -> None:  # asyncpg looks the composite types up, once
             remember_settings()
-            await reads()
+            await store.get_game_settings(other)
 
         await asyncio.create_task(warm_up())
 
@@ -216,6 +218,125 @@ async def test_a_click_reads_its_game_ahead_in_one_statement(url: str) -> None:
 
         await asyncio.create_task(click())
         assert expected[4] and expected[0] is not None and expected[3] is None
+
+
+async def test_a_click_plans_on_what_the_games_last_move_left_until_it_changes(
+    url: str,
+) -> None:
+    """What a click read ahead of its game is kept for the game's next click, as the
+    click's move left it (read back in the move's statement): the next click reads
+    nothing before its move. A move planned on it (``replan``) is written only if those
+    rows are unchanged: when another process wrote one (a player's settings, a seat's
+    clock, a deadline), the move writes nothing (``StalePlan``) and the next click reads
+    them again. A move without ``replan`` is written as planned, and what it changed is
+    read again too."""
+    store = await PostgresStorage.open(url, pool_size=1)
+    other = await PostgresStorage.open(url)  # another process
+    try:
+        game_id = await new_game(store)
+        await store.put_seat(game_id, "A1", "A", 11, "Alice")
+        await store.put_seat(game_id, "B1", "B", 12, "Bob")
+        seen: list[str] = []
+        game = await store.get_game(game_id)
+        assert game is not None
+        version = game.version
+        warm = await new_game(store)
+
+        async def warm_up() -> None:  # asyncpg looks the composite types up, once
+            remember_settings()
+            await store.get_game_settings(warm)
+            await store.commit_move(warm, 0, [LogEntry("A1", "fly")], replan=True)
+
+        await asyncio.create_task(warm_up())
+        async with store._pool.acquire() as conn:  # the pool's only connection
+            conn.add_query_logger(lambda record: seen.append(record.query))
+
+        async def click(action: str, *, replan: bool = True, opens: str | None = None) -> list[str]:
+            """A click's move: its statements."""
+            nonlocal version
+            start = len(seen)
+            remember_settings()
+            await store.get_game_settings(game_id)
+            await store.get_user_settings(11)
+            await store.live_deadlines(game_id)
+            await store.get_seat_clock(game_id, "B1")
+            opening = () if opens is None else (
+                DeadlineOpening(
+                    seat=opens, kind="play", decision_key=f"{version + 1}:play",
+                    user_id=12, created_at=T0, duration_seconds=3600, bank_seconds=60,
+                    due_at=T0 + H, expires_at=T0 + H, reminder_ats=(T0 + H / 2,),
+                    seat_bank_seconds=60,
+                ),
+            )  # fmt: skip
+            changes = DeadlineChanges(open=opening, at=T0)
+            entries = [LogEntry("A1", action)]
+            await store.commit_move(game_id, version, entries, deadlines=changes, replan=replan)
+            version += 1
+            return seen[start:]
+
+        def planned(statements: list[str]) -> bool:
+            return len(statements) == 1 and "tallyho_commit_planned" in statements[0]
+
+        first = await asyncio.create_task(click("fly", opens="B1"))
+        assert len(first) == 2 and first[0].startswith("\nSELECT g.guild_id"), first
+        assert planned(first[1:])
+        # The next click plans on what the move read back: its deadline, B1's new clock.
+        assert planned(await asyncio.create_task(click("draw")))
+        [deadline] = await store.live_deadlines(game_id)
+
+        async def held() -> tuple[object, object]:
+            remember_settings()
+            await store.get_game_settings(game_id)
+            return await store.live_deadlines(game_id), await store.get_seat_clock(game_id, "B1")
+
+        start = len(seen)
+        assert await asyncio.create_task(held()) == (
+            [deadline],
+            await store.get_seat_clock(game_id, "B1"),
+        )
+        assert len(seen) == start + 1  # only the read outside a click
+        actions = ["fly", "draw"]
+        for write in (
+            lambda: other.put_user_settings(11, {"quiet": "x"}),
+            lambda: other.init_seat_clock(game_id, "A1", time_bank_seconds=9),
+            lambda: other.mark_reminders_sent([(deadline.id, 0, 1)], T0 + H / 2),
+        ):
+            await write()
+            with pytest.raises(StalePlan):
+                await asyncio.create_task(click("climb"))
+            assert [a.action for a in await other.load_actions(game_id)] == actions
+            again = await asyncio.create_task(click("climb"))  # read again, then written
+            assert again[0].startswith("\nSELECT g.guild_id") and planned(again[1:])
+            actions.append("climb")
+            assert [a.action for a in await other.load_actions(game_id)] == actions
+        assert planned(await asyncio.create_task(click("dive")))
+        # Without replan, the move is written as planned, and the next click reads again.
+        plain = await asyncio.create_task(click("roll", replan=False))
+        assert len(plain) == 1 and "tallyho_commit_move" in plain[0]
+        again = await asyncio.create_task(click("loop"))
+        assert again[0].startswith("\nSELECT g.guild_id") and planned(again[1:])
+    finally:
+        await store.close()
+        await other.close()
+
+
+async def test_what_a_move_reads_back_is_kept_only_under_the_rows_it_was_checked_on(
+    url: str,
+) -> None:
+    """The stamp a move returns is taken after its writes, in a statement of its own: a
+    settings row or a seat changed between the check and it would be stamped but not
+    held (the store holds the rows it checked), so nothing is kept; a change of the
+    deadlines and clocks only (what the move wrote, read back with the stamp) is."""
+    async with await PostgresStorage.open(url) as store:
+        used = _Ahead(
+            guild_id=1, game=None, guild=None, players=(), users={}, deadlines=(),
+            clocks={}, stamp=(8 * 100 + 1, 8 * 200 + 3, 8 * 300 + 5),
+        )  # fmt: skip
+        store._read_back(7, used, {"ahead": [801, 1603, 8 * 400 + 5], "live": [], "clocks": []})
+        kept = store._ahead.get(7)
+        assert kept is not None and kept.stamp == (801, 1603, 8 * 400 + 5)
+        store._read_back(7, used, {"ahead": [801, 8 * 201 + 3, 3205], "live": [], "clocks": []})
+        assert store._ahead.get(7) is None
 
 
 async def test_a_move_with_no_deadline_of_its_own_is_one_statement(url: str) -> None:

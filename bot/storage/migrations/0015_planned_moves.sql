@@ -1,0 +1,8 @@
+-- 0015_planned_moves.sql: nothing to change in SQLite.
+--
+-- Its PostgreSQL twin (postgres/0015_planned_moves.sql) lets a process keep what a
+-- click read ahead of its game (settings, seats, live deadlines, seat clocks) from one
+-- click to the next, and commit a move only if those rows are still as it read them.
+-- A SQLite store is the only writer of its file: it holds the settings itself and its
+-- scheduler holds the deadlines (bot/storage/memo.py). The number is kept so both
+-- dialects stay at the same schema version.

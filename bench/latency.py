@@ -59,7 +59,7 @@ since its figures would time error answers as moves.
 With ``--statements N``, the bench prints a move's statements during the sequential
 moves. On PostgreSQL the server counts them (``pg_stat_statements``, loaded for the
 run) and the bench prints the N that took it the longest, per move: the server's share
-of a move, the statements ``tallyho_commit_move`` runs included, apart from the round
+of a move, the statements ``tallyho_commit_planned`` runs included, apart from the round
 trips. On SQLite, which runs in the bot's process (its time is the loop's), the store's
 connections name each statement they run (``SQLiteStorage.trace``) and the bench prints
 how many a move ran, how many of them began a write transaction, and the N run most
@@ -650,7 +650,7 @@ STATEMENTS_SETTINGS = (
     "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all"
 )
 """The server's settings for ``--statements`` on PostgreSQL: every statement counted,
-those a function runs too (``tallyho_commit_move``'s own)."""
+those a function runs too (``tallyho_commit_planned``'s own)."""
 
 
 @contextlib.asynccontextmanager
@@ -864,7 +864,7 @@ async def server_statements(url: str, most: int, moves: int) -> str:
         await conn.close()
     lines = [
         f"  the server's time by statement over the {moves} moves one at a time"
-        " (pg_stat_statements; 'in a function': run by tallyho_commit_move, its time"
+        " (pg_stat_statements; 'in a function': run by tallyho_commit_planned, its time"
         " counted in the call's too; the bench's own reads of a game's version before"
         " and after each click among them):",
         "    per move   mean    calls  statement",

@@ -157,19 +157,13 @@ _INIT_CLOCK = (
 
 
 _COMMIT_MOVE = (
-    "SELECT game, opened, closed FROM tallyho_commit_move("
-    "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
-)
-"""A move, whole, in one call (``PostgresStorage.commit_move``); no row: the game was
-not at the version expected."""
-_COMMIT_PLANNED = (
     "SELECT game, opened, closed, live, clocks, ahead FROM tallyho_commit_planned("
     "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
 )
-"""A move planned on the rows a click read ahead, given their stamp first
-(``PostgresStorage.commit_move`` with ``replan``, migration 0015): written only if they
-are unchanged, and returned with the game's live deadlines and seat clocks after it and
-their new stamp; no row: the game was not at the version expected."""
+"""A move, whole, in one call (``PostgresStorage.commit_move``, migration 0015); no row:
+the game was not at the version expected. Planned on the rows a click read ahead,
+given their stamp first: written only if they are unchanged, and returned with the
+game's live deadlines and seat clocks after it and their new stamp."""
 _PLAN_CHANGED = "TH002"
 """The SQLSTATE ``tallyho_commit_planned`` raises when the rows a move was planned on
 changed since they were read."""
@@ -181,7 +175,7 @@ _OPENING_FIELDS = dataclasses.fields(DeadlineOpening)
 (read shallowly: ``dataclasses.asdict`` deep-copies every datetime, about a twentieth
 of the loop's work for a move: ``bench/latency.py``'s CPU p50 1.38 -> 1.31 ms)."""
 _DEADLINE_CLOSED = "TH001"
-"""The SQLSTATE ``tallyho_commit_move`` raises when a default's deadline is not claimed
+"""The SQLSTATE ``tallyho_commit_planned`` raises when a default's deadline is not claimed
 (or is done, cancelled, another game's); its message says which."""
 
 
@@ -1529,16 +1523,17 @@ class PostgresStorage(SQLStorage):
         replan: bool = False,
     ) -> MoveCommitted:
         """One move of a game, whole, in one transaction (see ``Storage.commit_move``):
-        one call of the server's ``tallyho_commit_move`` (migrations 0011, 0012), whose
-        statements are those SQLite's transaction runs, in the same order; one round
-        trip where a transaction of single statements took five or six. A call is a
-        statement, so it is a transaction of its own.
+        one call of the server's ``tallyho_commit_planned`` (migration 0015; its
+        statements those of ``tallyho_commit_move``, 0011 to 0014), which are those
+        SQLite's transaction runs, in the same order; one round trip where a transaction
+        of single statements took five or six. A call is a statement, so it is a
+        transaction of its own.
 
         With ``replan``, in a click that read its game ahead and wrote nothing since,
-        the call is ``tallyho_commit_planned`` (migration 0015), given the stamp of the
-        rows read: it writes only if they are unchanged (else :class:`StalePlan`), and
-        returns them as the move left them, kept for the game's next click
-        (:meth:`_read_game_ahead`). Any other move leaves them to be read again."""
+        the call is given the stamp of the rows read: it writes only if they are
+        unchanged (else :class:`StalePlan`), and returns them as the move left them,
+        kept for the game's next click (:meth:`_read_game_ahead`). Any other move
+        leaves them to be read again."""
         if not entries:
             raise ValueError("commit_move() needs at least one action")
         changes = deadlines or DeadlineChanges()
@@ -1573,10 +1568,8 @@ class PostgresStorage(SQLStorage):
         )
         async with self._one_statement() as conn:
             try:
-                if used is not None:
-                    row = await conn.fetchrow(_COMMIT_PLANNED, list(used.stamp), *args)
-                else:
-                    row = await conn.fetchrow(_COMMIT_MOVE, *args)
+                ahead = None if used is None else list(used.stamp)
+                row = await conn.fetchrow(_COMMIT_MOVE, ahead, *args)
             except asyncpg.OutdatedSchemaCacheError:
                 # Another process migrated the database (a column added) while this one
                 # ran: the move is written, only its rows could not be decoded. They are

@@ -312,7 +312,7 @@ async def test_a_click_plans_on_what_the_games_last_move_left_until_it_changes(
         assert planned(await asyncio.create_task(click("dive")))
         # Without replan, the move is written as planned, and the next click reads again.
         plain = await asyncio.create_task(click("roll", replan=False))
-        assert len(plain) == 1 and "tallyho_commit_move" in plain[0]
+        assert len(plain) == 1 and "tallyho_commit_planned" in plain[0]
         again = await asyncio.create_task(click("loop"))
         assert again[0].startswith("\nSELECT g.guild_id") and planned(again[1:])
     finally:
@@ -341,7 +341,7 @@ async def test_what_a_move_reads_back_is_kept_only_under_the_rows_it_was_checked
 
 async def test_a_move_with_no_deadline_of_its_own_is_one_statement(url: str) -> None:
     """A player's move (actions, deadlines settled and opened, the result) is one call
-    of ``tallyho_commit_move``: one statement, no ``BEGIN`` or ``COMMIT``; a default's
+    of ``tallyho_commit_planned``: one statement, no ``BEGIN`` or ``COMMIT``; a default's
     move, which closes its claimed deadline, keeps the transaction."""
     async with await PostgresStorage.open(url, pool_size=1) as store:
         game_id = await new_game(store)
@@ -358,12 +358,33 @@ async def test_a_move_with_no_deadline_of_its_own_is_one_statement(url: str) -> 
             2,
             "finished",
         )
-        assert len(seen) == 1 and "tallyho_commit_move" in seen[0], seen
+        assert len(seen) == 1 and "tallyho_commit_planned" in seen[0], seen
         with pytest.raises(StaleGameVersion):
             await store.commit_move(game_id, 0, [LogEntry("A1", "fly")])
         with pytest.raises(GameNotFound):
             await store.commit_move(game_id + 1000, 0, [LogEntry("A1", "fly")])
         assert [a.action for a in await store.load_actions(game_id)] == ["fly", "draw"]
+
+
+async def test_a_process_of_the_previous_release_still_writes_its_moves(url: str) -> None:
+    """``tallyho_commit_move``, as the release before 0015 calls it, writes a move with
+    the statements of ``tallyho_commit_planned`` (one body for both), and returns no
+    row for a stale version."""
+    async with await PostgresStorage.open(url) as store:
+        game_id = await new_game(store)
+        conn = await asyncpg.connect(url)
+        try:
+            call = (
+                "SELECT game, opened, closed FROM tallyho_commit_move($1, $2, NULL, $3, $3, "
+                "$4, $5, $6, '{}', '{}', '{}', false, '{}', '[]', NULL)"
+            )
+            args = (["A1"], ["fly"], [None])
+            row = await conn.fetchrow(call, game_id, 0, T0, *args)
+            assert row is not None and row["closed"] == [] and row["opened"] == []
+            assert await conn.fetchrow(call, game_id, 0, T0, *args) is None  # stale
+        finally:
+            await conn.close()
+        assert [a.action for a in await store.load_actions(game_id)] == ["fly"]
 
 
 async def test_a_process_still_running_when_another_migrates_keeps_playing(url: str) -> None:

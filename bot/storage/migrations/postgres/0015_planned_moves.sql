@@ -15,10 +15,11 @@
 -- move back whole, and the caller reads the rows again and plans the move again. And
 -- the call returns, with what the move returned, the game's live deadlines and seat
 -- clocks after it and their new stamp: what the next click reads ahead, without a
--- round trip. (A function calling tallyho_commit_move instead cost the server twice the
--- move's own time.) tallyho_commit_move stays, for the moves nobody plans again (a
--- deadline's default) and for a process of the previous release still running.
--- SQLite's twin, ../0015_planned_moves.sql, is empty.
+-- round trip. A move nobody plans again (a deadline's default) gives no stamp (NULL):
+-- nothing is checked or read back. (A function calling tallyho_commit_move instead
+-- cost the server twice the move's own time.) The move's statements now live in this
+-- function only: tallyho_commit_move, kept for a process of the previous release still
+-- running, calls it. SQLite's twin, ../0015_planned_moves.sql, is empty.
 
 -- The stamp of what a click on p_game reads ahead: each row's xmin, tagged with its
 -- table (xmin * 8 + part: an xid has 32 bits), in order. In PL/pgSQL, whose plans a
@@ -104,7 +105,8 @@ BEGIN
         IF NOT FOUND THEN
             RETURN;  -- no row: the caller finds the game stale or gone
         END IF;
-        IF i = 1 AND tallyho_ahead_stamp(p_game) IS DISTINCT FROM p_ahead THEN
+        IF i = 1 AND p_ahead IS NOT NULL
+                AND tallyho_ahead_stamp(p_game) IS DISTINCT FROM p_ahead THEN
             -- The game is locked and at the version expected: what the move was
             -- planned on is checked now, and a change rolls the move back whole.
             RAISE EXCEPTION 'the rows game % was planned on changed', p_game
@@ -182,11 +184,44 @@ BEGIN
         WHERE x.id = p_game
         RETURNING x.* INTO g;
     END IF;
+    IF p_ahead IS NULL THEN  -- a move nobody plans again: nothing to read back
+        RETURN QUERY SELECT g, opened_rows, done_ids,
+            NULL::deadlines[], NULL::seat_clocks[], NULL::BIGINT[];
+        RETURN;
+    END IF;
     RETURN QUERY SELECT g, opened_rows, done_ids,
         ARRAY(SELECT x FROM deadlines AS x
               WHERE x.game_id = p_game AND x.done_at IS NULL AND x.cancelled_at IS NULL
               ORDER BY x.next_at, x.id),
         ARRAY(SELECT c FROM seat_clocks AS c WHERE c.game_id = p_game),
         tallyho_ahead_stamp(p_game);
+END;
+$$;
+
+-- The move as the previous release calls it (a process of it still running while this
+-- one migrated): the same statements, in the one function that holds them.
+CREATE OR REPLACE FUNCTION tallyho_commit_move(
+    p_game BIGINT,
+    p_version BIGINT,
+    p_deadline BIGINT,
+    p_now TIMESTAMPTZ,
+    p_stamp TIMESTAMPTZ,
+    p_seats TEXT[],
+    p_actions TEXT[],
+    p_states TEXT[],
+    p_settle BIGINT[],
+    p_acted BOOLEAN[],
+    p_used BIGINT[],
+    p_cancel_all BOOLEAN,
+    p_reset TEXT[],
+    p_openings JSONB,
+    p_result JSONB
+) RETURNS TABLE (game games, opened deadlines[], closed BIGINT[])
+LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN QUERY SELECT p.game, p.opened, p.closed
+    FROM tallyho_commit_planned(NULL, p_game, p_version, p_deadline, p_now, p_stamp,
+        p_seats, p_actions, p_states, p_settle, p_acted, p_used, p_cancel_all, p_reset,
+        p_openings, p_result) AS p;
 END;
 $$;

@@ -320,6 +320,55 @@ async def test_a_click_plans_on_what_the_games_last_move_left_until_it_changes(
         await other.close()
 
 
+async def test_two_processes_planning_on_what_they_kept_of_one_game_never_both_write(
+    url: str,
+) -> None:
+    """Two processes each keep what they read of one game. The first to write moves the
+    game on; the other's move, planned on what it kept, writes nothing (the version
+    moved on: ``StaleGameVersion``) and it reads the game's rows again for the next
+    click, which plans on the deadline the first one's move opened."""
+    first = await PostgresStorage.open(url)
+    second = await PostgresStorage.open(url)
+    try:
+        game_id = await new_game(first)
+        await first.put_seat(game_id, "A1", "A", 11, "Alice")
+        game = await first.get_game(game_id)
+        assert game is not None
+
+        async def click(store: PostgresStorage, version: int, opens: bool) -> list[object]:
+            remember_settings()
+            await store.get_game_settings(game_id)
+            live = await store.live_deadlines(game_id)
+            opening = (
+                DeadlineOpening(
+                    seat="A1", kind="play", decision_key=f"{version + 1}:play", user_id=11,
+                    created_at=T0, duration_seconds=3600, bank_seconds=0, due_at=T0 + H,
+                    expires_at=T0 + H, reminder_ats=(), seat_bank_seconds=None,
+                ),
+            ) if opens else ()  # fmt: skip
+            changes = DeadlineChanges(open=opening, at=T0)
+            entries = [LogEntry("A1", f"move {version}")]
+            await store.commit_move(game_id, version, entries, deadlines=changes, replan=True)
+            return list(live)
+
+        v = game.version
+        for store in (first, second):  # each reads the game ahead, and keeps it
+            assert await asyncio.create_task(click(store, v, opens=False)) == []
+            v += 1
+        with pytest.raises(StaleGameVersion):  # first kept v - 1: second moved it on
+            await asyncio.create_task(click(first, v - 1, opens=True))
+        assert await asyncio.create_task(click(first, v, opens=True)) == []  # read again
+        with pytest.raises(StaleGameVersion):
+            await asyncio.create_task(click(second, v, opens=False))
+        [opened] = await asyncio.create_task(click(second, v + 1, opens=False))
+        assert opened.seat == "A1" and opened.decision_key == f"{v + 1}:play"
+        actions = [a.action for a in await first.load_actions(game_id)]
+        assert actions == [f"move {i}" for i in range(game.version, v + 2)]
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_what_a_move_reads_back_is_kept_only_under_the_rows_it_was_checked_on(
     url: str,
 ) -> None:

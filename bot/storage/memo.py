@@ -40,8 +40,10 @@ from contextvars import ContextVar
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 __all__ = [
+    "Frozen",
     "Held",
     "HeldRows",
+    "freeze",
     "held_ahead",
     "in_a_memo",
     "memoized_read",
@@ -50,6 +52,7 @@ __all__ = [
     "remember_read",
     "remember_settings",
     "settings_written",
+    "thaw",
     "writing",
 ]
 
@@ -57,7 +60,7 @@ Row = dict[str, Any]
 Key = tuple[str, int]
 Frozen = tuple[dict[str, Any], str]
 """A row as held: its fields but ``settings`` (scalars: the key, the time it was
-written), and its ``settings`` as JSON text. Thawed (:func:`_thaw`), each reader gets
+written), and its ``settings`` as JSON text. Thawed (:func:`thaw`), each reader gets
 a copy of its own, deep, for a fraction of ``copy.deepcopy``'s cost."""
 Store = TypeVar("Store")
 K = TypeVar("K")
@@ -127,13 +130,13 @@ class HeldRows(Held[Key, Frozen | None]):
 
     def frozen(self, key: Key) -> Frozen | None:
         """The row held for ``key`` (None: the database has none), as held (thaw a
-        copy to use it: :func:`_thaw`); ``key in`` first."""
+        copy to use it: :func:`thaw`); ``key in`` first."""
         self._held.move_to_end(key)
         return self._held[key]
 
     def read(self, key: Key, row: Row | None, writes: int) -> None:
         """Hold what a read that began when :attr:`writes` was ``writes`` found."""
-        self.keep(key, _freeze(row), writes)
+        self.keep(key, freeze(row), writes)
 
     def written(self, key: Key, row: Row | None) -> None:
         """A write of ``key`` ended: it holds ``row`` now (None: unknown, forget it)."""
@@ -141,16 +144,18 @@ class HeldRows(Held[Key, Frozen | None]):
             self.forget(key)
         else:
             self.writes += 1
-            self._hold(key, _freeze(row))
+            self._hold(key, freeze(row))
 
 
-def _freeze(row: Row | None) -> Frozen | None:
+def freeze(row: Row | None) -> Frozen | None:
+    """A settings row as held (:data:`Frozen`), or None."""
     if row is None:
         return None
     return {k: v for k, v in row.items() if k != "settings"}, json.dumps(row["settings"])
 
 
-def _thaw(frozen: Frozen | None) -> Row | None:
+def thaw(frozen: Frozen | None) -> Row | None:
+    """A copy of its own of a row held (:func:`freeze`), or None."""
     if frozen is None:
         return None
     fields, settings = frozen
@@ -215,7 +220,7 @@ def remember_read(table: str, value: int, row: Row | None) -> None:
     the memo holds it, unless it holds that row already."""
     rows = _rows()
     if rows is not None and (table, value) not in rows:
-        rows[(table, value)] = _freeze(row)
+        rows[(table, value)] = freeze(row)
 
 
 def read_ahead(kind: str, value: int, records: Any) -> None:
@@ -260,7 +265,7 @@ def settings_written(store: object, table: str, value: int, row: Row | None) -> 
         if row is None:
             rows.pop(at, None)
         else:
-            rows[at] = _freeze(row)
+            rows[at] = freeze(row)
 
 
 def memoized_read(
@@ -274,18 +279,18 @@ def memoized_read(
     async def memoized(self: Store, table: str, key: str, value: int) -> Row | None:
         rows, held, at = _rows(), _held(self), (table, value)
         if rows is not None and at in rows:
-            return _thaw(rows[at])
+            return thaw(rows[at])
         if held is not None and at in held:
             frozen = held.frozen(at)
             if rows is not None:
                 rows[at] = frozen
-            return _thaw(frozen)
+            return thaw(frozen)
         writes = held.writes if held is not None else 0
         row = await read(self, table, key, value)
         if held is not None:
             held.read(at, row, writes)
         if rows is not None:
-            rows[at] = _freeze(row)
+            rows[at] = freeze(row)
         return row  # the caller's own: what is held is a copy
 
     return memoized

@@ -61,12 +61,15 @@ from bot.storage.base import (
     utc_now,
 )
 from bot.storage.memo import (
+    Frozen,
+    freeze,
     held_ahead,
     in_a_memo,
     memoized_write,
     read_ahead,
     remember_read,
     settings_written,
+    thaw,
     writing,
 )
 from bot.storage.migrate_postgres import migrate
@@ -206,7 +209,7 @@ class _Ahead:
     only if their ``stamp`` is still theirs (``tallyho_commit_planned``)."""
 
     guild_id: int
-    game: dict[str, Any] | None
+    game: Frozen | None
     guild: dict[str, Any] | None
     players: tuple[int, ...]
     users: dict[int, dict[str, Any]]
@@ -218,7 +221,7 @@ class _Ahead:
     def of(cls, row: Row) -> _Ahead:
         return cls(
             guild_id=row["guild_id"],
-            game=_settings(row, "game_settings", "game_id"),
+            game=freeze(_settings(row, "game_settings", "game_id")),
             guild=_settings(row, "guild_settings", "guild_id"),
             players=tuple(row["players"]),
             users={int(u["user_id"]): settings_row(u, "user_id") for u in row["user_settings"]},
@@ -236,9 +239,7 @@ class _Ahead:
         read_ahead("deadlines", game_id, self.deadlines)
         read_ahead("seat_clocks", game_id, self.clocks)
         read_ahead("ahead", game_id, self)  # what the click's move is planned on
-        if self.game is None:
-            return None
-        return {**self.game, "settings": json.loads(json.dumps(self.game["settings"]))}
+        return thaw(self.game)
 
 
 def _unwritten(stamp: tuple[int, ...]) -> tuple[int, ...]:
@@ -1540,8 +1541,9 @@ class PostgresStorage(SQLStorage):
         for opening in changes.open:
             check_opening(opening)
         used: _Ahead | None = held_ahead("ahead", game_id) if replan else None
-        if used is None:
-            self._ahead.pop(game_id)  # the move writes what the next click reads
+        # The move writes what the game's next click reads: kept again only once a
+        # move planned on it read back what it left (_read_back).
+        self._ahead.pop(game_id)
         now = self._now()
         stamp = _utc(changes.at) if changes.at is not None else now
         openings = json.dumps(  # the function reads each field by its name
@@ -1574,17 +1576,14 @@ class PostgresStorage(SQLStorage):
                 # Another process migrated the database (a column added) while this one
                 # ran: the move is written, only its rows could not be decoded. They are
                 # read again, column by column (asyncpg reloaded its types meanwhile).
-                self._ahead.pop(game_id)
                 return await self._committed(conn, game_id, changes, stamp)
             except asyncpg.PostgresError as exc:
-                self._ahead.pop(game_id)
                 if used is not None and exc.sqlstate == _PLAN_CHANGED:
                     raise StalePlan(game_id) from exc
                 if deadline_id is not None and exc.sqlstate == _DEADLINE_CLOSED:
                     raise DeadlineClosed(deadline_id, str(exc)) from exc
                 raise
             if row is None:
-                self._ahead.pop(game_id)
                 await self._refused(conn, game_id, expected_version)
         opened = _live(row["opened"])
         game = game_record(_known(row["game"], GAME_COLUMNS))

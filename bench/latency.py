@@ -73,6 +73,11 @@ and their statistics are written to ``DIR/<database>-moves.pstats`` and
 ``DIR/<database>-bursts.pstats`` (read them with ``python -m pstats``): where the
 loop's CPU goes, the harness's own work included. The profiler slows every Python
 call, the bot's more than the database's: take the figures from a run without it.
+The bursts' are also printed by layer (:func:`layers_of`: discord.py, the offline
+Discord, the engine, the bot's storage, the database driver, asyncio, the kernel's
+sockets...), per move and as a share of the loop's work: how much of a move is the
+bot's to cut, and how much the library's, the harness's or the machine's. (The moves
+one at a time are not: the bench's own waits between two of them are in their profile.)
 
 Prints p50 and p99 of each, and their ratio to the floor's p99. Goals (issue 16): a
 move's reply p99 at most 10 times the floor's p99; a burst of 100 clicks p99 under
@@ -101,6 +106,7 @@ import copy
 import cProfile
 import gc
 import os
+import pstats
 import random
 import re
 import sqlite3
@@ -578,22 +584,137 @@ def requests_line(requests: Counter[str], moves: int) -> str:
     )
 
 
+LAYERS: tuple[tuple[str, str], ...] = (
+    ("/site-packages/discord/", "discord.py"),
+    ("/bot/testing/", "the offline Discord (the harness)"),
+    ("/bench/", "this bench"),
+    ("/engine/", "engine"),
+    ("/rendering/", "rendering"),
+    ("/bot/storage/", "bot.storage"),
+    ("/bot/", "bot (but its storage)"),
+    ("/cogs/", "cogs"),
+    ("/strings/", "strings"),
+    ("/site-packages/asyncpg/", "database driver (asyncpg, aiosqlite, sqlite3: the GIL's waits)"),
+    ("/site-packages/aiosqlite/", "database driver (asyncpg, aiosqlite, sqlite3: the GIL's waits)"),
+    ("/site-packages/pydantic", "pydantic"),
+    ("/asyncio/", "asyncio (the loop's own work)"),
+    ("/selectors.py", "asyncio (the loop's own work)"),
+)
+"""Where a profiled function's own time is counted, by the path of its file (the first
+part found): the layers a move passes through (:func:`layer_of`)."""
+
+DRIVER = "database driver (asyncpg, aiosqlite, sqlite3: the GIL's waits)"
+SOCKETS = "the kernel: socket calls (a wait for a CPU included)"
+IDLE = "idle: the selector waiting for I/O or a timer"
+CALLERS = ""
+"""Not a layer: the time of a builtin or of the standard library, counted in the layer
+of whoever called it (:func:`layers_of`)."""
+
+
+def layer_of(filename: str, name: str) -> str:
+    """The layer of a profiled function (:data:`LAYERS`). A function in C (``~``) by
+    what it is: sqlite3's and asyncpg's calls are the driver's (a sqlite3 call includes
+    the wait for the GIL to come back from a thread drawing a picture); a socket's call is the
+    kernel's (it includes the wait for a CPU when the receiver of a send, the database
+    server on the same machine, is scheduled first); the selector's wait is idle time.
+    Builtins and the standard library are :data:`CALLERS`'."""
+    if filename == "~":
+        if "sqlite3" in name or "asyncpg" in name:
+            return DRIVER
+        if "select.epoll" in name:
+            return IDLE
+        if "_socket.socket" in name:
+            return SOCKETS
+        return CALLERS
+    path = filename.replace("\\", "/")
+    for marker, layer in LAYERS:
+        if marker in path:
+            return layer
+    return CALLERS
+
+
+def layers_of(stats: pstats.Stats) -> Counter[str]:
+    """The profiled time by layer: each function's own time (``tottime``) in its layer
+    (:func:`layer_of`); a builtin's or the standard library's in its callers' layers,
+    shared as the profile splits it among them (up the calls until a layer), so that
+    ``json.dumps`` called by the storage counts as the storage's."""
+    table: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    shares: dict[Any, dict[str, float]] = {}
+
+    def share(func: Any, seen: frozenset[Any]) -> dict[str, float]:
+        """How ``func``'s own time divides among layers (fractions summing to 1)."""
+        if func in shares:
+            return shares[func]
+        layer = layer_of(func[0], func[2])
+        if layer != CALLERS:
+            return {layer: 1.0}
+        callers = {c: row[2] for c, row in table[func][4].items() if c not in seen}
+        total = sum(callers.values())
+        if not total:  # called from nowhere the profile saw (its start): Python's own
+            return {"Python itself": 1.0}
+        found: Counter[str] = Counter()
+        for caller, seconds in callers.items():
+            for name, part in share(caller, seen | {func}).items():
+                found[name] += part * seconds / total
+        shares[func] = dict(found)
+        return shares[func]
+
+    spent: Counter[str] = Counter()
+    for func, row in table.items():
+        for layer, part in share(func, frozenset()).items():
+            spent[layer] += row[2] * part
+    return spent
+
+
+def layers_lines(stats: pstats.Stats, moves: int) -> list[str]:
+    """The profiled time by layer (:func:`layers_of`), per move and as a share of the
+    time the loop worked (idle time apart), the largest first."""
+    spent = layers_of(stats)
+    idle = spent.pop(IDLE, 0.0)
+    total = sum(spent.values()) or 1.0
+    rows = [(layer, seconds, f"{seconds / total:5.1%}") for layer, seconds in spent.most_common()]
+    return [
+        f"    {layer:<52} {seconds * 1000 / max(moves, 1):6.3f} ms a move  {share}"
+        for layer, seconds, share in [*rows, (IDLE, idle, "")]
+    ]
+
+
+class Profiled:
+    """The statistics of a block run under ``cProfile`` (:func:`profiled`), once it ran."""
+
+    def __init__(self) -> None:
+        self.stats: pstats.Stats | None = None
+
+    def print_layers(self, part: str, moves: int) -> None:
+        """Print where the profiled time went, by layer (:func:`layers_lines`)."""
+        if self.stats is None:
+            return
+        print(
+            f"  the {part} profiled, by layer (each function's own time, the profiler's"
+            " overhead in it: compare shares, not the times of a run without it):"
+        )
+        print("\n".join(layers_lines(self.stats, moves)))
+
+
 @contextlib.contextmanager
-def profiled(folder: str | None, kind: str, part: str) -> Iterator[None]:
+def profiled(folder: str | None, kind: str, part: str) -> Iterator[Profiled]:
     """Run the block under ``cProfile`` and write its statistics to
-    ``folder/<kind>-<part>.pstats`` (nothing without a folder)."""
+    ``folder/<kind>-<part>.pstats`` (nothing without a folder); what it yields holds
+    them once the block ran, to print by layer (:meth:`Profiled.print_layers`)."""
+    result = Profiled()
     if folder is None:
-        yield
+        yield result
         return
     profile = cProfile.Profile()
     profile.enable()
     try:
-        yield
+        yield result
     finally:
         profile.disable()
         path = Path(folder) / f"{kind}-{part}.pstats"
         path.parent.mkdir(parents=True, exist_ok=True)
         profile.dump_stats(path)
+        result.stats = pstats.Stats(profile)
         print(f"  profile of the {part} written to {path} (python -m pstats {path})")
 
 
@@ -717,7 +838,10 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 traced: list[str] = []  # kept as run, counted after: cheap on the loop
                 if tracing is not None:
                     tracing.trace(traced.append)
-                with gc_pauses(in_flight) as pauses, profiled(args.profile, kind, "moves"):
+                with (
+                    gc_pauses(in_flight) as pauses,
+                    profiled(args.profile, kind, "moves"),
+                ):
                     text, moved, pictures, cpu = await bench.sequential(tables, args.clicks, rng)
                 one_at_a_time = len(text) + len(moved)
                 if statements:
@@ -731,11 +855,12 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 with (
                     gc_pauses(in_flight) as burst_pauses,
                     loop_time() as burst_loop,
-                    profiled(args.profile, kind, "bursts"),
+                    profiled(args.profile, kind, "bursts") as bursts_profile,
                 ):
                     sample = rng.sample(tables, min(args.burst, len(tables)))
                     burst, _, burst_told = await bench.burst(sample)
                     everyone, seconds, told = await bench.burst(tables)
+                bursts_profile.print_layers("bursts", len(burst) + len(everyone))
                 print(line("floor (no-op command)", floor, floor_p99, "(amid the moves)"))
                 print(line("move, text reply", text, floor_p99, "goal: p99/floor <= 10x"))
                 print(line("move posting a picture", moved, floor_p99, "(its reply)"))

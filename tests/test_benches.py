@@ -43,7 +43,12 @@ BENCHES = [
         ],
         # PostgreSQL's statements, then SQLite's (and no click failed: it would exit 1);
         # the profiles are read below
-        ("the server's time by statement", "SQLite's statements over", "profile of the bursts"),
+        (
+            "the server's time by statement",
+            "SQLite's statements over",
+            "profile of the bursts",
+            "the bursts profiled, by layer",
+        ),
     ),
 ]
 
@@ -85,3 +90,43 @@ def test_every_bench_is_run_here_or_elsewhere() -> None:
     run_here = {b[0] for b in BENCHES}
     for path in sorted((ROOT / "bench").glob("*.py")):
         assert path.name in run_here or f"bench/{path.name}" in (__doc__ or ""), path.name
+
+
+def test_the_bursts_time_is_told_by_layer() -> None:
+    """``bench/latency.py``'s layers: a function's own time goes to the layer of its
+    file; a builtin's, or the standard library's, to its callers' layers as the profile
+    splits it among them, up the calls (a recursion is not followed round); the
+    selector's wait is idle time, shown apart from the shares."""
+    sys.path.insert(0, str(ROOT))
+    from bench.latency import IDLE, layers_lines, layers_of
+
+    apply = ("/src/engine/dif/game.py", 72, "apply")
+    message = ("/venv/site-packages/discord/message.py", 2193, "__init__")
+    write = ("/src/bot/storage/sqlite.py", 580, "_write")
+    encode = ("/usr/lib/python3.11/json/encoder.py", 205, "iterencode")
+    dumps = ("/usr/lib/python3.11/json/__init__.py", 183, "dumps")
+    sort = ("~", 0, "<built-in method builtins.sorted>")
+    poll = ("~", 0, "<method 'poll' of 'select.epoll' objects>")
+    # (calls, primitive calls, own time, cumulative time, {caller: (..., own time there, ...)})
+    table = {
+        apply: (1, 1, 0.3, 0.5, {}),
+        message: (1, 1, 0.1, 0.2, {}),
+        sort: (2, 2, 0.2, 0.2, {apply: (1, 1, 0.15, 0.15), message: (1, 1, 0.05, 0.05)}),
+        write: (1, 1, 0.05, 0.2, {}),
+        dumps: (1, 1, 0.02, 0.12, {write: (1, 1, 0.02, 0.12)}),
+        encode: (2, 1, 0.1, 0.1, {dumps: (1, 1, 0.08, 0.1), encode: (1, 0, 0.02, 0.02)}),
+        poll: (3, 3, 0.4, 0.4, {}),
+    }
+    stats = pstats.Stats.__new__(pstats.Stats)
+    stats.stats = table  # type: ignore[attr-defined]
+
+    spent = layers_of(stats)
+
+    assert spent["engine"] == pytest.approx(0.45)
+    assert spent["discord.py"] == pytest.approx(0.15)
+    assert spent["bot.storage"] == pytest.approx(0.05 + 0.02 + 0.1)
+    assert spent[IDLE] == pytest.approx(0.4)
+    assert sum(spent.values()) == pytest.approx(sum(row[2] for row in table.values()))
+    lines = layers_lines(stats, moves=10)
+    assert "engine" in lines[0] and "45.000 ms a move" in lines[0] and "58.4%" in lines[0]
+    assert IDLE in lines[-1] and "40.000 ms a move" in lines[-1] and "%" not in lines[-1]

@@ -594,8 +594,8 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("/bot/", "bot (but its storage)"),
     ("/cogs/", "cogs"),
     ("/strings/", "strings"),
-    ("/site-packages/asyncpg/", "database driver (asyncpg, aiosqlite, sqlite3: the GIL's waits)"),
-    ("/site-packages/aiosqlite/", "database driver (asyncpg, aiosqlite, sqlite3: the GIL's waits)"),
+    ("/site-packages/asyncpg/", "database driver (asyncpg, aiosqlite, sqlite3)"),
+    ("/site-packages/aiosqlite/", "database driver (asyncpg, aiosqlite, sqlite3)"),
     ("/site-packages/pydantic", "pydantic"),
     ("/asyncio/", "asyncio (the loop's own work)"),
     ("/selectors.py", "asyncio (the loop's own work)"),
@@ -603,7 +603,7 @@ LAYERS: tuple[tuple[str, str], ...] = (
 """Where a profiled function's own time is counted, by the path of its file (the first
 part found): the layers a move passes through (:func:`layer_of`)."""
 
-DRIVER = "database driver (asyncpg, aiosqlite, sqlite3: the GIL's waits)"
+DRIVER = "database driver (asyncpg, aiosqlite, sqlite3)"
 SOCKETS = "the kernel: socket calls (a wait for a CPU included)"
 IDLE = "idle: the selector waiting for I/O or a timer"
 CALLERS = ""

@@ -606,6 +606,9 @@ part found): the layers a move passes through (:func:`layer_of`)."""
 DRIVER = "database driver (asyncpg, aiosqlite, sqlite3)"
 SOCKETS = "the kernel: socket calls (a wait for a CPU included)"
 IDLE = "idle: the selector waiting for I/O or a timer"
+UNCALLED = "Python itself"
+"""A builtin's or the standard library's time with no caller in the profile (the
+profile's first frames)."""
 CALLERS = ""
 """Not a layer: the time of a builtin or of the standard library, counted in the layer
 of whoever called it (:func:`layers_of`)."""
@@ -614,10 +617,10 @@ of whoever called it (:func:`layers_of`)."""
 def layer_of(filename: str, name: str) -> str:
     """The layer of a profiled function (:data:`LAYERS`). A function in C (``~``) by
     what it is: sqlite3's and asyncpg's calls are the driver's (a sqlite3 call includes
-    the wait for the GIL to come back from a thread drawing a picture); a socket's call is the
-    kernel's (it includes the wait for a CPU when the receiver of a send, the database
-    server on the same machine, is scheduled first); the selector's wait is idle time.
-    Builtins and the standard library are :data:`CALLERS`'."""
+    the wait for the GIL to come back from a thread drawing a picture); a socket's call
+    is the kernel's (it includes the wait for a CPU when the receiver of a send, the
+    database server on the same machine, is scheduled first); the selector's wait is
+    idle time. Builtins and the standard library are :data:`CALLERS`'."""
     if filename == "~":
         if "sqlite3" in name or "asyncpg" in name:
             return DRIVER
@@ -650,8 +653,8 @@ def layers_of(stats: pstats.Stats) -> Counter[str]:
             return {layer: 1.0}
         callers = {c: row[2] for c, row in table[func][4].items() if c not in seen}
         total = sum(callers.values())
-        if not total:  # called from nowhere the profile saw (its start): Python's own
-            return {"Python itself": 1.0}
+        if not total:  # called from nowhere the profile saw (its start)
+            return {UNCALLED: 1.0}
         found: Counter[str] = Counter()
         for caller, seconds in callers.items():
             for name, part in share(caller, seen | {func}).items():
@@ -838,10 +841,7 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 traced: list[str] = []  # kept as run, counted after: cheap on the loop
                 if tracing is not None:
                     tracing.trace(traced.append)
-                with (
-                    gc_pauses(in_flight) as pauses,
-                    profiled(args.profile, kind, "moves"),
-                ):
+                with gc_pauses(in_flight) as pauses, profiled(args.profile, kind, "moves"):
                     text, moved, pictures, cpu = await bench.sequential(tables, args.clicks, rng)
                 one_at_a_time = len(text) + len(moved)
                 if statements:

@@ -21,9 +21,9 @@ class Recent(Generic[K, V]):
         self._items: OrderedDict[K, V] = OrderedDict()
 
     def get(self, key: K) -> V | None:
-        """The entry (now the most recently used), or None."""
+        """The entry (now the most recently used, even one that is None), or None."""
         value = self._items.get(key)
-        if value is not None:
+        if value is not None or key in self._items:
             self._items.move_to_end(key)
         return value
 

@@ -34,10 +34,11 @@ import asyncio
 import functools
 import json
 import weakref
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
+
+from bot.recent import Recent
 
 __all__ = [
     "Frozen",
@@ -84,8 +85,7 @@ class Held(Generic[K, V]):
     event loop's thread; a value held is shared by every reader, who only reads it."""
 
     def __init__(self, size: int) -> None:
-        self._held: OrderedDict[K, V] = OrderedDict()
-        self._size = size
+        self._held: Recent[K, V] = Recent(size)
         self.writes = 0
         """Writes ended so far (a read keeps its rows only if none ended meanwhile)."""
 
@@ -97,26 +97,17 @@ class Held(Generic[K, V]):
 
     def get(self, key: K) -> V | None:
         """What is held for ``key``, if anything."""
-        value = self._held.get(key)
-        if value is not None:
-            self._held.move_to_end(key)
-        return value
+        return self._held.get(key)
 
     def keep(self, key: K, value: V, writes: int) -> None:
         """Hold what a read begun when :attr:`writes` was ``writes`` found."""
         if writes == self.writes:
-            self._hold(key, value)
+            self._held.put(key, value)
 
     def forget(self, key: K) -> None:
         """A write of ``key``'s rows ended, what it left unknown: read them again."""
         self.writes += 1
-        self._held.pop(key, None)
-
-    def _hold(self, key: K, value: V) -> None:
-        self._held[key] = value
-        self._held.move_to_end(key)
-        while len(self._held) > self._size:
-            self._held.popitem(last=False)
+        self._held.pop(key)
 
 
 class HeldRows(Held[Key, Frozen | None]):
@@ -131,8 +122,7 @@ class HeldRows(Held[Key, Frozen | None]):
     def frozen(self, key: Key) -> Frozen | None:
         """The row held for ``key`` (None: the database has none), as held (thaw a
         copy to use it: :func:`thaw`); ``key in`` first."""
-        self._held.move_to_end(key)
-        return self._held[key]
+        return self._held.get(key)
 
     def read(self, key: Key, row: Row | None, writes: int) -> None:
         """Hold what a read that began when :attr:`writes` was ``writes`` found."""
@@ -144,7 +134,7 @@ class HeldRows(Held[Key, Frozen | None]):
             self.forget(key)
         else:
             self.writes += 1
-            self._hold(key, freeze(row))
+            self._held.put(key, freeze(row))
 
 
 def freeze(row: Row | None) -> Frozen | None:

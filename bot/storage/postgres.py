@@ -406,6 +406,15 @@ class PostgresStorage(SQLStorage):
         """What the last click of each game read ahead, as its move left it: the next
         click plans on it, and its move commits only if it still holds."""
 
+    def _wrote_ahead(self, *game_ids: int) -> None:
+        """This process just wrote rows a click on these games reads ahead (their seats,
+        deadlines or seat clocks, outside a move): the next click reads them again,
+        rather than plan its move on the rows held, have its commit refused
+        (``StalePlan``: the stamp moved) and plan it again. A game's start opens its
+        first deadlines this way, so its first move would always pay that twice."""
+        for game_id in game_ids:
+            self._ahead.pop(game_id)
+
     @classmethod
     async def open(
         cls,
@@ -787,6 +796,7 @@ class PostgresStorage(SQLStorage):
                 text,
                 now,
             )
+        self._wrote_ahead(game_id)
         return int(row["version"])
 
     async def hand_over_seat(
@@ -823,6 +833,7 @@ class PostgresStorage(SQLStorage):
             )
         row_settings = {"game_id": game_id, "settings": json.loads(text), "updated_at": now}
         settings_written(self, "game_settings", game_id, row_settings)
+        self._wrote_ahead(game_id)
         return int(row["version"])
 
     async def remove_seat(
@@ -837,6 +848,7 @@ class PostgresStorage(SQLStorage):
             )
             if deleted is None:
                 raise SeatNotFound(game_id, seat)
+        self._wrote_ahead(game_id)
         return int(row["version"])
 
     # -- the action log -------------------------------------------------------------
@@ -1052,23 +1064,21 @@ class PostgresStorage(SQLStorage):
         now = self._now()
         async with self._transaction() as conn:
             await self._game_exists(conn, game_id)
-            await self._init_clock(conn, game_id, seat, time_bank_seconds, now)
+            created = await self._init_clock(conn, game_id, seat, time_bank_seconds, now)
             row = await conn.fetchrow(
                 f"SELECT {CLOCK_COLUMNS} FROM seat_clocks WHERE game_id = $1 AND seat = $2",
                 game_id,
                 seat,
             )
+        if created:
+            self._wrote_ahead(game_id)
         return clock_record(row)
 
     @staticmethod
-    async def _init_clock(conn: Conn, game_id: int, seat: str, bank: int, now: datetime) -> None:
-        await conn.execute(
-            _INIT_CLOCK,
-            game_id,
-            seat,
-            int(bank),
-            now,
-        )
+    async def _init_clock(conn: Conn, game_id: int, seat: str, bank: int, now: datetime) -> bool:
+        """Whether the clock was created (``INSERT 0 1``), not found there already."""
+        status = await conn.execute(_INIT_CLOCK, game_id, seat, int(bank), now)
+        return bool(status.endswith(" 1"))
 
     async def set_vacation(
         self, game_id: int, seat: str, start: datetime | None, until: datetime | None
@@ -1095,13 +1105,17 @@ class PostgresStorage(SQLStorage):
                 end,
                 now,
             )
+        self._wrote_ahead(game_id)
         return clock_record(row)
 
     async def reset_missed(self, game_id: int, seat: str) -> bool:
         """The seat acted: its missed-in-a-row count goes back to 0. True if it was not 0."""
         now = self._now()
         async with self._transaction() as conn:
-            return await self._reset_missed(conn, game_id, seat, now)
+            reset = await self._reset_missed(conn, game_id, seat, now)
+        if reset:
+            self._wrote_ahead(game_id)
+        return reset
 
     @staticmethod
     async def _reset_missed(conn: Conn, game_id: int, seat: str, now: datetime) -> bool:
@@ -1154,7 +1168,10 @@ class PostgresStorage(SQLStorage):
         now = self._now()
         async with self._transaction() as conn:
             await self._game_exists(conn, game_id)
-            return await self._open(conn, game_id, opening, now)
+            opened = await self._open(conn, game_id, opening, now)
+        if opened[1]:
+            self._wrote_ahead(game_id)
+        return opened
 
     @staticmethod
     async def _open(
@@ -1272,7 +1289,9 @@ class PostgresStorage(SQLStorage):
                 f"RETURNING {DEADLINE_COLUMNS}",
                 deadline_id,
             )
-        return _deadline(row)
+        rescheduled = _deadline(row)
+        self._wrote_ahead(rescheduled.game_id)
+        return rescheduled
 
     async def mark_reminders_sent(
         self, marks: Sequence[tuple[int, int, int]], now: datetime
@@ -1301,7 +1320,9 @@ class PostgresStorage(SQLStorage):
             )
             return None if row is None else _deadline(row)
 
-        return [d for d in await self._each_deadline(marks, mark) if d is not None]
+        marked = [d for d in await self._each_deadline(marks, mark) if d is not None]
+        self._wrote_ahead(*{d.game_id for d in marked})
+        return marked
 
     async def claim_deadlines(
         self, claims: Sequence[tuple[int, int]], now: datetime, retry_at: datetime
@@ -1358,7 +1379,9 @@ class PostgresStorage(SQLStorage):
                 return deadline, SeatClockRecord(game_id=deadline.game_id, seat=deadline.seat)
             return deadline, clock_record(clock)
 
-        return [c for c in await self._each_deadline(claims, claim) if c is not None]
+        claimed = [c for c in await self._each_deadline(claims, claim) if c is not None]
+        self._wrote_ahead(*{d.game_id for d, _ in claimed})
+        return claimed
 
     async def _each_deadline(
         self,
@@ -1397,11 +1420,12 @@ class PostgresStorage(SQLStorage):
                 rows = await conn.fetch(
                     "UPDATE deadlines SET done_at = $1, updated_at = $1 "
                     f"WHERE id = ANY($2::bigint[]) AND fired_at IS NOT NULL AND {LIVE} "
-                    "RETURNING id",
+                    "RETURNING game_id",
                     stamp,
                     ids[start : start + BATCH],
                 )
-                count += len(rows)
+            count += len(rows)
+            self._wrote_ahead(*{int(row["game_id"]) for row in rows})
         return count
 
     async def settle_deadline(
@@ -1424,7 +1448,11 @@ class PostgresStorage(SQLStorage):
             row = await self._settle(
                 conn, DeadlineSettlement(deadline_id, acted, bank_used_seconds), _utc(now)
             )
-        return None if row is None else _deadline(row)
+        if row is None:  # (a claimed deadline's seat that acted: its next click plans again)
+            return None
+        settled = _deadline(row)
+        self._wrote_ahead(settled.game_id)
+        return settled
 
     @staticmethod
     async def _settle(conn: Conn, s: DeadlineSettlement, stamp: datetime) -> Row | None:
@@ -1451,7 +1479,9 @@ class PostgresStorage(SQLStorage):
     async def cancel_game_deadlines(self, game_id: int, now: datetime) -> list[int]:
         """Cancel every live deadline of the game (it ended); return their ids."""
         async with self._transaction() as conn:
-            return await self._cancel_live(conn, game_id, _utc(now))
+            cancelled = await self._cancel_live(conn, game_id, _utc(now))
+        self._wrote_ahead(game_id)
+        return cancelled
 
     @staticmethod
     async def _cancel_live(conn: Conn, game_id: int, stamp: datetime) -> list[int]:
@@ -1485,6 +1515,7 @@ class PostgresStorage(SQLStorage):
             game_id, seat = await self._close_claimed(conn, deadline_id, now)
             state = None if snapshot is None else canonical_json(snapshot)
             row = await self._append(conn, game_id, expected_version, seat, action, state, now)
+        self._wrote_ahead(game_id)
         return int(row["version"])
 
     @staticmethod

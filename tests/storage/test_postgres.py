@@ -320,6 +320,88 @@ async def test_a_click_plans_on_what_the_games_last_move_left_until_it_changes(
         await other.close()
 
 
+async def test_a_write_of_this_process_outside_a_move_has_the_next_click_read_again(
+    url: str,
+) -> None:
+    """What a process itself writes of a game's seats, deadlines or seat clocks outside
+    a move (a game's start opening its first deadlines, a reminder sent, a vacation, a
+    seat taken) forgets what it kept for the game's next click: that click reads the
+    rows again and its move is written at the first try, never refused as planned on
+    rows that changed (``StalePlan``) and planned again."""
+    async with await PostgresStorage.open(url, pool_size=1) as store:
+        game_id = await new_game(store)
+        await store.put_seat(game_id, "A1", "A", 11, "Alice")
+        warm = await new_game(store)
+
+        async def warm_up() -> None:  # asyncpg looks the composite types up, once
+            remember_settings()
+            await store.get_game_settings(warm)
+            await store.commit_move(warm, 0, [LogEntry("A1", "fly")], replan=True)
+
+        await asyncio.create_task(warm_up())
+        seen: list[str] = []
+        async with store._pool.acquire() as conn:  # the pool's only connection
+            conn.add_query_logger(lambda record: seen.append(record.query))
+
+        async def click() -> list[str]:
+            """A click's move, planned on what it reads: its statements."""
+            game = await store.get_game(game_id)
+            assert game is not None
+            start = len(seen)
+
+            async def move() -> None:
+                remember_settings()
+                await store.get_game_settings(game_id)
+                await store.live_deadlines(game_id)
+                await store.get_seat_clock(game_id, "A1")
+                entries = [LogEntry("A1", "fly")]
+                await store.commit_move(game_id, game.version, entries, replan=True)
+
+            await asyncio.create_task(move())  # StalePlan would fail the test
+            return seen[start:]
+
+        def read_then_planned(statements: list[str]) -> bool:
+            return (
+                len(statements) == 2
+                and statements[0].startswith("\nSELECT g.guild_id")
+                and "tallyho_commit_planned" in statements[1]
+            )
+
+        assert read_then_planned(await click())
+        assert len(await click()) == 1  # kept: no read before the move
+
+        def opening(key: str) -> dict[str, object]:
+            return dict(
+                game_id=game_id, seat="A1", kind="play", decision_key=key, user_id=11,
+                created_at=T0, duration_seconds=3600, bank_seconds=0, due_at=T0 + H,
+                expires_at=T0 + 2 * H, reminder_ats=[T0 + H / 2],
+            )  # fmt: skip
+
+        deadline, _ = await store.open_deadline(**opening("start"))  # type: ignore[arg-type]
+        assert read_then_planned(await click())
+        writes = [
+            lambda: store.init_seat_clock(game_id, "A1", time_bank_seconds=300),
+            lambda: store.set_vacation(game_id, "A1", T0, T0 + H),
+            lambda: store.mark_reminders_sent([(deadline.id, 0, 1)], T0 + H / 2),
+            lambda: store.reschedule_deadline(
+                deadline.id, due_at=T0 + 2 * H, expires_at=T0 + 3 * H, reminder_ats=[]
+            ),
+            lambda: store.settle_deadline(deadline.id, T0 + H, acted=False),
+            lambda: store.open_deadline(**opening("again")),  # type: ignore[arg-type]
+            lambda: store.cancel_game_deadlines(game_id, T0 + H),
+            lambda: store.put_seat(game_id, "B1", "B", 12, "Bob"),
+            lambda: store.remove_seat(game_id, "B1"),
+        ]
+        for write in writes:
+            assert len(await click()) == 1
+            await write()
+            assert read_then_planned(await click())
+        # Writing nothing keeps it: a clock already there, a count already at zero.
+        await store.init_seat_clock(game_id, "A1", time_bank_seconds=300)
+        await store.reset_missed(game_id, "A1")
+        assert len(await click()) == 1
+
+
 async def test_two_processes_planning_on_what_they_kept_of_one_game_never_both_write(
     url: str,
 ) -> None:

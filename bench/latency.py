@@ -46,6 +46,13 @@ not timed as the bot's.
    CPU time), idle (in the selector), and waiting, neither: for the interpreter's lock
    while the threads drawing pictures hold it (each SQLite statement and socket call
    releases it), or for a CPU on a loaded machine.
+   Then **the same requests alone**: as many clicks at once on a bare discord.py
+   client of a fresh offline Discord, each making the requests a move of the bot made
+   (as often, with as much content, as many buttons and files: :func:`discord_alone`),
+   and nothing else. Its CPU a move is what a move costs discord.py and the harness
+   whatever the bot does: the bursts' CPU a move less it is the bot's own work, and
+   ``1000 / it`` the most moves a second any bot making those requests could sustain
+   in one process on this machine.
 4. **Garbage collection**: the longest collector pause (``gc.callbacks``) during the
    moves above (in the bursts, those that began with clicks in flight apart from
    those at a moment with none, when the game cache freezes after a full collection),
@@ -105,6 +112,7 @@ import contextlib
 import copy
 import cProfile
 import gc
+import io
 import os
 import pstats
 import random
@@ -136,6 +144,7 @@ CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 EDIT_ORIGINAL = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
 FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
 THREAD_POST = "POST /channels/{channel_id}/messages"
+THREAD_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 
 
 @dataclass
@@ -162,6 +171,27 @@ class Clicks:
     """A token -> the body of its answer (what a failed click was told)."""
     requests: Counter[str] = field(default_factory=Counter)
     """The requests the bot made to Discord, by route."""
+    sizes: dict[str, Counter[str]] = field(default_factory=dict)
+    """A route -> what its requests carried in all: characters of content, components,
+    files and their bytes (:func:`shape`: the traffic :func:`discord_alone` repeats)."""
+
+    def count(self, route: str, body: Any, files: list[tuple[str, bytes]]) -> None:
+        """One request to ``route``, counted with what it carried."""
+        self.requests[route] += 1
+        self.sizes.setdefault(route, Counter()).update(shape(body, files))
+
+    def traffic(self) -> dict[str, Counter[str]]:
+        """The requests counted so far, by route: how many (``requests``) and what they
+        carried in all (a copy)."""
+        return {
+            route: Counter(requests=n, **self.sizes.get(route, {}))
+            for route, n in self.requests.items()
+        }
+
+    def reset(self) -> None:
+        """Count the requests from here."""
+        self.requests.clear()
+        self.sizes.clear()
 
     def reply_ms(self, token: str) -> float:
         return (self.answered[token].result() - self.sent[token]) * 1000
@@ -189,7 +219,8 @@ def watch(fake: FakeDiscord, bot: TallyHoBot, clicks: Clicks) -> None:
     new_call = fake.new_call
 
     def counted(method: str, path: str, *args: Any) -> Any:
-        clicks.requests[f"{method} {path}"] += 1
+        _, body, files, _ = args
+        clicks.count(f"{method} {path}", body, files)
         return new_call(method, path, *args)
 
     fake.new_call = counted  # type: ignore[method-assign]
@@ -244,6 +275,128 @@ def watch(fake: FakeDiscord, bot: TallyHoBot, clicks: Clicks) -> None:
     routes[EDIT_ORIGINAL] = on_webhook(routes[EDIT_ORIGINAL])
     routes[FOLLOWUP] = on_webhook(routes[FOLLOWUP])
     routes[THREAD_POST] = on_post(routes[THREAD_POST])
+
+
+def shape(body: Any, files: list[tuple[str, bytes]]) -> Counter[str]:
+    """What one request carried: characters of content, components (each button or
+    menu of its rows), files and their bytes. An interaction's answer carries its
+    message in ``data``."""
+    message = body.get("data", body) if isinstance(body, dict) else None
+    message = message if isinstance(message, dict) else {}
+    rows = message.get("components") or []
+    return Counter(
+        characters=len(message.get("content") or ""),
+        components=sum(len(row.get("components") or []) for row in rows),
+        files=len(files),
+        bytes=sum(len(data) for _, data in files),
+    )
+
+
+async def discord_alone(
+    traffic: dict[str, Counter[str]], moves: int, clicks: int
+) -> tuple[float, list[str]]:
+    """The loop's CPU a move's requests to Discord take alone: ``clicks`` clicks at once,
+    each on a channel of its own, on a bare discord.py client of the offline Discord
+    (a fresh one: call it with the bot's closed), whose click handler makes what the
+    bot's ``moves`` moves made per move (``traffic``, :meth:`Clicks.traffic`): the
+    answer, the posts and edits of messages, each route as often (a fraction drawn at
+    random), with the same mean content, buttons and files. The buttons are the bot's
+    own (``cogs.components.ActionButton``, in a view sent stopped as the bot sends
+    them). No rule, storage or rendering runs: what is left of the bot's moves' CPU is
+    its own. Returns ms a move, and the routes it left out (followed by their count a
+    move)."""
+    from cogs.components import ActionButton
+    from cogs.context import forget_view, new_view
+
+    rng = random.Random(1)
+    plan = {route: sizes for route, sizes in traffic.items() if sizes["requests"]}
+    replayed = {CALLBACK, FOLLOWUP, THREAD_POST, THREAD_EDIT}
+    left_out = [
+        f"{route} {plan[route]['requests'] / max(moves, 1):.2f}"
+        for route in plan
+        if route not in replayed
+    ]
+    done: list[None] = []
+    last: dict[int, int] = {}  # a channel -> the message its last move posted
+
+    def mean(route: str, what: str) -> int:
+        return round(plan[route][what] / plan[route]["requests"])
+
+    def how_often(route: str) -> int:
+        rate = plan.get(route, Counter())["requests"] / max(moves, 1)
+        return int(rate) + (rng.random() < rate - int(rate))
+
+    def message(route: str, channel: int) -> dict[str, Any]:
+        view = new_view()
+        for i in range(mean(route, "components")):
+            view.add_item(ActionButton(channel, "A1", 1, f"move {i}", f"Move {i}"))
+        kwargs: dict[str, Any] = {"content": "x" * mean(route, "characters"), "view": view}
+        size = mean(route, "bytes") // max(mean(route, "files"), 1)
+        if plan[route]["files"] and rng.random() < plan[route]["files"] / plan[route]["requests"]:
+            kwargs["file"] = discord.File(io.BytesIO(bytes(size)), filename="sky.png")
+        return kwargs
+
+    async def move(interaction: discord.Interaction) -> None:
+        channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)
+        for route in (CALLBACK, FOLLOWUP, THREAD_POST, THREAD_EDIT):
+            for _ in range(how_often(route) if route in plan else 0):
+                kwargs = message(route, interaction.channel_id or 0)
+                if route == CALLBACK:
+                    await interaction.response.send_message(ephemeral=True, **kwargs)
+                elif route == FOLLOWUP:
+                    await interaction.followup.send(ephemeral=True, **kwargs)
+                elif route == THREAD_POST:
+                    sent = await channel.send(**kwargs)
+                    last[sent.channel.id] = sent.id
+                elif interaction.channel_id in last:
+                    kwargs.pop("file", None)
+                    partial = channel.get_partial_message(last[interaction.channel_id])
+                    await partial.edit(**kwargs)
+                forget_view(kwargs)
+        done.append(None)
+
+    class Click(
+        discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:alone:(?P<id>\d+)"
+    ):
+        def __init__(self, number: int) -> None:
+            super().__init__(discord.ui.Button(label="move", custom_id=f"bench:alone:{number}"))
+
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction, item: Any, match: re.Match[str], /
+        ) -> Click:
+            return cls(int(match["id"]))
+
+        async def callback(self, interaction: discord.Interaction) -> None:
+            await move(interaction)
+
+    fake = FakeDiscord()
+    fake.keep_calls = False
+    channels = [fake.add_channel(f"game-{i}") for i in range(clicks)]
+    player = fake.add_member("player")
+    client = discord.Client(intents=discord.Intents.default())
+    client.add_dynamic_items(Click)
+    try:
+        await fake.start(client)
+        data = [{"custom_id": f"bench:alone:{i}", "component_type": 2} for i in range(clicks)]
+        on = [  # the message each click is on, as the fake posted it
+            fake._new_message(c, {"components": [{"type": 1, "components": [button]}]}, [])
+            for c, d in zip(channels, data, strict=True)
+            for button in [{"type": 2, "style": 2, "label": "move", "custom_id": d["custom_id"]}]
+        ]
+        gc.collect()
+        with loop_time() as spent:
+            for channel, click, shown in zip(channels, data, on, strict=True):
+                fake.interact(player, 3, click, channel, message=shown)
+            while len(done) < clicks:
+                await asyncio.sleep(0.001)
+        if fake.problems():
+            raise SystemExit(f"the bare client's requests failed: {fake.problems()}")
+    finally:
+        await client.close()
+        fake.patch.undo()
+    return spent.running / max(clicks, 1) * 1000, left_out
 
 
 def add_floor_command(bot: TallyHoBot) -> None:
@@ -406,13 +559,14 @@ class Bench:
                 self.fake._command_data("bench-floor", {}, guild_id=self.fake.guild_id),
             )
         user, data = self._floor
-        answers = self.clicks.requests[CALLBACK]
+        answers = self.clicks.requests[CALLBACK], Counter(self.clicks.sizes.get(CALLBACK, {}))
         token = self.send(user, data, self.fake.channel_id, kind=2)
         await self.answer(token)
         times.append(self.clicks.reply_ms(token))
         cpu.append(self.clicks.cpu[token])
         await self.fake.settle(rounds=2)
-        self.clicks.requests[CALLBACK] = answers  # the moves' requests are counted, not its
+        # the moves' requests are counted, not its
+        self.clicks.requests[CALLBACK], self.clicks.sizes[CALLBACK] = answers
 
     async def sequential(
         self, tables: list[Table], count: int, rng: random.Random
@@ -833,7 +987,7 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 gc.collect()
                 gc.freeze()
                 in_flight = lambda: bot.gate.inflight > 0  # noqa: E731
-                clicks.requests.clear()
+                clicks.reset()
                 if statements:
                     await count_statements(url)
                 store = bot.service.storage
@@ -850,6 +1004,7 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                     tracing.trace(None)
                     print(sqlite_statements(traced, args.statements, one_at_a_time))
                 requests = requests_line(clicks.requests, one_at_a_time)
+                traffic = clicks.traffic()  # a move's requests, repeated alone below
                 floor, floor_cpu = bench.amid
                 floor_p99, floor_cpu_p99 = pct(floor, 0.99), pct(floor_cpu, 0.99)
                 with (
@@ -908,14 +1063,23 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 gc.freeze()
                 if args.cached:
                     await cached_pauses(bot, tables, args.cached)
-                failed = bench.failures
-                print(f"  clicks that did not go through: {len(failed)}")
-                for answer in failed[:5]:
-                    print(f"    {answer}")
-                return len(failed)
+                bot_ms = burst_loop.running / max(len(burst) + len(everyone), 1) * 1000
             finally:
                 await bot.close()
                 fake.patch.undo()
+            alone_ms, left_out = await discord_alone(traffic, one_at_a_time, len(everyone))
+            print(
+                f"  the same requests alone (a bare discord.py client on the offline Discord,"
+                f" no bot): {alone_ms:.2f} ms of the loop's CPU a move, at most"
+                f" {1000 / alone_ms:,.0f} moves/s; the bot's moves took {bot_ms:.2f} ms a move"
+                f" in the bursts, its own work {bot_ms - alone_ms:.2f} ms of it"
+                + (f" (left out: {', '.join(left_out)})" if left_out else "")
+            )
+            failed = bench.failures
+            print(f"  clicks that did not go through: {len(failed)}")
+            for answer in failed[:5]:
+                print(f"    {answer}")
+            return len(failed)
 
 
 async def cached_pauses(bot: TallyHoBot, tables: list[Table], count: int) -> None:

@@ -48,6 +48,7 @@ BENCHES = [
             "SQLite's statements over",
             "profile of the bursts",
             "the bursts profiled, by layer",
+            "the same requests alone",
         ),
     ),
 ]
@@ -130,3 +131,17 @@ def test_the_bursts_time_is_told_by_layer() -> None:
     lines = layers_lines(stats, moves=10)
     assert "engine" in lines[0] and "45.000 ms a move" in lines[0] and "58.4%" in lines[0]
     assert IDLE in lines[-1] and "40.000 ms a move" in lines[-1] and "%" not in lines[-1]
+
+
+def test_a_requests_shape_is_what_it_carried() -> None:
+    """``bench/latency.py`` repeats the bot's requests alone from their shapes: an
+    interaction's answer carries its message in ``data``, a post carries it whole."""
+    from bench.latency import shape
+
+    row = {"type": 1, "components": [{"type": 2}, {"type": 2}]}
+    answer = {"type": 4, "data": {"content": "✅ done", "components": [row, row]}}
+    assert shape(answer, []) == {"characters": 6, "components": 4, "files": 0, "bytes": 0}
+    post = {"content": "Turn 3", "components": [row]}
+    carried = shape(post, [("sky.png", b"12345")])
+    assert carried == {"characters": 6, "components": 2, "files": 1, "bytes": 5}
+    assert shape(None, []) == {"characters": 0, "components": 0, "files": 0, "bytes": 0}

@@ -76,6 +76,24 @@ async def new_game(store: Storage) -> int:
     return game.id
 
 
+async def warmed_and_logged(store: PostgresStorage) -> list[str]:
+    """The statements the store's only connection runs from now (``pool_size=1``), once
+    a click on a game of its own had asyncpg look the composite types up (once a
+    connection: they would be the first statements logged)."""
+    warm = await new_game(store)
+
+    async def warm_up() -> None:
+        remember_settings()
+        await store.get_game_settings(warm)
+        await store.commit_move(warm, 0, [LogEntry("A1", "fly")], replan=True)
+
+    await asyncio.create_task(warm_up())
+    seen: list[str] = []
+    async with store._pool.acquire() as conn:
+        conn.add_query_logger(lambda record: seen.append(record.query))
+    return seen
+
+
 def test_every_method_of_the_protocol_is_written_with_sqlites_signature() -> None:
     """A method left out would inherit the Protocol's body and answer None: each store
     writes every one itself or inherits it from what both share (``SQLStorage``)."""
@@ -236,20 +254,10 @@ async def test_a_click_plans_on_what_the_games_last_move_left_until_it_changes(
         game_id = await new_game(store)
         await store.put_seat(game_id, "A1", "A", 11, "Alice")
         await store.put_seat(game_id, "B1", "B", 12, "Bob")
-        seen: list[str] = []
         game = await store.get_game(game_id)
         assert game is not None
         version = game.version
-        warm = await new_game(store)
-
-        async def warm_up() -> None:  # asyncpg looks the composite types up, once
-            remember_settings()
-            await store.get_game_settings(warm)
-            await store.commit_move(warm, 0, [LogEntry("A1", "fly")], replan=True)
-
-        await asyncio.create_task(warm_up())
-        async with store._pool.acquire() as conn:  # the pool's only connection
-            conn.add_query_logger(lambda record: seen.append(record.query))
+        seen = await warmed_and_logged(store)
 
         async def click(action: str, *, replan: bool = True, opens: str | None = None) -> list[str]:
             """A click's move: its statements."""
@@ -331,17 +339,7 @@ async def test_a_write_of_this_process_outside_a_move_has_the_next_click_read_ag
     async with await PostgresStorage.open(url, pool_size=1) as store:
         game_id = await new_game(store)
         await store.put_seat(game_id, "A1", "A", 11, "Alice")
-        warm = await new_game(store)
-
-        async def warm_up() -> None:  # asyncpg looks the composite types up, once
-            remember_settings()
-            await store.get_game_settings(warm)
-            await store.commit_move(warm, 0, [LogEntry("A1", "fly")], replan=True)
-
-        await asyncio.create_task(warm_up())
-        seen: list[str] = []
-        async with store._pool.acquire() as conn:  # the pool's only connection
-            conn.add_query_logger(lambda record: seen.append(record.query))
+        seen = await warmed_and_logged(store)
 
         async def click() -> list[str]:
             """A click's move, planned on what it reads: its statements."""

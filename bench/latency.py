@@ -323,7 +323,7 @@ async def discord_alone(
         return round(plan[route][what] / plan[route]["requests"])
 
     def how_often(route: str) -> int:
-        rate = plan.get(route, Counter())["requests"] / max(moves, 1)
+        rate = plan[route]["requests"] / max(moves, 1) if route in plan else 0.0
         return int(rate) + (rng.random() < rate - int(rate))
 
     def message(route: str, channel: int) -> dict[str, Any]:
@@ -331,8 +331,9 @@ async def discord_alone(
         for i in range(mean(route, "components")):
             view.add_item(ActionButton(channel, "A1", 1, f"move {i}", f"Move {i}"))
         kwargs: dict[str, Any] = {"content": "x" * mean(route, "characters"), "view": view}
-        size = mean(route, "bytes") // max(mean(route, "files"), 1)
-        if plan[route]["files"] and rng.random() < plan[route]["files"] / plan[route]["requests"]:
+        files, requests = plan[route]["files"], plan[route]["requests"]
+        if files and rng.random() < files / requests:  # a file of the files' mean size
+            size = plan[route]["bytes"] // files
             kwargs["file"] = discord.File(io.BytesIO(bytes(size)), filename="sky.png")
         return kwargs
 
@@ -340,7 +341,7 @@ async def discord_alone(
         channel = interaction.channel
         assert isinstance(channel, discord.abc.Messageable)
         for route in (CALLBACK, FOLLOWUP, THREAD_POST, THREAD_EDIT):
-            for _ in range(how_often(route) if route in plan else 0):
+            for _ in range(how_often(route)):
                 kwargs = message(route, interaction.channel_id or 0)
                 if route == CALLBACK:
                     await interaction.response.send_message(ephemeral=True, **kwargs)
@@ -389,10 +390,11 @@ async def discord_alone(
         with loop_time() as spent:
             for channel, click, shown in zip(channels, data, on, strict=True):
                 fake.interact(player, 3, click, channel, message=shown)
-            while len(done) < clicks:
+            deadline = time.perf_counter() + 120
+            while len(done) < clicks and time.perf_counter() < deadline:
                 await asyncio.sleep(0.001)
-        if fake.problems():
-            raise SystemExit(f"the bare client's requests failed: {fake.problems()}")
+        if len(done) < clicks or fake.problems():
+            raise SystemExit(f"the bare client's moves failed: {fake.problems()}")
     finally:
         await client.close()
         fake.patch.undo()

@@ -2,10 +2,10 @@
 
 A game is ``(system, setup, seed, action log)``: loading one replays its log from its
 setup with its system's rules (an undo marker takes back the latest action in effect,
-see :mod:`bot.actionlog`). Every :data:`SNAPSHOT_EVERY`-th action is stored with the
-state after it (a snapshot, in the same transaction): a game is loaded from its latest
-snapshot and the actions after it, so loading does not grow with the log. A snapshot
-is a cache: one written by other rules or data (:func:`code_fingerprint`), one an undo
+see :mod:`bot.actionlog`). The state after every :data:`SNAPSHOT_EVERY`-th action is
+stored too (a snapshot, written once the move's player was answered): a game is loaded
+from its latest snapshot and the actions after it, so loading does not grow with the
+log. A snapshot is a cache (one lost to a crash means a longer replay): one written by other rules or data (:func:`code_fingerprint`), one an undo
 reaches behind, or one that cannot be read is ignored and the whole log replayed.
 Loaded games are cached by version; writes to one game are serialised by a per-game
 lock and the storage's version check.
@@ -411,9 +411,15 @@ class GameStore:
             return None
 
     @staticmethod
+    def snapshot_due(seq: int) -> bool:
+        """Whether the state after action ``seq`` is kept as a snapshot (every
+        :data:`SNAPSHOT_EVERY`-th)."""
+        return seq % SNAPSHOT_EVERY == 0
+
+    @staticmethod
     def snapshot(game: LoadedGame, seq: int, state: Any) -> dict[str, Any] | None:
-        """What to store with action ``seq`` (the state after it): a snapshot with every
-        :data:`SNAPSHOT_EVERY`-th action, else None.
+        """What to store as the snapshot after action ``seq`` (the state after it): a
+        snapshot with every :data:`SNAPSHOT_EVERY`-th action, else None.
 
         The state's dump is kept as JSON text (``dump``), not as a JSON object: the
         stores write their JSON columns with sorted keys, and PostgreSQL's ``jsonb``
@@ -421,7 +427,7 @@ class GameStore:
         state in order (Down in Flames deals and fires element by element): a Zero!
         mission whose Axis seats came first played on differently from a snapshot
         read back sorted, and refused its own log (tests/bot/test_snapshots.py)."""
-        if seq % SNAPSHOT_EVERY:
+        if not GameStore.snapshot_due(seq):
             return None
         dump = json.dumps(game.system.dump_state(state), ensure_ascii=False, separators=(",", ":"))
         return {"code": code_fingerprint(), "dump": dump}

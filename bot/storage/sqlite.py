@@ -1026,8 +1026,9 @@ class SQLiteStorage(SQLStorage):
         """
         text = canonical_json(state)
         now = self._now()
-        async with self._transaction() as conn:
-            found = await self._rows(conn, "SELECT last_seq FROM games WHERE id = ?", (game_id,))
+
+        def work(db: sqlite3.Connection) -> None:  # one write, as a move's (_write)
+            found = _q(db, "SELECT last_seq FROM games WHERE id = ?", (game_id,))
             if not found:
                 raise GameNotFound(game_id)
             last_seq = int(found[0]["last_seq"])
@@ -1035,12 +1036,15 @@ class SQLiteStorage(SQLStorage):
                 raise ValueError(
                     f"game {game_id}: no snapshot at seq {seq}, the log has {last_seq} actions"
                 )
-            await conn.execute_fetchall(
+            _q(
+                db,
                 "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (game_id, seq) DO UPDATE SET "
                 "state = excluded.state, created_at = excluded.created_at",
                 (game_id, seq, text, now),
             )
+
+        await self._write(work)
 
     # -- messages -------------------------------------------------------------------
 

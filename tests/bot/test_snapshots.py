@@ -5,6 +5,7 @@ the whole log replayed: the loaded game is always the one the log replays."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -17,6 +18,7 @@ import pytest
 
 import bot.games
 from bot.games import SNAPSHOT_EVERY, GameStore
+from bot.later import FollowUp, answer_first, run_follow_ups
 from bot.service import GameService, LoadedGame
 from bot.storage.models import canonical_json
 from bot.storage.sqlite import SQLiteStorage
@@ -46,6 +48,11 @@ async def played(service: GameService, actions: int) -> LoadedGame:
     await service.join(game, ALICE, "alice", "buffalo-i", "allied")
     await service.join(game, BOB, "bob", "ki-43", "axis")
     game = (await service.start(game, ALICE)).game
+    return await played_on(service, game, actions)
+
+
+async def played_on(service: GameService, game: LoadedGame, actions: int) -> LoadedGame:
+    """``game`` played on (the heuristic's moves) until ``actions`` actions are logged."""
     player = ai.player("dif", "heuristic", 5)
     while game.record.last_seq < actions:
         assert game.state is not None and not game.system.is_over(game.state)
@@ -78,6 +85,29 @@ async def test_a_game_loads_from_its_latest_snapshot_and_the_tail(
     assert calls == [1]
     system = live.system
     assert system.dump_state(cold.state) == system.dump_state(live.state)
+
+
+async def test_a_snapshot_is_written_after_the_players_answer(storage: SQLiteStorage) -> None:
+    """A move that reaches a snapshot's action is written without it (its transaction
+    holds the actions and deadlines only) and answered; the snapshot follows once the
+    interaction's task ended, with the state that action reached."""
+    service = GameService(storage, seed_source=lambda: 9)
+    before = await played(service, SNAPSHOT_EVERY - 3)
+
+    async def click() -> tuple[LoadedGame, list[FollowUp]]:  # an interaction's task
+        follow_ups = answer_first()  # what its answer leaves for after it (cogs.boundary)
+        game = await played_on(service, before, SNAPSHOT_EVERY)
+        assert await storage.latest_snapshot(game.id) is None
+        return game, follow_ups
+
+    game, follow_ups = await asyncio.create_task(click())
+    assert follow_ups and await storage.latest_snapshot(game.id) is None
+    await run_follow_ups(follow_ups)
+    snapshot = await storage.latest_snapshot(game.id)
+    assert snapshot is not None and snapshot.seq == SNAPSHOT_EVERY
+    log = [(a.seat or "", a.action) for a in await storage.load_actions(game.id)]
+    at = game.system.replay(game.setup, game.record.seed, log[:SNAPSHOT_EVERY])
+    assert snapshot.state == GameStore.snapshot(game, SNAPSHOT_EVERY, at)
 
 
 def test_a_snapshot_keeps_the_order_of_the_state() -> None:

@@ -86,8 +86,9 @@ sockets...), per move and as a share of the loop's work: how much of a move is t
 bot's to cut, and how much the library's, the harness's or the machine's. (The moves
 one at a time are not: the bench's own waits between two of them are in their profile.)
 
-Prints p50 and p99 of each, and their ratio to the floor's p99. Goals (issue 16): a
-move's reply p99 at most 10 times the floor's p99; a burst of 100 clicks p99 under
+Prints p50 and p99 of each, and their ratio to the floor's p99. Goals (issues 14 and
+16): a move's reply p99 at most 10 times the floor's p99 (the replies of both kinds of
+move together: printed apart too, each kind's p99 is nearer its largest value); a burst of 100 clicks p99 under
 100 ms; at least 1,000 moves a second with SQLite; no collector pause over 50 ms with
 10,000 games cached.
 
@@ -1019,15 +1020,19 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                     everyone, seconds, told = await bench.burst(tables)
                 bursts_profile.print_layers("bursts", len(burst) + len(everyone))
                 print(line("floor (no-op command)", floor, floor_p99, "(amid the moves)"))
-                print(line("move, text reply", text, floor_p99, "goal: p99/floor <= 10x"))
+                print(line("move, text reply", text, floor_p99))
                 print(line("move posting a picture", moved, floor_p99, "(its reply)"))
                 print(line("  ... its picture", pictures, floor_p99))
+                replies = text + moved  # a move's reply, whichever kind of move
+                print(
+                    line("move's reply, both kinds", replies, floor_p99, "goal: p99/floor <= 10x")
+                )
                 print(line("floor, the loop's CPU", floor_cpu, floor_cpu_p99))
                 print(line("move's reply, the loop's CPU", cpu, floor_cpu_p99, CPU_NOTE))
                 warm_p99 = pct(warm, 0.99)
                 print(
                     line("floor, back to back", warm, warm_p99, "(before the moves)")
-                    + f"\n  ... against it: text reply p99/floor {pct(text, 0.99) / warm_p99:.1f}x,"
+                    + f"\n  ... against it: a move's reply p99/floor {pct(replies, 0.99) / warm_p99:.1f}x,"
                     f" the loop's CPU {pct(cpu, 0.99) / pct(warm_cpu, 0.99):.1f}x"
                 )
                 print(requests)

@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.errors import Refusal
 from bot.games import LoadedGame
+from bot.later import after_answer
 from bot.ratings import Ratings
 from bot.records import (
     PilotRecord,
@@ -484,10 +485,15 @@ class CommunityCog(commands.Cog):
 
     async def game_changed(self, game: LoadedGame, actor: str | None) -> None:
         """A change listener of the game service: a game's end goes into the ratings,
-        in the background (the player's answer never waits for it; a catch-up that
-        fails or is cut short is done again by the next one)."""
+        in the background, started once the player who ended it was answered
+        (``bot.later``: a task started at once ran in the answer's own awaits, the
+        last move's reply then waiting for it, about 2 ms). A catch-up that fails or is
+        cut short is done again by the next one."""
         if game.record.status is GameStatus.FINISHED:
-            self._catch_up_later()
+            await after_answer(self._start_catch_up)
+
+    async def _start_catch_up(self) -> None:
+        self._catch_up_later()
 
     def _catch_up_later(self) -> None:
         task = asyncio.create_task(self._catch_up())

@@ -6,13 +6,17 @@ in no rating; every refusal is a specific private message."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 from bot import records
 from bot.games import LoadedGame
+from bot.later import FollowUp, answer_first, run_follow_ups
 from bot.ratings import MODEL
 from bot.records import campaign_title, pilot_record
 from bot.service import GameService
@@ -231,3 +235,34 @@ async def test_the_games_finished_before_a_start_are_rated_at_the_start(
     await taken_in(fake, bot, 1)
     (bob,) = [r for r in await bot.service.storage.ratings_of_user(22) if r.guild_id == GLOBAL]
     assert (bob.games, bob.wins) == (1, 1)
+
+
+async def test_a_games_end_is_rated_once_its_player_was_answered(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The ratings' catch-up after a game's end starts once the interaction that ended
+    it was answered (its follow-ups, ``bot.later``): a task started at once would run
+    in the answer's own awaits, the player's reply waiting for it. Outside an
+    interaction (a deadline's default ended the game) it starts at once."""
+    bot = TallyHoBot(database=str(tmp_path / "ratings.sqlite3"), seed_source=lambda: 7)
+    await fake.start(bot)
+    cog: Any = bot.get_cog("CommunityCog")  # of the extension's own module (a fresh one)
+    assert cog is not None
+    await fake.settle()  # the start's own catch-up
+    record = SimpleNamespace(status=GameStatus.FINISHED)
+    ended = cast(LoadedGame, SimpleNamespace(record=record))
+
+    async def answered() -> tuple[int, list[FollowUp]]:  # an interaction's task
+        follow_ups = answer_first()
+        await cog.game_changed(ended, "A1")
+        return len(cog._catch_ups), follow_ups
+
+    during, follow_ups = await asyncio.create_task(answered())
+    assert during == 0 and len(follow_ups) == 1
+    await run_follow_ups(follow_ups)
+    assert len(cog._catch_ups) == 1
+    await fake.settle()
+    assert not cog._catch_ups
+    await cog.game_changed(ended, None)  # outside an interaction: at once
+    assert len(cog._catch_ups) == 1
+    await fake.settle()

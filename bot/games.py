@@ -5,8 +5,9 @@ setup with its system's rules (an undo marker takes back the latest action in ef
 see :mod:`bot.actionlog`). The state after every :data:`SNAPSHOT_EVERY`-th action is
 stored too (a snapshot, written once the move's player was answered): a game is loaded
 from its latest snapshot and the actions after it, so loading does not grow with the
-log. A snapshot is a cache (one lost to a crash means a longer replay): one written by other rules or data (:func:`code_fingerprint`), one an undo
-reaches behind, or one that cannot be read is ignored and the whole log replayed.
+log. A snapshot is a cache (one lost to a crash means a longer replay): one written by
+other rules or data (:func:`code_fingerprint`), one an undo reaches behind, or one that
+cannot be read is ignored and the whole log replayed.
 Loaded games are cached by version; writes to one game are serialised by a per-game
 lock and the storage's version check.
 """

@@ -278,6 +278,13 @@ def watch(fake: FakeDiscord, bot: TallyHoBot, clicks: Clicks) -> None:
     routes[THREAD_POST] = on_post(routes[THREAD_POST])
 
 
+def button_row(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The components of a message showing the button a click's ``data`` names (its
+    ``custom_id``): discord.py finds the clicked component on the message."""
+    button = {"type": 2, "style": 2, "label": "move", "custom_id": data["custom_id"]}
+    return [{"type": 1, "components": [button]}]
+
+
 def shape(body: Any, files: list[tuple[str, bytes]]) -> Counter[str]:
     """What one request carried: characters of content, components (each button or
     menu of its rows), files and their bytes. An interaction's answer carries its
@@ -383,9 +390,8 @@ async def discord_alone(
         await fake.start(client)
         data = [{"custom_id": f"bench:alone:{i}", "component_type": 2} for i in range(clicks)]
         on = [  # the message each click is on, as the fake posted it
-            fake._new_message(c, {"components": [{"type": 1, "components": [button]}]}, [])
+            fake._new_message(c, {"components": button_row(d)}, [])
             for c, d in zip(channels, data, strict=True)
-            for button in [{"type": 2, "style": 2, "label": "move", "custom_id": d["custom_id"]}]
         ]
         gc.collect()
         with loop_time() as spent:
@@ -533,8 +539,7 @@ class Bench:
         thread's latest message (discord.py finds the clicked component on the
         message)."""
         message = dict(self.fake.sent_to(channel)[-1])
-        button = {"type": 2, "style": 2, "label": "move", **data}
-        message["components"] = [{"type": 1, "components": [button]}]
+        message["components"] = button_row(data)
         return message
 
     async def answer(self, token: str) -> None:

@@ -333,8 +333,7 @@ class Play(GameStore):
         replays more of its log, nothing else."""
         for seq, state in states:
             snapshot = GameStore.snapshot(game, seq, state)
-            if snapshot is None:
-                continue
+            assert snapshot is not None  # only the states due one are kept (_Move.add)
             try:
                 await self.storage.put_snapshot(game.id, seq, snapshot)
             except Exception:

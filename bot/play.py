@@ -14,8 +14,9 @@ import asyncio
 import functools
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from bot.actionlog import effective, handover_text, undo_text
 from bot.errors import InternalError, Refusal, UserError
@@ -32,9 +33,23 @@ from engine.core.errors import EngineError
 from engine.core.events import Event
 from strings import Term
 
-__all__ = ["AUTO_MOVES", "COMPUTER", "Play", "computer_level", "computer_seats", "computer_seed"]
+__all__ = [
+    "AUTO_MOVES",
+    "COMPUTER",
+    "Answer",
+    "Play",
+    "computer_level",
+    "computer_seats",
+    "computer_seed",
+]
 
 log = logging.getLogger(__name__)
+
+R = TypeVar("R")
+
+Answer = Callable[[Outcome], R]
+"""What the mover is told, made of a move's outcome (:meth:`Play.act_and_answer`): plain
+computation, no I/O, so it may be made while the move's write is at the database."""
 
 AUTO_MOVES = 5000
 """The most moves made without asking after one change: enough for a whole game
@@ -99,6 +114,10 @@ def _checked(game: LoadedGame, seat: str | None, what: str, call: Any, *args: An
             seat,
         )
         raise InternalError from exc
+
+
+def _no_answer(outcome: Outcome) -> None:
+    """Nothing to tell the mover (:meth:`Play.act`)."""
 
 
 def _pending(game: LoadedGame, state: Any) -> set[tuple[str, str]]:
@@ -171,6 +190,68 @@ class _Move:
         self.game = LoadedGame(record, game.seats, game.setup, state)
 
 
+class _EarlyAnswer(Generic[R]):
+    """The mover's answer, made while the move's write is at the database (issue 14).
+
+    A move's reply waited for its commit's round trip (about half a millisecond on
+    PostgreSQL: the server's time, during which the event loop had nothing to do) and
+    was made after it. Its outcome does not depend on what the write returns: the
+    game's state and seats are the move's own, and its version is the one the commit
+    is guarded by. So :meth:`Play._commit` runs this (``loop.call_soon``) as it sends
+    the write: the loop runs it while it waits for the answer, and the reply is sent
+    as soon as the write is confirmed. Nothing is sent before then: an answer made
+    for a move whose write failed is dropped (``discard``). A store whose write does
+    not wait (SQLite in memory) confirms the move before this ran: it is then made
+    after the write, as before. A move that ends the game is answered after its write
+    (its record is the one the write finished)."""
+
+    def __init__(
+        self,
+        play: Play,
+        move: _Move,
+        answer: Answer[R],
+        discard: Callable[[R], None] | None,
+    ) -> None:
+        self.play = play
+        self.move = move
+        self.answer = answer
+        self.discard = discard
+        self.outcome: Outcome | None = None
+        self.answered: R | None = None
+
+    def __call__(self) -> None:
+        move = self.move
+        game = move.game
+        if self.outcome is not None or game.system.is_over(game.state):
+            return
+        try:
+            outcome = self.play._after(game, move.events, move.before_turn, move.before)
+            self.answered = self.answer(outcome)
+        except Exception:  # made again after the write, where it fails as usual
+            log.debug("game %s: no answer made during the write", game.id, exc_info=True)
+            return
+        self.outcome = outcome
+
+    def taken(self, after: LoadedGame) -> tuple[Outcome, R] | None:
+        """The outcome and answer made early, for the game ``after`` the write (None:
+        none was made, or it does not hold for that game: made again)."""
+        outcome, answered = self.outcome, self.answered
+        record = after.record
+        if outcome is None or record.status is not GameStatus.ACTIVE:
+            self.drop()
+            return None
+        assert record.version == self.move.game.record.version  # the write's guard
+        self.outcome = self.answered = None
+        return replace(outcome, game=after), answered  # type: ignore[return-value]
+
+    def drop(self) -> None:
+        """The move was not written as made (or is answered again): the answer made
+        early is dropped."""
+        if self.outcome is not None and self.discard is not None:
+            self.discard(self.answered)  # type: ignore[arg-type]
+        self.outcome = self.answered = None
+
+
 class Play(GameStore):
     """Playing verbs of the service."""
 
@@ -192,7 +273,31 @@ class Play(GameStore):
     async def act(
         self, game_id: int, user_id: int, seat: str | None, text: str, *, version: int | None = None
     ) -> Outcome:
-        """Apply one action for the user. Raises UserError and changes nothing on refusal.
+        """Apply one action for the user. Raises UserError and changes nothing on refusal
+        (:meth:`act_and_answer`, with nothing to answer)."""
+        outcome, _ = await self.act_and_answer(
+            game_id, user_id, seat, text, _no_answer, version=version
+        )
+        return outcome
+
+    async def act_and_answer(
+        self,
+        game_id: int,
+        user_id: int,
+        seat: str | None,
+        text: str,
+        answer: Answer[R],
+        *,
+        version: int | None = None,
+        discard: Callable[[R], None] | None = None,
+    ) -> tuple[Outcome, R]:
+        """Apply one action for the user, and make what the mover is told of it
+        (``answer``, pure computation, given the outcome): both, once the move is
+        written. Raises UserError and changes nothing on refusal.
+
+        The answer is made while the move's write is at the database when it can be
+        (:class:`_EarlyAnswer`), else after it; one made for a write that failed is
+        handed to ``discard``, if given, and never returned.
 
         The game held in the cache is played without first asking the database whether
         it is still the latest (a round trip on PostgreSQL): the move's commit is
@@ -207,7 +312,9 @@ class Play(GameStore):
             else:
                 game, verified = held, False
             try:
-                move, after = await self._played(game, user_id, seat, text, version)
+                move, after, early = await self._played(
+                    game, user_id, seat, text, version, answer, discard
+                )
             except InternalError:
                 raise
             except (UserError, GameNotFound):
@@ -215,30 +322,54 @@ class Play(GameStore):
                     raise
                 self._forget(game_id)  # the copy held was out of date: try on the game now
                 now = await self.load(game_id)
-                move, after = await self._played(now, user_id, seat, text, version)
+                move, after, early = await self._played(
+                    now, user_id, seat, text, version, answer, discard
+                )
             await self._changed(after, move.seat)
-            return self._after(after, move.events, move.before_turn, move.before)
+            taken = early.taken(after)
+            if taken is not None:
+                return taken
+            outcome = self._after(after, move.events, move.before_turn, move.before)
+            return outcome, answer(outcome)
 
     async def _played(
-        self, game: LoadedGame, user_id: int, seat: str | None, text: str, version: int | None
-    ) -> tuple[_Move, LoadedGame]:
+        self,
+        game: LoadedGame,
+        user_id: int,
+        seat: str | None,
+        text: str,
+        version: int | None,
+        answer: Answer[R],
+        discard: Callable[[R], None] | None,
+    ) -> tuple[_Move, LoadedGame, _EarlyAnswer[R]]:
         """The user's action on this copy of the game (:meth:`_move`), written
-        (:meth:`_commit`): the move and the game after it. A commit that lost a race
-        (the game moved on meanwhile: nothing was written) is refused as such, the copy
-        held forgotten. A move planned on rows that changed meanwhile (the settings,
-        deadlines or seat clocks a store kept from the game's last click: ``StalePlan``,
-        nothing written) is planned again on the rows read anew."""
+        (:meth:`_commit`, its ``answer`` made meanwhile): the move, the game after it
+        and the answer made early. A commit that lost a race (the game moved on
+        meanwhile: nothing was written) is refused as such, the copy held forgotten. A
+        move planned on rows that changed meanwhile (the settings, deadlines or seat
+        clocks a store kept from the game's last click: ``StalePlan``, nothing written)
+        is planned again on the rows read anew."""
         for attempt in range(1, PLAN_ATTEMPTS + 1):
             move = await self._move(game, user_id, seat, text, version)
+            early = _EarlyAnswer(self, move, answer, discard)
             try:
-                return move, await self._commit(move, move.seat, replan=True)
+                return (
+                    move,
+                    await self._commit(move, move.seat, replan=True, meanwhile=early),
+                    early,
+                )
             except StaleGameVersion as exc:
+                early.drop()
                 self._forget(game.id)
                 raise Refusal("refusal.race") from exc
             except StalePlan as exc:  # what it was planned on changed: plan it again
+                early.drop()
                 if attempt == PLAN_ATTEMPTS:
                     raise Refusal("refusal.race") from exc
                 remember_settings()  # this click reads them again, from the database
+            except BaseException:
+                early.drop()
+                raise
         raise AssertionError("unreachable")
 
     async def _move(
@@ -287,6 +418,7 @@ class Play(GameStore):
         *,
         deadline_id: int | None = None,
         replan: bool = False,
+        meanwhile: Callable[[], None] | None = None,
     ) -> LoadedGame:
         """Write a move (under the game's lock) and return the game after it: its
         actions, the deadlines of the state they lead to (planned by :attr:`planner`:
@@ -296,7 +428,9 @@ class Play(GameStore):
         answered. Standing orders that ran out meanwhile are dropped after it. Raises
         StaleGameVersion (or DeadlineClosed) and writes nothing if the game moved on;
         with ``replan`` (the caller plans the move again), StalePlan if what it was
-        planned on changed meanwhile (``Storage.commit_move``)."""
+        planned on changed meanwhile (``Storage.commit_move``). ``meanwhile`` runs
+        while the write is at the database (or not at all, if the write never waited:
+        the caller then does that work itself)."""
         game = move.game
         if move.entries:
             state = game.state
@@ -304,15 +438,21 @@ class Play(GameStore):
             result = result_record(system.outcome(state)) if system.is_over(state) else None
             planner = self.planner
             changes = await planner.plan(game, actor) if planner is not None else None
-            done = await self.storage.commit_move(
-                game.id,
-                move.start.record.version,
-                move.entries,
-                deadline_id=deadline_id,
-                deadlines=changes,
-                result=result,
-                replan=replan,
-            )
+            # Scheduled now, run by the loop at the write's first wait for the database.
+            handle = None if meanwhile is None else asyncio.get_running_loop().call_soon(meanwhile)
+            try:
+                done = await self.storage.commit_move(
+                    game.id,
+                    move.start.record.version,
+                    move.entries,
+                    deadline_id=deadline_id,
+                    deadlines=changes,
+                    result=result,
+                    replan=replan,
+                )
+            finally:
+                if handle is not None:
+                    handle.cancel()  # it did not run: the write never waited
             game = LoadedGame(done.game, game.seats, game.setup, state)
             if planner is not None:
                 planner.committed(game, done)

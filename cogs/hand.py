@@ -240,22 +240,35 @@ async def answer(
     version: int | None,
 ) -> Outcome:
     """Apply an action for the clicking user and answer them (privately: what they
-    drew, and their next step's buttons); returns what to tell everyone else."""
+    drew, and their next step's buttons); returns what to tell everyone else. The
+    answer is made while the move is being written (``GameService.act_and_answer``)."""
     service = service_of(interaction)
-    outcome = await service.act(game_id, interaction.user.id, seat, action, version=version)
-    game = outcome.game
-    assert game.state is not None
-    seats = game.seats_of(interaction.user.id)
     language = await language_of(interaction)
-    mine = []
-    for s in seats:  # private lines (cards drawn), named by seat if several
-        for line in outcome.private.get(s, []):
-            said = tr(line, language)
-            mine.append(f"{game.seat_label(s)}: {said}" if len(seats) > 1 else said)
-    text = "✅ " + (" ".join(mine) if mine else t("hand.done", language))
-    still = [p for p in outcome.prompts if p.seat in seats]
-    view = seat_view(service, game, still[0].seat, language=language) if still else None
-    if still:
-        text += "\n" + hand_text(game, still[0].seat, language=language)
+    user_id = interaction.user.id
+
+    def told(outcome: Outcome) -> tuple[str, discord.ui.View | None]:
+        game = outcome.game
+        seats = game.seats_of(user_id)
+        mine = []
+        for s in seats:  # private lines (cards drawn), named by seat if several
+            for line in outcome.private.get(s, []):
+                said = tr(line, language)
+                mine.append(f"{game.seat_label(s)}: {said}" if len(seats) > 1 else said)
+        text = "✅ " + (" ".join(mine) if mine else t("hand.done", language))
+        still = [p for p in outcome.prompts if p.seat in seats]
+        if not still:
+            return text, None
+        view = seat_view(service, game, still[0].seat, language=language)
+        return text + "\n" + hand_text(game, still[0].seat, language=language), view
+
+    outcome, (text, view) = await service.act_and_answer(
+        game_id,
+        user_id,
+        seat,
+        action,
+        told,
+        version=version,
+        discard=lambda answered: forget_view({"view": answered[1]}),
+    )
     await reply(interaction, text, **({"view": view} if view else {}))
     return outcome

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -9,9 +10,10 @@ from typing import Any
 import pytest
 
 from bot.errors import UserError
+from bot.outcome import Outcome
 from bot.play import PLAN_ATTEMPTS
 from bot.service import GameService, LoadedGame
-from bot.storage import StalePlan
+from bot.storage import StaleGameVersion, StalePlan
 from bot.storage.sqlite import SQLiteStorage
 from engine.core import registry
 from engine.dif.components import Side
@@ -27,15 +29,15 @@ async def service(tmp_path: Path) -> AsyncIterator[GameService]:
     await storage.close()
 
 
-async def lobby(service: GameService, year: int = 1942) -> LoadedGame:
+async def lobby(service: GameService, year: int = 1942, thread: int = 3) -> LoadedGame:
     game = await service.new_lobby(
         guild_id=1, channel_id=2, host_id=ALICE, ruleset="zero", year=year, to_the_death=False
     )
-    return await service.attach_thread(game, 3, 4)
+    return await service.attach_thread(game, thread, thread + 1)
 
 
-async def started(service: GameService) -> LoadedGame:
-    game = await lobby(service)
+async def started(service: GameService, thread: int = 3) -> LoadedGame:
+    game = await lobby(service, thread=thread)
     await service.join(game, ALICE, "alice", "buffalo-i", "allied")
     await service.join(game, BOB, "bob", "Ki-43", None)
     outcome = await service.start(game, ALICE)
@@ -386,3 +388,84 @@ async def test_a_move_planned_on_rows_that_changed_is_planned_again(
     assert asked == [True] * PLAN_ATTEMPTS
     assert (await service.load(game.id)).record.version == version
     assert [a.action for a in await storage.load_actions(game.id)] == ["alt M"]
+
+
+async def test_the_movers_answer_is_made_while_the_move_is_written(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mover's answer is made while the move's write waits for the database, and
+    given back once the write went through: the same outcome as one made after it. A
+    store whose write does not wait has it made after the write."""
+    storage = service.storage
+    commit = storage.commit_move
+    made: list[int] = []  # the game's version each answer was made for
+    during: list[bool] = []  # whether an answer was made while the write waited
+
+    async def waiting(game_id: int, *args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0)  # the database's round trip: the loop runs other work
+        during.append(bool(made))
+        return await commit(game_id, *args, **kwargs)
+
+    def answer(outcome: Outcome) -> tuple[int, Outcome]:
+        made.append(outcome.game.record.version)
+        return outcome.game.record.version, outcome
+
+    game, twin = await started(service), await started(service, thread=5)
+    monkeypatch.setattr(storage, "commit_move", waiting)
+    outcome, (version, told) = await service.act_and_answer(game.id, ALICE, None, "alt M", answer)
+    assert during == [True] and made == [version]
+    assert told.game.record.version == version == outcome.game.record.version
+    assert outcome.game.record == await storage.get_game(game.id)  # as written, not planned
+    monkeypatch.setattr(storage, "commit_move", commit)  # a write that never waits
+    made.clear()
+    after = await service.act(twin.id, ALICE, None, "alt M")
+    outcome_after, _ = await service.act_and_answer(twin.id, BOB, None, "alt M", answer)
+    assert made == [outcome_after.game.record.version]  # made once, after the write
+    assert (outcome.public, outcome.private, outcome.image, outcome.finished) == (
+        after.public,
+        after.private,
+        after.image,
+        after.finished,
+    )  # the twin's first move, answered after its write: the same outcome
+    assert [(p.seat, p.kind, p.text, p.new) for p in outcome.prompts] == [
+        (p.seat, p.kind, p.text, p.new) for p in after.prompts
+    ]
+
+
+async def test_an_answer_made_for_a_write_that_failed_is_dropped(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An answer made while a write waited is handed to ``discard`` if the write fails:
+    planned again (``StalePlan``) the move is answered anew; lost to a race
+    (``StaleGameVersion``) the click is refused. Only an answer for a move written is
+    ever given back."""
+    game = await started(service)
+    storage = service.storage
+    commit = storage.commit_move
+    failures: list[Exception] = [StalePlan(game.id)]
+    made: list[object] = []
+    dropped: list[object] = []
+
+    async def failing(game_id: int, *args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0)
+        if failures:
+            raise failures.pop(0)
+        return await commit(game_id, *args, **kwargs)
+
+    def answer(outcome: Outcome) -> object:
+        made.append(object())
+        return made[-1]
+
+    monkeypatch.setattr(storage, "commit_move", failing)
+    _, answered = await service.act_and_answer(
+        game.id, ALICE, None, "alt M", answer, discard=dropped.append
+    )
+    assert len(made) == 2 and dropped == [made[0]] and answered is made[1]
+    made.clear()
+    dropped.clear()
+    version = (await service.load(game.id)).record.version
+    failures.append(StaleGameVersion(game.id, version, version + 1))
+    with pytest.raises(UserError, match="at the same moment"):
+        await service.act_and_answer(game.id, BOB, None, "alt M", answer, discard=dropped.append)
+    assert len(made) == 1 and dropped == made
+    assert (await service.load(game.id)).record.version == version

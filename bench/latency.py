@@ -899,6 +899,7 @@ def line(name: str, values: list[float], floor_p99: float, goal: str = "") -> st
 
 
 CPU_NOTE = "(both kinds; waits for a CPU left out)"
+TRIP_NOTE = "(SELECT 1: a move's reply waits for one, and the server's time for its move)"
 
 RAM = Path("/dev/shm")
 """Where the SQLite database goes by default when the machine has it: a folder in
@@ -1015,6 +1016,7 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 traffic = clicks.traffic()  # a move's requests, repeated alone below
                 floor, floor_cpu = bench.amid
                 floor_p99, floor_cpu_p99 = pct(floor, 0.99), pct(floor_cpu, 0.99)
+                trips = await server_round_trips(url) if kind == "postgresql" else None
                 with (
                     gc_pauses(in_flight) as burst_pauses,
                     loop_time() as burst_loop,
@@ -1034,6 +1036,8 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 )
                 print(line("floor, the loop's CPU", floor_cpu, floor_cpu_p99))
                 print(line("move's reply, the loop's CPU", cpu, floor_cpu_p99, CPU_NOTE))
+                if trips is not None:
+                    print(line("the server: a round trip", trips, floor_p99, TRIP_NOTE))
                 warm_p99 = pct(warm, 0.99)
                 print(
                     line("floor, back to back", warm, warm_p99, "(before the moves)")
@@ -1149,6 +1153,24 @@ async def on_server(url: str, *statements: str) -> None:
         await conn.close()
 
 
+async def server_round_trips(url: str, count: int = 300) -> list[float]:
+    """The time (ms) of a trivial statement's round trip to the PostgreSQL server
+    (``SELECT 1`` on a connection of its own): what any reply waiting for the server
+    pays at least once, before the server's own time for the statement."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        times = []
+        for _ in range(count):
+            start = time.perf_counter()
+            await conn.fetchval("SELECT 1")
+            times.append((time.perf_counter() - start) * 1000)
+        return times
+    finally:
+        await conn.close()
+
+
 async def server_statements(url: str, most: int, moves: int) -> str:
     """The ``most`` statements that took the server the longest since
     :func:`count_statements`, per move of the ``moves`` played meanwhile. The
@@ -1158,7 +1180,7 @@ async def server_statements(url: str, most: int, moves: int) -> str:
     conn = await asyncpg.connect(url)
     try:
         rows = await conn.fetch(
-            "SELECT calls, total_exec_time, toplevel,"
+            "SELECT calls, total_exec_time, max_exec_time, toplevel,"
             " regexp_replace(query, '\\s+', ' ', 'g') AS query"
             " FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'"
             " ORDER BY total_exec_time DESC LIMIT $1",
@@ -1171,14 +1193,16 @@ async def server_statements(url: str, most: int, moves: int) -> str:
         " (pg_stat_statements; 'in a function': run by tallyho_commit_planned, its time"
         " counted in the call's too; the bench's own reads of a game's version before"
         " and after each click among them):",
-        "    per move   mean    calls  statement",
+        "    per move   mean      max    calls  statement",
     ]
     for r in rows:
         per_move = r["total_exec_time"] * 1000 / max(moves, 1)
         mean = r["total_exec_time"] * 1000 / max(r["calls"], 1)
+        most_ms = r["max_exec_time"]
         where = "" if r["toplevel"] else "in a function: "
         lines.append(
-            f"    {per_move:6.1f} us {mean:6.1f} us {r['calls']:6d}  {where}{r['query'][:90]}"
+            f"    {per_move:6.1f} us {mean:6.1f} us {most_ms:5.2f} ms {r['calls']:6d}"
+            f"  {where}{r['query'][:90]}"
         )
     return "\n".join(lines)
 

@@ -330,6 +330,11 @@ class GameStore:
         self.busy: Callable[[], bool] = lambda: False
         """Whether a move is in flight now (the bot's gate: an interaction running),
         when a freeze would keep its dead reference cycles for ever (:meth:`idle`)."""
+        self.crowded: Callable[[], bool] = lambda: False
+        """Whether other interactions are in flight than the current one (the bot's
+        gate): the event loop then has their work to do while a move's write waits,
+        and a mover's answer made meanwhile would only come before theirs
+        (``bot.play._EarlyAnswer``)."""
         self.setup_filter: Callable[[Any], Any] | None = None
         """Tests only: rewrites the lobby's setup at the start, e.g. to fix hands,
         the top of the deck or altitudes (a system's test-only setup fields)."""

@@ -203,7 +203,12 @@ class _EarlyAnswer(Generic[R]):
     for a move whose write failed is dropped (``discard``). A store whose write does
     not wait (SQLite in memory) confirms the move before this ran: it is then made
     after the write, as before. A move that ends the game is answered after its write
-    (its record is the one the write finished)."""
+    (its record is the one the write finished).
+
+    Only when no other interaction is in flight (:attr:`GameStore.crowded`): with other
+    work ready (a burst of clicks), the loop is not idle while the write waits, and
+    making every answer before any reply would delay the replies on average by the
+    answers' making, for no gain (measured: a burst of 95 clicks' p50 8-21 ms later)."""
 
     def __init__(
         self,
@@ -222,7 +227,7 @@ class _EarlyAnswer(Generic[R]):
     def __call__(self) -> None:
         move = self.move
         game = move.game
-        if self.outcome is not None or game.system.is_over(game.state):
+        if self.outcome is not None or game.system.is_over(game.state) or self.play.crowded():
             return
         try:
             outcome = self.play._after(game, move.events, move.before_turn, move.before)

@@ -182,6 +182,8 @@ class TallyHoBot(commands.AutoShardedBot):
         )
         # The game cache freezes what it holds when no interaction is in flight.
         self.service.busy = lambda: self.gate.inflight > 0
+        # A mover's answer is made while its write waits only when no other is in flight.
+        self.service.crowded = lambda: self.gate.inflight > 1
         self.gate.on_idle = self.service.idle
         self.campaigns = CampaignService(self.service)
         # Buttons and menus are DynamicItems: they work on messages sent before a restart.

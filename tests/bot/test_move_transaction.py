@@ -420,14 +420,27 @@ async def test_clicks_at_once_are_all_answered_and_all_told(
     table: tuple[FakeDiscord, TallyHoBot, FakeUser, FakeUser],
 ) -> None:
     """A burst of clicks through Discord: every player is answered, and every move's
-    public post comes."""
+    public post comes. The service knows the moves are crowded (``crowded``: other
+    clicks in flight, whose work goes first while a write waits); a click alone is not."""
     fake, bot, alice, bob = table
     clicks = []
-    for _ in range(3):
+    for _ in range(4):  # one alone, then three at once
         game_id, thread = await picked(fake, bot, alice, bob)
         user = await mover(bot, game_id, alice, bob)
         hand, button = await hand_button(fake, user, game_id, thread)
         clicks.append((user, hand, button, thread))
+    storage = bot.service.storage
+    commit = storage.commit_move
+    crowded: list[bool] = []
+
+    async def watched(*args: Any, **kwargs: Any) -> Any:
+        crowded.append(bot.service.crowded())
+        return await commit(*args, **kwargs)
+
+    storage.commit_move = watched  # type: ignore[method-assign]
+    user, hand, button, _ = clicks.pop()
+    await fake.click(user, hand, button)
+    assert crowded == [False]  # alone
     start = len(fake.calls)
     for user, hand, button, _ in clicks:
         data = {"custom_id": button, "component_type": 2}
@@ -449,6 +462,7 @@ async def test_clicks_at_once_are_all_answered_and_all_told(
     assert fake.problems() == []
     assert len(replies) == 3 and threads <= posted
     assert bot.gate.inflight == 0
+    assert crowded[0] is False and True in crowded[1:]
 
 
 async def test_a_moves_post_lets_the_other_replies_go_first() -> None:

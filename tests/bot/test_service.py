@@ -395,7 +395,8 @@ async def test_the_movers_answer_is_made_while_the_move_is_written(
 ) -> None:
     """The mover's answer is made while the move's write waits for the database, and
     given back once the write went through: the same outcome as one made after it. A
-    store whose write does not wait has it made after the write."""
+    store whose write does not wait, or a click among others in flight, has it made
+    after the write."""
     storage = service.storage
     commit = storage.commit_move
     made: list[int] = []  # the game's version each answer was made for
@@ -421,6 +422,12 @@ async def test_the_movers_answer_is_made_while_the_move_is_written(
     after = await service.act(twin.id, ALICE, None, "alt M")
     outcome_after, _ = await service.act_and_answer(twin.id, BOB, None, "alt M", answer)
     assert made == [outcome_after.game.record.version]  # made once, after the write
+    monkeypatch.setattr(storage, "commit_move", waiting)
+    service.crowded = lambda: True  # other clicks in flight: their work comes first
+    made.clear()
+    during.clear()
+    outcome_crowded, _ = await service.act_and_answer(game.id, BOB, None, "alt M", answer)
+    assert during == [False] and made == [outcome_crowded.game.record.version]
     assert (outcome.public, outcome.private, outcome.image, outcome.finished) == (
         after.public,
         after.private,

@@ -991,6 +991,8 @@ async def run(kind: str, args: argparse.Namespace) -> int:
                 )
                 if kind == "postgresql":
                     await analyzed(url)
+                    warmed = await bench.advance(tables, WARM_MOVES, rng)
+                    print(f"  ... analyzed, then played on by {warmed} moves (untimed: plans made)")
                 warm, warm_cpu = await bench.floor(args.floor)
                 gc.unfreeze()  # a clean start for the count of what freezes keep (below)
                 gc.collect()
@@ -1118,6 +1120,15 @@ async def cached_pauses(bot: TallyHoBot, tables: list[Table], count: int) -> Non
         f"  collector with {len(service._cache)} games cached: full collection {pauses.times[-1]:.1f} ms,"
         f" longest other pause {max(young, default=0):.1f} ms (goal: no pause > 50 ms)"
     )
+
+
+WARM_MOVES = 2
+"""After :func:`analyzed`, each game is played on by fewer moves than this, at random
+(about 500 moves in 1,000 games), untimed: new statistics make every connection plan
+its statements again, PL/pgSQL's each at its first run (the move's function has
+branches a move runs only now and then), and each such first run took the server
+1.8-1.9 ms instead of about 0.4, counted in the slowest replies (the server's log
+showed them). A running server's plans are made once per connection."""
 
 
 async def analyzed(url: str) -> None:

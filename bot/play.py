@@ -330,7 +330,11 @@ class Play(GameStore):
                 move, after, early = await self._played(
                     now, user_id, seat, text, version, answer, discard
                 )
-            await self._changed(after, move.seat)
+            try:
+                await self._changed(after, move.seat)
+            except BaseException:  # cancelled: the answer made early is never sent
+                early.drop()
+                raise
             taken = early.taken(after)
             if taken is not None:
                 return taken

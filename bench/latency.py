@@ -1152,44 +1152,43 @@ async def count_statements(url: str) -> None:
     )
 
 
-async def on_server(url: str, *statements: str) -> None:
-    """Run ``statements`` on the PostgreSQL server, on a connection of the bench's own."""
+@contextlib.asynccontextmanager
+async def server_connection(url: str) -> AsyncIterator[Any]:
+    """A connection of the bench's own to the PostgreSQL server, closed after."""
     import asyncpg
 
     conn = await asyncpg.connect(url)
     try:
-        for statement in statements:
-            await conn.execute(statement)
+        yield conn
     finally:
         await conn.close()
+
+
+async def on_server(url: str, *statements: str) -> None:
+    """Run ``statements`` on the PostgreSQL server, on a connection of the bench's own."""
+    async with server_connection(url) as conn:
+        for statement in statements:
+            await conn.execute(statement)
 
 
 async def server_round_trips(url: str, count: int = 300) -> list[float]:
     """The time (ms) of a trivial statement's round trip to the PostgreSQL server
     (``SELECT 1`` on a connection of its own): what any reply waiting for the server
     pays at least once, before the server's own time for the statement."""
-    import asyncpg
-
-    conn = await asyncpg.connect(url)
-    try:
-        times = []
+    times = []
+    async with server_connection(url) as conn:
         for _ in range(count):
             start = time.perf_counter()
             await conn.fetchval("SELECT 1")
             times.append((time.perf_counter() - start) * 1000)
-        return times
-    finally:
-        await conn.close()
+    return times
 
 
 async def server_statements(url: str, most: int, moves: int) -> str:
     """The ``most`` statements that took the server the longest since
     :func:`count_statements`, per move of the ``moves`` played meanwhile. The
     server's time only: the round trips and asyncpg's work are the client's."""
-    import asyncpg
-
-    conn = await asyncpg.connect(url)
-    try:
+    async with server_connection(url) as conn:
         rows = await conn.fetch(
             "SELECT calls, total_exec_time, max_exec_time, toplevel,"
             " regexp_replace(query, '\\s+', ' ', 'g') AS query"
@@ -1197,8 +1196,6 @@ async def server_statements(url: str, most: int, moves: int) -> str:
             " ORDER BY total_exec_time DESC LIMIT $1",
             most,
         )
-    finally:
-        await conn.close()
     lines = [
         f"  the server's time by statement over the {moves} moves one at a time"
         " (pg_stat_statements; 'in a function': run by tallyho_commit_planned, its time"

@@ -227,7 +227,7 @@ class _EarlyAnswer(Generic[R]):
     def __call__(self) -> None:
         move = self.move
         game = move.game
-        if self.outcome is not None or game.system.is_over(game.state) or self.play.crowded():
+        if game.system.is_over(game.state) or self.play.crowded():
             return
         try:
             outcome = self.play._after(game, move.events, move.before_turn, move.before)

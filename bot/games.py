@@ -506,6 +506,19 @@ class GameStore:
                 await listener(game, actor)
             except Exception:  # a listener must never undo or block a committed move
                 log.exception("game %s: a change listener failed", game.id)
+        if game.record.status is GameStatus.ACTIVE:
+            # What the next click reads, read after the answer if the change dropped it.
+            await after_answer(functools.partial(self.prefetch, game.id))
+
+    async def prefetch(self, game_id: int) -> None:
+        """Have the storage read what the game's next click reads, if it does not hold
+        it (``Storage.prefetch``): after a game's start, a deadline's default or a
+        reminder, the next click would wait for that read. A failure only costs the
+        click the read: logged, never raised."""
+        try:
+            await self.storage.prefetch(game_id)
+        except Exception:
+            log.warning("game %s: could not read ahead for its next click", game_id, exc_info=True)
 
     @staticmethod
     def require_active(game: LoadedGame) -> Any:

@@ -241,6 +241,7 @@ class DeadlineOps:
         if await wants_dm(service.storage, d.user_id):
             dm = t("deadline.dm", public, id=game.id, text=text)
             await self.publisher.direct(d.user_id, dm)
+        await service.prefetch(game.id)  # the reminder's write dropped it
 
     async def on_due(self, d: DeadlineRecord, seat_clock: SeatClockRecord) -> None:
         service = self.service

@@ -258,6 +258,14 @@ class Storage(Protocol):
         game held in memory is checked against, without reading the whole record."""
         ...
 
+    async def prefetch(self, game_id: int) -> None:
+        """Read now, unless the store holds them, the rows the game's next click reads
+        before its move (its settings and its players', its live deadlines and seat
+        clocks), so that click does not wait for them: called once a change of the game
+        was answered. A hint, never needed for correctness: a store that reads them
+        cheaply when asked does nothing."""
+        ...
+
     async def get_game_by_thread(self, thread_id: int) -> GameRecord | None:
         """The game played in that thread, or None."""
         ...

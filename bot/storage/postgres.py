@@ -405,15 +405,58 @@ class PostgresStorage(SQLStorage):
         self._ahead: Recent[int, _Ahead] = Recent(GAMES_AHEAD)
         """What the last click of each game read ahead, as its move left it: the next
         click plans on it, and its move commits only if it still holds."""
+        self._prefetching: dict[int, object] = {}
+        """The games whose rows :meth:`prefetch` is reading, each read's token: a write
+        or a keep of the game meanwhile takes it away, and the read is not kept."""
 
     def _wrote_ahead(self, *game_ids: int) -> None:
         """This process just wrote rows a click on these games reads ahead (their seats,
         deadlines or seat clocks, outside a move): the next click reads them again,
         rather than plan its move on the rows held, have its commit refused
         (``StalePlan``: the stamp moved) and plan it again. A game's start opens its
-        first deadlines this way, so its first move would always pay that twice."""
+        first deadlines this way, so its first move would always pay that twice (and
+        pays the read, unless the game's change read them again: :meth:`prefetch`)."""
         for game_id in game_ids:
+            self._drop_ahead(game_id)
+
+    def _drop_ahead(self, game_id: int | None) -> None:
+        """Forget what is kept for the game's next click (None: every game's), and any
+        read of it under way (:meth:`prefetch`): rows read before a write are never
+        kept after it."""
+        if game_id is None:
+            self._ahead.clear()
+            self._prefetching.clear()
+        else:
             self._ahead.pop(game_id)
+            self._prefetching.pop(game_id, None)
+
+    def _keep_ahead(self, game_id: int, ahead: _Ahead) -> None:
+        """Keep ``ahead`` for the game's next click; a read under way is older."""
+        self._prefetching.pop(game_id, None)
+        self._ahead.put(game_id, ahead)
+
+    async def prefetch(self, game_id: int) -> None:
+        """Read now what the game's next click reads before its move (:data:`_GAME_AHEAD`),
+        unless it is kept already, so that click does not wait for the read: once a
+        change of the game dropped it (a start opening the first deadlines, a deadline's
+        default, a reminder sent, a seat taken), the next click paid a round trip, and
+        a move's reply about half a millisecond more (``bench/latency.py``). A hint:
+        a write of the game while the read runs (this process's) drops it, and another
+        process's write is caught by the next move's stamp (``StalePlan``)."""
+        if game_id in self._ahead or game_id in self._prefetching:
+            return
+        token = object()
+        self._prefetching[game_id] = token
+        try:
+            rows = await self._fetch(_GAME_AHEAD, game_id)
+        except asyncpg.OutdatedSchemaCacheError:  # another process migrated meanwhile
+            rows = []  # the click reads them, once asyncpg knows the new row types
+        finally:
+            current = self._prefetching.get(game_id) is token
+            if current:
+                del self._prefetching[game_id]
+        if rows and current:
+            self._ahead.put(game_id, _Ahead.of(rows[0]))
 
     @classmethod
     async def open(
@@ -588,7 +631,7 @@ class PostgresStorage(SQLStorage):
             if not rows:  # no such game: nothing to hold
                 return None
             ahead = _Ahead.of(rows[0])
-            self._ahead.put(game_id, ahead)
+            self._keep_ahead(game_id, ahead)
         return ahead.held(game_id)
 
     @memoized_write
@@ -598,10 +641,11 @@ class PostgresStorage(SQLStorage):
         """Insert or replace a settings row; ``game``: check that game exists first."""
         text = canonical_json(settings)
         now = self._now()
-        if table == "game_settings":  # what the game's next click reads is read again
-            self._ahead.pop(value)
-        else:  # a server's or a player's: any game's
-            self._ahead.clear()
+        # What the game's next click reads is read again (a server's or a player's
+        # settings: any game's), and again after the write: a read that ran meanwhile
+        # saw the rows before it.
+        dropped = value if table == "game_settings" else None
+        self._drop_ahead(dropped)
         async with self._transaction() as conn:
             if game is not None:
                 await self._game_exists(conn, game)
@@ -613,6 +657,7 @@ class PostgresStorage(SQLStorage):
                 text,
                 now,
             )
+        self._drop_ahead(dropped)
         return {key: value, "settings": json.loads(text), "updated_at": now}
 
     # -- games ----------------------------------------------------------------------
@@ -1574,7 +1619,7 @@ class PostgresStorage(SQLStorage):
         used: _Ahead | None = held_ahead("ahead", game_id) if replan else None
         # The move writes what the game's next click reads: kept again only once a
         # move planned on it read back what it left (_read_back).
-        self._ahead.pop(game_id)
+        self._drop_ahead(game_id)
         now = self._now()
         stamp = _utc(changes.at) if changes.at is not None else now
         openings = json.dumps(  # the function reads each field by its name
@@ -1620,6 +1665,8 @@ class PostgresStorage(SQLStorage):
         game = game_record(_known(row["game"], GAME_COLUMNS))
         if used is not None:
             self._read_back(game_id, used, row)
+        else:  # a read that ran meanwhile (prefetch) saw the rows before the move
+            self._drop_ahead(game_id)
         return MoveCommitted(game, opened, tuple(row["closed"]))
 
     def _read_back(self, game_id: int, used: _Ahead, row: Row) -> None:
@@ -1631,10 +1678,10 @@ class PostgresStorage(SQLStorage):
         stamped, so nothing is kept and the next click reads them."""
         stamp = tuple(row["ahead"])
         if _unwritten(stamp) != _unwritten(used.stamp):
-            self._ahead.pop(game_id)
+            self._drop_ahead(game_id)
             return
         live, clocks = _live(row["live"]), _clocks(row["clocks"])
-        self._ahead.put(
+        self._keep_ahead(
             game_id, dataclasses.replace(used, deadlines=live, clocks=clocks, stamp=stamp)
         )
 

@@ -491,6 +491,11 @@ class SQLiteStorage(SQLStorage):
             if self._checkpointer is not None:
                 await self._checkpointer.close()
 
+    async def prefetch(self, game_id: int) -> None:
+        """Nothing to read ahead: this process is the file's only writer, so it holds
+        the settings rows it read (``held_settings``), and a read of the others is a
+        local statement, not a round trip to a server."""
+
     @property
     def path(self) -> str:
         """The database location given to :meth:`open`."""

@@ -89,8 +89,17 @@ async def test_reminders_fire_the_configured_number_of_times_across_a_restart(
             t for t in thread_texts(fake, thread) if "Reminder" in t and "<@" + str(bob.id) in t
         ]
 
+    asked: list[int] = []  # what the next click reads, read again after a reminder
+    prefetch = bot.service.storage.prefetch
+
+    async def recorded(game_id: int) -> None:
+        asked.append(game_id)
+        await prefetch(game_id)
+
+    bot.service.storage.prefetch = recorded  # type: ignore[method-assign]
     await advance(fake, bot, clock, 5.5)  # past 50 %: the first reminder (thread and DM)
     assert len(reminders()) == 1 and "Reminder 1/2" in reminders()[0]
+    assert asked == [game_id]
     await held_as_stored(bot, game_id)
     assert any("Reminder 1/2" in (m.get("content") or "") for m in fake.dms(bob))
     await bot.close()  # a restart between the reminder and the deadline

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.errors import UserError
+from bot.later import FollowUp, answer_first, run_follow_ups
 from bot.outcome import Outcome
 from bot.play import PLAN_ATTEMPTS
 from bot.service import GameService, LoadedGame
@@ -437,6 +438,43 @@ async def test_the_movers_answer_is_made_while_the_move_is_written(
     assert [(p.seat, p.kind, p.text, p.new) for p in outcome.prompts] == [
         (p.seat, p.kind, p.text, p.new) for p in after.prompts
     ]
+
+
+async def test_a_games_change_has_its_next_clicks_reads_made_once_it_is_answered(
+    service: GameService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """After each change of a running game (its start, a move), the store reads what
+    the game's next click reads (``Storage.prefetch``): in an interaction once it was
+    answered (a follow-up, ``bot.later``), outside one at once. A failed read is
+    logged, never raised; a game over is not read ahead."""
+    asked: list[int] = []
+
+    async def prefetch(game_id: int) -> None:
+        asked.append(game_id)
+
+    monkeypatch.setattr(service.storage, "prefetch", prefetch)
+    game = await started(service)
+    assert asked == [game.id]  # outside an interaction: at once
+
+    async def click() -> list[FollowUp]:
+        follow_ups = answer_first()  # as the gate opens it for an interaction
+        await service.act(game.id, ALICE, None, "alt M")
+        assert asked == [game.id]  # nothing before the answer
+        return follow_ups
+
+    await run_follow_ups(await asyncio.create_task(click()))
+    assert asked == [game.id, game.id]
+
+    async def failing(game_id: int) -> None:
+        raise OSError("the server went away")
+
+    monkeypatch.setattr(service.storage, "prefetch", failing)
+    await service.act(game.id, BOB, None, "alt M")  # the move stands
+    assert "could not read ahead" in caplog.text
+    monkeypatch.setattr(service.storage, "prefetch", prefetch)
+    asked.clear()
+    await service.resign(game.id, ALICE)
+    assert asked == []
 
 
 async def test_an_answer_made_for_a_write_that_failed_is_dropped(

@@ -94,6 +94,34 @@ async def warmed_and_logged(store: PostgresStorage) -> list[str]:
     return seen
 
 
+async def planned_click(store: PostgresStorage, game_id: int, seen: list[str]) -> list[str]:
+    """A click's move by seat A1, planned on what it reads (``replan``: ``StalePlan``
+    fails the test): the statements it ran (``seen``: :func:`warmed_and_logged`)."""
+    game = await store.get_game(game_id)
+    assert game is not None
+    start = len(seen)
+
+    async def move() -> None:
+        remember_settings()
+        await store.get_game_settings(game_id)
+        await store.live_deadlines(game_id)
+        await store.get_seat_clock(game_id, "A1")
+        entries = [LogEntry("A1", "fly")]
+        await store.commit_move(game_id, game.version, entries, replan=True)
+
+    await asyncio.create_task(move())
+    return seen[start:]
+
+
+def read_then_planned(statements: list[str]) -> bool:
+    """A click that read its game ahead, then wrote its move planned on it."""
+    return (
+        len(statements) == 2
+        and statements[0].startswith("\nSELECT g.guild_id")
+        and "tallyho_commit_planned" in statements[1]
+    )
+
+
 def test_every_method_of_the_protocol_is_written_with_sqlites_signature() -> None:
     """A method left out would inherit the Protocol's body and answer None: each store
     writes every one itself or inherits it from what both share (``SQLStorage``)."""
@@ -342,28 +370,7 @@ async def test_a_write_of_this_process_outside_a_move_has_the_next_click_read_ag
         seen = await warmed_and_logged(store)
 
         async def click() -> list[str]:
-            """A click's move, planned on what it reads: its statements."""
-            game = await store.get_game(game_id)
-            assert game is not None
-            start = len(seen)
-
-            async def move() -> None:
-                remember_settings()
-                await store.get_game_settings(game_id)
-                await store.live_deadlines(game_id)
-                await store.get_seat_clock(game_id, "A1")
-                entries = [LogEntry("A1", "fly")]
-                await store.commit_move(game_id, game.version, entries, replan=True)
-
-            await asyncio.create_task(move())  # StalePlan would fail the test
-            return seen[start:]
-
-        def read_then_planned(statements: list[str]) -> bool:
-            return (
-                len(statements) == 2
-                and statements[0].startswith("\nSELECT g.guild_id")
-                and "tallyho_commit_planned" in statements[1]
-            )
+            return await planned_click(store, game_id, seen)
 
         assert read_then_planned(await click())
         assert len(await click()) == 1  # kept: no read before the move
@@ -398,6 +405,60 @@ async def test_a_write_of_this_process_outside_a_move_has_the_next_click_read_ag
         await store.init_seat_clock(game_id, "A1", time_bank_seconds=300)
         await store.reset_missed(game_id, "A1")
         assert len(await click()) == 1
+
+
+async def test_a_game_read_ahead_after_its_change_costs_its_next_click_no_read(
+    url: str,
+) -> None:
+    """``prefetch``, once a write outside a move dropped what a game's next click reads
+    (a start opening its first deadline, a reminder sent, a seat taken): the next click
+    reads nothing before its move, and its move is written at the first try. A game
+    whose rows are kept is not read again; a game that does not exist keeps nothing;
+    a write of the game while the prefetch reads has it keep nothing (it read the rows
+    before the write), and what a move read back meanwhile is kept over it."""
+    async with await PostgresStorage.open(url, pool_size=1) as store:
+        game_id = await new_game(store)
+        await store.put_seat(game_id, "A1", "A", 11, "Alice")
+        seen = await warmed_and_logged(store)
+        deadline, _ = await store.open_deadline(
+            game_id=game_id, seat="A1", kind="play", decision_key="start", user_id=11,
+            created_at=T0, duration_seconds=3600, bank_seconds=0, due_at=T0 + H,
+            expires_at=T0 + 2 * H, reminder_ats=[T0 + H / 2],
+        )  # fmt: skip
+        for write in (
+            lambda: store.mark_reminders_sent([(deadline.id, 0, 1)], T0 + H / 2),
+            lambda: store.put_seat(game_id, "B1", "B", 12, "Bob"),
+            lambda: store.put_user_settings(11, {"quiet": "x"}),
+        ):
+            await write()
+            start = len(seen)
+            await store.prefetch(game_id)
+            assert len(seen) == start + 1 and seen[-1].startswith("\nSELECT g.guild_id")
+            await store.prefetch(game_id)  # kept: not read again
+            assert len(seen) == start + 1
+            statements = await planned_click(store, game_id, seen)
+            assert len(statements) == 1 and "tallyho_commit_planned" in statements[0]
+        await store.prefetch(10**9)  # no such game
+        assert 10**9 not in store._ahead
+
+        # A write of the game while the prefetch reads: what it read is not kept.
+        await store.put_seat(game_id, "B1", "B", 12, "Bob")
+        reading = asyncio.create_task(store.prefetch(game_id))
+        await asyncio.sleep(0)  # the read is sent
+        assert game_id in store._prefetching
+        await store.init_seat_clock(game_id, "B1", time_bank_seconds=60)
+        await reading
+        assert game_id not in store._ahead and not store._prefetching
+        assert read_then_planned(await planned_click(store, game_id, seen))
+        # What a move read back meanwhile (kept) is newer than what the prefetch read.
+        kept = store._ahead.get(game_id)
+        assert kept is not None
+        await store.put_seat(game_id, "B1", "B", 12, "Bob")
+        reading = asyncio.create_task(store.prefetch(game_id))
+        await asyncio.sleep(0)
+        store._keep_ahead(game_id, kept)
+        await reading
+        assert store._ahead.get(game_id) is kept
 
 
 async def test_two_processes_planning_on_what_they_kept_of_one_game_never_both_write(
